@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Vortex driver and debug stack: the user-facing targets.
+#
+#   make check   set up everything, build, run every host and guest test
+#   make demo    boot the simulated card and show it working
+#   make bench   print the benchmark figures
+#
+# `make -C $KDIR M=$PWD` reads ./Kbuild instead of this file, so the module
+# also builds against any kernel tree; `make module` does that against the
+# cached Debian headers the guest boots with.
+
+VX_CACHE ?= $(HOME)/.cache/vortex-bench
+O ?= build
+export VX_CACHE O
+
+TOP := $(CURDIR)
+
+# Host C (simulator, tests, tools).  Guest binaries are static: the guest
+# userland is busybox plus whatever we put in the initramfs.
+HOST_CC ?= gcc
+HOST_CFLAGS ?= -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+	-std=gnu11 -D_GNU_SOURCE
+GUEST_CC ?= gcc
+GUEST_CFLAGS ?= $(HOST_CFLAGS) -static
+GUEST_INC := -I$(TOP)/uapi -I/usr/include/libdrm
+
+# Device code: RV32IMF, bare metal, clang + lld, libgcc from the
+# riscv64-unknown-elf cross gcc for 64-bit and soft-double helpers.
+RV_CC ?= clang
+RV_ARCH := --target=riscv32-unknown-elf -march=rv32imf -mabi=ilp32f
+RV_CFLAGS ?= $(RV_ARCH) -O2 -g -ffreestanding -fno-builtin -nostdlib \
+	-fno-pic -mcmodel=medany -Wall -Wextra
+RV_LDFLAGS ?= $(RV_ARCH) -fuse-ld=lld -nostdlib -static
+RV_LIBGCC = $(shell riscv64-unknown-elf-gcc -march=rv32imf -mabi=ilp32f \
+	-print-libgcc-file-name 2>/dev/null)
+
+# kselftest_harness.h from Debian's linux-source-6.12 (scripts/ksft.sh).
+KSFT_DIR ?= $(shell $(TOP)/scripts/ksft.sh --print 2>/dev/null)
+KSFT_INC = -I$(KSFT_DIR)
+
+# Fragments append to these.
+HOST_TESTS :=		# host test binaries, each prints TAP
+GUEST_TESTS :=		# static binaries run in the guest, each prints TAP
+GUEST_FILES :=		# other files copied into the guest's /vortex
+RV_KERNELS :=		# device ELF programs
+BENCHES :=		# benchmark binaries (host)
+
+.PHONY: all check demo bench module host-tests guest clean distclean help
+all: module host-all
+
+include qemu-device/sim.mk
+include userspace/userspace.mk
+include selftests/selftests.mk
+include bench/bench.mk
+
+host-all: $(HOST_TESTS) $(GUEST_TESTS) $(GUEST_FILES) $(RV_KERNELS) $(BENCHES)
+
+check:
+	@$(TOP)/scripts/check.sh
+
+demo:
+	@$(TOP)/scripts/demo.sh
+
+bench:
+	@$(TOP)/scripts/bench.sh
+
+# The module, against the cached Debian headers (KDIR= overrides).
+module:
+	@$(TOP)/scripts/build-module.sh
+
+host-tests: $(HOST_TESTS)
+	@$(TOP)/scripts/run-host-tests.sh $(HOST_TESTS)
+
+# Used by the scripts: print a variable's value.
+print-%:
+	@echo '$($*)'
+
+clean:
+	rm -rf $(O)
+	rm -f *.o *.ko *.mod *.mod.c .*.cmd modules.order Module.symvers
+	rm -f driver/*.o driver/.*.cmd
+
+distclean: clean
+	@echo "cache kept in $(VX_CACHE); remove it by hand to rebuild QEMU and refetch kernels"
+
+help:
+	@sed -n '3,12p' Makefile

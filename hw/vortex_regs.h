@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Vortex PCIe card: hardware register map.
+ *
+ * The single source of truth for offsets and bit fields, shared by the QEMU
+ * device model, the kernel driver and the host tools.  Offsets and field
+ * macros only: no types, no functions, nothing that depends on who includes
+ * it.  docs/hardware.md describes the behaviour behind every name here.
+ */
+#ifndef VORTEX_REGS_H
+#define VORTEX_REGS_H
+
+/* Bit helpers that work in the kernel, in QEMU and in plain C. */
+#define VX_BIT(n)		(1u << (n))
+#define VX_MASK(hi, lo)		((~0u >> (31 - (hi))) & ~((1u << (lo)) - 1u))
+#define VX_GET(v, hi, lo)	(((v) & VX_MASK(hi, lo)) >> (lo))
+#define VX_PUT(x, hi, lo)	(((unsigned int)(x) << (lo)) & VX_MASK(hi, lo))
+
+/* ------------------------------------------------------------------ PCI */
+#define VX_PCI_VENDOR_ID	0x1234
+#define VX_PCI_DEVICE_ID	0x7658
+#define VX_PCI_CLASS		0x1200	/* processing accelerator */
+#define VX_PCI_REVISION		0x01
+
+#define VX_BAR_MMIO		0	/* registers, 64 KiB */
+#define VX_BAR_VRAM		2	/* VRAM, 64-bit prefetchable */
+#define VX_MMIO_SIZE		0x10000
+
+/* ------------------------------------------------- device memory map */
+/* A kernel sees VRAM offset x at device address VX_VRAM_DEVADDR + x.   */
+#define VX_VRAM_DEVADDR		0x80000000u
+#define VX_VRAM_MAX_SIZE	0x80000000u	/* 2 GiB */
+#define VX_VRAM_MIN_SIZE	0x01000000u	/* 16 MiB */
+
+/* ------------------------------------------------ identification */
+#define VX_REG_ID		0x0000	/* RO: VX_ID_MAGIC */
+#define   VX_ID_MAGIC		0x58545256u	/* "VRTX" little endian */
+#define VX_REG_VERSION		0x0004	/* RO: major[31:16] minor[15:0] */
+#define   VX_VERSION_MAJOR(v)	VX_GET(v, 31, 16)
+#define   VX_VERSION_MINOR(v)	VX_GET(v, 15, 0)
+#define   VX_VERSION_CURRENT	0x00010000u	/* 1.0 */
+#define VX_REG_CAPS		0x0008	/* RO: feature bits */
+#define   VX_CAPS_DM		VX_BIT(0)	/* Debug Module present */
+#define   VX_CAPS_RING		VX_BIT(1)	/* command processor and ring */
+#define   VX_CAPS_FPU		VX_BIT(2)	/* RV32F */
+#define VX_REG_VRAM_SIZE_LO	0x0010	/* RO: VRAM bytes, low word */
+#define VX_REG_VRAM_SIZE_HI	0x0014	/* RO: VRAM bytes, high word */
+#define VX_REG_VRAM_DEVADDR	0x0018	/* RO: VX_VRAM_DEVADDR */
+
+/* --------------------------------------------------- control, status */
+#define VX_REG_RESET		0x0020	/* W: VX_RESET_KEY resets cores+CP */
+#define   VX_RESET_KEY		0x52535421u	/* "!TSR": stray writes do nothing */
+#define VX_REG_STATUS		0x0024	/* RO */
+#define   VX_STATUS_CP_BUSY	VX_BIT(0)	/* a packet is being executed */
+#define   VX_STATUS_ERROR	VX_BIT(1)	/* stopped on an error, needs reset */
+#define   VX_STATUS_WARPS_ACTIVE VX_BIT(2)	/* at least one warp has a context */
+#define   VX_STATUS_HALTED	VX_BIT(3)	/* at least one warp debug-halted */
+#define VX_REG_IRQ_STATUS	0x0030	/* RW1C: pending causes */
+#define VX_REG_IRQ_ENABLE	0x0034	/* RW: causes that assert the interrupt */
+#define   VX_IRQ_FENCE		VX_BIT(0)	/* a FENCE packet asked for it */
+#define   VX_IRQ_ERROR		VX_BIT(1)	/* exception or bad packet */
+#define   VX_IRQ_DEBUG		VX_BIT(2)	/* a warp entered debug halt */
+#define   VX_IRQ_ALL		(VX_IRQ_FENCE | VX_IRQ_ERROR | VX_IRQ_DEBUG)
+#define VX_REG_CLOCK_LO		0x0038	/* RO: device cycles, low word */
+#define VX_REG_CLOCK_HI		0x003c	/* RO: high word (latched on LO read) */
+
+/* -------------------------------------------------- command ring */
+#define VX_REG_RING_BASE	0x0040	/* RW: device address, size-aligned */
+#define VX_REG_RING_SIZE	0x0044	/* RW: bytes, power of 2 */
+#define   VX_RING_SIZE_MIN	0x1000u
+#define   VX_RING_SIZE_MAX	0x1000000u
+#define VX_REG_RING_HEAD	0x0048	/* RO: byte offset the CP reads next */
+#define VX_REG_RING_TAIL	0x004c	/* RW: byte offset past the last packet */
+#define VX_REG_RING_CTRL	0x0050	/* RW */
+#define   VX_RING_CTRL_ENABLE	VX_BIT(0)
+#define VX_REG_DOORBELL		0x0054	/* W: any value: CP samples TAIL */
+#define VX_REG_FENCE_SEQNO	0x0060	/* RO: seqno of the last FENCE */
+
+/* ----------------------------------------- error capture (sticky) */
+#define VX_REG_ERR_CAUSE	0x0080	/* RO: VX_ERR_*, 0 = none */
+#define VX_REG_ERR_WARP		0x0084	/* RO: global warp id */
+#define VX_REG_ERR_THREAD	0x0088	/* RO: lowest faulting lane */
+#define VX_REG_ERR_PC		0x008c	/* RO: PC of the faulting instruction */
+#define VX_REG_ERR_TMASK(n)	(0x0090 + 4 * (n))	/* RO: n = 0..3, lanes 32n..32n+31 */
+#define VX_REG_ERR_ADDR		0x00a0	/* RO: bad address or instruction */
+#define VX_REG_ERR_INFO(n)	(0x00a4 + 4 * (n))	/* RO: n = 0..3, assert a0..a3 */
+#define VX_REG_ERR_PKT		0x00b4	/* RO: ring offset of the packet */
+
+#define VX_ERR_NONE		0
+#define VX_ERR_ILLEGAL_INSTR	1
+#define VX_ERR_MISALIGNED_LOAD	2
+#define VX_ERR_MISALIGNED_STORE	3
+#define VX_ERR_LOAD_FAULT	4	/* load outside device memory */
+#define VX_ERR_STORE_FAULT	5	/* store outside device memory */
+#define VX_ERR_FETCH_FAULT	6	/* fetch outside VRAM or misaligned */
+#define VX_ERR_EBREAK		7	/* ebreak while DCONFIG.ebreakh = 0 */
+#define VX_ERR_ASSERT		8	/* VX_TRAP_ASSERT, see docs */
+#define VX_ERR_ECALL		9
+#define VX_ERR_DIVERGENCE	10	/* IPDOM stack overflow or bad join */
+#define VX_ERR_BAD_PACKET	11	/* CP could not parse or run a packet */
+#define VX_ERR_BARRIER		12	/* bar with an impossible warp count */
+
+/* ---------------------------------------------------- Debug Module */
+/* DM register n lives at VX_DM_BASE + 4 * n.                          */
+#define VX_DM_BASE		0x1000
+#define VX_DM_REG(n)		(VX_DM_BASE + 4 * (n))
+#define VX_DM_PLATFORM		0x0
+#define VX_DM_DCONFIG		0x1
+#define VX_DM_DSELECT		0x2
+#define VX_DM_WMASK		0x3
+#define VX_DM_WACTIVE		0x4
+#define VX_DM_WSTATUS		0x5
+#define VX_DM_DCTRL		0x6
+#define VX_DM_DPC		0x7
+#define VX_DM_INJECT		0x8
+#define VX_DM_DSCRATCH(n)	(0x9 + (n))	/* n = 0..3 */
+#define VX_DM_NREGS		0xd
+
+/* PLATFORM (fields from bit 0 upward, as in vxdebug-spec.md) */
+#define VX_PLATFORM_NUMTHREADS_LOG2(v)	VX_GET(v, 2, 0)
+#define VX_PLATFORM_NUMWARPS(v)		VX_GET(v, 11, 3)
+#define VX_PLATFORM_NUMCORES(v)		VX_GET(v, 20, 12)
+#define VX_PLATFORM_NUMCLUSTERS(v)	VX_GET(v, 27, 21)
+#define VX_PLATFORM_ID(v)		VX_GET(v, 31, 28)
+#define VX_PLATFORM_MAKE(tlog2, warps, cores, clusters) \
+	(VX_PUT(tlog2, 2, 0) | VX_PUT(warps, 11, 3) | VX_PUT(cores, 20, 12) | \
+	 VX_PUT(clusters, 27, 21) | VX_PUT(VX_PLATFORM_ID_VORTEX, 31, 28))
+#define VX_PLATFORM_ID_VORTEX		1
+
+/* DCONFIG */
+#define VX_DCONFIG_EBREAKH		VX_BIT(0)
+#define VX_DCONFIG_RHC(v)		VX_GET(v, 28, 26)	/* log2 cycles */
+#define VX_DCONFIG_NRC(v)		VX_GET(v, 31, 29)	/* log2 cycles */
+#define VX_DCONFIG_RHC_PUT(x)		VX_PUT(x, 28, 26)
+#define VX_DCONFIG_NRC_PUT(x)		VX_PUT(x, 31, 29)
+#define VX_DCONFIG_WRITABLE		(VX_DCONFIG_EBREAKH | VX_MASK(31, 26))
+
+/* DSELECT */
+#define VX_DSELECT_THREADSEL(v)		VX_GET(v, 6, 0)
+#define VX_DSELECT_WARPSEL(v)		VX_GET(v, 21, 7)
+#define VX_DSELECT_WINSEL(v)		VX_GET(v, 31, 22)
+#define VX_DSELECT_MAKE(winsel, warpsel, threadsel) \
+	(VX_PUT(threadsel, 6, 0) | VX_PUT(warpsel, 21, 7) | VX_PUT(winsel, 31, 22))
+#define VX_DM_MAX_WARPS			32768
+#define VX_DM_MAX_THREADS		128
+
+/* DCTRL */
+#define VX_DCTRL_HALTREQ		VX_BIT(0)	/* W */
+#define VX_DCTRL_RESUMEREQ		VX_BIT(1)	/* W */
+#define VX_DCTRL_RESETHALTREQ		VX_BIT(2)	/* W */
+#define VX_DCTRL_STEPREQ		VX_BIT(3)	/* W */
+#define VX_DCTRL_STEPSTATE(v)		VX_GET(v, 5, 4)	/* R */
+#define VX_DCTRL_INJECTREQ		VX_BIT(6)	/* W */
+#define VX_DCTRL_INJECTSTATE(v)		VX_GET(v, 8, 7)	/* R */
+#define VX_DCTRL_HACAUSE(v)		VX_GET(v, 11, 9)	/* R */
+/* Bits 12..19 are reserved by the spec; this implementation uses bit 12. */
+#define VX_DCTRL_INJECTERR		VX_BIT(12)	/* R: last inject faulted */
+#define VX_DCTRL_ANYUNAVAIL		VX_BIT(24)
+#define VX_DCTRL_ALLUNAVAIL		VX_BIT(25)
+#define VX_DCTRL_ANYRUNNING		VX_BIT(26)
+#define VX_DCTRL_ALLRUNNING		VX_BIT(27)
+#define VX_DCTRL_ANYHALTED		VX_BIT(28)
+#define VX_DCTRL_ALLHALTED		VX_BIT(29)
+#define VX_DCTRL_NDMRESET		VX_BIT(30)	/* RW */
+#define VX_DCTRL_DMACTIVE		VX_BIT(31)	/* RW */
+
+#define VX_REQSTATE_NONE		0
+#define VX_REQSTATE_REQ			1
+#define VX_REQSTATE_INFLIGHT		2
+
+#define VX_HACAUSE_NONE			0
+#define VX_HACAUSE_EBREAK		1
+#define VX_HACAUSE_HALTREQ		2
+#define VX_HACAUSE_STEP			3
+#define VX_HACAUSE_RESETHALTREQ		4
+
+/* -------------------------------------------------- ring packets */
+/* Header dword: opcode[7:0], reserved[15:8] = 0, payload dwords[31:16]. */
+#define VX_PKT_HDR(op, ndw)		(VX_PUT(op, 7, 0) | VX_PUT(ndw, 31, 16))
+#define VX_PKT_OP(hdr)			VX_GET(hdr, 7, 0)
+#define VX_PKT_NDW(hdr)			VX_GET(hdr, 31, 16)
+#define VX_PKT_RSVD(hdr)		VX_GET(hdr, 15, 8)
+
+#define VX_PKT_NOP			0x00	/* any payload, skipped */
+#define VX_PKT_LAUNCH			0x01
+#define VX_PKT_FENCE			0x02
+
+/* LAUNCH payload, dword index after the header */
+#define VX_LAUNCH_ENTRY			0	/* entry PC */
+#define VX_LAUNCH_ARG			1	/* -> mscratch and a0 */
+#define VX_LAUNCH_GRID_X		2
+#define VX_LAUNCH_GRID_Y		3
+#define VX_LAUNCH_GRID_Z		4
+#define VX_LAUNCH_BLOCK_X		5
+#define VX_LAUNCH_BLOCK_Y		6
+#define VX_LAUNCH_BLOCK_Z		7
+#define VX_LAUNCH_STACK_BASE		8	/* device address */
+#define VX_LAUNCH_STACK_SIZE		9	/* bytes per hardware thread */
+#define VX_LAUNCH_FLAGS			10	/* must be 0 */
+#define VX_LAUNCH_RSVD			11	/* must be 0 */
+#define VX_LAUNCH_NDW			12
+
+/* FENCE payload */
+#define VX_FENCE_SEQNO			0
+#define VX_FENCE_FLAGS			1
+#define   VX_FENCE_FLAG_IRQ		VX_BIT(0)
+#define VX_FENCE_NDW			2
+
+/* ------------------------------------------------ core-visible CSRs */
+#define VX_CSR_MSCRATCH			0x340	/* kernel argument pointer */
+#define VX_CSR_MISA			0x301
+#define VX_CSR_DSCRATCH(n)		(0x7b2 + (n))	/* per-thread, n = 0..3 */
+#define VX_CSR_MHARTID			0xf14	/* global hardware thread id */
+#define VX_CSR_THREAD_ID		0xcc0	/* lane within the warp */
+#define VX_CSR_WARP_ID			0xcc1	/* warp within the core */
+#define VX_CSR_CORE_ID			0xcc2	/* global core id */
+#define VX_CSR_ACTIVE_WARPS		0xcc3	/* mask of the core's active warps */
+#define VX_CSR_ACTIVE_THREADS		0xcc4	/* the warp's thread mask */
+#define VX_CSR_NUM_THREADS		0xfc0	/* threads per warp */
+#define VX_CSR_NUM_WARPS		0xfc1	/* warps per core */
+#define VX_CSR_NUM_CORES		0xfc2	/* cores in the device */
+#define VX_CSR_BLOCK_IDX(d)		(0xcd0 + (d))	/* d = 0..2: x, y, z */
+#define VX_CSR_BLOCK_DIM(d)		(0xcd3 + (d))
+#define VX_CSR_GRID_DIM(d)		(0xcd6 + (d))
+#define VX_CSR_THREAD_IDX(d)		(0xcd9 + (d))	/* within the block */
+#define VX_CSR_WARP_IN_BLOCK		0xcdc	/* warp index within the block */
+
+/* --------------------------------------------- custom instructions */
+/* custom-0 (opcode 0x0b), R-type, funct7 = 0: Vortex SIMT control      */
+#define VX_OPCODE_CUSTOM0		0x0b
+#define VX_F3_TMC			0
+#define VX_F3_WSPAWN			1
+#define VX_F3_SPLIT			2
+#define VX_F3_JOIN			3
+#define VX_F3_BAR			4
+#define VX_F3_PRED			5
+/* custom-1 (opcode 0x2b), R-type, funct7 = 0: traps of this device     */
+#define VX_OPCODE_CUSTOM1		0x2b
+#define VX_F3_TRAP_ASSERT		0	/* a0..a3 -> ERR_INFO0..3 */
+
+#endif /* VORTEX_REGS_H */
