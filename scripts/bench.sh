@@ -1,0 +1,20 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make bench`: prints the benchmark figures.  Host benchmarks (BENCHES)
+# run here; guest benchmarks (GUEST_FILES named *bench*) run in one boot.
+# Benchmarks print 'name: value' lines; nothing here passes or fails on
+# their values.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$VX_TOP/scripts/prepare.sh"
+for b in $(make -s print-BENCHES); do
+	vx_log "host: $(basename "$b")"
+	"$b"
+done
+if make -s print-GUEST_FILES | tr ' ' '\n' | grep -q 'bench[^/]*$'; then
+	out=${O:-build}/bench
+	vx_log "guest benchmarks"
+	scripts/run-guest.sh --mode bench --out "$out" --timeout 900 || true
+	awk '/^@@vx-begin /{on=1; next} /^@@vx-end /{on=0; next} on' "$out/results.log"
+fi

@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# What `make demo` shows inside the guest.
+dev=
+for d in /sys/bus/pci/devices/*; do
+	if [ "$(cat $d/vendor)" = 0x1234 ] && [ "$(cat $d/device)" = 0x7658 ]; then
+		dev=$d
+	fi
+done
+if [ -z "$dev" ]; then
+	echo "no Vortex card on the PCI bus"
+	exit 1
+fi
+echo "== The card on the PCI bus"
+echo "$(basename $dev): Vortex GPGPU [1234:7658], driver $(basename $(readlink $dev/driver) 2>/dev/null)"
+i=0
+while read -r start end flags; do
+	if [ "$start" != 0x0000000000000000 ]; then
+		echo "  BAR$i: $start-$end ($(( (end - start + 1) / 1024 )) KiB)"
+	fi
+	i=$((i + 1))
+done < $dev/resource
+echo "== What the driver said"
+dmesg | grep -i vortex | sed 's/^\[[ 0-9.]*\] /  /'
+echo "== Device node"
+ls -l /dev/accel/ | sed -n 's/^/  /; 2,$p'
+if [ -x /vortex/bin/vortex-run ]; then
+	echo "== Card topology (vortex-run --info)"
+	vortex-run --info 2>&1 | sed 's/^/  /'
+	if [ -f /vortex/kernels/vecadd.elf ]; then
+		echo "== Running the vecadd kernel"
+		vortex-run /vortex/kernels/vecadd.elf 2>&1 | sed 's/^/  /'
+	fi
+fi

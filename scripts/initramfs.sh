@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Builds the guest's initramfs: busybox-static, the Debian DRM modules that
+# vortex.ko needs (decompressed, in dependency order), vortex.ko, and the
+# guest files (tests, device kernels, tools).
+#   initramfs.sh OUT.cpio.gz KERNEL_ENTRY VORTEX_KO TESTS... -- FILES...
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+out=$1 kentry=$2 ko=$3
+shift 3
+tests=() files=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do tests+=("$1"); shift; done
+[ $# -gt 0 ] && shift
+files=("$@")
+
+kver=$(basename "$(readlink -f "$kentry/modules")")
+moddir=$kentry/modules
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,lib/modules,vortex/tests,vortex/kernels,vortex/bin}
+cp /bin/busybox "$root/bin/busybox"
+install -m 755 "$VX_TOP/scripts/guest/init" "$root/init"
+install -m 644 "$VX_TOP/scripts/guest/demo.sh" "$root/vortex/demo.sh"
+
+# Dependencies of vortex.ko, depth first, from the image's modules.dep.
+declare -A seen=()
+order=()
+add_dep() {	# module path relative to $moddir
+	local rel=$1 d
+	[ -n "${seen[$rel]:-}" ] && return
+	seen[$rel]=1
+	for d in $(sed -n "s|^$rel: *||p" "$moddir/modules.dep"); do
+		add_dep "$d"
+	done
+	order+=("$rel")
+}
+for name in $(modinfo -F depends "$ko" | tr ',' ' '); do
+	rel=$(grep -E "^[^:]*/$name\.ko(\.xz)?:" "$moddir/modules.dep" | cut -d: -f1 | head -n 1)
+	[ -n "$rel" ] || vx_die "module $name (needed by vortex.ko) not in $kver"
+	add_dep "$rel"
+done
+: > "$root/vortex/modules.list"
+for rel in "${order[@]}"; do
+	base=$(basename "$rel" .xz)
+	xz -dc "$moddir/$rel" > "$root/lib/modules/$base"
+	echo "$base" >> "$root/vortex/modules.list"
+done
+cp "$ko" "$root/lib/modules/vortex.ko"
+echo vortex.ko >> "$root/vortex/modules.list"
+
+for t in "${tests[@]}"; do
+	install -m 755 "$t" "$root/vortex/tests/"
+done
+for f in "${files[@]}"; do
+	case $f in
+	*.elf) install -m 644 "$f" "$root/vortex/kernels/" ;;
+	*) install -m 755 "$f" "$root/vortex/bin/" ;;
+	esac
+done
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Builds qemu-system-x86_64 from Debian's bookworm-backports qemu source
+# with the Vortex device (qemu-device/) compiled in, and prints the cache
+# entry: bin/qemu-system-x86_64 and share/ (firmware for -L).
+#
+# The source tree is unpacked, wired up and configured once per QEMU
+# version and recipe; an entry without its .complete marker is redone.  The device sources stay in this repository: the tree's
+# hw/misc/vortex and hw/misc/vortex-hw are symlinks to qemu-device/ and hw/,
+# re-pointed at every run, and ninja rebuilds only what changed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+QEMU_PKG=qemu
+QEMU_SUITE=bookworm-backports
+CONFIGURE_ARGS=(
+	--target-list=x86_64-softmmu --without-default-features
+	--disable-fdt --disable-download --disable-install-blobs --disable-docs
+	--disable-werror --disable-user --disable-tools --disable-guest-agent
+	--python=/usr/bin/python3
+)
+# Bump when the way the tree is prepared changes.
+RECIPE=1
+
+orig_version() {
+	apt-cache showsrc -t "$QEMU_SUITE" "$QEMU_PKG" 2>/dev/null |
+		sed -n 's/^Version: \(1:\)\{0,1\}\([0-9.]*\)+ds.*/\2/p' | sort -V | tail -n 1
+}
+
+ver=$(orig_version)
+[ -n "$ver" ] || vx_die "no $QEMU_PKG source in $QEMU_SUITE (scripts/apt-sources.sh adds deb-src)"
+key=$(printf '%s\n' "$RECIPE" "${CONFIGURE_ARGS[@]}" | sha256sum | cut -c1-12)
+entry=$VX_CACHE/qemu/$ver-$key
+
+prepare_tree() {
+	local tmp dl
+	dl=$VX_CACHE/dl
+	mkdir -p "$dl" "$VX_CACHE/qemu"
+	if ! ls "$dl/${QEMU_PKG}_$ver+ds.orig.tar.xz" >/dev/null 2>&1; then
+		vx_log "downloading $QEMU_PKG $ver source"
+		# Only the orig tarball is published for the backport; apt-get
+		# reports the missing .dsc, which is expected.
+		(cd "$dl" && apt-get source --download-only -qq -t "$QEMU_SUITE" "$QEMU_PKG" >/dev/null 2>&1 || true)
+		ls "$dl/${QEMU_PKG}_$ver+ds.orig.tar.xz" >/dev/null || vx_die "qemu $ver source download failed"
+	fi
+	# Configure records absolute paths, so the tree is prepared in place;
+	# .complete is written last and anything without it is started over.
+	rm -rf "$entry"
+	mkdir -p "$entry"
+	vx_log "unpacking and configuring qemu $ver"
+	tar -C "$entry" -xf "$dl/${QEMU_PKG}_$ver+ds.orig.tar.xz"
+	mv "$entry/qemu-$ver" "$entry/src"
+	local src=$entry/src
+	# The +ds tarball strips the edk2 blobs the build would unpack.
+	sed -i 's/^\( *unpack_edk2_blobs = \).*/\1false/' "$src/meson.build"
+	echo "subdir('vortex')" >> "$src/hw/misc/meson.build"
+	echo "source vortex/Kconfig" >> "$src/hw/misc/Kconfig"
+	link_device "$src"
+	(cd "$src" && mkdir build && cd build &&
+		../configure "${CONFIGURE_ARGS[@]}" > "$entry/configure.log" 2>&1) ||
+		{ tail -n 30 "$entry/configure.log" >&2; vx_die "qemu configure failed"; }
+	touch "$entry/.complete"
+}
+
+link_device() {
+	local src=$1 old
+	old=$(readlink "$src/hw/misc/vortex" 2>/dev/null || true)
+	ln -sfn "$VX_TOP/qemu-device" "$src/hw/misc/vortex"
+	ln -sfn "$VX_TOP/hw" "$src/hw/misc/vortex-hw"
+	# Another checkout's objects may be newer than this one's sources.
+	if [ -n "$old" ] && [ "$old" != "$VX_TOP/qemu-device" ] && [ -d "$src/build" ]; then
+		find "$src/build" -path '*hw_misc_vortex*' -name '*.o' -delete
+	fi
+}
+
+vx_cached "$entry" || prepare_tree
+src=$entry/src
+link_device "$src"
+vx_log "building qemu-system-x86_64 (ninja, incremental)"
+ninja -C "$src/build" qemu-system-x86_64 > "$entry/build.log" 2>&1 ||
+	{ grep -E -B2 -A8 'error|FAILED' "$entry/build.log" | head -n 60 >&2; vx_die "qemu build failed (log: $entry/build.log)"; }
+# -kernel needs the linuxboot_dma option ROM, which the tarball lacks.
+if [ ! -f "$src/build/pc-bios/optionrom/linuxboot_dma.bin" ]; then
+	make -C "$src/build/pc-bios/optionrom" linuxboot_dma.bin > "$entry/optionrom.log" 2>&1 ||
+		vx_die "option ROM build failed (log: $entry/optionrom.log)"
+fi
+mkdir -p "$entry/bin" "$entry/share"
+ln -sfn "$src/build/qemu-system-x86_64" "$entry/bin/qemu-system-x86_64"
+ln -sfn "$src/build/pc-bios/optionrom/linuxboot_dma.bin" "$entry/share/linuxboot_dma.bin"
+ln -sfn /usr/share/seabios/bios-256k.bin "$entry/share/bios-256k.bin"
+echo "$entry"

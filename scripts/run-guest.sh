@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boots the Debian kernel under QEMU (TCG) with the Vortex card and the
+# bench initramfs, always under a timeout.
+#
+#   run-guest.sh [options]
+#     --topology C,K,W,T   clusters, cores/cluster, warps/core, threads/warp
+#                          (default 1,2,4,8)
+#     --vram BYTES         VRAM size (default 268435456)
+#     --mode MODE          test (default), demo, or shell (interactive)
+#     --tests A,B          run only these test programs
+#     --timeout SEC        kill QEMU after SEC seconds (default 900)
+#     --out DIR            where console.log, results.log, qmp.sock go
+#     --append ARGS        more kernel command-line arguments
+#
+# Needs VX_QEMU (entry of scripts/qemu.sh), VX_KERNEL (entry of
+# scripts/kernel.sh) and VX_INITRD; computes any that is unset.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+topology=1,2,4,8 vram=268435456 mode=test tests= timeout=900 out= append=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--topology) topology=$2; shift 2 ;;
+	--vram) vram=$2; shift 2 ;;
+	--mode) mode=$2; shift 2 ;;
+	--tests) tests=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	-h|--help) sed -n '3,19p' "$0"; exit 0 ;;
+	*) vx_die "unknown option $1 (see --help)" ;;
+	esac
+done
+IFS=, read -r clusters cores warps threads <<<"$topology"
+[ -n "$threads" ] || vx_die "--topology wants C,K,W,T"
+
+VX_QEMU=${VX_QEMU:-$("$VX_TOP/scripts/qemu.sh")}
+VX_KERNEL=${VX_KERNEL:-$("$VX_TOP/scripts/kernel.sh")}
+VX_INITRD=${VX_INITRD:-$VX_TOP/${O:-build}/guest/initramfs.cpio.gz}
+[ -f "$VX_INITRD" ] || vx_die "no initramfs at $VX_INITRD (make check builds it)"
+out=${out:-$(mktemp -d)}
+mkdir -p "$out"
+rm -f "$out/console.log" "$out/results.log" "$out/qmp.sock"
+
+cmdline="console=ttyS0 quiet loglevel=4 panic=-1 vx.mode=$mode"
+cmdline+=" vxtest.topology=$topology vxtest.vram=$vram"
+[ -n "$tests" ] && cmdline+=" vx.tests=$tests"
+[ -n "$append" ] && cmdline+=" $append"
+
+qemu=(
+	"$VX_QEMU/bin/qemu-system-x86_64" -L "$VX_QEMU/share"
+	-machine pc -accel tcg -m 512 -nodefaults -nographic -no-reboot
+	-kernel "$VX_KERNEL/vmlinuz" -initrd "$VX_INITRD" -append "$cmdline"
+	-device "vortex,clusters=$clusters,cores=$cores,warps=$warps,threads=$threads,vram=$vram"
+	-qmp "unix:$out/qmp.sock,server=on,wait=off"
+)
+if [ "$mode" = shell ]; then
+	exec "${qemu[@]}" -serial mon:stdio -serial "file:$out/results.log"
+fi
+rc=0
+timeout --kill-after=10 "$timeout" "${qemu[@]}" \
+	-chardev "file,id=con,path=$out/console.log" -serial chardev:con \
+	-chardev "file,id=res,path=$out/results.log" -serial chardev:res \
+	-monitor none < /dev/null || rc=$?
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	vx_log "guest did not finish within ${timeout}s"
+fi
+grep -q '^@@vx-done' "$out/results.log" 2>/dev/null || exit 1
+exit $rc
