@@ -20,6 +20,7 @@ root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,lib/modules,vortex/tests,vortex/kernels,vortex/bin}
 cp /bin/busybox "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
 install -m 755 "$VX_TOP/scripts/guest/init" "$root/init"
 install -m 644 "$VX_TOP/scripts/guest/demo.sh" "$root/vortex/demo.sh"
 

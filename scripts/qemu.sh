@@ -80,13 +80,18 @@ link_device "$src"
 vx_log "building qemu-system-x86_64 (ninja, incremental)"
 ninja -C "$src/build" qemu-system-x86_64 > "$entry/build.log" 2>&1 ||
 	{ grep -E -B2 -A8 'error|FAILED' "$entry/build.log" | head -n 60 >&2; vx_die "qemu build failed (log: $entry/build.log)"; }
-# -kernel needs the linuxboot_dma option ROM, which the tarball lacks.
-if [ ! -f "$src/build/pc-bios/optionrom/linuxboot_dma.bin" ]; then
-	make -C "$src/build/pc-bios/optionrom" linuxboot_dma.bin > "$entry/optionrom.log" 2>&1 ||
+# -kernel needs the linuxboot_dma option ROM and the pc machine loads
+# kvmvapic.bin; the tarball ships neither.
+roms=(linuxboot_dma.bin kvmvapic.bin)
+for rom in "${roms[@]}"; do
+	[ -f "$src/build/pc-bios/optionrom/$rom" ] && continue
+	make -C "$src/build/pc-bios/optionrom" "${roms[@]}" > "$entry/optionrom.log" 2>&1 ||
 		vx_die "option ROM build failed (log: $entry/optionrom.log)"
-fi
+done
 mkdir -p "$entry/bin" "$entry/share"
 ln -sfn "$src/build/qemu-system-x86_64" "$entry/bin/qemu-system-x86_64"
-ln -sfn "$src/build/pc-bios/optionrom/linuxboot_dma.bin" "$entry/share/linuxboot_dma.bin"
+for rom in "${roms[@]}"; do
+	ln -sfn "$src/build/pc-bios/optionrom/$rom" "$entry/share/$rom"
+done
 ln -sfn /usr/share/seabios/bios-256k.bin "$entry/share/bios-256k.bin"
 echo "$entry"
