@@ -53,17 +53,22 @@ qemu=(
 	"$VX_QEMU/bin/qemu-system-x86_64" -L "$VX_QEMU/share"
 	-machine pc -accel tcg -m 512 -nodefaults -nographic -no-reboot
 	-kernel "$VX_KERNEL/vmlinuz" -initrd "$VX_INITRD" -append "$cmdline"
-	-device "vortex,clusters=$clusters,cores=$cores,warps=$warps,threads=$threads,vram=$vram"
+	-device "vortex,id=vx0,clusters=$clusters,cores=$cores,warps=$warps,threads=$threads,vram=$vram"
 	-qmp "unix:$out/qmp.sock,server=on,wait=off"
 )
 if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -serial mon:stdio -serial "file:$out/results.log"
 fi
+# Guest tests ask the host for things like a hot-unplug (scripts/qmp-watch.py).
+"$VX_TOP/scripts/qmp-watch.py" "$out/results.log" "$out/qmp.sock" &
+watcher=$!
 rc=0
 timeout --kill-after=10 "$timeout" "${qemu[@]}" \
 	-chardev "file,id=con,path=$out/console.log" -serial chardev:con \
 	-chardev "file,id=res,path=$out/results.log" -serial chardev:res \
 	-monitor none < /dev/null || rc=$?
+kill $watcher 2>/dev/null || true
+wait $watcher 2>/dev/null || true
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 	vx_log "guest did not finish within ${timeout}s"
 fi
