@@ -25,14 +25,19 @@ class Verdict:
     def __init__(self):
         self.passed = self.failed = self.skipped = 0
         self.failures = []
+        self.suites = {}        # suite -> [passed, failed, skipped]
 
     def add(self, suite, name, ok, skip=False, why=''):
+        counts = self.suites.setdefault(suite, [0, 0, 0])
         if skip:
             self.skipped += 1
+            counts[2] += 1
         elif ok:
             self.passed += 1
+            counts[0] += 1
         else:
             self.failed += 1
+            counts[1] += 1
             self.failures.append(f'{suite}: {name}' + (f' ({why})' if why else ''))
 
 
@@ -142,6 +147,8 @@ def main():
         host_suite(verdict, spec)
     for spec in args.guest:
         guest_suite(verdict, spec)
+    for suite, (p, f, sk) in verdict.suites.items():
+        print(f'{suite:48} {p:4} passed {f:4} failed {sk:4} skipped')
     for f in verdict.failures:
         print(f'FAIL {f}')
     print(f'{verdict.passed} passed, {verdict.failed} failed, {verdict.skipped} skipped')
