@@ -70,7 +70,7 @@ module:
 	@$(TOP)/scripts/build-module.sh
 
 host-tests: $(HOST_TESTS)
-	@$(TOP)/scripts/run-host-tests.sh $(HOST_TESTS)
+	@$(TOP)/scripts/tap.py $$($(TOP)/scripts/run-host-tests.sh $(O)/results/host $(HOST_TESTS))
 
 # Used by the scripts: print a variable's value.
 print-%:

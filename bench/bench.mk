@@ -1,1 +1,8 @@
 # fragment: see top-level Makefile
+
+# --- userspace helper: launch overhead and BO throughput (guest, static)
+$(O)/guest/bench/launch_bench: bench/launch_bench.c $(US_LIB) $(US_HDRS)
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(US_INC) $(GUEST_INC) -o $@ $< $(US_LIB)
+
+GUEST_FILES += $(O)/guest/bench/launch_bench

@@ -8,5 +8,8 @@ set -euo pipefail
 if [ -z "${KDIR:-}" ]; then
 	KDIR=$("$VX_TOP/scripts/kernel.sh")/headers
 fi
-make -C "$KDIR" M="$VX_TOP" -j"$(nproc)" W="${W:-1}" modules >&2
+# Under make, the parent's jobserver sets the parallelism.
+jobs=-j$(nproc)
+[ -n "${MAKELEVEL:-}" ] && jobs=
+make -C "$KDIR" M="$VX_TOP" $jobs W="${W:-1}" modules >&2
 echo "$VX_TOP/vortex.ko"

@@ -28,5 +28,12 @@ for topo in $topologies; do
 	guest_args+=(--guest "guest[$topo]=$dir/results.log,$dir/console.log")
 done
 
+# Hot-unplug of the card under a busy client, in a boot of its own since
+# the card is gone afterwards (the test asks the host through qmp-watch).
+dir=$results/guest-unplug
+vx_stage "guest unplug" scripts/run-guest.sh --tests vortex_driver_test \
+	--append "vxtest.unplug=1 vx.args=-t,unplug_with_open_client" --out "$dir" || true
+guest_args+=(--guest "guest[unplug]=$dir/results.log,$dir/console.log")
+
 printf '[time] %-14s %6d s\n' total $(( $(date +%s) - total_start )) >&2
 scripts/tap.py "${host_args[@]}" "${guest_args[@]}"

@@ -21,7 +21,7 @@ CONFIGURE_ARGS=(
 	--python=/usr/bin/python3
 )
 # Bump when the way the tree is prepared changes.
-RECIPE=1
+RECIPE=2
 
 orig_version() {
 	apt-cache showsrc -t "$QEMU_SUITE" "$QEMU_PKG" 2>/dev/null |
@@ -56,6 +56,9 @@ prepare_tree() {
 	sed -i 's/^\( *unpack_edk2_blobs = \).*/\1false/' "$src/meson.build"
 	echo "subdir('vortex')" >> "$src/hw/misc/meson.build"
 	echo "source vortex/Kconfig" >> "$src/hw/misc/Kconfig"
+	# Generate the device's trace events (qemu-device/trace-events).
+	sed -i "s|^    'hw/misc',\$|&\n    'hw/misc/vortex',|" "$src/meson.build"
+	grep -q "^    'hw/misc/vortex',$" "$src/meson.build" || vx_die "could not register trace events"
 	link_device "$src"
 	(cd "$src" && mkdir build && cd build &&
 		../configure "${CONFIGURE_ARGS[@]}" > "$entry/configure.log" 2>&1) ||
@@ -75,6 +78,8 @@ link_device() {
 }
 
 vx_cached "$entry" || prepare_tree
+# Entries of other versions or recipes are dead weight (a few GiB each).
+find "$VX_CACHE/qemu" -mindepth 1 -maxdepth 1 ! -name "$ver-$key" -exec rm -rf {} +
 src=$entry/src
 link_device "$src"
 vx_log "building qemu-system-x86_64 (ninja, incremental)"

@@ -13,5 +13,5 @@ for t in "$@"; do
 	name=$(basename "$t")
 	timeout --kill-after=5 "${VX_HOST_TEST_TIMEOUT:-600}" "$t" > "$out/$name.tap" 2>&1
 	echo $? > "$out/$name.tap.rc"
-	printf -- '--host host/%s=%s\n' "$name" "$out/$name.tap"
+	printf -- '--host=host/%s=%s\n' "$name" "$out/$name.tap"
 done

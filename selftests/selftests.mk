@@ -1,1 +1,16 @@
 # fragment: see top-level Makefile
+
+# --- userspace helper: sample kernels through libvortex (vortex_run_test)
+$(O)/guest/selftests/vortex_run_test: selftests/vortex_run_test.c $(US_LIB) $(US_HDRS)
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(US_INC) $(GUEST_INC) $(KSFT_INC) \
+		-o $@ $< $(US_LIB)
+
+GUEST_TESTS += $(O)/guest/selftests/vortex_run_test
+
+# --- driver helper: the kernel ABI with plain ioctl()s (vortex_driver_test)
+$(O)/guest/selftests/vortex_driver_test: selftests/vortex_driver_test.c uapi/vortex_accel.h
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -o $@ $<
+
+GUEST_TESTS += $(O)/guest/selftests/vortex_driver_test

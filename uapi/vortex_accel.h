@@ -132,7 +132,15 @@ struct drm_vortex_submit_bo {
  *
  * Grid and block dimensions must each be at least 1; a block must fit on
  * one core (at most warps-per-core x threads-per-warp threads) and the
- * grid may hold at most 2^32 - 1 threads.
+ * grid may hold at most 2^32 - 1 threads.  The stack area holds one slice
+ * per hardware thread of the whole card: clusters x cores x warps x
+ * threads x @stack_size bytes.
+ *
+ * Errors, all before anything is queued or a seqno is used: -EINVAL for
+ * anything malformed (flags, pad, counts, stride, dimensions, addresses);
+ * -EFAULT if @bos cannot be read; -ENOENT for a BO or syncobj handle this
+ * file does not have (an @in_sync without a fence is -EINVAL); -ENODEV
+ * once the card is gone.
  */
 struct drm_vortex_submit {
 	/** @entry_pc: device address of the first instruction */
@@ -149,9 +157,12 @@ struct drm_vortex_submit {
 	__u32 block[3];
 	/** @bos: user pointer to an array of struct drm_vortex_submit_bo */
 	__u64 bos;
-	/** @bo_count: entries in @bos, at most 4096 */
+	/** @bo_count: entries in @bos, 1 to 4096 */
 	__u32 bo_count;
-	/** @bo_stride: sizeof(struct drm_vortex_submit_bo) as userspace knows it */
+	/**
+	 * @bo_stride: sizeof(struct drm_vortex_submit_bo) as userspace knows
+	 * it, 8 to 4096; bytes past the fields this kernel knows must be zero
+	 */
 	__u32 bo_stride;
 	/** @in_sync: syncobj handle to wait for before running, or 0 */
 	__u32 in_sync;
@@ -175,6 +186,9 @@ struct drm_vortex_submit {
  * from DRM_IOCTL_VORTEX_SUBMIT.  The kernel remembers the outcome of at
  * least the file's last 1024 jobs; a job that ended before those is
  * -ENOENT.  Waiting again for a job already reported is allowed.
+ * Interrupted by a signal it fails with -EINTR and may simply be repeated
+ * (the deadline is absolute).  Once the card is gone every ioctl is -ENODEV;
+ * a WAIT already sleeping then returns with @status -ECANCELED.
  */
 struct drm_vortex_wait {
 	/** @seqno: what DRM_IOCTL_VORTEX_SUBMIT returned */

@@ -1,1 +1,85 @@
-# fragment: see top-level Makefile
+# SPDX-License-Identifier: GPL-2.0
+#
+# Userspace: device runtime and sample kernels (RISC-V), libvortex,
+# vortex-run and the host test of the kernels on the simulator.
+# Included by the top-level Makefile; paths are relative to $(TOP).
+#
+#   $(O)/riscv/NAME.elf                  sample kernels (-> guest /vortex/kernels/)
+#   $(O)/userspace/libvortex.a           runtime library (host objects, static)
+#   $(O)/guest/vortex-run                CLI (static, -> guest)
+#   $(O)/host/userspace/test_kernels_sim host test: kernels on libvxsim
+
+US_DIR := userspace
+US_INC := -I$(TOP)/$(US_DIR)/include -I$(TOP)/$(US_DIR)/lib -I$(TOP)/hw
+
+# ---------------------------------------------------------- device side
+# Kernels are static PIEs linked at 0 (docs/hardware.md, "Kernel binaries"):
+# -fPIE keeps read-only data free of absolute addresses, hidden visibility
+# avoids GOT indirection, -mno-relax because lld 14 does not relax and
+# there is no gp; -ffp-contract=off so float results match the host's.
+RV_KDIR := $(O)/riscv
+RV_KCFLAGS = $(RV_CFLAGS) -fPIE -fvisibility=hidden -mno-relax -ffp-contract=off \
+	-I$(TOP)/$(US_DIR)/device -I$(TOP)/$(US_DIR)/include -I$(TOP)/hw
+RV_KLDFLAGS = $(RV_LDFLAGS) -Wl,-pie -Wl,--no-dynamic-linker -Wl,-z,text \
+	-Wl,--build-id=none -T $(TOP)/$(US_DIR)/device/kernel.ld
+RV_KHDRS := $(wildcard $(US_DIR)/device/*.h) $(US_DIR)/include/vortex_kernels.h \
+	hw/vortex_regs.h
+RV_KRT := $(RV_KDIR)/rt/crt0.o $(RV_KDIR)/rt/vx_libc.o
+
+US_KERNEL_NAMES := vecadd saxpy reduce diverge hang empty reloc \
+	fault_badaddr fault_misaligned fault_illegal fault_assert
+US_KERNELS := $(US_KERNEL_NAMES:%=$(RV_KDIR)/%.elf)
+
+$(RV_KDIR)/rt/%.o: $(US_DIR)/device/%.S
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_KCFLAGS) -c -o $@ $<
+
+$(RV_KDIR)/rt/%.o: $(US_DIR)/device/%.c $(RV_KHDRS)
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_KCFLAGS) -c -o $@ $<
+
+$(RV_KDIR)/obj/%.o: $(US_DIR)/kernels/%.c $(RV_KHDRS)
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_KCFLAGS) -c -o $@ $<
+
+$(RV_KDIR)/%.elf: $(RV_KDIR)/obj/%.o $(RV_KRT) $(US_DIR)/device/kernel.ld
+	$(RV_CC) $(RV_KLDFLAGS) -o $@ $(RV_KRT) $< $(RV_LIBGCC)
+
+.PRECIOUS: $(RV_KDIR)/obj/%.o $(RV_KDIR)/rt/%.o
+
+RV_KERNELS += $(US_KERNELS)
+GUEST_FILES += $(US_KERNELS)
+
+# ------------------------------------------------------------- library
+US_LIB := $(O)/userspace/libvortex.a
+US_LIB_SRCS := $(US_DIR)/lib/libvortex.c $(US_DIR)/lib/vx_elf.c
+US_LIB_OBJS := $(US_LIB_SRCS:$(US_DIR)/lib/%.c=$(O)/userspace/lib/%.o)
+US_HDRS := $(wildcard $(US_DIR)/include/*.h $(US_DIR)/lib/*.h) uapi/vortex_accel.h
+US_CFLAGS = $(HOST_CFLAGS) $(US_INC) $(GUEST_INC)
+
+$(O)/userspace/lib/%.o: $(US_DIR)/lib/%.c $(US_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(US_CFLAGS) -c -o $@ $<
+
+$(US_LIB): $(US_LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+# ----------------------------------------------------------- vortex-run
+$(O)/guest/vortex-run: $(US_DIR)/tools/vortex-run.c $(US_LIB) $(US_HDRS)
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(US_INC) $(GUEST_INC) -o $@ $< $(US_LIB)
+
+GUEST_FILES += $(O)/guest/vortex-run
+
+# ---------------------------------------------- host test on the simulator
+# Needs the simulator library; built from qemu-device/sim.mk's rule.
+$(O)/host/userspace/test_kernels_sim: $(US_DIR)/tests/test_kernels_sim.c \
+		$(O)/userspace/lib/vx_elf.o $(LIBVXSIM) $(US_HDRS) | $(US_KERNELS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(US_INC) -I$(TOP)/qemu-device/sim $(KSFT_INC) \
+		-DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $< \
+		$(O)/userspace/lib/vx_elf.o $(LIBVXSIM) -lm
+
+HOST_TESTS += $(O)/host/userspace/test_kernels_sim

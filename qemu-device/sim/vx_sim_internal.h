@@ -95,6 +95,9 @@ struct vx_cp {
 	uint64_t blocks_total, blocks_issued, blocks_done;
 	uint32_t warps_per_block, threads_per_block;
 	struct vx_block *blocks;	/* one slot per warp of the device */
+	/* added by vx_cp.c: */
+	uint32_t tail;		/* RING_TAIL as sampled by the last DOORBELL */
+	uint32_t next_core;	/* round-robin start for block placement */
 };
 
 struct vx_dm {
@@ -154,7 +157,8 @@ void vx_sim_fault(struct vx_sim *sim, struct vx_warp *w, const struct vx_fault *
 void vx_sim_cp_error(struct vx_sim *sim, uint32_t cause, uint32_t pkt_offset);
 /* Reset cores, CP, ring, error, irq state (RESET register, ndmreset). */
 void vx_sim_core_reset(struct vx_sim *sim);
-void vx_sim_guest_error(struct vx_sim *sim, const char *fmt, ...);
+void vx_sim_guest_error(struct vx_sim *sim, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Translate a device address range to a host pointer, NULL if outside VRAM. */
 uint8_t *vx_sim_mem(struct vx_sim *sim, uint32_t addr, uint32_t len);
 
@@ -166,6 +170,14 @@ void vx_cp_advance(struct vx_sim *sim);
 /* A warp of the current launch ended (tmc 0). */
 void vx_cp_warp_ended(struct vx_sim *sim, struct vx_warp *w);
 void vx_cp_reset(struct vx_sim *sim);
+/*
+ * True while the CP has work: a LAUNCH running or packets between HEAD and
+ * the sampled TAIL (false once the card is stopped on an error).  With no
+ * LAUNCH running, vx_sim_runnable() must be true while this is, even with
+ * no warp runnable, so that vx_sim_run() gets to call vx_cp_advance().
+ * Also STATUS.CP_BUSY.
+ */
+bool vx_cp_pending(const struct vx_sim *sim);
 
 /* ---- vx_dm.c ---- */
 uint32_t vx_dm_read(struct vx_sim *sim, uint32_t reg);

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Copyright 2026 The Vortex driver authors */
+#ifndef __VORTEX_DEVICE_H__
+#define __VORTEX_DEVICE_H__
+
+#include <linux/io.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <drm/drm_device.h>
+#include <drm/drm_mm.h>
+#include <drm/gpu_scheduler.h>
+
+#include "vortex_regs.h"
+
+struct pci_dev;
+struct vortex_job;
+
+/* Module parameters (vortex_drv.c). */
+extern unsigned int vortex_job_timeout_ms;
+
+/**
+ * struct vortex_device - one Vortex card
+ *
+ * Lives as long as the DRM device: after a hot-unplug the card is gone but
+ * open files keep this alive, so everything that touches @mmio or @vram is
+ * wrapped in drm_dev_enter()/drm_dev_exit().
+ */
+struct vortex_device {
+	struct drm_device drm;
+	struct pci_dev *pdev;
+
+	/* ---- hardware, fixed after probe */
+	void __iomem *mmio;		/* BAR0 registers */
+	void __iomem *vram;		/* BAR2, write-combined */
+	resource_size_t vram_bus;	/* CPU physical address of BAR2 */
+	u64 vram_size;
+	u32 devaddr;			/* device address of VRAM byte 0 */
+	u32 version;
+	u32 caps;
+	u32 platform;			/* raw DM PLATFORM */
+	u32 num_clusters;
+	u32 num_cores;			/* per cluster */
+	u32 num_warps;			/* per core */
+	u32 num_threads;		/* per warp */
+	int irq;
+
+	/* ---- VRAM (vortex_gem.c) */
+	struct drm_mm mm;
+	struct mutex mm_lock;		/* protects @mm: BO create and free race */
+
+	/* ---- command ring and scheduler (vortex_job.c) */
+	struct drm_mm_node ring_node;	/* the ring's VRAM */
+	u32 ring_size;
+	/*
+	 * Next byte offset to write in the ring.  Only run_job and recovery
+	 * touch it, and recovery stops the scheduler's queue first, so they
+	 * never run at the same time: no lock.
+	 */
+	u32 ring_tail;
+	struct drm_gpu_scheduler sched;
+	struct workqueue_struct *reset_wq;	/* ordered: TDR and error work */
+	struct work_struct reset_work;
+	u64 fence_context;
+	u64 emit_seqno;			/* last hardware fence seqno: run_job only */
+	/*
+	 * job_lock protects @active_job, @reset_error, @cancel_seqno and
+	 * @cancel_pending, and is the lock of every hardware fence, so the
+	 * IRQ handler can end a job and signal its fence in one step.  Taken
+	 * from hard IRQ context: always with irqsave outside the handler.
+	 */
+	spinlock_t job_lock;
+	struct vortex_job *active_job;	/* on the card, or NULL */
+	int reset_error;		/* -EIO from the ERROR IRQ, else 0 */
+	bool cancel_pending;		/* a closed file's job must stop */
+	u32 cancel_seqno;		/* ... the one with this fence seqno */
+	atomic_t job_count;		/* jobs not yet freed; release waits for 0 */
+};
+
+#define to_vortex_device(dev) container_of(dev, struct vortex_device, drm)
+
+/**
+ * struct vortex_file - per-open-file state
+ *
+ * Reference counted because jobs outlive the file that submitted them
+ * (they keep counting engine time into it until they are freed).
+ */
+struct vortex_file {
+	struct vortex_device *vdev;
+	struct kref ref;
+	struct drm_sched_entity entity;
+	/*
+	 * lock serialises SUBMIT (so seqnos are handed out in queue order)
+	 * and protects @seqno and @fences against WAIT.
+	 */
+	struct mutex lock;
+	u64 seqno;			/* last seqno handed out, 0 = none */
+	struct dma_fence **fences;	/* finished fences, by seqno % history */
+	atomic64_t engine_ns;		/* time this file's jobs held the card */
+	atomic64_t engine_cycles;	/* device cycles of the same */
+};
+
+/* Outcomes of this many jobs per file are kept for WAIT. */
+#define VORTEX_WAIT_HISTORY	1024
+
+static inline u32 vortex_read(struct vortex_device *vdev, u32 reg)
+{
+	return readl(vdev->mmio + reg);
+}
+
+static inline void vortex_write(struct vortex_device *vdev, u32 reg, u32 val)
+{
+	writel(val, vdev->mmio + reg);
+}
+
+/* vortex_device.c */
+int vortex_device_init(struct vortex_device *vdev);
+void vortex_device_fini(struct vortex_device *vdev);
+void vortex_device_reset(struct vortex_device *vdev);
+void vortex_device_irq_enable(struct vortex_device *vdev);
+void vortex_device_irq_disable(struct vortex_device *vdev);
+u64 vortex_device_clock(struct vortex_device *vdev);
+u32 vortex_device_total_warps(struct vortex_device *vdev);
+
+/* vortex_file */
+void vortex_file_put(struct vortex_file *vfile);
+
+#endif /* __VORTEX_DEVICE_H__ */

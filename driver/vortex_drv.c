@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Copyright 2026 The Vortex driver authors */
+
+/**
+ * DOC: Vortex accel driver: device node, files and PCI glue
+ *
+ * This file only wires things together: the module parameters, the ioctl
+ * table, per-file open/close, &struct drm_driver and PCI probe/remove.  The
+ * card is a DRM accel device (/dev/accel/accelN); the logic lives in
+ * vortex_device.c (registers, reset, IRQ), vortex_gem.c (VRAM buffers),
+ * vortex_job.c (ring, scheduler, recovery) and vortex_fdinfo.c.
+ *
+ * Remove is a real hot-unplug (QEMU device_del) with files possibly open:
+ * drm_dev_unplug() first, so every later ioctl, fault and job sees the
+ * device gone, then the card is quietened and its job failed.  What the
+ * files still hold is released with the DRM device, after the last close.
+ */
+
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <drm/drm_accel.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_print.h>
+
+#include "vortex_accel.h"
+#include "vortex_device.h"
+#include "vortex_fdinfo.h"
+#include "vortex_gem.h"
+#include "vortex_job.h"
+
+#define VORTEX_TIMEOUT_MIN_MS	10
+#define VORTEX_TIMEOUT_MAX_MS	60000
+
+unsigned int vortex_job_timeout_ms = 2000;
+module_param_named(job_timeout_ms, vortex_job_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(job_timeout_ms,
+		 "Time a job may hold the card before it is stopped with -ETIMEDOUT, in ms (default 2000, 10..60000)");
+
+static int vortex_get_param_ioctl(struct drm_device *drm, void *data,
+				  struct drm_file *file)
+{
+	struct vortex_device *vdev = to_vortex_device(drm);
+	struct drm_vortex_get_param *args = data;
+
+	if (args->pad) {
+		drm_dbg(drm, "GET_PARAM pad not zero\n");
+		return -EINVAL;
+	}
+
+	switch (args->param) {
+	case DRM_VORTEX_PARAM_DEVICE_VERSION:
+		args->value = vdev->version;
+		break;
+	case DRM_VORTEX_PARAM_PLATFORM:
+		args->value = vdev->platform;
+		break;
+	case DRM_VORTEX_PARAM_NUM_CLUSTERS:
+		args->value = vdev->num_clusters;
+		break;
+	case DRM_VORTEX_PARAM_NUM_CORES:
+		args->value = vdev->num_cores;
+		break;
+	case DRM_VORTEX_PARAM_NUM_WARPS:
+		args->value = vdev->num_warps;
+		break;
+	case DRM_VORTEX_PARAM_NUM_THREADS:
+		args->value = vdev->num_threads;
+		break;
+	case DRM_VORTEX_PARAM_VRAM_SIZE:
+		args->value = vdev->vram_size;
+		break;
+	case DRM_VORTEX_PARAM_VRAM_DEVADDR:
+		args->value = vdev->devaddr;
+		break;
+	case DRM_VORTEX_PARAM_CAPABILITIES:
+		args->value = DRM_VORTEX_CAP_SUBMIT | DRM_VORTEX_CAP_SYNCOBJ;
+		break;
+	case DRM_VORTEX_PARAM_JOB_TIMEOUT_MS:
+		args->value = vortex_job_timeout_ms;
+		break;
+	default:
+		drm_dbg(drm, "GET_PARAM: unknown param %u\n", args->param);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void vortex_file_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct vortex_file, ref));
+}
+
+void vortex_file_put(struct vortex_file *vfile)
+{
+	kref_put(&vfile->ref, vortex_file_release);
+}
+
+static int vortex_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct vortex_file *vfile;
+	int ret;
+
+	vfile = kzalloc(sizeof(*vfile), GFP_KERNEL);
+	if (!vfile)
+		return -ENOMEM;
+
+	vfile->vdev = to_vortex_device(drm);
+	kref_init(&vfile->ref);
+	mutex_init(&vfile->lock);
+
+	ret = vortex_job_file_open(vfile);
+	if (ret) {
+		kfree(vfile);
+		return ret;
+	}
+
+	file->driver_priv = vfile;
+	return 0;
+}
+
+static void vortex_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	struct vortex_file *vfile = file->driver_priv;
+
+	vortex_job_file_close(vfile);
+	/* Jobs still alive keep their own reference. */
+	vortex_file_put(vfile);
+}
+
+static const struct drm_ioctl_desc vortex_ioctls[] = {
+#define VORTEX_IOCTL(n, func) \
+	DRM_IOCTL_DEF_DRV(VORTEX_##n, func, 0)
+	VORTEX_IOCTL(GET_PARAM, vortex_get_param_ioctl),
+	VORTEX_IOCTL(BO_CREATE, vortex_gem_bo_create_ioctl),
+	VORTEX_IOCTL(BO_INFO, vortex_gem_bo_info_ioctl),
+	VORTEX_IOCTL(SUBMIT, vortex_job_submit_ioctl),
+	VORTEX_IOCTL(WAIT, vortex_job_wait_ioctl),
+#undef VORTEX_IOCTL
+};
+
+static const struct file_operations vortex_fops = {
+	.owner = THIS_MODULE,
+	DRM_ACCEL_FOPS,
+	.show_fdinfo = drm_show_fdinfo,
+};
+
+static const struct drm_driver vortex_drm_driver = {
+	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_SYNCOBJ,
+	.open = vortex_open,
+	.postclose = vortex_postclose,
+	.show_fdinfo = vortex_fdinfo_show,
+	.ioctls = vortex_ioctls,
+	.num_ioctls = ARRAY_SIZE(vortex_ioctls),
+	.fops = &vortex_fops,
+	.name = "vortex",
+	.desc = "Vortex RISC-V SIMT GPGPU",
+	.date = "20261122",
+	.major = 1,
+	.minor = 0,
+};
+
+static int vortex_pci_map(struct vortex_device *vdev)
+{
+	struct pci_dev *pdev = vdev->pdev;
+	int ret;
+
+	vdev->mmio = pcim_iomap_region(pdev, VX_BAR_MMIO, KBUILD_MODNAME);
+	if (IS_ERR(vdev->mmio))
+		return PTR_ERR(vdev->mmio);
+	if (pci_resource_len(pdev, VX_BAR_MMIO) < VX_MMIO_SIZE)
+		return -ENODEV;
+
+	ret = pcim_request_region(pdev, VX_BAR_VRAM, KBUILD_MODNAME);
+	if (ret)
+		return ret;
+	/* Also registers the BAR as write-combining for the user mappings. */
+	vdev->vram_bus = pci_resource_start(pdev, VX_BAR_VRAM);
+	vdev->vram = devm_ioremap_wc(&pdev->dev, vdev->vram_bus,
+				     pci_resource_len(pdev, VX_BAR_VRAM));
+	return vdev->vram ? 0 : -ENOMEM;
+}
+
+static int vortex_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct vortex_device *vdev;
+	int ret, idx;
+
+	if (vortex_job_timeout_ms < VORTEX_TIMEOUT_MIN_MS ||
+	    vortex_job_timeout_ms > VORTEX_TIMEOUT_MAX_MS) {
+		dev_err(&pdev->dev, "job_timeout_ms=%u out of range %u..%u\n",
+			vortex_job_timeout_ms, VORTEX_TIMEOUT_MIN_MS,
+			VORTEX_TIMEOUT_MAX_MS);
+		return -EINVAL;
+	}
+
+	vdev = devm_drm_dev_alloc(&pdev->dev, &vortex_drm_driver,
+				  struct vortex_device, drm);
+	if (IS_ERR(vdev))
+		return PTR_ERR(vdev);
+	vdev->pdev = pdev;
+	pci_set_drvdata(pdev, vdev);
+
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return ret;
+
+	ret = vortex_pci_map(vdev);
+	if (ret)
+		return ret;
+
+	/* MSI is a memory write from the card: it needs bus mastering. */
+	pci_set_master(pdev);
+
+	ret = vortex_device_init(vdev);
+	if (ret)
+		return ret;
+
+	ret = vortex_gem_init(vdev);
+	if (ret)
+		goto err_device_fini;
+
+	ret = vortex_job_init(vdev);
+	if (ret)
+		goto err_device_fini;
+
+	/* Not registered yet: nobody else can be in here. */
+	if (drm_dev_enter(&vdev->drm, &idx)) {
+		vortex_device_reset(vdev);
+		drm_dev_exit(idx);
+	}
+
+	ret = drm_dev_register(&vdev->drm, 0);
+	if (ret)
+		goto err_device_fini;
+
+	return 0;
+
+err_device_fini:
+	vortex_device_fini(vdev);
+	return ret;
+}
+
+static void vortex_pci_remove(struct pci_dev *pdev)
+{
+	struct vortex_device *vdev = pci_get_drvdata(pdev);
+
+	/* From here on ioctls, faults and run_job see the device gone. */
+	drm_dev_unplug(&vdev->drm);
+	vortex_gem_unplug(vdev);
+	vortex_device_fini(vdev);
+	vortex_job_unplug(vdev);
+}
+
+static const struct pci_device_id vortex_pci_ids[] = {
+	{ PCI_DEVICE(VX_PCI_VENDOR_ID, VX_PCI_DEVICE_ID) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, vortex_pci_ids);
+
+static struct pci_driver vortex_pci_driver = {
+	.name = KBUILD_MODNAME,
+	.id_table = vortex_pci_ids,
+	.probe = vortex_pci_probe,
+	.remove = vortex_pci_remove,
+};
+module_pci_driver(vortex_pci_driver);
+
+MODULE_AUTHOR("The Vortex driver authors");
+MODULE_DESCRIPTION("DRM accel driver for the Vortex RISC-V SIMT GPGPU");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Copyright 2026 The Vortex driver authors */
+
+/**
+ * DOC: Buffer objects in VRAM
+ *
+ * A buffer object is one contiguous, page-aligned range of the card's VRAM,
+ * handed out by a &drm_mm over BAR2 (the card has no MMU, so a kernel sees
+ * exactly these addresses: device address = VRAM_DEVADDR + offset).  There
+ * is no system-memory backing and no eviction: a full VRAM is -ENOMEM at
+ * create time, before a handle exists.  New buffers are zero-filled so no
+ * client sees another's data.
+ *
+ * The CPU maps a buffer straight through BAR2, write-combined.  Pages are
+ * inserted by the fault handler under drm_dev_enter(); on hot-unplug
+ * vortex_gem_unplug() zaps every mapping of the device, and the next fault
+ * finds the device gone and raises SIGBUS instead of touching a BAR that no
+ * longer exists.
+ */
+
+#include <linux/mm.h>
+#include <linux/pci.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_print.h>
+#include <drm/drm_vma_manager.h>
+
+#include "vortex_accel.h"
+#include "vortex_device.h"
+#include "vortex_gem.h"
+
+u64 vortex_bo_devaddr(struct vortex_bo *bo)
+{
+	struct vortex_device *vdev = to_vortex_device(bo->base.dev);
+
+	return vdev->devaddr + bo->node.start;
+}
+
+static void vortex_gem_free(struct drm_gem_object *obj)
+{
+	struct vortex_bo *bo = to_vortex_bo(obj);
+	struct vortex_device *vdev = to_vortex_device(obj->dev);
+
+	if (drm_mm_node_allocated(&bo->node)) {
+		mutex_lock(&vdev->mm_lock);
+		drm_mm_remove_node(&bo->node);
+		mutex_unlock(&vdev->mm_lock);
+	}
+	drm_gem_object_release(obj);
+	kfree(bo);
+}
+
+static enum drm_gem_object_status vortex_gem_status(struct drm_gem_object *obj)
+{
+	/* VRAM buffers are resident from create to free. */
+	return DRM_GEM_OBJECT_RESIDENT;
+}
+
+static vm_fault_t vortex_gem_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct drm_gem_object *obj = vma->vm_private_data;
+	struct vortex_device *vdev = to_vortex_device(obj->dev);
+	unsigned long pfn, addr;
+	vm_fault_t ret = VM_FAULT_NOPAGE;
+	int idx;
+
+	/* Unplugged: the BAR is gone, and so is this mapping. */
+	if (!drm_dev_enter(obj->dev, &idx))
+		return VM_FAULT_SIGBUS;
+
+	/*
+	 * The mapping always starts at the buffer's first page (the fake
+	 * offset lookup is exact), so page n of the VMA is page n of the
+	 * buffer.  Map the whole VMA now: faults are costly and a buffer is
+	 * usually filled or read from end to end.
+	 */
+	pfn = (vdev->vram_bus + to_vortex_bo(obj)->node.start) >> PAGE_SHIFT;
+	for (addr = vma->vm_start; addr < vma->vm_end; addr += PAGE_SIZE, pfn++) {
+		ret = vmf_insert_pfn(vma, addr, pfn);
+		if (ret & VM_FAULT_ERROR)
+			break;
+	}
+
+	drm_dev_exit(idx);
+	return ret;
+}
+
+static const struct vm_operations_struct vortex_gem_vm_ops = {
+	.fault = vortex_gem_fault,
+	.open = drm_gem_vm_open,
+	.close = drm_gem_vm_close,
+};
+
+static int vortex_gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
+{
+	/* A private writable mapping of I/O memory cannot be copy-on-write. */
+	if (is_cow_mapping(vma->vm_flags))
+		return -EINVAL;
+
+	vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
+	vma->vm_page_prot = pgprot_writecombine(vm_get_page_prot(vma->vm_flags));
+	vma->vm_page_prot = pgprot_decrypted(vma->vm_page_prot);
+	return 0;
+}
+
+static const struct drm_gem_object_funcs vortex_gem_funcs = {
+	.free = vortex_gem_free,
+	.status = vortex_gem_status,
+	.mmap = vortex_gem_mmap,
+	.vm_ops = &vortex_gem_vm_ops,
+};
+
+/* Zero a new buffer, a slice at a time: a buffer may be 2 GiB. */
+static void vortex_bo_clear(struct vortex_device *vdev, struct vortex_bo *bo)
+{
+	u64 off, len;
+
+	for (off = 0; off < bo->base.size; off += len) {
+		len = min_t(u64, bo->base.size - off, SZ_1M);
+		memset_io(vdev->vram + bo->node.start + off, 0, len);
+		cond_resched();
+	}
+}
+
+static struct vortex_bo *vortex_bo_create(struct vortex_device *vdev, u64 size)
+{
+	struct vortex_bo *bo;
+	int ret, idx;
+
+	if (!drm_dev_enter(&vdev->drm, &idx))
+		return ERR_PTR(-ENODEV);
+
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	if (!bo) {
+		ret = -ENOMEM;
+		goto out_exit;
+	}
+	bo->base.funcs = &vortex_gem_funcs;
+	drm_gem_private_object_init(&vdev->drm, &bo->base, size);
+
+	mutex_lock(&vdev->mm_lock);
+	ret = drm_mm_insert_node_generic(&vdev->mm, &bo->node, size, PAGE_SIZE,
+					 0, DRM_MM_INSERT_BEST);
+	mutex_unlock(&vdev->mm_lock);
+	if (ret) {
+		/* drm_mm says -ENOSPC; the uapi promises -ENOMEM. */
+		ret = -ENOMEM;
+		goto out_put;
+	}
+
+	ret = drm_gem_create_mmap_offset(&bo->base);
+	if (ret)
+		goto out_put;
+
+	vortex_bo_clear(vdev, bo);
+	drm_dev_exit(idx);
+	return bo;
+
+out_put:
+	drm_gem_object_put(&bo->base);
+out_exit:
+	drm_dev_exit(idx);
+	return ERR_PTR(ret);
+}
+
+int vortex_gem_bo_create_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *file)
+{
+	struct vortex_device *vdev = to_vortex_device(drm);
+	struct drm_vortex_bo_create *args = data;
+	struct vortex_bo *bo;
+	u64 size;
+	int ret;
+
+	if (args->flags & ~DRM_VORTEX_BO_FLAGS) {
+		drm_dbg(drm, "unknown BO flags 0x%x\n", args->flags);
+		return -EINVAL;
+	}
+	if (!args->size || args->size > vdev->vram_size) {
+		drm_dbg(drm, "bad BO size %llu\n", args->size);
+		return -EINVAL;
+	}
+	size = PAGE_ALIGN(args->size);
+
+	bo = vortex_bo_create(vdev, size);
+	if (IS_ERR(bo))
+		return PTR_ERR(bo);
+
+	ret = drm_gem_handle_create(file, &bo->base, &args->handle);
+	if (!ret)
+		args->dev_addr = vortex_bo_devaddr(bo);
+	/* The handle holds the object now, or it goes away here. */
+	drm_gem_object_put(&bo->base);
+	return ret;
+}
+
+int vortex_gem_bo_info_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *file)
+{
+	struct drm_vortex_bo_info *args = data;
+	struct drm_gem_object *obj;
+
+	if (args->pad) {
+		drm_dbg(drm, "BO_INFO pad not zero\n");
+		return -EINVAL;
+	}
+
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj) {
+		drm_dbg(drm, "BO_INFO: no handle %u\n", args->handle);
+		return -ENOENT;
+	}
+
+	args->mmap_offset = drm_vma_node_offset_addr(&obj->vma_node);
+	args->dev_addr = vortex_bo_devaddr(to_vortex_bo(obj));
+	args->size = obj->size;
+
+	drm_gem_object_put(obj);
+	return 0;
+}
+
+/**
+ * vortex_gem_unplug() - cut every CPU mapping of the device's buffers
+ * @vdev: the device, already drm_dev_unplug()ed
+ *
+ * Later faults see the device gone and get SIGBUS.
+ */
+void vortex_gem_unplug(struct vortex_device *vdev)
+{
+	unmap_mapping_range(vdev->drm.anon_inode->i_mapping, 0, 0, 1);
+}
+
+static void vortex_gem_fini(struct drm_device *drm, void *arg)
+{
+	struct vortex_device *vdev = arg;
+
+	/* Every buffer holds a file or a job, all gone by now. */
+	drm_mm_takedown(&vdev->mm);
+}
+
+/**
+ * vortex_gem_init() - set up the VRAM allocator
+ * @vdev: the device, VRAM size known
+ *
+ * Undone by vortex_gem_fini() when the DRM device is released.
+ *
+ * Return: 0 or a negative errno.
+ */
+int vortex_gem_init(struct vortex_device *vdev)
+{
+	int ret;
+
+	ret = drmm_mutex_init(&vdev->drm, &vdev->mm_lock);
+	if (ret)
+		return ret;
+
+	drm_mm_init(&vdev->mm, 0, vdev->vram_size);
+	return drmm_add_action_or_reset(&vdev->drm, vortex_gem_fini, vdev);
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Copyright 2026 The Vortex driver authors */
+#ifndef __VORTEX_GEM_H__
+#define __VORTEX_GEM_H__
+
+#include <drm/drm_gem.h>
+#include <drm/drm_mm.h>
+
+struct drm_device;
+struct drm_file;
+struct vortex_device;
+
+/**
+ * struct vortex_bo - a buffer object: one contiguous range of VRAM
+ */
+struct vortex_bo {
+	struct drm_gem_object base;
+	struct drm_mm_node node;	/* VRAM range, byte offsets */
+};
+
+static inline struct vortex_bo *to_vortex_bo(struct drm_gem_object *obj)
+{
+	return container_of(obj, struct vortex_bo, base);
+}
+
+/* Device address of the buffer's first byte. */
+u64 vortex_bo_devaddr(struct vortex_bo *bo);
+
+int vortex_gem_init(struct vortex_device *vdev);
+void vortex_gem_unplug(struct vortex_device *vdev);
+
+int vortex_gem_bo_create_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *file);
+int vortex_gem_bo_info_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *file);
+
+#endif /* __VORTEX_GEM_H__ */

@@ -1,0 +1,907 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Copyright 2026 The Vortex driver authors */
+
+/**
+ * DOC: Jobs, the command ring and recovery
+ *
+ * Every SUBMIT becomes one &struct vortex_job pushed to the open file's
+ * &drm_sched_entity.  A single &drm_gpu_scheduler feeds the card's single
+ * command ring with a credit limit of one, so at most one job is on the
+ * card at any time: an error or a hang always belongs to vdev->active_job,
+ * and recovery never has to sort innocent jobs from guilty ones.
+ *
+ * run_job writes LAUNCH and FENCE(seqno, IRQ) into the ring and rings the
+ * doorbell; the FENCE interrupt signals the job's hardware fence, and the
+ * scheduler turns that into the job's finished fence, which is what WAIT
+ * and out-syncobjs see.
+ *
+ * Three things end a job early, all through vortex_job_recover() on the
+ * ordered reset workqueue (which is also the scheduler's timeout queue, so
+ * they never run at the same time): the scheduler's timeout (-ETIMEDOUT),
+ * the ERROR interrupt (-EIO) and the closing of the file that owns the job
+ * (-ECANCELED).  Recovery stops the scheduler, freezes the interrupt, gives
+ * vortex_job_capture_hang() the card exactly as the failure left it, resets
+ * the card, fails the job's hardware fence with the error and restarts the
+ * scheduler, which then runs the next job as if nothing happened.
+ *
+ * Hot-unplug fails the job on the card with -ECANCELED, and run_job refuses
+ * (-ECANCELED) every job that reaches it afterwards, so queued work drains
+ * without hardware and every waiter wakes up.
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/interrupt.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/version.h>
+#include <linux/wait_bit.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_print.h>
+#include <drm/drm_syncobj.h>
+#include <drm/drm_utils.h>
+
+#include "vortex_accel.h"
+#include "vortex_device.h"
+#include "vortex_gem.h"
+#include "vortex_job.h"
+
+/*
+ * Debian's 6.12.y took two drm_sched API changes from later kernels:
+ * struct drm_sched_init_args (6.12.114) and the client id argument of
+ * drm_sched_job_init() (6.12.103).
+ */
+#define VORTEX_SCHED_INIT_ARGS \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 114))
+#define VORTEX_SCHED_JOB_CLIENT_ID \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 103))
+
+/* One job on the card at a time needs only a few dwords of ring. */
+#define VORTEX_RING_SIZE	VX_RING_SIZE_MIN
+#define VORTEX_SUBMIT_MAX_BOS	4096
+
+static struct vortex_job *to_vortex_job(struct drm_sched_job *sched_job)
+{
+	return container_of(sched_job, struct vortex_job, base);
+}
+
+static const char *vortex_fence_get_driver_name(struct dma_fence *fence)
+{
+	return "vortex";
+}
+
+static const char *vortex_fence_get_timeline_name(struct dma_fence *fence)
+{
+	return "vortex-ring";
+}
+
+static const struct dma_fence_ops vortex_fence_ops = {
+	.get_driver_name = vortex_fence_get_driver_name,
+	.get_timeline_name = vortex_fence_get_timeline_name,
+};
+
+/* The hardware fence is allocated at SUBMIT, initialised by run_job. */
+static bool vortex_job_has_run(struct vortex_job *job)
+{
+	return job->hw_fence && job->hw_fence->ops;
+}
+
+/*
+ * vortex_job_end_locked() - the job left the card: account and signal
+ * @error: 0, or why it did not complete
+ * @cycles: device clock now, or 0 when the card cannot be read
+ */
+static void vortex_job_end_locked(struct vortex_device *vdev,
+				  struct vortex_job *job, int error, u64 cycles)
+{
+	lockdep_assert_held(&vdev->job_lock);
+
+	vdev->active_job = NULL;
+	atomic64_add(ktime_get_ns() - job->start_ns, &job->vfile->engine_ns);
+	if (cycles > job->start_cycles)
+		atomic64_add(cycles - job->start_cycles,
+			     &job->vfile->engine_cycles);
+	if (error)
+		dma_fence_set_error(job->hw_fence, error);
+	dma_fence_signal_locked(job->hw_fence);
+}
+
+/* Fail whatever is on the card; used when the card cannot be asked. */
+static void vortex_job_fail_active(struct vortex_device *vdev, int error)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	if (vdev->active_job)
+		vortex_job_end_locked(vdev, vdev->active_job, error, 0);
+	vdev->reset_error = 0;
+	vdev->cancel_pending = false;
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+}
+
+void vortex_job_irq_fence(struct vortex_device *vdev)
+{
+	u32 seqno = vortex_read(vdev, VX_REG_FENCE_SEQNO);
+	struct vortex_job *job;
+
+	spin_lock(&vdev->job_lock);
+	job = vdev->active_job;
+	if (job && (s32)(seqno - lower_32_bits(job->hw_fence->seqno)) >= 0)
+		vortex_job_end_locked(vdev, job, 0, vortex_device_clock(vdev));
+	spin_unlock(&vdev->job_lock);
+}
+
+void vortex_job_irq_error(struct vortex_device *vdev)
+{
+	spin_lock(&vdev->job_lock);
+	vdev->reset_error = -EIO;
+	spin_unlock(&vdev->job_lock);
+	queue_work(vdev->reset_wq, &vdev->reset_work);
+}
+
+static void vortex_ring_emit(struct vortex_device *vdev, u32 dw)
+{
+	writel(dw, vdev->vram + vdev->ring_node.start + vdev->ring_tail);
+	vdev->ring_tail = (vdev->ring_tail + 4) & (vdev->ring_size - 1);
+}
+
+static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
+{
+	struct vortex_job *job = to_vortex_job(sched_job);
+	struct vortex_device *vdev = job->vdev;
+	struct dma_fence *fence = job->hw_fence;
+	unsigned long flags;
+	int i, idx;
+
+	/* A failed in-fence, or cancelled while queued. */
+	if (unlikely(sched_job->s_fence->finished.error))
+		return ERR_PTR(sched_job->s_fence->finished.error);
+
+	if (!drm_dev_enter(&vdev->drm, &idx))
+		return ERR_PTR(-ECANCELED);
+
+	dma_fence_init(fence, &vortex_fence_ops, &vdev->job_lock,
+		       vdev->fence_context, ++vdev->emit_seqno);
+
+	/*
+	 * With one job in flight the CP has consumed the whole ring by the
+	 * time the next job runs (the previous FENCE executed, or recovery
+	 * reset the ring), so there is always room.
+	 */
+	vortex_ring_emit(vdev, VX_PKT_HDR(VX_PKT_LAUNCH, VX_LAUNCH_NDW));
+	for (i = 0; i < VX_LAUNCH_NDW; i++)
+		vortex_ring_emit(vdev, job->launch[i]);
+	vortex_ring_emit(vdev, VX_PKT_HDR(VX_PKT_FENCE, VX_FENCE_NDW));
+	vortex_ring_emit(vdev, lower_32_bits(fence->seqno));
+	vortex_ring_emit(vdev, VX_FENCE_FLAG_IRQ);
+	/* The packets sit in write-combining buffers until flushed. */
+	wmb();
+
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	vdev->active_job = job;
+	job->start_ns = ktime_get_ns();
+	job->start_cycles = vortex_device_clock(vdev);
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+
+	vortex_write(vdev, VX_REG_RING_TAIL, vdev->ring_tail);
+	vortex_write(vdev, VX_REG_DOORBELL, 1);
+
+	drm_dev_exit(idx);
+
+	/* One reference for the scheduler; the job keeps its own. */
+	return dma_fence_get(fence);
+}
+
+/**
+ * vortex_job_capture_hang() - the crash-dump hook
+ * @vdev: the device
+ * @job: the job that failed, or NULL if the card failed with nothing on it
+ * @error: -ETIMEDOUT, -EIO or -ECANCELED
+ *
+ * Called from vortex_job_recover() with the scheduler stopped, the card's
+ * interrupt masked and the card not yet reset: every warp is frozen where
+ * it was, the error capture registers hold the fault, and the job's buffers
+ * (job->bos, those with DRM_VORTEX_SUBMIT_BO_DUMP in job->bo_flags) are
+ * still referenced.  This is the one place to capture a devcoredump; any
+ * allocation here must use __GFP_NOWARN | __GFP_NORETRY.
+ */
+static void vortex_job_capture_hang(struct vortex_device *vdev,
+				    struct vortex_job *job, int error)
+{
+	u32 cause = vortex_read(vdev, VX_REG_ERR_CAUSE);
+
+	if (error == -ECANCELED)
+		return;
+
+	drm_err_ratelimited(&vdev->drm,
+			    "job %s: err %d cause %u warp %u thread %u pc 0x%08x addr 0x%08x pkt 0x%x status 0x%x\n",
+			    job ? "failed" : "(none)", error, cause,
+			    vortex_read(vdev, VX_REG_ERR_WARP),
+			    vortex_read(vdev, VX_REG_ERR_THREAD),
+			    vortex_read(vdev, VX_REG_ERR_PC),
+			    vortex_read(vdev, VX_REG_ERR_ADDR),
+			    vortex_read(vdev, VX_REG_ERR_PKT),
+			    vortex_read(vdev, VX_REG_STATUS));
+}
+
+/*
+ * What recovery must do, decided with the interrupt quiet: an ERROR from the
+ * card always means a reset, and the job on the card (if any) gets -EIO;
+ * otherwise @error applies only if @victim is still the job on the card.
+ */
+static int vortex_job_recover_error(struct vortex_device *vdev, u32 victim,
+				    int error)
+{
+	struct vortex_job *job;
+	unsigned long flags;
+
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	job = vdev->active_job;
+	if (vdev->reset_error)
+		error = vdev->reset_error;
+	else if (!job || lower_32_bits(job->hw_fence->seqno) != victim)
+		error = 0;
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	return error;
+}
+
+/**
+ * vortex_job_recover() - stop the job on the card and get the card going again
+ * @vdev: the device
+ * @bad: the job the scheduler timed out, or NULL
+ * @victim: hardware fence seqno of the job to stop
+ * @error: what that job ends with (-ETIMEDOUT, -ECANCELED), or 0
+ *
+ * A pending ERROR from the card overrides @victim and @error (-EIO).  When
+ * there is nothing to stop any more (the job ended meanwhile, or a spurious
+ * timeout), the card is left alone and only the scheduler is restarted.
+ * Runs on the ordered reset workqueue only.
+ */
+static void vortex_job_recover(struct vortex_device *vdev,
+			       struct drm_sched_job *bad, u32 victim, int error)
+{
+	unsigned long flags;
+	u64 cycles = 0;
+	int idx;
+
+	/* No run_job, no free_job until drm_sched_start(). */
+	drm_sched_wqueue_stop(&vdev->sched);
+
+	if (drm_dev_enter(&vdev->drm, &idx)) {
+		vortex_device_irq_disable(vdev);
+		synchronize_irq(vdev->irq);
+		error = vortex_job_recover_error(vdev, victim, error);
+		if (error) {
+			vortex_job_capture_hang(vdev, READ_ONCE(vdev->active_job),
+						error);
+			cycles = vortex_device_clock(vdev);
+			vortex_device_reset(vdev);
+		} else {
+			/* A FENCE that came meanwhile is still pending. */
+			vortex_device_irq_enable(vdev);
+		}
+		drm_dev_exit(idx);
+	} else {
+		/* Gone: vortex_job_unplug() failed the job on the card. */
+		error = 0;
+	}
+
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	if (error && vdev->active_job)
+		vortex_job_end_locked(vdev, vdev->active_job, error, cycles);
+	vdev->reset_error = 0;
+	vdev->cancel_pending = false;
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+
+	/*
+	 * The job's fence is signalled, so drm_sched_stop() retires it (or
+	 * leaves @bad to drm_sched_job_timedout() to free), and the restarted
+	 * scheduler goes on with the next job.
+	 */
+	drm_sched_stop(&vdev->sched, bad);
+	drm_sched_start(&vdev->sched);
+}
+
+/* Whether the job is over as far as the driver can tell. */
+static bool vortex_job_is_done(struct vortex_job *job)
+{
+	return dma_fence_is_signaled(&job->base.s_fence->finished) ||
+	       !vortex_job_has_run(job) || dma_fence_is_signaled(job->hw_fence);
+}
+
+static enum drm_gpu_sched_stat vortex_job_timedout(struct drm_sched_job *sched_job)
+{
+	struct vortex_job *job = to_vortex_job(sched_job);
+	struct vortex_device *vdev = job->vdev;
+	int idx;
+
+	/*
+	 * Spurious if the job ended meanwhile: either its fence is already
+	 * signalled, or its interrupt is still being handled.
+	 */
+	if (!vortex_job_is_done(job) && drm_dev_enter(&vdev->drm, &idx)) {
+		synchronize_irq(vdev->irq);
+		drm_dev_exit(idx);
+		if (vortex_job_is_done(job))
+			dev_warn_ratelimited(vdev->drm.dev, "unexpectedly high interrupt latency\n");
+	}
+
+	if (vortex_job_is_done(job))
+		vortex_job_recover(vdev, sched_job, 0, 0);
+	else
+		vortex_job_recover(vdev, sched_job,
+				   lower_32_bits(job->hw_fence->seqno), -ETIMEDOUT);
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+
+/* ERROR interrupt, or a closing file's job to cancel. */
+static void vortex_job_reset_work(struct work_struct *work)
+{
+	struct vortex_device *vdev = container_of(work, struct vortex_device,
+						  reset_work);
+	unsigned long flags;
+	int error = 0;
+	u32 victim;
+
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	if (vdev->reset_error)
+		error = vdev->reset_error;
+	else if (vdev->cancel_pending)
+		error = -ECANCELED;
+	victim = vdev->cancel_seqno;
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+
+	if (error)
+		vortex_job_recover(vdev, NULL, victim, error);
+}
+
+static void vortex_job_release(struct vortex_job *job)
+{
+	struct vortex_device *vdev = job->vdev;
+	u32 i;
+
+	for (i = 0; i < job->bo_count; i++)
+		if (job->bos[i])
+			drm_gem_object_put(job->bos[i]);
+	kvfree(job->bos);
+	kvfree(job->bo_flags);
+
+	if (vortex_job_has_run(job))
+		dma_fence_put(job->hw_fence);
+	else
+		kfree(job->hw_fence);
+
+	vortex_file_put(job->vfile);
+	kfree(job);
+
+	if (atomic_dec_and_test(&vdev->job_count))
+		wake_up_var(&vdev->job_count);
+}
+
+static void vortex_job_free(struct drm_sched_job *sched_job)
+{
+	drm_sched_job_cleanup(sched_job);
+	vortex_job_release(to_vortex_job(sched_job));
+}
+
+static const struct drm_sched_backend_ops vortex_sched_ops = {
+	.run_job = vortex_job_run,
+	.timedout_job = vortex_job_timedout,
+	.free_job = vortex_job_free,
+};
+
+/* ------------------------------------------------------------ SUBMIT */
+
+/* @a * @b * @c, or U64_MAX if that does not fit. */
+static u64 vortex_mul3(u32 a, u32 b, u32 c)
+{
+	u64 r;
+
+	if (check_mul_overflow((u64)a * b, (u64)c, &r))
+		return U64_MAX;
+	return r;
+}
+
+static int vortex_job_check_args(struct vortex_device *vdev,
+				 const struct drm_vortex_submit *args)
+{
+	struct drm_device *drm = &vdev->drm;
+	u64 block, grid, threads;
+
+	if (args->flags & ~DRM_VORTEX_SUBMIT_FLAGS) {
+		drm_dbg(drm, "SUBMIT: unknown flags 0x%x\n", args->flags);
+		return -EINVAL;
+	}
+	if (args->pad) {
+		drm_dbg(drm, "SUBMIT: pad not zero\n");
+		return -EINVAL;
+	}
+	if (!args->bo_count || args->bo_count > VORTEX_SUBMIT_MAX_BOS) {
+		drm_dbg(drm, "SUBMIT: bo_count %u\n", args->bo_count);
+		return -EINVAL;
+	}
+	if (args->bo_stride < sizeof(struct drm_vortex_submit_bo) ||
+	    args->bo_stride > SZ_4K) {
+		drm_dbg(drm, "SUBMIT: bo_stride %u\n", args->bo_stride);
+		return -EINVAL;
+	}
+
+	block = vortex_mul3(args->block[0], args->block[1], args->block[2]);
+	grid = vortex_mul3(args->grid[0], args->grid[1], args->grid[2]);
+	if (!block || !grid) {
+		drm_dbg(drm, "SUBMIT: zero grid or block dimension\n");
+		return -EINVAL;
+	}
+	if (block > (u64)vdev->num_warps * vdev->num_threads) {
+		drm_dbg(drm, "SUBMIT: block of %llu threads does not fit a core\n",
+			block);
+		return -EINVAL;
+	}
+	if (check_mul_overflow(grid, block, &threads) || threads > U32_MAX) {
+		drm_dbg(drm, "SUBMIT: grid too large\n");
+		return -EINVAL;
+	}
+
+	if (args->entry_pc & 3) {
+		drm_dbg(drm, "SUBMIT: entry_pc 0x%llx not aligned\n", args->entry_pc);
+		return -EINVAL;
+	}
+	if (args->stack_size % 16 || !args->stack_size != !args->stack_addr) {
+		drm_dbg(drm, "SUBMIT: bad stack %llu bytes at 0x%llx\n",
+			args->stack_size, args->stack_addr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Copies the BO list and takes a reference on each buffer. */
+static int vortex_job_lookup_bos(struct vortex_job *job, struct drm_file *file,
+				 const struct drm_vortex_submit *args)
+{
+	struct drm_device *drm = &job->vdev->drm;
+	void __user *ubos = u64_to_user_ptr(args->bos);
+	struct drm_vortex_submit_bo sbo;
+	u32 i;
+	int ret;
+
+	job->bos = kvcalloc(args->bo_count, sizeof(*job->bos), GFP_KERNEL);
+	job->bo_flags = kvcalloc(args->bo_count, sizeof(*job->bo_flags),
+				 GFP_KERNEL);
+	if (!job->bos || !job->bo_flags)
+		return -ENOMEM;
+	job->bo_count = args->bo_count;
+
+	for (i = 0; i < args->bo_count; i++) {
+		/* Longer entries from newer userspace must end in zeroes. */
+		ret = copy_struct_from_user(&sbo, sizeof(sbo),
+					    ubos + (u64)i * args->bo_stride,
+					    args->bo_stride);
+		if (ret) {
+			drm_dbg(drm, "SUBMIT: bos[%u] unreadable (%d)\n", i, ret);
+			return ret == -E2BIG ? -EINVAL : ret;
+		}
+		if (sbo.flags & ~DRM_VORTEX_SUBMIT_BO_FLAGS) {
+			drm_dbg(drm, "SUBMIT: bos[%u] flags 0x%x\n", i, sbo.flags);
+			return -EINVAL;
+		}
+		job->bos[i] = drm_gem_object_lookup(file, sbo.handle);
+		if (!job->bos[i]) {
+			drm_dbg(drm, "SUBMIT: bos[%u] no handle %u\n", i, sbo.handle);
+			return -ENOENT;
+		}
+		job->bo_flags[i] = sbo.flags;
+	}
+	return 0;
+}
+
+/* Whether [@addr, @addr + @len) lies inside one of the job's buffers. */
+static bool vortex_job_has_range(struct vortex_job *job, u64 addr, u64 len)
+{
+	u32 i;
+
+	for (i = 0; i < job->bo_count; i++) {
+		struct vortex_bo *bo = to_vortex_bo(job->bos[i]);
+		u64 start = vortex_bo_devaddr(bo);
+
+		if (addr >= start && len <= bo->base.size &&
+		    addr - start <= bo->base.size - len)
+			return true;
+	}
+	return false;
+}
+
+static int vortex_job_check_addrs(struct vortex_job *job,
+				  const struct drm_vortex_submit *args)
+{
+	struct vortex_device *vdev = job->vdev;
+	struct drm_device *drm = &vdev->drm;
+	u64 hw_threads, stack_bytes;
+
+	if (!vortex_job_has_range(job, args->entry_pc, 4)) {
+		drm_dbg(drm, "SUBMIT: entry_pc 0x%llx outside the job's BOs\n",
+			args->entry_pc);
+		return -EINVAL;
+	}
+	if (args->arg_addr && !vortex_job_has_range(job, args->arg_addr, 1)) {
+		drm_dbg(drm, "SUBMIT: arg_addr 0x%llx outside the job's BOs\n",
+			args->arg_addr);
+		return -EINVAL;
+	}
+	if (!args->stack_size)
+		return 0;
+
+	/* One slice per hardware thread of the whole card. */
+	hw_threads = (u64)vortex_device_total_warps(vdev) * vdev->num_threads;
+	if (args->stack_size > U32_MAX ||
+	    check_mul_overflow(hw_threads, args->stack_size, &stack_bytes) ||
+	    !vortex_job_has_range(job, args->stack_addr, stack_bytes)) {
+		drm_dbg(drm, "SUBMIT: stack of %llu x %llu bytes at 0x%llx outside the job's BOs\n",
+			hw_threads, args->stack_size, args->stack_addr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void vortex_job_build_launch(struct vortex_job *job,
+				    const struct drm_vortex_submit *args)
+{
+	u32 *l = job->launch;
+
+	l[VX_LAUNCH_ENTRY] = args->entry_pc;
+	l[VX_LAUNCH_ARG] = args->arg_addr;
+	l[VX_LAUNCH_GRID_X] = args->grid[0];
+	l[VX_LAUNCH_GRID_Y] = args->grid[1];
+	l[VX_LAUNCH_GRID_Z] = args->grid[2];
+	l[VX_LAUNCH_BLOCK_X] = args->block[0];
+	l[VX_LAUNCH_BLOCK_Y] = args->block[1];
+	l[VX_LAUNCH_BLOCK_Z] = args->block[2];
+	l[VX_LAUNCH_STACK_BASE] = args->stack_addr;
+	l[VX_LAUNCH_STACK_SIZE] = args->stack_size;
+	l[VX_LAUNCH_FLAGS] = 0;
+	l[VX_LAUNCH_RSVD] = 0;
+}
+
+static struct vortex_job *vortex_job_alloc(struct vortex_file *vfile)
+{
+	struct vortex_device *vdev = vfile->vdev;
+	struct vortex_job *job;
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job)
+		return NULL;
+	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
+	if (!job->hw_fence) {
+		kfree(job);
+		return NULL;
+	}
+	job->vdev = vdev;
+	kref_get(&vfile->ref);
+	job->vfile = vfile;
+	atomic_inc(&vdev->job_count);
+	return job;
+}
+
+/* Arms and queues the job; the file's lock keeps seqnos in queue order. */
+static void vortex_job_push(struct vortex_job *job, struct drm_vortex_submit *args,
+			    struct drm_syncobj *out_sync)
+{
+	struct vortex_file *vfile = job->vfile;
+	struct dma_fence *finished, **slot;
+
+	mutex_lock(&vfile->lock);
+	drm_sched_job_arm(&job->base);
+	finished = dma_fence_get(&job->base.s_fence->finished);
+	args->seqno = ++vfile->seqno;
+	slot = &vfile->fences[args->seqno % VORTEX_WAIT_HISTORY];
+	dma_fence_put(*slot);
+	*slot = dma_fence_get(finished);
+	drm_sched_entity_push_job(&job->base);
+	mutex_unlock(&vfile->lock);
+
+	if (out_sync)
+		drm_syncobj_replace_fence(out_sync, finished);
+	dma_fence_put(finished);
+}
+
+int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
+			    struct drm_file *file)
+{
+	struct vortex_device *vdev = to_vortex_device(drm);
+	struct vortex_file *vfile = file->driver_priv;
+	struct drm_vortex_submit *args = data;
+	struct drm_syncobj *out_sync = NULL;
+	struct vortex_job *job;
+	int ret, idx;
+
+	ret = vortex_job_check_args(vdev, args);
+	if (ret)
+		return ret;
+
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+
+	job = vortex_job_alloc(vfile);
+	if (!job) {
+		ret = -ENOMEM;
+		goto out_exit;
+	}
+
+	ret = vortex_job_lookup_bos(job, file, args);
+	if (ret)
+		goto out_release;
+	ret = vortex_job_check_addrs(job, args);
+	if (ret)
+		goto out_release;
+	vortex_job_build_launch(job, args);
+
+	if (args->out_sync) {
+		out_sync = drm_syncobj_find(file, args->out_sync);
+		if (!out_sync) {
+			drm_dbg(drm, "SUBMIT: no out_sync %u\n", args->out_sync);
+			ret = -ENOENT;
+			goto out_release;
+		}
+	}
+
+#if VORTEX_SCHED_JOB_CLIENT_ID
+	ret = drm_sched_job_init(&job->base, &vfile->entity, 1, NULL,
+				 file->client_id);
+#else
+	ret = drm_sched_job_init(&job->base, &vfile->entity, 1, NULL);
+#endif
+	if (ret)
+		goto out_put_sync;
+
+	if (args->in_sync) {
+		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
+							   args->in_sync, 0);
+		if (ret) {
+			drm_dbg(drm, "SUBMIT: in_sync %u: %d\n", args->in_sync, ret);
+			goto out_cleanup;
+		}
+	}
+
+	vortex_job_push(job, args, out_sync);
+	if (out_sync)
+		drm_syncobj_put(out_sync);
+	drm_dev_exit(idx);
+	return 0;
+
+out_cleanup:
+	drm_sched_job_cleanup(&job->base);
+out_put_sync:
+	if (out_sync)
+		drm_syncobj_put(out_sync);
+out_release:
+	vortex_job_release(job);
+out_exit:
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/* -------------------------------------------------------------- WAIT */
+
+/* What WAIT reports for a finished fence. */
+static int vortex_job_status(struct dma_fence *finished)
+{
+	int error = dma_fence_get_status(finished);
+
+	switch (error) {
+	case 1:
+		return 0;
+	case -ETIMEDOUT:
+	case -EIO:
+		return error;
+	default:
+		/* -ESRCH (killed with its entity), -ECANCELED, ... */
+		return -ECANCELED;
+	}
+}
+
+int vortex_job_wait_ioctl(struct drm_device *drm, void *data,
+			  struct drm_file *file)
+{
+	struct vortex_file *vfile = file->driver_priv;
+	struct drm_vortex_wait *args = data;
+	struct dma_fence *fence = NULL;
+	long ret;
+
+	if (args->flags & ~DRM_VORTEX_WAIT_FLAGS) {
+		drm_dbg(drm, "WAIT: unknown flags 0x%x\n", args->flags);
+		return -EINVAL;
+	}
+
+	mutex_lock(&vfile->lock);
+	if (!args->seqno || args->seqno > vfile->seqno)
+		ret = -EINVAL;
+	else if (vfile->seqno - args->seqno >= VORTEX_WAIT_HISTORY)
+		ret = -ENOENT;
+	else
+		fence = dma_fence_get(vfile->fences[args->seqno % VORTEX_WAIT_HISTORY]);
+	mutex_unlock(&vfile->lock);
+	if (!fence) {
+		drm_dbg(drm, "WAIT: seqno %llu unknown (%ld)\n", args->seqno, ret);
+		return ret;
+	}
+
+	/* A deadline in the past polls. */
+	ret = dma_fence_wait_timeout(fence, true,
+				     drm_timeout_abs_to_jiffies(args->timeout_ns));
+	if (ret > 0) {
+		args->status = vortex_job_status(fence);
+		ret = 0;
+	} else if (ret == 0) {
+		ret = -ETIME;
+	}
+
+	dma_fence_put(fence);
+	return ret;
+}
+
+/* ------------------------------------------------------------- files */
+
+int vortex_job_file_open(struct vortex_file *vfile)
+{
+	struct drm_gpu_scheduler *sched = &vfile->vdev->sched;
+	int ret;
+
+	vfile->fences = kvcalloc(VORTEX_WAIT_HISTORY, sizeof(*vfile->fences),
+				 GFP_KERNEL);
+	if (!vfile->fences)
+		return -ENOMEM;
+
+	ret = drm_sched_entity_init(&vfile->entity, DRM_SCHED_PRIORITY_NORMAL,
+				    &sched, 1, NULL);
+	if (ret) {
+		kvfree(vfile->fences);
+		vfile->fences = NULL;
+	}
+	return ret;
+}
+
+/**
+ * vortex_job_file_close() - drop a closing file's work without waiting
+ * @vfile: the file
+ *
+ * Queued jobs are killed (their fences end with an error once the job ahead
+ * of them is done), and a job of this file that is on the card is stopped
+ * through recovery with -ECANCELED instead of running to its end or to the
+ * timeout.  The jobs themselves hold what they need and free it later.
+ */
+void vortex_job_file_close(struct vortex_file *vfile)
+{
+	struct vortex_device *vdev = vfile->vdev;
+	struct vortex_job *job;
+	unsigned long flags;
+	u32 i;
+
+	drm_sched_entity_fini(&vfile->entity);
+
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	job = vdev->active_job;
+	if (job && job->vfile == vfile) {
+		vdev->cancel_pending = true;
+		vdev->cancel_seqno = lower_32_bits(job->hw_fence->seqno);
+		queue_work(vdev->reset_wq, &vdev->reset_work);
+	}
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+
+	for (i = 0; i < VORTEX_WAIT_HISTORY; i++)
+		dma_fence_put(vfile->fences[i]);
+	kvfree(vfile->fences);
+	vfile->fences = NULL;
+}
+
+/* ------------------------------------------------------- init / fini */
+
+/**
+ * vortex_job_unplug() - the card is gone: fail what was on it
+ * @vdev: the device, unplugged and quiet (vortex_device_fini())
+ *
+ * Jobs still queued drain through run_job, which refuses them.
+ */
+void vortex_job_unplug(struct vortex_device *vdev)
+{
+	vortex_job_fail_active(vdev, -ECANCELED);
+}
+
+static void vortex_job_fini(struct drm_device *drm, void *arg)
+{
+	struct vortex_device *vdev = arg;
+	struct drm_sched_job *s_job, *tmp;
+
+	cancel_work_sync(&vdev->reset_work);
+	drm_sched_wqueue_stop(&vdev->sched);
+	vortex_job_fail_active(vdev, -ECANCELED);
+	drm_sched_fini(&vdev->sched);
+
+	/* 6.12's drm_sched_fini() leaves jobs it has not freed to the driver. */
+	list_for_each_entry_safe(s_job, tmp, &vdev->sched.pending_list, list) {
+		list_del_init(&s_job->list);
+		vortex_job_free(s_job);
+	}
+	/* Jobs killed with their entity are freed from a work item. */
+	wait_var_event(&vdev->job_count, !atomic_read(&vdev->job_count));
+
+	destroy_workqueue(vdev->reset_wq);
+
+	mutex_lock(&vdev->mm_lock);
+	drm_mm_remove_node(&vdev->ring_node);
+	mutex_unlock(&vdev->mm_lock);
+}
+
+static int vortex_job_sched_init(struct vortex_device *vdev)
+{
+	long timeout = msecs_to_jiffies(vortex_job_timeout_ms);
+
+#if VORTEX_SCHED_INIT_ARGS
+	const struct drm_sched_init_args args = {
+		.ops = &vortex_sched_ops,
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+		.credit_limit = 1,
+		.timeout = timeout,
+		.timeout_wq = vdev->reset_wq,
+		.name = "vortex-ring",
+		.dev = vdev->drm.dev,
+	};
+
+	return drm_sched_init(&vdev->sched, &args);
+#else
+	return drm_sched_init(&vdev->sched, &vortex_sched_ops, NULL,
+			      DRM_SCHED_PRIORITY_COUNT, 1, 0, timeout,
+			      vdev->reset_wq, NULL, "vortex-ring",
+			      vdev->drm.dev);
+#endif
+}
+
+/**
+ * vortex_job_init() - ring, scheduler and reset workqueue
+ * @vdev: the device, VRAM allocator ready
+ *
+ * The card is not touched: vortex_device_reset() programs the ring.
+ * Undone by vortex_job_fini() when the DRM device is released, after the
+ * last file has gone.
+ *
+ * Return: 0 or a negative errno.
+ */
+int vortex_job_init(struct vortex_device *vdev)
+{
+	int ret;
+
+	spin_lock_init(&vdev->job_lock);
+	INIT_WORK(&vdev->reset_work, vortex_job_reset_work);
+	vdev->fence_context = dma_fence_context_alloc(1);
+	vdev->ring_size = VORTEX_RING_SIZE;
+
+	/* The ring must be aligned to its size; keep it out of the way. */
+	mutex_lock(&vdev->mm_lock);
+	ret = drm_mm_insert_node_in_range(&vdev->mm, &vdev->ring_node,
+					  vdev->ring_size, vdev->ring_size, 0,
+					  0, vdev->vram_size, DRM_MM_INSERT_HIGH);
+	mutex_unlock(&vdev->mm_lock);
+	if (ret)
+		return ret;
+
+	vdev->reset_wq = alloc_ordered_workqueue("vortex-reset", 0);
+	if (!vdev->reset_wq) {
+		ret = -ENOMEM;
+		goto err_ring_remove;
+	}
+
+	ret = vortex_job_sched_init(vdev);
+	if (ret)
+		goto err_wq_destroy;
+
+	return drmm_add_action_or_reset(&vdev->drm, vortex_job_fini, vdev);
+
+err_wq_destroy:
+	destroy_workqueue(vdev->reset_wq);
+err_ring_remove:
+	mutex_lock(&vdev->mm_lock);
+	drm_mm_remove_node(&vdev->ring_node);
+	mutex_unlock(&vdev->mm_lock);
+	return ret;
+}

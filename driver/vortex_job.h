@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Copyright 2026 The Vortex driver authors */
+#ifndef __VORTEX_JOB_H__
+#define __VORTEX_JOB_H__
+
+#include <drm/gpu_scheduler.h>
+
+#include "vortex_regs.h"
+
+struct drm_device;
+struct drm_file;
+struct drm_gem_object;
+struct vortex_device;
+struct vortex_file;
+
+/**
+ * struct vortex_job - one LAUNCH, from SUBMIT until the scheduler frees it
+ */
+struct vortex_job {
+	struct drm_sched_job base;
+	struct vortex_device *vdev;
+	struct vortex_file *vfile;	/* holds a reference */
+
+	/* Buffers the job uses, each with a reference, and their flags. */
+	struct drm_gem_object **bos;
+	u32 *bo_flags;
+	u32 bo_count;
+
+	u32 launch[VX_LAUNCH_NDW];	/* LAUNCH payload, validated */
+
+	struct dma_fence *hw_fence;	/* set by run_job */
+	u64 start_ns;
+	u64 start_cycles;
+};
+
+int vortex_job_init(struct vortex_device *vdev);
+void vortex_job_unplug(struct vortex_device *vdev);
+
+int vortex_job_file_open(struct vortex_file *vfile);
+void vortex_job_file_close(struct vortex_file *vfile);
+
+void vortex_job_irq_fence(struct vortex_device *vdev);
+void vortex_job_irq_error(struct vortex_device *vdev);
+
+int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
+			    struct drm_file *file);
+int vortex_job_wait_ioctl(struct drm_device *drm, void *data,
+			  struct drm_file *file);
+
+#endif /* __VORTEX_JOB_H__ */

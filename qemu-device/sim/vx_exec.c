@@ -1,0 +1,822 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Vortex card simulator: RV32IM + Zicsr decode and execute.
+ *
+ * An instruction is decoded once per warp and then applied to every active
+ * lane in a tight loop over the register-major register file
+ * (x[reg * threads + lane]), which is what makes SIMT simulation cheap: the
+ * per-lane work of an ALU instruction is one load, one operation and one
+ * store, with no per-lane dispatch.  When the whole warp is active the lane
+ * loop is a plain counted loop the compiler can vectorise.
+ *
+ * Nothing is committed for any lane unless every lane succeeds: loads and
+ * stores check all lanes' addresses before touching a register or VRAM,
+ * the FPU checks every lane's dynamic rounding mode before computing, and
+ * every other way to fault is the same for all lanes.
+ */
+#include <string.h>
+#include "vx_fpu.h"
+
+struct vx_exec_ctx {
+    struct vx_sim *sim;
+    struct vx_warp *w;
+    const struct vx_tmask *lanes;
+    uint32_t T;             /* threads per warp */
+    bool full;              /* lanes is every lane of the warp */
+    bool inject;            /* DM injection: one lane, no control flow */
+    uint32_t pc;
+    uint32_t next_pc;
+    struct vx_fault fault;
+};
+
+/* Run @body for each lane @l of ctx->lanes, fast when all are active. */
+#define LANES(ctx, l, body)                                     \
+    do {                                                        \
+        if ((ctx)->full) {                                      \
+            const uint32_t T_ = (ctx)->T;                       \
+            for (uint32_t l = 0; l < T_; l++) {                 \
+                body                                            \
+            }                                                   \
+        } else {                                                \
+            VX_FOR_EACH_LANE((ctx)->lanes, l) {                 \
+                body                                            \
+            }                                                   \
+        }                                                       \
+    } while (0)
+
+#define RD(insn)    (((insn) >> 7) & 31)
+#define RS1(insn)   (((insn) >> 15) & 31)
+#define RS2(insn)   (((insn) >> 20) & 31)
+#define F3(insn)    (((insn) >> 12) & 7)
+#define F7(insn)    ((insn) >> 25)
+
+static inline uint32_t imm_i(uint32_t insn)
+{
+    return (uint32_t)((int32_t)insn >> 20);
+}
+
+static inline uint32_t imm_s(uint32_t insn)
+{
+    return (uint32_t)(((int32_t)insn >> 20) & ~31) | RD(insn);
+}
+
+static inline uint32_t imm_b(uint32_t insn)
+{
+    return (uint32_t)(((int32_t)insn >> 19) & ~0xfff) |
+           ((insn << 4) & 0x800) | ((insn >> 20) & 0x7e0) |
+           ((insn >> 7) & 0x1e);
+}
+
+static inline uint32_t imm_j(uint32_t insn)
+{
+    return (uint32_t)(((int32_t)insn >> 11) & ~0xfffff) |
+           (insn & 0xff000) | ((insn >> 9) & 0x800) |
+           ((insn >> 20) & 0x7fe);
+}
+
+static inline uint32_t *xreg(struct vx_exec_ctx *c, uint32_t r)
+{
+    return &c->w->x[r * c->T];
+}
+
+/* Host pointer for a device access of @len bytes, NULL outside VRAM. */
+static inline uint8_t *vram_ptr(struct vx_sim *sim, uint32_t addr,
+                                uint32_t len)
+{
+    uint32_t off = addr - VX_VRAM_DEVADDR;
+
+    if ((uint64_t)off + len > sim->cfg.vram_size) {
+        return NULL;
+    }
+    return sim->vram + off;
+}
+
+static enum vx_exec_result exec_fault(struct vx_exec_ctx *c, uint32_t cause,
+                                      uint32_t addr,
+                                      const struct vx_tmask *lanes)
+{
+    if (cause != VX_ERR_ASSERT) {
+        memset(c->fault.info, 0, sizeof(c->fault.info));
+    }
+    c->fault.cause = cause;
+    c->fault.pc = c->pc;
+    c->fault.addr = addr;
+    c->fault.lanes = *lanes;
+    return VX_EXEC_FAULT;
+}
+
+static enum vx_exec_result illegal(struct vx_exec_ctx *c, uint32_t insn)
+{
+    return exec_fault(c, VX_ERR_ILLEGAL_INSTR, insn, c->lanes);
+}
+
+/* Lowest lane of @m (which is never empty here). */
+static inline uint32_t first_lane(const struct vx_tmask *m)
+{
+    return (uint32_t)vx_tmask_first(m);
+}
+
+/* ------------------------------------------------------------ memory */
+
+/*
+ * Slow path of mem_check(): find the faulting lanes.  Misalignment wins
+ * over an access fault, and ERR_ADDR is the lowest faulting lane's address.
+ */
+static void mem_fault(struct vx_exec_ctx *c, uint32_t rs1, uint32_t imm,
+                      uint32_t size, bool store)
+{
+    const uint32_t *base = xreg(c, rs1);
+    struct vx_tmask mis = { { 0 } }, acc = { { 0 } };
+
+    VX_FOR_EACH_LANE(c->lanes, l) {
+        uint32_t addr = base[l] + imm;
+
+        if (addr & (size - 1)) {
+            vx_tmask_set(&mis, l);
+        } else if (!vram_ptr(c->sim, addr, size)) {
+            vx_tmask_set(&acc, l);
+        }
+    }
+    const struct vx_tmask *m = vx_tmask_empty(&mis) ? &acc : &mis;
+    uint32_t cause = store ? (m == &mis ? VX_ERR_MISALIGNED_STORE
+                                        : VX_ERR_STORE_FAULT)
+                           : (m == &mis ? VX_ERR_MISALIGNED_LOAD
+                                        : VX_ERR_LOAD_FAULT);
+    exec_fault(c, cause, base[first_lane(m)] + imm, m);
+}
+
+/*
+ * Check every lane's access of @size bytes at x[rs1] + imm.  VRAM is a
+ * power of two, so an aligned offset is in range iff it has no bit at or
+ * above log2(vram_size): one OR over the lanes checks alignment and bounds
+ * together (an address below VRAM wraps to a huge offset).  The per-lane
+ * diagnosis only runs when something is wrong.  *@contig tells that a full
+ * warp accesses consecutive elements, which the callers turn into one
+ * block copy, like a GPU's coalesced access.  False with the fault filled.
+ */
+static bool mem_check(struct vx_exec_ctx *c, uint32_t rs1, uint32_t imm,
+                      uint32_t size, bool store, bool *contig)
+{
+    const uint32_t *base = xreg(c, rs1);
+    uint32_t bad = (size - 1) | ~(uint32_t)(c->sim->cfg.vram_size - 1);
+    uint32_t bits = 0, stray = 1;
+
+    if (c->full && (c->T & 7) == 0) {
+        /* chunks of 8 with a fixed trip count vectorise */
+        uint32_t a0 = base[0], shift = size >> 1;     /* log2: 1, 2, 4 */
+
+        stray = 0;
+        for (uint32_t l0 = 0; l0 < c->T; l0 += 8) {
+            for (uint32_t k = 0; k < 8; k++) {
+                uint32_t a = base[l0 + k];
+
+                bits |= a + imm - VX_VRAM_DEVADDR;
+                stray |= a ^ (a0 + ((l0 + k) << shift));
+            }
+        }
+    } else {
+        LANES(c, l, { bits |= base[l] + imm - VX_VRAM_DEVADDR; });
+    }
+    *contig = stray == 0;
+    if (!(bits & bad)) {
+        return true;
+    }
+    mem_fault(c, rs1, imm, size, store);
+    return false;
+}
+
+/* VRAM offset of lane @l's access, once mem_check() passed. */
+#define OFF(l)  ((uint32_t)(base[l] + imm - VX_VRAM_DEVADDR))
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HOST_LE 1
+#else
+#define HOST_LE 0
+#endif
+
+static inline uint32_t ld16(const uint8_t *p)
+{
+    return p[0] | (uint32_t)p[1] << 8;
+}
+
+static inline uint32_t ld32(const uint8_t *p)
+{
+    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+/* Loads (opcode 0x03) and flw (0x07, @fp). */
+static enum vx_exec_result exec_load(struct vx_exec_ctx *c, uint32_t insn,
+                                     bool fp)
+{
+    uint32_t f3 = F3(insn), rd = RD(insn), imm = imm_i(insn);
+    const uint32_t *base = xreg(c, RS1(insn));
+    const uint8_t *vram = c->sim->vram;
+    uint32_t *dst;
+    bool contig;
+
+    if (fp ? f3 != 2 : (f3 == 3 || f3 > 5)) {
+        return illegal(c, insn);
+    }
+    if (!mem_check(c, RS1(insn), imm, 1u << (f3 & 3), false, &contig)) {
+        return VX_EXEC_FAULT;
+    }
+    if (!fp && rd == 0) {
+        return VX_EXEC_OK;
+    }
+    dst = fp ? &c->w->f[rd * c->T] : xreg(c, rd);
+    if (f3 == 2 && contig && HOST_LE) {
+        memmove(dst, &vram[OFF(0)], 4 * c->T);
+        return VX_EXEC_OK;
+    }
+    /* each lane reads its base before writing its rd (rd may be rs1) */
+    switch (f3) {
+    case 0:
+        LANES(c, l, { dst[l] = (uint32_t)(int8_t)vram[OFF(l)]; });
+        break;
+    case 1:
+        LANES(c, l, { dst[l] = (uint32_t)(int16_t)ld16(&vram[OFF(l)]); });
+        break;
+    case 2:
+        LANES(c, l, { dst[l] = ld32(&vram[OFF(l)]); });
+        break;
+    case 4:
+        LANES(c, l, { dst[l] = vram[OFF(l)]; });
+        break;
+    default:
+        LANES(c, l, { dst[l] = ld16(&vram[OFF(l)]); });
+        break;
+    }
+    return VX_EXEC_OK;
+}
+
+/* Stores (opcode 0x23) and fsw (0x27, @fp).  Higher lanes win on overlap. */
+static enum vx_exec_result exec_store(struct vx_exec_ctx *c, uint32_t insn,
+                                      bool fp)
+{
+    uint32_t f3 = F3(insn), imm = imm_s(insn);
+    const uint32_t *base = xreg(c, RS1(insn));
+    const uint32_t *src = fp ? &c->w->f[RS2(insn) * c->T] : xreg(c, RS2(insn));
+    uint8_t *vram = c->sim->vram;
+    bool contig;
+
+    if (fp ? f3 != 2 : f3 > 2) {
+        return illegal(c, insn);
+    }
+    if (!mem_check(c, RS1(insn), imm, 1u << f3, true, &contig)) {
+        return VX_EXEC_FAULT;
+    }
+    if (f3 == 2 && contig && HOST_LE) {
+        memcpy(&vram[OFF(0)], src, 4 * c->T);
+        return VX_EXEC_OK;
+    }
+    switch (f3) {
+    case 0:
+        LANES(c, l, { vram[OFF(l)] = (uint8_t)src[l]; });
+        break;
+    case 1:
+        LANES(c, l, {
+            uint8_t *p = &vram[OFF(l)];
+            p[0] = (uint8_t)src[l];
+            p[1] = (uint8_t)(src[l] >> 8);
+        });
+        break;
+    default:
+        LANES(c, l, {
+            uint8_t *p = &vram[OFF(l)];
+            p[0] = (uint8_t)src[l];
+            p[1] = (uint8_t)(src[l] >> 8);
+            p[2] = (uint8_t)(src[l] >> 16);
+            p[3] = (uint8_t)(src[l] >> 24);
+        });
+        break;
+    }
+    return VX_EXEC_OK;
+}
+
+/* --------------------------------------------------------- integer ALU */
+
+/*
+ * d[l] = expr(a, b) for every lane, a = x[rs1], b = x[rs2] or @imm.  A
+ * full warp goes 8 lanes at a time through a local buffer: a fixed trip
+ * count and no aliasing between d and the sources (rd may be rs1) let the
+ * compiler turn each chunk into a few vector instructions.
+ */
+#define ALU(c, d, s1, b_expr, expr)                                     \
+    do {                                                                \
+        if ((c)->full && ((c)->T & 7) == 0) {                           \
+            const uint32_t T_ = (c)->T;                                 \
+            for (uint32_t l0 = 0; l0 < T_; l0 += 8) {                   \
+                uint32_t r_[8];                                         \
+                for (uint32_t k_ = 0; k_ < 8; k_++) {                   \
+                    uint32_t l = l0 + k_;                               \
+                    uint32_t a = (s1)[l];                               \
+                    uint32_t b = (b_expr);                              \
+                    (void)b;                                            \
+                    r_[k_] = (expr);                                    \
+                }                                                       \
+                memcpy(&(d)[l0], r_, sizeof(r_));                       \
+            }                                                           \
+        } else {                                                        \
+            LANES(c, l, { uint32_t a = (s1)[l]; uint32_t b = (b_expr);  \
+                          (void)b; (d)[l] = (expr); });                 \
+        }                                                               \
+    } while (0)
+
+static enum vx_exec_result exec_op_imm(struct vx_exec_ctx *c, uint32_t insn)
+{
+    uint32_t f3 = F3(insn), f7 = F7(insn), imm = imm_i(insn);
+    uint32_t *d = xreg(c, RD(insn));
+    const uint32_t *s = xreg(c, RS1(insn));
+    uint32_t sh = imm & 31;
+
+    if ((f3 == 1 && f7 != 0) || (f3 == 5 && f7 != 0 && f7 != 0x20)) {
+        return illegal(c, insn);
+    }
+    if (RD(insn) == 0) {
+        return VX_EXEC_OK;      /* nop, hint */
+    }
+    switch (f3) {
+    case 0: ALU(c, d, s, imm, a + b); break;
+    case 1: ALU(c, d, s, sh, a << b); break;
+    case 2: ALU(c, d, s, imm, (int32_t)a < (int32_t)b); break;
+    case 3: ALU(c, d, s, imm, a < b); break;
+    case 4: ALU(c, d, s, imm, a ^ b); break;
+    case 5:
+        if (f7) {
+            ALU(c, d, s, sh, (uint32_t)((int32_t)a >> b));
+        } else {
+            ALU(c, d, s, sh, a >> b);
+        }
+        break;
+    case 6: ALU(c, d, s, imm, a | b); break;
+    default: ALU(c, d, s, imm, a & b); break;
+    }
+    return VX_EXEC_OK;
+}
+
+static inline uint32_t rv_div(uint32_t a, uint32_t b)
+{
+    if (b == 0) {
+        return ~0u;
+    }
+    if (a == 0x80000000u && b == ~0u) {
+        return a;
+    }
+    return (uint32_t)((int32_t)a / (int32_t)b);
+}
+
+static inline uint32_t rv_rem(uint32_t a, uint32_t b)
+{
+    if (b == 0) {
+        return a;
+    }
+    if (a == 0x80000000u && b == ~0u) {
+        return 0;
+    }
+    return (uint32_t)((int32_t)a % (int32_t)b);
+}
+
+/* RV32M */
+static void exec_muldiv(struct vx_exec_ctx *c, uint32_t f3, uint32_t *d,
+                        const uint32_t *s1, const uint32_t *s2)
+{
+    switch (f3) {
+    case 0: ALU(c, d, s1, s2[l], a * b); break;
+    case 1: ALU(c, d, s1, s2[l],
+                (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32)); break;
+    case 2: ALU(c, d, s1, s2[l],
+                (uint32_t)(((int64_t)(int32_t)a * (uint64_t)b) >> 32)); break;
+    case 3: ALU(c, d, s1, s2[l], (uint32_t)(((uint64_t)a * b) >> 32)); break;
+    case 4: ALU(c, d, s1, s2[l], rv_div(a, b)); break;
+    case 5: ALU(c, d, s1, s2[l], b ? a / b : ~0u); break;
+    case 6: ALU(c, d, s1, s2[l], rv_rem(a, b)); break;
+    default: ALU(c, d, s1, s2[l], b ? a % b : a); break;
+    }
+}
+
+static enum vx_exec_result exec_op(struct vx_exec_ctx *c, uint32_t insn)
+{
+    uint32_t f3 = F3(insn), f7 = F7(insn);
+    uint32_t *d = xreg(c, RD(insn));
+    const uint32_t *s1 = xreg(c, RS1(insn)), *s2 = xreg(c, RS2(insn));
+
+    if (!(f7 == 0 || f7 == 1 || (f7 == 0x20 && (f3 == 0 || f3 == 5)))) {
+        return illegal(c, insn);
+    }
+    if (RD(insn) == 0) {
+        return VX_EXEC_OK;
+    }
+    if (f7 == 1) {
+        exec_muldiv(c, f3, d, s1, s2);
+        return VX_EXEC_OK;
+    }
+    switch (f3) {
+    case 0:
+        if (f7) {
+            ALU(c, d, s1, s2[l], a - b);
+        } else {
+            ALU(c, d, s1, s2[l], a + b);
+        }
+        break;
+    case 1: ALU(c, d, s1, s2[l] & 31, a << b); break;
+    case 2: ALU(c, d, s1, s2[l], (int32_t)a < (int32_t)b); break;
+    case 3: ALU(c, d, s1, s2[l], a < b); break;
+    case 4: ALU(c, d, s1, s2[l], a ^ b); break;
+    case 5:
+        if (f7) {
+            ALU(c, d, s1, s2[l] & 31, (uint32_t)((int32_t)a >> b));
+        } else {
+            ALU(c, d, s1, s2[l] & 31, a >> b);
+        }
+        break;
+    case 6: ALU(c, d, s1, s2[l], a | b); break;
+    default: ALU(c, d, s1, s2[l], a & b); break;
+    }
+    return VX_EXEC_OK;
+}
+
+/* rd of every lane <- @v (lui, auipc, link registers). */
+static void write_uniform(struct vx_exec_ctx *c, uint32_t rd, uint32_t v)
+{
+    uint32_t *d = xreg(c, rd);
+
+    if (rd != 0) {
+        LANES(c, l, { d[l] = v; });
+    }
+}
+
+/* ------------------------------------------------------ control flow */
+
+/* A divergent branch follows the lowest active lane. */
+static enum vx_exec_result exec_branch(struct vx_exec_ctx *c, uint32_t insn)
+{
+    uint32_t lane = first_lane(c->lanes);
+    uint32_t a = xreg(c, RS1(insn))[lane], b = xreg(c, RS2(insn))[lane];
+    bool taken;
+
+    switch (F3(insn)) {
+    case 0: taken = a == b; break;
+    case 1: taken = a != b; break;
+    case 4: taken = (int32_t)a < (int32_t)b; break;
+    case 5: taken = (int32_t)a >= (int32_t)b; break;
+    case 6: taken = a < b; break;
+    case 7: taken = a >= b; break;
+    default: return illegal(c, insn);
+    }
+    if (taken) {
+        c->next_pc = c->pc + imm_b(insn);
+    }
+    return VX_EXEC_OK;
+}
+
+static enum vx_exec_result exec_jalr(struct vx_exec_ctx *c, uint32_t insn)
+{
+    uint32_t lane = first_lane(c->lanes);
+    /* read the target before rd is written: rd may be rs1 */
+    uint32_t target = (xreg(c, RS1(insn))[lane] + imm_i(insn)) & ~1u;
+
+    if (F3(insn) != 0) {
+        return illegal(c, insn);
+    }
+    write_uniform(c, RD(insn), c->pc + 4);
+    c->next_pc = target;
+    return VX_EXEC_OK;
+}
+
+/* -------------------------------------------------------------- CSRs */
+
+enum csr_access { CSR_NONE, CSR_RO, CSR_RW };
+
+static enum csr_access csr_access(uint32_t csr)
+{
+    switch (csr) {
+    case 0x001 ... 0x003:
+    case VX_CSR_MSCRATCH:
+    case VX_CSR_DSCRATCH(0) ... VX_CSR_DSCRATCH(3):
+        return CSR_RW;
+    case VX_CSR_MISA:
+    case VX_CSR_THREAD_ID ... VX_CSR_ACTIVE_THREADS:
+    case VX_CSR_NUM_THREADS ... VX_CSR_NUM_CORES:
+    case VX_CSR_MHARTID:
+    case VX_CSR_BLOCK_IDX(0) ... VX_CSR_WARP_IN_BLOCK:
+    case 0xc00 ... 0xc02:
+    case 0xc80 ... 0xc82:
+        return CSR_RO;
+    default:
+        return CSR_NONE;
+    }
+}
+
+/* Mask of the active warps 0..31 of @w's core. */
+static uint32_t core_active_warps(const struct vx_sim *sim,
+                                  const struct vx_warp *w)
+{
+    const struct vx_warp *first = w - w->lwid;
+    uint32_t n = sim->cfg.warps < 32 ? sim->cfg.warps : 32, mask = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        if (first[i].active) {
+            mask |= 1u << i;
+        }
+    }
+    return mask;
+}
+
+/* Coordinate @dim of the thread in lane @lane within its block. */
+static uint32_t thread_idx(const struct vx_exec_ctx *c, uint32_t lane,
+                           uint32_t dim)
+{
+    const uint32_t *bd = c->sim->cp.block;
+    uint32_t bx = bd[0] ? bd[0] : 1, by = bd[1] ? bd[1] : 1;
+    uint32_t t = c->w->warp_in_block * c->T + lane;
+
+    switch (dim) {
+    case 0: return t % bx;
+    case 1: return (t / bx) % by;
+    default: return t / bx / by;
+    }
+}
+
+static uint32_t csr_read(const struct vx_exec_ctx *c, uint32_t csr,
+                         uint32_t lane)
+{
+    const struct vx_sim *sim = c->sim;
+    const struct vx_warp *w = c->w;
+
+    switch (csr) {
+    case 0x001: return w->fflags[lane];
+    case 0x002: return w->frm[lane];
+    case 0x003: return (uint32_t)w->frm[lane] << 5 | w->fflags[lane];
+    case VX_CSR_MSCRATCH: return w->mscratch[lane];
+    case VX_CSR_DSCRATCH(0) ... VX_CSR_DSCRATCH(3):
+        return w->dscratch[(csr - VX_CSR_DSCRATCH(0)) * c->T + lane];
+    case VX_CSR_MISA: return 0x40001120;
+    case VX_CSR_THREAD_ID: return lane;
+    case VX_CSR_WARP_ID: return w->lwid;
+    case VX_CSR_CORE_ID: return w->core;
+    case VX_CSR_ACTIVE_WARPS: return core_active_warps(sim, w);
+    case VX_CSR_ACTIVE_THREADS: return w->tmask.w[0];
+    case VX_CSR_NUM_THREADS: return sim->cfg.threads;
+    case VX_CSR_NUM_WARPS: return sim->cfg.warps;
+    case VX_CSR_NUM_CORES: return sim->ncores;
+    case VX_CSR_MHARTID: return w->gid * c->T + lane;
+    case VX_CSR_BLOCK_IDX(0) ... VX_CSR_BLOCK_IDX(2):
+        return w->block_idx[csr - VX_CSR_BLOCK_IDX(0)];
+    case VX_CSR_BLOCK_DIM(0) ... VX_CSR_BLOCK_DIM(2):
+        return sim->cp.block[csr - VX_CSR_BLOCK_DIM(0)];
+    case VX_CSR_GRID_DIM(0) ... VX_CSR_GRID_DIM(2):
+        return sim->cp.grid[csr - VX_CSR_GRID_DIM(0)];
+    case VX_CSR_THREAD_IDX(0) ... VX_CSR_THREAD_IDX(2):
+        return thread_idx(c, lane, csr - VX_CSR_THREAD_IDX(0));
+    case VX_CSR_WARP_IN_BLOCK: return w->warp_in_block;
+    case 0xc00: case 0xc01: return (uint32_t)w->cycle;
+    case 0xc80: case 0xc81: return (uint32_t)(w->cycle >> 32);
+    case 0xc02: return (uint32_t)w->instret;
+    case 0xc82: return (uint32_t)(w->instret >> 32);
+    default: return 0;
+    }
+}
+
+static void csr_write(struct vx_exec_ctx *c, uint32_t csr, uint32_t lane,
+                      uint32_t v)
+{
+    struct vx_warp *w = c->w;
+
+    switch (csr) {
+    case 0x001:
+        w->fflags[lane] = v & 0x1f;
+        break;
+    case 0x002:
+        w->frm[lane] = v & 7;
+        break;
+    case 0x003:
+        w->fflags[lane] = v & 0x1f;
+        w->frm[lane] = (v >> 5) & 7;
+        break;
+    case VX_CSR_MSCRATCH:
+        w->mscratch[lane] = v;
+        break;
+    default:    /* dscratch0..3, the only other writable ones */
+        w->dscratch[(csr - VX_CSR_DSCRATCH(0)) * c->T + lane] = v;
+        break;
+    }
+}
+
+static enum vx_exec_result exec_csr(struct vx_exec_ctx *c, uint32_t insn)
+{
+    uint32_t f3 = F3(insn), csr = insn >> 20, rs1 = RS1(insn), rd = RD(insn);
+    enum csr_access acc = csr_access(csr);
+    /* csrrs/csrrc with x0 or uimm 0 only read, so RO CSRs allow them */
+    bool writes = (f3 & 3) == 1 || rs1 != 0;
+    const uint32_t *src = xreg(c, rs1);
+    uint32_t *d = xreg(c, rd);
+
+    if ((f3 & 3) == 0 || acc == CSR_NONE || (writes && acc == CSR_RO)) {
+        return illegal(c, insn);
+    }
+    VX_FOR_EACH_LANE(c->lanes, l) {
+        uint32_t old = csr_read(c, csr, l);
+        uint32_t v = (f3 & 4) ? rs1 : src[l];
+
+        if (writes) {
+            switch (f3 & 3) {
+            case 1: csr_write(c, csr, l, v); break;
+            case 2: csr_write(c, csr, l, old | v); break;
+            default: csr_write(c, csr, l, old & ~v); break;
+            }
+        }
+        if (rd != 0) {
+            d[l] = old;
+        }
+    }
+    return VX_EXEC_OK;
+}
+
+/* --------------------------------------------------- system, custom */
+
+static enum vx_exec_result exec_ebreak(struct vx_exec_ctx *c)
+{
+    if (!c->inject && vx_dm_ebreak_halts(c->sim)) {
+        /* the PC stays at the ebreak: resuming re-executes it */
+        vx_dm_halt_warp(c->sim, c->w, VX_HACAUSE_EBREAK);
+        return VX_EXEC_HALTED;
+    }
+    return exec_fault(c, VX_ERR_EBREAK, 0, c->lanes);
+}
+
+static enum vx_exec_result exec_system(struct vx_exec_ctx *c, uint32_t insn)
+{
+    if (F3(insn) != 0) {
+        return exec_csr(c, insn);
+    }
+    switch (insn) {
+    case 0x00000073:
+        return exec_fault(c, VX_ERR_ECALL, 0, c->lanes);
+    case 0x00100073:
+        return exec_ebreak(c);
+    case 0x10500073:    /* wfi: nothing to wait for */
+        return VX_EXEC_OK;
+    default:
+        return illegal(c, insn);
+    }
+}
+
+/* custom-1: vx_trap_assert reports a0..a3 of the lowest lane. */
+static enum vx_exec_result exec_custom1(struct vx_exec_ctx *c, uint32_t insn)
+{
+    uint32_t lane = first_lane(c->lanes);
+
+    if (F7(insn) != 0 || F3(insn) != VX_F3_TRAP_ASSERT) {
+        return illegal(c, insn);
+    }
+    for (int i = 0; i < 4; i++) {
+        c->fault.info[i] = xreg(c, 10 + i)[lane];
+    }
+    return exec_fault(c, VX_ERR_ASSERT, 0, c->lanes);
+}
+
+static enum vx_exec_result exec_fp(struct vx_exec_ctx *c, uint32_t insn)
+{
+    struct vx_tmask bad;
+    uint32_t cause = vx_fpu_exec(c->w, c->T, c->lanes, insn, &bad);
+
+    if (cause) {
+        return exec_fault(c, cause, insn, &bad);
+    }
+    return VX_EXEC_OK;
+}
+
+/*
+ * Everything but custom-0.  Sets c->next_pc for control transfers.
+ * Inlined into the per-instruction path: a call and its register saves
+ * are a noticeable part of a warp instruction's fixed cost.
+ */
+static inline __attribute__((always_inline)) enum vx_exec_result
+exec_insn(struct vx_exec_ctx *c, uint32_t insn)
+{
+    switch (insn & 0x7f) {
+    case 0x33: return exec_op(c, insn);
+    case 0x13: return exec_op_imm(c, insn);
+    case 0x03: return exec_load(c, insn, false);
+    case 0x23: return exec_store(c, insn, false);
+    case 0x63: return exec_branch(c, insn);
+    case 0x37:
+        write_uniform(c, RD(insn), insn & 0xfffff000u);
+        return VX_EXEC_OK;
+    case 0x17:
+        write_uniform(c, RD(insn), c->pc + (insn & 0xfffff000u));
+        return VX_EXEC_OK;
+    case 0x6f:
+        write_uniform(c, RD(insn), c->pc + 4);
+        c->next_pc = c->pc + imm_j(insn);
+        return VX_EXEC_OK;
+    case 0x67: return exec_jalr(c, insn);
+    case 0x0f:          /* fence, fence.i: memory is always coherent */
+        return F3(insn) <= 1 ? VX_EXEC_OK : illegal(c, insn);
+    case 0x73: return exec_system(c, insn);
+    case 0x07: return exec_load(c, insn, true);
+    case 0x27: return exec_store(c, insn, true);
+    case 0x43: case 0x47: case 0x4b: case 0x4f: case 0x53:
+        return exec_fp(c, insn);
+    case VX_OPCODE_CUSTOM1: return exec_custom1(c, insn);
+    default: return illegal(c, insn);
+    }
+}
+
+/* Lanes at or above the warp size are always clear, so this is enough. */
+static inline bool tmask_is_full(const struct vx_tmask *m, uint32_t threads)
+{
+    if (threads <= 32) {
+        return m->w[0] == (threads == 32 ? ~0u : (1u << threads) - 1);
+    }
+    uint32_t hi = threads > 64 ? m->w[2] & m->w[3] : ~0u;
+
+    return (m->w[0] & m->w[1] & hi) == ~0u;
+}
+
+static enum vx_exec_result fetch_fault(struct vx_sim *sim, struct vx_warp *w)
+{
+    struct vx_fault f;
+
+    memset(&f, 0, sizeof(f));
+    f.cause = VX_ERR_FETCH_FAULT;
+    f.pc = w->pc;
+    f.addr = w->pc;
+    f.lanes = w->tmask;
+    vx_sim_fault(sim, w, &f);
+    return VX_EXEC_FAULT;
+}
+
+/*
+ * The hot path: called once per warp instruction.  The context is set up
+ * field by field (the fault record is only written on a fault).
+ */
+enum vx_exec_result vx_exec_warp(struct vx_sim *sim, struct vx_warp *w)
+{
+    struct vx_exec_ctx c;
+    enum vx_exec_result r;
+    uint32_t off = w->pc - VX_VRAM_DEVADDR;
+    uint32_t insn;
+    bool full = tmask_is_full(&w->tmask, sim->cfg.threads);
+
+    if (!full && vx_tmask_empty(&w->tmask)) {
+        /* no lane to run (only a debugger can get here): as tmc 0 */
+        vx_warp_stop(sim, w);
+        vx_cp_warp_ended(sim, w);
+        return VX_EXEC_ENDED;
+    }
+    w->cycle++;
+    if ((w->pc & 3) || (uint64_t)off + 4 > sim->cfg.vram_size) {
+        return fetch_fault(sim, w);
+    }
+    insn = ld32(sim->vram + off);
+    if ((insn & 0x7f) == VX_OPCODE_CUSTOM0) {
+        r = vx_simt_exec(sim, w, insn);     /* moves pc, reports faults */
+        if (r == VX_EXEC_OK || r == VX_EXEC_WAIT) {
+            w->instret++;
+        }
+        return r;
+    }
+    c.sim = sim;
+    c.w = w;
+    c.lanes = &w->tmask;
+    c.T = sim->cfg.threads;
+    c.full = full;
+    c.inject = false;
+    c.pc = w->pc;
+    c.next_pc = w->pc + 4;
+    r = exec_insn(&c, insn);
+    if (r == VX_EXEC_OK) {
+        w->pc = c.next_pc;
+        w->instret++;
+    } else if (r == VX_EXEC_FAULT) {
+        vx_sim_fault(sim, w, &c.fault);
+    }
+    return r;
+}
+
+int vx_exec_inject(struct vx_sim *sim, struct vx_warp *w, uint32_t lane,
+                   uint32_t insn)
+{
+    struct vx_exec_ctx c;
+    struct vx_tmask one = { { 0 } };
+    uint32_t opcode = insn & 0x7f;
+
+    if (lane >= sim->cfg.threads || opcode == VX_OPCODE_CUSTOM0 ||
+        opcode == VX_OPCODE_CUSTOM1) {
+        return -1;
+    }
+    vx_tmask_set(&one, lane);
+    c.sim = sim;
+    c.w = w;
+    c.lanes = &one;
+    c.T = sim->cfg.threads;
+    c.full = false;
+    c.inject = true;
+    c.pc = w->pc;
+    c.next_pc = w->pc + 4;
+    memset(&c.fault, 0, sizeof(c.fault));
+    /* ecall/ebreak fault here, which is what injection must refuse */
+    return exec_insn(&c, insn) == VX_EXEC_OK ? 0 : -1;
+}

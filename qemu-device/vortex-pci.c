@@ -1,0 +1,417 @@
+/*
+ * Vortex GPGPU PCI device
+ *
+ * A thin QEMU wrapper around the plain-C card simulator in sim/: BAR0 is
+ * the simulator's register file, BAR2 is guest RAM whose host pointer is
+ * the simulator's VRAM, and one MSI vector (INTx when MSI is off) carries
+ * IRQ_STATUS & IRQ_ENABLE.  docs/hardware.md is the programming model.
+ *
+ * Kernels run on a dedicated thread, in slices, so that neither a vCPU
+ * nor the main loop ever executes device code for long: register accesses
+ * and the run thread serialise on the simulator mutex, which the thread
+ * drops between slices.  The thread never takes the BQL; interrupt level
+ * changes are handed to a bottom half that applies them under the BQL.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/module.h"
+#include "qemu/thread.h"
+#include "qemu/main-loop.h"
+#include "qemu/atomic.h"
+#include "qemu/units.h"
+#include "qapi/error.h"
+#include "hw/pci/pci_device.h"
+#include "hw/pci/msi.h"
+#include "hw/qdev-properties.h"
+#include "hw/registerfields.h"
+#include "hw/resettable.h"
+#include "migration/vmstate.h"
+#include "qom/object.h"
+
+#include "vortex_regs.h"
+#include "vx_sim.h"
+
+#include "trace.h"
+
+#define TYPE_VORTEX_PCI "vortex"
+OBJECT_DECLARE_SIMPLE_TYPE(VortexPCIState, VORTEX_PCI)
+
+/* Registers the wrapper itself looks at, for tracing. */
+REG32(RESET, VX_REG_RESET)
+REG32(DOORBELL, VX_REG_DOORBELL)
+
+/*
+ * Lane-instructions per run slice, which bounds how long a register
+ * access can wait for the run thread (about a millisecond).  The slice in
+ * warp instructions is this divided by the lanes of a warp.
+ */
+#define VORTEX_SLICE_LANES 16384
+
+struct VortexPCIState {
+    PCIDevice parent_obj;
+
+    /* properties */
+    uint32_t clusters;
+    uint32_t cores;
+    uint32_t warps;
+    uint32_t threads;
+    uint64_t vram_size;
+
+    /* guest-visible regions */
+    MemoryRegion mmio;
+    MemoryRegion vram;
+
+    /* the simulator and its run thread */
+    struct vx_sim *sim;         /* every call under @lock */
+    QemuMutex lock;             /* serialises the simulator */
+    QemuCond work;              /* kick, stop: the thread re-checks */
+    QemuThread thread;
+    uint64_t slice;             /* warp instructions per vx_sim_run() */
+    bool stopping;              /* under @lock */
+    int mmio_waiters;           /* atomic: accesses waiting for @lock */
+
+    /* interrupt hand-off from any thread to the BQL */
+    QEMUBH *irq_bh;
+    bool irq_level;             /* atomic: latest level from the simulator */
+    unsigned irq_edges;         /* atomic: 0->1 changes not yet signalled */
+};
+
+/* ------------------------------------------------------ simulator hooks */
+
+/* Runs with @lock held, on a vCPU or the run thread: no BQL here. */
+static void vortex_hook_set_irq(void *opaque, bool level)
+{
+    VortexPCIState *s = opaque;
+
+    if (level && !qatomic_read(&s->irq_level)) {
+        qatomic_inc(&s->irq_edges);
+    }
+    qatomic_set(&s->irq_level, level);
+    qemu_bh_schedule(s->irq_bh);
+}
+
+/* Called with @lock held: the waiter re-checks under the same lock. */
+static void vortex_hook_kick(void *opaque)
+{
+    VortexPCIState *s = opaque;
+
+    qemu_cond_signal(&s->work);
+}
+
+static void vortex_hook_guest_error(void *opaque, const char *msg)
+{
+    trace_vortex_guest_error(msg);
+    qemu_log_mask(LOG_GUEST_ERROR, "%s\n", msg);
+}
+
+static const struct vx_sim_hooks vortex_hooks = {
+    .set_irq = vortex_hook_set_irq,
+    .kick = vortex_hook_kick,
+    .guest_error = vortex_hook_guest_error,
+};
+
+/*
+ * Under the BQL.  Every rising edge since the last run becomes one MSI, so
+ * a clear-then-raise that happens before the bottom half runs is not lost.
+ */
+static void vortex_irq_bh(void *opaque)
+{
+    VortexPCIState *s = opaque;
+    PCIDevice *pdev = PCI_DEVICE(s);
+    bool level = qatomic_read(&s->irq_level);
+    unsigned edges = qatomic_xchg(&s->irq_edges, 0);
+    bool msi = msi_enabled(pdev);
+
+    trace_vortex_irq(level, msi, edges);
+    if (msi) {
+        pci_set_irq(pdev, 0);
+        if (edges) {
+            msi_notify(pdev, 0);
+        }
+    } else {
+        pci_set_irq(pdev, level);
+    }
+}
+
+/*
+ * The guest can switch between INTx and MSI while the level is high: move
+ * it to the new mechanism, and send one MSI for it rather than risk a
+ * driver waiting forever for an edge that already happened.
+ */
+static void vortex_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
+                                int len)
+{
+    VortexPCIState *s = VORTEX_PCI(pdev);
+    bool msi_before = msi_enabled(pdev);
+
+    pci_default_write_config(pdev, addr, val, len);
+    if (!s->irq_bh || msi_enabled(pdev) == msi_before) {
+        return;
+    }
+    if (msi_enabled(pdev) && qatomic_read(&s->irq_level)) {
+        qatomic_inc(&s->irq_edges);
+    }
+    qemu_bh_schedule(s->irq_bh);
+}
+
+/* ----------------------------------------------------------- run thread */
+
+static void *vortex_run_thread(void *opaque)
+{
+    VortexPCIState *s = opaque;
+
+    qemu_mutex_lock(&s->lock);
+    while (!s->stopping) {
+        if (!vx_sim_runnable(s->sim)) {
+            qemu_cond_wait(&s->work, &s->lock);
+            continue;
+        }
+        vx_sim_run(s->sim, s->slice);
+        /*
+         * Mutexes are not fair: let a waiting register access in before
+         * the next slice, so a looping kernel cannot starve the guest.
+         */
+        qemu_mutex_unlock(&s->lock);
+        while (qatomic_read(&s->mmio_waiters) > 0) {
+            g_thread_yield();
+        }
+        qemu_mutex_lock(&s->lock);
+    }
+    qemu_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+static void vortex_lock(VortexPCIState *s)
+{
+    qatomic_inc(&s->mmio_waiters);
+    qemu_mutex_lock(&s->lock);
+    qatomic_dec(&s->mmio_waiters);
+}
+
+/* ------------------------------------------------------------------ BAR0 */
+
+/* The programming model allows only aligned 32-bit accesses. */
+static bool vortex_access_ok(hwaddr addr, unsigned size)
+{
+    if (size == 4 && !(addr & 3)) {
+        return true;
+    }
+    trace_vortex_mmio_bad(addr, size);
+    qemu_log_mask(LOG_GUEST_ERROR,
+                  "vortex: %u-byte access at BAR0 0x%" HWADDR_PRIx
+                  " (only aligned 32-bit accesses)\n", size, addr);
+    return false;
+}
+
+static uint64_t vortex_mmio_read(void *opaque, hwaddr addr, unsigned size)
+{
+    VortexPCIState *s = opaque;
+    uint32_t val;
+
+    if (!vortex_access_ok(addr, size)) {
+        return 0;
+    }
+    vortex_lock(s);
+    val = vx_sim_mmio_read(s->sim, addr);
+    qemu_mutex_unlock(&s->lock);
+    trace_vortex_mmio_read(addr, val);
+    return val;
+}
+
+static void vortex_mmio_write(void *opaque, hwaddr addr, uint64_t val,
+                              unsigned size)
+{
+    VortexPCIState *s = opaque;
+
+    if (!vortex_access_ok(addr, size)) {
+        return;
+    }
+    trace_vortex_mmio_write(addr, val);
+    if (addr == A_DOORBELL) {
+        trace_vortex_doorbell();
+    } else if (addr == A_RESET && val == VX_RESET_KEY) {
+        trace_vortex_reset();
+    }
+    vortex_lock(s);
+    vx_sim_mmio_write(s->sim, addr, val);
+    qemu_mutex_unlock(&s->lock);
+}
+
+static const MemoryRegionOps vortex_mmio_ops = {
+    .read = vortex_mmio_read,
+    .write = vortex_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    /* Accept every size so that bad ones are logged, not bus errors. */
+    .valid = {
+        .min_access_size = 1,
+        .max_access_size = 8,
+    },
+    .impl = {
+        .min_access_size = 1,
+        .max_access_size = 8,
+    },
+};
+
+/* ------------------------------------------------------------ lifecycle */
+
+static bool vortex_check_config(VortexPCIState *s, struct vx_sim_config *cfg,
+                                Error **errp)
+{
+    char msg[160];
+
+    cfg->clusters = s->clusters;
+    cfg->cores = s->cores;
+    cfg->warps = s->warps;
+    cfg->threads = s->threads;
+    cfg->vram_size = s->vram_size;
+    if (vx_sim_config_check(cfg, msg, sizeof(msg)) < 0) {
+        error_setg(errp, "vortex: %s", msg);
+        return false;
+    }
+    return true;
+}
+
+static void vortex_realize(PCIDevice *pdev, Error **errp)
+{
+    VortexPCIState *s = VORTEX_PCI(pdev);
+    struct vx_sim_config cfg;
+    int ret;
+
+    if (!vortex_check_config(s, &cfg, errp)) {
+        return;
+    }
+    if (!memory_region_init_ram(&s->vram, OBJECT(s), "vortex.vram",
+                                s->vram_size, errp)) {
+        return;
+    }
+    memory_region_init_io(&s->mmio, OBJECT(s), &vortex_mmio_ops, s,
+                          "vortex.mmio", VX_MMIO_SIZE);
+
+    pci_config_set_interrupt_pin(pdev->config, 1);
+    /* Without working MSI on this machine the card falls back to INTx. */
+    ret = msi_init(pdev, 0, 1, true, false, NULL);
+    if (ret && ret != -ENOTSUP) {
+        error_setg(errp, "vortex: MSI setup failed (%d)", ret);
+        return;
+    }
+
+    s->sim = vx_sim_new(&cfg, memory_region_get_ram_ptr(&s->vram),
+                        &vortex_hooks, s);
+    if (!s->sim) {
+        error_setg(errp, "vortex: out of memory for %u warps of %u threads",
+                   cfg.clusters * cfg.cores * cfg.warps, cfg.threads);
+        msi_uninit(pdev);
+        return;
+    }
+
+    s->slice = MAX(VORTEX_SLICE_LANES / cfg.threads, 16);
+    s->irq_bh = qemu_bh_new_guarded(vortex_irq_bh, s,
+                                    &DEVICE(s)->mem_reentrancy_guard);
+    qemu_mutex_init(&s->lock);
+    qemu_cond_init(&s->work);
+    s->stopping = false;
+    qemu_thread_create(&s->thread, "vortex-sim", vortex_run_thread, s,
+                       QEMU_THREAD_JOINABLE);
+
+    pci_register_bar(pdev, VX_BAR_MMIO, PCI_BASE_ADDRESS_SPACE_MEMORY,
+                     &s->mmio);
+    pci_register_bar(pdev, VX_BAR_VRAM,
+                     PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64 |
+                     PCI_BASE_ADDRESS_MEM_PREFETCH, &s->vram);
+}
+
+/* Also the hot-unplug path: the thread leaves at its next slice boundary. */
+static void vortex_exit(PCIDevice *pdev)
+{
+    VortexPCIState *s = VORTEX_PCI(pdev);
+
+    qemu_mutex_lock(&s->lock);
+    s->stopping = true;
+    qemu_cond_signal(&s->work);
+    qemu_mutex_unlock(&s->lock);
+    qemu_thread_join(&s->thread);
+
+    vx_sim_free(s->sim);
+    s->sim = NULL;
+    qemu_bh_delete(s->irq_bh);
+    s->irq_bh = NULL;
+    qemu_cond_destroy(&s->work);
+    qemu_mutex_destroy(&s->lock);
+    msi_uninit(pdev);
+}
+
+/*
+ * Under the BQL.  The PCI core resets config space, MSI and INTx itself;
+ * a level change from the reset still goes through the bottom half.
+ */
+static void vortex_reset_hold(Object *obj, ResetType type)
+{
+    VortexPCIState *s = VORTEX_PCI(obj);
+
+    if (!s->sim) {
+        return;
+    }
+    vortex_lock(s);
+    vx_sim_reset(s->sim);
+    qemu_mutex_unlock(&s->lock);
+    qatomic_set(&s->irq_edges, 0);
+}
+
+static const Property vortex_properties[] = {
+    DEFINE_PROP_UINT32("clusters", VortexPCIState, clusters, 1),
+    DEFINE_PROP_UINT32("cores", VortexPCIState, cores, 2),
+    DEFINE_PROP_UINT32("warps", VortexPCIState, warps, 4),
+    DEFINE_PROP_UINT32("threads", VortexPCIState, threads, 8),
+    DEFINE_PROP_SIZE("vram", VortexPCIState, vram_size, 256 * MiB),
+};
+
+/*
+ * Migrating the card would mean a vmstate for every warp, the CP and the
+ * Debug Module of the simulator: out of scope, so migration is refused.
+ */
+static const VMStateDescription vmstate_vortex = {
+    .name = TYPE_VORTEX_PCI,
+    .unmigratable = 1,
+};
+
+static void vortex_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
+
+    k->realize = vortex_realize;
+    k->exit = vortex_exit;
+    k->config_write = vortex_config_write;
+    k->vendor_id = VX_PCI_VENDOR_ID;
+    k->device_id = VX_PCI_DEVICE_ID;
+    k->revision = VX_PCI_REVISION;
+    k->class_id = VX_PCI_CLASS;
+    rc->phases.hold = vortex_reset_hold;
+    dc->desc = "Vortex RISC-V SIMT GPGPU (simulated)";
+    dc->vmsd = &vmstate_vortex;
+    device_class_set_props(dc, vortex_properties);
+    set_bit(DEVICE_CATEGORY_MISC, dc->categories);
+}
+
+static const TypeInfo vortex_pci_info = {
+    .name = TYPE_VORTEX_PCI,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(VortexPCIState),
+    .class_init = vortex_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_CONVENTIONAL_PCI_DEVICE },
+        { },
+    },
+};
+
+static void vortex_pci_register_types(void)
+{
+    type_register_static(&vortex_pci_info);
+}
+
+type_init(vortex_pci_register_types)

@@ -1,0 +1,1290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel-side tests of vortex.ko, run in the guest against /dev/accel/accel0.
+ *
+ * Plain ioctl()s (no libdrm, no libvortex) so the test sees exactly what the
+ * kernel returns.  Device programs are hand-assembled RV32 words written
+ * into a buffer through its mmap.  The expected topology comes from the
+ * guest's kernel command line (vxtest.topology=C,K,W,T vxtest.vram=BYTES).
+ *
+ * vxtest.unplug=1 on the command line enables unplug_with_open_client, which
+ * asks the host (scripts/qmp-watch.py) to device_del the card; it must be the
+ * last thing that boot runs, so it is off by default.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vortex_accel.h"
+#include "kselftest_harness.h"
+
+#define VX_NODE		"/dev/accel/accel0"
+#define VX_DEVADDR	0x80000000ull
+#define MS		1000000ll
+#define SEC		1000000000ll
+
+/* ---------------------------------------------------------------- ioctls */
+
+/* Returns 0 or -errno; restarts on EINTR/EAGAIN like drmIoctl(). */
+static int vx_ioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, req, arg);
+	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	return ret == -1 ? -errno : 0;
+}
+
+static int64_t vx_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * SEC + ts.tv_nsec;
+}
+
+static int _vx_get_param(int fd, uint32_t param, uint64_t *value)
+{
+	struct drm_vortex_get_param gp = { .param = param };
+	int ret = vx_ioctl(fd, DRM_IOCTL_VORTEX_GET_PARAM, &gp);
+
+	if (!ret && value)
+		*value = gp.value;
+	return ret;
+}
+
+static int _vx_bo_create(int fd, uint64_t size, uint32_t flags,
+			 uint32_t *handle, uint64_t *dev_addr)
+{
+	struct drm_vortex_bo_create c = { .size = size, .flags = flags };
+	int ret = vx_ioctl(fd, DRM_IOCTL_VORTEX_BO_CREATE, &c);
+
+	if (!ret) {
+		*handle = c.handle;
+		if (dev_addr)
+			*dev_addr = c.dev_addr;
+	}
+	return ret;
+}
+
+static int _vx_bo_close(int fd, uint32_t handle)
+{
+	struct drm_gem_close gc = { .handle = handle };
+
+	return vx_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc);
+}
+
+/* Maps a whole buffer; NULL on failure. */
+static void *vx_bo_map(int fd, uint32_t handle, uint64_t *size)
+{
+	struct drm_vortex_bo_info info = { .handle = handle };
+	void *p;
+
+	if (vx_ioctl(fd, DRM_IOCTL_VORTEX_BO_INFO, &info))
+		return NULL;
+	p = mmap(NULL, info.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 info.mmap_offset);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (size)
+		*size = info.size;
+	return p;
+}
+
+static int _vx_submit(int fd, struct drm_vortex_submit *s)
+{
+	return vx_ioctl(fd, DRM_IOCTL_VORTEX_SUBMIT, s);
+}
+
+/* Waits up to @rel_ns from now; 0 polls. */
+static int _vx_wait(int fd, uint64_t seqno, int64_t rel_ns, int32_t *status)
+{
+	struct drm_vortex_wait w = {
+		.seqno = seqno,
+		.timeout_ns = rel_ns ? vx_now() + rel_ns : 0,
+	};
+	int ret = vx_ioctl(fd, DRM_IOCTL_VORTEX_WAIT, &w);
+
+	if (!ret && status)
+		*status = w.status;
+	return ret;
+}
+
+#define vx_cmd(expr)		ASSERT_EQ(0, (expr))
+#define vx_err(errnum, expr)	ASSERT_EQ(-(errnum), (expr))
+
+/* ---------------------------------------------------- hand-assembled RV32 */
+
+enum { X0 = 0, T0 = 5, T1 = 6, T2 = 7, A0 = 10, T3 = 28, T4 = 29 };
+
+#define RV_LUI(rd, imm20)	(((uint32_t)(imm20) << 12) | ((rd) << 7) | 0x37)
+#define RV_ADDI(rd, rs1, imm)	((((uint32_t)(imm) & 0xfff) << 20) | ((rs1) << 15) | ((rd) << 7) | 0x13)
+#define RV_SLLI(rd, rs1, sh)	(((uint32_t)(sh) << 20) | ((rs1) << 15) | (1 << 12) | ((rd) << 7) | 0x13)
+#define RV_ADD(rd, rs1, rs2)	(((rs2) << 20) | ((rs1) << 15) | ((rd) << 7) | 0x33)
+#define RV_MUL(rd, rs1, rs2)	((1u << 25) | ((rs2) << 20) | ((rs1) << 15) | ((rd) << 7) | 0x33)
+#define RV_SW(rs2, rs1, imm)	(((((uint32_t)(imm) >> 5) & 0x7f) << 25) | ((rs2) << 20) | \
+				 ((rs1) << 15) | (2 << 12) | (((imm) & 0x1f) << 7) | 0x23)
+#define RV_LW(rd, rs1, imm)	((((uint32_t)(imm) & 0xfff) << 20) | ((rs1) << 15) | (2 << 12) | ((rd) << 7) | 0x03)
+#define RV_CSRR(rd, csr)	(((uint32_t)(csr) << 20) | (2 << 12) | ((rd) << 7) | 0x73)
+#define VX_TMC(rs1)		(((rs1) << 15) | 0x0b)	/* custom-0, funct3 0 */
+#define RV_J_SELF		0x0000006fu		/* j . */
+#define RV_ILLEGAL		0x00000000u
+
+#define STORE_MAGIC		0x12345678u
+
+/* *(u32 *)a0 = STORE_MAGIC; tmc 0 */
+static const uint32_t prog_store[] = {
+	RV_LUI(T0, (STORE_MAGIC + 0x800) >> 12),
+	RV_ADDI(T0, T0, STORE_MAGIC & 0xfff),
+	RV_SW(T0, A0, 0),
+	VX_TMC(X0),
+};
+
+/* id = block.x * blockDim.x + thread.x; ((u32 *)a0)[id] = id + 1; tmc 0 */
+static const uint32_t prog_ids[] = {
+	RV_CSRR(T1, 0xcd0),	/* block index x */
+	RV_CSRR(T2, 0xcd3),	/* block dim x */
+	RV_CSRR(T3, 0xcd9),	/* thread index x */
+	RV_MUL(T1, T1, T2),
+	RV_ADD(T1, T1, T3),
+	RV_SLLI(T4, T1, 2),
+	RV_ADD(T4, T4, A0),
+	RV_ADDI(T1, T1, 1),
+	RV_SW(T1, T4, 0),
+	VX_TMC(X0),
+};
+
+static const uint32_t prog_loop[] = { RV_J_SELF };
+static const uint32_t prog_illegal[] = { RV_ILLEGAL };
+static const uint32_t prog_null_load[] = { RV_LW(T0, X0, 0), VX_TMC(X0) };
+
+/* -------------------------------------------------------------- topology */
+
+struct vx_expect {
+	int have;
+	uint64_t clusters, cores, warps, threads, vram;
+};
+
+static struct vx_expect vx_cmdline(void)
+{
+	struct vx_expect e = { 0 };
+	char buf[4096], *p;
+	FILE *f = fopen("/proc/cmdline", "r");
+	size_t n;
+
+	if (!f)
+		return e;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strstr(buf, "vxtest.topology=");
+	if (p && sscanf(p, "vxtest.topology=%lu,%lu,%lu,%lu", &e.clusters,
+			&e.cores, &e.warps, &e.threads) == 4)
+		e.have = 1;
+	p = strstr(buf, "vxtest.vram=");
+	if (!p || sscanf(p, "vxtest.vram=%lu", &e.vram) != 1)
+		e.have = 0;
+	return e;
+}
+
+static int vx_cmdline_has(const char *word)
+{
+	char buf[4096];
+	FILE *f = fopen("/proc/cmdline", "r");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return strstr(buf, word) != NULL;
+}
+
+/* --------------------------------------------------------------- fixture */
+
+#define DATA_SIZE	(64 * 1024)
+
+FIXTURE(vx) {
+	int fd;
+	uint64_t clusters, cores, warps, threads, vram, timeout_ms;
+	uint32_t code, data;
+	uint64_t code_addr, data_addr;
+	uint32_t *code_map;
+	volatile uint32_t *data_map;
+	struct drm_vortex_submit_bo bos[2];
+	struct drm_vortex_submit sub;
+};
+
+FIXTURE_SETUP(vx)
+{
+	uint64_t size;
+
+	self->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	if (self->fd < 0)
+		SKIP(return, "no %s: %s", VX_NODE, strerror(errno));
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &self->clusters));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &self->cores));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &self->warps));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_THREADS, &self->threads));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_VRAM_SIZE, &self->vram));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_JOB_TIMEOUT_MS, &self->timeout_ms));
+
+	vx_cmd(_vx_bo_create(self->fd, 4096, 0, &self->code, &self->code_addr));
+	vx_cmd(_vx_bo_create(self->fd, DATA_SIZE, 0, &self->data, &self->data_addr));
+	self->code_map = vx_bo_map(self->fd, self->code, &size);
+	ASSERT_NE(NULL, self->code_map);
+	ASSERT_EQ(4096, size);
+	self->data_map = vx_bo_map(self->fd, self->data, &size);
+	ASSERT_NE(NULL, self->data_map);
+	ASSERT_EQ(DATA_SIZE, size);
+
+	memcpy(self->code_map, prog_store, sizeof(prog_store));
+
+	self->bos[0].handle = self->code;
+	self->bos[0].flags = DRM_VORTEX_SUBMIT_BO_READ;
+	self->bos[1].handle = self->data;
+	self->bos[1].flags = DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE;
+	memset(&self->sub, 0, sizeof(self->sub));
+	self->sub.entry_pc = self->code_addr;
+	self->sub.arg_addr = self->data_addr;
+	self->sub.grid[0] = self->sub.grid[1] = self->sub.grid[2] = 1;
+	self->sub.block[0] = self->sub.block[1] = self->sub.block[2] = 1;
+	self->sub.bos = (uintptr_t)self->bos;
+	self->sub.bo_count = 2;
+	self->sub.bo_stride = sizeof(struct drm_vortex_submit_bo);
+}
+
+FIXTURE_TEARDOWN(vx)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* Loads @prog at the start of the code buffer. */
+static void vx_load(FIXTURE_DATA(vx) *self, const uint32_t *prog, size_t bytes)
+{
+	memcpy(self->code_map, prog, bytes);
+}
+
+/* Runs the fixture's submit and waits; returns the job's status. */
+#define vx_run(status) do {						\
+	vx_cmd(_vx_submit(self->fd, &self->sub));			\
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &(status))); \
+} while (0)
+
+/* ------------------------------------------------------------- GET_PARAM */
+
+TEST_F(vx, get_param_topology)
+{
+	struct vx_expect e = vx_cmdline();
+	uint64_t platform;
+
+	if (!e.have)
+		SKIP(return, "no vxtest.topology/vxtest.vram on the kernel command line");
+	EXPECT_EQ(e.clusters, self->clusters);
+	EXPECT_EQ(e.cores, self->cores);
+	EXPECT_EQ(e.warps, self->warps);
+	EXPECT_EQ(e.threads, self->threads);
+	EXPECT_EQ(e.vram, self->vram);
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_PLATFORM, &platform));
+	EXPECT_EQ(self->threads, 1ull << (platform & 7));
+	EXPECT_EQ(self->warps, (platform >> 3) & 0x1ff);
+	EXPECT_EQ(self->cores, (platform >> 12) & 0x1ff);
+	EXPECT_EQ(self->clusters, (platform >> 21) & 0x7f);
+	EXPECT_EQ(1, platform >> 28);
+}
+
+TEST_F(vx, get_param_device)
+{
+	uint64_t v;
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_DEVICE_VERSION, &v));
+	EXPECT_EQ(1, v >> 16);
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_VRAM_DEVADDR, &v));
+	EXPECT_EQ(VX_DEVADDR, v);
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_CAPABILITIES, &v));
+	EXPECT_EQ(DRM_VORTEX_CAP_SUBMIT | DRM_VORTEX_CAP_SYNCOBJ, v);
+	EXPECT_GE(self->timeout_ms, 10);
+	EXPECT_LE(self->timeout_ms, 60000);
+}
+
+TEST_F(vx, get_param_err_unknown_param)
+{
+	vx_err(EINVAL, _vx_get_param(self->fd, DRM_VORTEX_PARAM_MAX + 1, NULL));
+	vx_err(EINVAL, _vx_get_param(self->fd, 0xffffffff, NULL));
+}
+
+TEST_F(vx, get_param_err_pad)
+{
+	struct drm_vortex_get_param gp = { .param = 0, .pad = 1 };
+
+	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_GET_PARAM, &gp));
+}
+
+/* ------------------------------------------------------------------- BOs */
+
+TEST_F(vx, bo_create_map_write_read)
+{
+	uint32_t h;
+	uint64_t addr, size;
+	uint32_t *p;
+	size_t i;
+
+	vx_cmd(_vx_bo_create(self->fd, 3 * 4096 + 1, 0, &h, &addr));
+	EXPECT_EQ(0, (addr - VX_DEVADDR) % 4096);
+	EXPECT_GE(addr, VX_DEVADDR);
+	p = vx_bo_map(self->fd, h, &size);
+	ASSERT_NE(NULL, p);
+	EXPECT_EQ(4 * 4096, size);
+	for (i = 0; i < size / 4; i++)
+		ASSERT_EQ(0, p[i]) TH_LOG("new BO not zero at word %zu", i);
+	for (i = 0; i < size / 4; i++)
+		p[i] = i * 2654435761u;
+	munmap(p, size);
+
+	p = vx_bo_map(self->fd, h, &size);
+	ASSERT_NE(NULL, p);
+	for (i = 0; i < size / 4; i++)
+		ASSERT_EQ((uint32_t)(i * 2654435761u), p[i]);
+	munmap(p, size);
+	vx_cmd(_vx_bo_close(self->fd, h));
+}
+
+TEST_F(vx, bo_info_matches_create)
+{
+	struct drm_vortex_bo_info info = { .handle = self->data };
+
+	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_VORTEX_BO_INFO, &info));
+	EXPECT_EQ(self->data_addr, info.dev_addr);
+	EXPECT_EQ(DATA_SIZE, info.size);
+	EXPECT_NE(0, info.mmap_offset);
+}
+
+TEST_F(vx, bo_create_reused_vram_is_zero)
+{
+	uint64_t size = 1 << 20, s;
+	uint32_t h, *p;
+	size_t i;
+
+	vx_cmd(_vx_bo_create(self->fd, size, 0, &h, NULL));
+	p = vx_bo_map(self->fd, h, &s);
+	ASSERT_NE(NULL, p);
+	memset(p, 0xa5, size);
+	munmap(p, size);
+	vx_cmd(_vx_bo_close(self->fd, h));
+
+	vx_cmd(_vx_bo_create(self->fd, size, 0, &h, NULL));
+	p = vx_bo_map(self->fd, h, &s);
+	ASSERT_NE(NULL, p);
+	for (i = 0; i < size / 4; i++)
+		ASSERT_EQ(0, p[i]) TH_LOG("stale data at word %zu", i);
+	munmap(p, size);
+	vx_cmd(_vx_bo_close(self->fd, h));
+}
+
+TEST_F(vx, bo_create_err_zero_size)
+{
+	uint32_t h;
+
+	vx_err(EINVAL, _vx_bo_create(self->fd, 0, 0, &h, NULL));
+}
+
+TEST_F(vx, bo_create_err_larger_than_vram)
+{
+	uint32_t h;
+
+	vx_err(EINVAL, _vx_bo_create(self->fd, self->vram + 1, 0, &h, NULL));
+	vx_err(EINVAL, _vx_bo_create(self->fd, ~0ull, 0, &h, NULL));
+}
+
+TEST_F(vx, bo_create_err_unknown_flags)
+{
+	uint32_t h;
+
+	vx_err(EINVAL, _vx_bo_create(self->fd, 4096, 1, &h, NULL));
+	vx_err(EINVAL, _vx_bo_create(self->fd, 4096, 0x80000000, &h, NULL));
+}
+
+TEST_F_TIMEOUT(vx, bo_create_vram_exhaustion_enomem, 120)
+{
+	const uint64_t chunk = 4 << 20;
+	uint32_t *h, n = 0, i, big;
+	uint64_t max = self->vram / chunk + 1;
+
+	h = calloc(max, sizeof(*h));
+	ASSERT_NE(NULL, h);
+	/* The whole VRAM never fits: the driver keeps its ring there. */
+	vx_err(ENOMEM, _vx_bo_create(self->fd, self->vram, 0, &big, NULL));
+	while (n < max) {
+		int ret = _vx_bo_create(self->fd, chunk, 0, &h[n], NULL);
+
+		if (ret) {
+			ASSERT_EQ(-ENOMEM, ret);
+			break;
+		}
+		n++;
+	}
+	ASSERT_LT(n, max);
+	ASSERT_GT(n, 0);
+	/* A failed create leaves nothing behind: the next small one fits. */
+	vx_err(ENOMEM, _vx_bo_create(self->fd, chunk, 0, &big, NULL));
+	for (i = 0; i < n; i++)
+		vx_cmd(_vx_bo_close(self->fd, h[i]));
+	/* Everything came back. */
+	vx_cmd(_vx_bo_create(self->fd, self->vram / 2, 0, &big, NULL));
+	vx_cmd(_vx_bo_close(self->fd, big));
+	free(h);
+}
+
+TEST_F(vx, bo_info_err_bad_handle)
+{
+	struct drm_vortex_bo_info info = { .handle = 0xdead };
+
+	vx_err(ENOENT, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_BO_INFO, &info));
+}
+
+TEST_F(vx, bo_info_err_pad)
+{
+	struct drm_vortex_bo_info info = { .handle = self->data, .pad = 1 };
+
+	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_BO_INFO, &info));
+}
+
+TEST_F(vx, bo_info_err_closed_handle)
+{
+	struct drm_vortex_bo_info info = { 0 };
+	uint32_t h;
+
+	vx_cmd(_vx_bo_create(self->fd, 4096, 0, &h, NULL));
+	vx_cmd(_vx_bo_close(self->fd, h));
+	info.handle = h;
+	vx_err(ENOENT, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_BO_INFO, &info));
+}
+
+TEST_F(vx, bo_mmap_err_private)
+{
+	struct drm_vortex_bo_info info = { .handle = self->data };
+	void *p;
+
+	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_VORTEX_BO_INFO, &info));
+	p = mmap(NULL, info.size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+		 self->fd, info.mmap_offset);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(vx, bo_mmap_err_too_long)
+{
+	struct drm_vortex_bo_info info = { .handle = self->data };
+	void *p;
+
+	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_VORTEX_BO_INFO, &info));
+	p = mmap(NULL, info.size + 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 self->fd, info.mmap_offset);
+	EXPECT_EQ(MAP_FAILED, p);
+}
+
+/* -------------------------------------------------------- SUBMIT: works */
+
+TEST_F(vx, submit_store_and_wait)
+{
+	int32_t status = 1;
+
+	vx_run(status);
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(STORE_MAGIC, self->data_map[0]);
+	EXPECT_EQ(0, self->data_map[1]);
+}
+
+TEST_F(vx, submit_grid_of_full_blocks)
+{
+	uint32_t block = self->warps * self->threads, grid = 3, i, n;
+	int32_t status = 1;
+
+	n = block * grid;
+	ASSERT_LE(n * 4, DATA_SIZE);
+	vx_load(self, prog_ids, sizeof(prog_ids));
+	self->sub.grid[0] = grid;
+	self->sub.block[0] = block;
+	vx_run(status);
+	ASSERT_EQ(0, status);
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(i + 1, self->data_map[i]) TH_LOG("thread %u", i);
+	EXPECT_EQ(0, self->data_map[n]);
+}
+
+TEST_F(vx, submit_partial_warp)
+{
+	uint32_t block = self->threads > 1 ? self->threads + 1 : 3, i;
+	int32_t status = 1;
+
+	if (block > self->warps * self->threads)
+		block = self->warps * self->threads;
+	vx_load(self, prog_ids, sizeof(prog_ids));
+	self->sub.block[0] = block;
+	vx_run(status);
+	ASSERT_EQ(0, status);
+	for (i = 0; i < block; i++)
+		ASSERT_EQ(i + 1, self->data_map[i]);
+	EXPECT_EQ(0, self->data_map[block]);
+}
+
+TEST_F(vx, submit_seqnos_increase)
+{
+	uint64_t first;
+	int32_t status;
+	int i;
+
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	first = self->sub.seqno;
+	EXPECT_EQ(1, first);
+	for (i = 1; i < 20; i++) {
+		vx_cmd(_vx_submit(self->fd, &self->sub));
+		EXPECT_EQ(first + i, self->sub.seqno);
+	}
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	/* Earlier jobs are remembered and may be waited for again. */
+	vx_cmd(_vx_wait(self->fd, first, 0, &status));
+	EXPECT_EQ(0, status);
+	vx_cmd(_vx_wait(self->fd, first, 0, &status));
+	EXPECT_EQ(0, status);
+}
+
+TEST_F(vx, submit_bo_closed_while_queued)
+{
+	int32_t status = 1;
+
+	/* The job holds its buffers: closing the handle early is fine. */
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_bo_close(self->fd, self->code));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(STORE_MAGIC, self->data_map[0]);
+}
+
+TEST_F(vx, submit_with_stack)
+{
+	uint64_t hw_threads = self->clusters * self->cores * self->warps * self->threads;
+	uint64_t stack_size = 64, addr;
+	struct drm_vortex_submit_bo bos[3];
+	uint32_t stack;
+	int32_t status = 1;
+
+	vx_cmd(_vx_bo_create(self->fd, hw_threads * stack_size, 0, &stack, &addr));
+	memcpy(bos, self->bos, sizeof(self->bos));
+	bos[2].handle = stack;
+	bos[2].flags = DRM_VORTEX_SUBMIT_BO_WRITE;
+	self->sub.bos = (uintptr_t)bos;
+	self->sub.bo_count = 3;
+	self->sub.stack_addr = addr;
+	self->sub.stack_size = stack_size;
+	vx_run(status);
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(STORE_MAGIC, self->data_map[0]);
+}
+
+TEST_F(vx, submit_syncobj_in_out)
+{
+	struct drm_syncobj_create create = { 0 };
+	struct drm_syncobj_wait wait = { 0 };
+	struct drm_syncobj_destroy destroy = { 0 };
+	int32_t status = 1;
+
+	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_SYNCOBJ_CREATE, &create));
+	self->sub.out_sync = create.handle;
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	self->sub.out_sync = 0;
+	self->sub.in_sync = create.handle;
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+
+	wait.handles = (uintptr_t)&create.handle;
+	wait.count_handles = 1;
+	wait.timeout_nsec = vx_now() + 10 * SEC;
+	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_SYNCOBJ_WAIT, &wait));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	destroy.handle = create.handle;
+	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &destroy));
+}
+
+/* ------------------------------------------------ SUBMIT: validation */
+
+/* Each error path, its errno, and no seqno consumed. */
+#define vx_submit_err(errnum) do {					\
+	vx_err(errnum, _vx_submit(self->fd, &self->sub));		\
+} while (0)
+
+TEST_F(vx, submit_err_unknown_flags)
+{
+	self->sub.flags = 1;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_pad)
+{
+	self->sub.pad = 1;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_no_bos)
+{
+	self->sub.bo_count = 0;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_too_many_bos)
+{
+	self->sub.bo_count = 4097;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_bo_stride_too_small)
+{
+	self->sub.bo_stride = 4;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_bo_stride_huge)
+{
+	self->sub.bo_stride = 1 << 20;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_bo_stride_nonzero_tail)
+{
+	uint32_t ext[2][4] = {
+		{ self->code, DRM_VORTEX_SUBMIT_BO_READ, 0, 7 },
+		{ self->data, DRM_VORTEX_SUBMIT_BO_WRITE, 0, 0 },
+	};
+
+	self->sub.bos = (uintptr_t)ext;
+	self->sub.bo_stride = sizeof(ext[0]);
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_bo_stride_longer_zero_tail)
+{
+	uint32_t ext[2][4] = {
+		{ self->code, DRM_VORTEX_SUBMIT_BO_READ, 0, 0 },
+		{ self->data, DRM_VORTEX_SUBMIT_BO_WRITE, 0, 0 },
+	};
+	int32_t status = 1;
+
+	self->sub.bos = (uintptr_t)ext;
+	self->sub.bo_stride = sizeof(ext[0]);
+	vx_run(status);
+	EXPECT_EQ(0, status);
+}
+
+TEST_F(vx, submit_err_bos_bad_pointer)
+{
+	self->sub.bos = 0x10;
+	vx_submit_err(EFAULT);
+}
+
+TEST_F(vx, submit_err_bad_bo_handle)
+{
+	self->bos[1].handle = 0xdead;
+	vx_submit_err(ENOENT);
+}
+
+TEST_F(vx, submit_err_bo_unknown_flags)
+{
+	self->bos[1].flags = 1u << 31;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_grid_zero)
+{
+	self->sub.grid[1] = 0;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_block_zero)
+{
+	self->sub.block[2] = 0;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_block_larger_than_core)
+{
+	self->sub.block[0] = self->warps * self->threads + 1;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_block_dims_overflow)
+{
+	/* 2^32 x 2^32 x 1 wraps to 0 in 32-bit arithmetic. */
+	self->sub.block[0] = 0x10000;
+	self->sub.block[1] = 0x10000;
+	self->sub.block[2] = 0x10000;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_grid_too_many_threads)
+{
+	self->sub.grid[0] = 0xffffffff;
+	self->sub.block[0] = 2;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_grid_dims_overflow)
+{
+	self->sub.grid[0] = 0xffffffff;
+	self->sub.grid[1] = 0xffffffff;
+	self->sub.grid[2] = 0xffffffff;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_entry_unaligned)
+{
+	self->sub.entry_pc += 2;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_entry_outside_bos)
+{
+	self->sub.entry_pc = self->code_addr + 4096;
+	if (self->sub.entry_pc == self->data_addr)
+		self->sub.entry_pc = self->data_addr + DATA_SIZE;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_entry_null)
+{
+	self->sub.entry_pc = 0;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_entry_in_unlisted_bo)
+{
+	self->sub.bo_count = 1;
+	self->bos[0].handle = self->data;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_arg_outside_bos)
+{
+	self->sub.arg_addr = 0x1000;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_stack_size_unaligned)
+{
+	self->sub.stack_addr = self->data_addr;
+	self->sub.stack_size = 8;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_stack_size_without_addr)
+{
+	self->sub.stack_size = 16;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_stack_addr_without_size)
+{
+	self->sub.stack_addr = self->data_addr;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_stack_outside_bos)
+{
+	/* One slice per hardware thread does not fit the 64 KiB buffer. */
+	self->sub.stack_addr = self->data_addr;
+	self->sub.stack_size = DATA_SIZE;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_stack_size_huge)
+{
+	self->sub.stack_addr = self->data_addr;
+	self->sub.stack_size = 1ull << 60;
+	vx_submit_err(EINVAL);
+}
+
+TEST_F(vx, submit_err_bad_in_sync)
+{
+	self->sub.in_sync = 0xdead;
+	vx_submit_err(ENOENT);
+}
+
+TEST_F(vx, submit_err_bad_out_sync)
+{
+	self->sub.out_sync = 0xdead;
+	vx_submit_err(ENOENT);
+}
+
+TEST_F(vx, submit_err_changes_nothing)
+{
+	int32_t status;
+
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	EXPECT_EQ(1, self->sub.seqno);
+	self->bos[1].handle = 0xdead;
+	vx_submit_err(ENOENT);
+	self->bos[1].handle = self->data;
+	self->sub.grid[0] = 0;
+	vx_submit_err(EINVAL);
+	self->sub.grid[0] = 1;
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	EXPECT_EQ(2, self->sub.seqno);
+	vx_cmd(_vx_wait(self->fd, 2, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	vx_err(EINVAL, _vx_wait(self->fd, 3, 0, &status));
+}
+
+/* ------------------------------------------------------------------ WAIT */
+
+TEST_F(vx, wait_err_unknown_flags)
+{
+	struct drm_vortex_wait w = { .flags = 1 };
+
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	w.seqno = self->sub.seqno;
+	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_WAIT, &w));
+}
+
+TEST_F(vx, wait_err_seqno_zero)
+{
+	vx_err(EINVAL, _vx_wait(self->fd, 0, 0, NULL));
+}
+
+TEST_F(vx, wait_err_seqno_never_submitted)
+{
+	vx_err(EINVAL, _vx_wait(self->fd, 1, 0, NULL));
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_err(EINVAL, _vx_wait(self->fd, self->sub.seqno + 1, 0, NULL));
+}
+
+TEST_F(vx, wait_err_seqno_of_other_file)
+{
+	int fd2 = open(VX_NODE, O_RDWR | O_CLOEXEC);
+
+	ASSERT_GE(fd2, 0);
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_err(EINVAL, _vx_wait(fd2, self->sub.seqno, 0, NULL));
+	close(fd2);
+}
+
+TEST_F_TIMEOUT(vx, wait_err_seqno_forgotten, 300)
+{
+	int32_t status;
+	int i;
+
+	for (i = 0; i < 1030; i++)
+		vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 120 * SEC, &status));
+	EXPECT_EQ(0, status);
+	vx_err(ENOENT, _vx_wait(self->fd, 1, 0, NULL));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno - 1000, 0, &status));
+}
+
+TEST_F_TIMEOUT(vx, wait_deadline_passes_etime, 60)
+{
+	struct drm_vortex_wait w = { 0 };
+	int32_t status = 1;
+
+	vx_load(self, prog_loop, sizeof(prog_loop));
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_err(ETIME, _vx_wait(self->fd, self->sub.seqno, 0, &status));
+	vx_err(ETIME, _vx_wait(self->fd, self->sub.seqno, 50 * MS, &status));
+	/* A deadline in the past polls. */
+	w.seqno = self->sub.seqno;
+	w.timeout_ns = vx_now() - SEC;
+	vx_err(ETIME, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_WAIT, &w));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
+	EXPECT_EQ(-ETIMEDOUT, status);
+}
+
+/* -------------------------------------------------- hangs and faults */
+
+TEST_F_TIMEOUT(vx, hang_times_out_then_next_job_runs, 60)
+{
+	int64_t start, took;
+	uint64_t hang;
+	int32_t status = 1;
+
+	vx_load(self, prog_loop, sizeof(prog_loop));
+	start = vx_now();
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	hang = self->sub.seqno;
+	vx_cmd(_vx_wait(self->fd, hang, 30 * SEC, &status));
+	took = vx_now() - start;
+	EXPECT_EQ(-ETIMEDOUT, status);
+	EXPECT_GE(took, (int64_t)self->timeout_ms * MS * 9 / 10);
+	EXPECT_LE(took, (int64_t)self->timeout_ms * MS * 2 + 2 * SEC)
+		TH_LOG("hang took %lld ms for a %lu ms timeout",
+		       (long long)(took / MS), self->timeout_ms);
+
+	vx_load(self, prog_store, sizeof(prog_store));
+	vx_run(status);
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(STORE_MAGIC, self->data_map[0]);
+	/* The old outcome is still there. */
+	vx_cmd(_vx_wait(self->fd, hang, 0, &status));
+	EXPECT_EQ(-ETIMEDOUT, status);
+}
+
+TEST_F_TIMEOUT(vx, hang_queued_jobs_behind_run, 60)
+{
+	uint64_t hang;
+	int32_t status = 1;
+
+	/* The looping program lives at +64; the store at 0. */
+	memcpy(self->code_map + 16, prog_loop, sizeof(prog_loop));
+	self->sub.entry_pc = self->code_addr + 64;
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	hang = self->sub.seqno;
+	self->sub.entry_pc = self->code_addr;
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(STORE_MAGIC, self->data_map[0]);
+	vx_cmd(_vx_wait(self->fd, hang, 0, &status));
+	EXPECT_EQ(-ETIMEDOUT, status);
+}
+
+/* @prog faults: -EIO, and the file's next job runs as usual. */
+static void vx_fault_then_run(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(vx) *self,
+			      const uint32_t *prog, size_t bytes)
+{
+	int32_t status = 1;
+
+	vx_load(self, prog, bytes);
+	vx_run(status);
+	EXPECT_EQ(-EIO, status);
+
+	vx_load(self, prog_store, sizeof(prog_store));
+	vx_run(status);
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(STORE_MAGIC, self->data_map[0]);
+}
+
+TEST_F(vx, fault_illegal_instruction_eio)
+{
+	vx_fault_then_run(_metadata, self, prog_illegal, sizeof(prog_illegal));
+}
+
+TEST_F(vx, fault_null_load_eio)
+{
+	vx_fault_then_run(_metadata, self, prog_null_load, sizeof(prog_null_load));
+}
+
+TEST_F(vx, fault_many_in_a_row)
+{
+	int32_t status = 1;
+	int i;
+
+	vx_load(self, prog_illegal, sizeof(prog_illegal));
+	for (i = 0; i < 10; i++)
+		vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 20 * SEC, &status));
+	EXPECT_EQ(-EIO, status);
+	for (i = 1; i <= 10; i++) {
+		vx_cmd(_vx_wait(self->fd, i, 0, &status));
+		EXPECT_EQ(-EIO, status);
+	}
+	vx_load(self, prog_store, sizeof(prog_store));
+	vx_run(status);
+	EXPECT_EQ(0, status);
+}
+
+/* ------------------------------------------------------ several clients */
+
+/* Another client: its own file and one 4 KiB buffer, code at 0. */
+struct vx_client {
+	int fd;
+	uint32_t code;
+	uint64_t code_addr;
+	uint32_t *map;
+	struct drm_vortex_submit_bo bo;
+	struct drm_vortex_submit sub;
+};
+
+#define VX_CLIENT_ARG	2048	/* the job's argument block, same buffer */
+
+/* Opens the client with @prog at the buffer's start; 0 or -errno. */
+static int vx_client_open(struct vx_client *c, const uint32_t *prog, size_t bytes)
+{
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	if (c->fd < 0)
+		return -errno;
+	ret = _vx_bo_create(c->fd, 4096, 0, &c->code, &c->code_addr);
+	if (ret)
+		return ret;
+	c->map = vx_bo_map(c->fd, c->code, NULL);
+	if (!c->map)
+		return -ENOMEM;
+	memcpy(c->map, prog, bytes);
+
+	c->bo.handle = c->code;
+	c->bo.flags = DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE;
+	c->sub.entry_pc = c->code_addr;
+	c->sub.arg_addr = c->code_addr + VX_CLIENT_ARG;
+	c->sub.grid[0] = c->sub.grid[1] = c->sub.grid[2] = 1;
+	c->sub.block[0] = c->sub.block[1] = c->sub.block[2] = 1;
+	c->sub.bos = (uintptr_t)&c->bo;
+	c->sub.bo_count = 1;
+	c->sub.bo_stride = sizeof(c->bo);
+	return 0;
+}
+
+/* Closes the client for real: the mapping also holds the file. */
+static void vx_client_close(struct vx_client *c)
+{
+	munmap(c->map, 4096);
+	close(c->fd);
+}
+
+/* A child: @jobs jobs on its own file, each storing a new value. */
+static int vx_child(int jobs, uint32_t salt)
+{
+	struct vx_client c;
+	int32_t status;
+	int i;
+
+	if (vx_client_open(&c, prog_store, sizeof(prog_store)))
+		return 1;
+	for (i = 0; i < jobs; i++) {
+		uint32_t v = salt * 1000 + i;
+
+		c.map[0] = RV_LUI(T0, (v + 0x800) >> 12);
+		c.map[1] = RV_ADDI(T0, T0, v & 0xfff);
+		if (_vx_submit(c.fd, &c.sub))
+			return 3;
+		if (_vx_wait(c.fd, c.sub.seqno, 30 * SEC, &status) || status)
+			return 4;
+		if (c.map[VX_CLIENT_ARG / 4] != v)
+			return 5;
+	}
+	vx_client_close(&c);
+	return 0;
+}
+
+TEST_F_TIMEOUT(vx, clients_several_processes, 120)
+{
+	const int nproc = 4, jobs = 25;
+	pid_t pids[4];
+	int i, st;
+
+	for (i = 0; i < nproc; i++) {
+		pids[i] = fork();
+		ASSERT_GE(pids[i], 0);
+		if (!pids[i])
+			_exit(vx_child(jobs, i + 1));
+	}
+	for (i = 0; i < nproc; i++) {
+		ASSERT_EQ(pids[i], waitpid(pids[i], &st, 0));
+		EXPECT_TRUE(WIFEXITED(st));
+		EXPECT_EQ(0, WEXITSTATUS(st)) TH_LOG("child %d", i);
+	}
+}
+
+TEST_F_TIMEOUT(vx, clients_hang_does_not_hurt_others, 60)
+{
+	struct vx_client c;
+	int32_t status = 1;
+
+	vx_cmd(vx_client_open(&c, prog_loop, sizeof(prog_loop)));
+	vx_cmd(_vx_submit(c.fd, &c.sub));
+
+	vx_run(status);
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(STORE_MAGIC, self->data_map[0]);
+	vx_cmd(_vx_wait(c.fd, c.sub.seqno, 0, &status));
+	EXPECT_EQ(-ETIMEDOUT, status);
+	vx_client_close(&c);
+}
+
+/* ----------------------------------------------------- close while busy */
+
+TEST_F_TIMEOUT(vx, close_while_busy, 60)
+{
+	struct vx_client c;
+	int64_t start;
+	int32_t status = 1;
+	int i;
+
+	vx_cmd(vx_client_open(&c, prog_loop, sizeof(prog_loop)));
+	for (i = 0; i < 4; i++)
+		vx_cmd(_vx_submit(c.fd, &c.sub));
+	usleep(100 * 1000);	/* let the first one reach the card */
+
+	start = vx_now();
+	vx_client_close(&c);
+	EXPECT_LT(vx_now() - start, (int64_t)self->timeout_ms * MS)
+		TH_LOG("close waited for the looping job");
+
+	/* The card is free again well before the hang timeout. */
+	start = vx_now();
+	vx_run(status);
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(STORE_MAGIC, self->data_map[0]);
+	EXPECT_LT(vx_now() - start, (int64_t)self->timeout_ms * MS)
+		TH_LOG("closed client's jobs still held the card");
+}
+
+/* A child leaves with a looping job on the card and more queued. */
+static int vx_child_exit_busy(void)
+{
+	struct vx_client c;
+	int i;
+
+	if (vx_client_open(&c, prog_loop, sizeof(prog_loop)))
+		return 1;
+	memcpy(c.map + 16, prog_store, sizeof(prog_store));
+	if (_vx_submit(c.fd, &c.sub))
+		return 3;
+	c.sub.entry_pc = c.code_addr + 64;
+	for (i = 0; i < 50; i++)
+		if (_vx_submit(c.fd, &c.sub))
+			return 4;
+	usleep(50 * 1000);
+	return 0;	/* exit closes the file and unmaps the buffer */
+}
+
+TEST_F_TIMEOUT(vx, close_by_exit_while_busy, 60)
+{
+	int64_t start;
+	int32_t status = 1;
+	pid_t pid;
+	int st;
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(vx_child_exit_busy());
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st));
+	ASSERT_EQ(0, WEXITSTATUS(st));
+
+	start = vx_now();
+	vx_run(status);
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(STORE_MAGIC, self->data_map[0]);
+	EXPECT_LT(vx_now() - start, (int64_t)self->timeout_ms * MS)
+		TH_LOG("an exited client's jobs still held the card");
+}
+
+/* --------------------------------------------------------------- fdinfo */
+
+TEST_F(vx, fdinfo_usage_keys)
+{
+	char path[64], buf[4096];
+	int32_t status;
+	ssize_t n;
+	int fd;
+
+	vx_run(status);
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", self->fd);
+	fd = open(path, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	ASSERT_GT(n, 0);
+	buf[n] = 0;
+	EXPECT_NE(NULL, strstr(buf, "drm-driver:\tvortex")) TH_LOG("%s", buf);
+	EXPECT_NE(NULL, strstr(buf, "drm-client-id:"));
+	EXPECT_NE(NULL, strstr(buf, "drm-engine-compute:"));
+	EXPECT_NE(NULL, strstr(buf, "drm-cycles-compute:"));
+	EXPECT_NE(NULL, strstr(buf, "drm-total-memory:"));
+	EXPECT_NE(NULL, strstr(buf, "drm-resident-memory:"));
+}
+
+/* --------------------------------------------------------------- unplug */
+
+static sigjmp_buf vx_sigbus_jmp;
+
+static void vx_sigbus(int sig)
+{
+	siglongjmp(vx_sigbus_jmp, 1);
+}
+
+/*
+ * Must run last in its boot: the card is gone afterwards.  A child blocks
+ * in WAIT on a job queued behind a looping one while the host unplugs the
+ * card: the wait must end (the job is cancelled, or ran if the hang timed
+ * out first), then every ioctl is -ENODEV, the mapping raises SIGBUS and
+ * close works.
+ */
+TEST_F_TIMEOUT(vx, unplug_with_open_client, 120)
+{
+	struct stat st;
+	uint64_t queued;
+	volatile uint32_t v = 0;
+	uint32_t h;
+	pid_t pid;
+	int i, wst;
+
+	if (!vx_cmdline_has("vxtest.unplug=1"))
+		SKIP(return, "needs vxtest.unplug=1 (the host unplugs the card)");
+
+	memcpy(self->code_map + 16, prog_loop, sizeof(prog_loop));
+	self->sub.entry_pc = self->code_addr + 64;
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	self->sub.entry_pc = self->code_addr;
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	queued = self->sub.seqno;
+	self->data_map[100] = 42;
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		int32_t status = 1;
+		int ret = _vx_wait(self->fd, queued, 60 * SEC, &status);
+
+		if (ret)
+			_exit(10);
+		_exit(status == -ECANCELED ? 0 : status == 0 ? 1 : 11);
+	}
+	usleep(200 * 1000);
+
+	printf("@@vx-host unplug vx0\n");
+	fflush(stdout);
+	for (i = 0; i < 300 && stat(VX_NODE, &st) == 0; i++)
+		usleep(100 * 1000);
+	ASSERT_NE(0, stat(VX_NODE, &st)) TH_LOG("the card did not go away");
+
+	ASSERT_EQ(pid, waitpid(pid, &wst, 0));
+	ASSERT_TRUE(WIFEXITED(wst));
+	EXPECT_GE(1, WEXITSTATUS(wst)) TH_LOG("waiter: %d", WEXITSTATUS(wst));
+
+	vx_err(ENODEV, _vx_submit(self->fd, &self->sub));
+	vx_err(ENODEV, _vx_bo_create(self->fd, 4096, 0, &h, NULL));
+	vx_err(ENODEV, _vx_wait(self->fd, queued, 0, NULL));
+
+	signal(SIGBUS, vx_sigbus);
+	if (!sigsetjmp(vx_sigbus_jmp, 1)) {
+		v = self->data_map[100];
+		EXPECT_TRUE(0) TH_LOG("read %u from an unplugged BAR", v);
+	}
+	signal(SIGBUS, SIG_DFL);
+	EXPECT_EQ(0, close(self->fd));
+	self->fd = -1;
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sample kernels on the real driver stack, through libvortex.
+ *
+ * Runs in the guest against /dev/accel/accel0 with the kernel ELFs in
+ * /vortex/kernels (VX_KERNEL_DIR overrides).  Every output element is
+ * compared with a host computation; a hang ends in -ETIMEDOUT within the
+ * driver's timeout plus a margin and the same fd then runs jobs correctly;
+ * each device exception ends in -EIO and the context still works; several
+ * processes at once all get correct results.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "vortex.h"
+#include "vortex_kernels.h"
+
+#define NODE		"/dev/accel/accel0"
+#define MARGIN_MS	3000	/* on top of the driver's hang timeout */
+
+static const char *kernel_dir(void)
+{
+	const char *d = getenv("VX_KERNEL_DIR");
+
+	return d ? d : "/vortex/kernels";
+}
+
+static int load(struct vx_device *dev, const char *name, struct vx_kernel **k)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s.elf", kernel_dir(), name);
+	return vx_kernel_load_file(dev, path, k);
+}
+
+static uint32_t rnd(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* A buffer of n words with its host copy. */
+struct hbuf {
+	struct vx_bo *bo;
+	uint32_t *h;
+	uint32_t n;
+};
+
+static int hbuf_new(struct vx_device *dev, struct hbuf *b, uint32_t n)
+{
+	b->n = n;
+	b->h = calloc(n ? n : 1, 4);
+	if (!b->h)
+		return -ENOMEM;
+	return vx_bo_alloc(dev, (uint64_t)(n ? n : 1) * 4, &b->bo);
+}
+
+static void hbuf_free(struct hbuf *b)
+{
+	vx_bo_free(b->bo);
+	free(b->h);
+	memset(b, 0, sizeof(*b));
+}
+
+static uint32_t hbuf_addr(const struct hbuf *b)
+{
+	return (uint32_t)vx_bo_dev_addr(b->bo);
+}
+
+static int hbuf_put(struct hbuf *b)
+{
+	return vx_bo_upload(b->bo, 0, b->h, (size_t)b->n * 4);
+}
+
+static int hbuf_get(struct hbuf *b)
+{
+	return vx_bo_download(b->bo, 0, b->h, (size_t)b->n * 4);
+}
+
+static void launch_set(struct vx_launch *l, const void *args, size_t size,
+		       const struct vx_launch_bo *bos, unsigned int nbos)
+{
+	l->args = args;
+	l->args_size = size;
+	l->bos = bos;
+	l->nbos = nbos;
+}
+
+/*
+ * vecadd of n elements with inputs from @seed; returns the number of wrong
+ * elements, or -errno / a negative job status.
+ */
+static int run_vecadd(struct vx_device *dev, struct vx_kernel *k, uint32_t n,
+		      uint32_t seed, int timeout_ms)
+{
+	const struct vx_topology *t = vx_device_topology(dev);
+	uint32_t bt = t->warps * t->threads;
+	struct hbuf a = { 0 }, b = { 0 }, c = { 0 };
+	struct vecadd_args args;
+	struct vx_launch_bo bos[3];
+	struct vx_launch l = { .grid = { (n + bt - 1) / bt }, .block = { bt } };
+	int ret, bad = 0;
+
+	ret = hbuf_new(dev, &a, n) ?: hbuf_new(dev, &b, n) ?: hbuf_new(dev, &c, n);
+	if (ret)
+		goto out;
+	for (uint32_t i = 0; i < n; i++) {
+		a.h[i] = rnd(&seed);
+		b.h[i] = rnd(&seed);
+	}
+	ret = hbuf_put(&a) ?: hbuf_put(&b);
+	if (ret)
+		goto out;
+	args = (struct vecadd_args){ hbuf_addr(&a), hbuf_addr(&b), hbuf_addr(&c), n };
+	bos[0] = (struct vx_launch_bo){ a.bo, VX_BO_READ };
+	bos[1] = (struct vx_launch_bo){ b.bo, VX_BO_READ };
+	bos[2] = (struct vx_launch_bo){ c.bo, VX_BO_WRITE | VX_BO_DUMP };
+	launch_set(&l, &args, sizeof(args), bos, 3);
+	ret = vx_run(k, &l, timeout_ms);
+	if (!ret)
+		ret = hbuf_get(&c);
+	if (ret)
+		goto out;
+	for (uint32_t i = 0; i < n; i++)
+		bad += c.h[i] != a.h[i] + b.h[i];
+	ret = bad;
+out:
+	hbuf_free(&a);
+	hbuf_free(&b);
+	hbuf_free(&c);
+	return ret;
+}
+
+FIXTURE(vx) {
+	struct vx_device *dev;
+	const struct vx_topology *t;
+	struct vx_kernel *vecadd;
+	uint32_t core;		/* threads per core */
+	uint32_t ncores;
+	int timeout_ms;		/* for jobs that must complete */
+};
+
+FIXTURE_SETUP(vx)
+{
+	int ret;
+
+	if (access(NODE, F_OK))
+		SKIP(return, "no " NODE);
+	ASSERT_EQ(0, vx_device_open_path(NODE, &self->dev));
+	self->t = vx_device_topology(self->dev);
+	self->core = self->t->warps * self->t->threads;
+	self->ncores = self->t->clusters * self->t->cores;
+	self->timeout_ms = self->t->job_timeout_ms + MARGIN_MS;
+	ret = load(self->dev, "vecadd", &self->vecadd);
+	ASSERT_EQ(0, ret) TH_LOG("loading vecadd.elf from %s", kernel_dir());
+}
+
+FIXTURE_TEARDOWN(vx)
+{
+	vx_kernel_free(self->vecadd);
+	vx_device_close(self->dev);
+}
+
+static const uint32_t sizes[] = { 1, 7, 64, 100, 1000, 4099, 65536 };
+#define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
+
+TEST_F(vx, vecadd_sizes)
+{
+	for (size_t s = 0; s < NSIZES; s++) {
+		ASSERT_EQ(0, run_vecadd(self->dev, self->vecadd, sizes[s], 17 + s,
+					self->timeout_ms)) TH_LOG("n = %u", sizes[s]);
+	}
+}
+
+TEST_F(vx, saxpy_sizes)
+{
+	struct vx_kernel *k;
+	uint32_t seed = 23;
+
+	ASSERT_EQ(0, load(self->dev, "saxpy", &k));
+	for (size_t s = 0; s < NSIZES; s++) {
+		uint32_t n = sizes[s];
+		struct hbuf x = { 0 }, y = { 0 };
+		struct saxpy_args args;
+		struct vx_launch_bo bos[2];
+		struct vx_launch l = { .grid = { self->ncores + 1 },
+				       .block = { self->core / 2 ? self->core / 2 : 1 } };
+		float *y0 = malloc((size_t)n * 4);
+
+		ASSERT_NE(NULL, y0);
+		ASSERT_EQ(0, hbuf_new(self->dev, &x, n));
+		ASSERT_EQ(0, hbuf_new(self->dev, &y, n));
+		for (uint32_t i = 0; i < n; i++) {
+			((float *)x.h)[i] = (float)(rnd(&seed) % 100000) / 37.0f - 1000.0f;
+			((float *)y.h)[i] = y0[i] = (float)(rnd(&seed) % 100000) / 13.0f;
+		}
+		ASSERT_EQ(0, hbuf_put(&x));
+		ASSERT_EQ(0, hbuf_put(&y));
+		args = (struct saxpy_args){ hbuf_addr(&x), hbuf_addr(&y), n, -1.75f };
+		bos[0] = (struct vx_launch_bo){ x.bo, VX_BO_READ };
+		bos[1] = (struct vx_launch_bo){ y.bo, VX_BO_READ | VX_BO_WRITE };
+		launch_set(&l, &args, sizeof(args), bos, 2);
+		ASSERT_EQ(0, vx_run(k, &l, self->timeout_ms));
+		ASSERT_EQ(0, hbuf_get(&y));
+		for (uint32_t i = 0; i < n; i++) {
+			volatile float p = args.alpha * ((float *)x.h)[i];
+			float want = p + y0[i];
+
+			ASSERT_EQ(0, memcmp(&want, &y.h[i], 4))
+				TH_LOG("n %u: y[%u] = %a, expected %a", n, i,
+				       ((float *)y.h)[i], want);
+		}
+		hbuf_free(&x);
+		hbuf_free(&y);
+		free(y0);
+	}
+	vx_kernel_free(k);
+}
+
+TEST_F(vx, reduce_sizes)
+{
+	struct vx_kernel *k;
+	uint32_t seed = 5, bt = self->core, nb = 2 * self->ncores + 1;
+
+	ASSERT_EQ(0, load(self->dev, "reduce", &k));
+	for (size_t s = 0; s < NSIZES; s++) {
+		uint32_t n = sizes[s], want = 0, got = 0;
+		struct hbuf in = { 0 }, part = { 0 }, scratch = { 0 };
+		struct reduce_args args;
+		struct vx_launch_bo bos[3];
+		/* whole-core blocks: per-core barriers (vx_barrier_block()) */
+		struct vx_launch l = { .grid = { nb }, .block = { bt } };
+
+		ASSERT_EQ(0, hbuf_new(self->dev, &in, n));
+		ASSERT_EQ(0, hbuf_new(self->dev, &part, nb));
+		ASSERT_EQ(0, hbuf_new(self->dev, &scratch, nb * bt));
+		for (uint32_t i = 0; i < n; i++) {
+			in.h[i] = rnd(&seed);
+			want += in.h[i];
+		}
+		ASSERT_EQ(0, hbuf_put(&in));
+		args = (struct reduce_args){ hbuf_addr(&in), hbuf_addr(&part),
+					     hbuf_addr(&scratch), n };
+		bos[0] = (struct vx_launch_bo){ in.bo, VX_BO_READ };
+		bos[1] = (struct vx_launch_bo){ part.bo, VX_BO_WRITE };
+		bos[2] = (struct vx_launch_bo){ scratch.bo, VX_BO_READ | VX_BO_WRITE };
+		launch_set(&l, &args, sizeof(args), bos, 3);
+		ASSERT_EQ(0, vx_run(k, &l, self->timeout_ms));
+		ASSERT_EQ(0, hbuf_get(&part));
+		for (uint32_t b = 0; b < nb; b++) {
+			uint32_t bw = 0;
+
+			for (uint32_t i = b * bt; i < n; i += nb * bt)
+				for (uint32_t t = 0; t < bt && i + t < n; t++)
+					bw += in.h[i + t];
+			ASSERT_EQ(bw, part.h[b]) TH_LOG("n %u: block %u", n, b);
+			got += part.h[b];
+		}
+		ASSERT_EQ(want, got);
+		hbuf_free(&in);
+		hbuf_free(&part);
+		hbuf_free(&scratch);
+	}
+	vx_kernel_free(k);
+}
+
+TEST_F(vx, diverge_sizes)
+{
+	struct vx_kernel *k;
+	uint32_t seed = 3, bt = self->core;
+
+	ASSERT_EQ(0, load(self->dev, "diverge", &k));
+	for (size_t s = 0; s < NSIZES; s++) {
+		uint32_t n = sizes[s];
+		struct hbuf in = { 0 }, out = { 0 };
+		struct diverge_args args;
+		struct vx_launch_bo bos[2];
+		struct vx_launch l = { .grid = { (n + bt - 1) / bt }, .block = { bt } };
+
+		ASSERT_EQ(0, hbuf_new(self->dev, &in, n));
+		ASSERT_EQ(0, hbuf_new(self->dev, &out, n));
+		for (uint32_t i = 0; i < n; i++)
+			in.h[i] = (i % 4) ? rnd(&seed) % 300 - 60 : rnd(&seed);
+		ASSERT_EQ(0, hbuf_put(&in));
+		args = (struct diverge_args){ hbuf_addr(&in), hbuf_addr(&out), n, 0 };
+		bos[0] = (struct vx_launch_bo){ in.bo, VX_BO_READ };
+		bos[1] = (struct vx_launch_bo){ out.bo, VX_BO_WRITE };
+		launch_set(&l, &args, sizeof(args), bos, 2);
+		ASSERT_EQ(0, vx_run(k, &l, self->timeout_ms));
+		ASSERT_EQ(0, hbuf_get(&out));
+		for (uint32_t i = 0; i < n; i++) {
+			ASSERT_EQ(diverge_ref((int32_t)in.h[i]), (int32_t)out.h[i])
+				TH_LOG("n %u: out[%u], in %d", n, i, (int32_t)in.h[i]);
+		}
+		hbuf_free(&in);
+		hbuf_free(&out);
+	}
+	vx_kernel_free(k);
+}
+
+/* The image works wherever it lands: two loads, relocated differently. */
+TEST_F(vx, reloc_two_loads)
+{
+	struct vx_kernel *k[2];
+	uint32_t n = 1000, bt = self->core;
+
+	ASSERT_EQ(0, load(self->dev, "reloc", &k[0]));
+	ASSERT_EQ(0, load(self->dev, "reloc", &k[1]));
+	ASSERT_NE(vx_kernel_base(k[0]), vx_kernel_base(k[1]));
+	for (int j = 0; j < 2; j++) {
+		struct hbuf out = { 0 };
+		struct reloc_args args;
+		struct vx_launch_bo bo;
+		struct vx_launch l = { .grid = { (n + bt - 1) / bt }, .block = { bt } };
+
+		ASSERT_EQ(0, hbuf_new(self->dev, &out, n));
+		args = (struct reloc_args){ hbuf_addr(&out), n };
+		bo = (struct vx_launch_bo){ out.bo, VX_BO_WRITE };
+		launch_set(&l, &args, sizeof(args), &bo, 1);
+		ASSERT_EQ(0, vx_run(k[j], &l, self->timeout_ms));
+		ASSERT_EQ(0, hbuf_get(&out));
+		for (uint32_t i = 0; i < n; i++) {
+			ASSERT_EQ(reloc_ref(i), (int32_t)out.h[i]) TH_LOG("load %d: out[%u]", j, i);
+		}
+		hbuf_free(&out);
+	}
+	vx_kernel_free(k[0]);
+	vx_kernel_free(k[1]);
+}
+
+/* The empty kernel on every thread slot of the card, and with no arguments. */
+TEST_F(vx, empty_whole_card)
+{
+	struct vx_kernel *k;
+	struct vx_launch l = { .grid = { self->ncores * 3 }, .block = { self->core } };
+
+	ASSERT_EQ(0, load(self->dev, "empty", &k));
+	ASSERT_EQ(0, vx_run(k, &l, self->timeout_ms));
+	l.grid[0] = 1;
+	l.block[0] = 1;
+	ASSERT_EQ(0, vx_run(k, &l, self->timeout_ms));
+	vx_kernel_free(k);
+}
+
+/* The runtime refuses a file that is not a kernel binary, and leaks nothing. */
+TEST_F(vx, load_rejects_non_elf)
+{
+	static const char junk[256] = "\177ELF but not really";
+	struct vx_kernel *k = NULL;
+
+	ASSERT_EQ(-ENOEXEC, vx_kernel_load(self->dev, junk, sizeof(junk), &k));
+	ASSERT_EQ(NULL, k);
+	ASSERT_EQ(-ENOENT, load(self->dev, "no_such_kernel", &k));
+	ASSERT_EQ(0, run_vecadd(self->dev, self->vecadd, 100, 1, self->timeout_ms));
+}
+
+/* Many jobs queued before the first wait, each with its own buffers. */
+TEST_F(vx, vecadd_queued)
+{
+	enum { JOBS = 32, N = 777 };
+	struct hbuf a[JOBS], c[JOBS];
+	uint64_t seq[JOBS];
+	uint32_t bt = self->core;
+
+	for (int j = 0; j < JOBS; j++) {
+		struct vecadd_args args;
+		struct vx_launch_bo bos[2];
+		struct vx_launch l = { .grid = { (N + bt - 1) / bt }, .block = { bt } };
+
+		ASSERT_EQ(0, hbuf_new(self->dev, &a[j], N));
+		ASSERT_EQ(0, hbuf_new(self->dev, &c[j], N));
+		for (uint32_t i = 0; i < N; i++)
+			a[j].h[i] = i * (j + 1);
+		ASSERT_EQ(0, hbuf_put(&a[j]));
+		args = (struct vecadd_args){ hbuf_addr(&a[j]), hbuf_addr(&a[j]),
+					     hbuf_addr(&c[j]), N };
+		bos[0] = (struct vx_launch_bo){ a[j].bo, VX_BO_READ };
+		bos[1] = (struct vx_launch_bo){ c[j].bo, VX_BO_WRITE };
+		launch_set(&l, &args, sizeof(args), bos, 2);
+		ASSERT_EQ(0, vx_launch(self->vecadd, &l, &seq[j]));
+	}
+	for (int j = JOBS - 1; j >= 0; j--) {
+		int status = 1;
+
+		ASSERT_EQ(0, vx_wait(self->dev, seq[j], vx_deadline_ms(self->timeout_ms * 4),
+				     &status));
+		ASSERT_EQ(0, status);
+		ASSERT_EQ(0, hbuf_get(&c[j]));
+		for (uint32_t i = 0; i < N; i++) {
+			ASSERT_EQ(2 * i * (j + 1), c[j].h[i]) TH_LOG("job %d", j);
+		}
+		hbuf_free(&a[j]);
+		hbuf_free(&c[j]);
+	}
+}
+
+/* IGT's pan-reset shape: the looping job times out, the next one runs. */
+TEST_F_TIMEOUT(vx, hang_then_vecadd, 60)
+{
+	struct vx_kernel *k;
+	struct hbuf count = { 0 };
+	struct hang_args args;
+	struct vx_launch_bo bo;
+	struct vx_launch l = { .grid = { self->ncores }, .block = { self->core } };
+	int64_t t0, elapsed;
+	uint64_t seq;
+	int status = 0;
+
+	ASSERT_EQ(0, load(self->dev, "hang", &k));
+	ASSERT_EQ(0, hbuf_new(self->dev, &count, 1));
+	args = (struct hang_args){ hbuf_addr(&count), 0 };
+	bo = (struct vx_launch_bo){ count.bo, VX_BO_WRITE };
+	launch_set(&l, &args, sizeof(args), &bo, 1);
+	t0 = now_ms();
+	ASSERT_EQ(0, vx_launch(k, &l, &seq));
+	ASSERT_EQ(0, vx_wait(self->dev, seq,
+			     vx_deadline_ms(self->t->job_timeout_ms + MARGIN_MS), &status));
+	elapsed = now_ms() - t0;
+	ASSERT_EQ(-ETIMEDOUT, status);
+	EXPECT_GE(elapsed + 50, self->t->job_timeout_ms);
+	EXPECT_LE(elapsed, self->t->job_timeout_ms + MARGIN_MS);
+	ASSERT_EQ(0, hbuf_get(&count));
+	EXPECT_GT(count.h[0], 0) TH_LOG("the hang kernel never ran");
+	/* same fd, same kernel objects: the context survived the reset */
+	ASSERT_EQ(0, run_vecadd(self->dev, self->vecadd, 1000, 99, self->timeout_ms));
+	hbuf_free(&count);
+	vx_kernel_free(k);
+}
+
+/* Each exception kernel fails with -EIO and the context still works. */
+static void fault_then_ok(struct __test_metadata *_metadata, FIXTURE_DATA(vx) *self,
+			  const char *name)
+{
+	struct vx_kernel *k;
+	struct hbuf out = { 0 };
+	struct fault_args args;
+	struct vx_launch_bo bo;
+	struct vx_launch l = { .grid = { 2 }, .block = { self->core } };
+
+	ASSERT_EQ(0, load(self->dev, name, &k));
+	ASSERT_EQ(0, hbuf_new(self->dev, &out, 1));
+	/* fault_assert: only the grid's last thread fails */
+	args = (struct fault_args){ hbuf_addr(&out), 2 * self->core - 1 };
+	bo = (struct vx_launch_bo){ out.bo, VX_BO_WRITE };
+	launch_set(&l, &args, sizeof(args), &bo, 1);
+	ASSERT_EQ(-EIO, vx_run(k, &l, self->timeout_ms));
+	ASSERT_EQ(0, run_vecadd(self->dev, self->vecadd, 333, 7, self->timeout_ms));
+	/* twice: recovery must not be a one-off */
+	ASSERT_EQ(-EIO, vx_run(k, &l, self->timeout_ms));
+	ASSERT_EQ(0, run_vecadd(self->dev, self->vecadd, 4099, 8, self->timeout_ms));
+	hbuf_free(&out);
+	vx_kernel_free(k);
+}
+
+TEST_F(vx, fault_badaddr_then_ok)
+{
+	fault_then_ok(_metadata, self, "fault_badaddr");
+}
+
+TEST_F(vx, fault_misaligned_then_ok)
+{
+	fault_then_ok(_metadata, self, "fault_misaligned");
+}
+
+TEST_F(vx, fault_illegal_then_ok)
+{
+	fault_then_ok(_metadata, self, "fault_illegal");
+}
+
+TEST_F(vx, fault_assert_then_ok)
+{
+	fault_then_ok(_metadata, self, "fault_assert");
+}
+
+/* Several processes, each with its own fd and many jobs, all correct. */
+TEST_F_TIMEOUT(vx, multi_process, 120)
+{
+	enum { PROCS = 4, ROUNDS = 8 };
+	pid_t pids[PROCS];
+
+	for (int p = 0; p < PROCS; p++) {
+		pids[p] = fork();
+		ASSERT_GE(pids[p], 0);
+		if (!pids[p]) {
+			struct vx_device *dev;
+			struct vx_kernel *k;
+			int bad = 0;
+
+			if (vx_device_open_path(NODE, &dev) || load(dev, "vecadd", &k))
+				_exit(2);
+			for (int r = 0; r < ROUNDS; r++)
+				bad |= run_vecadd(dev, k, 500 + 97 * r + p, p * 1000 + r,
+						  self->timeout_ms * PROCS) != 0;
+			vx_kernel_free(k);
+			vx_device_close(dev);
+			_exit(bad);
+		}
+	}
+	for (int p = 0; p < PROCS; p++) {
+		int st;
+
+		ASSERT_EQ(pids[p], waitpid(pids[p], &st, 0));
+		EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
+			TH_LOG("process %d: status 0x%x", p, st);
+	}
+}
+
+/* The runtime's argument ring wraps (256 slots) without mixing up jobs. */
+TEST_F(vx, arg_slots_wrap)
+{
+	for (int r = 0; r < 300; r++) {
+		ASSERT_EQ(0, run_vecadd(self->dev, self->vecadd, 65, r + 1, self->timeout_ms))
+			TH_LOG("round %d", r);
+	}
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Vortex device-side intrinsics: SIMT control instructions and CSRs.
+ *
+ * The instructions are spelled with `.insn` so that a stock clang/binutils
+ * assembles them; encodings and semantics are in docs/hardware.md ("Cores")
+ * and hw/vortex_regs.h.  Every asm here is volatile with a memory clobber:
+ * they change which lanes run, so the compiler must neither move memory
+ * accesses across them nor drop or merge them.
+ *
+ * Divergence.  A conditional branch whose outcome differs between the
+ * active lanes follows the lowest active lane, so any `if` on a per-lane
+ * value must be bracketed by split/join.  Use VX_IF():
+ *
+ *	VX_IF (i < n) {
+ *		c[i] = a[i] + b[i];
+ *	} VX_ELSE {
+ *		...
+ *	} VX_ENDIF;
+ *
+ * split pushes the lanes whose condition is false and continues with the
+ * others; the first join switches to the pushed lanes and jumps back just
+ * after the split, where the same test now goes the other way; the second
+ * join restores the full mask.  The condition is evaluated once, before the
+ * split, into a per-lane register, so re-running the test is harmless.
+ * A loop whose trip count differs between lanes needs a uniform bound with
+ * VX_IF on the per-lane condition inside.  Every split must be joined
+ * before the kernel returns.
+ */
+#ifndef VX_INTRINSICS_H
+#define VX_INTRINSICS_H
+
+#include <stdint.h>
+
+#include "vortex_regs.h"	/* CSR numbers: the one register map */
+
+/* Read a CSR given as a constant number. */
+#define vx_csr_read(csr) ({						\
+	uint32_t __v;							\
+	__asm__ volatile ("csrr %0, %1" : "=r"(__v) : "i"(csr));	\
+	__v;								\
+})
+
+static inline uint32_t vx_thread_id(void)  { return vx_csr_read(VX_CSR_THREAD_ID); }
+static inline uint32_t vx_warp_id(void)    { return vx_csr_read(VX_CSR_WARP_ID); }
+static inline uint32_t vx_core_id(void)    { return vx_csr_read(VX_CSR_CORE_ID); }
+static inline uint32_t vx_hart_id(void)    { return vx_csr_read(VX_CSR_MHARTID); }
+static inline uint32_t vx_thread_mask(void) { return vx_csr_read(VX_CSR_ACTIVE_THREADS); }
+static inline uint32_t vx_num_threads(void) { return vx_csr_read(VX_CSR_NUM_THREADS); }
+static inline uint32_t vx_num_warps(void)  { return vx_csr_read(VX_CSR_NUM_WARPS); }
+static inline uint32_t vx_num_cores(void)  { return vx_csr_read(VX_CSR_NUM_CORES); }
+static inline uint32_t vx_warp_in_block(void) { return vx_csr_read(VX_CSR_WARP_IN_BLOCK); }
+
+static inline uint32_t vx_block_idx_x(void) { return vx_csr_read(VX_CSR_BLOCK_IDX(0)); }
+static inline uint32_t vx_block_idx_y(void) { return vx_csr_read(VX_CSR_BLOCK_IDX(1)); }
+static inline uint32_t vx_block_idx_z(void) { return vx_csr_read(VX_CSR_BLOCK_IDX(2)); }
+static inline uint32_t vx_block_dim_x(void) { return vx_csr_read(VX_CSR_BLOCK_DIM(0)); }
+static inline uint32_t vx_block_dim_y(void) { return vx_csr_read(VX_CSR_BLOCK_DIM(1)); }
+static inline uint32_t vx_block_dim_z(void) { return vx_csr_read(VX_CSR_BLOCK_DIM(2)); }
+static inline uint32_t vx_grid_dim_x(void)  { return vx_csr_read(VX_CSR_GRID_DIM(0)); }
+static inline uint32_t vx_grid_dim_y(void)  { return vx_csr_read(VX_CSR_GRID_DIM(1)); }
+static inline uint32_t vx_grid_dim_z(void)  { return vx_csr_read(VX_CSR_GRID_DIM(2)); }
+static inline uint32_t vx_thread_idx_x(void) { return vx_csr_read(VX_CSR_THREAD_IDX(0)); }
+static inline uint32_t vx_thread_idx_y(void) { return vx_csr_read(VX_CSR_THREAD_IDX(1)); }
+static inline uint32_t vx_thread_idx_z(void) { return vx_csr_read(VX_CSR_THREAD_IDX(2)); }
+
+/* Threads in this block, and this thread's linear index within it. */
+static inline uint32_t vx_block_threads(void)
+{
+	return vx_block_dim_x() * vx_block_dim_y() * vx_block_dim_z();
+}
+
+static inline uint32_t vx_thread_linear(void)
+{
+	return vx_thread_idx_x() + vx_block_dim_x() *
+	       (vx_thread_idx_y() + vx_block_dim_y() * vx_thread_idx_z());
+}
+
+/* CUDA's blockIdx.x * blockDim.x + threadIdx.x. */
+static inline uint32_t vx_global_id_x(void)
+{
+	return vx_block_idx_x() * vx_block_dim_x() + vx_thread_idx_x();
+}
+
+/* ------------------------------------------- custom-0: SIMT control */
+/* tmc: thread mask <- mask; 0 ends the warp. */
+static inline void vx_tmc(uint32_t mask)
+{
+	__asm__ volatile (".insn r 0x0b, 0, 0, x0, %0, x0" :: "r"(mask) : "memory");
+}
+
+/* wspawn: start inactive warps 1..n-1 of this core at pc, mask 1. */
+static inline void vx_wspawn(uint32_t n, void (*pc)(void))
+{
+	__asm__ volatile (".insn r 0x0b, 1, 0, x0, %0, %1" :: "r"(n), "r"(pc) : "memory");
+}
+
+/* split on a per-lane predicate; returns the token join needs. */
+static inline uint32_t vx_split(uint32_t pred)
+{
+	uint32_t tok;
+
+	__asm__ volatile (".insn r 0x0b, 2, 0, %0, %1, x0" : "=r"(tok) : "r"(pred) : "memory");
+	return tok;
+}
+
+/* split on the negated predicate. */
+static inline uint32_t vx_split_n(uint32_t pred)
+{
+	uint32_t tok;
+
+	__asm__ volatile (".insn r 0x0b, 2, 0, %0, %1, %2"
+			  : "=r"(tok) : "r"(pred), "r"(1) : "memory");
+	return tok;
+}
+
+static inline void vx_join(uint32_t tok)
+{
+	__asm__ volatile (".insn r 0x0b, 3, 0, x0, %0, x0" :: "r"(tok) : "memory");
+}
+
+/*
+ * bar: wait until nwarps warps reached barrier id.  Ids with bit 31 clear
+ * are per core, with bit 31 set device wide.
+ */
+static inline void vx_barrier(uint32_t id, uint32_t nwarps)
+{
+	__asm__ volatile (".insn r 0x0b, 4, 0, x0, %0, %1" :: "r"(id), "r"(nwarps) : "memory");
+}
+
+/* pred: mask <- lanes with cond != 0, or fallback if there are none. */
+static inline void vx_pred(uint32_t cond, uint32_t fallback)
+{
+	__asm__ volatile (".insn r 0x0b, 5, 0, x0, %0, %1" :: "r"(cond), "r"(fallback) : "memory");
+}
+
+/*
+ * Barrier over the warps of this block.  Per-core barriers count warps, not
+ * blocks, so a kernel that uses this must be launched with blocks of more
+ * than half a core's threads: then no two of its blocks share a core and
+ * cannot release each other's warps.
+ */
+static inline void vx_barrier_block(uint32_t id)
+{
+	uint32_t nt = vx_num_threads();
+
+	vx_barrier(id, (vx_block_threads() + nt - 1) / nt);
+}
+
+/* ----------------------------------------------- divergent control flow */
+/*
+ * VX_IF (cond) { ... } VX_ELSE { ... } VX_ENDIF, or without VX_ELSE.
+ *
+ * The branches are `asm goto`, not C: a stock compiler treats a C `if`
+ * between two volatile asms as pure control flow and is free to flatten it
+ * into a select and lower that to a branch after the join (seen with clang
+ * 14), which would run a per-lane decision under the full mask.  An
+ * asm goto is a terminator the compiler can neither flatten, duplicate nor
+ * move across the split and join.  The layout is
+ *
+ *	tok = split(c)
+ *	beqz c, ELSE	<- "the instruction after the split"
+ *	THEN ...
+ *	j END
+ * ELSE:
+ *	ELSE ...
+ * END:
+ *	join tok
+ *
+ * so the else lanes, resumed after the split, take the branch.  Rules:
+ * no break, continue, return or goto out of either body; keep `cond`
+ * free of && and || (use & and |), since a short-circuit is itself a
+ * branch on a per-lane value before the split.
+ */
+#define VX_IF(cond) do {						\
+	__label__ __vx_else, __vx_end;					\
+	uint32_t __vx_c = !!(cond);					\
+	uint32_t __vx_t = vx_split(__vx_c);				\
+	__asm__ goto ("beqz %0, %l[__vx_else]"				\
+		      :: "r"(__vx_c) : "memory" : __vx_else);		\
+	{
+
+/* Inside the else body __vx_else names a fresh label VX_ENDIF defines. */
+#define VX_ELSE }							\
+	__asm__ goto ("j %l[__vx_end]" ::: "memory" : __vx_end);	\
+	__vx_else: {							\
+		__label__ __vx_else;
+
+#define VX_ENDIF							\
+		__vx_else: __attribute__((unused));			\
+	}								\
+	__vx_end: __attribute__((unused));				\
+	vx_join(__vx_t);						\
+} while (0)
+
+#endif /* VX_INTRINSICS_H */

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Argument blocks of the sample kernels in userspace/kernels/.
+ *
+ * Shared by the device code (where a VX_DPTR is a real 32-bit pointer) and
+ * the host (where it is the uint32_t device address of the buffer), so the
+ * two sides cannot disagree on the layout.  Every struct is made of 32-bit
+ * fields only and has the same size on both sides.
+ */
+#ifndef VORTEX_KERNELS_H
+#define VORTEX_KERNELS_H
+
+#include <stdint.h>
+
+#if defined(__riscv) && __riscv_xlen == 32
+#define VX_DPTR(type)	type *
+#else
+#define VX_DPTR(type)	uint32_t
+#endif
+
+/* vecadd: c[i] = a[i] + b[i] for i < n (int32, wrapping). */
+struct vecadd_args {
+	VX_DPTR(const int32_t) a;
+	VX_DPTR(const int32_t) b;
+	VX_DPTR(int32_t) c;
+	uint32_t n;
+};
+
+/* saxpy: y[i] = alpha * x[i] + y[i] for i < n (float, not fused). */
+struct saxpy_args {
+	VX_DPTR(const float) x;
+	VX_DPTR(float) y;
+	uint32_t n;
+	float alpha;
+};
+
+/*
+ * reduce: partial[b] = sum of in[i] over the elements block b owns
+ * (i = b * block_threads + t + k * total_threads), wrapping int32.  The sum
+ * of all partials is the sum of in[0..n).  scratch holds one int32 per
+ * thread of the grid.  Blocks must be more than half a core (see
+ * vx_barrier_block()).
+ */
+struct reduce_args {
+	VX_DPTR(const int32_t) in;
+	VX_DPTR(int32_t) partial;	/* one per block */
+	VX_DPTR(int32_t) scratch;	/* one per thread */
+	uint32_t n;
+};
+
+/* diverge: out[i] = diverge_ref(in[i]) for i < n, through nested splits. */
+struct diverge_args {
+	VX_DPTR(const int32_t) in;
+	VX_DPTR(int32_t) out;
+	uint32_t n;
+	uint32_t pad;
+};
+
+/* The function diverge computes, for the host to check against. */
+static inline int32_t diverge_ref(int32_t x)
+{
+	int32_t r;
+
+	if (x & 1) {
+		if (x % 3 == 0)
+			r = x * 3;
+		else
+			r = x + 7;
+	} else {
+		r = x / 2;
+		if (x > 100)
+			r -= 5;
+	}
+	if (r < 0)
+		r = -r;
+	return r;
+}
+
+/* reloc: out[i] = reloc_ref(i), through relocated pointer tables. */
+struct reloc_args {
+	VX_DPTR(int32_t) out;
+	uint32_t n;
+};
+
+static inline int32_t reloc_ref(uint32_t i)
+{
+	static const int32_t vals[3] = { 10, 200, 3000 };
+	int32_t a = vals[i % 3], b = (int32_t)i;
+
+	switch (i % 4) {
+	case 0:
+		return a + b;
+	case 1:
+		return a - b;
+	case 2:
+		return a * b;
+	default:
+		return a ^ b;
+	}
+}
+
+/* hang: loops forever.  count is incremented by lane 0 of warp 0. */
+struct hang_args {
+	VX_DPTR(volatile uint32_t) count;
+	uint32_t pad;
+};
+
+/* fault_*: no input; out (may be 0) receives a marker before the fault. */
+struct fault_args {
+	VX_DPTR(volatile uint32_t) out;
+	uint32_t n;	/* fault_assert: lanes with global id >= n fail */
+};
+
+/* Where the fault kernels fault: the host checks ERR_ADDR against these. */
+#define FAULT_BADADDR_ADDR	0x00001000u	/* below VRAM: LOAD_FAULT */
+#define FAULT_ILLEGAL_WORD	0x00000000u	/* all-zero word is illegal */
+
+#endif /* VORTEX_KERNELS_H */

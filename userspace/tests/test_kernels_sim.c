@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The sample kernels on the simulator core, with no guest and no driver.
+ *
+ * Each test loads kernel ELFs from $(O)/riscv with the runtime's own loader
+ * (vx_elf.c) into a VRAM buffer, submits LAUNCH + FENCE through a ring in
+ * VRAM exactly as the driver does (docs/hardware.md, "What the driver
+ * does"), runs the simulator until the fence or an error, and compares
+ * every output element with a host computation.  Topologies are fixture
+ * variants; fault kernels check ERR_*; the hang kernel must still be
+ * running, error-free, after millions of slots.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "vortex_regs.h"
+#include "vx_sim.h"
+#include "vx_elf.h"
+#include "vortex_kernels.h"
+
+#ifndef VX_KERNEL_DIR
+#define VX_KERNEL_DIR "build/riscv"
+#endif
+
+#define VRAM_SIZE	(16u << 20)
+#define RING_SIZE	0x1000u
+#define STACK_SIZE	1024u
+#define RUN_BUDGET	(400ull << 20)	/* slots before a job counts as hung */
+
+struct card {
+	struct vx_sim *sim;
+	uint8_t *vram;
+	struct vx_sim_config cfg;
+	uint32_t brk;		/* bump allocator, VRAM offset */
+	uint32_t tail;		/* ring tail, bytes */
+	uint32_t seqno;
+	uint32_t stack;		/* device address of the stack area */
+	uint64_t slots;		/* used by the last job */
+	unsigned int irq_edges;	/* rising edges of the interrupt line */
+	bool irq_level;
+	/* last loaded kernel */
+	void *elf;
+	size_t elf_len;
+	uint32_t base, entry;
+};
+
+static uint32_t dev_addr(uint32_t off)
+{
+	return VX_VRAM_DEVADDR + off;
+}
+
+static void *host_ptr(struct card *c, uint32_t addr)
+{
+	return c->vram + (addr - VX_VRAM_DEVADDR);
+}
+
+/* Page-aligned VRAM allocation; returns the device address. */
+static uint32_t card_alloc(struct card *c, uint32_t bytes)
+{
+	uint32_t off = c->brk;
+
+	c->brk = (c->brk + bytes + 4095) & ~4095u;
+	if (c->brk > VRAM_SIZE) {
+		fprintf(stderr, "test VRAM exhausted\n");
+		abort();
+	}
+	memset(c->vram + off, 0, bytes);
+	return dev_addr(off);
+}
+
+static void card_set_irq(void *opaque, bool level)
+{
+	struct card *c = opaque;
+
+	c->irq_edges += level && !c->irq_level;
+	c->irq_level = level;
+}
+
+static const struct vx_sim_hooks card_hooks = {
+	.set_irq = card_set_irq,
+};
+
+static int card_init(struct card *c, const struct vx_sim_config *cfg)
+{
+	uint64_t hw = (uint64_t)cfg->clusters * cfg->cores * cfg->warps * cfg->threads;
+
+	memset(c, 0, sizeof(*c));
+	c->cfg = *cfg;
+	c->cfg.vram_size = VRAM_SIZE;
+	c->vram = calloc(1, VRAM_SIZE);
+	if (!c->vram)
+		return -ENOMEM;
+	c->sim = vx_sim_new(&c->cfg, c->vram, &card_hooks, c);
+	if (!c->sim)
+		return -EINVAL;
+	/* the ring first: it must be aligned to its size */
+	card_alloc(c, RING_SIZE);
+	c->stack = card_alloc(c, hw * STACK_SIZE);
+	vx_sim_mmio_write(c->sim, VX_REG_RING_BASE, dev_addr(0));
+	vx_sim_mmio_write(c->sim, VX_REG_RING_SIZE, RING_SIZE);
+	vx_sim_mmio_write(c->sim, VX_REG_RING_CTRL, VX_RING_CTRL_ENABLE);
+	vx_sim_mmio_write(c->sim, VX_REG_IRQ_ENABLE, VX_IRQ_ALL);
+	return 0;
+}
+
+static void card_fini(struct card *c)
+{
+	if (c->sim)
+		vx_sim_free(c->sim);
+	free(c->vram);
+	free(c->elf);
+}
+
+static int read_file(const char *path, void **data, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	if (!f)
+		return -errno;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	*data = malloc(n);
+	if (!*data || fread(*data, 1, n, f) != (size_t)n) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	*len = n;
+	return 0;
+}
+
+/* Load NAME.elf with the runtime's loader at a fresh VRAM address. */
+static int card_load(struct card *c, const char *name)
+{
+	struct vx_elf_layout l;
+	char path[512];
+	int ret;
+
+	free(c->elf);
+	c->elf = NULL;
+	snprintf(path, sizeof(path), "%s/%s.elf", VX_KERNEL_DIR, name);
+	ret = read_file(path, &c->elf, &c->elf_len);
+	if (ret)
+		return ret;
+	ret = vx_elf_parse(c->elf, c->elf_len, &l);
+	if (ret)
+		return ret;
+	c->base = card_alloc(c, l.size);
+	c->entry = c->base + l.entry;
+	return vx_elf_build(c->elf, c->elf_len, &l, c->base, host_ptr(c, c->base));
+}
+
+static void ring_put(struct card *c, uint32_t dw)
+{
+	memcpy(c->vram + c->tail, &dw, 4);	/* the ring is at VRAM offset 0 */
+	c->tail = (c->tail + 4) % RING_SIZE;
+}
+
+/*
+ * Submit one LAUNCH + FENCE and run until the fence, an error, or
+ * @budget slots.  Returns 0 (fence reached), -EIO (ERROR), -ETIMEDOUT.
+ */
+static int card_launch(struct card *c, uint32_t arg, const uint32_t grid[3],
+		       const uint32_t block[3], uint64_t budget)
+{
+	uint32_t seq = ++c->seqno;
+	uint64_t used = 0;
+
+	ring_put(c, VX_PKT_HDR(VX_PKT_LAUNCH, VX_LAUNCH_NDW));
+	ring_put(c, c->entry);
+	ring_put(c, arg);
+	for (int d = 0; d < 3; d++)
+		ring_put(c, grid[d]);
+	for (int d = 0; d < 3; d++)
+		ring_put(c, block[d]);
+	ring_put(c, c->stack);
+	ring_put(c, STACK_SIZE);
+	ring_put(c, 0);
+	ring_put(c, 0);
+	ring_put(c, VX_PKT_HDR(VX_PKT_FENCE, VX_FENCE_NDW));
+	ring_put(c, seq);
+	ring_put(c, VX_FENCE_FLAG_IRQ);
+	vx_sim_mmio_write(c->sim, VX_REG_RING_TAIL, c->tail);
+	vx_sim_mmio_write(c->sim, VX_REG_DOORBELL, 1);
+
+	c->slots = 0;
+	while (used < budget) {
+		uint64_t n = vx_sim_run(c->sim, 1 << 16);
+
+		used += n;
+		c->slots = used;
+		if (vx_sim_mmio_read(c->sim, VX_REG_STATUS) & VX_STATUS_ERROR)
+			return -EIO;
+		if (vx_sim_mmio_read(c->sim, VX_REG_FENCE_SEQNO) == seq)
+			return 0;
+		if (!n)
+			return -EIO;	/* idle without the fence: nothing to run */
+	}
+	return -ETIMEDOUT;
+}
+
+/* What the driver does after an error: reset, reprogram the ring. */
+static void card_recover(struct card *c)
+{
+	vx_sim_mmio_write(c->sim, VX_REG_RESET, VX_RESET_KEY);
+	vx_sim_mmio_write(c->sim, VX_REG_RING_BASE, dev_addr(0));
+	vx_sim_mmio_write(c->sim, VX_REG_RING_SIZE, RING_SIZE);
+	vx_sim_mmio_write(c->sim, VX_REG_RING_CTRL, VX_RING_CTRL_ENABLE);
+	vx_sim_mmio_write(c->sim, VX_REG_IRQ_ENABLE, VX_IRQ_ALL);
+	c->tail = 0;
+	c->seqno = 0;
+}
+
+static uint32_t card_args(struct card *c, const void *args, size_t len)
+{
+	uint32_t a = card_alloc(c, len);
+
+	memcpy(host_ptr(c, a), args, len);
+	return a;
+}
+
+static uint32_t rnd(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/* ----------------------------------------------------------------- fixture */
+FIXTURE(card) {
+	struct card c;
+	uint32_t core_threads;	/* warps x threads */
+	uint32_t ncores;
+};
+
+FIXTURE_VARIANT(card) {
+	uint32_t clusters, cores, warps, threads;
+};
+
+FIXTURE_VARIANT_ADD(card, c1_k2_w4_t8) { 1, 2, 4, 8 };
+FIXTURE_VARIANT_ADD(card, c2_k2_w8_t4) { 2, 2, 8, 4 };
+FIXTURE_VARIANT_ADD(card, c1_k1_w2_t32) { 1, 1, 2, 32 };
+
+FIXTURE_SETUP(card)
+{
+	struct vx_sim_config cfg = {
+		.clusters = variant->clusters, .cores = variant->cores,
+		.warps = variant->warps, .threads = variant->threads,
+	};
+
+	ASSERT_EQ(0, card_init(&self->c, &cfg));
+	self->core_threads = variant->warps * variant->threads;
+	self->ncores = variant->clusters * variant->cores;
+}
+
+FIXTURE_TEARDOWN(card)
+{
+	card_fini(&self->c);
+}
+
+static const uint32_t sizes[] = { 1, 7, 64, 100, 1000, 4099, 65536 };
+#define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
+
+TEST_F(card, vecadd)
+{
+	struct card *c = &self->c;
+	uint32_t seed = 7;
+
+	ASSERT_EQ(0, card_load(c, "vecadd"));
+	for (size_t s = 0; s < NSIZES; s++) {
+		uint32_t n = sizes[s], bt = self->core_threads;
+		uint32_t a = card_alloc(c, n * 4), b = card_alloc(c, n * 4);
+		uint32_t out = card_alloc(c, n * 4 + 4);
+		uint32_t *ha = host_ptr(c, a), *hb = host_ptr(c, b), *hc = host_ptr(c, out);
+		struct vecadd_args args = { a, b, out, n };
+		uint32_t grid[3] = { (n + bt - 1) / bt, 1, 1 }, block[3] = { bt, 1, 1 };
+
+		for (uint32_t i = 0; i < n; i++) {
+			ha[i] = rnd(&seed);
+			hb[i] = rnd(&seed);
+		}
+		hc[n] = 0xdeadbeef;	/* past the end: must survive the masked tail */
+		ASSERT_EQ(0, card_launch(c, card_args(c, &args, sizeof(args)), grid, block,
+					 RUN_BUDGET));
+		for (uint32_t i = 0; i < n; i++) {
+			ASSERT_EQ(ha[i] + hb[i], hc[i]) TH_LOG("n %u: c[%u]", n, i);
+		}
+		ASSERT_EQ(0xdeadbeef, hc[n]);
+	}
+}
+
+TEST_F(card, saxpy)
+{
+	struct card *c = &self->c;
+	uint32_t seed = 11;
+
+	ASSERT_EQ(0, card_load(c, "saxpy"));
+	for (size_t s = 0; s < NSIZES; s++) {
+		uint32_t n = sizes[s], bt = self->core_threads / 2 ? self->core_threads / 2 : 1;
+		uint32_t x = card_alloc(c, n * 4), y = card_alloc(c, n * 4);
+		float *hx = host_ptr(c, x), *hy = host_ptr(c, y);
+		float *y0 = malloc(n * 4);
+		struct saxpy_args args = { x, y, n, -1.75f };
+		/* fewer threads than elements: the kernel's grid-stride loop */
+		uint32_t grid[3] = { self->ncores + 1, 1, 1 }, block[3] = { bt, 1, 1 };
+
+		ASSERT_NE(NULL, y0);
+		for (uint32_t i = 0; i < n; i++) {
+			hx[i] = (float)(rnd(&seed) % 100000) / 37.0f - 1000.0f;
+			hy[i] = y0[i] = (float)(rnd(&seed) % 100000) / 13.0f;
+		}
+		ASSERT_EQ(0, card_launch(c, card_args(c, &args, sizeof(args)), grid, block,
+					 RUN_BUDGET));
+		for (uint32_t i = 0; i < n; i++) {
+			volatile float p = args.alpha * hx[i];
+			float want = p + y0[i];
+
+			ASSERT_EQ(0, memcmp(&want, &hy[i], 4))
+				TH_LOG("n %u: y[%u] = %a, expected %a", n, i, hy[i], want);
+		}
+		free(y0);
+	}
+}
+
+TEST_F(card, reduce)
+{
+	struct card *c = &self->c;
+	uint32_t seed = 5;
+
+	ASSERT_EQ(0, card_load(c, "reduce"));
+	for (size_t s = 0; s < NSIZES; s++) {
+		/* blocks of a whole core (see vx_barrier_block()), and one less */
+		for (uint32_t shrink = 0; shrink < 2; shrink++) {
+			uint32_t n = sizes[s], bt = self->core_threads - shrink;
+			uint32_t nb = 2 * self->ncores + 1;
+			uint32_t in = card_alloc(c, n * 4), part = card_alloc(c, nb * 4);
+			uint32_t scratch = card_alloc(c, nb * bt * 4);
+			uint32_t *hin = host_ptr(c, in), *hpart = host_ptr(c, part);
+			uint32_t want = 0, got = 0;
+			struct reduce_args args = { in, part, scratch, n };
+			uint32_t grid[3] = { nb, 1, 1 }, block[3] = { bt, 1, 1 };
+
+			if (bt <= self->core_threads / 2)
+				continue;	/* two blocks could share a core */
+			for (uint32_t i = 0; i < n; i++) {
+				hin[i] = rnd(&seed);
+				want += hin[i];
+			}
+			ASSERT_EQ(0, card_launch(c, card_args(c, &args, sizeof(args)), grid,
+						 block, RUN_BUDGET));
+			for (uint32_t b = 0; b < nb; b++) {
+				uint32_t bw = 0;
+
+				/* each block's own partial, element by element */
+				for (uint32_t i = b * bt; i < n; i += nb * bt)
+					for (uint32_t t = 0; t < bt && i + t < n; t++)
+						bw += hin[i + t];
+				ASSERT_EQ(bw, hpart[b]) TH_LOG("n %u bt %u: block %u", n, bt, b);
+				got += hpart[b];
+			}
+			ASSERT_EQ(want, got);
+		}
+	}
+}
+
+TEST_F(card, diverge)
+{
+	struct card *c = &self->c;
+	uint32_t seed = 3;
+
+	ASSERT_EQ(0, card_load(c, "diverge"));
+	for (size_t s = 0; s < NSIZES; s++) {
+		uint32_t n = sizes[s], bt = self->core_threads;
+		uint32_t in = card_alloc(c, n * 4), out = card_alloc(c, n * 4 + 4);
+		int32_t *hin = host_ptr(c, in), *hout = host_ptr(c, out);
+		struct diverge_args args = { in, out, n, 0 };
+		uint32_t grid[3] = { (n + bt - 1) / bt, 1, 1 }, block[3] = { bt, 1, 1 };
+
+		for (uint32_t i = 0; i < n; i++)
+			hin[i] = (i % 4) ? (int32_t)(rnd(&seed) % 300) - 60 : (int32_t)rnd(&seed);
+		hout[n] = 0x5a5a5a5a;
+		ASSERT_EQ(0, card_launch(c, card_args(c, &args, sizeof(args)), grid, block,
+					 RUN_BUDGET));
+		for (uint32_t i = 0; i < n; i++) {
+			ASSERT_EQ(diverge_ref(hin[i]), hout[i])
+				TH_LOG("n %u: out[%u], in %d", n, i, hin[i]);
+		}
+		ASSERT_EQ(0x5a5a5a5a, hout[n]);
+	}
+}
+
+/* Several launches on one ring, with a recovery from a fault in between. */
+TEST_F(card, fault_then_vecadd)
+{
+	struct card *c = &self->c;
+	uint32_t n = 300, bt = self->core_threads;
+	uint32_t a = card_alloc(c, n * 4), b = card_alloc(c, n * 4), out = card_alloc(c, n * 4);
+	uint32_t *ha = host_ptr(c, a), *hb = host_ptr(c, b), *hc = host_ptr(c, out);
+	struct vecadd_args args = { a, b, out, n };
+	struct fault_args fargs = { 0, 0 };
+	uint32_t grid[3] = { (n + bt - 1) / bt, 1, 1 }, block[3] = { bt, 1, 1 };
+
+	for (uint32_t i = 0; i < n; i++) {
+		ha[i] = i;
+		hb[i] = 3 * i;
+	}
+	ASSERT_EQ(0, card_load(c, "fault_badaddr"));
+	ASSERT_EQ(-EIO, card_launch(c, card_args(c, &fargs, sizeof(fargs)), grid, block,
+				    RUN_BUDGET));
+	card_recover(c);
+	ASSERT_EQ(0, card_load(c, "vecadd"));
+	for (int rep = 0; rep < 3; rep++) {
+		memset(hc, 0, n * 4);
+		ASSERT_EQ(0, card_launch(c, card_args(c, &args, sizeof(args)), grid, block,
+					 RUN_BUDGET));
+		for (uint32_t i = 0; i < n; i++) {
+			ASSERT_EQ(4 * i, hc[i]);
+		}
+	}
+}
+
+/* Run a fault kernel; check the cause, the faulting PC is in the image. */
+static void run_fault(struct __test_metadata *_metadata, struct card *c, const char *name,
+		      uint32_t n, uint32_t nblocks, uint32_t bt, uint32_t cause)
+{
+	struct fault_args fargs = { 0, n };
+	uint32_t grid[3] = { nblocks, 1, 1 }, block[3] = { bt, 1, 1 };
+	uint32_t pc;
+
+	ASSERT_EQ(0, card_load(c, name));
+	fargs.out = card_alloc(c, 4);
+	ASSERT_EQ(-EIO, card_launch(c, card_args(c, &fargs, sizeof(fargs)), grid, block,
+				    RUN_BUDGET));
+	ASSERT_EQ(cause, vx_sim_mmio_read(c->sim, VX_REG_ERR_CAUSE));
+	pc = vx_sim_mmio_read(c->sim, VX_REG_ERR_PC);
+	ASSERT_GE(pc, c->base);
+	ASSERT_LT(pc, c->base + 0x10000);
+}
+
+TEST_F(card, fault_badaddr)
+{
+	run_fault(_metadata, &self->c, "fault_badaddr", 0, 2, self->core_threads,
+		  VX_ERR_LOAD_FAULT);
+	ASSERT_EQ(FAULT_BADADDR_ADDR, vx_sim_mmio_read(self->c.sim, VX_REG_ERR_ADDR));
+	ASSERT_EQ(0, vx_sim_mmio_read(self->c.sim, VX_REG_ERR_THREAD));
+}
+
+TEST_F(card, fault_misaligned)
+{
+	run_fault(_metadata, &self->c, "fault_misaligned", 0, 2, self->core_threads,
+		  VX_ERR_MISALIGNED_LOAD);
+	ASSERT_EQ(1, vx_sim_mmio_read(self->c.sim, VX_REG_ERR_ADDR) & 3);
+}
+
+TEST_F(card, fault_illegal)
+{
+	run_fault(_metadata, &self->c, "fault_illegal", 0, 2, self->core_threads,
+		  VX_ERR_ILLEGAL_INSTR);
+	ASSERT_EQ(FAULT_ILLEGAL_WORD, vx_sim_mmio_read(self->c.sim, VX_REG_ERR_ADDR));
+	/* the marker store before the bad word happened */
+}
+
+TEST_F(card, fault_assert)
+{
+	struct card *c = &self->c;
+	uint32_t n = 3, lane, line;
+	const char *expr, *file, *func;
+	uint32_t sym;
+
+	/* one warp: lanes 0..2 pass, lane 3 is the lowest failing one */
+	run_fault(_metadata, c, "fault_assert", n, 1, variant->threads, VX_ERR_ASSERT);
+	lane = vx_sim_mmio_read(c->sim, VX_REG_ERR_THREAD);
+	ASSERT_EQ(n, lane);
+	ASSERT_EQ(~0u << n & (variant->threads == 32 ? ~0u : (1u << variant->threads) - 1),
+		  vx_sim_mmio_read(c->sim, VX_REG_ERR_TMASK(0)));
+	expr = host_ptr(c, vx_sim_mmio_read(c->sim, VX_REG_ERR_INFO(0)));
+	file = host_ptr(c, vx_sim_mmio_read(c->sim, VX_REG_ERR_INFO(1)));
+	line = vx_sim_mmio_read(c->sim, VX_REG_ERR_INFO(2));
+	func = host_ptr(c, vx_sim_mmio_read(c->sim, VX_REG_ERR_INFO(3)));
+	EXPECT_STREQ("i < arg->n", expr);
+	EXPECT_NE(NULL, strstr(file, "fault_assert.c"));
+	EXPECT_STREQ("vx_kernel_main", func);
+	EXPECT_GT(line, 0);
+	/* the strings are in the image: ELF address = device address - base */
+	ASSERT_EQ(0, vx_elf_symbol(c->elf, c->elf_len, "vx_kernel_main", &sym));
+	EXPECT_LT(sym, vx_sim_mmio_read(c->sim, VX_REG_ERR_PC) - c->base);
+}
+
+TEST_F(card, hang)
+{
+	struct card *c = &self->c;
+	uint32_t count = card_alloc(c, 4);
+	struct hang_args args = { count, 0 };
+	uint32_t grid[3] = { self->ncores, 1, 1 }, block[3] = { self->core_threads, 1, 1 };
+	volatile uint32_t *hcount = host_ptr(c, count);
+	uint32_t before;
+
+	ASSERT_EQ(0, card_load(c, "hang"));
+	ASSERT_EQ(-ETIMEDOUT, card_launch(c, card_args(c, &args, sizeof(args)), grid, block,
+					  4ull << 20));
+	before = *hcount;
+	EXPECT_GT(before, 0);
+	/* still running, no error, and still making progress */
+	EXPECT_GT(vx_sim_run(c->sim, 1 << 20), 0);
+	EXPECT_GT(*hcount, before);
+	EXPECT_EQ(0, vx_sim_mmio_read(c->sim, VX_REG_STATUS) & VX_STATUS_ERROR);
+	EXPECT_NE(0, vx_sim_mmio_read(c->sim, VX_REG_STATUS) & VX_STATUS_CP_BUSY);
+	card_recover(c);
+	EXPECT_EQ(0, vx_sim_mmio_read(c->sim, VX_REG_STATUS) & VX_STATUS_CP_BUSY);
+}
+
+TEST_F(card, empty_many)
+{
+	struct card *c = &self->c;
+	uint32_t grid[3] = { 3, 1, 1 }, block[3] = { self->core_threads, 1, 1 };
+
+	ASSERT_EQ(0, card_load(c, "empty"));
+	/* more jobs than the ring holds: the tail wraps */
+	for (int i = 0; i < 200; i++) {
+		unsigned int edges = c->irq_edges;
+
+		ASSERT_EQ(0, card_launch(c, 0, grid, block, RUN_BUDGET)) TH_LOG("job %d", i);
+		/* the driver's view: one FENCE interrupt per job, acked by W1C */
+		ASSERT_EQ(edges + 1, c->irq_edges);
+		ASSERT_EQ(VX_IRQ_FENCE, vx_sim_mmio_read(c->sim, VX_REG_IRQ_STATUS));
+		vx_sim_mmio_write(c->sim, VX_REG_IRQ_STATUS, VX_IRQ_FENCE);
+		ASSERT_FALSE(c->irq_level);
+	}
+}
+
+/* The relocated pointer tables work wherever the image lands. */
+TEST_F(card, reloc_two_bases)
+{
+	struct card *c = &self->c;
+	uint32_t n = 257, bt = self->core_threads;
+	uint32_t grid[3] = { (n + bt - 1) / bt, 1, 1 }, block[3] = { bt, 1, 1 };
+
+	for (int load = 0; load < 2; load++) {
+		uint32_t out = card_alloc(c, n * 4);
+		int32_t *hout = host_ptr(c, out);
+		struct reloc_args args = { out, n };
+
+		card_alloc(c, 4096 * (load + 1));	/* move the next image */
+		ASSERT_EQ(0, card_load(c, "reloc"));
+		ASSERT_EQ(0, card_launch(c, card_args(c, &args, sizeof(args)), grid, block,
+					 RUN_BUDGET));
+		for (uint32_t i = 0; i < n; i++) {
+			ASSERT_EQ(reloc_ref(i), hout[i]) TH_LOG("load %d: out[%u]", load, i);
+		}
+	}
+}
+
+/* The loader refuses what it cannot load, without touching memory. */
+TEST(elf_rejects_malformed)
+{
+	struct vx_elf_layout l;
+	void *elf;
+	size_t len;
+	uint8_t *bad;
+
+	ASSERT_EQ(0, read_file(VX_KERNEL_DIR "/reloc.elf", &elf, &len));
+	ASSERT_EQ(0, vx_elf_parse(elf, len, &l));
+	EXPECT_EQ(3, l.nrela);
+	EXPECT_EQ(1, l.pie);
+	EXPECT_EQ(0, l.entry);
+	bad = malloc(len);
+	ASSERT_NE(NULL, bad);
+
+	EXPECT_EQ(-ENOEXEC, vx_elf_parse(elf, 10, &l));		/* short header */
+	memcpy(bad, elf, len);
+	bad[0] = 0;						/* magic */
+	EXPECT_EQ(-ENOEXEC, vx_elf_parse(bad, len, &l));
+	memcpy(bad, elf, len);
+	bad[EI_CLASS] = ELFCLASS64;
+	EXPECT_EQ(-ENOEXEC, vx_elf_parse(bad, len, &l));
+	memcpy(bad, elf, len);
+	((Elf32_Ehdr *)bad)->e_machine = EM_X86_64;
+	EXPECT_EQ(-ENOEXEC, vx_elf_parse(bad, len, &l));
+	memcpy(bad, elf, len);
+	((Elf32_Ehdr *)bad)->e_entry = 2;			/* misaligned entry */
+	EXPECT_EQ(-ENOEXEC, vx_elf_parse(bad, len, &l));
+	/* segments past the end of a truncated file */
+	EXPECT_EQ(-ENOEXEC, vx_elf_parse(elf, 0x200, &l));
+	/* a relocation type the loader does not know */
+	memcpy(bad, elf, len);
+	{
+		Elf32_Ehdr *eh = (Elf32_Ehdr *)bad;
+		Elf32_Shdr *sh = (Elf32_Shdr *)(bad + eh->e_shoff);
+		int found = 0;
+
+		for (int i = 0; i < eh->e_shnum; i++) {
+			if (sh[i].sh_type == SHT_RELA) {
+				Elf32_Rela *r = (Elf32_Rela *)(bad + sh[i].sh_offset);
+
+				r->r_info = ELF32_R_INFO(0, 1 /* R_RISCV_32 */);
+				found = 1;
+			}
+		}
+		ASSERT_TRUE(found);
+		ASSERT_EQ(0, vx_elf_parse(bad, len, &l));
+		uint8_t *img = malloc(l.size);
+
+		ASSERT_NE(NULL, img);
+		EXPECT_EQ(-ENOEXEC, vx_elf_build(bad, len, &l, 0x80010000, img));
+		free(img);
+	}
+	free(bad);
+	free(elf);
+}
+
+TEST_HARNESS_MAIN
