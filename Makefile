@@ -67,7 +67,7 @@ bench:
 
 # The module, against the cached Debian headers (KDIR= overrides).
 module:
-	@$(TOP)/scripts/build-module.sh
+	+@$(TOP)/scripts/build-module.sh
 
 host-tests: $(HOST_TESTS)
 	@$(TOP)/scripts/tap.py $$($(TOP)/scripts/run-host-tests.sh $(O)/results/host $(HOST_TESTS))

@@ -94,6 +94,9 @@ $(UNCORE_TESTS): $(O)/host/tests/%: $(SIM_TDIR)/%.c $(LIBVXSIM) $(SIM_HDRS) \
 
 HOST_TESTS += $(UNCORE_TESTS)
 
+# The QEMU device itself, through qtest (needs VX_QEMU, set by make check).
+HOST_TESTS += $(SIM_TDIR)/qtest_vortex.py
+
 # ------------------------------------------------------- benchmark
 # bench_vec: one assembly file, linked for the simulator (sim.ld) and as a
 # Linux user-mode program; sim_bench runs both and prints the ratio.

@@ -9,7 +9,9 @@ BAR layout, the run thread (a looping kernel leaves MMIO responsive), INTx,
 system_reset, and hot-unplug (device_del, acked through the PIIX4 ACPI
 eject register) while a kernel loops.
 
-usage: qtest_vortex.py QEMU_BINARY [FIRMWARE_DIR]
+usage: qtest_vortex.py [QEMU_BINARY [FIRMWARE_DIR]]
+With no arguments it uses the bench's QEMU entry named by $VX_QEMU
+(scripts/qemu.sh), as `make check` does.
 """
 import os
 import socket
@@ -147,8 +149,14 @@ def bad_property(qemu, fw, prop, word):
 
 
 def main():
-    qemu = sys.argv[1]
-    fw = sys.argv[2] if len(sys.argv) > 2 else None
+    if len(sys.argv) > 1:
+        qemu = sys.argv[1]
+        fw = sys.argv[2] if len(sys.argv) > 2 else None
+    elif os.environ.get('VX_QEMU'):
+        qemu = os.path.join(os.environ['VX_QEMU'], 'bin', 'qemu-system-x86_64')
+        fw = os.path.join(os.environ['VX_QEMU'], 'share')
+    else:
+        sys.exit(__doc__)
     t = Tap()
     print('TAP version 13\n1..13', flush=True)
 

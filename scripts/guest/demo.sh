@@ -32,3 +32,14 @@ if [ -x /vortex/bin/vortex-run ]; then
 		vortex-run /vortex/kernels/vecadd.elf 2>&1 | sed 's/^/  /'
 	fi
 fi
+if [ -x /vortex/bin/vortex-run ] && [ -f /vortex/kernels/hang.elf ]; then
+	echo "== A kernel that never ends (hang.elf): the driver's timeout stops it"
+	vortex-run /vortex/kernels/hang.elf > /tmp/hang.out 2>&1
+	rc=$?
+	sed 's/^/  /' /tmp/hang.out
+	echo "  vortex-run exit status: $rc (3 = timed out)"
+	echo "== What the driver logged"
+	dmesg | grep 'job failed' | tail -n 1 | sed 's/^\[[ 0-9.]*\] /  /'
+	echo "== The card still works after the reset"
+	vortex-run /vortex/kernels/vecadd.elf 2>&1 | sed 's/^/  /'
+fi
