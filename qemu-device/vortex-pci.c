@@ -9,8 +9,17 @@
  * Kernels run on a dedicated thread, in slices, so that neither a vCPU
  * nor the main loop ever executes device code for long: register accesses
  * and the run thread serialise on the simulator mutex, which the thread
- * drops between slices.  The thread never takes the BQL; interrupt level
- * changes are handed to a bottom half that applies them under the BQL.
+ * drops between slices.
+ *
+ * Launch latency is dominated by thread hand-offs, not by the simulator
+ * (an empty kernel runs in well under a microsecond), so the run thread
+ * avoids them: it raises the interrupt itself, taking the BQL once it has
+ * dropped the simulator mutex (the lock order is BQL, then simulator),
+ * instead of waking the main loop; and when a job ends it polls for the
+ * next doorbell for a short while (the "poll-us" property) before it goes
+ * to sleep, as a driver that submits back to back rings again soon.
+ * Level changes made by register accesses on a vCPU still go through a
+ * bottom half, which applies them under the BQL.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -19,6 +28,8 @@
 #include "qemu/log.h"
 #include "qemu/module.h"
 #include "qemu/thread.h"
+#include "qemu/timer.h"
+#include "qemu/processor.h"
 #include "qemu/main-loop.h"
 #include "qemu/atomic.h"
 #include "qemu/units.h"
@@ -59,6 +70,7 @@ struct VortexPCIState {
     uint32_t warps;
     uint32_t threads;
     uint64_t vram_size;
+    uint32_t poll_us;           /* run thread polls this long before sleeping */
 
     /* guest-visible regions */
     MemoryRegion mmio;
@@ -70,14 +82,60 @@ struct VortexPCIState {
     QemuCond work;              /* kick, stop: the thread re-checks */
     QemuThread thread;
     uint64_t slice;             /* warp instructions per vx_sim_run() */
-    bool stopping;              /* under @lock */
+    bool stopping;              /* written under @lock, polled atomically */
     int mmio_waiters;           /* atomic: accesses waiting for @lock */
+    unsigned kicks;             /* atomic: doorbells so far, for polling */
 
     /* interrupt hand-off from any thread to the BQL */
-    QEMUBH *irq_bh;
+    QEMUBH *irq_bh;             /* for changes made off the run thread */
+    bool irq_dirty;             /* run thread only: apply after the slice */
     bool irq_level;             /* atomic: latest level from the simulator */
     unsigned irq_edges;         /* atomic: 0->1 changes not yet signalled */
 };
+
+
+/* LATPROF temporary */
+#include "qemu/timer.h"
+#define LP_N 512
+static int64_t lp_t[6];
+static int64_t lp_d[5][LP_N];
+static int lp_n;
+static int lp_cmp(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+static void lp_mark(int i)
+{
+    if (i == 0) {
+        lp_t[0] = get_clock();
+        lp_t[1] = lp_t[2] = lp_t[3] = lp_t[4] = 0;
+        return;
+    }
+    if (!lp_t[0] || lp_t[i] || (i > 1 && !lp_t[i - 1])) {
+        return;
+    }
+    lp_t[i] = get_clock();
+    if (i == 4) {
+        for (int k = 0; k < 4; k++) {
+            lp_d[k][lp_n] = lp_t[k + 1] - lp_t[k];
+        }
+        lp_d[4][lp_n] = lp_t[4] - lp_t[0];
+        lp_t[0] = 0;
+        if (++lp_n == LP_N) {
+            FILE *f = fopen("/tmp/vxlat.txt", "a");
+            fprintf(f, "n=%d median ns: wake %" PRId64 " run %" PRId64 " bh %" PRId64 " guest %" PRId64 " total %" PRId64 "\n", lp_n,
+                    0L, 0L, 0L, 0L, 0L);
+            for (int k = 0; k < 5; k++) {
+                qsort(lp_d[k], LP_N, sizeof(int64_t), lp_cmp);
+                fprintf(f, "  d%d p10 %" PRId64 " p50 %" PRId64 " p90 %" PRId64 "\n", k,
+                        lp_d[k][LP_N / 10], lp_d[k][LP_N / 2], lp_d[k][LP_N * 9 / 10]);
+            }
+            fclose(f);
+            lp_n = 0;
+        }
+    }
+}
 
 /* ------------------------------------------------------ simulator hooks */
 
@@ -87,10 +145,15 @@ static void vortex_hook_set_irq(void *opaque, bool level)
     VortexPCIState *s = opaque;
 
     if (level && !qatomic_read(&s->irq_level)) {
+        lp_mark(2);
         qatomic_inc(&s->irq_edges);
     }
     qatomic_set(&s->irq_level, level);
-    qemu_bh_schedule(s->irq_bh);
+    if (qemu_thread_is_self(&s->thread)) {
+        s->irq_dirty = true;
+    } else {
+        qemu_bh_schedule(s->irq_bh);
+    }
 }
 
 /* Called with @lock held: the waiter re-checks under the same lock. */
@@ -98,6 +161,7 @@ static void vortex_hook_kick(void *opaque)
 {
     VortexPCIState *s = opaque;
 
+    qatomic_inc(&s->kicks);
     qemu_cond_signal(&s->work);
 }
 
@@ -117,15 +181,15 @@ static const struct vx_sim_hooks vortex_hooks = {
  * Under the BQL.  Every rising edge since the last run becomes one MSI, so
  * a clear-then-raise that happens before the bottom half runs is not lost.
  */
-static void vortex_irq_bh(void *opaque)
+static void vortex_irq_update(VortexPCIState *s)
 {
-    VortexPCIState *s = opaque;
     PCIDevice *pdev = PCI_DEVICE(s);
     bool level = qatomic_read(&s->irq_level);
     unsigned edges = qatomic_xchg(&s->irq_edges, 0);
     bool msi = msi_enabled(pdev);
 
     trace_vortex_irq(level, msi, edges);
+    lp_mark(3);
     if (msi) {
         pci_set_irq(pdev, 0);
         if (edges) {
@@ -134,6 +198,11 @@ static void vortex_irq_bh(void *opaque)
     } else {
         pci_set_irq(pdev, level);
     }
+}
+
+static void vortex_irq_bh(void *opaque)
+{
+    vortex_irq_update(opaque);
 }
 
 /*
@@ -159,22 +228,61 @@ static void vortex_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
 
 /* ----------------------------------------------------------- run thread */
 
+/*
+ * Called with @lock held, and drops it meanwhile: wait up to poll_us for a
+ * doorbell without sleeping, as waking a sleeping thread costs tens of
+ * microseconds on a loaded host.  Returns whether one came.
+ */
+static bool vortex_run_poll(VortexPCIState *s)
+{
+    unsigned kicks = qatomic_read(&s->kicks);
+    int64_t end;
+
+    if (!s->poll_us) {
+        return false;
+    }
+    qemu_mutex_unlock(&s->lock);
+    end = get_clock() + s->poll_us * SCALE_US;
+    while (qatomic_read(&s->kicks) == kicks && !qatomic_read(&s->stopping) &&
+           get_clock() < end) {
+        g_thread_yield();
+    }
+    qemu_mutex_lock(&s->lock);
+    return qatomic_read(&s->kicks) != kicks;
+}
+
 static void *vortex_run_thread(void *opaque)
 {
     VortexPCIState *s = opaque;
+    bool ran = false;
 
     qemu_mutex_lock(&s->lock);
     while (!s->stopping) {
         if (!vx_sim_runnable(s->sim)) {
-            qemu_cond_wait(&s->work, &s->lock);
+            /* Poll once after some work, then sleep until kicked. */
+            if (ran) {
+                ran = false;
+                vortex_run_poll(s);
+            } else {
+                qemu_cond_wait(&s->work, &s->lock);
+            }
+            lp_mark(1);
             continue;
         }
         vx_sim_run(s->sim, s->slice);
+        ran = true;
         /*
          * Mutexes are not fair: let a waiting register access in before
          * the next slice, so a looping kernel cannot starve the guest.
+         * The interrupt is raised here, with the BQL and without @lock.
          */
         qemu_mutex_unlock(&s->lock);
+        if (s->irq_dirty) {
+            s->irq_dirty = false;
+            bql_lock();
+            vortex_irq_update(s);
+            bql_unlock();
+        }
         while (qatomic_read(&s->mmio_waiters) > 0) {
             g_thread_yield();
         }
@@ -214,6 +322,9 @@ static uint64_t vortex_mmio_read(void *opaque, hwaddr addr, unsigned size)
     if (!vortex_access_ok(addr, size)) {
         return 0;
     }
+    if (addr == 0x30) {
+        lp_mark(4);
+    }
     vortex_lock(s);
     val = vx_sim_mmio_read(s->sim, addr);
     qemu_mutex_unlock(&s->lock);
@@ -232,6 +343,7 @@ static void vortex_mmio_write(void *opaque, hwaddr addr, uint64_t val,
     trace_vortex_mmio_write(addr, val);
     if (addr == A_DOORBELL) {
         trace_vortex_doorbell();
+        lp_mark(0);
     } else if (addr == A_RESET && val == VX_RESET_KEY) {
         trace_vortex_reset();
     }
@@ -324,16 +436,22 @@ static void vortex_realize(PCIDevice *pdev, Error **errp)
                      PCI_BASE_ADDRESS_MEM_PREFETCH, &s->vram);
 }
 
-/* Also the hot-unplug path: the thread leaves at its next slice boundary. */
+/*
+ * Also the hot-unplug path: the thread leaves at its next slice boundary.
+ * It may be waiting for the BQL to raise an interrupt, so it is joined
+ * with the BQL dropped.
+ */
 static void vortex_exit(PCIDevice *pdev)
 {
     VortexPCIState *s = VORTEX_PCI(pdev);
 
     qemu_mutex_lock(&s->lock);
-    s->stopping = true;
+    qatomic_set(&s->stopping, true);
     qemu_cond_signal(&s->work);
     qemu_mutex_unlock(&s->lock);
+    bql_unlock();
     qemu_thread_join(&s->thread);
+    bql_lock();
 
     vx_sim_free(s->sim);
     s->sim = NULL;
@@ -367,6 +485,7 @@ static const Property vortex_properties[] = {
     DEFINE_PROP_UINT32("warps", VortexPCIState, warps, 4),
     DEFINE_PROP_UINT32("threads", VortexPCIState, threads, 8),
     DEFINE_PROP_SIZE("vram", VortexPCIState, vram_size, 256 * MiB),
+    DEFINE_PROP_UINT32("poll-us", VortexPCIState, poll_us, 100),
 };
 
 /*

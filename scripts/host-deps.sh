@@ -11,7 +11,7 @@ pkgs=(
 	# guest boot: firmware, initramfs
 	seabios busybox-static cpio kmod
 	# out-of-tree module against Debian's headers (BTF needs pahole)
-	dwarves bc libelf-dev linux-libc-dev
+	dwarves libelf-dev linux-libc-dev
 	# kselftest harness
 	linux-source-6.12
 	# GPU kernels and their differential tests
@@ -20,6 +20,10 @@ pkgs=(
 	libdrm-dev
 )
 bpo_pkgs=(meson python3-pycotap)
+
+# kernel.sh and qemu.sh ask apt for versions (backports, deb-src), so the
+# entries must be there even when every package already is.
+[ "$(id -u)" -ne 0 ] || "$here/apt-sources.sh"
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -37,7 +41,6 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "host-deps: missing packages (${missing[*]} ${bpo_pkgs[*]}); run as root" >&2
 	exit 1
 fi
-"$here/apt-sources.sh"
 export DEBIAN_FRONTEND=noninteractive
 [ ${#missing[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${missing[@]}"
 [ $need_bpo -eq 0 ] || apt-get install -y -qq --no-install-recommends -t bookworm-backports "${bpo_pkgs[@]}"

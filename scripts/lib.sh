@@ -9,13 +9,13 @@ vx_die() { vx_log "error: $*"; exit 1; }
 
 # vx_stage NAME CMD...: run a stage and print how long it took.
 vx_stage() {
-	local name=$1 start end rc
+	local name=$1 start ms rc
 	shift
-	start=$(date +%s.%N)
+	start=$(date +%s%3N)
 	VX_STAGE=$name "$@"
 	rc=$?
-	end=$(date +%s.%N)
-	printf '[time] %-14s %6.1f s\n' "$name" "$(echo "$end - $start" | bc)" >&2
+	ms=$(( $(date +%s%3N) - start ))
+	printf '[time] %-14s %4d.%d s\n' "$name" $((ms / 1000)) $((ms % 1000 / 100)) >&2
 	return $rc
 }
 

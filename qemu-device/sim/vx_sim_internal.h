@@ -120,6 +120,23 @@ struct vx_fault {
 	uint32_t info[4];	/* ASSERT: a0..a3 of the lowest lane */
 };
 
+/*
+ * A decoded instruction (vx_exec.c).  The cache is direct-mapped by PC and
+ * tagged with the PC and the instruction word, which the executor fetches
+ * anyway: an entry is reused only for the same word at the same address,
+ * so stores into code, DPC writes and reloads need no invalidation.
+ */
+#define VX_DCACHE_BITS		12
+
+struct vx_dinsn {
+	uint32_t pc;		/* tag: address ... */
+	uint32_t insn;		/* ... and word (pc 0 never executes: empty) */
+	uint32_t op;		/* vx_exec.c's enum dop */
+	uint32_t rd, rs1, rs2;	/* register number * threads */
+	uint32_t imm;		/* immediate, or a PC-relative target/value */
+	uint32_t pad;
+};
+
 struct vx_sim {
 	struct vx_sim_config cfg;
 	uint32_t ncores;	/* clusters * cores */
@@ -147,6 +164,8 @@ struct vx_sim {
 
 	struct vx_cp cp;
 	struct vx_dm dm;
+
+	struct vx_dinsn dcache[1u << VX_DCACHE_BITS];
 };
 
 /* ---- vx_sim.c ---- */
@@ -207,6 +226,13 @@ enum vx_exec_result {
 };
 /* Execute one instruction of @w (all lanes of its mask). */
 enum vx_exec_result vx_exec_warp(struct vx_sim *sim, struct vx_warp *w);
+/*
+ * Execute up to @max instructions of @w, stopping early at the first
+ * result other than VX_EXEC_OK, which is returned.  *@used = the slots
+ * used, the stopping instruction included (as many vx_exec_warp() calls).
+ */
+enum vx_exec_result vx_exec_burst(struct vx_sim *sim, struct vx_warp *w,
+				  uint64_t max, uint64_t *used);
 /*
  * DM injection: execute @insn for lane @lane of halted @w with the PC and
  * mask untouched.  Returns 0, or -1 if the instruction faulted or is not
