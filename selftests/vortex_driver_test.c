@@ -339,6 +339,58 @@ TEST_F(vx, get_param_err_pad)
 	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_GET_PARAM, &gp));
 }
 
+/* ------------------------------------------------------------ ABI shape */
+
+/* An argument pointer the kernel cannot read is -EFAULT for every ioctl. */
+TEST_F(vx, ioctl_err_bad_pointer)
+{
+	static const unsigned long reqs[] = {
+		DRM_IOCTL_VORTEX_GET_PARAM, DRM_IOCTL_VORTEX_BO_CREATE,
+		DRM_IOCTL_VORTEX_BO_INFO, DRM_IOCTL_VORTEX_SUBMIT,
+		DRM_IOCTL_VORTEX_WAIT,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++)
+		EXPECT_EQ(-EFAULT, vx_ioctl(self->fd, reqs[i], (void *)16))
+			TH_LOG("ioctl 0x%lx", reqs[i]);
+}
+
+/* Numbers past the last ioctl are not ours (yet): -EINVAL. */
+TEST_F(vx, ioctl_err_unknown_number)
+{
+	struct drm_vortex_get_param gp = { 0 };
+
+	vx_err(EINVAL, vx_ioctl(self->fd,
+				DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_WAIT + 1,
+					 struct drm_vortex_get_param), &gp));
+}
+
+/*
+ * Userspace built against an older, shorter struct keeps working: the DRM
+ * core zero-extends what it passes in.  Here GET_PARAM without @value: the
+ * call succeeds and writes nothing past the 8 bytes it was given.
+ */
+struct vx_old_get_param {
+	uint32_t param;
+	uint32_t pad;
+};
+
+TEST_F(vx, get_param_short_struct_zero_extended)
+{
+	struct {
+		struct vx_old_get_param gp;
+		uint64_t canary;
+	} old = {
+		.gp.param = DRM_VORTEX_PARAM_NUM_THREADS,
+		.canary = 0x5a5a5a5a5a5a5a5aull,
+	};
+
+	vx_cmd(vx_ioctl(self->fd, DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_GET_PARAM,
+					   struct vx_old_get_param), &old));
+	ASSERT_EQ(0x5a5a5a5a5a5a5a5aull, old.canary);
+}
+
 /* ------------------------------------------------------------------- BOs */
 
 TEST_F(vx, bo_create_map_write_read)
