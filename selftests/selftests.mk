@@ -14,3 +14,12 @@ $(O)/guest/selftests/vortex_driver_test: selftests/vortex_driver_test.c uapi/vor
 	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -o $@ $<
 
 GUEST_TESTS += $(O)/guest/selftests/vortex_driver_test
+
+# --- the card's registers and Debug Module through BAR0 (vortex_bar_test)
+$(O)/guest/selftests/vortex_bar_test: selftests/vortex_bar_test.c hw/vortex_regs.h \
+		qemu-device/tests/vx_asm.h
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -I$(TOP)/hw \
+		-I$(TOP)/qemu-device/tests -o $@ $<
+
+GUEST_TESTS += $(O)/guest/selftests/vortex_bar_test
