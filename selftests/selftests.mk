@@ -9,7 +9,8 @@ $(O)/guest/selftests/vortex_run_test: selftests/vortex_run_test.c $(US_LIB) $(US
 GUEST_TESTS += $(O)/guest/selftests/vortex_run_test
 
 # --- driver helper: the kernel ABI with plain ioctl()s (vortex_driver_test)
-$(O)/guest/selftests/vortex_driver_test: selftests/vortex_driver_test.c uapi/vortex_accel.h
+$(O)/guest/selftests/vortex_driver_test: selftests/vortex_driver_test.c uapi/vortex_accel.h \
+		selftests/vortex_test_cmdline.h
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -o $@ $<
 
@@ -17,7 +18,7 @@ GUEST_TESTS += $(O)/guest/selftests/vortex_driver_test
 
 # --- the card's registers and Debug Module through BAR0 (vortex_bar_test)
 $(O)/guest/selftests/vortex_bar_test: selftests/vortex_bar_test.c hw/vortex_regs.h \
-		qemu-device/tests/vx_asm.h
+		qemu-device/tests/vx_asm.h selftests/vortex_test_cmdline.h
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -I$(TOP)/hw \
 		-I$(TOP)/qemu-device/tests -o $@ $<

@@ -39,6 +39,7 @@
 #include "kselftest_harness.h"
 #include "vortex_regs.h"
 #include "vx_asm.h"
+#include "vortex_test_cmdline.h"
 
 #define PCI_DEVICES	"/sys/bus/pci/devices"
 #define VX_DRIVER	"/sys/bus/pci/drivers/vortex"
@@ -668,34 +669,11 @@ TEST_F_TIMEOUT(bar, identification_registers, 60)
 	EXPECT_EQ(VX_PCI_REVISION, rev);
 }
 
-struct vx_expect {
-	unsigned long clusters, cores, warps, threads, vram;
-};
-
-static bool vx_cmdline(struct vx_expect *e)
-{
-	char buf[4096], *p;
-	FILE *f = fopen("/proc/cmdline", "r");
-	size_t n;
-
-	if (!f)
-		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	p = strstr(buf, "vxtest.topology=");
-	if (!p || sscanf(p, "vxtest.topology=%lu,%lu,%lu,%lu", &e->clusters,
-			 &e->cores, &e->warps, &e->threads) != 4)
-		return false;
-	p = strstr(buf, "vxtest.vram=");
-	return p && sscanf(p, "vxtest.vram=%lu", &e->vram) == 1;
-}
-
 TEST_F_TIMEOUT(bar, vram_size_matches_cmdline, 60)
 {
 	struct vx_expect e;
 
-	if (!vx_cmdline(&e))
+	if (!vx_cmdline_expect(&e))
 		SKIP(return, "no vxtest.topology/vxtest.vram on the kernel command line");
 	EXPECT_EQ(e.vram, rd(self, VX_REG_VRAM_SIZE_LO) |
 		  (uint64_t)rd(self, VX_REG_VRAM_SIZE_HI) << 32);
@@ -707,7 +685,7 @@ TEST_F_TIMEOUT(bar, platform_matches_cmdline, 60)
 	struct vx_expect e;
 	uint32_t p = dm_rd(self, VX_DM_PLATFORM);
 
-	if (!vx_cmdline(&e))
+	if (!vx_cmdline_expect(&e))
 		SKIP(return, "no vxtest.topology/vxtest.vram on the kernel command line");
 	EXPECT_EQ(e.threads, 1u << VX_PLATFORM_NUMTHREADS_LOG2(p));
 	EXPECT_EQ(e.warps, VX_PLATFORM_NUMWARPS(p));

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "vortex_accel.h"
+#include "vortex_test_cmdline.h"
 #include "kselftest_harness.h"
 
 #define VX_NODE		"/dev/accel/accel0"
@@ -175,47 +176,6 @@ static const uint32_t prog_null_load[] = { RV_LW(T0, X0, 0), VX_TMC(X0) };
 
 /* -------------------------------------------------------------- topology */
 
-struct vx_expect {
-	int have;
-	uint64_t clusters, cores, warps, threads, vram;
-};
-
-static struct vx_expect vx_cmdline(void)
-{
-	struct vx_expect e = { 0 };
-	char buf[4096], *p;
-	FILE *f = fopen("/proc/cmdline", "r");
-	size_t n;
-
-	if (!f)
-		return e;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	p = strstr(buf, "vxtest.topology=");
-	if (p && sscanf(p, "vxtest.topology=%lu,%lu,%lu,%lu", &e.clusters,
-			&e.cores, &e.warps, &e.threads) == 4)
-		e.have = 1;
-	p = strstr(buf, "vxtest.vram=");
-	if (!p || sscanf(p, "vxtest.vram=%lu", &e.vram) != 1)
-		e.have = 0;
-	return e;
-}
-
-static int vx_cmdline_has(const char *word)
-{
-	char buf[4096];
-	FILE *f = fopen("/proc/cmdline", "r");
-	size_t n;
-
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	return strstr(buf, word) != NULL;
-}
-
 /* --------------------------------------------------------------- fixture */
 
 #define DATA_SIZE	(64 * 1024)
@@ -293,10 +253,10 @@ static void vx_load(FIXTURE_DATA(vx) *self, const uint32_t *prog, size_t bytes)
 
 TEST_F(vx, get_param_topology)
 {
-	struct vx_expect e = vx_cmdline();
+	struct vx_expect e;
 	uint64_t platform;
 
-	if (!e.have)
+	if (!vx_cmdline_expect(&e))
 		SKIP(return, "no vxtest.topology/vxtest.vram on the kernel command line");
 	EXPECT_EQ(e.clusters, self->clusters);
 	EXPECT_EQ(e.cores, self->cores);
