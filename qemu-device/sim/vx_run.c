@@ -79,20 +79,16 @@ static uint64_t run_burst(struct vx_sim *sim, struct vx_warp *w, uint64_t max,
                           bool *ended)
 {
     uint64_t n = 0;
+    enum vx_exec_result r;
 
     if (w->resethalt_armed) {
         w->resethalt_armed = false;
         vx_dm_halt_warp(sim, w, VX_HACAUSE_RESETHALTREQ);
         return 0;
     }
-    while (n < max) {
-        enum vx_exec_result r = vx_exec_warp(sim, w);
-
-        n++;
-        if (r != VX_EXEC_OK) {
-            *ended = r == VX_EXEC_ENDED;
-            break;
-        }
+    r = vx_exec_burst(sim, w, max, &n);
+    if (r != VX_EXEC_OK) {
+        *ended = r == VX_EXEC_ENDED;
     }
     return n;
 }

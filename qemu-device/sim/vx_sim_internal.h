@@ -8,6 +8,7 @@
  *   vx_dm.c    Debug Module
  *   vx_run.c   warp scheduler (vx_sim_run)
  *   vx_exec.c  RV32IM + Zicsr decode and execute across a warp's lanes
+ *              (its fast path's body is the template vx_exec_burst.h)
  *   vx_fpu.c   RV32F with rounding modes and exception flags
  *   vx_simt.c  Vortex SIMT instructions: tmc, wspawn, split, join, bar, pred
  * The functions below are the only calls between those files.

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Vortex card simulator: the body of vx_exec_burst(), included by
+ * vx_exec.c once per vector width (VL lanes, types VEC/VECS) as the static
+ * function VX_BURST_FN with attributes VX_BURST_ATTR.  The building blocks
+ * (ALU_RR, LOAD, ...) are vx_exec.c's macros.  No include guard: this is a
+ * template.
+ */
+
+static VX_BURST_ATTR enum vx_exec_result
+VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
+{
+    const uint32_t T = sim->cfg.threads;
+    /* VRAM offset bits that must be clear: VRAM is a power of two */
+    const uint32_t hi = ~(uint32_t)(sim->cfg.vram_size - 1);
+    /* the highest offset of a whole warp's consecutive words */
+    const uint32_t lim4 = (uint32_t)(sim->cfg.vram_size - 4 * T);
+    uint8_t *const vram = sim->vram;
+    uint32_t *const X = w->x, *const F = w->f;
+    enum vx_exec_result r;
+    uint32_t pc = w->pc, lane0;
+    /*
+     * Slots left; the instructions run so far are max - left, and those
+     * not yet added to w->cycle and w->instret are max - left - synced.
+     */
+    uint64_t left = max, synced = 0;
+    uint32_t VT;        /* T if every lane is active and T % 8 == 0, else 0 */
+
+    if (max == 0) {
+        *used = 0;
+        return VX_EXEC_OK;
+    }
+    if (vx_tmask_empty(&w->tmask)) {
+        /* no lane to run (only a debugger can get here): as tmc 0 */
+        vx_warp_stop(sim, w);
+        vx_cp_warp_ended(sim, w);
+        *used = 1;
+        return VX_EXEC_ENDED;
+    }
+    VT = (T & 7) == 0 && tmask_is_full(&w->tmask, T) ? T : 0;
+    lane0 = first_lane(&w->tmask);
+
+    while (left) {
+        uint32_t off = pc - VX_VRAM_DEVADDR, word;
+        struct vx_dinsn *d;
+
+        left--;
+        if (off & (hi | 3)) {
+            w->pc = pc;
+            w->cycle += max - left - synced;
+            w->instret += max - left - synced - 1;
+            *used = max - left;
+            return fetch_fault(sim, w);
+        }
+        word = ld32(vram + off);
+        d = &sim->dcache[(pc >> 2) & DCACHE_MASK];
+        if (__builtin_expect(d->pc != pc || d->insn != word, 0)) {
+            decode(sim, d, pc, word);
+        }
+        switch ((enum dop)d->op) {
+        case D_NOP:  pc += 4; break;
+        case D_ADDI: ALU_RI(a + b, a + b); break;
+        case D_SLTI: ALU_RI(SLTI_V, SLT_S); break;
+        case D_SLTIU: ALU_RI(SLTU_V, SLTU_S); break;
+        case D_XORI: ALU_RI(a ^ b, a ^ b); break;
+        case D_ORI:  ALU_RI(a | b, a | b); break;
+        case D_ANDI: ALU_RI(a & b, a & b); break;
+        case D_SLLI: ALU_RI(a << b, a << b); break;
+        case D_SRLI: ALU_RI(a >> b, a >> b); break;
+        case D_SRAI: ALU_RI((VEC)((VECS)a >> (int32_t)b),
+                            (uint32_t)((int32_t)a >> b)); break;
+        case D_ADD:  ALU_RR(a + b, a + b); break;
+        case D_SUB:  ALU_RR(a - b, a - b); break;
+        case D_SLL:  ALU_RR(a << (b & 31), a << (b & 31)); break;
+        case D_SLT:  ALU_RR(SLT_V, SLT_S); break;
+        case D_SLTU: ALU_RR(SLTU_V, SLTU_S); break;
+        case D_XOR:  ALU_RR(a ^ b, a ^ b); break;
+        case D_SRL:  ALU_RR(a >> (b & 31), a >> (b & 31)); break;
+        case D_SRA:  ALU_RR((VEC)((VECS)a >> (VECS)(b & 31)),
+                            (uint32_t)((int32_t)a >> (b & 31))); break;
+        case D_OR:   ALU_RR(a | b, a | b); break;
+        case D_AND:  ALU_RR(a & b, a & b); break;
+        case D_MUL:  ALU_RR(a * b, a * b); break;
+        case D_LI:
+            UNIFORM(d->rd, d->imm);
+            pc += 4;
+            break;
+        case D_JAL:
+            if (d->rd) {
+                UNIFORM(d->rd, pc + 4);
+            }
+            pc = d->imm;
+            break;
+        case D_JALR: {
+            /* the target first: rd may be rs1 */
+            uint32_t target = (X[d->rs1 + lane0] + d->imm) & ~1u;
+
+            if (d->rd) {
+                UNIFORM(d->rd, pc + 4);
+            }
+            pc = target;
+            break;
+        }
+        case D_BEQ:  BRANCH(a == b); break;
+        case D_BNE:  BRANCH(a != b); break;
+        case D_BLT:  BRANCH((int32_t)a < (int32_t)b); break;
+        case D_BGE:  BRANCH((int32_t)a >= (int32_t)b); break;
+        case D_BLTU: BRANCH(a < b); break;
+        case D_BGEU: BRANCH(a >= b); break;
+        case D_LB:   LOAD(1, X, LD_B); break;
+        case D_LH:   LOAD(2, X, LD_H); break;
+        case D_LW:   LOAD(4, X, ld32); break;
+        case D_LBU:  LOAD(1, X, LD_BU); break;
+        case D_LHU:  LOAD(2, X, LD_HU); break;
+        case D_FLW:  LOAD(4, F, ld32); break;
+        case D_SB:   STORE(1, X, ST_B); break;
+        case D_SH:   STORE(2, X, st16); break;
+        case D_SW:   STORE(4, X, st32); break;
+        case D_FSW:  STORE(4, F, st32); break;
+        default:
+            goto slow;
+        }
+        continue;
+
+    slow:
+        /* out of line, with the warp's state where the callee looks */
+        w->pc = pc;
+        w->cycle += max - left - synced;
+        w->instret += max - left - synced - 1;
+        synced = max - left;
+        if (d->op == D_SIMT) {
+            /* moves pc, reports faults */
+            r = vx_simt_exec(sim, w, d->insn);
+        } else {
+            r = exec_slow(sim, w, d->insn);
+        }
+        if (r != VX_EXEC_OK) {
+            /*
+             * The warp may be gone (its slot even reused by the CP): the
+             * callee left it as it must be.  A parked bar did retire.
+             */
+            if (r == VX_EXEC_WAIT) {
+                w->instret++;
+            }
+            *used = max - left;
+            return r;
+        }
+        w->instret++;
+        pc = w->pc;
+        /* a Vortex op may change the mask (never to empty: that ends) */
+        VT = (T & 7) == 0 && tmask_is_full(&w->tmask, T) ? T : 0;
+        lane0 = first_lane(&w->tmask);
+    }
+    w->pc = pc;
+    w->cycle += max - synced;
+    w->instret += max - synced;
+    *used = max;
+    return VX_EXEC_OK;
+}
+
