@@ -61,6 +61,12 @@ struct vortex_device {
 	u32 ring_tail;
 	struct drm_gpu_scheduler sched;
 	struct workqueue_struct *reset_wq;	/* ordered: TDR and error work */
+	/*
+	 * Ordered, high priority: run_job and free_job.  A SUBMIT's run_job
+	 * then preempts the submitting thread instead of waiting for it to
+	 * block in WAIT, so the doorbell rings while that thread returns.
+	 */
+	struct workqueue_struct *submit_wq;
 	struct work_struct reset_work;
 	u64 fence_context;
 	u64 emit_seqno;			/* last hardware fence seqno: run_job only */

@@ -826,6 +826,7 @@ static void vortex_job_fini(struct drm_device *drm, void *arg)
 	/* Jobs killed with their entity are freed from a work item. */
 	wait_var_event(&vdev->job_count, !atomic_read(&vdev->job_count));
 
+	destroy_workqueue(vdev->submit_wq);
 	destroy_workqueue(vdev->reset_wq);
 
 	mutex_lock(&vdev->mm_lock);
@@ -840,6 +841,7 @@ static int vortex_job_sched_init(struct vortex_device *vdev)
 #if VORTEX_SCHED_INIT_ARGS
 	const struct drm_sched_init_args args = {
 		.ops = &vortex_sched_ops,
+		.submit_wq = vdev->submit_wq,
 		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
 		.credit_limit = 1,
 		.timeout = timeout,
@@ -850,7 +852,7 @@ static int vortex_job_sched_init(struct vortex_device *vdev)
 
 	return drm_sched_init(&vdev->sched, &args);
 #else
-	return drm_sched_init(&vdev->sched, &vortex_sched_ops, NULL,
+	return drm_sched_init(&vdev->sched, &vortex_sched_ops, vdev->submit_wq,
 			      DRM_SCHED_PRIORITY_COUNT, 1, 0, timeout,
 			      vdev->reset_wq, NULL, "vortex-ring",
 			      vdev->drm.dev);
@@ -891,13 +893,23 @@ int vortex_job_init(struct vortex_device *vdev)
 		goto err_ring_remove;
 	}
 
+	/* Like the queue drm_sched would allocate, but high priority. */
+	vdev->submit_wq = alloc_ordered_workqueue("vortex-submit",
+						  WQ_MEM_RECLAIM | WQ_HIGHPRI);
+	if (!vdev->submit_wq) {
+		ret = -ENOMEM;
+		goto err_reset_wq_destroy;
+	}
+
 	ret = vortex_job_sched_init(vdev);
 	if (ret)
-		goto err_wq_destroy;
+		goto err_submit_wq_destroy;
 
 	return drmm_add_action_or_reset(&vdev->drm, vortex_job_fini, vdev);
 
-err_wq_destroy:
+err_submit_wq_destroy:
+	destroy_workqueue(vdev->submit_wq);
+err_reset_wq_destroy:
 	destroy_workqueue(vdev->reset_wq);
 err_ring_remove:
 	mutex_lock(&vdev->mm_lock);

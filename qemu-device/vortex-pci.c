@@ -16,10 +16,13 @@
  * avoids them: it raises the interrupt itself, taking the BQL once it has
  * dropped the simulator mutex (the lock order is BQL, then simulator),
  * instead of waking the main loop; and when a job ends it polls for the
- * next doorbell for a short while (the "poll-us" property) before it goes
- * to sleep, as a driver that submits back to back rings again soon.
- * Level changes made by register accesses on a vCPU still go through a
- * bottom half, which applies them under the BQL.
+ * next doorbell for a short while before it goes to sleep, as a driver
+ * that submits back to back rings again soon.  Like QEMU's adaptive
+ * AioContext polling, the window grows while doorbells come within
+ * "poll-us" of the card going idle, and shrinks (down to not polling at
+ * all) when they do not, so an idle card or a busy host does not pay for it.
+ * Level changes made by register accesses are applied at once: those run
+ * under the BQL already.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -29,7 +32,6 @@
 #include "qemu/module.h"
 #include "qemu/thread.h"
 #include "qemu/timer.h"
-#include "qemu/processor.h"
 #include "qemu/main-loop.h"
 #include "qemu/atomic.h"
 #include "qemu/units.h"
@@ -61,6 +63,11 @@ REG32(DOORBELL, VX_REG_DOORBELL)
  */
 #define VORTEX_SLICE_LANES 16384
 
+/* Polling longer than this only burns host CPU a guest might need. */
+#define VORTEX_POLL_US_MAX 1000
+/* A poll window that shrinks below this is switched off. */
+#define VORTEX_POLL_NS_MIN (4 * SCALE_US)
+
 struct VortexPCIState {
     PCIDevice parent_obj;
 
@@ -85,74 +92,37 @@ struct VortexPCIState {
     bool stopping;              /* written under @lock, polled atomically */
     int mmio_waiters;           /* atomic: accesses waiting for @lock */
     unsigned kicks;             /* atomic: doorbells so far, for polling */
+    int64_t poll_ns;            /* run thread only: current poll window */
+    int64_t kick_ns;            /* under @lock: when the last doorbell came */
 
     /* interrupt hand-off from any thread to the BQL */
-    QEMUBH *irq_bh;             /* for changes made off the run thread */
     bool irq_dirty;             /* run thread only: apply after the slice */
     bool irq_level;             /* atomic: latest level from the simulator */
     unsigned irq_edges;         /* atomic: 0->1 changes not yet signalled */
 };
 
-
-/* LATPROF temporary */
-#include "qemu/timer.h"
-#define LP_N 512
-static int64_t lp_t[6];
-static int64_t lp_d[5][LP_N];
-static int lp_n;
-static int lp_cmp(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
-static void lp_mark(int i)
-{
-    if (i == 0) {
-        lp_t[0] = get_clock();
-        lp_t[1] = lp_t[2] = lp_t[3] = lp_t[4] = 0;
-        return;
-    }
-    if (!lp_t[0] || lp_t[i] || (i > 1 && !lp_t[i - 1])) {
-        return;
-    }
-    lp_t[i] = get_clock();
-    if (i == 4) {
-        for (int k = 0; k < 4; k++) {
-            lp_d[k][lp_n] = lp_t[k + 1] - lp_t[k];
-        }
-        lp_d[4][lp_n] = lp_t[4] - lp_t[0];
-        lp_t[0] = 0;
-        if (++lp_n == LP_N) {
-            FILE *f = fopen("/tmp/vxlat.txt", "a");
-            fprintf(f, "n=%d median ns: wake %" PRId64 " run %" PRId64 " bh %" PRId64 " guest %" PRId64 " total %" PRId64 "\n", lp_n,
-                    0L, 0L, 0L, 0L, 0L);
-            for (int k = 0; k < 5; k++) {
-                qsort(lp_d[k], LP_N, sizeof(int64_t), lp_cmp);
-                fprintf(f, "  d%d p10 %" PRId64 " p50 %" PRId64 " p90 %" PRId64 "\n", k,
-                        lp_d[k][LP_N / 10], lp_d[k][LP_N / 2], lp_d[k][LP_N * 9 / 10]);
-            }
-            fclose(f);
-            lp_n = 0;
-        }
-    }
-}
-
 /* ------------------------------------------------------ simulator hooks */
 
-/* Runs with @lock held, on a vCPU or the run thread: no BQL here. */
+static void vortex_irq_update(VortexPCIState *s);
+
+/*
+ * Runs with @lock held.  A register access holds the BQL too (taken before
+ * @lock), so the level is applied at once; the run thread has no BQL and
+ * applies it once it has dropped @lock.
+ */
 static void vortex_hook_set_irq(void *opaque, bool level)
 {
     VortexPCIState *s = opaque;
 
     if (level && !qatomic_read(&s->irq_level)) {
-        lp_mark(2);
         qatomic_inc(&s->irq_edges);
     }
     qatomic_set(&s->irq_level, level);
     if (qemu_thread_is_self(&s->thread)) {
         s->irq_dirty = true;
     } else {
-        qemu_bh_schedule(s->irq_bh);
+        assert(bql_locked());
+        vortex_irq_update(s);
     }
 }
 
@@ -161,6 +131,7 @@ static void vortex_hook_kick(void *opaque)
 {
     VortexPCIState *s = opaque;
 
+    s->kick_ns = get_clock();
     qatomic_inc(&s->kicks);
     qemu_cond_signal(&s->work);
 }
@@ -178,8 +149,9 @@ static const struct vx_sim_hooks vortex_hooks = {
 };
 
 /*
- * Under the BQL.  Every rising edge since the last run becomes one MSI, so
- * a clear-then-raise that happens before the bottom half runs is not lost.
+ * Under the BQL.  Every rising edge since the last update becomes one MSI,
+ * so a clear-then-raise on the run thread before it gets the BQL is not
+ * lost.
  */
 static void vortex_irq_update(VortexPCIState *s)
 {
@@ -189,7 +161,6 @@ static void vortex_irq_update(VortexPCIState *s)
     bool msi = msi_enabled(pdev);
 
     trace_vortex_irq(level, msi, edges);
-    lp_mark(3);
     if (msi) {
         pci_set_irq(pdev, 0);
         if (edges) {
@@ -198,11 +169,6 @@ static void vortex_irq_update(VortexPCIState *s)
     } else {
         pci_set_irq(pdev, level);
     }
-}
-
-static void vortex_irq_bh(void *opaque)
-{
-    vortex_irq_update(opaque);
 }
 
 /*
@@ -217,60 +183,94 @@ static void vortex_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
     bool msi_before = msi_enabled(pdev);
 
     pci_default_write_config(pdev, addr, val, len);
-    if (!s->irq_bh || msi_enabled(pdev) == msi_before) {
+    if (!s->sim || msi_enabled(pdev) == msi_before) {
         return;
     }
     if (msi_enabled(pdev) && qatomic_read(&s->irq_level)) {
         qatomic_inc(&s->irq_edges);
     }
-    qemu_bh_schedule(s->irq_bh);
+    vortex_irq_update(s);
 }
 
 /* ----------------------------------------------------------- run thread */
 
 /*
- * Called with @lock held, and drops it meanwhile: wait up to poll_us for a
+ * Called with @lock held, and drops it meanwhile: wait up to poll_ns for a
  * doorbell without sleeping, as waking a sleeping thread costs tens of
- * microseconds on a loaded host.  Returns whether one came.
+ * microseconds on a busy host.  Returns whether a doorbell came.
+ *
+ * Yielding lets a vCPU that shares the host CPU run; but if it does run,
+ * this thread only sees the doorbell when the vCPU's time slice ends,
+ * milliseconds later, whereas a sleeping thread would be woken at once.
+ * So polling stops (and the window goes back to zero) as soon as a yield
+ * turns out to have given the CPU away.
  */
 static bool vortex_run_poll(VortexPCIState *s)
 {
     unsigned kicks = qatomic_read(&s->kicks);
-    int64_t end;
+    int64_t now, end, before;
 
-    if (!s->poll_us) {
+    if (!s->poll_ns) {
         return false;
     }
     qemu_mutex_unlock(&s->lock);
-    end = get_clock() + s->poll_us * SCALE_US;
+    now = get_clock();
+    end = now + s->poll_ns;
     while (qatomic_read(&s->kicks) == kicks && !qatomic_read(&s->stopping) &&
-           get_clock() < end) {
+           now < end) {
+        before = now;
         g_thread_yield();
+        now = get_clock();
+        if (now - before > VORTEX_POLL_NS_MIN) {
+            s->poll_ns = 0;
+            break;
+        }
     }
     qemu_mutex_lock(&s->lock);
     return qatomic_read(&s->kicks) != kicks;
 }
 
+/*
+ * The next doorbell came @idle_ns after the card ran out of work: grow the
+ * poll window if polling long enough would have caught it, else shrink it.
+ */
+static void vortex_run_poll_adapt(VortexPCIState *s, int64_t idle_ns)
+{
+    int64_t max = s->poll_us * SCALE_US;
+
+    if (idle_ns <= max) {
+        s->poll_ns = MIN(MAX(s->poll_ns * 2, VORTEX_POLL_NS_MIN), max);
+    } else {
+        s->poll_ns /= 2;
+        if (s->poll_ns < VORTEX_POLL_NS_MIN) {
+            s->poll_ns = 0;
+        }
+    }
+}
+
 static void *vortex_run_thread(void *opaque)
 {
     VortexPCIState *s = opaque;
-    bool ran = false;
+    int64_t idle_since = 0;     /* when the card ran out of work, or 0 */
 
     qemu_mutex_lock(&s->lock);
     while (!s->stopping) {
         if (!vx_sim_runnable(s->sim)) {
-            /* Poll once after some work, then sleep until kicked. */
-            if (ran) {
-                ran = false;
+            /* Poll once when work runs out, then sleep until kicked. */
+            if (!idle_since) {
+                idle_since = get_clock();
                 vortex_run_poll(s);
             } else {
                 qemu_cond_wait(&s->work, &s->lock);
             }
-            lp_mark(1);
             continue;
         }
+        if (idle_since) {
+            /* From the end of work to the doorbell, not to the wakeup. */
+            vortex_run_poll_adapt(s, s->kick_ns - idle_since);
+            idle_since = 0;
+        }
         vx_sim_run(s->sim, s->slice);
-        ran = true;
         /*
          * Mutexes are not fair: let a waiting register access in before
          * the next slice, so a looping kernel cannot starve the guest.
@@ -322,9 +322,6 @@ static uint64_t vortex_mmio_read(void *opaque, hwaddr addr, unsigned size)
     if (!vortex_access_ok(addr, size)) {
         return 0;
     }
-    if (addr == 0x30) {
-        lp_mark(4);
-    }
     vortex_lock(s);
     val = vx_sim_mmio_read(s->sim, addr);
     qemu_mutex_unlock(&s->lock);
@@ -343,7 +340,6 @@ static void vortex_mmio_write(void *opaque, hwaddr addr, uint64_t val,
     trace_vortex_mmio_write(addr, val);
     if (addr == A_DOORBELL) {
         trace_vortex_doorbell();
-        lp_mark(0);
     } else if (addr == A_RESET && val == VX_RESET_KEY) {
         trace_vortex_reset();
     }
@@ -383,6 +379,11 @@ static bool vortex_check_config(VortexPCIState *s, struct vx_sim_config *cfg,
         error_setg(errp, "vortex: %s", msg);
         return false;
     }
+    if (s->poll_us > VORTEX_POLL_US_MAX) {
+        error_setg(errp, "vortex: poll-us %u is above %u", s->poll_us,
+                   VORTEX_POLL_US_MAX);
+        return false;
+    }
     return true;
 }
 
@@ -420,8 +421,6 @@ static void vortex_realize(PCIDevice *pdev, Error **errp)
     }
 
     s->slice = MAX(VORTEX_SLICE_LANES / cfg.threads, 16);
-    s->irq_bh = qemu_bh_new_guarded(vortex_irq_bh, s,
-                                    &DEVICE(s)->mem_reentrancy_guard);
     qemu_mutex_init(&s->lock);
     qemu_cond_init(&s->work);
     s->stopping = false;
@@ -455,8 +454,6 @@ static void vortex_exit(PCIDevice *pdev)
 
     vx_sim_free(s->sim);
     s->sim = NULL;
-    qemu_bh_delete(s->irq_bh);
-    s->irq_bh = NULL;
     qemu_cond_destroy(&s->work);
     qemu_mutex_destroy(&s->lock);
     msi_uninit(pdev);
@@ -464,7 +461,7 @@ static void vortex_exit(PCIDevice *pdev)
 
 /*
  * Under the BQL.  The PCI core resets config space, MSI and INTx itself;
- * a level change from the reset still goes through the bottom half.
+ * the edges counted before the reset are dropped.
  */
 static void vortex_reset_hold(Object *obj, ResetType type)
 {
@@ -485,7 +482,7 @@ static const Property vortex_properties[] = {
     DEFINE_PROP_UINT32("warps", VortexPCIState, warps, 4),
     DEFINE_PROP_UINT32("threads", VortexPCIState, threads, 8),
     DEFINE_PROP_SIZE("vram", VortexPCIState, vram_size, 256 * MiB),
-    DEFINE_PROP_UINT32("poll-us", VortexPCIState, poll_us, 100),
+    DEFINE_PROP_UINT32("poll-us", VortexPCIState, poll_us, 50),
 };
 
 /*
