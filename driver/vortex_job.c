@@ -24,6 +24,9 @@
  * the card, fails the job's hardware fence with the error and restarts the
  * scheduler, which then runs the next job as if nothing happened.
  *
+ * SUBMIT and WAIT, the ioctls that make and watch jobs, are in
+ * vortex_submit.c.
+ *
  * Hot-unplug fails the job on the card with -ECANCELED, and run_job refuses
  * (-ECANCELED) every job that reaches it afterwards, so queued work drains
  * without hardware and every waiter wakes up.
@@ -31,37 +34,21 @@
 
 #include <linux/dma-fence.h>
 #include <linux/interrupt.h>
-#include <linux/overflow.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 #include <linux/version.h>
 #include <linux/wait_bit.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
-#include <drm/drm_gem.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
-#include <drm/drm_syncobj.h>
-#include <drm/drm_utils.h>
 
 #include "vortex_accel.h"
 #include "vortex_device.h"
 #include "vortex_gem.h"
 #include "vortex_job.h"
 
-/*
- * Debian's 6.12.y took two drm_sched API changes from later kernels:
- * struct drm_sched_init_args (6.12.114) and the client id argument of
- * drm_sched_job_init() (6.12.103).
- */
-#define VORTEX_SCHED_INIT_ARGS \
-	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 114))
-#define VORTEX_SCHED_JOB_CLIENT_ID \
-	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 103))
-
 /* One job on the card at a time needs only a few dwords of ring. */
 #define VORTEX_RING_SIZE	VX_RING_SIZE_MIN
-#define VORTEX_SUBMIT_MAX_BOS	4096
 
 static struct vortex_job *to_vortex_job(struct drm_sched_job *sched_job)
 {
@@ -358,7 +345,7 @@ static void vortex_job_reset_work(struct work_struct *work)
 		vortex_job_recover(vdev, NULL, victim, error);
 }
 
-static void vortex_job_release(struct vortex_job *job)
+void vortex_job_release(struct vortex_job *job)
 {
 	struct vortex_device *vdev = job->vdev;
 	u32 i;
@@ -392,354 +379,6 @@ static const struct drm_sched_backend_ops vortex_sched_ops = {
 	.timedout_job = vortex_job_timedout,
 	.free_job = vortex_job_free,
 };
-
-/* ------------------------------------------------------------ SUBMIT */
-
-/* @a * @b * @c, or U64_MAX if that does not fit. */
-static u64 vortex_mul3(u32 a, u32 b, u32 c)
-{
-	u64 r;
-
-	if (check_mul_overflow((u64)a * b, (u64)c, &r))
-		return U64_MAX;
-	return r;
-}
-
-static int vortex_job_check_args(struct vortex_device *vdev,
-				 const struct drm_vortex_submit *args)
-{
-	struct drm_device *drm = &vdev->drm;
-	u64 block, grid, threads;
-
-	if (args->flags & ~DRM_VORTEX_SUBMIT_FLAGS) {
-		drm_dbg(drm, "SUBMIT: unknown flags 0x%x\n", args->flags);
-		return -EINVAL;
-	}
-	if (args->pad) {
-		drm_dbg(drm, "SUBMIT: pad not zero\n");
-		return -EINVAL;
-	}
-	if (!args->bo_count || args->bo_count > VORTEX_SUBMIT_MAX_BOS) {
-		drm_dbg(drm, "SUBMIT: bo_count %u\n", args->bo_count);
-		return -EINVAL;
-	}
-	if (args->bo_stride < sizeof(struct drm_vortex_submit_bo) ||
-	    args->bo_stride > SZ_4K) {
-		drm_dbg(drm, "SUBMIT: bo_stride %u\n", args->bo_stride);
-		return -EINVAL;
-	}
-
-	block = vortex_mul3(args->block[0], args->block[1], args->block[2]);
-	grid = vortex_mul3(args->grid[0], args->grid[1], args->grid[2]);
-	if (!block || !grid) {
-		drm_dbg(drm, "SUBMIT: zero grid or block dimension\n");
-		return -EINVAL;
-	}
-	if (block > (u64)vdev->num_warps * vdev->num_threads) {
-		drm_dbg(drm, "SUBMIT: block of %llu threads does not fit a core\n",
-			block);
-		return -EINVAL;
-	}
-	if (check_mul_overflow(grid, block, &threads) || threads > U32_MAX) {
-		drm_dbg(drm, "SUBMIT: grid too large\n");
-		return -EINVAL;
-	}
-
-	if (args->entry_pc & 3) {
-		drm_dbg(drm, "SUBMIT: entry_pc 0x%llx not aligned\n", args->entry_pc);
-		return -EINVAL;
-	}
-	if (args->stack_size % 16 || !args->stack_size != !args->stack_addr) {
-		drm_dbg(drm, "SUBMIT: bad stack %llu bytes at 0x%llx\n",
-			args->stack_size, args->stack_addr);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Copies the BO list and takes a reference on each buffer. */
-static int vortex_job_lookup_bos(struct vortex_job *job, struct drm_file *file,
-				 const struct drm_vortex_submit *args)
-{
-	struct drm_device *drm = &job->vdev->drm;
-	void __user *ubos = u64_to_user_ptr(args->bos);
-	struct drm_vortex_submit_bo sbo;
-	u32 i;
-	int ret;
-
-	job->bos = kvcalloc(args->bo_count, sizeof(*job->bos), GFP_KERNEL);
-	job->bo_flags = kvcalloc(args->bo_count, sizeof(*job->bo_flags),
-				 GFP_KERNEL);
-	if (!job->bos || !job->bo_flags)
-		return -ENOMEM;
-	job->bo_count = args->bo_count;
-
-	for (i = 0; i < args->bo_count; i++) {
-		/* Longer entries from newer userspace must end in zeroes. */
-		ret = copy_struct_from_user(&sbo, sizeof(sbo),
-					    ubos + (u64)i * args->bo_stride,
-					    args->bo_stride);
-		if (ret) {
-			drm_dbg(drm, "SUBMIT: bos[%u] unreadable (%d)\n", i, ret);
-			return ret == -E2BIG ? -EINVAL : ret;
-		}
-		if (sbo.flags & ~DRM_VORTEX_SUBMIT_BO_FLAGS) {
-			drm_dbg(drm, "SUBMIT: bos[%u] flags 0x%x\n", i, sbo.flags);
-			return -EINVAL;
-		}
-		job->bos[i] = drm_gem_object_lookup(file, sbo.handle);
-		if (!job->bos[i]) {
-			drm_dbg(drm, "SUBMIT: bos[%u] no handle %u\n", i, sbo.handle);
-			return -ENOENT;
-		}
-		job->bo_flags[i] = sbo.flags;
-	}
-	return 0;
-}
-
-/* Whether [@addr, @addr + @len) lies inside one of the job's buffers. */
-static bool vortex_job_has_range(struct vortex_job *job, u64 addr, u64 len)
-{
-	u32 i;
-
-	for (i = 0; i < job->bo_count; i++) {
-		struct vortex_bo *bo = to_vortex_bo(job->bos[i]);
-		u64 start = vortex_bo_devaddr(bo);
-
-		if (addr >= start && len <= bo->base.size &&
-		    addr - start <= bo->base.size - len)
-			return true;
-	}
-	return false;
-}
-
-static int vortex_job_check_addrs(struct vortex_job *job,
-				  const struct drm_vortex_submit *args)
-{
-	struct vortex_device *vdev = job->vdev;
-	struct drm_device *drm = &vdev->drm;
-	u64 hw_threads, stack_bytes;
-
-	if (!vortex_job_has_range(job, args->entry_pc, 4)) {
-		drm_dbg(drm, "SUBMIT: entry_pc 0x%llx outside the job's BOs\n",
-			args->entry_pc);
-		return -EINVAL;
-	}
-	if (args->arg_addr && !vortex_job_has_range(job, args->arg_addr, 1)) {
-		drm_dbg(drm, "SUBMIT: arg_addr 0x%llx outside the job's BOs\n",
-			args->arg_addr);
-		return -EINVAL;
-	}
-	if (!args->stack_size)
-		return 0;
-
-	/* One slice per hardware thread of the whole card. */
-	hw_threads = (u64)vortex_device_total_warps(vdev) * vdev->num_threads;
-	if (args->stack_size > U32_MAX ||
-	    check_mul_overflow(hw_threads, args->stack_size, &stack_bytes) ||
-	    !vortex_job_has_range(job, args->stack_addr, stack_bytes)) {
-		drm_dbg(drm, "SUBMIT: stack of %llu x %llu bytes at 0x%llx outside the job's BOs\n",
-			hw_threads, args->stack_size, args->stack_addr);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static void vortex_job_build_launch(struct vortex_job *job,
-				    const struct drm_vortex_submit *args)
-{
-	u32 *l = job->launch;
-
-	l[VX_LAUNCH_ENTRY] = args->entry_pc;
-	l[VX_LAUNCH_ARG] = args->arg_addr;
-	l[VX_LAUNCH_GRID_X] = args->grid[0];
-	l[VX_LAUNCH_GRID_Y] = args->grid[1];
-	l[VX_LAUNCH_GRID_Z] = args->grid[2];
-	l[VX_LAUNCH_BLOCK_X] = args->block[0];
-	l[VX_LAUNCH_BLOCK_Y] = args->block[1];
-	l[VX_LAUNCH_BLOCK_Z] = args->block[2];
-	l[VX_LAUNCH_STACK_BASE] = args->stack_addr;
-	l[VX_LAUNCH_STACK_SIZE] = args->stack_size;
-	l[VX_LAUNCH_FLAGS] = 0;
-	l[VX_LAUNCH_RSVD] = 0;
-}
-
-static struct vortex_job *vortex_job_alloc(struct vortex_file *vfile)
-{
-	struct vortex_device *vdev = vfile->vdev;
-	struct vortex_job *job;
-
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
-	if (!job)
-		return NULL;
-	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
-	if (!job->hw_fence) {
-		kfree(job);
-		return NULL;
-	}
-	job->vdev = vdev;
-	kref_get(&vfile->ref);
-	job->vfile = vfile;
-	atomic_inc(&vdev->job_count);
-	return job;
-}
-
-/* Arms and queues the job; the file's lock keeps seqnos in queue order. */
-static void vortex_job_push(struct vortex_job *job, struct drm_vortex_submit *args,
-			    struct drm_syncobj *out_sync)
-{
-	struct vortex_file *vfile = job->vfile;
-	struct dma_fence *finished, **slot;
-
-	mutex_lock(&vfile->lock);
-	drm_sched_job_arm(&job->base);
-	finished = dma_fence_get(&job->base.s_fence->finished);
-	args->seqno = ++vfile->seqno;
-	slot = &vfile->fences[args->seqno % VORTEX_WAIT_HISTORY];
-	dma_fence_put(*slot);
-	*slot = dma_fence_get(finished);
-	drm_sched_entity_push_job(&job->base);
-	mutex_unlock(&vfile->lock);
-
-	if (out_sync)
-		drm_syncobj_replace_fence(out_sync, finished);
-	dma_fence_put(finished);
-}
-
-int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
-			    struct drm_file *file)
-{
-	struct vortex_device *vdev = to_vortex_device(drm);
-	struct vortex_file *vfile = file->driver_priv;
-	struct drm_vortex_submit *args = data;
-	struct drm_syncobj *out_sync = NULL;
-	struct vortex_job *job;
-	int ret, idx;
-
-	ret = vortex_job_check_args(vdev, args);
-	if (ret)
-		return ret;
-
-	if (!drm_dev_enter(drm, &idx))
-		return -ENODEV;
-
-	job = vortex_job_alloc(vfile);
-	if (!job) {
-		ret = -ENOMEM;
-		goto out_exit;
-	}
-
-	ret = vortex_job_lookup_bos(job, file, args);
-	if (ret)
-		goto out_release;
-	ret = vortex_job_check_addrs(job, args);
-	if (ret)
-		goto out_release;
-	vortex_job_build_launch(job, args);
-
-	if (args->out_sync) {
-		out_sync = drm_syncobj_find(file, args->out_sync);
-		if (!out_sync) {
-			drm_dbg(drm, "SUBMIT: no out_sync %u\n", args->out_sync);
-			ret = -ENOENT;
-			goto out_release;
-		}
-	}
-
-#if VORTEX_SCHED_JOB_CLIENT_ID
-	ret = drm_sched_job_init(&job->base, &vfile->entity, 1, NULL,
-				 file->client_id);
-#else
-	ret = drm_sched_job_init(&job->base, &vfile->entity, 1, NULL);
-#endif
-	if (ret)
-		goto out_put_sync;
-
-	if (args->in_sync) {
-		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
-							   args->in_sync, 0);
-		if (ret) {
-			drm_dbg(drm, "SUBMIT: in_sync %u: %d\n", args->in_sync, ret);
-			goto out_cleanup;
-		}
-	}
-
-	vortex_job_push(job, args, out_sync);
-	if (out_sync)
-		drm_syncobj_put(out_sync);
-	drm_dev_exit(idx);
-	return 0;
-
-out_cleanup:
-	drm_sched_job_cleanup(&job->base);
-out_put_sync:
-	if (out_sync)
-		drm_syncobj_put(out_sync);
-out_release:
-	vortex_job_release(job);
-out_exit:
-	drm_dev_exit(idx);
-	return ret;
-}
-
-/* -------------------------------------------------------------- WAIT */
-
-/* What WAIT reports for a finished fence. */
-static int vortex_job_status(struct dma_fence *finished)
-{
-	int error = dma_fence_get_status(finished);
-
-	switch (error) {
-	case 1:
-		return 0;
-	case -ETIMEDOUT:
-	case -EIO:
-		return error;
-	default:
-		/* -ESRCH (killed with its entity), -ECANCELED, ... */
-		return -ECANCELED;
-	}
-}
-
-int vortex_job_wait_ioctl(struct drm_device *drm, void *data,
-			  struct drm_file *file)
-{
-	struct vortex_file *vfile = file->driver_priv;
-	struct drm_vortex_wait *args = data;
-	struct dma_fence *fence = NULL;
-	long ret;
-
-	if (args->flags & ~DRM_VORTEX_WAIT_FLAGS) {
-		drm_dbg(drm, "WAIT: unknown flags 0x%x\n", args->flags);
-		return -EINVAL;
-	}
-
-	mutex_lock(&vfile->lock);
-	if (!args->seqno || args->seqno > vfile->seqno)
-		ret = -EINVAL;
-	else if (vfile->seqno - args->seqno >= VORTEX_WAIT_HISTORY)
-		ret = -ENOENT;
-	else
-		fence = dma_fence_get(vfile->fences[args->seqno % VORTEX_WAIT_HISTORY]);
-	mutex_unlock(&vfile->lock);
-	if (!fence) {
-		drm_dbg(drm, "WAIT: seqno %llu unknown (%ld)\n", args->seqno, ret);
-		return ret;
-	}
-
-	/* A deadline in the past polls. */
-	ret = dma_fence_wait_timeout(fence, true,
-				     drm_timeout_abs_to_jiffies(args->timeout_ns));
-	if (ret > 0) {
-		args->status = vortex_job_status(fence);
-		ret = 0;
-	} else if (ret == 0) {
-		ret = -ETIME;
-	}
-
-	dma_fence_put(fence);
-	return ret;
-}
 
 /* ------------------------------------------------------------- files */
 

@@ -3,9 +3,20 @@
 #ifndef __VORTEX_JOB_H__
 #define __VORTEX_JOB_H__
 
+#include <linux/version.h>
 #include <drm/gpu_scheduler.h>
 
 #include "vortex_regs.h"
+
+/*
+ * Debian's 6.12.y took two drm_sched API changes from later kernels:
+ * struct drm_sched_init_args (6.12.114) and the client id argument of
+ * drm_sched_job_init() (6.12.103).
+ */
+#define VORTEX_SCHED_INIT_ARGS \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 114))
+#define VORTEX_SCHED_JOB_CLIENT_ID \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 103))
 
 struct drm_device;
 struct drm_file;
@@ -42,6 +53,10 @@ void vortex_job_file_close(struct vortex_file *vfile);
 void vortex_job_irq_fence(struct vortex_device *vdev);
 void vortex_job_irq_error(struct vortex_device *vdev);
 
+/* Drops what a job holds; for jobs that never reached the scheduler. */
+void vortex_job_release(struct vortex_job *job);
+
+/* vortex_submit.c */
 int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *file);
 int vortex_job_wait_ioctl(struct drm_device *drm, void *data,

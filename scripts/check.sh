@@ -12,7 +12,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$VX_TOP"
 results=${O:-build}/results
-topologies=${VX_TOPOLOGIES:-"1,2,4,8 2,1,8,4"}
+topologies=${VX_TOPOLOGIES:-"1,2,4,8 2,1,8,4 1,1,2,32"}
 total_start=$(date +%s)
 
 . scripts/prepare.sh
