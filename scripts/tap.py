@@ -125,8 +125,9 @@ def guest_suite(verdict, spec):
     verdict.add(name, 'guest finished', done,
                 why='' if done else 'no @@vx-done: guest crashed or timed out')
     for sec, body, rc in sections:
-        if sec == 'modules':
-            verdict.add(name, 'modules loaded', rc == 0, why='\n    '.join(body[-5:]))
+        if sec in ('modules', 'unload'):
+            what = 'modules loaded' if sec == 'modules' else 'module unloads cleanly'
+            verdict.add(name, what, rc == 0, why='\n    '.join(body[-5:]))
             continue
         if sec == 'demo':
             continue
