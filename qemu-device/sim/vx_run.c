@@ -36,8 +36,13 @@ void vx_warp_start(struct vx_sim *sim, struct vx_warp *w, uint32_t pc,
     w->halted = false;
     w->hacause = VX_HACAUSE_NONE;
     w->at_barrier = false;
-    w->barrier_id = 0;
     w->ipdom_depth = 0;
+    vx_warp_forget_launch(w);
+}
+
+void vx_warp_forget_launch(struct vx_warp *w)
+{
+    w->barrier_id = 0;
     w->block_slot = -1;
     memset(w->block_idx, 0, sizeof(w->block_idx));
     w->warp_in_block = 0;

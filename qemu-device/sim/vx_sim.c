@@ -268,13 +268,8 @@ static void reset_warp(struct vx_sim *sim, struct vx_warp *w)
 {
     vx_warp_stop(sim, w);
     w->resethalt_armed = false;
-    w->barrier_id = 0;
     w->pc = 0;
-    w->block_slot = -1;
-    memset(w->block_idx, 0, sizeof(w->block_idx));
-    w->warp_in_block = 0;
-    w->cycle = 0;
-    w->instret = 0;
+    vx_warp_forget_launch(w);
 }
 
 /*

@@ -215,6 +215,8 @@ void vx_warp_start(struct vx_sim *sim, struct vx_warp *w, uint32_t pc,
 		   const struct vx_tmask *tmask);
 /* Remove @w's context (tmc 0, reset). */
 void vx_warp_stop(struct vx_sim *sim, struct vx_warp *w);
+/* Forget the launch @w belonged to (block, barrier) and its counters. */
+void vx_warp_forget_launch(struct vx_warp *w);
 bool vx_warp_runnable(const struct vx_sim *sim, const struct vx_warp *w);
 
 /* ---- vx_exec.c ---- */
