@@ -262,6 +262,7 @@ static void start_block(struct vx_sim *sim, uint32_t core)
     cp->blocks[slot].used = true;
     cp->blocks[slot].core = core;
     cp->blocks[slot].warps_left = cp->warps_per_block;
+    memset(cp->blocks[slot].bar_count, 0, sizeof(cp->blocks[slot].bar_count));
     for (uint32_t i = first; i < sim->cfg.warps && wib < cp->warps_per_block;
          i++) {
         if (!w[i].active) {

@@ -76,7 +76,7 @@ struct vx_warp {
 
 struct vx_core {
 	uint32_t id;
-	/* barrier id -> warps arrived so far */
+	/* barrier id -> warps arrived so far, for warps outside any block */
 	uint32_t bar_count[VX_NUM_BARRIERS];
 };
 
@@ -85,6 +85,8 @@ struct vx_block {
 	bool used;
 	uint32_t core;
 	uint32_t warps_left;	/* warps of this block not yet ended */
+	/* barrier id -> warps of this block arrived so far */
+	uint32_t bar_count[VX_NUM_BARRIERS];
 };
 
 struct vx_cp {

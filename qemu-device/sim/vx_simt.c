@@ -156,20 +156,40 @@ static enum vx_exec_result simt_join(struct vx_sim *sim, struct vx_warp *w,
     return VX_EXEC_OK;
 }
 
-/* Release every warp parked at barrier @id (of @core unless global). */
-static void bar_release(struct vx_sim *sim, uint32_t id, bool global,
-                        uint32_t core)
+/*
+ * Release every warp parked at barrier @id in @w's scope: the device for
+ * a global id; otherwise @w's core, and within it @w's block.
+ */
+static void bar_release(struct vx_sim *sim, const struct vx_warp *w,
+                        uint32_t id, bool global)
 {
-    uint32_t first = global ? 0 : core * sim->cfg.warps;
+    uint32_t first = global ? 0 : w->core * sim->cfg.warps;
     uint32_t n = global ? sim->nwarps : sim->cfg.warps;
 
     for (uint32_t i = first; i < first + n; i++) {
         struct vx_warp *t = &sim->warps[i];
 
-        if (t->at_barrier && t->barrier_id == id) {
+        if (t->at_barrier && t->barrier_id == id &&
+            (global || t->block_slot == w->block_slot)) {
             t->at_barrier = false;
         }
     }
+}
+
+/*
+ * Local barriers belong to the block, so blocks sharing a core never
+ * release each other; warps started outside a launch share their core's.
+ */
+static uint32_t *bar_counter(struct vx_sim *sim, const struct vx_warp *w,
+                             uint32_t idx, bool global)
+{
+    if (global) {
+        return &sim->gbar_count[idx];
+    }
+    if (w->block_slot >= 0) {
+        return &sim->cp.blocks[w->block_slot].bar_count[idx];
+    }
+    return &sim->cores[w->core].bar_count[idx];
 }
 
 /*
@@ -188,8 +208,7 @@ static enum vx_exec_result simt_bar(struct vx_sim *sim, struct vx_warp *w,
     if (idx >= VX_NUM_BARRIERS || want > limit) {
         return simt_fault(sim, w, VX_ERR_BARRIER, id);
     }
-    count = global ? &sim->gbar_count[idx]
-                   : &sim->cores[w->core].bar_count[idx];
+    count = bar_counter(sim, w, idx, global);
     w->pc += 4;
     if (++*count < want) {
         w->at_barrier = true;
@@ -197,7 +216,7 @@ static enum vx_exec_result simt_bar(struct vx_sim *sim, struct vx_warp *w,
         return VX_EXEC_WAIT;
     }
     *count = 0;
-    bar_release(sim, id, global, w->core);
+    bar_release(sim, w, id, global);
     return VX_EXEC_OK;
 }
 

@@ -135,10 +135,8 @@ static inline void vx_pred(uint32_t cond, uint32_t fallback)
 }
 
 /*
- * Barrier over the warps of this block.  Per-core barriers count warps, not
- * blocks, so a kernel that uses this must be launched with blocks of more
- * than half a core's threads: then no two of its blocks share a core and
- * cannot release each other's warps.
+ * Barrier over the warps of this block.  Local barrier ids belong to the
+ * block, so blocks that share a core do not release each other.
  */
 static inline void vx_barrier_block(uint32_t id)
 {

@@ -38,8 +38,7 @@ struct saxpy_args {
  * reduce: partial[b] = sum of in[i] over the elements block b owns
  * (i = b * block_threads + t + k * total_threads), wrapping int32.  The sum
  * of all partials is the sum of in[0..n).  scratch holds one int32 per
- * thread of the grid.  Blocks must be more than half a core (see
- * vx_barrier_block()).
+ * thread of the grid.  Any block size that fits a core works.
  */
 struct reduce_args {
 	VX_DPTR(const int32_t) in;

@@ -337,9 +337,16 @@ TEST_F(card, reduce)
 
 	ASSERT_EQ(0, card_load(c, "reduce"));
 	for (size_t s = 0; s < NSIZES; s++) {
-		/* blocks of a whole core (see vx_barrier_block()), and one less */
-		for (uint32_t shrink = 0; shrink < 2; shrink++) {
-			uint32_t n = sizes[s], bt = self->core_threads - shrink;
+		/*
+		 * Blocks of a whole core, one thread less, and a half and a
+		 * quarter of a core: then several blocks share a core and
+		 * each must wait at its own barriers only.
+		 */
+		const uint32_t ct = self->core_threads;
+		const uint32_t bts[] = { ct, ct - 1, ct / 2, ct / 4 };
+
+		for (size_t k = 0; k < sizeof(bts) / sizeof(bts[0]); k++) {
+			uint32_t n = sizes[s], bt = bts[k];
 			uint32_t nb = 2 * self->ncores + 1;
 			uint32_t in = card_alloc(c, n * 4), part = card_alloc(c, nb * 4);
 			uint32_t scratch = card_alloc(c, nb * bt * 4);
@@ -348,8 +355,8 @@ TEST_F(card, reduce)
 			struct reduce_args args = { in, part, scratch, n };
 			uint32_t grid[3] = { nb, 1, 1 }, block[3] = { bt, 1, 1 };
 
-			if (bt <= self->core_threads / 2)
-				continue;	/* two blocks could share a core */
+			if (!bt)
+				continue;
 			for (uint32_t i = 0; i < n; i++) {
 				hin[i] = rnd(&seed);
 				want += hin[i];

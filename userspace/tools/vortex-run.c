@@ -58,7 +58,7 @@ struct kind {
 	const char *name;
 	int (*setup)(struct run *r);
 	int (*check)(struct run *r);	/* EXIT_SUCCESS or EXIT_WRONG */
-	int full_core_blocks;		/* uses per-core barriers */
+	int strided;			/* loops: a grid the size of the card suffices */
 };
 
 static uint32_t rnd(uint32_t *s)
@@ -277,7 +277,7 @@ static int setup_none(struct run *r)
 
 static const struct kind kinds[] = {
 	{ "vecadd", setup_vecadd, check_vecadd, 0 },
-	{ "saxpy", setup_saxpy, check_saxpy, 0 },
+	{ "saxpy", setup_saxpy, check_saxpy, 1 },
 	{ "reduce", setup_reduce, check_reduce, 1 },
 	{ "diverge", setup_diverge, check_diverge, 0 },
 	{ "reloc", setup_reloc, check_reloc, 0 },
@@ -348,15 +348,12 @@ static void default_dims(struct run *r, const struct kind *kind)
 
 	if (!r->launch.block[0])
 		r->launch.block[0] = core;
-	if (kind && kind->full_core_blocks && r->launch.block[0] * 2 <= core)
-		fprintf(stderr, "vortex-run: warning: %s uses per-core barriers and wants"
-			" blocks of more than %u threads\n", kind->name, core / 2);
 	if (!r->launch.grid[0]) {
 		uint32_t bt = r->launch.block[0];
 		uint32_t g = (r->n + bt - 1) / bt;
 
 		/* reduce and saxpy loop: a grid as big as the card suffices */
-		if (kind && (kind->full_core_blocks || kind->setup == setup_saxpy)) {
+		if (kind && kind->strided) {
 			uint32_t cores = r->topo->clusters * r->topo->cores;
 
 			if (g > cores * 2)
