@@ -28,60 +28,90 @@ extern unsigned int vortex_job_timeout_ms;
  * wrapped in drm_dev_enter()/drm_dev_exit().
  */
 struct vortex_device {
+	/** @drm: the DRM device; this struct lives as long as it */
 	struct drm_device drm;
+	/** @pdev: the PCI function */
 	struct pci_dev *pdev;
 
 	/* ---- hardware, fixed after probe */
-	void __iomem *mmio;		/* BAR0 registers */
-	void __iomem *vram;		/* BAR2, write-combined */
-	resource_size_t vram_bus;	/* CPU physical address of BAR2 */
+	/** @mmio: BAR0 registers */
+	void __iomem *mmio;
+	/** @vram: BAR2, write-combined */
+	void __iomem *vram;
+	/** @vram_bus: CPU physical address of BAR2 */
+	resource_size_t vram_bus;
+	/** @vram_size: VRAM bytes */
 	u64 vram_size;
-	u32 devaddr;			/* device address of VRAM byte 0 */
+	/** @devaddr: device address of VRAM byte 0 */
+	u32 devaddr;
+	/** @version: VX_REG_VERSION of the card */
 	u32 version;
+	/** @caps: VX_REG_CAPS of the card */
 	u32 caps;
-	u32 platform;			/* raw DM PLATFORM */
+	/** @platform: raw DM PLATFORM */
+	u32 platform;
+	/** @num_clusters: clusters on the card */
 	u32 num_clusters;
-	u32 num_cores;			/* per cluster */
-	u32 num_warps;			/* per core */
-	u32 num_threads;		/* per warp */
+	/** @num_cores: cores per cluster */
+	u32 num_cores;
+	/** @num_warps: warps per core */
+	u32 num_warps;
+	/** @num_threads: threads per warp */
+	u32 num_threads;
+	/** @irq: Linux IRQ of the card's one vector (MSI, else INTx) */
 	int irq;
 
 	/* ---- VRAM (vortex_gem.c) */
+	/** @mm: allocator of VRAM byte offsets */
 	struct drm_mm mm;
-	struct mutex mm_lock;		/* protects @mm: BO create and free race */
+	/** @mm_lock: protects @mm: BO create and free race */
+	struct mutex mm_lock;
 
 	/* ---- command ring and scheduler (vortex_job.c) */
-	struct drm_mm_node ring_node;	/* the ring's VRAM */
+	/** @ring_node: the ring's VRAM */
+	struct drm_mm_node ring_node;
+	/** @ring_size: bytes of ring, a power of two */
 	u32 ring_size;
-	/*
-	 * Next byte offset to write in the ring.  Only run_job and recovery
-	 * touch it, and recovery stops the scheduler's queue first, so they
-	 * never run at the same time: no lock.
+	/**
+	 * @ring_tail: next byte offset to write in the ring.  Only run_job
+	 * and recovery touch it, and recovery stops the scheduler's queue
+	 * first, so they never run at the same time: no lock.
 	 */
 	u32 ring_tail;
+	/** @sched: the scheduler that feeds the ring */
 	struct drm_gpu_scheduler sched;
-	struct workqueue_struct *reset_wq;	/* ordered: TDR and error work */
-	/*
-	 * Ordered, high priority: run_job and free_job.  A SUBMIT's run_job
-	 * then preempts the submitting thread instead of waiting for it to
-	 * block in WAIT, so the doorbell rings while that thread returns.
+	/** @reset_wq: ordered: TDR and error work */
+	struct workqueue_struct *reset_wq;
+	/**
+	 * @submit_wq: ordered, high priority: run_job and free_job.  A
+	 * SUBMIT's run_job then preempts the submitting thread instead of
+	 * waiting for it to block in WAIT, so the doorbell rings while that
+	 * thread returns.
 	 */
 	struct workqueue_struct *submit_wq;
+	/** @reset_work: recovery, queued on @reset_wq */
 	struct work_struct reset_work;
+	/** @fence_context: dma_fence context of the hardware fences */
 	u64 fence_context;
-	u64 emit_seqno;			/* last hardware fence seqno: run_job only */
-	/*
-	 * job_lock protects @active_job, @reset_error, @cancel_seqno and
+	/** @emit_seqno: last hardware fence seqno: run_job only */
+	u64 emit_seqno;
+	/**
+	 * @job_lock: protects @active_job, @reset_error, @cancel_seqno and
 	 * @cancel_pending, and is the lock of every hardware fence, so the
 	 * IRQ handler can end a job and signal its fence in one step.  Taken
 	 * from hard IRQ context: always with irqsave outside the handler.
 	 */
 	spinlock_t job_lock;
-	struct vortex_job *active_job;	/* on the card, or NULL */
-	int reset_error;		/* -EIO from the ERROR IRQ, else 0 */
-	bool cancel_pending;		/* a closed file's job must stop */
-	u32 cancel_seqno;		/* ... the one with this fence seqno */
-	atomic_t job_count;		/* jobs not yet freed; release waits for 0 */
+	/** @active_job: on the card, or NULL */
+	struct vortex_job *active_job;
+	/** @reset_error: -EIO from the ERROR IRQ, else 0 */
+	int reset_error;
+	/** @cancel_pending: a closed file's job on the card must stop */
+	bool cancel_pending;
+	/** @cancel_seqno: hardware fence seqno of that job */
+	u32 cancel_seqno;
+	/** @job_count: jobs not yet freed; release waits for 0 */
+	atomic_t job_count;
 };
 
 #define to_vortex_device(dev) container_of(dev, struct vortex_device, drm)
@@ -93,18 +123,25 @@ struct vortex_device {
  * (they keep counting engine time into it until they are freed).
  */
 struct vortex_file {
+	/** @vdev: the card */
 	struct vortex_device *vdev;
+	/** @ref: held by the file and by each of its jobs */
 	struct kref ref;
+	/** @entity: the file's queue into the scheduler */
 	struct drm_sched_entity entity;
-	/*
-	 * lock serialises SUBMIT (so seqnos are handed out in queue order)
-	 * and protects @seqno and @fences against WAIT.
+	/**
+	 * @lock: serialises SUBMIT (so seqnos are handed out in queue
+	 * order) and protects @seqno and @fences against WAIT.
 	 */
 	struct mutex lock;
-	u64 seqno;			/* last seqno handed out, 0 = none */
-	struct dma_fence **fences;	/* finished fences, by seqno % history */
-	atomic64_t engine_ns;		/* time this file's jobs held the card */
-	atomic64_t engine_cycles;	/* device cycles of the same */
+	/** @seqno: last seqno handed out, 0 = none */
+	u64 seqno;
+	/** @fences: finished fences, by seqno % history */
+	struct dma_fence **fences;
+	/** @engine_ns: time this file's jobs held the card */
+	atomic64_t engine_ns;
+	/** @engine_cycles: device cycles of the same */
+	atomic64_t engine_cycles;
 };
 
 /* Outcomes of this many jobs per file are kept for WAIT. */

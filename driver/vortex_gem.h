@@ -14,8 +14,10 @@ struct vortex_device;
  * struct vortex_bo - a buffer object: one contiguous range of VRAM
  */
 struct vortex_bo {
+	/** @base: the GEM object */
 	struct drm_gem_object base;
-	struct drm_mm_node node;	/* VRAM range, byte offsets */
+	/** @node: VRAM range, byte offsets */
+	struct drm_mm_node node;
 };
 
 static inline struct vortex_bo *to_vortex_bo(struct drm_gem_object *obj)

@@ -28,19 +28,28 @@ struct vortex_file;
  * struct vortex_job - one LAUNCH, from SUBMIT until the scheduler frees it
  */
 struct vortex_job {
+	/** @base: the scheduler's job */
 	struct drm_sched_job base;
+	/** @vdev: the card */
 	struct vortex_device *vdev;
-	struct vortex_file *vfile;	/* holds a reference */
+	/** @vfile: holds a reference */
+	struct vortex_file *vfile;
 
-	/* Buffers the job uses, each with a reference, and their flags. */
+	/** @bos: buffers the job uses, each with a reference */
 	struct drm_gem_object **bos;
+	/** @bo_flags: DRM_VORTEX_SUBMIT_BO_* of each of @bos */
 	u32 *bo_flags;
+	/** @bo_count: entries in @bos and @bo_flags */
 	u32 bo_count;
 
-	u32 launch[VX_LAUNCH_NDW];	/* LAUNCH payload, validated */
+	/** @launch: LAUNCH payload, validated */
+	u32 launch[VX_LAUNCH_NDW];
 
-	struct dma_fence *hw_fence;	/* set by run_job */
+	/** @hw_fence: set by run_job */
+	struct dma_fence *hw_fence;
+	/** @start_ns: when run_job put it on the card */
 	u64 start_ns;
+	/** @start_cycles: device clock at the same moment */
 	u64 start_cycles;
 };
 
