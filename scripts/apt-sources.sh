@@ -12,7 +12,8 @@ entry() {	# types uri suite
 want=$(entry "deb deb-src" http://deb.debian.org/debian bookworm-backports)
 if ! grep -rqs 'bookworm-security' /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
 	$(ls /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v vortex-bench); then
-	want+=$'\n'$(entry deb http://deb.debian.org/debian-security bookworm-security)
+	# deb822 stanzas need a blank line between them.
+	want+=$'\n\n'$(entry deb http://deb.debian.org/debian-security bookworm-security)
 fi
 stamp=/var/lib/apt/vortex-bench.stamp
 if [ ! -f "$file" ] || [ "$(cat "$file")" != "$want" ]; then
