@@ -182,6 +182,30 @@ static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
 	return dma_fence_get(fence);
 }
 
+/* The VX_ERR_* causes, as the kernel log names them. */
+static const char *const vortex_err_names[] = {
+	[VX_ERR_NONE] = "none",
+	[VX_ERR_ILLEGAL_INSTR] = "illegal instruction",
+	[VX_ERR_MISALIGNED_LOAD] = "misaligned load",
+	[VX_ERR_MISALIGNED_STORE] = "misaligned store",
+	[VX_ERR_LOAD_FAULT] = "load outside device memory",
+	[VX_ERR_STORE_FAULT] = "store outside device memory",
+	[VX_ERR_FETCH_FAULT] = "fetch outside device memory",
+	[VX_ERR_EBREAK] = "ebreak",
+	[VX_ERR_ASSERT] = "device-side assert",
+	[VX_ERR_ECALL] = "ecall",
+	[VX_ERR_DIVERGENCE] = "divergence stack",
+	[VX_ERR_BAD_PACKET] = "bad ring packet",
+	[VX_ERR_BARRIER] = "impossible barrier",
+};
+
+static const char *vortex_err_name(u32 cause)
+{
+	if (cause < ARRAY_SIZE(vortex_err_names) && vortex_err_names[cause])
+		return vortex_err_names[cause];
+	return "unknown";
+}
+
 /**
  * vortex_job_capture_hang() - the crash-dump hook
  * @vdev: the device
@@ -199,19 +223,26 @@ static void vortex_job_capture_hang(struct vortex_device *vdev,
 				    struct vortex_job *job, int error)
 {
 	u32 cause = vortex_read(vdev, VX_REG_ERR_CAUSE);
+	const char *who = job ? "job" : "card, with no job,";
 
 	if (error == -ECANCELED)
 		return;
 
+	if (cause == VX_ERR_NONE) {
+		drm_err_ratelimited(&vdev->drm,
+				    "%s timed out: no end after %u ms, card status 0x%x\n",
+				    who, vortex_job_timeout_ms,
+				    vortex_read(vdev, VX_REG_STATUS));
+		return;
+	}
 	drm_err_ratelimited(&vdev->drm,
-			    "job %s: err %d cause %u warp %u thread %u pc 0x%08x addr 0x%08x pkt 0x%x status 0x%x\n",
-			    job ? "failed" : "(none)", error, cause,
+			    "%s failed: %s (cause %u) in warp %u lane %u at pc 0x%08x, addr 0x%08x, ring 0x%x\n",
+			    who, vortex_err_name(cause), cause,
 			    vortex_read(vdev, VX_REG_ERR_WARP),
 			    vortex_read(vdev, VX_REG_ERR_THREAD),
 			    vortex_read(vdev, VX_REG_ERR_PC),
 			    vortex_read(vdev, VX_REG_ERR_ADDR),
-			    vortex_read(vdev, VX_REG_ERR_PKT),
-			    vortex_read(vdev, VX_REG_STATUS));
+			    vortex_read(vdev, VX_REG_ERR_PKT));
 }
 
 /*

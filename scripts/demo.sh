@@ -13,7 +13,7 @@ vx_log "booting the guest with -device vortex topology $topo"
 rc=0
 scripts/run-guest.sh --mode demo --topology "$topo" --out "$out" --timeout 600 || rc=$?
 # Show the guest's sections without the framing.
-awk '/^@@vx-begin /{on=1; next} /^@@vx-end /{on=0; next} on' "$out/results.log"
+awk '/^@@vx-begin /{on=1; next} /^@@vx-end /{on=0; next} /^# guest: /{next} on' "$out/results.log"
 if grep -E 'WARNING:|BUG:|Oops' "$out/console.log" >/dev/null; then
 	vx_log "the guest kernel log has warnings: $out/console.log"
 	rc=1

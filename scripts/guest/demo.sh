@@ -39,7 +39,7 @@ if [ -x /vortex/bin/vortex-run ] && [ -f /vortex/kernels/hang.elf ]; then
 	sed 's/^/  /' /tmp/hang.out
 	echo "  vortex-run exit status: $rc (3 = timed out)"
 	echo "== What the driver logged"
-	dmesg | grep 'job failed' | tail -n 1 | sed 's/^\[[ 0-9.]*\] /  /'
+	dmesg | grep -E 'job (timed out|failed)' | tail -n 1 | sed 's/^\[[ 0-9.]*\] /  /'
 	echo "== The card still works after the reset"
 	vortex-run /vortex/kernels/vecadd.elf 2>&1 | sed 's/^/  /'
 fi
