@@ -54,6 +54,9 @@ include userspace/userspace.mk
 include selftests/selftests.mk
 include bench/bench.mk
 
+# The bench's own judge: scripts/tap.py decides every verdict.
+HOST_TESTS += scripts/tests/test_tap.py
+
 host-all: $(HOST_TESTS) $(GUEST_TESTS) $(GUEST_FILES) $(RV_KERNELS) $(BENCHES)
 
 check:

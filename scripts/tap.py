@@ -124,6 +124,10 @@ def guest_suite(verdict, spec):
     sections, dmesg, done = guest_sections(lines)
     verdict.add(name, 'guest finished', done,
                 why='' if done else 'no @@vx-done: guest crashed or timed out')
+    reported = {sec for sec, _, _ in sections}
+    for sec, what in (('modules', 'modules loaded'), ('unload', 'module unloads cleanly')):
+        if sec not in reported:
+            verdict.add(name, what, False, why='never reported')
     for sec, body, rc in sections:
         if sec in ('modules', 'unload'):
             what = 'modules loaded' if sec == 'modules' else 'module unloads cleanly'

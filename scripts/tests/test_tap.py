@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of scripts/tap.py, the judge of every other test (prints TAP).
+
+Each case feeds tap.py a small host TAP file or guest results/console log
+and checks the verdict line and the exit status: a verdict that a crash,
+a short plan, a missing end of boot or a kernel warning cannot turn into
+a failure would hide real failures in `make check`.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+TAP = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tap.py')
+DMESG_OK = '@@vx-dmesg-begin\n[ 1.0] vortex: loaded\n@@vx-dmesg-end\n'
+
+
+def host(tmp, text, rc):
+    path = os.path.join(tmp, 'h.tap')
+    with open(path, 'w') as f:
+        f.write(text)
+    with open(path + '.rc', 'w') as f:
+        f.write(f'{rc}\n')
+    return ['--host=h=' + path]
+
+
+def guest(tmp, results, console=''):
+    r, c = os.path.join(tmp, 'results.log'), os.path.join(tmp, 'console.log')
+    with open(r, 'w') as f:
+        f.write(results)
+    with open(c, 'w') as f:
+        f.write(console)
+    return ['--guest', f'g={r},{c}']
+
+
+def boot(body, rc=0, done=True, dmesg=DMESG_OK):
+    text = '@@vx-begin modules\nloaded: vortex\n@@vx-end modules rc=0\n'
+    text += f'@@vx-begin t\n{body}@@vx-end t rc={rc}\n'
+    text += '@@vx-begin unload\nvortex unloaded\n@@vx-end unload rc=0\n'
+    text += dmesg
+    return text + ('@@vx-done\n' if done else '')
+
+
+CASES = [
+    # name, make args, passed, failed, skipped
+    ('all pass', lambda t: host(t, '1..2\nok 1 a\nok 2 b\n', 0), 2, 0, 0),
+    ('not ok fails', lambda t: host(t, '1..2\nok 1 a\nnot ok 2 b\n', 1), 1, 1, 0),
+    ('skip counted', lambda t: host(t, '1..2\nok 1 a\nok 2 b # SKIP no card\n', 0), 1, 0, 1),
+    ('todo is no failure', lambda t: host(t, '1..1\nnot ok 1 a # TODO later\n', 0), 1, 0, 0),
+    ('short plan fails', lambda t: host(t, '1..3\nok 1 a\n', 0), 1, 1, 0),
+    ('crash fails', lambda t: host(t, '1..1\nok 1 a\n', 139), 1, 1, 0),
+    ('no output fails', lambda t: host(t, '', 0), 0, 1, 0),
+    ('empty plan fails', lambda t: host(t, '1..0\n', 0), 0, 1, 0),
+    ('clean boot', lambda t: guest(t, boot('1..1\nok 1 a\n')), 5, 0, 0),
+    ('unfinished boot fails', lambda t: guest(t, boot('1..1\nok 1 a\n', done=False)), 4, 1, 0),
+    ('warning in dmesg fails', lambda t: guest(t, boot('1..1\nok 1 a\n', dmesg=(
+        '@@vx-dmesg-begin\n[ 2.0] WARNING: CPU: 0 PID: 1 at x.c:1\n@@vx-dmesg-end\n'))), 4, 1, 0),
+    ('oops on the console fails', lambda t: guest(t, boot('1..1\nok 1 a\n'),
+                                                  '[ 3.0] Oops: 0000 [#1]\n'), 4, 1, 0),
+    # not finished, modules and unload never reported, t cut off and short
+    ('test cut off fails', lambda t: guest(t, '@@vx-begin t\n1..2\nok 1 a\n'), 2, 5, 0),
+    ('module load failure fails', lambda t: guest(t, boot('1..1\nok 1 a\n').replace(
+        'modules rc=0', 'modules rc=1')), 4, 1, 0),
+]
+
+
+def main():
+    print('TAP version 13')
+    print(f'1..{len(CASES)}')
+    failed = 0
+    for i, (name, make, p, f, s) in enumerate(CASES, 1):
+        with tempfile.TemporaryDirectory() as tmp:
+            r = subprocess.run([sys.executable, TAP] + make(tmp),
+                               capture_output=True, text=True)
+        want = f'{p} passed, {f} failed, {s} skipped'
+        last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ''
+        ok = last == want and r.returncode == (1 if f else 0)
+        if not ok:
+            failed += 1
+            print(f'# want "{want}" exit {1 if f else 0}, got "{last}" exit {r.returncode}')
+        print(f'{"ok" if ok else "not ok"} {i} {name}')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
