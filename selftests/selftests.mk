@@ -10,9 +10,10 @@ GUEST_TESTS += $(O)/guest/selftests/vortex_run_test
 
 # --- driver helper: the kernel ABI with plain ioctl()s (vortex_driver_test)
 $(O)/guest/selftests/vortex_driver_test: selftests/vortex_driver_test.c uapi/vortex_accel.h \
-		selftests/vortex_test_cmdline.h
+		selftests/vortex_test_cmdline.h qemu-device/tests/vx_asm.h hw/vortex_regs.h
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -o $@ $<
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -I$(TOP)/hw \
+		-I$(TOP)/qemu-device/tests -o $@ $<
 
 GUEST_TESTS += $(O)/guest/selftests/vortex_driver_test
 

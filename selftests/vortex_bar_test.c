@@ -48,9 +48,7 @@
 #define POLL_MS		10000	/* any wait; the harness timeout is far above */
 #define QUIET_MS	50	/* how long a stopped counter must stay still */
 
-/* RV32M and the ABI names the programs use */
-#define MUL(rd, rs1, rs2)	RV_R(1, rs2, rs1, 0, rd, 0x33)
-#define SUB(rd, rs1, rs2)	RV_R(0x20, rs2, rs1, 0, rd, 0x33)
+/* ABI names the programs use */
 enum { X0 = 0, T0 = 5, T1 = 6, T2 = 7, A0 = 10, T3 = 28, T4 = 29 };
 
 /* VRAM layout (offsets into BAR2) */

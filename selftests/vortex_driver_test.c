@@ -31,10 +31,10 @@
 
 #include "vortex_accel.h"
 #include "vortex_test_cmdline.h"
+#include "vx_asm.h"
 #include "kselftest_harness.h"
 
 #define VX_NODE		"/dev/accel/accel0"
-#define VX_DEVADDR	0x80000000ull
 #define MS		1000000ll
 #define SEC		1000000000ll
 
@@ -133,46 +133,33 @@ static int _vx_wait(int fd, uint64_t seqno, int64_t rel_ns, int32_t *status)
 
 enum { X0 = 0, T0 = 5, T1 = 6, T2 = 7, A0 = 10, T3 = 28, T4 = 29 };
 
-#define RV_LUI(rd, imm20)	(((uint32_t)(imm20) << 12) | ((rd) << 7) | 0x37)
-#define RV_ADDI(rd, rs1, imm)	((((uint32_t)(imm) & 0xfff) << 20) | ((rs1) << 15) | ((rd) << 7) | 0x13)
-#define RV_SLLI(rd, rs1, sh)	(((uint32_t)(sh) << 20) | ((rs1) << 15) | (1 << 12) | ((rd) << 7) | 0x13)
-#define RV_ADD(rd, rs1, rs2)	(((rs2) << 20) | ((rs1) << 15) | ((rd) << 7) | 0x33)
-#define RV_MUL(rd, rs1, rs2)	((1u << 25) | ((rs2) << 20) | ((rs1) << 15) | ((rd) << 7) | 0x33)
-#define RV_SW(rs2, rs1, imm)	(((((uint32_t)(imm) >> 5) & 0x7f) << 25) | ((rs2) << 20) | \
-				 ((rs1) << 15) | (2 << 12) | (((imm) & 0x1f) << 7) | 0x23)
-#define RV_LW(rd, rs1, imm)	((((uint32_t)(imm) & 0xfff) << 20) | ((rs1) << 15) | (2 << 12) | ((rd) << 7) | 0x03)
-#define RV_CSRR(rd, csr)	(((uint32_t)(csr) << 20) | (2 << 12) | ((rd) << 7) | 0x73)
-#define VX_TMC(rs1)		(((rs1) << 15) | 0x0b)	/* custom-0, funct3 0 */
-#define RV_J_SELF		0x0000006fu		/* j . */
-#define RV_ILLEGAL		0x00000000u
-
 #define STORE_MAGIC		0x12345678u
 
 /* *(u32 *)a0 = STORE_MAGIC; tmc 0 */
 static const uint32_t prog_store[] = {
-	RV_LUI(T0, (STORE_MAGIC + 0x800) >> 12),
-	RV_ADDI(T0, T0, STORE_MAGIC & 0xfff),
-	RV_SW(T0, A0, 0),
-	VX_TMC(X0),
+	LUI(T0, (STORE_MAGIC + 0x800) >> 12),
+	ADDI(T0, T0, STORE_MAGIC & 0xfff),
+	SW(T0, A0, 0),
+	TMC(X0),
 };
 
 /* id = block.x * blockDim.x + thread.x; ((u32 *)a0)[id] = id + 1; tmc 0 */
 static const uint32_t prog_ids[] = {
-	RV_CSRR(T1, 0xcd0),	/* block index x */
-	RV_CSRR(T2, 0xcd3),	/* block dim x */
-	RV_CSRR(T3, 0xcd9),	/* thread index x */
-	RV_MUL(T1, T1, T2),
-	RV_ADD(T1, T1, T3),
-	RV_SLLI(T4, T1, 2),
-	RV_ADD(T4, T4, A0),
-	RV_ADDI(T1, T1, 1),
-	RV_SW(T1, T4, 0),
-	VX_TMC(X0),
+	CSRR(T1, VX_CSR_BLOCK_IDX(0)),
+	CSRR(T2, VX_CSR_BLOCK_DIM(0)),
+	CSRR(T3, VX_CSR_THREAD_IDX(0)),
+	MUL(T1, T1, T2),
+	ADD(T1, T1, T3),
+	SLLI(T4, T1, 2),
+	ADD(T4, T4, A0),
+	ADDI(T1, T1, 1),
+	SW(T1, T4, 0),
+	TMC(X0),
 };
 
-static const uint32_t prog_loop[] = { RV_J_SELF };
-static const uint32_t prog_illegal[] = { RV_ILLEGAL };
-static const uint32_t prog_null_load[] = { RV_LW(T0, X0, 0), VX_TMC(X0) };
+static const uint32_t prog_loop[] = { JSELF };
+static const uint32_t prog_illegal[] = { ILLEGAL };
+static const uint32_t prog_null_load[] = { LW(T0, X0, 0), TMC(X0) };
 
 /* -------------------------------------------------------------- topology */
 
@@ -279,7 +266,7 @@ TEST_F(vx, get_param_device)
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_DEVICE_VERSION, &v));
 	EXPECT_EQ(1, v >> 16);
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_VRAM_DEVADDR, &v));
-	EXPECT_EQ(VX_DEVADDR, v);
+	EXPECT_EQ((uint64_t)VX_VRAM_DEVADDR, v);
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_CAPABILITIES, &v));
 	EXPECT_EQ(DRM_VORTEX_CAP_SUBMIT | DRM_VORTEX_CAP_SYNCOBJ, v);
 	EXPECT_GE(self->timeout_ms, 10);
@@ -361,8 +348,8 @@ TEST_F(vx, bo_create_map_write_read)
 	size_t i;
 
 	vx_cmd(_vx_bo_create(self->fd, 3 * 4096 + 1, 0, &h, &addr));
-	EXPECT_EQ(0, (addr - VX_DEVADDR) % 4096);
-	EXPECT_GE(addr, VX_DEVADDR);
+	EXPECT_EQ(0, (addr - (uint64_t)VX_VRAM_DEVADDR) % 4096);
+	EXPECT_GE(addr, (uint64_t)VX_VRAM_DEVADDR);
 	p = vx_bo_map(self->fd, h, &size);
 	ASSERT_NE(NULL, p);
 	EXPECT_EQ(4 * 4096, size);
@@ -1084,8 +1071,8 @@ static int vx_child(int jobs, uint32_t salt)
 	for (i = 0; i < jobs; i++) {
 		uint32_t v = salt * 1000 + i;
 
-		c.map[0] = RV_LUI(T0, (v + 0x800) >> 12);
-		c.map[1] = RV_ADDI(T0, T0, v & 0xfff);
+		c.map[0] = LUI(T0, (v + 0x800) >> 12);
+		c.map[1] = ADDI(T0, T0, v & 0xfff);
 		if (_vx_submit(c.fd, &c.sub))
 			return 3;
 		if (_vx_wait(c.fd, c.sub.seqno, 30 * SEC, &status) || status)

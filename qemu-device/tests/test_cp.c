@@ -7,7 +7,6 @@
 #include "kselftest_harness.h"
 #include "uncore_util.h"
 
-#define MUL(rd, rs1, rs2)   RV_R(1, rs2, rs1, 0, rd, 0x33)
 #define A0                  10
 
 /*

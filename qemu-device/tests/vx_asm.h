@@ -2,9 +2,9 @@
 /*
  * A tiny RV32 + Vortex encoder for hand-assembled device programs.
  *
- * Shared by the host tests (through uncore_util.h) and the guest selftest
- * that drives the card through BAR0 (selftests/vortex_bar_test.c), so both
- * sides encode instructions the same way.  Registers are plain numbers
+ * Shared by the host tests (through uncore_util.h) and the guest selftests
+ * (vortex_bar_test.c through BAR0, vortex_driver_test.c through the
+ * driver), so every side encodes instructions the same way.  Registers are plain numbers
  * (x0..x31); expressions only, no types, nothing host specific.
  */
 #ifndef VX_ASM_H
@@ -27,6 +27,8 @@
 #define ADDI(rd, rs1, imm)  RV_I(imm, rs1, 0, rd, 0x13)
 #define NOP                 ADDI(0, 0, 0)
 #define ADD(rd, rs1, rs2)   RV_R(0, rs2, rs1, 0, rd, 0x33)
+#define SUB(rd, rs1, rs2)   RV_R(0x20, rs2, rs1, 0, rd, 0x33)
+#define MUL(rd, rs1, rs2)   RV_R(1, rs2, rs1, 0, rd, 0x33)
 #define LUI(rd, imm20)      ((uint32_t)(imm20) << 12 | (rd) << 7 | 0x37)
 #define LW(rd, rs1, imm)    RV_I(imm, rs1, 2, rd, 0x03)
 #define SW(rs2, rs1, imm)   RV_S(imm, rs2, rs1, 2, 0x23)
