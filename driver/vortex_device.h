@@ -12,6 +12,7 @@
 #include <drm/drm_mm.h>
 #include <drm/gpu_scheduler.h>
 
+#include "vortex_debugfs.h"
 #include "vortex_regs.h"
 
 struct pci_dev;
@@ -96,10 +97,24 @@ struct vortex_device {
 	/** @emit_seqno: last hardware fence seqno: run_job only */
 	u64 emit_seqno;
 	/**
-	 * @job_lock: protects @active_job, @reset_error, @cancel_seqno and
-	 * @cancel_pending, and is the lock of every hardware fence, so the
-	 * IRQ handler can end a job and signal its fence in one step.  Taken
-	 * from hard IRQ context: always with irqsave outside the handler.
+	 * @job_lock: protects @active_job, @reset_error, @cancel_seqno,
+	 * @cancel_pending and each file's &vortex_file.closed, and is the lock
+	 * of every hardware fence, so the IRQ handler can end a job and signal
+	 * its fence in one step.  Taken from hard IRQ context: always with
+	 * irqsave outside the handler.
+	 *
+	 * The invariant it keeps: a job is ended exactly once, by whoever
+	 * takes this lock and finds it still in @active_job -- the FENCE
+	 * interrupt, recovery after a timeout, an ERROR interrupt or a closing
+	 * file, or hot-unplug -- and ending it (vortex_job_end_locked()) clears
+	 * @active_job and signals the hardware fence in the same critical
+	 * section.  Every other path decides by the job's fence seqno, under
+	 * this lock, whether the job it was asked about is still the one on
+	 * the card, and does nothing when it is not.  A job is freed only after
+	 * its hardware fence signalled, so @active_job always points to a live
+	 * job.  Recovery stops and restarts the scheduler (which cancels every
+	 * job whose hardware fence is outstanding) only after it has ended the
+	 * job on the card and reset the card, so no innocent job is touched.
 	 */
 	spinlock_t job_lock;
 	/** @active_job: on the card, or NULL */
@@ -112,6 +127,8 @@ struct vortex_device {
 	u32 cancel_seqno;
 	/** @job_count: jobs not yet freed; release waits for 0 */
 	atomic_t job_count;
+	/** @recover_gate: test hook at the entry of recovery (debugfs) */
+	struct vortex_gate recover_gate;
 };
 
 #define to_vortex_device(dev) container_of(dev, struct vortex_device, drm)
@@ -142,10 +159,27 @@ struct vortex_file {
 	atomic64_t engine_ns;
 	/** @engine_cycles: device cycles of the same */
 	atomic64_t engine_cycles;
+	/**
+	 * @jobs_in_flight: jobs submitted and not yet freed, at most
+	 * %VORTEX_MAX_JOBS_IN_FLIGHT
+	 */
+	atomic_t jobs_in_flight;
+	/**
+	 * @closed: the file is closing; run_job puts none of its jobs on the
+	 * card any more.  Under &vortex_device.job_lock.
+	 */
+	bool closed;
 };
 
 /* Outcomes of this many jobs per file are kept for WAIT. */
 #define VORTEX_WAIT_HISTORY	1024
+
+/*
+ * Jobs one file may have submitted and not yet freed; SUBMIT beyond it is
+ * -EBUSY.  Below %VORTEX_WAIT_HISTORY, so a job still queued is always
+ * among the outcomes WAIT remembers.
+ */
+#define VORTEX_MAX_JOBS_IN_FLIGHT	256
 
 static inline u32 vortex_read(struct vortex_device *vdev, u32 reg)
 {

@@ -8,7 +8,8 @@
  * table, per-file open/close, &struct drm_driver and PCI probe/remove.  The
  * card is a DRM accel device (/dev/accel/accelN); the logic lives in
  * vortex_device.c (registers, reset, IRQ), vortex_gem.c (VRAM buffers),
- * vortex_job.c (ring, scheduler, recovery) and vortex_fdinfo.c.
+ * vortex_job.c (ring, scheduler, recovery), vortex_core_ioctl.c (which DRM
+ * core ioctls the node accepts), vortex_debugfs.c and vortex_fdinfo.c.
  *
  * Remove is a real hot-unplug (QEMU device_del) with files possibly open:
  * drm_dev_unplug() first, so every later ioctl, fault and job sees the
@@ -26,6 +27,8 @@
 #include <drm/drm_print.h>
 
 #include "vortex_accel.h"
+#include "vortex_core_ioctl.h"
+#include "vortex_debugfs.h"
 #include "vortex_device.h"
 #include "vortex_fdinfo.h"
 #include "vortex_gem.h"
@@ -34,8 +37,26 @@
 #define VORTEX_TIMEOUT_MIN_MS	10
 #define VORTEX_TIMEOUT_MAX_MS	60000
 
+/* A value out of range fails the module load (or the write) with -EINVAL. */
+static int vortex_timeout_param_set(const char *val, const struct kernel_param *kp)
+{
+	int ret = param_set_uint_minmax(val, kp, VORTEX_TIMEOUT_MIN_MS,
+					VORTEX_TIMEOUT_MAX_MS);
+
+	if (ret)
+		pr_err("vortex: job_timeout_ms=%s refused: it must be %u..%u\n",
+		       val, VORTEX_TIMEOUT_MIN_MS, VORTEX_TIMEOUT_MAX_MS);
+	return ret;
+}
+
+static const struct kernel_param_ops vortex_timeout_param_ops = {
+	.set = vortex_timeout_param_set,
+	.get = param_get_uint,
+};
+
 unsigned int vortex_job_timeout_ms = 2000;
-module_param_named(job_timeout_ms, vortex_job_timeout_ms, uint, 0444);
+module_param_cb(job_timeout_ms, &vortex_timeout_param_ops,
+		&vortex_job_timeout_ms, 0444);
 MODULE_PARM_DESC(job_timeout_ms,
 		 "Time a job may hold the card before it is stopped with -ETIMEDOUT, in ms (default 2000, 10..60000)");
 
@@ -80,6 +101,9 @@ static int vortex_get_param_ioctl(struct drm_device *drm, void *data,
 		break;
 	case DRM_VORTEX_PARAM_JOB_TIMEOUT_MS:
 		args->value = vortex_job_timeout_ms;
+		break;
+	case DRM_VORTEX_PARAM_MAX_JOBS_IN_FLIGHT:
+		args->value = VORTEX_MAX_JOBS_IN_FLIGHT;
 		break;
 	default:
 		drm_dbg(drm, "GET_PARAM: unknown param %u\n", args->param);
@@ -141,9 +165,18 @@ static const struct drm_ioctl_desc vortex_ioctls[] = {
 #undef VORTEX_IOCTL
 };
 
+/* DRM_ACCEL_FOPS, with the core ioctls filtered (vortex_core_ioctl.c). */
 static const struct file_operations vortex_fops = {
 	.owner = THIS_MODULE,
-	DRM_ACCEL_FOPS,
+	.open = accel_open,
+	.release = drm_release,
+	.unlocked_ioctl = vortex_accel_ioctl,
+	.compat_ioctl = vortex_accel_compat_ioctl,
+	.poll = drm_poll,
+	.read = drm_read,
+	.llseek = noop_llseek,
+	.mmap = drm_gem_mmap,
+	.fop_flags = FOP_UNSIGNED_OFFSET,
 	.show_fdinfo = drm_show_fdinfo,
 };
 
@@ -188,14 +221,6 @@ static int vortex_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 	struct vortex_device *vdev;
 	int ret, idx;
 
-	if (vortex_job_timeout_ms < VORTEX_TIMEOUT_MIN_MS ||
-	    vortex_job_timeout_ms > VORTEX_TIMEOUT_MAX_MS) {
-		dev_err(&pdev->dev, "job_timeout_ms=%u out of range %u..%u\n",
-			vortex_job_timeout_ms, VORTEX_TIMEOUT_MIN_MS,
-			VORTEX_TIMEOUT_MAX_MS);
-		return -EINVAL;
-	}
-
 	vdev = devm_drm_dev_alloc(&pdev->dev, &vortex_drm_driver,
 				  struct vortex_device, drm);
 	if (IS_ERR(vdev))
@@ -225,6 +250,7 @@ static int vortex_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 	ret = vortex_job_init(vdev);
 	if (ret)
 		goto err_device_fini;
+	vortex_debugfs_init(vdev);
 
 	/* Not registered yet: nobody else can be in here. */
 	if (drm_dev_enter(&vdev->drm, &idx)) {

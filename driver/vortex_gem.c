@@ -8,8 +8,10 @@
  * handed out by a &drm_mm over BAR2 (the card has no MMU, so a kernel sees
  * exactly these addresses: device address = VRAM_DEVADDR + offset).  There
  * is no system-memory backing and no eviction: a full VRAM is -ENOMEM at
- * create time, before a handle exists.  New buffers are zero-filled so no
- * client sees another's data.
+ * create time, before a handle exists.  Buffers are zero-filled when they
+ * are freed and again when they are created, so no client reads data
+ * another left behind (what a running kernel can reach is another matter:
+ * see docs/security.md).
  *
  * The CPU maps a buffer straight through BAR2, write-combined.  Pages are
  * inserted by the fault handler under drm_dev_enter(); on hot-unplug
@@ -37,12 +39,35 @@ u64 vortex_bo_devaddr(struct vortex_bo *bo)
 	return vdev->devaddr + bo->node.start;
 }
 
+/*
+ * Zero a buffer, a slice at a time: a buffer may be 2 GiB.  Done when it is
+ * freed, so freed data is not left for the next job, and again when it is
+ * created, because any kernel can write anywhere in VRAM, free parts too,
+ * until the card has per-context address spaces.
+ */
+static void vortex_bo_clear(struct vortex_device *vdev, struct vortex_bo *bo)
+{
+	u64 off, len;
+
+	for (off = 0; off < bo->base.size; off += len) {
+		len = min_t(u64, bo->base.size - off, SZ_1M);
+		memset_io(vdev->vram + bo->node.start + off, 0, len);
+		cond_resched();
+	}
+}
+
 static void vortex_gem_free(struct drm_gem_object *obj)
 {
 	struct vortex_bo *bo = to_vortex_bo(obj);
 	struct vortex_device *vdev = to_vortex_device(obj->dev);
+	int idx;
 
 	if (drm_mm_node_allocated(&bo->node)) {
+		/* Freed data must not be left for the next job to read. */
+		if (drm_dev_enter(obj->dev, &idx)) {
+			vortex_bo_clear(vdev, bo);
+			drm_dev_exit(idx);
+		}
 		mutex_lock(&vdev->mm_lock);
 		drm_mm_remove_node(&bo->node);
 		mutex_unlock(&vdev->mm_lock);
@@ -62,21 +87,31 @@ static vm_fault_t vortex_gem_fault(struct vm_fault *vmf)
 	struct vm_area_struct *vma = vmf->vma;
 	struct drm_gem_object *obj = vma->vm_private_data;
 	struct vortex_device *vdev = to_vortex_device(obj->dev);
-	unsigned long pfn, addr;
+	unsigned long first, pages, addr, pfn;
 	vm_fault_t ret = VM_FAULT_NOPAGE;
 	int idx;
+
+	/*
+	 * The VMA's first page is page @first of the buffer: vm_pgoff holds
+	 * the buffer's fake offset plus the page the mapping starts at, and
+	 * the mm keeps it right across munmap, mprotect and mremap of parts
+	 * of the mapping (a dma-buf mmap may also start past page 0).
+	 */
+	first = vma->vm_pgoff - drm_vma_node_start(&obj->vma_node);
+	pages = obj->size >> PAGE_SHIFT;
+	if (first >= pages || vma_pages(vma) > pages - first)
+		return VM_FAULT_SIGBUS;
 
 	/* Unplugged: the BAR is gone, and so is this mapping. */
 	if (!drm_dev_enter(obj->dev, &idx))
 		return VM_FAULT_SIGBUS;
 
 	/*
-	 * The mapping always starts at the buffer's first page (the fake
-	 * offset lookup is exact), so page n of the VMA is page n of the
-	 * buffer.  Map the whole VMA now: faults are costly and a buffer is
-	 * usually filled or read from end to end.
+	 * Map the whole VMA now: faults are costly and a buffer is usually
+	 * filled or read from end to end.
 	 */
-	pfn = (vdev->vram_bus + to_vortex_bo(obj)->node.start) >> PAGE_SHIFT;
+	pfn = ((vdev->vram_bus + to_vortex_bo(obj)->node.start) >> PAGE_SHIFT) +
+	      first;
 	for (addr = vma->vm_start; addr < vma->vm_end; addr += PAGE_SIZE, pfn++) {
 		ret = vmf_insert_pfn(vma, addr, pfn);
 		if (ret & VM_FAULT_ERROR)
@@ -111,18 +146,6 @@ static const struct drm_gem_object_funcs vortex_gem_funcs = {
 	.mmap = vortex_gem_mmap,
 	.vm_ops = &vortex_gem_vm_ops,
 };
-
-/* Zero a new buffer, a slice at a time: a buffer may be 2 GiB. */
-static void vortex_bo_clear(struct vortex_device *vdev, struct vortex_bo *bo)
-{
-	u64 off, len;
-
-	for (off = 0; off < bo->base.size; off += len) {
-		len = min_t(u64, bo->base.size - off, SZ_1M);
-		memset_io(vdev->vram + bo->node.start + off, 0, len);
-		cond_resched();
-	}
-}
 
 static struct vortex_bo *vortex_bo_create(struct vortex_device *vdev, u64 size)
 {

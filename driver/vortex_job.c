@@ -15,14 +15,22 @@
  * scheduler turns that into the job's finished fence, which is what WAIT
  * and out-syncobjs see.
  *
- * Three things end a job early, all through vortex_job_recover() on the
- * ordered reset workqueue (which is also the scheduler's timeout queue, so
- * they never run at the same time): the scheduler's timeout (-ETIMEDOUT),
- * the ERROR interrupt (-EIO) and the closing of the file that owns the job
- * (-ECANCELED).  Recovery stops the scheduler, freezes the interrupt, gives
- * vortex_job_capture_hang() the card exactly as the failure left it, resets
- * the card, fails the job's hardware fence with the error and restarts the
- * scheduler, which then runs the next job as if nothing happened.
+ * Four things end a job early: the scheduler's timeout (-ETIMEDOUT), the
+ * ERROR interrupt (-EIO), the closing of the file that owns the job
+ * (-ECANCELED) and hot-unplug (-ECANCELED).  They can race with the job's
+ * own end and with each other in any order; &vortex_device.job_lock keeps
+ * the rule that a job is ended exactly once, by whoever finds it still on
+ * the card first (see its kernel-doc).  The first three go through
+ * vortex_job_recover() on the ordered reset workqueue (which is also the
+ * scheduler's timeout queue, so they never run at the same time).
+ * Recovery stops the scheduler's queue, freezes the interrupt and checks,
+ * by fence seqno, that the job it was asked to stop is still the one on
+ * the card.  If it is not (it ended meanwhile, and another job may be
+ * running already), recovery leaves the card and that job alone.  If it
+ * is, it gives vortex_job_capture_hang() the card exactly as the failure
+ * left it, resets the card, fails the job's hardware fence with the error
+ * and restarts the scheduler, which then runs the next job as if nothing
+ * happened.
  *
  * SUBMIT and WAIT, the ioctls that make and watch jobs, are in
  * vortex_submit.c.
@@ -43,6 +51,7 @@
 #include <drm/drm_print.h>
 
 #include "vortex_accel.h"
+#include "vortex_debugfs.h"
 #include "vortex_device.h"
 #include "vortex_gem.h"
 #include "vortex_job.h"
@@ -141,6 +150,7 @@ static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
 	struct vortex_device *vdev = job->vdev;
 	struct dma_fence *fence = job->hw_fence;
 	unsigned long flags;
+	bool closed;
 	int i, idx;
 
 	/* A failed in-fence, or cancelled while queued. */
@@ -150,8 +160,27 @@ static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
 	if (!drm_dev_enter(&vdev->drm, &idx))
 		return ERR_PTR(-ECANCELED);
 
-	dma_fence_init(fence, &vortex_fence_ops, &vdev->job_lock,
-		       vdev->fence_context, ++vdev->emit_seqno);
+	/*
+	 * The job goes on the card only if its file is not closing: the
+	 * close sets vfile->closed and looks at @active_job under the same
+	 * lock, so either it finds this job there and cancels it, or this
+	 * finds the flag.  The fence is set up before the IRQ handler can
+	 * find the job; a job refused here keeps an unused fence.
+	 */
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	closed = job->vfile->closed;
+	if (!closed) {
+		dma_fence_init(fence, &vortex_fence_ops, &vdev->job_lock,
+			       vdev->fence_context, ++vdev->emit_seqno);
+		vdev->active_job = job;
+		job->start_ns = ktime_get_ns();
+		job->start_cycles = vortex_device_clock(vdev);
+	}
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	if (closed) {
+		drm_dev_exit(idx);
+		return ERR_PTR(-ECANCELED);
+	}
 
 	/*
 	 * With one job in flight the CP has consumed the whole ring by the
@@ -166,12 +195,6 @@ static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
 	vortex_ring_emit(vdev, VX_FENCE_FLAG_IRQ);
 	/* The packets sit in write-combining buffers until flushed. */
 	wmb();
-
-	spin_lock_irqsave(&vdev->job_lock, flags);
-	vdev->active_job = job;
-	job->start_ns = ktime_get_ns();
-	job->start_cycles = vortex_device_clock(vdev);
-	spin_unlock_irqrestore(&vdev->job_lock, flags);
 
 	vortex_write(vdev, VX_REG_RING_TAIL, vdev->ring_tail);
 	vortex_write(vdev, VX_REG_DOORBELL, 1);
@@ -271,21 +294,27 @@ static int vortex_job_recover_error(struct vortex_device *vdev, u32 victim,
  * @vdev: the device
  * @bad: the job the scheduler timed out, or NULL
  * @victim: hardware fence seqno of the job to stop
- * @error: what that job ends with (-ETIMEDOUT, -ECANCELED), or 0
+ * @error: what that job ends with (-ETIMEDOUT, -ECANCELED)
  *
  * A pending ERROR from the card overrides @victim and @error (-EIO).  When
- * there is nothing to stop any more (the job ended meanwhile, or a spurious
- * timeout), the card is left alone and only the scheduler is restarted.
+ * there is nothing to stop any more (the job ended meanwhile and another
+ * may be running already, or the card is gone), neither the card nor the
+ * job on it is touched and the scheduler goes on as it was: stopping and
+ * restarting it would cancel the innocent job (see &vortex_device.job_lock).
  * Runs on the ordered reset workqueue only.
+ *
+ * Return: true if a job was ended (or the card reset for an ERROR with no
+ * job) and the scheduler restarted; false if nothing was done, in which
+ * case @bad is still the caller's.
  */
-static void vortex_job_recover(struct vortex_device *vdev,
+static bool vortex_job_recover(struct vortex_device *vdev,
 			       struct drm_sched_job *bad, u32 victim, int error)
 {
 	unsigned long flags;
 	u64 cycles = 0;
 	int idx;
 
-	/* No run_job, no free_job until drm_sched_start(). */
+	/* No run_job, no free_job until restarted. */
 	drm_sched_wqueue_stop(&vdev->sched);
 
 	if (drm_dev_enter(&vdev->drm, &idx)) {
@@ -307,20 +336,45 @@ static void vortex_job_recover(struct vortex_device *vdev,
 		error = 0;
 	}
 
+	if (!error) {
+		drm_sched_wqueue_start(&vdev->sched);
+		return false;
+	}
+
 	spin_lock_irqsave(&vdev->job_lock, flags);
-	if (error && vdev->active_job)
+	if (vdev->active_job)
 		vortex_job_end_locked(vdev, vdev->active_job, error, cycles);
 	vdev->reset_error = 0;
-	vdev->cancel_pending = false;
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 
 	/*
-	 * The job's fence is signalled, so drm_sched_stop() retires it (or
-	 * leaves @bad to drm_sched_job_timedout() to free), and the restarted
-	 * scheduler goes on with the next job.
+	 * No hardware fence is outstanding now (one job at a time, and the
+	 * queue is stopped), so drm_sched_stop() only retires finished jobs
+	 * (leaving @bad to drm_sched_job_timedout() to free) and
+	 * drm_sched_start() cancels nothing; the scheduler then goes on with
+	 * the next job.
 	 */
 	drm_sched_stop(&vdev->sched, bad);
 	drm_sched_start(&vdev->sched);
+	return true;
+}
+
+/*
+ * The timeout handler found @sched_job not hung after all.  The scheduler
+ * took it off its pending list before calling the handler and puts it
+ * back only in drm_sched_stop(), which recovery must not call here; on
+ * 6.12 the driver puts it back itself, under the list's lock, as etnaviv
+ * and v3d do.  (Later kernels let the handler return
+ * DRM_GPU_SCHED_STAT_NO_HANG for this.)
+ */
+static enum drm_gpu_sched_stat vortex_job_not_hung(struct drm_sched_job *sched_job)
+{
+	struct drm_gpu_scheduler *sched = sched_job->sched;
+
+	spin_lock(&sched->job_list_lock);
+	list_add(&sched_job->list, &sched->pending_list);
+	spin_unlock(&sched->job_list_lock);
+	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
 
 /* Whether the job is over as far as the driver can tell. */
@@ -336,40 +390,48 @@ static enum drm_gpu_sched_stat vortex_job_timedout(struct drm_sched_job *sched_j
 	struct vortex_device *vdev = job->vdev;
 	int idx;
 
+	vortex_gate_pass(&vdev->recover_gate);
+
 	/*
 	 * Spurious if the job ended meanwhile: either its fence is already
-	 * signalled, or its interrupt is still being handled.
+	 * signalled, or its interrupt is still being handled.  The next job
+	 * may be on the card by now; it is none of this handler's business.
 	 */
 	if (!vortex_job_is_done(job) && drm_dev_enter(&vdev->drm, &idx)) {
 		synchronize_irq(vdev->irq);
 		drm_dev_exit(idx);
-		if (vortex_job_is_done(job))
-			dev_warn_ratelimited(vdev->drm.dev, "unexpectedly high interrupt latency\n");
 	}
-
 	if (vortex_job_is_done(job))
-		vortex_job_recover(vdev, sched_job, 0, 0);
-	else
-		vortex_job_recover(vdev, sched_job,
-				   lower_32_bits(job->hw_fence->seqno), -ETIMEDOUT);
+		return vortex_job_not_hung(sched_job);
+
+	if (!vortex_job_recover(vdev, sched_job,
+				lower_32_bits(job->hw_fence->seqno), -ETIMEDOUT))
+		return vortex_job_not_hung(sched_job);
 	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
 
-/* ERROR interrupt, or a closing file's job to cancel. */
+/*
+ * ERROR interrupt, or a closing file's job to cancel.  A cancel request is
+ * taken (cleared) here, so a later close can ask again for its own job.
+ */
 static void vortex_job_reset_work(struct work_struct *work)
 {
 	struct vortex_device *vdev = container_of(work, struct vortex_device,
 						  reset_work);
 	unsigned long flags;
 	int error = 0;
-	u32 victim;
+	u32 victim = 0;
+
+	vortex_gate_pass(&vdev->recover_gate);
 
 	spin_lock_irqsave(&vdev->job_lock, flags);
-	if (vdev->reset_error)
+	if (vdev->reset_error) {
 		error = vdev->reset_error;
-	else if (vdev->cancel_pending)
+	} else if (vdev->cancel_pending) {
 		error = -ECANCELED;
-	victim = vdev->cancel_seqno;
+		victim = vdev->cancel_seqno;
+		vdev->cancel_pending = false;
+	}
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 
 	if (error)
@@ -392,6 +454,7 @@ void vortex_job_release(struct vortex_job *job)
 	else
 		kfree(job->hw_fence);
 
+	atomic_dec(&job->vfile->jobs_in_flight);
 	vortex_file_put(job->vfile);
 	kfree(job);
 
@@ -419,7 +482,7 @@ int vortex_job_file_open(struct vortex_file *vfile)
 	int ret;
 
 	vfile->fences = kvcalloc(VORTEX_WAIT_HISTORY, sizeof(*vfile->fences),
-				 GFP_KERNEL);
+				 GFP_KERNEL_ACCOUNT);
 	if (!vfile->fences)
 		return -ENOMEM;
 
@@ -448,9 +511,13 @@ void vortex_job_file_close(struct vortex_file *vfile)
 	unsigned long flags;
 	u32 i;
 
-	drm_sched_entity_fini(&vfile->entity);
-
+	/*
+	 * From here run_job puts no job of this file on the card; one that
+	 * is there already is stopped.  A job the scheduler has taken but
+	 * not yet run is refused by run_job (see vortex_job_run()).
+	 */
 	spin_lock_irqsave(&vdev->job_lock, flags);
+	vfile->closed = true;
 	job = vdev->active_job;
 	if (job && job->vfile == vfile) {
 		vdev->cancel_pending = true;
@@ -458,6 +525,8 @@ void vortex_job_file_close(struct vortex_file *vfile)
 		queue_work(vdev->reset_wq, &vdev->reset_work);
 	}
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
+
+	drm_sched_entity_fini(&vfile->entity);
 
 	for (i = 0; i < VORTEX_WAIT_HISTORY; i++)
 		dma_fence_put(vfile->fences[i]);

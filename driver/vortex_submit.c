@@ -12,8 +12,15 @@
  * inside one of them.  Only then is the job armed and queued, so a failed
  * SUBMIT changes nothing.
  *
+ * A file may have at most %VORTEX_MAX_JOBS_IN_FLIGHT jobs submitted and
+ * not yet freed; SUBMIT beyond that is -EBUSY (the caller WAITs for one of
+ * its jobs and tries again).  What SUBMIT allocates is charged to the
+ * caller's memory cgroup, so a client that queues much pays for it itself.
+ *
  * WAIT finds a job by the file's seqno in a ring of the file's last
- * %VORTEX_WAIT_HISTORY finished fences and reports how it ended.
+ * %VORTEX_WAIT_HISTORY finished fences and reports how it ended.  The
+ * bound on jobs in flight is below that history, so a job that has not
+ * ended is always found.
  */
 
 #include <linux/dma-fence.h>
@@ -33,6 +40,9 @@
 #include "vortex_job.h"
 
 #define VORTEX_SUBMIT_MAX_BOS	4096
+
+/* WAIT must remember every job that has not ended yet. */
+static_assert(VORTEX_MAX_JOBS_IN_FLIGHT < VORTEX_WAIT_HISTORY);
 
 /* @a * @b * @c, or U64_MAX if that does not fit. */
 static u64 vortex_mul3(u32 a, u32 b, u32 c)
@@ -106,9 +116,10 @@ static int vortex_job_lookup_bos(struct vortex_job *job, struct drm_file *file,
 	u32 i;
 	int ret;
 
-	job->bos = kvcalloc(args->bo_count, sizeof(*job->bos), GFP_KERNEL);
+	job->bos = kvcalloc(args->bo_count, sizeof(*job->bos),
+			    GFP_KERNEL_ACCOUNT);
 	job->bo_flags = kvcalloc(args->bo_count, sizeof(*job->bo_flags),
-				 GFP_KERNEL);
+				 GFP_KERNEL_ACCOUNT);
 	if (!job->bos || !job->bo_flags)
 		return -ENOMEM;
 	job->bo_count = args->bo_count;
@@ -203,24 +214,41 @@ static void vortex_job_build_launch(struct vortex_job *job,
 	l[VX_LAUNCH_RSVD] = 0;
 }
 
+/*
+ * A new job, counted against the file's bound; -EBUSY when the file has
+ * %VORTEX_MAX_JOBS_IN_FLIGHT jobs that are not freed yet.  Its memory is
+ * charged to the caller's memory cgroup, like everything SUBMIT allocates
+ * for it.
+ */
 static struct vortex_job *vortex_job_alloc(struct vortex_file *vfile)
 {
 	struct vortex_device *vdev = vfile->vdev;
 	struct vortex_job *job;
 
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
-	if (!job)
-		return NULL;
-	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
-	if (!job->hw_fence) {
-		kfree(job);
-		return NULL;
+	if (atomic_inc_return(&vfile->jobs_in_flight) > VORTEX_MAX_JOBS_IN_FLIGHT) {
+		atomic_dec(&vfile->jobs_in_flight);
+		drm_dbg(&vdev->drm, "SUBMIT: %u jobs in flight already\n",
+			VORTEX_MAX_JOBS_IN_FLIGHT);
+		return ERR_PTR(-EBUSY);
 	}
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
+	if (!job)
+		goto err_uncount;
+	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL_ACCOUNT);
+	if (!job->hw_fence)
+		goto err_free_job;
 	job->vdev = vdev;
 	kref_get(&vfile->ref);
 	job->vfile = vfile;
 	atomic_inc(&vdev->job_count);
 	return job;
+
+err_free_job:
+	kfree(job);
+err_uncount:
+	atomic_dec(&vfile->jobs_in_flight);
+	return ERR_PTR(-ENOMEM);
 }
 
 /* Arms and queues the job; the file's lock keeps seqnos in queue order. */
@@ -263,8 +291,8 @@ int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
 		return -ENODEV;
 
 	job = vortex_job_alloc(vfile);
-	if (!job) {
-		ret = -ENOMEM;
+	if (IS_ERR(job)) {
+		ret = PTR_ERR(job);
 		goto out_exit;
 	}
 

@@ -9,6 +9,20 @@
  * the kernel knows and anything else is -EINVAL.  Later additions append
  * members (the DRM core zero-extends short structs from old userspace) and
  * announce themselves through a DRM_VORTEX_PARAM_CAPABILITIES bit.
+ *
+ * Of the DRM core ioctls, the node accepts only those that mean something
+ * on an accel device: DRM_IOCTL_VERSION, DRM_IOCTL_GET_CAP,
+ * DRM_IOCTL_GEM_CLOSE, DRM_IOCTL_PRIME_HANDLE_TO_FD/FD_TO_HANDLE and the
+ * DRM_IOCTL_SYNCOBJ_* family.  Every other core ioctl (authentication,
+ * master, GEM flink/open, modesetting, ...) is -EOPNOTSUPP.  The syncobj
+ * ioctls that take an array of handles (WAIT, TIMELINE_WAIT, RESET,
+ * SIGNAL, TIMELINE_SIGNAL, QUERY) accept at most 1024 handles per call;
+ * more is -EINVAL.
+ *
+ * Isolation: until the card has per-context address spaces, a kernel
+ * running on the card can read and write all of VRAM, including other
+ * clients' buffers.  The device node is therefore root-only by default;
+ * see docs/security.md before opening it to others.
  */
 #ifndef _UAPI_VORTEX_ACCEL_H_
 #define _UAPI_VORTEX_ACCEL_H_
@@ -48,7 +62,8 @@ extern "C" {
 #define DRM_VORTEX_PARAM_VRAM_DEVADDR	7	/* device address of VRAM */
 #define DRM_VORTEX_PARAM_CAPABILITIES	8	/* DRM_VORTEX_CAP_* */
 #define DRM_VORTEX_PARAM_JOB_TIMEOUT_MS	9	/* hang timeout in force */
-#define DRM_VORTEX_PARAM_MAX		9
+#define DRM_VORTEX_PARAM_MAX_JOBS_IN_FLIGHT 10	/* per file, see SUBMIT */
+#define DRM_VORTEX_PARAM_MAX		10
 
 /* Bits of DRM_VORTEX_PARAM_CAPABILITIES: what this kernel supports. */
 #define DRM_VORTEX_CAP_SUBMIT		(1ull << 0)	/* SUBMIT and WAIT */
@@ -136,11 +151,17 @@ struct drm_vortex_submit_bo {
  * per hardware thread of the whole card: clusters x cores x warps x
  * threads x @stack_size bytes.
  *
+ * A file may have at most DRM_VORTEX_PARAM_MAX_JOBS_IN_FLIGHT jobs that
+ * were submitted and have not ended (and been retired) yet; one more is
+ * -EBUSY: WAIT for an earlier job and submit again.  Kernel memory a
+ * SUBMIT allocates is charged to the caller's memory cgroup.
+ *
  * Errors, all before anything is queued or a seqno is used: -EINVAL for
  * anything malformed (flags, pad, counts, stride, dimensions, addresses);
  * -EFAULT if @bos cannot be read; -ENOENT for a BO or syncobj handle this
- * file does not have (an @in_sync without a fence is -EINVAL); -ENODEV
- * once the card is gone.
+ * file does not have (an @in_sync without a fence is -EINVAL); -EBUSY with
+ * too many jobs in flight; -ENOMEM when the memory cgroup or the kernel
+ * is out of memory; -ENODEV once the card is gone.
  */
 struct drm_vortex_submit {
 	/** @entry_pc: device address of the first instruction */
@@ -185,7 +206,8 @@ struct drm_vortex_submit {
  * if @timeout_ns passed first; -EINVAL for a seqno this file never got
  * from DRM_IOCTL_VORTEX_SUBMIT.  The kernel remembers the outcome of at
  * least the file's last 1024 jobs; a job that ended before those is
- * -ENOENT.  Waiting again for a job already reported is allowed.
+ * -ENOENT.  (A job that has not ended is always among them: the bound on
+ * jobs in flight is smaller.)  Waiting again for a job already reported is allowed.
  * Interrupted by a signal it fails with -EINTR and may simply be repeated
  * (the deadline is absolute).  Once the card is gone every ioctl is -ENODEV;
  * a WAIT already sleeping then returns with @status -ECANCELED.

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Copyright 2026 The Vortex driver authors */
+
+/**
+ * DOC: DRM core ioctls on the accel node
+ *
+ * An accel file is neither a primary nor a render node: it has no master,
+ * no authentication and no modesetting.  Yet drm_ioctl() offers it the
+ * whole core table, and on 6.12 some of those entries assume a master
+ * exists: DRM_IOCTL_GET_MAGIC and DRM_IOCTL_GET_UNIQUE dereference the
+ * file's NULL master (an Oops any user of the node can cause), and the
+ * syncobj array ioctls pass any count_handles to kmalloc_array(), where
+ * 0xffffffff trips the page allocator's WARN.
+ *
+ * The driver's file operations therefore let through only the core ioctls
+ * that mean something here -- DRM_IOCTL_VERSION, DRM_IOCTL_GET_CAP,
+ * DRM_IOCTL_GEM_CLOSE, the two PRIME ioctls and the syncobj family -- and
+ * refuse every other core ioctl with -EOPNOTSUPP before DRM sees it.  The
+ * syncobj ioctls that take an array of handles are refused with -EINVAL
+ * when count_handles exceeds %VORTEX_SYNCOBJ_MAX_HANDLES.  The driver's
+ * own ioctls (DRM_COMMAND_BASE and up) go straight to drm_ioctl().
+ *
+ * The count is read here and again by DRM when it copies the argument, so
+ * a second thread that rewrites it between the two reads still reaches
+ * the unbounded allocation; closing that needs the fix in DRM itself (a
+ * bound, or __GFP_NOWARN and kvmalloc_array(), in drm_syncobj_array_find()
+ * and drm_syncobj_array_wait()).
+ */
+
+#include <linux/compat.h>
+#include <linux/stddef.h>
+#include <linux/uaccess.h>
+#include <drm/drm.h>
+#include <drm/drm_ioctl.h>
+
+#include "vortex_core_ioctl.h"
+
+/*
+ * Where count_handles sits in the argument of a syncobj array ioctl, or -1
+ * for a core ioctl that takes no array.
+ */
+static int vortex_syncobj_count_offset(unsigned int nr)
+{
+	switch (nr) {
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_WAIT):
+		return offsetof(struct drm_syncobj_wait, count_handles);
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT):
+		return offsetof(struct drm_syncobj_timeline_wait, count_handles);
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_RESET):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_SIGNAL):
+		return offsetof(struct drm_syncobj_array, count_handles);
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_QUERY):
+		return offsetof(struct drm_syncobj_timeline_array, count_handles);
+	default:
+		return -1;
+	}
+}
+
+static bool vortex_core_ioctl_allowed(unsigned int nr)
+{
+	switch (nr) {
+	case DRM_IOCTL_NR(DRM_IOCTL_VERSION):
+	case DRM_IOCTL_NR(DRM_IOCTL_GET_CAP):
+	case DRM_IOCTL_NR(DRM_IOCTL_GEM_CLOSE):
+	case DRM_IOCTL_NR(DRM_IOCTL_PRIME_HANDLE_TO_FD):
+	case DRM_IOCTL_NR(DRM_IOCTL_PRIME_FD_TO_HANDLE):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_CREATE):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_DESTROY):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_TRANSFER):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_EVENTFD):
+		return true;
+	default:
+		return vortex_syncobj_count_offset(nr) >= 0;
+	}
+}
+
+/* 0, or why a core ioctl does not reach DRM. */
+static long vortex_core_ioctl_check(unsigned int cmd, void __user *arg)
+{
+	unsigned int nr = DRM_IOCTL_NR(cmd);
+	u32 __user *ucount;
+	int offset;
+	u32 count;
+
+	if (nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END)
+		return 0;
+	if (!vortex_core_ioctl_allowed(nr))
+		return -EOPNOTSUPP;
+
+	offset = vortex_syncobj_count_offset(nr);
+	if (offset < 0)
+		return 0;
+	/* A short argument is DRM's to judge; only read what is there. */
+	if (_IOC_SIZE(cmd) < offset + sizeof(count))
+		return 0;
+	ucount = arg + offset;
+	if (get_user(count, ucount))
+		return -EFAULT;
+	return count > VORTEX_SYNCOBJ_MAX_HANDLES ? -EINVAL : 0;
+}
+
+/**
+ * vortex_accel_ioctl() - &file_operations.unlocked_ioctl of the accel node
+ * @filp: the file
+ * @cmd: the ioctl
+ * @arg: its argument
+ *
+ * Return: what drm_ioctl() returns, or the filter's refusal (see DOC above).
+ */
+long vortex_accel_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	long ret = vortex_core_ioctl_check(cmd, (void __user *)arg);
+
+	return ret ?: drm_ioctl(filp, cmd, arg);
+}
+
+#ifdef CONFIG_COMPAT
+/**
+ * vortex_accel_compat_ioctl() - the same for 32-bit callers
+ * @filp: the file
+ * @cmd: the ioctl
+ * @arg: its argument, a 32-bit pointer
+ *
+ * drm_compat_ioctl() calls some core handlers directly rather than through
+ * drm_ioctl(), so the filter must stand in front of it too.
+ *
+ * Return: what drm_compat_ioctl() returns, or the filter's refusal.
+ */
+long vortex_accel_compat_ioctl(struct file *filp, unsigned int cmd,
+			       unsigned long arg)
+{
+	long ret = vortex_core_ioctl_check(cmd, compat_ptr(arg));
+
+	return ret ?: drm_compat_ioctl(filp, cmd, arg);
+}
+#endif

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Copyright 2026 The Vortex driver authors */
+
+/**
+ * DOC: debugfs
+ *
+ * /sys/kernel/debug/accel/<minor>/ holds, besides DRM's own files:
+ *
+ * recover_gate
+ *	The test gate at the entry of recovery (struct vortex_gate): both the
+ *	scheduler's timeout handler and the reset work (ERROR interrupt, a
+ *	closing file's job) pass it before they look at the card.  Reading
+ *	gives ``off``, ``armed`` or ``waiting`` (a recovery is held there);
+ *	writing ``arm`` arms it for the next recovery, ``open`` lets a held
+ *	recovery go on and returns once it has finished (the reset
+ *	workqueue is flushed).  Race tests use it to make a job end, or another job
+ *	start, between the moment recovery is decided and the moment it acts.
+ *
+ * debugfs is root-only and not an ABI: these files exist for the tests.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+#include <drm/drm_device.h>
+
+#include "vortex_debugfs.h"
+#include "vortex_device.h"
+
+enum {
+	VORTEX_GATE_OFF,
+	VORTEX_GATE_ARMED,
+	VORTEX_GATE_WAITING,
+};
+
+static const char *const vortex_gate_states[] = {
+	[VORTEX_GATE_OFF] = "off",
+	[VORTEX_GATE_ARMED] = "armed",
+	[VORTEX_GATE_WAITING] = "waiting",
+};
+
+/**
+ * vortex_gate_pass() - go through a gate, waiting if a test armed it
+ * @gate: the gate
+ *
+ * Only the first thread to reach an armed gate waits; the gate is off
+ * again once it goes on.  May sleep.
+ */
+void vortex_gate_pass(struct vortex_gate *gate)
+{
+	if (atomic_cmpxchg(&gate->state, VORTEX_GATE_ARMED,
+			   VORTEX_GATE_WAITING) != VORTEX_GATE_ARMED)
+		return;
+	wait_for_completion_timeout(&gate->open,
+				    msecs_to_jiffies(VORTEX_GATE_MAX_MS));
+	atomic_set(&gate->state, VORTEX_GATE_OFF);
+}
+
+static ssize_t vortex_gate_read(struct file *f, char __user *buf, size_t len,
+				loff_t *pos)
+{
+	struct vortex_gate *gate = f->private_data;
+	const char *state = vortex_gate_states[atomic_read(&gate->state)];
+	char line[16];
+	int n;
+
+	n = scnprintf(line, sizeof(line), "%s\n", state);
+	return simple_read_from_buffer(buf, len, pos, line, n);
+}
+
+static ssize_t vortex_gate_write(struct file *f, const char __user *buf,
+				 size_t len, loff_t *pos)
+{
+	struct vortex_gate *gate = f->private_data;
+	char cmd[8] = {};
+
+	if (len >= sizeof(cmd))
+		return -EINVAL;
+	if (copy_from_user(cmd, buf, len))
+		return -EFAULT;
+	strim(cmd);
+
+	if (!strcmp(cmd, "arm")) {
+		reinit_completion(&gate->open);
+		atomic_set(&gate->state, VORTEX_GATE_ARMED);
+	} else if (!strcmp(cmd, "open")) {
+		complete(&gate->open);
+		flush_workqueue(gate->wq);
+	} else {
+		return -EINVAL;
+	}
+	return len;
+}
+
+static const struct file_operations vortex_gate_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = vortex_gate_read,
+	.write = vortex_gate_write,
+};
+
+/**
+ * vortex_debugfs_init() - the driver's files in the device's debugfs directory
+ * @vdev: the device
+ *
+ * DRM removes the directory, and these files with it, when the device goes.
+ */
+void vortex_debugfs_init(struct vortex_device *vdev)
+{
+	struct vortex_gate *gate = &vdev->recover_gate;
+
+	atomic_set(&gate->state, VORTEX_GATE_OFF);
+	init_completion(&gate->open);
+	gate->wq = vdev->reset_wq;
+	debugfs_create_file("recover_gate", 0600, vdev->drm.debugfs_root, gate,
+			    &vortex_gate_fops);
+}
