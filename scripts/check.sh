@@ -35,5 +35,12 @@ vx_stage "guest unplug" scripts/run-guest.sh --tests vortex_driver_test \
 	--append "vxtest.unplug=1 vx.args=-t,unplug_with_open_client" --out "$dir" || true
 guest_args+=(--guest "guest[unplug]=$dir/results.log,$dir/console.log")
 
+# The race tests again under slub_debug: a use-after-free in the driver then
+# reads poison and oopses, which fails the boot.
+dir=$results/guest-slub
+vx_stage "guest slub" scripts/run-guest.sh --tests vortex_reliability_test \
+	--append "slub_debug=FZPU" --out "$dir" || true
+guest_args+=(--guest "guest[slub]=$dir/results.log,$dir/console.log")
+
 printf '[time] %-14s %6d s\n' total $(( $(date +%s) - total_start )) >&2
 scripts/tap.py "${host_args[@]}" "${guest_args[@]}"

@@ -10,7 +10,7 @@ GUEST_TESTS += $(O)/guest/selftests/vortex_run_test
 
 # --- driver helper: the kernel ABI with plain ioctl()s (vortex_driver_test)
 $(O)/guest/selftests/vortex_driver_test: selftests/vortex_driver_test.c uapi/vortex_accel.h \
-		selftests/vortex_test_cmdline.h qemu-device/tests/vx_asm.h hw/vortex_regs.h
+		selftests/vortex_test_cmdline.h selftests/vortex_test_ioctl.h qemu-device/tests/vx_asm.h hw/vortex_regs.h
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -I$(TOP)/hw \
 		-I$(TOP)/qemu-device/tests -o $@ $<
@@ -25,3 +25,17 @@ $(O)/guest/selftests/vortex_bar_test: selftests/vortex_bar_test.c hw/vortex_regs
 		-I$(TOP)/qemu-device/tests -o $@ $<
 
 GUEST_TESTS += $(O)/guest/selftests/vortex_bar_test
+
+# --- raw-ioctl suites: recovery races and bounds, core ioctls on the accel
+# node, CPU mappings, module parameters (each one file, one concern)
+VX_RAW_TESTS := vortex_reliability_test vortex_core_ioctl_test vortex_mmap_test \
+	vortex_module_test
+
+$(VX_RAW_TESTS:%=$(O)/guest/selftests/%): $(O)/guest/selftests/%: selftests/%.c \
+		uapi/vortex_accel.h selftests/vortex_test_ioctl.h \
+		qemu-device/tests/vx_asm.h hw/vortex_regs.h
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -I$(TOP)/hw \
+		-I$(TOP)/qemu-device/tests -o $@ $<
+
+GUEST_TESTS += $(VX_RAW_TESTS:%=$(O)/guest/selftests/%)

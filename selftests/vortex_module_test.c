@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading vortex.ko with module parameters: a job_timeout_ms outside
+ * 10..60000 refuses the load itself (-EINVAL), rather than loading a
+ * module whose device never binds; values at the bounds load and bind.
+ *
+ * Unloads and reloads the module, so it runs when no other test has the
+ * device open, and always leaves vortex.ko loaded with its defaults.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "vortex_accel.h"
+#include "vortex_test_ioctl.h"
+#include "kselftest_harness.h"
+
+#define MODULE_PATH	"/lib/modules/vortex.ko"
+
+static int module_load(const char *params)
+{
+	int fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, params, 0);
+	ret = ret ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+static int module_unload(void)
+{
+	return syscall(SYS_delete_module, "vortex", O_NONBLOCK) ? -errno : 0;
+}
+
+static bool module_loaded(void)
+{
+	return access("/sys/module/vortex", F_OK) == 0;
+}
+
+/* The device node appears once the driver has bound the card. */
+static bool node_appears(void)
+{
+	int64_t end = vx_now() + 10 * SEC;
+
+	while (access(VX_NODE, F_OK) && vx_now() < end)
+		usleep(10000);
+	return access(VX_NODE, F_OK) == 0;
+}
+
+static int timeout_param(uint64_t *ms)
+{
+	int fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = _vx_get_param(fd, DRM_VORTEX_PARAM_JOB_TIMEOUT_MS, ms);
+	close(fd);
+	return ret;
+}
+
+FIXTURE(mod) {
+	int unused;
+};
+
+FIXTURE_VARIANT(mod) {
+	const char *params;
+	int expect;		/* what finit_module returns */
+	uint64_t timeout_ms;	/* in force when it loads */
+};
+
+FIXTURE_VARIANT_ADD(mod, timeout_zero) { .params = "job_timeout_ms=0", .expect = -EINVAL };
+FIXTURE_VARIANT_ADD(mod, timeout_below_min) { .params = "job_timeout_ms=9", .expect = -EINVAL };
+FIXTURE_VARIANT_ADD(mod, timeout_above_max) { .params = "job_timeout_ms=60001", .expect = -EINVAL };
+FIXTURE_VARIANT_ADD(mod, timeout_u32_max) { .params = "job_timeout_ms=4294967295", .expect = -EINVAL };
+FIXTURE_VARIANT_ADD(mod, timeout_negative) { .params = "job_timeout_ms=-1", .expect = -EINVAL };
+FIXTURE_VARIANT_ADD(mod, timeout_not_a_number) { .params = "job_timeout_ms=soon", .expect = -EINVAL };
+FIXTURE_VARIANT_ADD(mod, timeout_min) { .params = "job_timeout_ms=10", .timeout_ms = 10 };
+FIXTURE_VARIANT_ADD(mod, timeout_max) { .params = "job_timeout_ms=60000", .timeout_ms = 60000 };
+FIXTURE_VARIANT_ADD(mod, timeout_default) { .params = "", .timeout_ms = 2000 };
+
+FIXTURE_SETUP(mod)
+{
+	int ret = module_unload();
+
+	ASSERT_TRUE(ret == 0 || ret == -ENOENT)
+		TH_LOG("vortex.ko still in use: %s", strerror(-ret));
+	ASSERT_FALSE(module_loaded());
+}
+
+/* Whatever happened, vortex.ko is loaded with its defaults afterwards. */
+FIXTURE_TEARDOWN(mod)
+{
+	if (module_loaded())
+		module_unload();
+	module_load("");
+	node_appears();
+}
+
+TEST_F(mod, load)
+{
+	uint64_t ms = 0;
+
+	ASSERT_EQ(variant->expect, module_load(variant->params));
+	if (variant->expect) {
+		EXPECT_FALSE(module_loaded());
+		EXPECT_NE(0, access(VX_NODE, F_OK));
+		return;
+	}
+	ASSERT_TRUE(node_appears()) TH_LOG("loaded, but the card did not bind");
+	ASSERT_EQ(0, timeout_param(&ms));
+	EXPECT_EQ(variant->timeout_ms, ms);
+}
+
+TEST_HARNESS_MAIN

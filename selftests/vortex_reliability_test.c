@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Regression tests for what hostile testing found in vortex.ko: recovery
+ * racing a job's own end, DRM core ioctls that make no sense on an accel
+ * node, CPU mappings that start past a buffer's first page, unbounded
+ * queued work, and freed VRAM left readable.
+ *
+ * Races are opened on purpose, never hoped for with a sleep: the jobs
+ * spin on a flag the test sets (so they end exactly when the test says),
+ * and recovery is held at its entry by the driver's debugfs gate
+ * (recover_gate) while the test ends one job and lets the next start.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vortex_accel.h"
+#include "vortex_test_ioctl.h"
+#include "vx_asm.h"
+#include "kselftest_harness.h"
+
+#define PAGE		4096u
+
+/* ------------------------------------------------------ a job that waits */
+
+/*
+ * A job that says it started, spins until the test lets it go, then says
+ * it is done.  a0 points to its cell.
+ */
+struct vx_cell {
+	uint32_t go;
+	uint32_t started;
+	uint32_t done;
+	uint32_t pad;
+};
+
+#define DONE_MAGIC	0xd0e0d0e0u
+
+enum { X0 = 0, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11 };
+
+static const uint32_t prog_spin[] = {
+	ADDI(T0, X0, 1),
+	SW(T0, A0, 4),			/* started = 1 */
+	LW(T1, A0, 0),			/* while (!go) */
+	BEQ(T1, X0, -4),
+	LUI(T2, (DONE_MAGIC + 0x800) >> 12),
+	ADDI(T2, T2, DONE_MAGIC & 0xfff),
+	SW(T2, A0, 8),			/* done = DONE_MAGIC */
+	TMC(X0),
+};
+
+/* Polls @cond for up to @ms milliseconds; true once it holds. */
+#define vx_poll(cond, ms) ({						\
+	int64_t __end = vx_now() + (int64_t)(ms) * MS;			\
+	bool __ok;							\
+	while (!(__ok = (cond)) && vx_now() < __end)			\
+		usleep(1000);						\
+	__ok;								\
+})
+
+static void vx_let_go(volatile struct vx_cell *cell)
+{
+	cell->go = 1;
+	__sync_synchronize();
+}
+
+/* --------------------------------------------------------- the gate */
+
+/*
+ * The card's debugfs directory is named after its PCI device:
+ * /sys/kernel/debug/accel/<pci name>/recover_gate.
+ */
+static int gate_open(int flags)
+{
+	char link[256], path[320], *pci;
+	ssize_t n;
+
+	n = readlink("/sys/class/accel/accel0/device", link, sizeof(link) - 1);
+	if (n < 0)
+		return -1;
+	link[n] = 0;
+	pci = strrchr(link, '/');
+	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/recover_gate",
+		 pci ? pci + 1 : link);
+	return open(path, flags | O_CLOEXEC);
+}
+
+static bool gate_write(const char *cmd)
+{
+	int fd = gate_open(O_WRONLY);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, cmd, strlen(cmd)) == (ssize_t)strlen(cmd);
+	close(fd);
+	return ok;
+}
+
+static bool gate_is(const char *state)
+{
+	char buf[16] = "";
+	int fd = gate_open(O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 && !strncmp(buf, state, strlen(state));
+}
+
+/* --------------------------------------------------------- a client */
+
+/* One open file with a code buffer (the spin program) and a cell buffer. */
+struct vx_client {
+	int fd;
+	uint32_t code, cells;
+	uint64_t code_addr, cells_addr;
+	uint32_t *code_map;
+	volatile struct vx_cell *cells_map;
+	struct drm_vortex_submit_bo bos[2];
+	struct drm_vortex_submit sub;
+};
+
+static int client_open(struct vx_client *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	if (c->fd < 0)
+		return -errno;
+	if (_vx_bo_create(c->fd, PAGE, 0, &c->code, &c->code_addr) ||
+	    _vx_bo_create(c->fd, PAGE, 0, &c->cells, &c->cells_addr))
+		return -ENOMEM;
+	c->code_map = vx_bo_map(c->fd, c->code, NULL);
+	c->cells_map = vx_bo_map(c->fd, c->cells, NULL);
+	if (!c->code_map || !c->cells_map)
+		return -ENOMEM;
+	memcpy(c->code_map, prog_spin, sizeof(prog_spin));
+
+	c->bos[0].handle = c->code;
+	c->bos[0].flags = DRM_VORTEX_SUBMIT_BO_READ;
+	c->bos[1].handle = c->cells;
+	c->bos[1].flags = DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE;
+	c->sub.entry_pc = c->code_addr;
+	c->sub.grid[0] = c->sub.grid[1] = c->sub.grid[2] = 1;
+	c->sub.block[0] = c->sub.block[1] = c->sub.block[2] = 1;
+	c->sub.bos = (uintptr_t)c->bos;
+	c->sub.bo_count = 2;
+	c->sub.bo_stride = sizeof(struct drm_vortex_submit_bo);
+	return 0;
+}
+
+/* Unmaps and closes: the file's release needs its mappings gone. */
+static void client_close(struct vx_client *c)
+{
+	if (c->code_map)
+		munmap(c->code_map, PAGE);
+	if (c->cells_map)
+		munmap((void *)c->cells_map, PAGE);
+	c->code_map = NULL;
+	c->cells_map = NULL;
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}
+
+/* Submits the spin program on cell @i of @c's cell buffer. */
+static int client_spin(struct vx_client *c, unsigned int i, uint64_t *seqno)
+{
+	int ret;
+
+	c->sub.arg_addr = c->cells_addr + i * sizeof(struct vx_cell);
+	ret = _vx_submit(c->fd, &c->sub);
+	if (!ret && seqno)
+		*seqno = c->sub.seqno;
+	return ret;
+}
+
+FIXTURE(rel) {
+	struct vx_client a, b;
+	uint64_t timeout_ms;
+};
+
+FIXTURE_SETUP(rel)
+{
+	self->a.fd = self->b.fd = -1;
+	ASSERT_EQ(0, client_open(&self->a));
+	ASSERT_EQ(0, client_open(&self->b));
+	vx_cmd(_vx_get_param(self->a.fd, DRM_VORTEX_PARAM_JOB_TIMEOUT_MS,
+			     &self->timeout_ms));
+}
+
+FIXTURE_TEARDOWN(rel)
+{
+	/* Whatever the test left spinning ends now; the gate lets go. */
+	if (self->a.cells_map)
+		for (int i = 0; i < 8; i++)
+			vx_let_go(&self->a.cells_map[i]);
+	if (self->b.cells_map)
+		for (int i = 0; i < 8; i++)
+			vx_let_go(&self->b.cells_map[i]);
+	gate_write("open");
+	client_close(&self->a);
+	client_close(&self->b);
+}
+
+/* ----------------------------------------------- recovery races (item 1) */
+
+/*
+ * A closes its file just as its job ends, while B's job waits behind it.
+ * The close asks recovery to cancel A's job; the gate holds recovery while
+ * A's job ends by itself and B's starts.  Recovery must then leave B's job
+ * alone: it keeps running (WAIT says not yet), and completes when let go.
+ * Before the fix, recovery restarted the scheduler, which failed B's job
+ * with -ECANCELED while it ran and freed it (a use-after-free when the job
+ * then ended: slub_debug boots catch it).
+ */
+TEST_F_TIMEOUT(rel, close_as_job_ends_spares_next_clients_job, 120)
+{
+	struct vx_client *a = &self->a, *b = &self->b;
+	struct drm_prime_handle prime = { 0 };
+	int dmabuf;
+	volatile struct vx_cell *cell_a;
+	uint64_t b_job;
+	int32_t status = 1;
+
+	/*
+	 * A's job spins on a cell of B's buffer, shared through PRIME, so
+	 * the test can still let it go after A's file is closed.
+	 */
+	prime.handle = b->cells;
+	prime.flags = DRM_CLOEXEC;
+	vx_cmd(vx_ioctl(b->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &prime));
+	dmabuf = prime.fd;
+	prime.handle = 0;
+	vx_cmd(vx_ioctl(a->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &prime));
+	close(dmabuf);
+	a->bos[1].handle = prime.handle;
+	a->sub.arg_addr = b->cells_addr + 1 * sizeof(struct vx_cell);
+	cell_a = &b->cells_map[1];
+
+	ASSERT_TRUE(gate_write("arm"));
+	vx_cmd(_vx_submit(a->fd, &a->sub));
+	ASSERT_TRUE(vx_poll(cell_a->started, 10000));
+	vx_cmd(client_spin(b, 0, &b_job));
+
+	client_close(a);
+	ASSERT_TRUE(vx_poll(gate_is("waiting"), 10000))
+		TH_LOG("the close did not reach recovery");
+
+	vx_let_go(cell_a);
+	ASSERT_TRUE(vx_poll(b->cells_map[0].started, 10000))
+		TH_LOG("B's job did not start after A's ended");
+	ASSERT_TRUE(gate_write("open"));
+
+	/* Recovery is over: B's job must still be running, untouched. */
+	vx_err(ETIME, _vx_wait(b->fd, b_job, 0, &status));
+	vx_let_go(&b->cells_map[0]);
+	vx_cmd(_vx_wait(b->fd, b_job, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(DONE_MAGIC, b->cells_map[0].done);
+	EXPECT_EQ(DONE_MAGIC, cell_a->done);
+}
+
+/*
+ * A job ends right at its timeout with the next job queued: the timeout
+ * handler, held at the gate, finds the job done and the next one on the
+ * card.  Both jobs must complete normally.  Before the fix, the handler
+ * restarted the scheduler and the next job was reported -ECANCELED while
+ * it was still running.
+ */
+TEST_F_TIMEOUT(rel, job_ending_at_timeout_spares_next_job, 120)
+{
+	struct vx_client *a = &self->a;
+	uint64_t first, second;
+	int32_t status = 1;
+
+	ASSERT_TRUE(gate_write("arm"));
+	vx_cmd(client_spin(a, 0, &first));
+	vx_cmd(client_spin(a, 1, &second));
+	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
+	ASSERT_TRUE(vx_poll(gate_is("waiting"), self->timeout_ms * 3 + 10000))
+		TH_LOG("the timeout did not fire");
+
+	vx_let_go(&a->cells_map[0]);
+	ASSERT_TRUE(vx_poll(a->cells_map[1].started, 10000))
+		TH_LOG("the second job did not start after the first ended");
+	ASSERT_TRUE(gate_write("open"));
+
+	vx_cmd(_vx_wait(a->fd, first, 0, &status));
+	EXPECT_EQ(0, status);
+	vx_err(ETIME, _vx_wait(a->fd, second, 0, &status));
+	vx_let_go(&a->cells_map[1]);
+	vx_cmd(_vx_wait(a->fd, second, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(DONE_MAGIC, a->cells_map[1].done);
+}
+
+/*
+ * The same timeout, really hung this time: the job is still spinning when
+ * the held handler goes on, so it is stopped with -ETIMEDOUT, and the job
+ * behind it then runs to completion.
+ */
+TEST_F_TIMEOUT(rel, job_hung_at_timeout_is_stopped_next_runs, 120)
+{
+	struct vx_client *a = &self->a;
+	uint64_t first, second;
+	int32_t status = 1;
+
+	ASSERT_TRUE(gate_write("arm"));
+	vx_cmd(client_spin(a, 0, &first));
+	vx_cmd(client_spin(a, 1, &second));
+	ASSERT_TRUE(vx_poll(gate_is("waiting"), self->timeout_ms * 3 + 10000));
+	ASSERT_TRUE(gate_write("open"));
+
+	vx_cmd(_vx_wait(a->fd, first, 0, &status));
+	EXPECT_EQ(-ETIMEDOUT, status);
+	EXPECT_EQ(0, a->cells_map[0].done);
+	ASSERT_TRUE(vx_poll(a->cells_map[1].started, 10000));
+	vx_let_go(&a->cells_map[1]);
+	vx_cmd(_vx_wait(a->fd, second, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+}
+
+/*
+ * A file closed while its job is on the card: the job is stopped at once
+ * (the card is free for B well before the timeout), and B's job runs.
+ */
+TEST_F_TIMEOUT(rel, close_while_job_spins_frees_the_card, 120)
+{
+	struct vx_client *a = &self->a, *b = &self->b;
+	int64_t start;
+	uint64_t b_job;
+	int32_t status = 1;
+
+	vx_cmd(client_spin(a, 0, NULL));
+	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
+	vx_cmd(client_spin(b, 0, &b_job));
+	start = vx_now();
+	client_close(a);
+	ASSERT_TRUE(vx_poll(b->cells_map[0].started, 10000));
+	EXPECT_LT(vx_now() - start, (int64_t)self->timeout_ms * MS);
+	vx_let_go(&b->cells_map[0]);
+	vx_cmd(_vx_wait(b->fd, b_job, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+}
+
+/* ------------------------------------------------ scheduling order */
+
+/* gpu_sched's policy: 0 round robin between files, 1 FIFO (its default). */
+static int sched_policy(void)
+{
+	FILE *f = fopen("/sys/module/gpu_sched/parameters/sched_policy", "r");
+	int policy = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &policy) != 1)
+			policy = -1;
+		fclose(f);
+	}
+	return policy;
+}
+
+/*
+ * What docs/driver.md promises: under the default FIFO policy jobs run in
+ * the order they were submitted, whichever file they came from, so B's job
+ * submitted after two of A's runs after both; under round robin it runs
+ * between them.  Asserted by which job is spinning, not by timing.
+ */
+TEST_F_TIMEOUT(rel, two_clients_run_in_the_documented_order, 120)
+{
+	struct vx_client *a = &self->a, *b = &self->b;
+	int policy = sched_policy();
+	uint64_t b_job;
+	int32_t status;
+
+	ASSERT_TRUE(policy == 0 || policy == 1) TH_LOG("sched_policy %d", policy);
+	vx_cmd(client_spin(a, 0, NULL));
+	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
+	vx_cmd(client_spin(a, 1, NULL));
+	vx_cmd(client_spin(b, 0, &b_job));
+
+	vx_let_go(&a->cells_map[0]);
+	if (policy == 1) {
+		ASSERT_TRUE(vx_poll(a->cells_map[1].started, 10000));
+		EXPECT_EQ(0, b->cells_map[0].started);
+		vx_let_go(&a->cells_map[1]);
+		ASSERT_TRUE(vx_poll(b->cells_map[0].started, 10000));
+	} else {
+		ASSERT_TRUE(vx_poll(b->cells_map[0].started, 10000));
+		EXPECT_EQ(0, a->cells_map[1].started);
+		vx_let_go(&a->cells_map[1]);
+	}
+	vx_let_go(&b->cells_map[0]);
+	vx_cmd(_vx_wait(b->fd, b_job, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+}
+
+/* ----------------------------------- bounded work per file (item 4, 5) */
+
+/*
+ * One file may have DRM_VORTEX_PARAM_MAX_JOBS_IN_FLIGHT jobs in flight;
+ * one more is -EBUSY and uses no seqno.  The oldest job, still queued, is
+ * known to WAIT (not -ENOENT).  Once the jobs end, SUBMIT works again.
+ */
+TEST_F_TIMEOUT(rel, submit_beyond_jobs_in_flight_ebusy, 300)
+{
+	struct vx_client *a = &self->a;
+	uint64_t max, first, last, i;
+	int32_t status = 1;
+
+	vx_cmd(_vx_get_param(a->fd, DRM_VORTEX_PARAM_MAX_JOBS_IN_FLIGHT, &max));
+	ASSERT_EQ(256, max);
+
+	vx_cmd(client_spin(a, 0, &first));
+	a->cells_map[1].go = 1;		/* the rest end at once */
+	for (i = 1; i < max; i++)
+		vx_cmd(client_spin(a, 1, &last));
+	ASSERT_EQ(first + max - 1, last);
+	vx_err(EBUSY, client_spin(a, 1, NULL));
+	vx_err(EBUSY, client_spin(a, 1, NULL));
+
+	vx_err(ETIME, _vx_wait(a->fd, first, 0, &status));
+	vx_err(ETIME, _vx_wait(a->fd, last, 0, &status));
+
+	vx_let_go(&a->cells_map[0]);
+	vx_cmd(_vx_wait(a->fd, last, 60 * SEC, &status));
+	EXPECT_EQ(0, status);
+	vx_cmd(_vx_wait(a->fd, first, 0, &status));
+	EXPECT_EQ(0, status);
+	/* Retired jobs no longer count; the refused ones used no seqno. */
+	ASSERT_TRUE(vx_poll(client_spin(a, 1, &i) == 0, 10000));
+	EXPECT_EQ(last + 1, i);
+}
+
+/* Reads a cgroup file's number, or -1. */
+static long long cg_read(const char *dir, const char *file)
+{
+	char path[256], buf[64] = "";
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f))
+		v = atoll(buf);
+	fclose(f);
+	return v;
+}
+
+static bool cg_write(const char *dir, const char *file, const char *val)
+{
+	char path[256];
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (!f)
+		return false;
+	ok = fputs(val, f) >= 0;
+	return !fclose(f) && ok;
+}
+
+#define CG_ROOT		"/sys/fs/cgroup"
+#define CG_TEST		CG_ROOT "/vortex-test"
+#define MANY_BOS	4096
+#define QUEUED_JOBS	128
+
+/*
+ * What SUBMIT allocates for queued jobs is charged to the submitter's
+ * memory cgroup: 128 queued jobs of 4096 buffers each hold 6 MiB of
+ * kernel memory (12 bytes per buffer entry), and the cgroup's usage must
+ * grow by at least 90% of that (the cgroup charges ahead in batches, so a
+ * little may have been charged before).  Before the fix it grew by almost nothing, and
+ * the OOM killer picked innocent processes instead.
+ */
+TEST_F_TIMEOUT(rel, queued_jobs_charged_to_memory_cgroup, 300)
+{
+	struct vx_client *a = &self->a;
+	struct drm_vortex_submit_bo *bos;
+	long long before, after, expect;
+	char pid[32];
+	uint64_t last = 0;
+	int32_t status;
+	int i;
+
+	if (access(CG_ROOT "/cgroup.controllers", F_OK))
+		ASSERT_EQ(0, mount("none", CG_ROOT, "cgroup2", 0, NULL));
+	ASSERT_TRUE(cg_write(CG_ROOT, "cgroup.subtree_control", "+memory"));
+	ASSERT_TRUE(mkdir(CG_TEST, 0755) == 0 || errno == EEXIST);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	ASSERT_TRUE(cg_write(CG_TEST, "cgroup.procs", pid));
+
+	bos = calloc(MANY_BOS, sizeof(*bos));
+	ASSERT_NE(NULL, bos);
+	bos[0] = a->bos[0];
+	for (i = 1; i < MANY_BOS; i++)
+		bos[i] = a->bos[1];
+
+	vx_cmd(client_spin(a, 0, NULL));
+	a->cells_map[1].go = 1;
+	a->sub.bos = (uintptr_t)bos;
+	a->sub.bo_count = MANY_BOS;
+	before = cg_read(CG_TEST, "memory.current");
+	ASSERT_GT(before, 0);
+	for (i = 0; i < QUEUED_JOBS; i++)
+		vx_cmd(client_spin(a, 1, &last));
+	after = cg_read(CG_TEST, "memory.current");
+	expect = (long long)QUEUED_JOBS * MANY_BOS * 12 * 9 / 10;
+	EXPECT_GE(after - before, expect)
+		TH_LOG("cgroup grew by %lld bytes for %lld bytes of queued jobs",
+		       after - before, expect);
+
+	vx_let_go(&a->cells_map[0]);
+	vx_cmd(_vx_wait(a->fd, last, 120 * SEC, &status));
+	EXPECT_EQ(0, status);
+	free(bos);
+	cg_write(CG_ROOT, "cgroup.procs", pid);
+	rmdir(CG_TEST);
+}
+
+/* ------------------------------------------- freed VRAM (item 6) */
+
+/*
+ * A buffer's data is gone once the buffer is freed: a kernel that reads
+ * the freed range (any kernel can, until the card has address spaces)
+ * finds zeroes, not the previous owner's data.
+ */
+TEST_F(rel, freed_buffer_reads_zero_on_the_card)
+{
+	struct vx_client *a = &self->a;
+	static const uint32_t prog_copy[] = {
+		LW(A1, A0, 0),		/* the freed address */
+		LW(T0, A1, 0), SW(T0, A0, 16),
+		LW(T0, A1, 4), SW(T0, A0, 20),
+		LW(T0, A1, 2044), SW(T0, A0, 24),
+		LW(T0, A1, 4092), SW(T0, A0, 28),
+		TMC(X0),
+	};
+	uint32_t victim, i, *map;
+	uint64_t victim_addr;
+	int32_t status = 1;
+
+	vx_cmd(_vx_bo_create(a->fd, PAGE, 0, &victim, &victim_addr));
+	map = vx_bo_map(a->fd, victim, NULL);
+	ASSERT_NE(NULL, map);
+	for (i = 0; i < PAGE / 4; i++)
+		map[i] = 0xa5a50000u | i;
+	munmap(map, PAGE);
+	vx_cmd(_vx_bo_close(a->fd, victim));
+
+	memcpy(a->code_map, prog_copy, sizeof(prog_copy));
+	a->cells_map[0].go = (uint32_t)victim_addr;
+	for (i = 4; i < 8; i++)
+		((volatile uint32_t *)a->cells_map)[i] = 0xffffffffu;
+	a->sub.arg_addr = a->cells_addr;
+	vx_cmd(_vx_submit(a->fd, &a->sub));
+	vx_cmd(_vx_wait(a->fd, a->sub.seqno, 10 * SEC, &status));
+	ASSERT_EQ(0, status);
+	for (i = 4; i < 8; i++)
+		EXPECT_EQ(0, ((volatile uint32_t *)a->cells_map)[i])
+			TH_LOG("word %u of the freed buffer", i - 4);
+}
+
+/* Until the card isolates clients, only root may open the node. */
+TEST(node_is_root_only_by_default)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(VX_NODE, &st));
+	EXPECT_EQ(0, st.st_uid);
+	EXPECT_EQ(0, st.st_gid);
+	EXPECT_EQ(0600, st.st_mode & 0777);
+}
+
+TEST_HARNESS_MAIN

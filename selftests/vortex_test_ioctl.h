@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The driver's ioctls as plain ioctl() calls, for the guest tests that
+ * must see exactly what the kernel returns (no libdrm, no libvortex).
+ * Each returns 0 or -errno.
+ */
+#ifndef VORTEX_TEST_IOCTL_H
+#define VORTEX_TEST_IOCTL_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "vortex_accel.h"
+
+#define VX_NODE		"/dev/accel/accel0"
+#define MS		1000000ll
+#define SEC		1000000000ll
+
+/* Returns 0 or -errno; restarts on EINTR/EAGAIN like drmIoctl(). */
+static inline int vx_ioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, req, arg);
+	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	return ret == -1 ? -errno : 0;
+}
+
+static inline int64_t vx_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * SEC + ts.tv_nsec;
+}
+
+static inline int _vx_get_param(int fd, uint32_t param, uint64_t *value)
+{
+	struct drm_vortex_get_param gp = { .param = param };
+	int ret = vx_ioctl(fd, DRM_IOCTL_VORTEX_GET_PARAM, &gp);
+
+	if (!ret && value)
+		*value = gp.value;
+	return ret;
+}
+
+static inline int _vx_bo_create(int fd, uint64_t size, uint32_t flags,
+				uint32_t *handle, uint64_t *dev_addr)
+{
+	struct drm_vortex_bo_create c = { .size = size, .flags = flags };
+	int ret = vx_ioctl(fd, DRM_IOCTL_VORTEX_BO_CREATE, &c);
+
+	if (!ret) {
+		*handle = c.handle;
+		if (dev_addr)
+			*dev_addr = c.dev_addr;
+	}
+	return ret;
+}
+
+static inline int _vx_bo_close(int fd, uint32_t handle)
+{
+	struct drm_gem_close gc = { .handle = handle };
+
+	return vx_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc);
+}
+
+/* Maps a whole buffer; NULL on failure. */
+static inline void *vx_bo_map(int fd, uint32_t handle, uint64_t *size)
+{
+	struct drm_vortex_bo_info info = { .handle = handle };
+	void *p;
+
+	if (vx_ioctl(fd, DRM_IOCTL_VORTEX_BO_INFO, &info))
+		return NULL;
+	p = mmap(NULL, info.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 info.mmap_offset);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (size)
+		*size = info.size;
+	return p;
+}
+
+static inline int _vx_submit(int fd, struct drm_vortex_submit *s)
+{
+	return vx_ioctl(fd, DRM_IOCTL_VORTEX_SUBMIT, s);
+}
+
+/* Waits up to @rel_ns from now; 0 polls. */
+static inline int _vx_wait(int fd, uint64_t seqno, int64_t rel_ns, int32_t *status)
+{
+	struct drm_vortex_wait w = {
+		.seqno = seqno,
+		.timeout_ns = rel_ns ? vx_now() + rel_ns : 0,
+	};
+	int ret = vx_ioctl(fd, DRM_IOCTL_VORTEX_WAIT, &w);
+
+	if (!ret && status)
+		*status = w.status;
+	return ret;
+}
+
+/* For kselftest_harness.h tests: the call must succeed / fail with errnum. */
+#define vx_cmd(expr)		ASSERT_EQ(0, (expr))
+#define vx_err(errnum, expr)	ASSERT_EQ(-(errnum), (expr))
+
+#endif /* VORTEX_TEST_IOCTL_H */
