@@ -39,3 +39,13 @@ $(VX_RAW_TESTS:%=$(O)/guest/selftests/%): $(O)/guest/selftests/%: selftests/%.c 
 		-I$(TOP)/qemu-device/tests -o $@ $<
 
 GUEST_TESTS += $(VX_RAW_TESTS:%=$(O)/guest/selftests/%)
+
+# The same core-ioctl suite as a 32-bit program: drm_compat_ioctl() calls
+# some core handlers directly, so the compat path needs its own proof.
+$(O)/guest/selftests/vortex_core_ioctl_test32: selftests/vortex_core_ioctl_test.c \
+		uapi/vortex_accel.h selftests/vortex_test_ioctl.h
+	@mkdir -p $(@D)
+	$(GUEST_CC) -m32 $(GUEST_CFLAGS) -Wno-clobbered -Wno-pointer-to-int-cast $(GUEST_INC) $(KSFT_INC) \
+		-o $@ $<
+
+GUEST_TESTS += $(O)/guest/selftests/vortex_core_ioctl_test32

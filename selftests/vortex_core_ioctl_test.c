@@ -223,6 +223,114 @@ TEST_F(syncobj_count, at_the_bound_reaches_drm)
 				 MAX_HANDLES, ret);
 }
 
+/* ------------------------------------------------------------- fuzz */
+
+/* The core ioctls the node lets through (vortex_core_ioctl.c). */
+static bool core_allowed(unsigned int nr)
+{
+	static const unsigned long allowed[] = {
+		DRM_IOCTL_VERSION, DRM_IOCTL_GET_CAP, DRM_IOCTL_GEM_CLOSE,
+		DRM_IOCTL_PRIME_HANDLE_TO_FD, DRM_IOCTL_PRIME_FD_TO_HANDLE,
+		DRM_IOCTL_SYNCOBJ_CREATE, DRM_IOCTL_SYNCOBJ_DESTROY,
+		DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE,
+		DRM_IOCTL_SYNCOBJ_WAIT, DRM_IOCTL_SYNCOBJ_RESET,
+		DRM_IOCTL_SYNCOBJ_SIGNAL, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT,
+		DRM_IOCTL_SYNCOBJ_QUERY, DRM_IOCTL_SYNCOBJ_TRANSFER,
+		DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL,
+	};
+	size_t i;
+
+	/* DRM_IOCTL_SYNCOBJ_EVENTFD, newer than libdrm's drm.h here */
+	if (nr == 0xcf)
+		return true;
+	for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
+		if (_IOC_NR(allowed[i]) == nr)
+			return true;
+	return false;
+}
+
+/*
+ * Every refused core number, with random directions, sizes and payloads
+ * (a fixed seed, so a failure repeats): always -EOPNOTSUPP.  The kernel
+ * log must stay clean (the run checks it).
+ */
+TEST_F_TIMEOUT(core, fuzz_refused_numbers_any_payload, 300)
+{
+	unsigned int seed = 0x7658, i, j, nr, dir, size;
+	union core_arg arg;
+
+	for (i = 0; i < 20000; i++) {
+		nr = rand_r(&seed) % 0x100;
+		if ((nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END) ||
+		    core_allowed(nr))
+			continue;
+		dir = rand_r(&seed) % 4;
+		size = rand_r(&seed) % sizeof(arg);
+		for (j = 0; j < sizeof(arg); j++)
+			arg.bytes[j] = rand_r(&seed);
+		ASSERT_EQ(-EOPNOTSUPP,
+			  vx_ioctl(self->fd, _IOC(dir, DRM_IOCTL_BASE, nr, size), &arg))
+			TH_LOG("nr 0x%x dir %u size %u", nr, dir, size);
+	}
+}
+
+/*
+ * The syncobj array ioctls with random counts over zeroed handles: above
+ * the bound -EINVAL from the filter, at or below it DRM's answer for
+ * handles that do not exist (-ENOENT, -EINVAL for a zero count, or
+ * -EOPNOTSUPP for the timeline ioctls).  Never anything else.
+ */
+TEST_F_TIMEOUT(core, fuzz_syncobj_array_counts, 300)
+{
+	static const unsigned long reqs[] = {
+		DRM_IOCTL_SYNCOBJ_WAIT, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT,
+		DRM_IOCTL_SYNCOBJ_RESET, DRM_IOCTL_SYNCOBJ_SIGNAL,
+		DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL, DRM_IOCTL_SYNCOBJ_QUERY,
+	};
+	static uint32_t handles[MAX_HANDLES];
+	static uint64_t points[MAX_HANDLES];
+	struct drm_syncobj_timeline_wait w;
+	unsigned int seed = 0xacce1, i;
+	uint32_t count;
+	int ret;
+
+	for (i = 0; i < 6000; i++) {
+		unsigned long req = reqs[i % 6];
+
+		/* Half near the bound, half anywhere. */
+		count = rand_r(&seed);
+		if (i & 1)
+			count = MAX_HANDLES - 8 + count % 16;
+		memset(&w, 0, sizeof(w));
+		w.handles = (uintptr_t)handles;
+		w.points = (uintptr_t)points;
+		w.count_handles = count;
+		/* Each struct keeps count_handles at its own place. */
+		if (req == DRM_IOCTL_SYNCOBJ_WAIT) {
+			struct drm_syncobj_wait *sw = (void *)&w;
+
+			memset(sw, 0, sizeof(*sw));
+			sw->handles = (uintptr_t)handles;
+			sw->count_handles = count;
+		} else if (req != DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT) {
+			struct drm_syncobj_timeline_array *ta = (void *)&w;
+
+			memset(&w, 0, sizeof(w));
+			ta->handles = (uintptr_t)handles;
+			ta->points = (uintptr_t)points;
+			ta->count_handles = count;
+		}
+		ret = vx_ioctl(self->fd, req, &w);
+		if (count > MAX_HANDLES) {
+			ASSERT_EQ(-EINVAL, ret) TH_LOG("count %u", count);
+		} else {
+			ASSERT_TRUE(ret == -ENOENT || ret == -EINVAL ||
+				    ret == -EOPNOTSUPP)
+				TH_LOG("ioctl 0x%lx count %u: %d", req, count, ret);
+		}
+	}
+}
+
 /* --------------------------------------------- what keeps working */
 
 TEST_F(core, version_names_the_driver)

@@ -275,6 +275,24 @@ TEST_F_TIMEOUT(rel, close_as_job_ends_spares_next_clients_job, 120)
 }
 
 /*
+ * Two spin jobs of client A, the first on the card: returns once the
+ * scheduler's timeout for the first has fired and is held at the gate.
+ */
+static void hold_timeout_of_first_of_two(struct __test_metadata *_metadata,
+					 FIXTURE_DATA(rel) *self,
+					 uint64_t *first, uint64_t *second)
+{
+	struct vx_client *a = &self->a;
+
+	ASSERT_TRUE(gate_write("arm"));
+	vx_cmd(client_spin(a, 0, first));
+	vx_cmd(client_spin(a, 1, second));
+	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
+	ASSERT_TRUE(vx_poll(gate_is("waiting"), self->timeout_ms * 3 + 10000))
+		TH_LOG("the timeout did not fire");
+}
+
+/*
  * A job ends right at its timeout with the next job queued: the timeout
  * handler, held at the gate, finds the job done and the next one on the
  * card.  Both jobs must complete normally.  Before the fix, the handler
@@ -287,12 +305,7 @@ TEST_F_TIMEOUT(rel, job_ending_at_timeout_spares_next_job, 120)
 	uint64_t first, second;
 	int32_t status = 1;
 
-	ASSERT_TRUE(gate_write("arm"));
-	vx_cmd(client_spin(a, 0, &first));
-	vx_cmd(client_spin(a, 1, &second));
-	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
-	ASSERT_TRUE(vx_poll(gate_is("waiting"), self->timeout_ms * 3 + 10000))
-		TH_LOG("the timeout did not fire");
+	hold_timeout_of_first_of_two(_metadata, self, &first, &second);
 
 	vx_let_go(&a->cells_map[0]);
 	ASSERT_TRUE(vx_poll(a->cells_map[1].started, 10000))
@@ -319,10 +332,7 @@ TEST_F_TIMEOUT(rel, job_hung_at_timeout_is_stopped_next_runs, 120)
 	uint64_t first, second;
 	int32_t status = 1;
 
-	ASSERT_TRUE(gate_write("arm"));
-	vx_cmd(client_spin(a, 0, &first));
-	vx_cmd(client_spin(a, 1, &second));
-	ASSERT_TRUE(vx_poll(gate_is("waiting"), self->timeout_ms * 3 + 10000));
+	hold_timeout_of_first_of_two(_metadata, self, &first, &second);
 	ASSERT_TRUE(gate_write("open"));
 
 	vx_cmd(_vx_wait(a->fd, first, 0, &status));
