@@ -153,8 +153,9 @@
 #define VX_DCTRL_INJECTREQ		VX_BIT(6)	/* W */
 #define VX_DCTRL_INJECTSTATE(v)		VX_GET(v, 8, 7)	/* R */
 #define VX_DCTRL_HACAUSE(v)		VX_GET(v, 11, 9)	/* R */
-/* Bits 12..19 are reserved by the spec; this implementation uses bit 12. */
+/* Bits 12..19 are reserved by the spec; this implementation uses 12, 13. */
 #define VX_DCTRL_INJECTERR		VX_BIT(12)	/* R: last inject faulted */
+#define VX_DCTRL_INJECTWARP		VX_BIT(13)	/* W: inject into every thread */
 #define VX_DCTRL_ANYUNAVAIL		VX_BIT(24)
 #define VX_DCTRL_ALLUNAVAIL		VX_BIT(25)
 #define VX_DCTRL_ANYRUNNING		VX_BIT(26)

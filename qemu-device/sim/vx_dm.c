@@ -234,18 +234,30 @@ static void do_stepreq(struct vx_sim *sim)
     kick(sim);
 }
 
-static void do_injectreq(struct vx_sim *sim)
+/*
+ * @warp_wide (DCTRL.injectwarp, an extension in a reserved bit): every
+ * thread of the selected warp executes INJECT, lane 0 first, whatever
+ * threadsel says; the first lane that faults sets injecterr and the lanes
+ * after it do not execute.
+ */
+static void do_injectreq(struct vx_sim *sim, bool warp_wide)
 {
     struct vx_warp *w = selected_warp(sim);
     int lane = selected_lane(sim);
+    uint32_t first, last, l;
 
     sim->dm.injecterr = false;
-    if (!w || lane < 0 || !w->active || !w->halted) {
+    if (!w || (!warp_wide && lane < 0) || !w->active || !w->halted) {
         sim->dm.injecterr = true;
         return;
     }
-    if (vx_exec_inject(sim, w, lane, sim->dm.inject) < 0) {
-        sim->dm.injecterr = true;
+    first = warp_wide ? 0 : lane;
+    last = warp_wide ? sim->cfg.threads - 1 : lane;
+    for (l = first; l <= last; l++) {
+        if (vx_exec_inject(sim, w, l, sim->dm.inject) < 0) {
+            sim->dm.injecterr = true;
+            return;
+        }
     }
 }
 
@@ -284,7 +296,7 @@ static void dctrl_write(struct vx_sim *sim, uint32_t value)
         do_stepreq(sim);
     }
     if (value & VX_DCTRL_INJECTREQ) {
-        do_injectreq(sim);
+        do_injectreq(sim, value & VX_DCTRL_INJECTWARP);
     }
     if (value & VX_DCTRL_NDMRESET) {
         do_ndmreset(sim);

@@ -575,6 +575,51 @@ TEST_F(dm, inject_control_transfer_only_writes_rd)
     EXPECT_EQ(ENTRY, dm_rd(c, VX_DM_DPC));
 }
 
+/* injectwarp: one request runs INJECT in every lane of the selected warp. */
+TEST_F(dm, injectwarp_runs_in_every_thread)
+{
+    struct card *c = &self->c;
+    uint32_t lane;
+
+    spin_halted(c, 0x11);
+    dm_select(c, 4, 3);
+    /* t1 = mhartid in every lane, then into each lane's dscratch0 */
+    dm_wr(c, VX_DM_INJECT, CSRR(6, VX_CSR_MHARTID));
+    dm_ctrl(c, VX_DCTRL_INJECTREQ | VX_DCTRL_INJECTWARP);
+    EXPECT_EQ(0, dm_rd(c, VX_DM_DCTRL) & VX_DCTRL_INJECTERR);
+    dm_wr(c, VX_DM_INJECT, CSRW(VX_CSR_DSCRATCH(0), 6));
+    dm_ctrl(c, VX_DCTRL_INJECTREQ | VX_DCTRL_INJECTWARP);
+    for (lane = 0; lane < 8; lane++) {
+        dm_select(c, 4, lane);
+        EXPECT_EQ(4 * 8 + lane, dm_rd(c, VX_DM_DSCRATCH(0))) {
+            TH_LOG("lane %u", lane);
+        }
+    }
+    /* Other warps untouched; the PC did not move. */
+    dm_select(c, 0, 0);
+    EXPECT_EQ(0, read_gpr(c, 6));
+    dm_select(c, 4, 0);
+    EXPECT_EQ(ENTRY, dm_rd(c, VX_DM_DPC));
+}
+
+TEST_F(dm, injectwarp_fault_stops_at_the_faulting_lane)
+{
+    struct card *c = &self->c;
+
+    spin_halted(c, 0x01);
+    dm_select(c, 0, 0);
+    EXPECT_FALSE(inject(c, NOP));
+    dm_wr(c, VX_DM_INJECT, EBREAK);
+    dm_ctrl(c, VX_DCTRL_INJECTREQ | VX_DCTRL_INJECTWARP);
+    EXPECT_NE(0, dm_rd(c, VX_DM_DCTRL) & VX_DCTRL_INJECTERR);
+    EXPECT_EQ(0, rd(c, VX_REG_STATUS) & VX_STATUS_ERROR);
+    /* A running warp refuses it as a one-thread inject would. */
+    dm_select(c, 4, 0);
+    dm_wr(c, VX_DM_INJECT, NOP);
+    dm_ctrl(c, VX_DCTRL_INJECTREQ | VX_DCTRL_INJECTWARP);
+    EXPECT_NE(0, dm_rd(c, VX_DM_DCTRL) & VX_DCTRL_INJECTERR);
+}
+
 TEST_F(dm, inject_errors_do_not_stop_the_card)
 {
     struct card *c = &self->c;
