@@ -16,6 +16,10 @@
  *	workqueue is flushed).  Race tests use it to make a job end, or another job
  *	start, between the moment recovery is decided and the moment it acts.
  *
+ * dm_accesses
+ *	Debug Module register accesses the driver made so far (benchmarks
+ *	divide it by the registers they read).
+ *
  * debugfs is root-only and not an ABI: these files exist for the tests.
  */
 
@@ -116,4 +120,6 @@ void vortex_debugfs_init(struct vortex_device *vdev)
 	gate->wq = vdev->reset_wq;
 	debugfs_create_file("recover_gate", 0600, vdev->drm.debugfs_root, gate,
 			    &vortex_gate_fops);
+	debugfs_create_u64("dm_accesses", 0400, vdev->drm.debugfs_root,
+			   &vdev->dm.accesses);
 }

@@ -11,17 +11,19 @@
  * single interrupt.  The interrupt handler runs in hard IRQ context and does
  * no more than acknowledge the causes and hand them to vortex_job.c: a FENCE
  * ends the job on the card, an ERROR schedules recovery on the ordered reset
- * workqueue.  DEBUG is left masked; the debugger interface owns it.
+ * workqueue.  DEBUG is enabled while a debugger is attached and goes to
+ * vortex_debug.c.
  */
 
 #include <linux/interrupt.h>
 #include <linux/pci.h>
 #include <drm/drm_print.h>
 
+#include "vortex_debug.h"
 #include "vortex_device.h"
 #include "vortex_job.h"
 
-/* The causes the driver handles; DEBUG belongs to the debugger. */
+/* The causes the driver always handles; DEBUG only with a debugger. */
 #define VORTEX_IRQ_MASK		(VX_IRQ_FENCE | VX_IRQ_ERROR)
 
 u64 vortex_device_clock(struct vortex_device *vdev)
@@ -39,7 +41,7 @@ u32 vortex_device_total_warps(struct vortex_device *vdev)
 /* Pending causes stay pending: a masked FENCE must not be lost. */
 void vortex_device_irq_enable(struct vortex_device *vdev)
 {
-	vortex_write(vdev, VX_REG_IRQ_ENABLE, VORTEX_IRQ_MASK);
+	vortex_write(vdev, VX_REG_IRQ_ENABLE, READ_ONCE(vdev->irq_mask));
 }
 
 void vortex_device_irq_disable(struct vortex_device *vdev)
@@ -85,7 +87,7 @@ static irqreturn_t vortex_device_irq(int irq, void *data)
 		/* A card that is gone reads all ones; INTx may be shared. */
 		if (status == ~0u)
 			break;
-		status &= VORTEX_IRQ_MASK;
+		status &= READ_ONCE(vdev->irq_mask);
 		if (!status)
 			break;
 
@@ -94,6 +96,8 @@ static irqreturn_t vortex_device_irq(int irq, void *data)
 			vortex_job_irq_fence(vdev);
 		if (status & VX_IRQ_ERROR)
 			vortex_job_irq_error(vdev);
+		if (status & VX_IRQ_DEBUG)
+			vortex_debug_irq_debug(vdev);
 		ret = IRQ_HANDLED;
 	}
 	return ret;
@@ -168,6 +172,10 @@ int vortex_device_init(struct vortex_device *vdev)
 	int ret;
 
 	ret = vortex_device_identify(vdev);
+	if (ret)
+		return ret;
+	vdev->irq_mask = VORTEX_IRQ_MASK;
+	ret = vortex_dm_init(vdev);
 	if (ret)
 		return ret;
 

@@ -13,9 +13,12 @@
 #include <drm/gpu_scheduler.h>
 
 #include "vortex_debugfs.h"
+#include "vortex_dm.h"
 #include "vortex_regs.h"
 
 struct pci_dev;
+struct pid;
+struct vortex_debug;
 struct vortex_job;
 
 /* Module parameters (vortex_drv.c). */
@@ -61,6 +64,11 @@ struct vortex_device {
 	u32 num_threads;
 	/** @irq: Linux IRQ of the card's one vector (MSI, else INTx) */
 	int irq;
+	/**
+	 * @irq_mask: the causes the driver enables: FENCE and ERROR, and
+	 * DEBUG while a debugger is attached (under @job_lock)
+	 */
+	u32 irq_mask;
 
 	/* ---- VRAM (vortex_gem.c) */
 	/** @mm: allocator of VRAM byte offsets */
@@ -129,6 +137,12 @@ struct vortex_device {
 	atomic_t job_count;
 	/** @recover_gate: test hook at the entry of recovery (debugfs) */
 	struct vortex_gate recover_gate;
+
+	/* ---- debugger (vortex_dm.c, vortex_debug.c) */
+	/** @dm: the Debug Module, its lock and shadows */
+	struct vortex_dm dm;
+	/** @debug: the attached debug session, or NULL; under @job_lock */
+	struct vortex_debug *debug;
 };
 
 #define to_vortex_device(dev) container_of(dev, struct vortex_device, drm)
@@ -144,17 +158,24 @@ struct vortex_file {
 	struct vortex_device *vdev;
 	/** @ref: held by the file and by each of its jobs */
 	struct kref ref;
+	/** @pid: thread group that opened the file (a debugger's target) */
+	struct pid *pid;
 	/** @entity: the file's queue into the scheduler */
 	struct drm_sched_entity entity;
 	/**
 	 * @lock: serialises SUBMIT (so seqnos are handed out in queue
-	 * order) and protects @seqno and @fences against WAIT.
+	 * order) and protects @seqno and @fences against WAIT, and the code
+	 * objects.
 	 */
 	struct mutex lock;
 	/** @seqno: last seqno handed out, 0 = none */
 	u64 seqno;
 	/** @fences: finished fences, by seqno % history */
 	struct dma_fence **fences;
+	/** @code_objects: registered kernel images (vortex_code_object.c) */
+	struct list_head code_objects;
+	/** @num_code_objects: entries in @code_objects */
+	u32 num_code_objects;
 	/** @engine_ns: time this file's jobs held the card */
 	atomic64_t engine_ns;
 	/** @engine_cycles: device cycles of the same */

@@ -27,7 +27,9 @@
 #include <drm/drm_print.h>
 
 #include "vortex_accel.h"
+#include "vortex_code_object.h"
 #include "vortex_core_ioctl.h"
+#include "vortex_debug.h"
 #include "vortex_debugfs.h"
 #include "vortex_device.h"
 #include "vortex_fdinfo.h"
@@ -98,6 +100,8 @@ static int vortex_get_param_ioctl(struct drm_device *drm, void *data,
 		break;
 	case DRM_VORTEX_PARAM_CAPABILITIES:
 		args->value = DRM_VORTEX_CAP_SUBMIT | DRM_VORTEX_CAP_SYNCOBJ;
+		if (vortex_debug_enable)
+			args->value |= DRM_VORTEX_CAP_DEBUG;
 		break;
 	case DRM_VORTEX_PARAM_JOB_TIMEOUT_MS:
 		args->value = vortex_job_timeout_ms;
@@ -114,7 +118,10 @@ static int vortex_get_param_ioctl(struct drm_device *drm, void *data,
 
 static void vortex_file_release(struct kref *ref)
 {
-	kfree(container_of(ref, struct vortex_file, ref));
+	struct vortex_file *vfile = container_of(ref, struct vortex_file, ref);
+
+	put_pid(vfile->pid);
+	kfree(vfile);
 }
 
 void vortex_file_put(struct vortex_file *vfile)
@@ -134,12 +141,14 @@ static int vortex_open(struct drm_device *drm, struct drm_file *file)
 	vfile->vdev = to_vortex_device(drm);
 	kref_init(&vfile->ref);
 	mutex_init(&vfile->lock);
+	INIT_LIST_HEAD(&vfile->code_objects);
 
 	ret = vortex_job_file_open(vfile);
 	if (ret) {
 		kfree(vfile);
 		return ret;
 	}
+	vfile->pid = get_task_pid(current, PIDTYPE_TGID);
 
 	file->driver_priv = vfile;
 	return 0;
@@ -150,6 +159,7 @@ static void vortex_postclose(struct drm_device *drm, struct drm_file *file)
 	struct vortex_file *vfile = file->driver_priv;
 
 	vortex_job_file_close(vfile);
+	vortex_code_object_fini(vfile);
 	/* Jobs still alive keep their own reference. */
 	vortex_file_put(vfile);
 }
@@ -162,6 +172,8 @@ static const struct drm_ioctl_desc vortex_ioctls[] = {
 	VORTEX_IOCTL(BO_INFO, vortex_gem_bo_info_ioctl),
 	VORTEX_IOCTL(SUBMIT, vortex_job_submit_ioctl),
 	VORTEX_IOCTL(WAIT, vortex_job_wait_ioctl),
+	VORTEX_IOCTL(DEBUG_ATTACH, vortex_debug_attach_ioctl),
+	VORTEX_IOCTL(CODE_OBJECT, vortex_code_object_ioctl),
 #undef VORTEX_IOCTL
 };
 

@@ -51,6 +51,7 @@
 #include <drm/drm_print.h>
 
 #include "vortex_accel.h"
+#include "vortex_debug.h"
 #include "vortex_debugfs.h"
 #include "vortex_device.h"
 #include "vortex_gem.h"
@@ -95,6 +96,7 @@ static void vortex_job_end_locked(struct vortex_device *vdev,
 {
 	lockdep_assert_held(&vdev->job_lock);
 
+	vortex_debug_job_end_locked(vdev, job, error);
 	vdev->active_job = NULL;
 	atomic64_add(ktime_get_ns() - job->start_ns, &job->vfile->engine_ns);
 	if (cycles > job->start_cycles)
@@ -132,10 +134,16 @@ void vortex_job_irq_fence(struct vortex_device *vdev)
 
 void vortex_job_irq_error(struct vortex_device *vdev)
 {
+	bool for_debugger;
+
+	/* With a debugger on the job, the card stays frozen for it. */
 	spin_lock(&vdev->job_lock);
-	vdev->reset_error = -EIO;
+	for_debugger = vortex_debug_irq_error(vdev);
+	if (!for_debugger)
+		vdev->reset_error = -EIO;
 	spin_unlock(&vdev->job_lock);
-	queue_work(vdev->reset_wq, &vdev->reset_work);
+	if (!for_debugger)
+		queue_work(vdev->reset_wq, &vdev->reset_work);
 }
 
 static void vortex_ring_emit(struct vortex_device *vdev, u32 dw)
@@ -160,6 +168,9 @@ static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
 	if (!drm_dev_enter(&vdev->drm, &idx))
 		return ERR_PTR(-ECANCELED);
 
+	/* Jobs go on the card only under the DM lock (vortex_dm.h). */
+	mutex_lock(&vdev->dm.lock);
+
 	/*
 	 * The job goes on the card only if its file is not closing: the
 	 * close sets vfile->closed and looks at @active_job under the same
@@ -178,9 +189,11 @@ static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
 	}
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 	if (closed) {
+		mutex_unlock(&vdev->dm.lock);
 		drm_dev_exit(idx);
 		return ERR_PTR(-ECANCELED);
 	}
+	vortex_debug_job_start(vdev, job);
 
 	/*
 	 * With one job in flight the CP has consumed the whole ring by the
@@ -199,6 +212,7 @@ static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
 	vortex_write(vdev, VX_REG_RING_TAIL, vdev->ring_tail);
 	vortex_write(vdev, VX_REG_DOORBELL, 1);
 
+	mutex_unlock(&vdev->dm.lock);
 	drm_dev_exit(idx);
 
 	/* One reference for the scheduler; the job keeps its own. */
@@ -318,6 +332,8 @@ static bool vortex_job_recover(struct vortex_device *vdev,
 	drm_sched_wqueue_stop(&vdev->sched);
 
 	if (drm_dev_enter(&vdev->drm, &idx)) {
+		/* After the queue stopped: run_job takes the DM lock too. */
+		mutex_lock(&vdev->dm.lock);
 		vortex_device_irq_disable(vdev);
 		synchronize_irq(vdev->irq);
 		error = vortex_job_recover_error(vdev, victim, error);
@@ -330,6 +346,7 @@ static bool vortex_job_recover(struct vortex_device *vdev,
 			/* A FENCE that came meanwhile is still pending. */
 			vortex_device_irq_enable(vdev);
 		}
+		mutex_unlock(&vdev->dm.lock);
 		drm_dev_exit(idx);
 	} else {
 		/* Gone: vortex_job_unplug() failed the job on the card. */
@@ -402,6 +419,9 @@ static enum drm_gpu_sched_stat vortex_job_timedout(struct drm_sched_job *sched_j
 		drm_dev_exit(idx);
 	}
 	if (vortex_job_is_done(job))
+		return vortex_job_not_hung(sched_job);
+	/* Halted by a debugger, or frozen for it: the clock stands still. */
+	if (vortex_debug_job_paused(vdev, job))
 		return vortex_job_not_hung(sched_job);
 
 	if (!vortex_job_recover(vdev, sched_job,

@@ -6,6 +6,7 @@
 #include <linux/version.h>
 #include <drm/gpu_scheduler.h>
 
+#include "vortex_code_object.h"
 #include "vortex_regs.h"
 
 /*
@@ -44,6 +45,10 @@ struct vortex_job {
 
 	/** @launch: LAUNCH payload, validated */
 	u32 launch[VX_LAUNCH_NDW];
+	/** @seqno: the file's seqno of the job (SUBMIT's) */
+	u64 seqno;
+	/** @code: the code object holding the entry point, if registered */
+	struct vortex_code_ref code;
 
 	/** @hw_fence: set by run_job */
 	struct dma_fence *hw_fence;

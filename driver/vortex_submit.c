@@ -262,6 +262,8 @@ static void vortex_job_push(struct vortex_job *job, struct drm_vortex_submit *ar
 	drm_sched_job_arm(&job->base);
 	finished = dma_fence_get(&job->base.s_fence->finished);
 	args->seqno = ++vfile->seqno;
+	job->seqno = args->seqno;
+	vortex_code_object_find(vfile, args->entry_pc, &job->code);
 	slot = &vfile->fences[args->seqno % VORTEX_WAIT_HISTORY];
 	dma_fence_put(*slot);
 	*slot = dma_fence_get(finished);

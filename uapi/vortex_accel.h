@@ -39,6 +39,8 @@ extern "C" {
 #define DRM_VORTEX_SUBMIT		0x03
 #define DRM_VORTEX_WAIT			0x04
 /* 0x10..0x2f are reserved for the debugger interface. */
+#define DRM_VORTEX_DEBUG_ATTACH		0x10
+#define DRM_VORTEX_CODE_OBJECT		0x11
 
 #define DRM_IOCTL_VORTEX_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_GET_PARAM, struct drm_vortex_get_param)
@@ -50,6 +52,10 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_SUBMIT, struct drm_vortex_submit)
 #define DRM_IOCTL_VORTEX_WAIT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_WAIT, struct drm_vortex_wait)
+#define DRM_IOCTL_VORTEX_DEBUG_ATTACH \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_DEBUG_ATTACH, struct drm_vortex_debug_attach)
+#define DRM_IOCTL_VORTEX_CODE_OBJECT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_CODE_OBJECT, struct drm_vortex_code_object)
 
 /* Parameters of DRM_IOCTL_VORTEX_GET_PARAM */
 #define DRM_VORTEX_PARAM_DEVICE_VERSION	0	/* VX_REG_VERSION of the card */
@@ -68,6 +74,7 @@ extern "C" {
 /* Bits of DRM_VORTEX_PARAM_CAPABILITIES: what this kernel supports. */
 #define DRM_VORTEX_CAP_SUBMIT		(1ull << 0)	/* SUBMIT and WAIT */
 #define DRM_VORTEX_CAP_SYNCOBJ		(1ull << 1)	/* in/out syncobjs */
+#define DRM_VORTEX_CAP_DEBUG		(1ull << 2)	/* DEBUG_ATTACH works */
 
 /**
  * struct drm_vortex_get_param - query one device or driver parameter
@@ -225,6 +232,471 @@ struct drm_vortex_wait {
 	 * dropped because the device went away or its file was closed
 	 */
 	__s32 status;
+};
+
+/* ================================================================ debugger */
+
+/**
+ * DOC: The debugger interface
+ *
+ * A debugger attaches to the work of one process (the *target*) and gets a
+ * debug session file descriptor, through which it controls the card's
+ * Debug Module (docs/hardware.md) while the target's kernels run: halt,
+ * resume and step warps, read and write registers and device memory, set
+ * breakpoints, and read() events.
+ *
+ * Permission is ptrace's.  DRM_IOCTL_VORTEX_DEBUG_ATTACH is issued on an
+ * accel file that the *target* opened; the debugger gets that file with
+ * pidfd_getfd(2), which succeeds only if the debugger may ptrace-attach
+ * the target (PTRACE_MODE_ATTACH_REALCREDS: the same uid rules,
+ * CAP_SYS_PTRACE and Yama/LSM policy as for gdb).  The session then
+ * covers every job the target process submits, on any of its files.  A
+ * process attaching through its own file debugs itself.
+ *
+ * One session per card at a time: a second ATTACH is -EBUSY.  Closing the
+ * session fd (or the debugger dying) detaches: breakpoints are removed
+ * (their original words restored), halted warps resume, and a card
+ * frozen on an exception is recovered; the card stays usable.  The module
+ * parameter ``debug=0`` disables the interface (ATTACH is -EOPNOTSUPP, and
+ * DRM_VORTEX_CAP_DEBUG is clear).
+ *
+ * While a session is attached, ``ebreak`` in any kernel halts its warp
+ * (hacause EBREAK) instead of failing the job.  While the target's job is
+ * on the card:
+ *
+ * - the job does not time out while any of its warps is halted: the hang
+ *   timeout counts only the time the job ran;
+ * - a device exception does not end the job at once: the card stays
+ *   frozen, every warp is halted for inspection and a
+ *   %DRM_VORTEX_DEBUG_EVENT_EXCEPTION event is queued; a RESUME (of any
+ *   warps), or detaching, then ends the job with -EIO, resets the card
+ *   and lets the next job run.
+ *
+ * Warps are named by their global id, (cluster x cores + core) x warps +
+ * warp, as the Debug Module numbers them; lanes by their index in the
+ * warp.  Operations on warps, registers and memory need the target's job
+ * on the card (-ESRCH otherwise).
+ *
+ * Errors shared by the session ioctls: -EINVAL malformed (unknown flags or
+ * op, non-zero padding); -ERANGE a warp, lane or register that does not
+ * exist on this card; -E2BIG a count above its documented maximum;
+ * -EFAULT an unreadable or unwritable user pointer; -ESRCH no job of the
+ * target on the card; -EBUSY the warp is running where it must be halted;
+ * -ENXIO an address range outside device memory (or wrapping); -EIO the
+ * card did not answer in time or an injected instruction faulted;
+ * -ENODEV the card is gone.  A failed call changes nothing on the card
+ * unless it says otherwise (a batch stops at the first failing entry;
+ * entries before it took effect, and the count of those is reported).
+ */
+
+#define DRM_VORTEX_DEBUG_VERSION	1
+
+/**
+ * struct drm_vortex_debug_attach - start a debug session on the target
+ *
+ * Issued on an accel file of the target (see the DOC above).  Errors:
+ * -EOPNOTSUPP debugging disabled; -EBUSY another session is attached;
+ * -EINVAL unknown flags, padding or @version; -ESRCH the file's opener
+ * has exited.
+ */
+struct drm_vortex_debug_attach {
+	/** @version: DRM_VORTEX_DEBUG_VERSION, the ABI the debugger speaks */
+	__u32 version;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @fd: out: the session fd (close-on-exec) */
+	__s32 fd;
+	/** @pad: must be zero */
+	__u32 pad;
+};
+
+/**
+ * struct drm_vortex_code_object - tell debuggers where a kernel image is
+ *
+ * The runtime registers each kernel ELF it loads: the ELF file's bytes in
+ * a buffer of this file (kept referenced while the object exists) and the
+ * device range the image was loaded into.  Debug events name the code
+ * object of a job (the one whose range holds the job's entry point), so a
+ * debugger maps PCs to symbols.  Objects live until the file is closed.
+ * Errors: -EINVAL flags, padding, empty or overflowing ranges; -ENOENT no
+ * such buffer; -ERANGE the ELF range is not inside the buffer; -E2BIG more
+ * than 256 objects on the file.
+ */
+struct drm_vortex_code_object {
+	/** @handle: buffer holding the ELF file's bytes */
+	__u32 handle;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @offset: where in the buffer the ELF file starts */
+	__u64 offset;
+	/** @size: bytes of the ELF file */
+	__u64 size;
+	/** @load_addr: device address the image's lowest segment was loaded at */
+	__u64 load_addr;
+	/** @load_size: bytes of device memory the loaded image spans */
+	__u64 load_size;
+	/** @id: out: the object's id, non-zero, unique per device */
+	__u32 id;
+	/** @pad: must be zero */
+	__u32 pad;
+};
+
+/*
+ * Address spaces of debug addresses.  Today the card has one: device
+ * addresses are physical.  Once the card has per-context address spaces,
+ * DEVICE means the target's.
+ */
+#define DRM_VORTEX_DEBUG_SPACE_DEVICE	0
+
+/* Session ioctls: on the session fd, not on the accel node. */
+#define DRM_VORTEX_DEBUG_IOCTL_BASE	'V'
+#define DRM_VORTEX_DEBUG_IOCTL_DM \
+	_IOWR(DRM_VORTEX_DEBUG_IOCTL_BASE, 0x00, struct drm_vortex_debug_dm)
+#define DRM_VORTEX_DEBUG_IOCTL_WARPS \
+	_IOWR(DRM_VORTEX_DEBUG_IOCTL_BASE, 0x01, struct drm_vortex_debug_warps)
+#define DRM_VORTEX_DEBUG_IOCTL_STEP \
+	_IOWR(DRM_VORTEX_DEBUG_IOCTL_BASE, 0x02, struct drm_vortex_debug_step)
+#define DRM_VORTEX_DEBUG_IOCTL_STATUS \
+	_IOWR(DRM_VORTEX_DEBUG_IOCTL_BASE, 0x03, struct drm_vortex_debug_status)
+#define DRM_VORTEX_DEBUG_IOCTL_REGS \
+	_IOWR(DRM_VORTEX_DEBUG_IOCTL_BASE, 0x04, struct drm_vortex_debug_regs)
+#define DRM_VORTEX_DEBUG_IOCTL_MEM \
+	_IOWR(DRM_VORTEX_DEBUG_IOCTL_BASE, 0x05, struct drm_vortex_debug_mem)
+#define DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT \
+	_IOWR(DRM_VORTEX_DEBUG_IOCTL_BASE, 0x06, struct drm_vortex_debug_breakpoint)
+#define DRM_VORTEX_DEBUG_IOCTL_COREDUMP \
+	_IOWR(DRM_VORTEX_DEBUG_IOCTL_BASE, 0x07, struct drm_vortex_debug_coredump)
+
+/**
+ * struct drm_vortex_debug_dm_op - one raw Debug Module register access
+ */
+struct drm_vortex_debug_dm_op {
+	/** @reg: DM register index, 0x0 (PLATFORM) to 0xc (DSCRATCH3) */
+	__u32 reg;
+	/** @flags: DRM_VORTEX_DEBUG_DM_WRITE, else a read */
+	__u32 flags;
+	/** @value: the value to write, or out: the value read */
+	__u32 value;
+	/** @pad: must be zero */
+	__u32 pad;
+};
+
+#define DRM_VORTEX_DEBUG_DM_WRITE	(1u << 0)
+#define DRM_VORTEX_DEBUG_DM_MAX_OPS	256
+
+/**
+ * struct drm_vortex_debug_dm - raw Debug Module accesses, in order
+ *
+ * For tools that speak the DM protocol themselves.  The batch runs under
+ * the driver's DM lock, so no driver-issued sequence interleaves with it.
+ * Needs CAP_SYS_ADMIN (a raw DCTRL write can reset or halt anything on
+ * the card, whoever's job it is): -EPERM otherwise.  Does not need the
+ * target's job on the card.  -E2BIG above DRM_VORTEX_DEBUG_DM_MAX_OPS.
+ */
+struct drm_vortex_debug_dm {
+	/** @ops: user pointer to @count struct drm_vortex_debug_dm_op */
+	__u64 ops;
+	/** @count: entries in @ops, 1..DRM_VORTEX_DEBUG_DM_MAX_OPS */
+	__u32 count;
+	/** @flags: must be zero */
+	__u32 flags;
+};
+
+/* Operations of struct drm_vortex_debug_warps */
+#define DRM_VORTEX_DEBUG_WARPS_HALT		0
+#define DRM_VORTEX_DEBUG_WARPS_RESUME		1
+#define DRM_VORTEX_DEBUG_WARPS_HALT_AT_START	2
+
+/* Flags of struct drm_vortex_debug_warps */
+#define DRM_VORTEX_DEBUG_WARPS_ALL	(1u << 0)	/* every warp; @mask unused */
+
+/**
+ * struct drm_vortex_debug_warps - halt or resume a set of warps
+ *
+ * @mask is a bitmap of global warp ids, bit w of 32-bit word w / 32.
+ * HALT stops every selected warp that has a context before its next
+ * instruction (others are unaffected); RESUME lets every selected halted
+ * warp run again (a warp standing on a breakpoint first executes the
+ * original instruction once).  HALT_AT_START with ALL makes every warp of
+ * the target's next job halt before its first instruction (a later
+ * HALT_AT_START without ALL and with an empty mask cancels it); it does
+ * not need the job on the card.  Resuming any warp of a card frozen on an
+ * exception ends the job instead (see the DOC above).  -ERANGE for a bit past
+ * the last warp.
+ */
+struct drm_vortex_debug_warps {
+	/** @op: DRM_VORTEX_DEBUG_WARPS_* */
+	__u32 op;
+	/** @flags: DRM_VORTEX_DEBUG_WARPS_ALL */
+	__u32 flags;
+	/** @mask: user pointer to @mask_words __u32 */
+	__u64 mask;
+	/** @mask_words: words in @mask, at most ceil(warps on the card / 32) */
+	__u32 mask_words;
+	/** @pad: must be zero */
+	__u32 pad;
+};
+
+#define DRM_VORTEX_DEBUG_MAX_STEPS	65536
+
+/**
+ * struct drm_vortex_debug_step - single-step one halted warp
+ *
+ * The warp executes @count instructions, halting after each; a warp on a
+ * breakpoint executes the original instruction.  Stepping stops early when
+ * the warp ends (its last thread exits), hits a breakpoint or faults;
+ * @done says how many instructions ran.  -EBUSY the warp is not halted.
+ */
+struct drm_vortex_debug_step {
+	/** @warp: global warp id */
+	__u32 warp;
+	/** @count: instructions, 1..DRM_VORTEX_DEBUG_MAX_STEPS */
+	__u32 count;
+	/** @done: out: instructions executed */
+	__u32 done;
+	/** @pc: out: the warp's PC afterwards */
+	__u32 pc;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @state: out: DRM_VORTEX_DEBUG_WARP_* of the warp afterwards */
+	__u32 state;
+};
+
+/* struct drm_vortex_debug_warp_state.state bits */
+#define DRM_VORTEX_DEBUG_WARP_ACTIVE	(1u << 0)	/* has a context */
+#define DRM_VORTEX_DEBUG_WARP_HALTED	(1u << 1)	/* debug-halted */
+#define DRM_VORTEX_DEBUG_WARP_ON_BREAKPOINT (1u << 2)	/* PC on a breakpoint */
+
+/**
+ * struct drm_vortex_debug_warp_state - one warp, as STATUS reports it
+ *
+ * @pc, @cause, @thread_mask and @block_idx are valid only for a halted
+ * warp (they are read by injection), zero otherwise.
+ */
+struct drm_vortex_debug_warp_state {
+	/** @warp: global warp id */
+	__u32 warp;
+	/** @state: DRM_VORTEX_DEBUG_WARP_* */
+	__u32 state;
+	/** @cause: halt cause, VX_HACAUSE_* (docs/hardware.md) */
+	__u32 cause;
+	/** @pc: the warp's PC */
+	__u32 pc;
+	/** @thread_mask: active lanes, bit l of word l / 32 */
+	__u32 thread_mask[4];
+	/** @cluster: the warp's cluster */
+	__u32 cluster;
+	/** @core: its core within the cluster */
+	__u32 core;
+	/** @warp_in_core: its warp index within the core */
+	__u32 warp_in_core;
+	/** @pad: zero */
+	__u32 pad;
+	/** @block_idx: the block (x, y, z) it runs */
+	__u32 block_idx[3];
+	/** @warp_in_block: its warp index within the block */
+	__u32 warp_in_block;
+};
+
+#define DRM_VORTEX_DEBUG_STATUS_MAX	32768
+
+/**
+ * struct drm_vortex_debug_status - the state of every warp in one call
+ *
+ * Fills one record per warp for warps @first .. @first + @count - 1.
+ * -ERANGE if @first is past the last warp; @count is clipped to the card.
+ */
+struct drm_vortex_debug_status {
+	/** @states: user pointer to @count struct drm_vortex_debug_warp_state */
+	__u64 states;
+	/** @first: first global warp id */
+	__u32 first;
+	/** @count: records wanted, 1..DRM_VORTEX_DEBUG_STATUS_MAX; out: filled */
+	__u32 count;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @stride: sizeof(struct drm_vortex_debug_warp_state) as userspace knows it */
+	__u32 stride;
+};
+
+/* Register numbers of struct drm_vortex_debug_reg_op */
+#define DRM_VORTEX_DEBUG_REG_X(n)	(n)		/* x0..x31 */
+#define DRM_VORTEX_DEBUG_REG_F(n)	(0x20 + (n))	/* f0..f31 */
+#define DRM_VORTEX_DEBUG_REG_CSR(n)	(0x1000 + (n))	/* CSR n, 0..0xfff */
+#define DRM_VORTEX_DEBUG_REG_FCSR	DRM_VORTEX_DEBUG_REG_CSR(0x003)
+
+#define DRM_VORTEX_DEBUG_REG_WRITE	(1u << 0)
+#define DRM_VORTEX_DEBUG_MAX_REG_OPS	1024
+
+/**
+ * struct drm_vortex_debug_reg_op - one register of some lanes of one warp
+ *
+ * Reads or writes register @reg in every lane set in @lanes, lowest lane
+ * first; @values holds one __u32 per lane set.  The warp must be halted.
+ * The driver reads and writes registers by injecting instructions and
+ * moving values through the lanes' DSCRATCH CSRs; every register it
+ * borrows for that (DSCRATCH0-3, and x5 for CSRs and FPRs) is saved and
+ * restored, so a debugger never sees a borrowed value.  Writing x0 or a
+ * read-only CSR has no effect.
+ */
+struct drm_vortex_debug_reg_op {
+	/** @warp: global warp id, halted */
+	__u32 warp;
+	/** @reg: DRM_VORTEX_DEBUG_REG_* */
+	__u32 reg;
+	/** @lanes: lane mask, bit l of word l / 32; lanes past the warp are -ERANGE */
+	__u32 lanes[4];
+	/** @values: user pointer to one __u32 per lane in @lanes */
+	__u64 values;
+	/** @flags: DRM_VORTEX_DEBUG_REG_WRITE, else a read */
+	__u32 flags;
+	/** @pad: must be zero */
+	__u32 pad;
+};
+
+/**
+ * struct drm_vortex_debug_regs - a batch of register accesses, in order
+ *
+ * @done counts the entries that took effect (all of them on success).
+ */
+struct drm_vortex_debug_regs {
+	/** @ops: user pointer to @count struct drm_vortex_debug_reg_op */
+	__u64 ops;
+	/** @count: entries, 1..DRM_VORTEX_DEBUG_MAX_REG_OPS */
+	__u32 count;
+	/** @done: out: entries done */
+	__u32 done;
+};
+
+#define DRM_VORTEX_DEBUG_MEM_WRITE	(1u << 0)
+#define DRM_VORTEX_DEBUG_MAX_MEM_OPS	256
+#define DRM_VORTEX_DEBUG_MAX_MEM_LEN	(64u << 20)
+
+/**
+ * struct drm_vortex_debug_mem_op - one range of device memory
+ *
+ * Any length and alignment.  Today device addresses are physical and the
+ * driver copies through the VRAM BAR directly (the fast path); a write
+ * into code is seen by the next instruction fetch.  Breakpoints are
+ * invisible: a read returns the original instruction where one is set, and
+ * a write there replaces the instruction the breakpoint will execute.  With per-context
+ * address spaces, ranges will be translated in the target's space.
+ */
+struct drm_vortex_debug_mem_op {
+	/** @addr: device address */
+	__u64 addr;
+	/** @buf: user pointer to @len bytes */
+	__u64 buf;
+	/** @len: bytes, 1..DRM_VORTEX_DEBUG_MAX_MEM_LEN */
+	__u32 len;
+	/** @flags: DRM_VORTEX_DEBUG_MEM_WRITE, else a read */
+	__u32 flags;
+	/** @space: DRM_VORTEX_DEBUG_SPACE_DEVICE */
+	__u32 space;
+	/** @pad: must be zero */
+	__u32 pad;
+};
+
+/**
+ * struct drm_vortex_debug_mem - a batch of memory accesses, in order
+ *
+ * Memory access does not need a job on the card.
+ */
+struct drm_vortex_debug_mem {
+	/** @ops: user pointer to @count struct drm_vortex_debug_mem_op */
+	__u64 ops;
+	/** @count: entries, 1..DRM_VORTEX_DEBUG_MAX_MEM_OPS */
+	__u32 count;
+	/** @done: out: entries done */
+	__u32 done;
+};
+
+#define DRM_VORTEX_DEBUG_BP_SET		0
+#define DRM_VORTEX_DEBUG_BP_CLEAR	1
+#define DRM_VORTEX_DEBUG_MAX_BREAKPOINTS 256
+
+/**
+ * struct drm_vortex_debug_breakpoint - set or clear a software breakpoint
+ *
+ * SET keeps the word at @addr and writes ``ebreak`` there; while any is
+ * set, ebreak halts the warp (hacause EBREAK) instead of faulting.  A warp
+ * resumed or stepped from a breakpoint executes the original instruction
+ * exactly once, and the breakpoint stays.  CLEAR restores the word.
+ * -EINVAL @addr not 4-byte aligned; -ENXIO outside device memory; -EEXIST
+ * already set; -ENOENT not set; -ENOSPC DRM_VORTEX_DEBUG_MAX_BREAKPOINTS
+ * set.  Breakpoints do not need a job on the card.
+ */
+struct drm_vortex_debug_breakpoint {
+	/** @addr: device address of the instruction */
+	__u64 addr;
+	/** @op: DRM_VORTEX_DEBUG_BP_SET or _CLEAR */
+	__u32 op;
+	/** @space: DRM_VORTEX_DEBUG_SPACE_DEVICE */
+	__u32 space;
+};
+
+/**
+ * struct drm_vortex_debug_coredump - capture a crash dump now
+ *
+ * Asks for a devcoredump of the card's current state (the target's job,
+ * its warps as they are, halted or not), published like the dumps of a
+ * hang.  The card and the job go on as they were.  Until the crash-dump
+ * support lands this is -EOPNOTSUPP.
+ */
+struct drm_vortex_debug_coredump {
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @pad: must be zero */
+	__u32 pad;
+};
+
+/* ---------------------------------------------------------- events */
+
+#define DRM_VORTEX_DEBUG_EVENT_OVERFLOW		1	/* events were lost */
+#define DRM_VORTEX_DEBUG_EVENT_HALTED		2	/* warps halted */
+#define DRM_VORTEX_DEBUG_EVENT_LAUNCHED		3	/* target job on the card */
+#define DRM_VORTEX_DEBUG_EVENT_FINISHED		4	/* target job ended */
+#define DRM_VORTEX_DEBUG_EVENT_EXCEPTION	5	/* card frozen on a fault */
+#define DRM_VORTEX_DEBUG_EVENT_TIMEOUT		6	/* target job timed out */
+
+/**
+ * struct drm_vortex_debug_event - what read() on the session fd returns
+ *
+ * read() returns whole events, as many as fit, oldest first; it blocks
+ * until one is queued unless the fd is non-blocking (-EAGAIN), and poll()
+ * says POLLIN when one is.  A buffer smaller than the next event is
+ * -EINVAL.  The queue holds 256 events: when it is full the newest are
+ * dropped and counted, and an OVERFLOW event (never itself dropped) says
+ * how many.  New event types and fields are appended (@size grows);
+ * readers skip what they do not know by @size.
+ */
+struct drm_vortex_debug_event {
+	/** @type: DRM_VORTEX_DEBUG_EVENT_* */
+	__u16 type;
+	/** @version: layout version of this type, 1 */
+	__u16 version;
+	/** @size: bytes of this event, header included */
+	__u32 size;
+	/** @seqno: per-session event number, from 1, without gaps */
+	__u64 seqno;
+	/** @job: the target file's job seqno (SUBMIT's), 0 if none */
+	__u64 job;
+	/**
+	 * @data: per type:
+	 *
+	 * - OVERFLOW: [0] events dropped;
+	 * - HALTED: [0] hacause, [1] warps halted now (count), [2] first such
+	 *   warp, [3] its PC;
+	 * - LAUNCHED: [0..2] grid, [3..5] block, [6] entry PC, [7] code
+	 *   object id (0 if none registered), [8] its ELF's device address,
+	 *   [9] its ELF's size, [10] its load address, [11] its load size;
+	 * - FINISHED: [0] status as WAIT reports it (0, -ETIMEDOUT, -EIO,
+	 *   -ECANCELED);
+	 * - EXCEPTION: [0] cause (VX_ERR_*), [1] warp, [2] lane, [3] PC,
+	 *   [4] address;
+	 * - TIMEOUT: [0] ms the job ran.
+	 */
+	__u32 data[12];
 };
 
 #if defined(__cplusplus)

@@ -1,0 +1,1053 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Copyright 2026 The Vortex driver authors */
+
+/**
+ * DOC: Debug sessions
+ *
+ * DRM_IOCTL_VORTEX_DEBUG_ATTACH (uapi/vortex_accel.h says who may) creates
+ * a &struct vortex_debug and returns an anonymous-inode fd for it: read()
+ * and poll() give its events, ioctls control the card's Debug Module
+ * through vortex_dm.c.  One session per card.
+ *
+ * The session follows the target's jobs through hooks in the job paths:
+ * run_job arms halt-at-start and queues LAUNCHED; the job's end queues
+ * FINISHED; an ERROR interrupt for the target's job freezes the card for
+ * the debugger instead of starting recovery (the session's work halts
+ * every warp so their registers can be read, and queues EXCEPTION); the
+ * timeout handler asks vortex_debug_job_paused() whether the job merely
+ * stands halted.  A DEBUG interrupt queues HALTED.
+ *
+ * Lifetime: &vortex_device.debug is set and cleared under job_lock;
+ * detaching clears it first, waits for the session's work, then cleans up
+ * under the DM lock, so a thread that found the session under job_lock
+ * and holds the DM lock may use it until it drops that lock.
+ */
+
+#include <linux/anon_inodes.h>
+#include <linux/capability.h>
+#include <linux/file.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_print.h>
+
+#include "vortex_accel.h"
+#include "vortex_debug.h"
+#include "vortex_device.h"
+#include "vortex_dm.h"
+#include "vortex_job.h"
+
+#define VORTEX_EBREAK		0x00100073u
+/* Bytes of device memory copied per bounce. */
+#define VORTEX_DEBUG_BOUNCE	SZ_64K
+
+bool vortex_debug_enable = true;
+module_param_named(debug, vortex_debug_enable, bool, 0444);
+MODULE_PARM_DESC(debug, "Allow debuggers to attach (default true)");
+
+bool vortex_debug_owns(struct vortex_debug *dbg, struct vortex_job *job)
+{
+	return dbg && job && job->vfile->pid == dbg->target;
+}
+
+/* ------------------------------------------------------------- events */
+
+static struct drm_vortex_debug_event *
+vortex_debug_append(struct vortex_debug *dbg, u16 type, u64 job)
+{
+	struct drm_vortex_debug_event *ev;
+
+	ev = &dbg->ev[(dbg->ev_head + dbg->ev_count++) % VORTEX_DEBUG_EVENTS];
+	memset(ev, 0, sizeof(*ev));
+	ev->type = type;
+	ev->version = 1;
+	ev->size = sizeof(*ev);
+	ev->seqno = ++dbg->ev_seqno;
+	ev->job = job;
+	return ev;
+}
+
+/**
+ * vortex_debug_post() - queue an event
+ * @dbg: the session
+ * @type: DRM_VORTEX_DEBUG_EVENT_*
+ * @job: the target file's job seqno, or 0
+ * @data: payload words
+ * @n: how many
+ *
+ * Any context.  The last slot of the queue is kept for an OVERFLOW event:
+ * when the others are full, the event is dropped, and the first drop
+ * queues an OVERFLOW that later drops count in, for as long as it is the
+ * newest event queued.
+ */
+void vortex_debug_post(struct vortex_debug *dbg, u16 type, u64 job,
+		       const u32 *data, unsigned int n)
+{
+	struct drm_vortex_debug_event *ev;
+	unsigned long flags;
+
+	spin_lock_irqsave(&dbg->ev_lock, flags);
+	if (dbg->ev_count >= VORTEX_DEBUG_EVENTS - 1) {
+		if (!dbg->ev_dropped++)
+			vortex_debug_append(dbg, DRM_VORTEX_DEBUG_EVENT_OVERFLOW, 0);
+		ev = &dbg->ev[(dbg->ev_head + dbg->ev_count - 1) % VORTEX_DEBUG_EVENTS];
+		ev->data[0] = dbg->ev_dropped;
+	} else {
+		dbg->ev_dropped = 0;
+		ev = vortex_debug_append(dbg, type, job);
+		memcpy(ev->data, data,
+		       min_t(size_t, n, ARRAY_SIZE(ev->data)) * sizeof(u32));
+	}
+	spin_unlock_irqrestore(&dbg->ev_lock, flags);
+	wake_up_interruptible(&dbg->ev_wait);
+}
+
+static ssize_t vortex_debug_read(struct file *f, char __user *buf, size_t len,
+				 loff_t *pos)
+{
+	struct vortex_debug *dbg = f->private_data;
+	struct drm_vortex_debug_event ev;
+	size_t copied = 0;
+	int ret;
+
+	if (len < sizeof(ev))
+		return -EINVAL;
+
+	for (;;) {
+		spin_lock_irq(&dbg->ev_lock);
+		if (dbg->ev_count)
+			break;
+		spin_unlock_irq(&dbg->ev_lock);
+		if (f->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		ret = wait_event_interruptible(dbg->ev_wait, READ_ONCE(dbg->ev_count));
+		if (ret)
+			return ret;
+	}
+	while (dbg->ev_count && len - copied >= sizeof(ev)) {
+		ev = dbg->ev[dbg->ev_head];
+		dbg->ev_head = (dbg->ev_head + 1) % VORTEX_DEBUG_EVENTS;
+		dbg->ev_count--;
+		spin_unlock_irq(&dbg->ev_lock);
+		if (copy_to_user(buf + copied, &ev, sizeof(ev)))
+			return copied ?: -EFAULT;
+		copied += sizeof(ev);
+		spin_lock_irq(&dbg->ev_lock);
+	}
+	spin_unlock_irq(&dbg->ev_lock);
+	return copied;
+}
+
+static __poll_t vortex_debug_poll(struct file *f, poll_table *wait)
+{
+	struct vortex_debug *dbg = f->private_data;
+
+	poll_wait(f, &dbg->ev_wait, wait);
+	return READ_ONCE(dbg->ev_count) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+/* ------------------------------------------------------ card helpers */
+
+/* Whether the target's job is on the card.  DM lock held. */
+static bool vortex_debug_on_card(struct vortex_debug *dbg)
+{
+	struct vortex_device *vdev = dbg->vdev;
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	ret = vortex_debug_owns(dbg, vdev->active_job);
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	return ret;
+}
+
+/**
+ * vortex_debug_check_warp() - a warp id that exists, and (if @halted) is halted
+ * @vdev: the device, DM lock held
+ * @warp: global warp id
+ * @halted: the warp must be debug-halted
+ *
+ * Return: 0, -ERANGE or -EBUSY.
+ */
+int vortex_debug_check_warp(struct vortex_device *vdev, u32 warp, bool halted)
+{
+	if (warp >= vortex_device_total_warps(vdev))
+		return -ERANGE;
+	if (halted && !(vortex_dm_window(vdev, VX_DM_WSTATUS, warp / 32) &
+			BIT(warp % 32)))
+		return -EBUSY;
+	return 0;
+}
+
+static struct vortex_breakpoint *vortex_debug_bp(struct vortex_debug *dbg,
+						 u64 addr)
+{
+	u32 i;
+
+	for (i = 0; i < dbg->nbps; i++)
+		if (dbg->bps[i].addr == addr)
+			return &dbg->bps[i];
+	return NULL;
+}
+
+bool vortex_debug_on_breakpoint(struct vortex_debug *dbg, u32 pc)
+{
+	return vortex_debug_bp(dbg, pc);
+}
+
+static void __iomem *vortex_debug_vram(struct vortex_device *vdev, u64 addr)
+{
+	return vdev->vram + (addr - vdev->devaddr);
+}
+
+/*
+ * One instruction of the selected warp, a breakpoint under it stepped over:
+ * the original word goes back for the step and ebreak returns after it.
+ */
+static int vortex_debug_step_one(struct vortex_debug *dbg, u32 warp)
+{
+	struct vortex_device *vdev = dbg->vdev;
+	struct vortex_breakpoint *bp;
+	int ret;
+
+	vortex_dm_select(vdev, warp, 0);
+	bp = vortex_debug_bp(dbg, vortex_dm_read(vdev, VX_DM_DPC));
+	if (bp) {
+		writel(bp->orig, vortex_debug_vram(vdev, bp->addr));
+		wmb();
+	}
+	ret = vortex_dm_request(vdev, VX_DCTRL_STEPREQ, NULL);
+	if (bp) {
+		writel(VORTEX_EBREAK, vortex_debug_vram(vdev, bp->addr));
+		wmb();
+	}
+	return ret;
+}
+
+/* The card stopped on an error (a step or a resumed warp faulted). */
+static bool vortex_debug_card_failed(struct vortex_device *vdev)
+{
+	return vortex_read(vdev, VX_REG_STATUS) & VX_STATUS_ERROR;
+}
+
+/*
+ * Ends the target's job that the card froze for the debugger: -EIO, the
+ * card reset, the next job runs (recovery does it).
+ */
+static void vortex_debug_unfreeze(struct vortex_debug *dbg)
+{
+	struct vortex_device *vdev = dbg->vdev;
+	unsigned long flags;
+	bool frozen;
+
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	frozen = dbg->frozen;
+	if (frozen) {
+		dbg->frozen = false;
+		vdev->reset_error = -EIO;
+	}
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	if (frozen)
+		queue_work(vdev->reset_wq, &vdev->reset_work);
+}
+
+/* --------------------------------------------------- session ioctls */
+
+static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void __user *uarg)
+{
+	struct vortex_device *vdev = dbg->vdev;
+	struct drm_vortex_debug_dm_op __user *uops;
+	struct drm_vortex_debug_dm_op op;
+	struct drm_vortex_debug_dm args;
+	int ret = 0;
+	u32 i;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.flags)
+		return -EINVAL;
+	if (!args.count)
+		return -EINVAL;
+	if (args.count > DRM_VORTEX_DEBUG_DM_MAX_OPS)
+		return -E2BIG;
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	uops = u64_to_user_ptr(args.ops);
+
+	mutex_lock(&vdev->dm.lock);
+	for (i = 0; i < args.count; i++) {
+		if (copy_from_user(&op, &uops[i], sizeof(op))) {
+			ret = -EFAULT;
+			break;
+		}
+		if (op.pad || op.flags & ~DRM_VORTEX_DEBUG_DM_WRITE) {
+			ret = -EINVAL;
+			break;
+		}
+		if (op.reg >= VX_DM_NREGS) {
+			ret = -ERANGE;
+			break;
+		}
+		if (op.flags & DRM_VORTEX_DEBUG_DM_WRITE) {
+			vortex_dm_write(vdev, op.reg, op.value);
+			continue;
+		}
+		op.value = vortex_dm_read(vdev, op.reg);
+		if (put_user(op.value, &uops[i].value)) {
+			ret = -EFAULT;
+			break;
+		}
+	}
+	/* The batch wrote behind the driver's back: forget the shadows. */
+	vortex_dm_forget(vdev);
+	mutex_unlock(&vdev->dm.lock);
+	return ret;
+}
+
+/* Steps every halted warp of @mask off a breakpoint it stands on. */
+static int vortex_debug_step_off_breakpoints(struct vortex_debug *dbg,
+					     const u32 *mask)
+{
+	struct vortex_device *vdev = dbg->vdev;
+	u32 win, bits, warp;
+	int ret;
+
+	if (!dbg->nbps)
+		return 0;
+	for (win = 0; win < vdev->dm.windows; win++) {
+		bits = mask[win] & vortex_dm_window(vdev, VX_DM_WSTATUS, win);
+		while (bits) {
+			warp = win * 32 + __ffs(bits);
+			bits &= bits - 1;
+			vortex_dm_select(vdev, warp, 0);
+			if (!vortex_debug_bp(dbg, vortex_dm_read(vdev, VX_DM_DPC)))
+				continue;
+			ret = vortex_debug_step_one(dbg, warp);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static int vortex_debug_warps_ioctl(struct vortex_debug *dbg, void __user *uarg)
+{
+	struct vortex_device *vdev = dbg->vdev;
+	struct drm_vortex_debug_warps args;
+	u32 windows = vdev->dm.windows, total, win;
+	u32 *mask;
+	int ret;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.pad || args.flags & ~DRM_VORTEX_DEBUG_WARPS_ALL ||
+	    args.op > DRM_VORTEX_DEBUG_WARPS_HALT_AT_START)
+		return -EINVAL;
+	if (!(args.flags & DRM_VORTEX_DEBUG_WARPS_ALL) && args.mask_words > windows)
+		return -E2BIG;
+
+	mask = kcalloc(windows, sizeof(*mask), GFP_KERNEL);
+	if (!mask)
+		return -ENOMEM;
+	total = vortex_device_total_warps(vdev);
+	if (args.flags & DRM_VORTEX_DEBUG_WARPS_ALL) {
+		for (win = 0; win < windows; win++)
+			mask[win] = total - win * 32 >= 32 ? ~0u :
+				    (1u << (total - win * 32)) - 1;
+	} else {
+		if (copy_from_user(mask, u64_to_user_ptr(args.mask),
+				   args.mask_words * sizeof(u32))) {
+			ret = -EFAULT;
+			goto out_free;
+		}
+		if (total % 32 && args.mask_words == windows &&
+		    mask[windows - 1] >> (total % 32)) {
+			ret = -ERANGE;
+			goto out_free;
+		}
+	}
+
+	mutex_lock(&vdev->dm.lock);
+	if (args.op == DRM_VORTEX_DEBUG_WARPS_HALT_AT_START) {
+		dbg->halt_at_start = args.flags & DRM_VORTEX_DEBUG_WARPS_ALL;
+		ret = 0;
+		goto out_unlock;
+	}
+	ret = -ESRCH;
+	if (!vortex_debug_on_card(dbg))
+		goto out_unlock;
+
+	if (args.op == DRM_VORTEX_DEBUG_WARPS_HALT) {
+		vortex_dm_set_mask(vdev, mask);
+		ret = vortex_dm_request(vdev, VX_DCTRL_HALTREQ, NULL);
+		goto out_unlock;
+	}
+
+	/* RESUME: a frozen card ends the job instead. */
+	if (READ_ONCE(dbg->frozen)) {
+		vortex_debug_unfreeze(dbg);
+		ret = 0;
+		goto out_unlock;
+	}
+	ret = vortex_debug_step_off_breakpoints(dbg, mask);
+	if (ret)
+		goto out_unlock;
+	if (vortex_debug_card_failed(vdev)) {
+		/* Stepping off a breakpoint faulted: the exception is queued. */
+		ret = 0;
+		goto out_unlock;
+	}
+	vortex_dm_set_mask(vdev, mask);
+	dbg->last_run_ns = ktime_get_ns();
+	ret = vortex_dm_request(vdev, VX_DCTRL_RESUMEREQ, NULL);
+out_unlock:
+	mutex_unlock(&vdev->dm.lock);
+out_free:
+	kfree(mask);
+	return ret;
+}
+
+static int vortex_debug_step_ioctl(struct vortex_debug *dbg, void __user *uarg)
+{
+	struct vortex_device *vdev = dbg->vdev;
+	struct drm_vortex_debug_step args;
+	u32 pc;
+	int ret;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.flags)
+		return -EINVAL;
+	if (!args.count)
+		return -EINVAL;
+	if (args.count > DRM_VORTEX_DEBUG_MAX_STEPS)
+		return -E2BIG;
+
+	mutex_lock(&vdev->dm.lock);
+	ret = -ESRCH;
+	if (!vortex_debug_on_card(dbg))
+		goto out_unlock;
+	ret = vortex_debug_check_warp(vdev, args.warp, true);
+	if (ret)
+		goto out_unlock;
+
+	for (args.done = 0; args.done < args.count;) {
+		ret = vortex_debug_step_one(dbg, args.warp);
+		if (ret)
+			break;
+		args.done++;
+		if (vortex_debug_card_failed(vdev))
+			break;
+		if (!(vortex_dm_window(vdev, VX_DM_WACTIVE, args.warp / 32) &
+		      BIT(args.warp % 32)))
+			break;
+		vortex_dm_select(vdev, args.warp, 0);
+		pc = vortex_dm_read(vdev, VX_DM_DPC);
+		if (vortex_debug_bp(dbg, pc))
+			break;
+	}
+	args.state = 0;
+	args.pc = 0;
+	if (vortex_dm_window(vdev, VX_DM_WACTIVE, args.warp / 32) & BIT(args.warp % 32))
+		args.state |= DRM_VORTEX_DEBUG_WARP_ACTIVE;
+	if (vortex_dm_window(vdev, VX_DM_WSTATUS, args.warp / 32) & BIT(args.warp % 32)) {
+		args.state |= DRM_VORTEX_DEBUG_WARP_HALTED;
+		vortex_dm_select(vdev, args.warp, 0);
+		args.pc = vortex_dm_read(vdev, VX_DM_DPC);
+		if (vortex_debug_bp(dbg, args.pc))
+			args.state |= DRM_VORTEX_DEBUG_WARP_ON_BREAKPOINT;
+	}
+out_unlock:
+	mutex_unlock(&vdev->dm.lock);
+	if (!ret && copy_to_user(uarg, &args, sizeof(args)))
+		ret = -EFAULT;
+	return ret;
+}
+
+/* [@addr, @addr + @len) lies in device memory. */
+static bool vortex_debug_in_vram(struct vortex_device *vdev, u64 addr, u64 len)
+{
+	return addr >= vdev->devaddr && len <= vdev->vram_size &&
+	       addr - vdev->devaddr <= vdev->vram_size - len;
+}
+
+static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg,
+					 void __user *uarg)
+{
+	struct vortex_device *vdev = dbg->vdev;
+	struct drm_vortex_debug_breakpoint args;
+	struct vortex_breakpoint *bp;
+	void __iomem *word;
+	int ret = 0;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.op > DRM_VORTEX_DEBUG_BP_CLEAR ||
+	    args.space != DRM_VORTEX_DEBUG_SPACE_DEVICE || args.addr & 3)
+		return -EINVAL;
+	if (!vortex_debug_in_vram(vdev, args.addr, 4))
+		return -ENXIO;
+
+	word = vortex_debug_vram(vdev, args.addr);
+	mutex_lock(&vdev->dm.lock);
+	bp = vortex_debug_bp(dbg, args.addr);
+	if (args.op == DRM_VORTEX_DEBUG_BP_SET) {
+		if (bp) {
+			ret = -EEXIST;
+		} else if (dbg->nbps == DRM_VORTEX_DEBUG_MAX_BREAKPOINTS) {
+			ret = -ENOSPC;
+		} else {
+			bp = &dbg->bps[dbg->nbps++];
+			bp->addr = args.addr;
+			bp->orig = readl(word);
+			writel(VORTEX_EBREAK, word);
+		}
+	} else if (!bp) {
+		ret = -ENOENT;
+	} else {
+		/* A buffer freed and reused since holds something else now. */
+		if (readl(word) == VORTEX_EBREAK)
+			writel(bp->orig, word);
+		*bp = dbg->bps[--dbg->nbps];
+	}
+	wmb();
+	mutex_unlock(&vdev->dm.lock);
+	return ret;
+}
+
+/*
+ * Breakpoints are invisible to memory access: a read of [@addr, @addr +
+ * @n) in @buf gets the original words where breakpoints are, and a write
+ * there changes the kept word while ebreak stays in memory.
+ */
+static void vortex_debug_mem_hide_bps(struct vortex_debug *dbg, u64 addr,
+				      u8 *buf, u32 n, bool write)
+{
+	static const u32 ebreak = VORTEX_EBREAK;
+	u32 i, b;
+
+	for (i = 0; i < dbg->nbps; i++) {
+		struct vortex_breakpoint *bp = &dbg->bps[i];
+
+		for (b = 0; b < 4; b++) {
+			u64 a = (u64)bp->addr + b;
+
+			if (a < addr || a >= addr + n)
+				continue;
+			if (write) {
+				((u8 *)&bp->orig)[b] = buf[a - addr];
+				buf[a - addr] = ((const u8 *)&ebreak)[b];
+			} else {
+				buf[a - addr] = ((u8 *)&bp->orig)[b];
+			}
+		}
+	}
+}
+
+/* One memory range, through a bounce buffer: user memory may fault. */
+static int vortex_debug_mem_op(struct vortex_debug *dbg,
+			       const struct drm_vortex_debug_mem_op *op,
+			       void *bounce)
+{
+	struct vortex_device *vdev = dbg->vdev;
+	void __user *ubuf = u64_to_user_ptr(op->buf);
+	void __iomem *io = vortex_debug_vram(vdev, op->addr);
+	bool write = op->flags & DRM_VORTEX_DEBUG_MEM_WRITE;
+	u32 off, n;
+
+	for (off = 0; off < op->len; off += n) {
+		n = min_t(u32, op->len - off, VORTEX_DEBUG_BOUNCE);
+		if (write) {
+			if (copy_from_user(bounce, ubuf + off, n))
+				return -EFAULT;
+			vortex_debug_mem_hide_bps(dbg, op->addr + off, bounce, n, true);
+			memcpy_toio(io + off, bounce, n);
+		} else {
+			memcpy_fromio(bounce, io + off, n);
+			vortex_debug_mem_hide_bps(dbg, op->addr + off, bounce, n, false);
+			if (copy_to_user(ubuf + off, bounce, n))
+				return -EFAULT;
+		}
+	}
+	if (op->flags & DRM_VORTEX_DEBUG_MEM_WRITE)
+		wmb();
+	return 0;
+}
+
+static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void __user *uarg)
+{
+	struct vortex_device *vdev = dbg->vdev;
+	struct drm_vortex_debug_mem_op __user *uops;
+	struct drm_vortex_debug_mem_op op;
+	struct drm_vortex_debug_mem args;
+	void *bounce;
+	int ret = 0;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (!args.count || args.done)
+		return -EINVAL;
+	if (args.count > DRM_VORTEX_DEBUG_MAX_MEM_OPS)
+		return -E2BIG;
+	uops = u64_to_user_ptr(args.ops);
+
+	bounce = kvmalloc(VORTEX_DEBUG_BOUNCE, GFP_KERNEL);
+	if (!bounce)
+		return -ENOMEM;
+	/* Holds the breakpoints still while they are hidden. */
+	mutex_lock(&vdev->dm.lock);
+	for (; args.done < args.count; args.done++) {
+		if (copy_from_user(&op, &uops[args.done], sizeof(op))) {
+			ret = -EFAULT;
+			break;
+		}
+		if (op.pad || op.flags & ~DRM_VORTEX_DEBUG_MEM_WRITE ||
+		    op.space != DRM_VORTEX_DEBUG_SPACE_DEVICE || !op.len) {
+			ret = -EINVAL;
+			break;
+		}
+		if (op.len > DRM_VORTEX_DEBUG_MAX_MEM_LEN) {
+			ret = -E2BIG;
+			break;
+		}
+		if (!vortex_debug_in_vram(vdev, op.addr, op.len)) {
+			ret = -ENXIO;
+			break;
+		}
+		ret = vortex_debug_mem_op(dbg, &op, bounce);
+		if (ret)
+			break;
+	}
+	mutex_unlock(&vdev->dm.lock);
+	kvfree(bounce);
+	if (put_user(args.done, &((struct drm_vortex_debug_mem __user *)uarg)->done))
+		return -EFAULT;
+	return ret;
+}
+
+static int vortex_debug_coredump_ioctl(struct vortex_debug *dbg,
+				       void __user *uarg)
+{
+	struct drm_vortex_debug_coredump args;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.flags || args.pad)
+		return -EINVAL;
+	return -EOPNOTSUPP;
+}
+
+/* Copies in a struct, runs @fn on it, copies it back. */
+#define VORTEX_DEBUG_STRUCT_IOCTL(type, fn) ({				\
+	type __args;							\
+	long __ret;							\
+	if (copy_from_user(&__args, uarg, sizeof(__args)))		\
+		__ret = -EFAULT;					\
+	else								\
+		__ret = fn(dbg, &__args);				\
+	if (copy_to_user(uarg, &__args, sizeof(__args)) && !__ret)	\
+		__ret = -EFAULT;					\
+	__ret;								\
+})
+
+static long vortex_debug_ioctl(struct file *f, unsigned int cmd,
+			       unsigned long arg)
+{
+	struct vortex_debug *dbg = f->private_data;
+	struct vortex_device *vdev = dbg->vdev;
+	void __user *uarg = (void __user *)arg;
+	long ret;
+	int idx;
+
+	if (!drm_dev_enter(&vdev->drm, &idx))
+		return -ENODEV;
+
+	switch (cmd) {
+	case DRM_VORTEX_DEBUG_IOCTL_DM:
+		ret = vortex_debug_dm_ioctl(dbg, uarg);
+		break;
+	case DRM_VORTEX_DEBUG_IOCTL_WARPS:
+		ret = vortex_debug_warps_ioctl(dbg, uarg);
+		break;
+	case DRM_VORTEX_DEBUG_IOCTL_STEP:
+		ret = vortex_debug_step_ioctl(dbg, uarg);
+		break;
+	case DRM_VORTEX_DEBUG_IOCTL_STATUS:
+		ret = VORTEX_DEBUG_STRUCT_IOCTL(struct drm_vortex_debug_status,
+						vortex_debug_status);
+		break;
+	case DRM_VORTEX_DEBUG_IOCTL_REGS:
+		ret = VORTEX_DEBUG_STRUCT_IOCTL(struct drm_vortex_debug_regs,
+						vortex_debug_regs);
+		break;
+	case DRM_VORTEX_DEBUG_IOCTL_MEM:
+		ret = vortex_debug_mem_ioctl(dbg, uarg);
+		break;
+	case DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT:
+		ret = vortex_debug_breakpoint_ioctl(dbg, uarg);
+		break;
+	case DRM_VORTEX_DEBUG_IOCTL_COREDUMP:
+		ret = vortex_debug_coredump_ioctl(dbg, uarg);
+		break;
+	default:
+		ret = -ENOTTY;
+	}
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/* ------------------------------------------- interrupts and the job */
+
+static void vortex_debug_work(struct work_struct *work)
+{
+	struct vortex_debug *dbg = container_of(work, struct vortex_debug, work);
+	struct vortex_device *vdev = dbg->vdev;
+	u32 pending, data[5] = {}, win, bits, halted = 0, first = ~0u;
+	unsigned long flags;
+	u64 job = 0;
+	int idx;
+
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	pending = dbg->pending;
+	dbg->pending = 0;
+	if (vortex_debug_owns(dbg, vdev->active_job))
+		job = vdev->active_job->seqno;
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+
+	if (!drm_dev_enter(&vdev->drm, &idx))
+		return;
+	mutex_lock(&vdev->dm.lock);
+	if (pending & VORTEX_DEBUG_WORK_EXCEPTION) {
+		data[0] = vortex_read(vdev, VX_REG_ERR_CAUSE);
+		data[1] = vortex_read(vdev, VX_REG_ERR_WARP);
+		data[2] = vortex_read(vdev, VX_REG_ERR_THREAD);
+		data[3] = vortex_read(vdev, VX_REG_ERR_PC);
+		data[4] = vortex_read(vdev, VX_REG_ERR_ADDR);
+		/* Halted warps can be inspected by injection. */
+		vortex_dm_set_mask_all(vdev, true);
+		vortex_dm_request(vdev, VX_DCTRL_HALTREQ, NULL);
+		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, job, data, 5);
+	}
+	if (pending & VORTEX_DEBUG_WORK_HALTED) {
+		for (win = 0; win < vdev->dm.windows; win++) {
+			bits = vortex_dm_window(vdev, VX_DM_WSTATUS, win);
+			halted += hweight32(bits);
+			if (bits && first == ~0u)
+				first = win * 32 + __ffs(bits);
+		}
+		if (halted) {
+			vortex_dm_select(vdev, first, 0);
+			data[0] = VX_DCTRL_HACAUSE(vortex_dm_read(vdev, VX_DM_DCTRL));
+			data[1] = halted;
+			data[2] = first;
+			data[3] = vortex_dm_read(vdev, VX_DM_DPC);
+			vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_HALTED, job,
+					  data, 4);
+		}
+	}
+	mutex_unlock(&vdev->dm.lock);
+	drm_dev_exit(idx);
+}
+
+/* Hard IRQ, job_lock not held: a warp entered debug halt. */
+void vortex_debug_irq_debug(struct vortex_device *vdev)
+{
+	struct vortex_debug *dbg;
+
+	spin_lock(&vdev->job_lock);
+	dbg = vdev->debug;
+	if (dbg) {
+		dbg->pending |= VORTEX_DEBUG_WORK_HALTED;
+		queue_work(system_wq, &dbg->work);
+	}
+	spin_unlock(&vdev->job_lock);
+}
+
+/**
+ * vortex_debug_irq_error() - an exception: the debugger's, or recovery's?
+ * @vdev: the device; job_lock held (hard IRQ)
+ *
+ * Return: true if a session covers the job on the card: the card stays
+ * frozen for the debugger, and recovery is not started.
+ */
+bool vortex_debug_irq_error(struct vortex_device *vdev)
+{
+	struct vortex_debug *dbg = vdev->debug;
+
+	lockdep_assert_held(&vdev->job_lock);
+	if (!vortex_debug_owns(dbg, vdev->active_job))
+		return false;
+	dbg->frozen = true;
+	dbg->pending |= VORTEX_DEBUG_WORK_EXCEPTION;
+	queue_work(system_wq, &dbg->work);
+	return true;
+}
+
+/**
+ * vortex_debug_job_start() - the target's job is going on the card
+ * @vdev: the device; DM lock held, card idle
+ * @job: the job
+ *
+ * Arms halt-at-start (the warps halt before their first instruction) and
+ * queues LAUNCHED.
+ */
+void vortex_debug_job_start(struct vortex_device *vdev, struct vortex_job *job)
+{
+	struct vortex_debug *dbg;
+	unsigned long flags;
+	u32 data[12];
+
+	lockdep_assert_held(&vdev->dm.lock);
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	dbg = vdev->debug;
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	if (!vortex_debug_owns(dbg, job))
+		return;
+
+	if (dbg->halt_at_start) {
+		/* Latched warps are armed by a reset; then forget the latch. */
+		vortex_dm_set_mask_all(vdev, true);
+		vortex_dm_request(vdev, VX_DCTRL_RESETHALTREQ, NULL);
+		vortex_device_reset(vdev);
+		vortex_dm_set_mask_all(vdev, false);
+		vortex_dm_request(vdev, VX_DCTRL_RESETHALTREQ, NULL);
+		dbg->halt_at_start = false;
+	}
+	dbg->last_run_ns = ktime_get_ns();
+
+	data[0] = job->launch[VX_LAUNCH_GRID_X];
+	data[1] = job->launch[VX_LAUNCH_GRID_Y];
+	data[2] = job->launch[VX_LAUNCH_GRID_Z];
+	data[3] = job->launch[VX_LAUNCH_BLOCK_X];
+	data[4] = job->launch[VX_LAUNCH_BLOCK_Y];
+	data[5] = job->launch[VX_LAUNCH_BLOCK_Z];
+	data[6] = job->launch[VX_LAUNCH_ENTRY];
+	data[7] = job->code.id;
+	data[8] = job->code.elf_addr;
+	data[9] = job->code.elf_size;
+	data[10] = job->code.load_addr;
+	data[11] = job->code.load_size;
+	vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_LAUNCHED, job->seqno,
+			  data, 12);
+}
+
+/* job_lock held: the job left the card with @error. */
+void vortex_debug_job_end_locked(struct vortex_device *vdev,
+				 struct vortex_job *job, int error)
+{
+	struct vortex_debug *dbg = vdev->debug;
+	u32 status = error;
+
+	lockdep_assert_held(&vdev->job_lock);
+	if (!vortex_debug_owns(dbg, job))
+		return;
+	dbg->frozen = false;
+	if (error == -ETIMEDOUT) {
+		u32 ms = div_u64(ktime_get_ns() - job->start_ns, NSEC_PER_MSEC);
+
+		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_TIMEOUT, job->seqno,
+				  &ms, 1);
+	}
+	vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_FINISHED, job->seqno,
+			  &status, 1);
+}
+
+/**
+ * vortex_debug_job_paused() - whether the timeout must spare the job now
+ * @vdev: the device
+ * @job: the job the scheduler timed out
+ *
+ * True while a session covers the job and the card is frozen for it, any
+ * of its warps is halted, or it has run for less than the timeout since
+ * it was last resumed.  From the timeout handler only (it takes the DM
+ * lock).
+ */
+bool vortex_debug_job_paused(struct vortex_device *vdev, struct vortex_job *job)
+{
+	u64 ran, timeout = (u64)vortex_job_timeout_ms * NSEC_PER_MSEC;
+	struct vortex_debug *dbg;
+	bool paused = false;
+	unsigned long flags;
+	u32 win;
+	int idx;
+
+	if (!drm_dev_enter(&vdev->drm, &idx))
+		return false;
+	mutex_lock(&vdev->dm.lock);
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	dbg = vdev->debug;
+	if (!vortex_debug_owns(dbg, job) || vdev->active_job != job)
+		dbg = NULL;
+	else
+		paused = dbg->frozen;
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+
+	if (dbg && !paused) {
+		for (win = 0; win < vdev->dm.windows && !paused; win++)
+			paused = vortex_dm_window(vdev, VX_DM_WSTATUS, win);
+		ran = ktime_get_ns() - dbg->last_run_ns;
+		paused |= ran < timeout;
+	}
+	mutex_unlock(&vdev->dm.lock);
+	drm_dev_exit(idx);
+	return paused;
+}
+
+/* --------------------------------------------------- attach, detach */
+
+/* Undoes what the session did to the card.  DM lock held, device entered. */
+static void vortex_debug_cleanup_card(struct vortex_debug *dbg)
+{
+	struct vortex_device *vdev = dbg->vdev;
+	void __iomem *word;
+	u32 i;
+
+	for (i = 0; i < dbg->nbps; i++) {
+		word = vortex_debug_vram(vdev, dbg->bps[i].addr);
+		if (readl(word) == VORTEX_EBREAK)
+			writel(dbg->bps[i].orig, word);
+	}
+	wmb();
+	dbg->nbps = 0;
+	/* Resets the DM's registers and resumes every warp it had halted. */
+	vortex_dm_deactivate(vdev);
+}
+
+/*
+ * Unpublishes the session and undoes what it did to the card: breakpoints
+ * restored, halted warps resumed, a frozen job ended.
+ */
+static void vortex_debug_detach(struct vortex_debug *dbg)
+{
+	struct vortex_device *vdev = dbg->vdev;
+	unsigned long flags;
+	int idx;
+
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	vdev->debug = NULL;
+	vdev->irq_mask &= ~VX_IRQ_DEBUG;
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	cancel_work_sync(&dbg->work);
+
+	if (drm_dev_enter(&vdev->drm, &idx)) {
+		mutex_lock(&vdev->dm.lock);
+		vortex_device_irq_enable(vdev);
+		vortex_debug_unfreeze(dbg);
+		vortex_debug_cleanup_card(dbg);
+		mutex_unlock(&vdev->dm.lock);
+		drm_dev_exit(idx);
+	}
+}
+
+static void vortex_debug_free(struct vortex_debug *dbg)
+{
+	put_pid(dbg->target);
+	kvfree(dbg);
+}
+
+static int vortex_debug_release(struct inode *inode, struct file *f)
+{
+	struct vortex_debug *dbg = f->private_data;
+	struct drm_device *drm = &dbg->vdev->drm;
+
+	vortex_debug_detach(dbg);
+	vortex_debug_free(dbg);
+	drm_dev_put(drm);
+	return 0;
+}
+
+static const struct file_operations vortex_debug_fops = {
+	.owner = THIS_MODULE,
+	.release = vortex_debug_release,
+	.read = vortex_debug_read,
+	.poll = vortex_debug_poll,
+	.unlocked_ioctl = vortex_debug_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+/* Publishes @dbg as the device's session: -EBUSY if there is one. */
+static int vortex_debug_publish(struct vortex_debug *dbg)
+{
+	struct vortex_device *vdev = dbg->vdev;
+	unsigned long flags;
+	int ret;
+
+	mutex_lock(&vdev->dm.lock);
+	ret = vortex_dm_activate(vdev);
+	if (ret)
+		goto out_unlock;
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	if (vdev->debug) {
+		ret = -EBUSY;
+	} else {
+		vdev->debug = dbg;
+		vdev->irq_mask |= VX_IRQ_DEBUG;
+	}
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	if (ret)
+		goto out_unlock;
+	/* An ebreak halts the warp instead of failing the job. */
+	vortex_dm_set_dconfig(vdev, VX_DCONFIG_EBREAKH);
+	vortex_device_irq_enable(vdev);
+out_unlock:
+	mutex_unlock(&vdev->dm.lock);
+	return ret;
+}
+
+int vortex_debug_attach_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *file)
+{
+	struct vortex_device *vdev = to_vortex_device(drm);
+	struct vortex_file *vfile = file->driver_priv;
+	struct drm_vortex_debug_attach *args = data;
+	struct vortex_debug *dbg;
+	struct file *f;
+	int fd, ret;
+
+	if (!vortex_debug_enable)
+		return -EOPNOTSUPP;
+	if (args->flags || args->pad || args->version != DRM_VORTEX_DEBUG_VERSION)
+		return -EINVAL;
+	if (!pid_task(vfile->pid, PIDTYPE_TGID))
+		return -ESRCH;
+
+	dbg = kvzalloc(sizeof(*dbg), GFP_KERNEL_ACCOUNT);
+	if (!dbg)
+		return -ENOMEM;
+	dbg->vdev = vdev;
+	dbg->target = get_pid(vfile->pid);
+	spin_lock_init(&dbg->ev_lock);
+	init_waitqueue_head(&dbg->ev_wait);
+	INIT_WORK(&dbg->work, vortex_debug_work);
+
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0) {
+		ret = fd;
+		goto err_free;
+	}
+	ret = vortex_debug_publish(dbg);
+	if (ret)
+		goto err_put_fd;
+	f = anon_inode_getfile("[vortex-debug]", &vortex_debug_fops, dbg, O_RDWR);
+	if (IS_ERR(f)) {
+		ret = PTR_ERR(f);
+		goto err_detach;
+	}
+
+	/* The file's release drops it. */
+	drm_dev_get(drm);
+	args->fd = fd;
+	fd_install(fd, f);
+	return 0;
+
+err_detach:
+	vortex_debug_detach(dbg);
+err_put_fd:
+	put_unused_fd(fd);
+err_free:
+	vortex_debug_free(dbg);
+	return ret;
+}

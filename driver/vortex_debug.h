@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Copyright 2026 The Vortex driver authors */
+#ifndef __VORTEX_DEBUG_H__
+#define __VORTEX_DEBUG_H__
+
+#include <linux/pid.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "vortex_accel.h"
+
+struct drm_device;
+struct drm_file;
+struct vortex_device;
+struct vortex_job;
+
+/* Events a session queues before it drops (and counts) the newest. */
+#define VORTEX_DEBUG_EVENTS	256
+
+/* What the session's work item has to do (&vortex_debug.pending). */
+#define VORTEX_DEBUG_WORK_HALTED	BIT(0)	/* DEBUG interrupt */
+#define VORTEX_DEBUG_WORK_EXCEPTION	BIT(1)	/* ERROR taken for the debugger */
+
+/**
+ * struct vortex_breakpoint - a software breakpoint
+ */
+struct vortex_breakpoint {
+	/** @addr: device address of the instruction */
+	u32 addr;
+	/** @orig: the word ebreak replaced */
+	u32 orig;
+};
+
+/**
+ * struct vortex_debug - one debug session (see uapi/vortex_accel.h)
+ *
+ * Reached from the device through &vortex_device.debug under
+ * &vortex_device.job_lock (the interrupt handler posts events); its
+ * warps, breakpoints and halt-at-start state are changed under
+ * &vortex_dm.lock.
+ */
+struct vortex_debug {
+	/** @vdev: the card; the session holds a reference on its DRM device */
+	struct vortex_device *vdev;
+	/** @target: thread group whose jobs the session covers */
+	struct pid *target;
+
+	/** @ev_lock: protects the event queue; taken from hard IRQ context */
+	spinlock_t ev_lock;
+	/** @ev_wait: read() and poll() wait here */
+	wait_queue_head_t ev_wait;
+	/** @ev: the queue, a ring of @ev_count events from @ev_head */
+	struct drm_vortex_debug_event ev[VORTEX_DEBUG_EVENTS];
+	/** @ev_head: oldest queued event */
+	u32 ev_head;
+	/** @ev_count: events queued */
+	u32 ev_count;
+	/** @ev_dropped: events the newest (OVERFLOW) event counts as dropped */
+	u32 ev_dropped;
+	/** @ev_seqno: seqno of the last event queued */
+	u64 ev_seqno;
+
+	/** @work: reads the card after a DEBUG or ERROR interrupt */
+	struct work_struct work;
+	/** @pending: VORTEX_DEBUG_WORK_*, under job_lock */
+	u32 pending;
+	/**
+	 * @frozen: the card stopped on an exception of the target's job and
+	 * waits for the debugger (under job_lock)
+	 */
+	bool frozen;
+
+	/** @halt_at_start: the target's next job halts at its first instruction */
+	bool halt_at_start;
+	/** @last_run_ns: when the target's job last started or resumed */
+	u64 last_run_ns;
+	/** @bps: breakpoints, @nbps of them */
+	struct vortex_breakpoint bps[DRM_VORTEX_DEBUG_MAX_BREAKPOINTS];
+	/** @nbps: breakpoints set */
+	u32 nbps;
+};
+
+extern bool vortex_debug_enable;
+
+/* vortex_debug.c: hooks from the job and interrupt paths */
+bool vortex_debug_owns(struct vortex_debug *dbg, struct vortex_job *job);
+void vortex_debug_job_start(struct vortex_device *vdev, struct vortex_job *job);
+void vortex_debug_job_end_locked(struct vortex_device *vdev,
+				 struct vortex_job *job, int error);
+bool vortex_debug_irq_error(struct vortex_device *vdev);
+void vortex_debug_irq_debug(struct vortex_device *vdev);
+bool vortex_debug_job_paused(struct vortex_device *vdev, struct vortex_job *job);
+int vortex_debug_attach_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *file);
+
+/* vortex_debug.c: for the session's other files */
+void vortex_debug_post(struct vortex_debug *dbg, u16 type, u64 job,
+		       const u32 *data, unsigned int n);
+int vortex_debug_check_warp(struct vortex_device *vdev, u32 warp, bool halted);
+bool vortex_debug_on_breakpoint(struct vortex_debug *dbg, u32 pc);
+
+/* vortex_debug_regs.c */
+int vortex_debug_regs(struct vortex_debug *dbg,
+		      struct drm_vortex_debug_regs *args);
+int vortex_debug_status(struct vortex_debug *dbg,
+			struct drm_vortex_debug_status *args);
+
+#endif /* __VORTEX_DEBUG_H__ */

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Copyright 2026 The Vortex driver authors */
+
+/**
+ * DOC: Registers of halted warps
+ *
+ * The Debug Module has no register file port: a register is read by
+ * injecting ``csrw dscratchN, xR`` into the warp and reading the lane's
+ * DSCRATCHN through the DM, and written the other way round (the spec's
+ * intended use).  FPRs and CSRs go through x5, which is saved in
+ * DSCRATCH3 first and restored last.
+ *
+ * To stay cheap on whole warps, the injections use DCTRL.injectwarp (every
+ * lane at once), and up to four consecutive GPR reads of one warp share
+ * one pass over its lanes, one DSCRATCH each.  Injecting into every lane
+ * clobbers every lane's DSCRATCH0-3, so the first access to a warp in a
+ * batch saves all of them and the end of the batch (or the switch to
+ * another warp) restores them: a debugger never sees a borrowed value.
+ */
+
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "vortex_accel.h"
+#include "vortex_debug.h"
+#include "vortex_device.h"
+#include "vortex_dm.h"
+
+/* RV32 encodings the driver injects. */
+#define RV_CSRRW(rd, csr, rs1) \
+	((u32)(csr) << 20 | (rs1) << 15 | 1 << 12 | (rd) << 7 | 0x73)
+#define RV_CSRRS(rd, csr, rs1) \
+	((u32)(csr) << 20 | (rs1) << 15 | 2 << 12 | (rd) << 7 | 0x73)
+#define RV_CSRR(rd, csr)	RV_CSRRS(rd, csr, 0)
+#define RV_CSRW(csr, rs1)	RV_CSRRW(0, csr, rs1)
+#define RV_FMV_X_W(rd, fs)	(0x70u << 25 | (fs) << 15 | (rd) << 7 | 0x53)
+#define RV_FMV_W_X(fd, rs)	(0x78u << 25 | (rs) << 15 | (fd) << 7 | 0x53)
+
+/* The GPR borrowed to move FPRs and CSRs, and where it is kept meanwhile. */
+#define TMP		5
+#define TMP_SAVE	3
+
+#define NO_WARP		(~0u)
+#define GROUP		4	/* DSCRATCH0-3: GPR reads sharing one pass */
+
+/**
+ * struct vortex_regs_ctx - a batch's borrowed warp
+ */
+struct vortex_regs_ctx {
+	/** @vdev: the device */
+	struct vortex_device *vdev;
+	/** @warp: warp whose DSCRATCHes are saved in @saved, or NO_WARP */
+	u32 warp;
+	/** @threads: lanes per warp */
+	u32 threads;
+	/** @saved: DSCRATCH0-3 of each lane of @warp */
+	u32 saved[VX_DM_MAX_THREADS][4];
+};
+
+static void vortex_regs_restore(struct vortex_regs_ctx *ctx)
+{
+	u32 lane, k;
+
+	if (ctx->warp == NO_WARP)
+		return;
+	for (lane = 0; lane < ctx->threads; lane++) {
+		vortex_dm_select(ctx->vdev, ctx->warp, lane);
+		for (k = 0; k < 4; k++)
+			vortex_dm_write(ctx->vdev, VX_DM_DSCRATCH(k), ctx->saved[lane][k]);
+	}
+	ctx->warp = NO_WARP;
+}
+
+/* Saves the DSCRATCHes of @warp, which must exist and be halted. */
+static int vortex_regs_borrow(struct vortex_regs_ctx *ctx, u32 warp)
+{
+	u32 lane, k;
+	int ret;
+
+	if (ctx->warp == warp)
+		return 0;
+	ret = vortex_debug_check_warp(ctx->vdev, warp, true);
+	if (ret)
+		return ret;
+	vortex_regs_restore(ctx);
+	for (lane = 0; lane < ctx->threads; lane++) {
+		vortex_dm_select(ctx->vdev, warp, lane);
+		for (k = 0; k < 4; k++)
+			ctx->saved[lane][k] = vortex_dm_read(ctx->vdev, VX_DM_DSCRATCH(k));
+	}
+	ctx->warp = warp;
+	return 0;
+}
+
+static bool lane_set(const u32 *lanes, u32 lane)
+{
+	return lanes[lane / 32] & BIT(lane % 32);
+}
+
+/* Validates one op; @n receives the number of lanes it names. */
+static int vortex_regs_check(struct vortex_regs_ctx *ctx,
+			     const struct drm_vortex_debug_reg_op *op, u32 *n)
+{
+	u32 w, i;
+
+	if (op->pad || op->flags & ~DRM_VORTEX_DEBUG_REG_WRITE)
+		return -EINVAL;
+	if (op->reg >= DRM_VORTEX_DEBUG_REG_F(32) &&
+	    (op->reg < DRM_VORTEX_DEBUG_REG_CSR(0) ||
+	     op->reg > DRM_VORTEX_DEBUG_REG_CSR(0xfff)))
+		return -ERANGE;
+	if (op->warp >= vortex_device_total_warps(ctx->vdev))
+		return -ERANGE;
+	*n = 0;
+	for (w = 0; w < 4; w++) {
+		for (i = 0; i < 32; i++)
+			if (op->lanes[w] & BIT(i) && w * 32 + i >= ctx->threads)
+				return -ERANGE;
+		*n += hweight32(op->lanes[w]);
+	}
+	return *n ? 0 : -EINVAL;
+}
+
+static bool is_gpr(u32 reg)
+{
+	return reg < DRM_VORTEX_DEBUG_REG_F(0);
+}
+
+/* x5 of every lane to DSCRATCH3, then the FPR or CSR into x5. */
+static int vortex_regs_tmp_load(struct vortex_regs_ctx *ctx, u32 reg)
+{
+	int ret = vortex_dm_inject(ctx->vdev, RV_CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP),
+				   true);
+
+	if (ret)
+		return ret;
+	if (is_gpr(reg))
+		return 0;
+	if (reg < DRM_VORTEX_DEBUG_REG_CSR(0))
+		return vortex_dm_inject(ctx->vdev,
+					RV_FMV_X_W(TMP, reg - DRM_VORTEX_DEBUG_REG_F(0)),
+					true);
+	return vortex_dm_inject(ctx->vdev,
+				RV_CSRR(TMP, reg - DRM_VORTEX_DEBUG_REG_CSR(0)), true);
+}
+
+/* Puts x5 back from DSCRATCH3; keeps the first error. */
+static int vortex_regs_tmp_restore(struct vortex_regs_ctx *ctx, int ret)
+{
+	int r = vortex_dm_inject(ctx->vdev, RV_CSRR(TMP, VX_CSR_DSCRATCH(TMP_SAVE)),
+				 true);
+
+	return ret ?: r;
+}
+
+/* Copies register @reg of every lane into each lane's DSCRATCH @k. */
+static int vortex_regs_to_scratch(struct vortex_regs_ctx *ctx, u32 reg, u32 k)
+{
+	int ret;
+
+	if (is_gpr(reg))
+		return vortex_dm_inject(ctx->vdev, RV_CSRW(VX_CSR_DSCRATCH(k), reg),
+					true);
+	ret = vortex_regs_tmp_load(ctx, reg);
+	if (!ret)
+		ret = vortex_dm_inject(ctx->vdev,
+				       RV_CSRW(VX_CSR_DSCRATCH(k), TMP), true);
+	return vortex_regs_tmp_restore(ctx, ret);
+}
+
+/* Register @reg of every lane from each lane's DSCRATCH0. */
+static int vortex_regs_from_scratch(struct vortex_regs_ctx *ctx, u32 reg)
+{
+	int ret;
+
+	if (is_gpr(reg))
+		return vortex_dm_inject(ctx->vdev, RV_CSRR(reg, VX_CSR_DSCRATCH(0)),
+					true);
+	ret = vortex_dm_inject(ctx->vdev, RV_CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP),
+			       true);
+	if (ret)
+		return ret;
+	ret = vortex_dm_inject(ctx->vdev, RV_CSRR(TMP, VX_CSR_DSCRATCH(0)), true);
+	if (!ret) {
+		if (reg < DRM_VORTEX_DEBUG_REG_CSR(0))
+			ret = vortex_dm_inject(ctx->vdev,
+					       RV_FMV_W_X(reg - DRM_VORTEX_DEBUG_REG_F(0), TMP),
+					       true);
+		else
+			ret = vortex_dm_inject(ctx->vdev,
+					       RV_CSRW(reg - DRM_VORTEX_DEBUG_REG_CSR(0), TMP),
+					       true);
+	}
+	return vortex_regs_tmp_restore(ctx, ret);
+}
+
+/*
+ * Reads @n ops (at most GROUP, same warp, all reads): register i goes
+ * through DSCRATCH i, then one pass over the lanes collects them all.
+ * x0 reads 0 without an injection.
+ */
+static int vortex_regs_read_group(struct vortex_regs_ctx *ctx,
+				  const struct drm_vortex_debug_reg_op *ops,
+				  u32 n, u32 (*vals)[VX_DM_MAX_THREADS])
+{
+	u32 i, lane, used[GROUP] = {};
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		if (ops[i].reg == DRM_VORTEX_DEBUG_REG_X(0))
+			continue;
+		ret = vortex_regs_to_scratch(ctx, ops[i].reg, i);
+		if (ret)
+			return ret;
+	}
+	for (lane = 0; lane < ctx->threads; lane++) {
+		bool selected = false;
+
+		for (i = 0; i < n; i++) {
+			if (!lane_set(ops[i].lanes, lane))
+				continue;
+			if (ops[i].reg == DRM_VORTEX_DEBUG_REG_X(0)) {
+				vals[i][used[i]++] = 0;
+				continue;
+			}
+			if (!selected) {
+				vortex_dm_select(ctx->vdev, ctx->warp, lane);
+				selected = true;
+			}
+			vals[i][used[i]++] = vortex_dm_read(ctx->vdev, VX_DM_DSCRATCH(i));
+		}
+	}
+	return 0;
+}
+
+/* Writes one op's values into its lanes; the other lanes keep theirs. */
+static int vortex_regs_write(struct vortex_regs_ctx *ctx,
+			     const struct drm_vortex_debug_reg_op *op,
+			     const u32 *vals)
+{
+	u32 lane, used = 0;
+	int ret;
+
+	if (op->reg == DRM_VORTEX_DEBUG_REG_X(0))
+		return 0;
+	/* Lanes not written get their own value back. */
+	ret = vortex_regs_to_scratch(ctx, op->reg, 0);
+	if (ret)
+		return ret;
+	for (lane = 0; lane < ctx->threads; lane++) {
+		if (!lane_set(op->lanes, lane))
+			continue;
+		vortex_dm_select(ctx->vdev, ctx->warp, lane);
+		vortex_dm_write(ctx->vdev, VX_DM_DSCRATCH(0), vals[used++]);
+	}
+	return vortex_regs_from_scratch(ctx, op->reg);
+}
+
+/* How many ops from @ops[0] read GPRs of the same warp (at most GROUP). */
+static u32 vortex_regs_group_len(const struct drm_vortex_debug_reg_op *ops, u32 n)
+{
+	u32 i;
+
+	if (ops[0].flags & DRM_VORTEX_DEBUG_REG_WRITE)
+		return 1;
+	for (i = 1; i < n && i < GROUP; i++)
+		if (ops[i].warp != ops[0].warp || !is_gpr(ops[i].reg) ||
+		    !is_gpr(ops[0].reg) || ops[i].flags & DRM_VORTEX_DEBUG_REG_WRITE)
+			break;
+	return i;
+}
+
+/**
+ * vortex_debug_regs() - DRM_VORTEX_DEBUG_IOCTL_REGS
+ * @dbg: the session
+ * @args: the batch; @args->done is set
+ *
+ * Return: 0 or a negative errno (uapi/vortex_accel.h).
+ */
+int vortex_debug_regs(struct vortex_debug *dbg, struct drm_vortex_debug_regs *args)
+{
+	struct drm_vortex_debug_reg_op __user *uops = u64_to_user_ptr(args->ops);
+	struct vortex_device *vdev = dbg->vdev;
+	struct drm_vortex_debug_reg_op ops[GROUP];
+	u32 (*vals)[VX_DM_MAX_THREADS];
+	struct vortex_regs_ctx *ctx;
+	u32 i, n, g, nlanes[GROUP];
+	unsigned long flags;
+	bool on_card;
+	int ret = 0;
+
+	if (!args->count || args->done)
+		return -EINVAL;
+	if (args->count > DRM_VORTEX_DEBUG_MAX_REG_OPS)
+		return -E2BIG;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	vals = kcalloc(GROUP, sizeof(*vals), GFP_KERNEL);
+	if (!ctx || !vals) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	ctx->vdev = vdev;
+	ctx->warp = NO_WARP;
+	ctx->threads = vdev->num_threads;
+
+	mutex_lock(&vdev->dm.lock);
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	on_card = vortex_debug_owns(dbg, vdev->active_job);
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	if (!on_card) {
+		ret = -ESRCH;
+		goto out_unlock;
+	}
+
+	while (args->done < args->count) {
+		n = min_t(u32, GROUP, args->count - args->done);
+		if (copy_from_user(ops, &uops[args->done], n * sizeof(ops[0]))) {
+			ret = -EFAULT;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			ret = vortex_regs_check(ctx, &ops[i], &nlanes[i]);
+			if (ret)
+				break;
+		}
+		/* The ops before a bad one run; the next round fails on it. */
+		if (!i)
+			break;
+		n = i;
+		ret = 0;
+		g = vortex_regs_group_len(ops, n);
+		ret = vortex_regs_borrow(ctx, ops[0].warp);
+		if (ret)
+			break;
+		if (ops[0].flags & DRM_VORTEX_DEBUG_REG_WRITE) {
+			if (copy_from_user(vals[0], u64_to_user_ptr(ops[0].values),
+					   nlanes[0] * sizeof(u32))) {
+				ret = -EFAULT;
+				break;
+			}
+			ret = vortex_regs_write(ctx, &ops[0], vals[0]);
+			if (ret)
+				break;
+			args->done++;
+			continue;
+		}
+		ret = vortex_regs_read_group(ctx, ops, g, vals);
+		if (ret)
+			break;
+		for (i = 0; i < g; i++) {
+			if (copy_to_user(u64_to_user_ptr(ops[i].values), vals[i],
+					 nlanes[i] * sizeof(u32))) {
+				ret = -EFAULT;
+				break;
+			}
+			args->done++;
+		}
+		if (ret)
+			break;
+	}
+	vortex_regs_restore(ctx);
+out_unlock:
+	mutex_unlock(&vdev->dm.lock);
+out_free:
+	kfree(vals);
+	kfree(ctx);
+	return ret;
+}
+
+/* ---------------------------------------------------------- status */
+
+/* Fills what only injection can read, from lane 0 of a halted warp. */
+static int vortex_status_halted(struct vortex_device *vdev,
+				struct drm_vortex_debug_warp_state *st)
+{
+	static const u32 csrs[] = {
+		VX_CSR_ACTIVE_THREADS, VX_CSR_BLOCK_IDX(0), VX_CSR_BLOCK_IDX(1),
+		VX_CSR_BLOCK_IDX(2), VX_CSR_WARP_IN_BLOCK,
+	};
+	u32 vals[ARRAY_SIZE(csrs)], save0, save3, i;
+	int ret, r;
+
+	vortex_dm_select(vdev, st->warp, 0);
+	st->cause = VX_DCTRL_HACAUSE(vortex_dm_read(vdev, VX_DM_DCTRL));
+	st->pc = vortex_dm_read(vdev, VX_DM_DPC);
+
+	save0 = vortex_dm_read(vdev, VX_DM_DSCRATCH(0));
+	save3 = vortex_dm_read(vdev, VX_DM_DSCRATCH(TMP_SAVE));
+	ret = vortex_dm_inject(vdev, RV_CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP), false);
+	if (ret)
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(csrs) && !ret; i++) {
+		ret = vortex_dm_inject(vdev, RV_CSRR(TMP, csrs[i]), false) ?:
+		      vortex_dm_inject(vdev, RV_CSRW(VX_CSR_DSCRATCH(0), TMP), false);
+		vals[i] = vortex_dm_read(vdev, VX_DM_DSCRATCH(0));
+	}
+	r = vortex_dm_inject(vdev, RV_CSRR(TMP, VX_CSR_DSCRATCH(TMP_SAVE)), false);
+	ret = ret ?: r;
+	if (!ret) {
+		/* The CSR holds lanes 0-31; wider warps' upper lanes read 0. */
+		st->thread_mask[0] = vals[0];
+		memcpy(st->block_idx, &vals[1], sizeof(st->block_idx));
+		st->warp_in_block = vals[4];
+	}
+out:
+	vortex_dm_write(vdev, VX_DM_DSCRATCH(0), save0);
+	vortex_dm_write(vdev, VX_DM_DSCRATCH(TMP_SAVE), save3);
+	return ret;
+}
+
+/**
+ * vortex_debug_status() - DRM_VORTEX_DEBUG_IOCTL_STATUS
+ * @dbg: the session
+ * @args: the request; @args->count becomes the number filled
+ *
+ * Return: 0 or a negative errno (uapi/vortex_accel.h).
+ */
+int vortex_debug_status(struct vortex_debug *dbg,
+			struct drm_vortex_debug_status *args)
+{
+	struct vortex_device *vdev = dbg->vdev;
+	struct drm_vortex_debug_warp_state st;
+	u32 total = vortex_device_total_warps(vdev), per_cluster, i, active = 0,
+	    halted = 0;
+	unsigned long flags;
+	bool on_card;
+	int ret = 0;
+
+	if (args->flags || args->stride < sizeof(st) || args->stride > SZ_4K)
+		return -EINVAL;
+	if (!args->count)
+		return -EINVAL;
+	if (args->count > DRM_VORTEX_DEBUG_STATUS_MAX)
+		return -E2BIG;
+	if (args->first >= total)
+		return -ERANGE;
+	args->count = min(args->count, total - args->first);
+	per_cluster = vdev->num_cores * vdev->num_warps;
+
+	mutex_lock(&vdev->dm.lock);
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	on_card = vortex_debug_owns(dbg, vdev->active_job);
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	if (!on_card) {
+		ret = -ESRCH;
+		goto out_unlock;
+	}
+
+	for (i = 0; i < args->count; i++) {
+		u32 w = args->first + i;
+
+		if (i == 0 || w % 32 == 0) {
+			active = vortex_dm_window(vdev, VX_DM_WACTIVE, w / 32);
+			halted = vortex_dm_window(vdev, VX_DM_WSTATUS, w / 32);
+		}
+		memset(&st, 0, sizeof(st));
+		st.warp = w;
+		st.cluster = w / per_cluster;
+		st.core = w % per_cluster / vdev->num_warps;
+		st.warp_in_core = w % vdev->num_warps;
+		if (active & BIT(w % 32))
+			st.state |= DRM_VORTEX_DEBUG_WARP_ACTIVE;
+		if (halted & BIT(w % 32)) {
+			st.state |= DRM_VORTEX_DEBUG_WARP_HALTED;
+			ret = vortex_status_halted(vdev, &st);
+			if (ret)
+				break;
+			if (vortex_debug_on_breakpoint(dbg, st.pc))
+				st.state |= DRM_VORTEX_DEBUG_WARP_ON_BREAKPOINT;
+		}
+		/* Longer records from newer userspace: the tail is zeroed. */
+		if (copy_to_user(u64_to_user_ptr(args->states) + (u64)i * args->stride,
+				 &st, sizeof(st)) ||
+		    clear_user(u64_to_user_ptr(args->states) + (u64)i * args->stride +
+			       sizeof(st), args->stride - sizeof(st))) {
+			ret = -EFAULT;
+			break;
+		}
+	}
+	args->count = i;
+out_unlock:
+	mutex_unlock(&vdev->dm.lock);
+	return ret;
+}

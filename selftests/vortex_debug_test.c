@@ -1,0 +1,1328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The debugger interface of vortex.ko (uapi/vortex_accel.h, "The debugger
+ * interface"), driven with plain ioctl()s on hand-assembled kernels whose
+ * every PC and register value the test knows: breakpoints, stepping
+ * across a branch and a split/join, register and memory writes that
+ * change the output as predicted, halt-at-start, the timeout standing
+ * still while halted, exceptions held for the debugger, permissions,
+ * events, detaching, every validation path with its errno, and a fuzz.
+ *
+ * The test process is usually its own target (it attaches through its own
+ * file); the permission tests fork debuggers that get the file with
+ * pidfd_getfd(2), as a real debugger does.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "vortex_accel.h"
+#include "vortex_test_ioctl.h"
+#include "vx_asm.h"
+#include "kselftest_harness.h"
+
+enum { X0 = 0, T0 = 5, T1 = 6, T2 = 7, S1 = 9, A0 = 10, A1 = 11, A2 = 12,
+       T3 = 28, T4 = 29 };
+
+#define ANDI(rd, rs1, imm)	RV_I(imm, rs1, 7, rd, 0x13)
+#define SPLIT(rd, rs1)		RV_R(0, 0, rs1, VX_F3_SPLIT, rd, VX_OPCODE_CUSTOM0)
+#define JOIN(rs1)		RV_R(0, 0, rs1, VX_F3_JOIN, 0, VX_OPCODE_CUSTOM0)
+
+#define CODE_SIZE	4096
+#define DATA_SIZE	(64 * 1024)
+#define IN_OFF		1024	/* input words the kernels load, in data */
+
+/*
+ * out[lane] = in + lane, with a breakpoint spot at +20 where t0 = in,
+ * t1 = lane, t2 = in + lane, t3 = &out[lane].
+ */
+static const uint32_t prog_store[] = {
+	LW(T0, A0, IN_OFF),		/* 0x00 */
+	CSRR(T1, VX_CSR_THREAD_ID),	/* 0x04 */
+	ADD(T2, T0, T1),		/* 0x08 */
+	SLLI(T3, T1, 2),		/* 0x0c */
+	ADD(T3, T3, A0),		/* 0x10 */
+	SW(T2, T3, 0),			/* 0x14: the breakpoint */
+	TMC(X0),			/* 0x18 */
+};
+#define STORE_BP	0x14
+
+/* Control flow to step through: a split/join on odd lanes, a loop. */
+static const uint32_t prog_flow[] = {
+	CSRR(T0, VX_CSR_THREAD_ID),	/* 0x00 */
+	ANDI(A1, T0, 1),		/* 0x04 */
+	SPLIT(A2, A1),			/* 0x08 */
+	BEQ(A1, X0, 12),		/* 0x0c */
+	ADDI(S1, X0, 1),		/* 0x10: odd lanes */
+	JAL(X0, 8),			/* 0x14 */
+	ADDI(S1, X0, 2),		/* 0x18: even lanes */
+	JOIN(A2),			/* 0x1c */
+	ADDI(T1, X0, 2),		/* 0x20 */
+	ADDI(T1, T1, -1),		/* 0x24 */
+	BNE(T1, X0, -4),		/* 0x28 */
+	SLLI(T2, T0, 2),		/* 0x2c */
+	ADD(T2, T2, A0),		/* 0x30 */
+	SW(S1, T2, 0),			/* 0x34 */
+	TMC(X0),			/* 0x38 */
+};
+
+/* Faults at +8 with t0 = 42, t1 = 7 in every lane. */
+static const uint32_t prog_fault[] = {
+	ADDI(T0, X0, 42),
+	ADDI(T1, X0, 7),
+	ILLEGAL,
+	TMC(X0),
+};
+#define FAULT_PC	8
+
+/* ------------------------------------------------------------ helpers */
+
+static int dbg_attach(int fd)
+{
+	struct drm_vortex_debug_attach a = { .version = DRM_VORTEX_DEBUG_VERSION };
+	int ret = vx_ioctl(fd, DRM_IOCTL_VORTEX_DEBUG_ATTACH, &a);
+
+	return ret ?: a.fd;
+}
+
+static int dbg_ioctl(int sfd, unsigned long req, void *arg)
+{
+	return ioctl(sfd, req, arg) ? -errno : 0;
+}
+
+/* Reads events until one of @type (any type if 0); 0 or -ETIME. */
+static int dbg_event(int sfd, uint16_t type, int ms,
+		     struct drm_vortex_debug_event *out)
+{
+	struct drm_vortex_debug_event ev;
+	int64_t end = vx_now() + (int64_t)ms * MS;
+	struct pollfd p = { .fd = sfd, .events = POLLIN };
+
+	for (;;) {
+		int left = (int)((end - vx_now()) / MS);
+
+		if (left < 0 || poll(&p, 1, left) <= 0)
+			return -ETIME;
+		if (read(sfd, &ev, sizeof(ev)) != sizeof(ev))
+			return -EIO;
+		if (!type || ev.type == type) {
+			if (out)
+				*out = ev;
+			return 0;
+		}
+	}
+}
+
+static int dbg_warps(int sfd, uint32_t op, uint32_t flags, const uint32_t *mask,
+		     uint32_t words)
+{
+	struct drm_vortex_debug_warps w = {
+		.op = op, .flags = flags, .mask = (uintptr_t)mask,
+		.mask_words = words,
+	};
+
+	return dbg_ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_WARPS, &w);
+}
+
+static int dbg_status(int sfd, uint32_t warp, struct drm_vortex_debug_warp_state *st)
+{
+	struct drm_vortex_debug_status s = {
+		.states = (uintptr_t)st, .first = warp, .count = 1,
+		.stride = sizeof(*st),
+	};
+
+	return dbg_ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_STATUS, &s);
+}
+
+/* Register @reg of the first @lanes lanes of @warp into @vals. */
+static int dbg_reg(int sfd, uint32_t warp, uint32_t reg, uint32_t lanes,
+		   uint32_t *vals, bool write)
+{
+	struct drm_vortex_debug_reg_op op = {
+		.warp = warp, .reg = reg, .values = (uintptr_t)vals,
+		.flags = write ? DRM_VORTEX_DEBUG_REG_WRITE : 0,
+	};
+	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)&op, .count = 1 };
+	uint32_t l;
+
+	for (l = 0; l < lanes; l++)
+		op.lanes[l / 32] |= 1u << (l % 32);
+	return dbg_ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_REGS, &r);
+}
+
+static int dbg_mem(int sfd, uint64_t addr, void *buf, uint32_t len, bool write)
+{
+	struct drm_vortex_debug_mem_op op = {
+		.addr = addr, .buf = (uintptr_t)buf, .len = len,
+		.flags = write ? DRM_VORTEX_DEBUG_MEM_WRITE : 0,
+	};
+	struct drm_vortex_debug_mem m = { .ops = (uintptr_t)&op, .count = 1 };
+
+	return dbg_ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_MEM, &m);
+}
+
+static int dbg_bp(int sfd, uint64_t addr, uint32_t op)
+{
+	struct drm_vortex_debug_breakpoint b = { .addr = addr, .op = op };
+
+	return dbg_ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT, &b);
+}
+
+static int dbg_step(int sfd, uint32_t warp, uint32_t count,
+		    struct drm_vortex_debug_step *out)
+{
+	struct drm_vortex_debug_step s = { .warp = warp, .count = count };
+	int ret = dbg_ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_STEP, &s);
+
+	if (out)
+		*out = s;
+	return ret;
+}
+
+/* ------------------------------------------------------------ fixture */
+
+FIXTURE(dbg) {
+	int fd, sfd;
+	uint32_t warp;		/* the warp running the test's block */
+	uint64_t clusters, cores, warps, threads, timeout_ms, total;
+	uint32_t code, data;
+	uint64_t code_addr, data_addr;
+	uint32_t *code_map;
+	volatile uint32_t *data_map;
+	struct drm_vortex_submit_bo bos[2];
+	struct drm_vortex_submit sub;
+};
+
+FIXTURE_SETUP(dbg)
+{
+	self->sfd = -1;
+	self->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &self->clusters));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &self->cores));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &self->warps));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_THREADS, &self->threads));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_JOB_TIMEOUT_MS, &self->timeout_ms));
+	self->total = self->clusters * self->cores * self->warps;
+
+	vx_cmd(_vx_bo_create(self->fd, CODE_SIZE, 0, &self->code, &self->code_addr));
+	vx_cmd(_vx_bo_create(self->fd, DATA_SIZE, 0, &self->data, &self->data_addr));
+	self->code_map = vx_bo_map(self->fd, self->code, NULL);
+	self->data_map = vx_bo_map(self->fd, self->data, NULL);
+	ASSERT_NE(NULL, self->code_map);
+	ASSERT_NE(NULL, self->data_map);
+	memcpy(self->code_map, prog_store, sizeof(prog_store));
+	self->data_map[IN_OFF / 4] = 100;
+
+	self->bos[0] = (struct drm_vortex_submit_bo){ self->code, DRM_VORTEX_SUBMIT_BO_READ };
+	self->bos[1] = (struct drm_vortex_submit_bo){
+		self->data, DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE };
+	memset(&self->sub, 0, sizeof(self->sub));
+	self->sub.entry_pc = self->code_addr;
+	self->sub.arg_addr = self->data_addr;
+	self->sub.grid[0] = self->sub.grid[1] = self->sub.grid[2] = 1;
+	/* One block, one warp: warp 0 of the card. */
+	self->sub.block[0] = self->threads;
+	self->sub.block[1] = self->sub.block[2] = 1;
+	self->sub.bos = (uintptr_t)self->bos;
+	self->sub.bo_count = 2;
+	self->sub.bo_stride = sizeof(struct drm_vortex_submit_bo);
+}
+
+FIXTURE_TEARDOWN(dbg)
+{
+	if (self->sfd >= 0)
+		close(self->sfd);
+	close(self->fd);
+}
+
+static void load(FIXTURE_DATA(dbg) *self, const uint32_t *prog, size_t bytes)
+{
+	memcpy(self->code_map, prog, bytes);
+}
+
+/* Waits for warps to halt; returns the first that did. */
+static uint32_t halted_warp(struct __test_metadata *_metadata, int sfd)
+{
+	struct drm_vortex_debug_event ev = { 0 };
+
+	EXPECT_EQ(0, dbg_event(sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, 10000, &ev));
+	return ev.data[2];
+}
+
+/* Attaches and submits with every warp halting at its first instruction. */
+#define ATTACH_SUBMIT_HALTED() do {					\
+	self->sfd = dbg_attach(self->fd);				\
+	ASSERT_LE(0, self->sfd);					\
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_HALT_AT_START, \
+			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));		\
+	vx_cmd(_vx_submit(self->fd, &self->sub));			\
+	self->warp = halted_warp(_metadata, self->sfd);			\
+} while (0)
+
+
+/* ------------------------------------------------------------ attach */
+
+TEST_F(dbg, attach_gives_a_session_and_cap_bit)
+{
+	uint64_t caps;
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_CAPABILITIES, &caps));
+	EXPECT_TRUE(caps & DRM_VORTEX_CAP_DEBUG);
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(FD_CLOEXEC, fcntl(self->sfd, F_GETFD) & FD_CLOEXEC);
+}
+
+TEST_F(dbg, attach_err_second_debugger_ebusy)
+{
+	int other = open(VX_NODE, O_RDWR | O_CLOEXEC);
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-EBUSY, dbg_attach(self->fd));
+	EXPECT_EQ(-EBUSY, dbg_attach(other));
+	/* Detaching frees the card for the next debugger. */
+	close(self->sfd);
+	self->sfd = dbg_attach(other);
+	EXPECT_LE(0, self->sfd);
+	close(other);
+}
+
+TEST_F(dbg, attach_err_flags)
+{
+	struct drm_vortex_debug_attach a = { .version = 1, .flags = 1 };
+
+	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_DEBUG_ATTACH, &a));
+}
+
+TEST_F(dbg, attach_err_pad)
+{
+	struct drm_vortex_debug_attach a = { .version = 1, .pad = 1 };
+
+	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_DEBUG_ATTACH, &a));
+}
+
+TEST_F(dbg, attach_err_version)
+{
+	struct drm_vortex_debug_attach a = { .version = 2 };
+
+	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_DEBUG_ATTACH, &a));
+	a.version = 0;
+	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_DEBUG_ATTACH, &a));
+}
+
+/* Closes every fd but the std ones: a forked debugger must not inherit. */
+static void close_inherited(void)
+{
+	for (int fd = 3; fd < 256; fd++)
+		close(fd);
+}
+
+/*
+ * A process of another uid without CAP_SYS_PTRACE cannot get the target's
+ * file (pidfd_getfd is -EPERM), so it cannot attach to its work.
+ */
+TEST_F(dbg, attach_err_other_uid_cannot_get_the_file)
+{
+	int target_fd = self->fd, status;
+	pid_t parent = getpid(), child;
+
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		int pidfd, fd;
+
+		close_inherited();
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(10);
+		pidfd = syscall(SYS_pidfd_open, parent, 0);
+		if (pidfd < 0)
+			_exit(11);
+		fd = syscall(SYS_pidfd_getfd, pidfd, target_fd, 0);
+		if (fd >= 0)
+			_exit(12);
+		_exit(errno == EPERM ? 0 : 13);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * A debugger allowed to ptrace the target gets its file and attaches to
+ * its work, sets a breakpoint and sees the target's kernel halt there;
+ * killed mid-session, it leaves no breakpoint behind and the kernel ends
+ * correctly.
+ */
+TEST_F_TIMEOUT(dbg, debugger_killed_mid_session_card_recovers, 120)
+{
+	int target_fd = self->fd, to_parent[2], status;
+	pid_t parent = getpid(), child;
+	char c;
+	int32_t st = 1;
+	uint32_t l;
+
+	ASSERT_EQ(0, pipe(to_parent));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		int pidfd, fd, sfd;
+
+		pidfd = syscall(SYS_pidfd_open, parent, 0);
+		fd = syscall(SYS_pidfd_getfd, pidfd, target_fd, 0);
+		if (fd < 0)
+			_exit(20);
+		sfd = dbg_attach(fd);
+		if (sfd < 0 || dbg_bp(sfd, self->code_addr + STORE_BP,
+				       DRM_VORTEX_DEBUG_BP_SET))
+			_exit(21);
+		if (write(to_parent[1], "a", 1) != 1)
+			_exit(22);
+		if (dbg_event(sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, 20000, NULL))
+			_exit(23);
+		if (write(to_parent[1], "h", 1) != 1)
+			_exit(24);
+		pause();
+		_exit(25);
+	}
+	ASSERT_EQ(1, read(to_parent[0], &c, 1));
+	ASSERT_EQ('a', c);
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	ASSERT_EQ(1, read(to_parent[0], &c, 1)) TH_LOG("the debugger saw no halt");
+	ASSERT_EQ('h', c);
+	/* The kernel stands on the breakpoint: it cannot have stored. */
+	EXPECT_EQ(0, self->data_map[0]);
+	kill(child, SIGKILL);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &st));
+	EXPECT_EQ(0, st);
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(100 + l, self->data_map[l]);
+	EXPECT_EQ(prog_store[STORE_BP / 4], self->code_map[STORE_BP / 4]);
+	/* And the card is free for the next debugger. */
+	self->sfd = dbg_attach(self->fd);
+	EXPECT_LE(0, self->sfd);
+}
+
+/* ------------------------------------------------- breakpoints, regs */
+
+TEST_F_TIMEOUT(dbg, breakpoint_halts_registers_hold_known_values, 60)
+{
+	struct drm_vortex_debug_warp_state st;
+	struct drm_vortex_debug_event ev;
+	uint32_t vals[128], l, word;
+	int32_t status = 1;
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	vx_cmd(dbg_bp(self->sfd, self->code_addr + STORE_BP, DRM_VORTEX_DEBUG_BP_SET));
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, 10000, &ev));
+	EXPECT_EQ(VX_HACAUSE_EBREAK, ev.data[0]);
+	EXPECT_EQ(1, ev.data[1]);
+	EXPECT_EQ(self->code_addr + STORE_BP, ev.data[3]);
+	EXPECT_EQ(self->sub.seqno, ev.job);
+	self->warp = ev.data[2];
+
+	vx_cmd(dbg_status(self->sfd, self->warp, &st));
+	EXPECT_EQ(DRM_VORTEX_DEBUG_WARP_ACTIVE | DRM_VORTEX_DEBUG_WARP_HALTED |
+		  DRM_VORTEX_DEBUG_WARP_ON_BREAKPOINT, st.state);
+	EXPECT_EQ(VX_HACAUSE_EBREAK, st.cause);
+	EXPECT_EQ(self->code_addr + STORE_BP, st.pc);
+	EXPECT_EQ(self->threads >= 32 ? ~0u : (1u << self->threads) - 1,
+		  st.thread_mask[0]);
+
+	vx_cmd(dbg_reg(self->sfd, self->warp, T0, self->threads, vals, false));
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(100, vals[l]);
+	vx_cmd(dbg_reg(self->sfd, self->warp, T1, self->threads, vals, false));
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(l, vals[l]);
+	vx_cmd(dbg_reg(self->sfd, self->warp, T2, self->threads, vals, false));
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(100 + l, vals[l]);
+	vx_cmd(dbg_reg(self->sfd, self->warp, T3, self->threads, vals, false));
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(self->data_addr + 4 * l, vals[l]);
+	vx_cmd(dbg_reg(self->sfd, self->warp, A0, self->threads, vals, false));
+	EXPECT_EQ(self->data_addr, vals[0]);
+	vx_cmd(dbg_reg(self->sfd, self->warp, X0, 1, vals, false));
+	EXPECT_EQ(0, vals[0]);
+	/* The borrowed DSCRATCHes read as the program left them (zero). */
+	vx_cmd(dbg_reg(self->sfd, self->warp, DRM_VORTEX_DEBUG_REG_CSR(VX_CSR_DSCRATCH(0)),
+		       self->threads, vals, false));
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(0, vals[l]);
+
+	/* Memory reads hide the breakpoint; the card holds ebreak. */
+	vx_cmd(dbg_mem(self->sfd, self->code_addr + STORE_BP, &word, 4, false));
+	EXPECT_EQ(prog_store[STORE_BP / 4], word);
+	EXPECT_EQ(EBREAK, self->code_map[STORE_BP / 4]);
+
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(100 + l, self->data_map[l]);
+	/* The breakpoint stays, and clearing it restores the word. */
+	EXPECT_EQ(EBREAK, self->code_map[STORE_BP / 4]);
+	vx_cmd(dbg_bp(self->sfd, self->code_addr + STORE_BP, DRM_VORTEX_DEBUG_BP_CLEAR));
+	EXPECT_EQ(prog_store[STORE_BP / 4], self->code_map[STORE_BP / 4]);
+}
+
+/* A register written at the breakpoint is what the kernel then stores. */
+TEST_F_TIMEOUT(dbg, write_register_changes_output, 60)
+{
+	uint32_t vals[128], l;
+	struct drm_vortex_debug_reg_op op = {
+		.reg = T2, .lanes = { 1u << 1 },
+		.values = (uintptr_t)vals, .flags = DRM_VORTEX_DEBUG_REG_WRITE,
+	};
+	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)&op, .count = 1 };
+	int32_t status = 1;
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	vx_cmd(dbg_bp(self->sfd, self->code_addr + STORE_BP, DRM_VORTEX_DEBUG_BP_SET));
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+
+	/* t2 of lane 1 only: the other lanes keep theirs. */
+	op.warp = self->warp = halted_warp(_metadata, self->sfd);
+	vals[0] = 0x5eed;
+	vx_cmd(dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_REGS, &r));
+	EXPECT_EQ(1, r.done);
+	vx_cmd(dbg_reg(self->sfd, self->warp, T2, self->threads, vals, false));
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(l == 1 ? 0x5eed : 100 + l, vals[l]);
+
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(l == 1 ? 0x5eed : 100 + l, self->data_map[l]);
+}
+
+/* FPRs and CSRs go through a borrowed x5, which must not change. */
+TEST_F_TIMEOUT(dbg, fpr_and_csr_access_keeps_x5, 60)
+{
+	uint32_t vals[128], x5[128], l;
+
+	ATTACH_SUBMIT_HALTED();
+	for (l = 0; l < self->threads; l++)
+		vals[l] = 0x3f800000u + l;	/* 1.0f + ulps */
+	vx_cmd(dbg_reg(self->sfd, self->warp, T0, self->threads, x5, false));
+	vx_cmd(dbg_reg(self->sfd, self->warp, DRM_VORTEX_DEBUG_REG_F(3), self->threads, vals, true));
+	memset(vals, 0, sizeof(vals));
+	vx_cmd(dbg_reg(self->sfd, self->warp, DRM_VORTEX_DEBUG_REG_F(3), self->threads, vals, false));
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(0x3f800000u + l, vals[l]);
+	vx_cmd(dbg_reg(self->sfd, self->warp, DRM_VORTEX_DEBUG_REG_CSR(VX_CSR_MHARTID),
+		       self->threads, vals, false));
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(self->warp * self->threads + l, vals[l]);
+	vx_cmd(dbg_reg(self->sfd, self->warp, DRM_VORTEX_DEBUG_REG_FCSR, 1, vals, false));
+	EXPECT_EQ(0, vals[0]);
+	vx_cmd(dbg_reg(self->sfd, self->warp, T0, self->threads, vals, false));
+	EXPECT_EQ(0, memcmp(x5, vals, self->threads * 4));
+}
+
+/* A word of memory written while halted is what the kernel then loads. */
+TEST_F_TIMEOUT(dbg, write_memory_changes_output, 60)
+{
+	uint32_t in = 5000, l;
+	int32_t status = 1;
+
+	ATTACH_SUBMIT_HALTED();
+	vx_cmd(dbg_mem(self->sfd, self->data_addr + IN_OFF, &in, 4, true));
+	EXPECT_EQ(5000, self->data_map[IN_OFF / 4]);
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(5000 + l, self->data_map[l]);
+}
+
+/* A write into code is seen by the next fetch. */
+TEST_F_TIMEOUT(dbg, write_into_code_is_fetched, 60)
+{
+	uint32_t insn = ADDI(T2, X0, 77), l;
+	int32_t status = 1;
+
+	ATTACH_SUBMIT_HALTED();
+	/* t2 = in + lane becomes t2 = 77 */
+	vx_cmd(dbg_mem(self->sfd, self->code_addr + 0x08, &insn, 4, true));
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(77, self->data_map[l]) TH_LOG("lane %u", l);
+}
+
+/* ------------------------------------------------------------ stepping */
+
+TEST_F_TIMEOUT(dbg, step_follows_branch_and_split_join, 60)
+{
+	static const uint32_t divergent[] = {
+		0x04, 0x08, 0x0c, 0x10, 0x14, 0x1c, 0x0c, 0x18, 0x1c,
+		0x20, 0x24, 0x28, 0x24, 0x28, 0x2c, 0x30, 0x34, 0x38,
+	};
+	static const uint32_t uniform[] = {
+		0x04, 0x08, 0x0c, 0x18, 0x1c,
+		0x20, 0x24, 0x28, 0x24, 0x28, 0x2c, 0x30, 0x34, 0x38,
+	};
+	const uint32_t *path = self->threads > 1 ? divergent : uniform;
+	size_t n = self->threads > 1 ? 18 : 14, i;
+	struct drm_vortex_debug_step s;
+	int32_t status = 1;
+	uint32_t l;
+
+	load(self, prog_flow, sizeof(prog_flow));
+	ATTACH_SUBMIT_HALTED();
+	for (i = 0; i < n; i++) {
+		vx_cmd(dbg_step(self->sfd, self->warp, 1, &s));
+		EXPECT_EQ(1, s.done);
+		EXPECT_EQ(self->code_addr + path[i], s.pc) TH_LOG("step %zu", i + 1);
+		EXPECT_EQ(DRM_VORTEX_DEBUG_WARP_ACTIVE | DRM_VORTEX_DEBUG_WARP_HALTED,
+			  s.state);
+	}
+	/* The last step is over tmc 0: the warp ends, the job with it. */
+	vx_cmd(dbg_step(self->sfd, self->warp, 1, &s));
+	EXPECT_EQ(0, s.state);
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(l & 1 ? 1 : 2, self->data_map[l]);
+}
+
+/* Several steps in one call stop at a breakpoint. */
+TEST_F_TIMEOUT(dbg, step_count_stops_at_breakpoint, 60)
+{
+	struct drm_vortex_debug_step s;
+
+	ATTACH_SUBMIT_HALTED();
+	vx_cmd(dbg_bp(self->sfd, self->code_addr + STORE_BP, DRM_VORTEX_DEBUG_BP_SET));
+	vx_cmd(dbg_step(self->sfd, self->warp, 100, &s));
+	EXPECT_EQ(STORE_BP / 4, s.done);
+	EXPECT_EQ(self->code_addr + STORE_BP, s.pc);
+	EXPECT_TRUE(s.state & DRM_VORTEX_DEBUG_WARP_ON_BREAKPOINT);
+	/* From the breakpoint, one step runs the original store once. */
+	vx_cmd(dbg_step(self->sfd, self->warp, 1, &s));
+	EXPECT_EQ(self->code_addr + STORE_BP + 4, s.pc);
+	EXPECT_EQ(100, self->data_map[0]);
+	EXPECT_EQ(EBREAK, self->code_map[STORE_BP / 4]);
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+}
+
+/* -------------------------------------------------------- halt at start */
+
+TEST_F_TIMEOUT(dbg, halt_at_start_every_warp_at_entry, 120)
+{
+	struct drm_vortex_debug_warp_state *st;
+	struct drm_vortex_debug_status s = { .stride = sizeof(*st) };
+	struct drm_vortex_debug_dm_op ops[3];
+	struct drm_vortex_debug_dm dm = { .ops = (uintptr_t)ops, .count = 3 };
+	uint64_t w, n;
+	int32_t status = 1;
+
+	/* Every warp of the card busy: one full block per core. */
+	self->sub.grid[0] = self->clusters * self->cores;
+	self->sub.block[0] = self->warps * self->threads;
+	n = self->sub.grid[0] * self->sub.block[0];
+	ASSERT_LE(n * 4, IN_OFF);
+
+	st = calloc(self->total, sizeof(*st));
+	ASSERT_NE(NULL, st);
+	ATTACH_SUBMIT_HALTED();
+	s.states = (uintptr_t)st;
+	s.count = self->total;
+	vx_cmd(dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_STATUS, &s));
+	ASSERT_EQ(self->total, s.count);
+	for (w = 0; w < self->total; w++) {
+		EXPECT_EQ(w, st[w].warp);
+		EXPECT_EQ(DRM_VORTEX_DEBUG_WARP_ACTIVE | DRM_VORTEX_DEBUG_WARP_HALTED,
+			  st[w].state) TH_LOG("warp %lu", w);
+		EXPECT_EQ(VX_HACAUSE_RESETHALTREQ, st[w].cause);
+		EXPECT_EQ(self->code_addr, st[w].pc);
+		EXPECT_EQ(w / (self->cores * self->warps), st[w].cluster);
+		EXPECT_EQ(w % self->warps, st[w].warp_in_core);
+		EXPECT_EQ(w % self->warps, st[w].warp_in_block);
+	}
+	/* STATUS agrees with the card's WSTATUS (raw DM, window 0). */
+	ops[0] = (struct drm_vortex_debug_dm_op){ .reg = VX_DM_DSELECT,
+		.flags = DRM_VORTEX_DEBUG_DM_WRITE, .value = 0 };
+	ops[1] = (struct drm_vortex_debug_dm_op){ .reg = VX_DM_WSTATUS };
+	ops[2] = (struct drm_vortex_debug_dm_op){ .reg = VX_DM_WACTIVE };
+	vx_cmd(dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_DM, &dm));
+	EXPECT_EQ(self->total >= 32 ? ~0u : (1u << self->total) - 1, ops[1].value);
+	EXPECT_EQ(ops[1].value, ops[2].value);
+
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 20 * SEC, &status));
+	EXPECT_EQ(0, status);
+	free(st);
+}
+
+/* Halted for three times the timeout, the job is not timed out. */
+TEST_F_TIMEOUT(dbg, halted_job_does_not_time_out, 120)
+{
+	int32_t status = 1;
+	uint32_t l;
+
+	ATTACH_SUBMIT_HALTED();
+	usleep(self->timeout_ms * 3 * 1000);
+	vx_err(ETIME, _vx_wait(self->fd, self->sub.seqno, 0, &status));
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(100 + l, self->data_map[l]);
+}
+
+/* ------------------------------------------------------------ exceptions */
+
+TEST_F_TIMEOUT(dbg, exception_held_for_debugger_then_eio, 60)
+{
+	struct drm_vortex_debug_event ev;
+	struct drm_vortex_debug_warp_state st;
+	uint32_t vals[128], l;
+	int32_t status = 1;
+
+	load(self, prog_fault, sizeof(prog_fault));
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, 10000, &ev));
+	EXPECT_EQ(VX_ERR_ILLEGAL_INSTR, ev.data[0]);
+	self->warp = ev.data[1];
+	EXPECT_LT(self->warp, self->total);
+	EXPECT_EQ(0, ev.data[2]);
+	EXPECT_EQ(self->code_addr + FAULT_PC, ev.data[3]);
+	EXPECT_EQ(self->sub.seqno, ev.job);
+
+	/* Frozen, not failed: registers readable, well past the timeout. */
+	usleep(self->timeout_ms * 2 * 1000);
+	vx_err(ETIME, _vx_wait(self->fd, self->sub.seqno, 0, &status));
+	vx_cmd(dbg_status(self->sfd, self->warp, &st));
+	EXPECT_TRUE(st.state & DRM_VORTEX_DEBUG_WARP_HALTED);
+	vx_cmd(dbg_reg(self->sfd, self->warp, T0, self->threads, vals, false));
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(42, vals[l]);
+
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(-EIO, status);
+	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_FINISHED, 5000, &ev));
+	EXPECT_EQ(-EIO, (int32_t)ev.data[0]);
+
+	load(self, prog_store, sizeof(prog_store));
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(100, self->data_map[0]);
+}
+
+/* ------------------------------------------------------------ events */
+
+TEST_F_TIMEOUT(dbg, launch_and_finish_events_name_the_code_object, 60)
+{
+	struct drm_vortex_code_object co = {
+		.handle = self->code, .offset = 0, .size = sizeof(prog_store),
+		.load_addr = self->code_addr, .load_size = CODE_SIZE,
+	};
+	struct drm_vortex_debug_event ev;
+	int32_t status;
+
+	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co));
+	EXPECT_NE(0, co.id);
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_LAUNCHED, 10000, &ev));
+	EXPECT_EQ(1, ev.version);
+	EXPECT_EQ(sizeof(ev), ev.size);
+	EXPECT_EQ(self->sub.seqno, ev.job);
+	EXPECT_EQ(1, ev.data[0]);
+	EXPECT_EQ(self->threads, ev.data[3]);
+	EXPECT_EQ(self->code_addr, ev.data[6]);
+	EXPECT_EQ(co.id, ev.data[7]);
+	EXPECT_EQ(self->code_addr, ev.data[8]);
+	EXPECT_EQ(sizeof(prog_store), ev.data[9]);
+	EXPECT_EQ(self->code_addr, ev.data[10]);
+	EXPECT_EQ(CODE_SIZE, ev.data[11]);
+	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_FINISHED, 10000, &ev));
+	EXPECT_EQ(0, ev.data[0]);
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 0, &status));
+}
+
+/* A full queue drops events, and says how many in an OVERFLOW event. */
+TEST_F_TIMEOUT(dbg, full_event_queue_reports_overflow, 300)
+{
+	struct drm_vortex_debug_event ev, last = { 0 };
+	uint64_t seqno = 0, dropped = 0, seen = 0;
+	int32_t status;
+	int i;
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	/* Two events a job: 200 jobs queue 400 into a queue of 256. */
+	for (i = 0; i < 200; i++) {
+		vx_cmd(_vx_submit(self->fd, &self->sub));
+		if (i % 100 == 99)
+			vx_cmd(_vx_wait(self->fd, self->sub.seqno, 60 * SEC, &status));
+	}
+	usleep(200 * 1000);
+	fcntl(self->sfd, F_SETFL, O_NONBLOCK);
+	while (read(self->sfd, &ev, sizeof(ev)) == sizeof(ev)) {
+		EXPECT_EQ(seqno + 1, ev.seqno);
+		seqno = ev.seqno;
+		if (ev.type == DRM_VORTEX_DEBUG_EVENT_OVERFLOW)
+			dropped += ev.data[0];
+		seen++;
+		last = ev;
+	}
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_EQ(256, seen);
+	EXPECT_EQ(400 - 255, dropped);
+	EXPECT_EQ(DRM_VORTEX_DEBUG_EVENT_OVERFLOW, last.type);
+}
+
+/* Detaching resumes halted warps and restores breakpoints. */
+TEST_F_TIMEOUT(dbg, detach_restores_and_resumes, 60)
+{
+	int32_t status = 1;
+
+	ATTACH_SUBMIT_HALTED();
+	vx_cmd(dbg_bp(self->sfd, self->code_addr + STORE_BP, DRM_VORTEX_DEBUG_BP_SET));
+	EXPECT_EQ(EBREAK, self->code_map[STORE_BP / 4]);
+	close(self->sfd);
+	self->sfd = -1;
+	EXPECT_EQ(prog_store[STORE_BP / 4], self->code_map[STORE_BP / 4]);
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(100, self->data_map[0]);
+}
+
+/* ------------------------------------------------------------ validation */
+
+/* A session with the target's job halted, for the paths that need one. */
+#define HALTED_SESSION()	ATTACH_SUBMIT_HALTED()
+
+TEST_F(dbg, session_err_unknown_ioctl)
+{
+	int dummy = 0;
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-ENOTTY, dbg_ioctl(self->sfd, _IOWR('V', 0x3f, int), &dummy));
+}
+
+TEST_F(dbg, read_err_small_buffer_and_nonblocking_empty)
+{
+	struct drm_vortex_debug_event ev;
+	char buf[16];
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-1, read(self->sfd, buf, sizeof(buf)));
+	EXPECT_EQ(EINVAL, errno);
+	fcntl(self->sfd, F_SETFL, O_NONBLOCK);
+	EXPECT_EQ(-1, read(self->sfd, &ev, sizeof(ev)));
+	EXPECT_EQ(EAGAIN, errno);
+}
+
+/* --- DM */
+#define DM_CALL(count_, flags_, ops_) ({				\
+	struct drm_vortex_debug_dm __d = { .ops = (uintptr_t)(ops_),	\
+		.count = (count_), .flags = (flags_) };			\
+	dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_DM, &__d);		\
+})
+
+TEST_F(dbg, dm_err_bad_batches)
+{
+	struct drm_vortex_debug_dm_op op = { .reg = VX_DM_PLATFORM };
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-EINVAL, DM_CALL(1, 1, &op));
+	EXPECT_EQ(-EINVAL, DM_CALL(0, 0, &op));
+	EXPECT_EQ(-E2BIG, DM_CALL(DRM_VORTEX_DEBUG_DM_MAX_OPS + 1, 0, &op));
+	EXPECT_EQ(-EFAULT, DM_CALL(1, 0, 16));
+	op.pad = 1;
+	EXPECT_EQ(-EINVAL, DM_CALL(1, 0, &op));
+	op.pad = 0;
+	op.flags = 2;
+	EXPECT_EQ(-EINVAL, DM_CALL(1, 0, &op));
+	op.flags = 0;
+	op.reg = VX_DM_NREGS;
+	EXPECT_EQ(-ERANGE, DM_CALL(1, 0, &op));
+	op.reg = VX_DM_PLATFORM;
+	EXPECT_EQ(0, DM_CALL(1, 0, &op));
+	EXPECT_EQ(self->threads, 1u << VX_PLATFORM_NUMTHREADS_LOG2(op.value));
+}
+
+TEST_F(dbg, dm_err_needs_cap_sys_admin)
+{
+	int status;
+	pid_t child;
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		struct drm_vortex_debug_dm_op op = { .reg = VX_DM_PLATFORM };
+
+		if (setresuid(65534, 65534, 65534))
+			_exit(10);
+		_exit(DM_CALL(1, 0, &op) == -EPERM ? 0 : 11);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* --- WARPS */
+TEST_F(dbg, warps_err_bad_requests)
+{
+	uint32_t mask[1024] = { 1 };
+	uint32_t windows = (self->total + 31) / 32;
+	struct drm_vortex_debug_warps w = { .mask = (uintptr_t)mask,
+		.mask_words = 1, .pad = 1 };
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-EINVAL, dbg_warps(self->sfd, 3, 0, mask, 1));
+	EXPECT_EQ(-EINVAL, dbg_warps(self->sfd, 0, 2, mask, 1));
+	EXPECT_EQ(-E2BIG, dbg_warps(self->sfd, 0, 0, mask, windows + 1));
+	EXPECT_EQ(-EFAULT, dbg_warps(self->sfd, 0, 0, (void *)16, 1));
+	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_WARPS, &w));
+	if (self->total % 32) {
+		mask[windows - 1] = 1u << (self->total % 32);
+		EXPECT_EQ(-ERANGE, dbg_warps(self->sfd, 0, 0, mask, windows));
+		mask[windows - 1] = 1;
+	}
+	/* No job of the target on the card. */
+	EXPECT_EQ(-ESRCH, dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_HALT, 0, mask, 1));
+	EXPECT_EQ(-ESRCH, dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+				    DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+}
+
+/* --- STEP */
+TEST_F_TIMEOUT(dbg, step_err_bad_requests, 60)
+{
+	struct drm_vortex_debug_step s = { .warp = 0, .count = 1, .flags = 1 };
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-ESRCH, dbg_step(self->sfd, self->warp, 1, NULL));
+	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_STEP, &s));
+	EXPECT_EQ(-EINVAL, dbg_step(self->sfd, self->warp, 0, NULL));
+	EXPECT_EQ(-E2BIG, dbg_step(self->sfd, self->warp, DRM_VORTEX_DEBUG_MAX_STEPS + 1, NULL));
+	close(self->sfd);
+	HALTED_SESSION();
+	EXPECT_EQ(-ERANGE, dbg_step(self->sfd, self->total, 1, NULL));
+	if (self->total > 1)	/* another warp: no context, not halted */
+		EXPECT_EQ(-EBUSY, dbg_step(self->sfd, (self->warp + 1) % self->total,
+					   1, NULL));
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+}
+
+/* --- STATUS */
+TEST_F_TIMEOUT(dbg, status_err_bad_requests, 60)
+{
+	struct drm_vortex_debug_warp_state st[2];
+	struct drm_vortex_debug_status s = { .states = (uintptr_t)st, .count = 1,
+		.stride = sizeof(st[0]) };
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-ESRCH, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_STATUS, &s));
+	s.flags = 1;
+	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_STATUS, &s));
+	s.flags = 0;
+	s.stride = sizeof(st[0]) - 4;
+	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_STATUS, &s));
+	s.stride = sizeof(st[0]);
+	s.count = 0;
+	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_STATUS, &s));
+	s.count = DRM_VORTEX_DEBUG_STATUS_MAX + 1;
+	EXPECT_EQ(-E2BIG, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_STATUS, &s));
+	s.count = 1;
+	s.first = self->total;
+	EXPECT_EQ(-ERANGE, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_STATUS, &s));
+	close(self->sfd);
+	HALTED_SESSION();
+	s.first = self->warp;
+	s.states = 16;
+	EXPECT_EQ(-EFAULT, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_STATUS, &s));
+	/* A count past the card is clipped; a longer stride's tail is zeroed. */
+	memset(st, 0xff, sizeof(st));
+	s.states = (uintptr_t)st;
+	s.first = self->total - 1;
+	s.count = 2;
+	EXPECT_EQ(0, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_STATUS, &s));
+	EXPECT_EQ(1, s.count);
+	EXPECT_EQ(self->total - 1, st[0].warp);
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+}
+
+/* --- REGS */
+#define REGS_CALL(op_, count_) ({					\
+	struct drm_vortex_debug_regs __r = { .ops = (uintptr_t)(op_),	\
+		.count = (count_) };					\
+	dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_REGS, &__r);	\
+})
+
+TEST_F_TIMEOUT(dbg, regs_err_bad_requests, 60)
+{
+	uint32_t vals[128];
+	struct drm_vortex_debug_reg_op op = { .reg = T0, .lanes = { 1 },
+		.values = (uintptr_t)vals };
+	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)&op, .count = 1,
+		.done = 1 };
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-ESRCH, REGS_CALL(&op, 1));
+	EXPECT_EQ(-EINVAL, REGS_CALL(&op, 0));
+	EXPECT_EQ(-E2BIG, REGS_CALL(&op, DRM_VORTEX_DEBUG_MAX_REG_OPS + 1));
+	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_REGS, &r));
+	close(self->sfd);
+	HALTED_SESSION();
+	op.warp = self->warp;
+	EXPECT_EQ(-EFAULT, REGS_CALL(16, 1));
+	op.flags = 2;
+	EXPECT_EQ(-EINVAL, REGS_CALL(&op, 1));
+	op.flags = 0;
+	op.pad = 1;
+	EXPECT_EQ(-EINVAL, REGS_CALL(&op, 1));
+	op.pad = 0;
+	op.reg = 0x40;
+	EXPECT_EQ(-ERANGE, REGS_CALL(&op, 1));
+	op.reg = 0x2000;
+	EXPECT_EQ(-ERANGE, REGS_CALL(&op, 1));
+	op.reg = T0;
+	op.warp = self->total;
+	EXPECT_EQ(-ERANGE, REGS_CALL(&op, 1));
+	op.warp = self->warp;
+	op.lanes[0] = 0;
+	EXPECT_EQ(-EINVAL, REGS_CALL(&op, 1));
+	if (self->threads < 128) {
+		op.lanes[self->threads / 32] = 1u << (self->threads % 32);
+		EXPECT_EQ(-ERANGE, REGS_CALL(&op, 1));
+		op.lanes[self->threads / 32] = 0;
+	}
+	op.lanes[0] = 1;
+	op.values = 16;
+	EXPECT_EQ(-EFAULT, REGS_CALL(&op, 1));
+	op.values = (uintptr_t)vals;
+	if (self->total > 1) {
+		op.warp = (self->warp + 1) % self->total;	/* not halted */
+		EXPECT_EQ(-EBUSY, REGS_CALL(&op, 1));
+		op.warp = self->warp;
+	}
+	/* A CSR the card does not have faults the injection... */
+	vals[0] = 0x1234;
+	vx_cmd(dbg_reg(self->sfd, self->warp, T0, 1, vals, true));
+	op.reg = DRM_VORTEX_DEBUG_REG_CSR(0x7c0);
+	EXPECT_EQ(-EIO, REGS_CALL(&op, 1));
+	/* ...and x5, borrowed for it, is back. */
+	op.reg = T0;
+	EXPECT_EQ(0, REGS_CALL(&op, 1));
+	EXPECT_EQ(0x1234, vals[0]);
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+}
+
+/* A batch stops at its first bad entry; the ones before it are done. */
+TEST_F_TIMEOUT(dbg, regs_batch_stops_at_first_bad_entry, 60)
+{
+	uint32_t v[3][128];
+	struct drm_vortex_debug_reg_op ops[3] = {
+		{ .reg = T0, .lanes = { 1 }, .values = (uintptr_t)v[0] },
+		{ .reg = T1, .lanes = { 1 }, .values = (uintptr_t)v[1] },
+		{ .reg = 0x40, .lanes = { 1 }, .values = (uintptr_t)v[2] },
+	};
+	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)ops, .count = 3 };
+
+	HALTED_SESSION();
+	ops[0].warp = ops[1].warp = ops[2].warp = self->warp;
+	v[0][0] = 11;
+	v[1][0] = 22;
+	vx_cmd(dbg_reg(self->sfd, self->warp, T0, 1, v[0], true));
+	vx_cmd(dbg_reg(self->sfd, self->warp, T1, 1, v[1], true));
+	memset(v, 0, sizeof(v));
+	EXPECT_EQ(-ERANGE, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_REGS, &r));
+	EXPECT_EQ(2, r.done);
+	EXPECT_EQ(11, v[0][0]);
+	EXPECT_EQ(22, v[1][0]);
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+}
+
+/* --- MEM */
+TEST_F(dbg, mem_err_bad_requests)
+{
+	uint64_t vram;
+	uint32_t word;
+	struct drm_vortex_debug_mem_op op = { .addr = 0, .buf = (uintptr_t)&word,
+		.len = 4 };
+	struct drm_vortex_debug_mem m = { .ops = (uintptr_t)&op, .count = 1 };
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_VRAM_SIZE, &vram));
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+#define MEM_EXPECT(err) do {						\
+	m.done = 0;							\
+	EXPECT_EQ(err, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_MEM, &m)); \
+} while (0)
+	op.addr = self->data_addr;
+	m.count = 0;
+	MEM_EXPECT(-EINVAL);
+	m.count = DRM_VORTEX_DEBUG_MAX_MEM_OPS + 1;
+	MEM_EXPECT(-E2BIG);
+	m.count = 1;
+	m.ops = 16;
+	MEM_EXPECT(-EFAULT);
+	m.ops = (uintptr_t)&op;
+	op.flags = 2;
+	MEM_EXPECT(-EINVAL);
+	op.flags = 0;
+	op.pad = 1;
+	MEM_EXPECT(-EINVAL);
+	op.pad = 0;
+	op.space = 1;
+	MEM_EXPECT(-EINVAL);
+	op.space = 0;
+	op.len = 0;
+	MEM_EXPECT(-EINVAL);
+	op.len = DRM_VORTEX_DEBUG_MAX_MEM_LEN + 1;
+	MEM_EXPECT(-E2BIG);
+	op.len = 4;
+	op.addr = 0x1000;				/* below VRAM */
+	MEM_EXPECT(-ENXIO);
+	op.addr = 0x80000000ull + vram - 2;		/* crosses the end */
+	MEM_EXPECT(-ENXIO);
+	op.addr = ~0ull - 1;				/* wraps */
+	MEM_EXPECT(-ENXIO);
+	op.addr = self->data_addr;
+	op.buf = 16;
+	MEM_EXPECT(-EFAULT);
+	op.buf = (uintptr_t)&word;
+	m.done = 1;
+	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_MEM, &m));
+	/* Memory access needs no job; unaligned, any length. */
+	self->data_map[0] = 0x44332211;
+	op.addr = self->data_addr + 1;
+	op.len = 2;
+	word = 0;
+	MEM_EXPECT(0);
+	EXPECT_EQ(1, m.done);
+	EXPECT_EQ(0x3322, word);
+}
+
+/* Bulk memory through the debugger equals the buffer, byte for byte. */
+TEST_F(dbg, mem_bulk_read_and_write_match_the_buffer)
+{
+	uint8_t *buf = malloc(DATA_SIZE);
+	uint32_t i;
+
+	ASSERT_NE(NULL, buf);
+	for (i = 0; i < DATA_SIZE / 4; i++)
+		self->data_map[i] = i * 2654435761u;
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	vx_cmd(dbg_mem(self->sfd, self->data_addr, buf, DATA_SIZE, false));
+	EXPECT_EQ(0, memcmp(buf, (void *)self->data_map, DATA_SIZE));
+	for (i = 0; i < DATA_SIZE; i++)
+		buf[i] = i ^ 0x5a;
+	vx_cmd(dbg_mem(self->sfd, self->data_addr + 3, buf, DATA_SIZE - 3, true));
+	EXPECT_EQ(0, memcmp(buf, (uint8_t *)self->data_map + 3, DATA_SIZE - 3));
+	free(buf);
+}
+
+/* --- BREAKPOINT */
+TEST_F(dbg, breakpoint_err_bad_requests)
+{
+	struct drm_vortex_debug_breakpoint b = { .addr = self->code_addr, .op = 2 };
+	uint64_t a;
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT, &b));
+	b.op = 0;
+	b.space = 1;
+	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT, &b));
+	EXPECT_EQ(-EINVAL, dbg_bp(self->sfd, self->code_addr + 2, DRM_VORTEX_DEBUG_BP_SET));
+	EXPECT_EQ(-ENXIO, dbg_bp(self->sfd, 0x1000, DRM_VORTEX_DEBUG_BP_SET));
+	EXPECT_EQ(-ENOENT, dbg_bp(self->sfd, self->code_addr, DRM_VORTEX_DEBUG_BP_CLEAR));
+	vx_cmd(dbg_bp(self->sfd, self->code_addr, DRM_VORTEX_DEBUG_BP_SET));
+	EXPECT_EQ(-EEXIST, dbg_bp(self->sfd, self->code_addr, DRM_VORTEX_DEBUG_BP_SET));
+	for (a = 1; a < DRM_VORTEX_DEBUG_MAX_BREAKPOINTS; a++)
+		vx_cmd(dbg_bp(self->sfd, self->data_addr + 4 * a, DRM_VORTEX_DEBUG_BP_SET));
+	EXPECT_EQ(-ENOSPC, dbg_bp(self->sfd, self->data_addr, DRM_VORTEX_DEBUG_BP_SET));
+	/* Every word they replaced comes back at detach. */
+	close(self->sfd);
+	self->sfd = -1;
+	EXPECT_EQ(prog_store[0], self->code_map[0]);
+	for (a = 1; a < DRM_VORTEX_DEBUG_MAX_BREAKPOINTS; a++)
+		EXPECT_EQ(0, self->data_map[a]);
+}
+
+/* --- COREDUMP, CODE_OBJECT */
+TEST_F(dbg, coredump_not_yet)
+{
+	struct drm_vortex_debug_coredump c = { .flags = 1 };
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_COREDUMP, &c));
+	c.flags = 0;
+	EXPECT_EQ(-EOPNOTSUPP, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_COREDUMP, &c));
+}
+
+TEST_F(dbg, code_object_err_bad_requests)
+{
+	struct drm_vortex_code_object co = {
+		.handle = self->code, .size = 64, .load_addr = self->code_addr,
+		.load_size = 64,
+	};
+	int i;
+
+#define CO_EXPECT(err) \
+	EXPECT_EQ(err, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co))
+	co.flags = 1;
+	CO_EXPECT(-EINVAL);
+	co.flags = 0;
+	co.pad = 1;
+	CO_EXPECT(-EINVAL);
+	co.pad = 0;
+	co.size = 0;
+	CO_EXPECT(-EINVAL);
+	co.size = 64;
+	co.load_size = 0;
+	CO_EXPECT(-EINVAL);
+	co.load_size = 64;
+	co.offset = ~0ull;
+	CO_EXPECT(-EINVAL);
+	co.offset = CODE_SIZE - 32;
+	CO_EXPECT(-ERANGE);
+	co.offset = 0;
+	co.handle = 0xdead;
+	CO_EXPECT(-ENOENT);
+	co.handle = self->code;
+	for (i = 0; i < 256; i++)
+		CO_EXPECT(0);
+	CO_EXPECT(-E2BIG);
+}
+
+/* ------------------------------------------------------------ fuzz */
+
+/*
+ * Random and boundary values into every session ioctl, with the target's
+ * job halted so the deep paths run (fixed seed: a failure repeats).  Only
+ * the answer's class is checked; the card must survive (the job is then
+ * cancelled by closing the file, and a fresh job must run), and the
+ * kernel log must stay clean (the run checks it).
+ */
+TEST_F_TIMEOUT(dbg, fuzz_session_ioctls, 300)
+{
+	static const unsigned long reqs[] = {
+		DRM_VORTEX_DEBUG_IOCTL_WARPS, DRM_VORTEX_DEBUG_IOCTL_STEP,
+		DRM_VORTEX_DEBUG_IOCTL_STATUS, DRM_VORTEX_DEBUG_IOCTL_REGS,
+		DRM_VORTEX_DEBUG_IOCTL_MEM, DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT,
+		DRM_VORTEX_DEBUG_IOCTL_COREDUMP,
+	};
+	static const uint32_t edges[] = { 0, 1, 2, 3, 4, 31, 32, 33, 127, 128,
+		0x3f, 0x40, 0xfff, 0x1000, 0x1fff, 0x2000, 65536, 0x7fffffff,
+		0x80000000, 0xfffffffe, 0xffffffff };
+	uint8_t arg[64], buf[4096];
+	unsigned int seed = 0xdeb9, i, j;
+	int ret, fd2;
+	int32_t status;
+
+	HALTED_SESSION();
+	for (i = 0; i < 4000; i++) {
+		unsigned long req = reqs[i % 7];
+
+		for (j = 0; j < sizeof(arg); j += 4) {
+			uint32_t v = rand_r(&seed) & 1 ? edges[rand_r(&seed) % 21]
+						       : (uint32_t)rand_r(&seed);
+			memcpy(arg + j, &v, 4);
+		}
+		/* Pointers at a real buffer half the time. */
+		if (rand_r(&seed) & 1) {
+			uint64_t p = (uintptr_t)buf;
+
+			memcpy(arg, &p, 8);
+		}
+		/* Memory writes only into this test's data buffer. */
+		if (req == DRM_VORTEX_DEBUG_IOCTL_MEM)
+			memset(arg, 0, sizeof(arg));
+		ret = dbg_ioctl(self->sfd, req, arg);
+		ASSERT_TRUE(ret == 0 || ret == -EINVAL || ret == -ERANGE ||
+			    ret == -E2BIG || ret == -EFAULT || ret == -EBUSY ||
+			    ret == -ENXIO || ret == -EIO || ret == -EEXIST ||
+			    ret == -ENOENT || ret == -ENOSPC || ret == -ESRCH ||
+			    ret == -EOPNOTSUPP)
+			TH_LOG("ioctl 0x%lx: %d", req, ret);
+	}
+	close(self->sfd);
+	self->sfd = -1;
+	/* The fuzzed job goes with its file; the card runs the next one. */
+	close(self->fd);
+	fd2 = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd2);
+	self->fd = fd2;
+	{
+		uint32_t code, data, *c;
+		uint64_t ca, da;
+		struct drm_vortex_submit_bo bos[2];
+		struct drm_vortex_submit s = self->sub;
+		volatile uint32_t *d;
+
+		vx_cmd(_vx_bo_create(fd2, CODE_SIZE, 0, &code, &ca));
+		vx_cmd(_vx_bo_create(fd2, DATA_SIZE, 0, &data, &da));
+		c = vx_bo_map(fd2, code, NULL);
+		d = vx_bo_map(fd2, data, NULL);
+		ASSERT_NE(NULL, c);
+		ASSERT_NE(NULL, d);
+		memcpy(c, prog_store, sizeof(prog_store));
+		d[IN_OFF / 4] = 9;
+		bos[0] = (struct drm_vortex_submit_bo){ code, DRM_VORTEX_SUBMIT_BO_READ };
+		bos[1] = (struct drm_vortex_submit_bo){ data, DRM_VORTEX_SUBMIT_BO_WRITE };
+		s.entry_pc = ca;
+		s.arg_addr = da;
+		s.bos = (uintptr_t)bos;
+		vx_cmd(_vx_submit(fd2, &s));
+		vx_cmd(_vx_wait(fd2, s.seqno, 10 * SEC, &status));
+		EXPECT_EQ(0, status);
+		EXPECT_EQ(9, d[0]);
+	}
+}
+
+TEST_HARNESS_MAIN
