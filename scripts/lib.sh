@@ -10,13 +10,24 @@ VX_LOGS=${VX_LOGS:-$VX_CACHE/logs}
 vx_log() { printf '[%s] %s\n' "${VX_STAGE:-bench}" "$*" >&2; }
 vx_die() { vx_log "error: $*"; exit 1; }
 
-# vx_stage NAME CMD...: run a stage and print how long it took.
+# vx_stage NAME CMD...: run a stage and print how long it took.  On a
+# terminal a ticker shows the stage's elapsed time meanwhile; vx_run stops
+# it while drawing a step's own progress.
 vx_stage() {
-	local name=$1 start ms rc
+	local name=$1 start ms rc tick='' errexit=+e
 	shift
+	[[ $- != *e* ]] || errexit=-e
 	start=$(date +%s%3N)
-	VX_STAGE=$name "$@"
+	if [ -t 2 ]; then
+		VX_STAGE=$name vx_watch '' "$name" > /dev/null &
+		tick=$!
+	fi
+	# A failed stage still stops its ticker and reports its time.
+	set +e
+	VX_STAGE=$name VX_TICKER=$tick "$@"
 	rc=$?
+	set "$errexit"
+	[ -z "$tick" ] || vx_unwatch "$tick"
 	ms=$(( $(date +%s%3N) - start ))
 	printf '[time] %-14s %4d.%d s\n' "$name" $((ms / 1000)) $((ms % 1000 / 100)) >&2
 	return $rc
@@ -52,6 +63,10 @@ vx_run() {
 	[[ $- != *e* ]] || errexit=-e
 	mkdir -p "${log%/*}"
 	: > "$log"
+	if [ -n "${VX_TICKER:-}" ]; then
+		kill -STOP "$VX_TICKER" 2>/dev/null || true
+		[ ! -t 2 ] || printf '\r\033[K' >&2
+	fi
 	vx_log "$what (log: ${log/#$HOME/\~})"
 	vx_watch "$log" "$what" > /dev/null &
 	wpid=$!
@@ -60,10 +75,9 @@ vx_run() {
 	(set -e; "$@") > "$log" 2>&1 < /dev/null
 	rc=$?
 	set "$errexit"
-	kill "$wpid" 2>/dev/null || true
-	wait "$wpid" || true
-	[ ! -t 2 ] || printf '\r\033[K' >&2
+	vx_unwatch "$wpid"
 	[ "$rc" -eq 0 ] || vx_fail "$log" "$what failed (exit $rc)" "${VX_FAIL_ERE:-}"
+	[ -z "${VX_TICKER:-}" ] || kill -CONT "$VX_TICKER" 2>/dev/null || true
 }
 
 # vx_fail LOG MSG [ERE]: show what a failure needs (LOG's lines matching ERE
@@ -80,28 +94,37 @@ vx_fail() {
 	vx_die "$msg (full log: $log)"
 }
 
-# vx_watch LOG WHAT: until killed, show how the step writing LOG gets on.
-# On a terminal: one line redrawn every second with the elapsed time, so a
-# long step never looks hung.  Elsewhere (CI): a line at every tenth of a
-# counted build, and nothing for apt, whose steps are short.
+# vx_watch LOG WHAT: until killed, show how the step writing LOG (if any)
+# gets on.  On a terminal: one line redrawn every second with the elapsed
+# time, so a long step never looks hung; the cursor is left at its start
+# so that other output overwrites it.  Elsewhere (CI): a line at every
+# tenth of a counted build, and nothing for apt, whose steps are short.
 vx_watch() {
 	local log=$1 what=$2 start=$SECONDS cols tenth=0 pct text t
 	trap 'exit 0' TERM
 	cols=$(stty size <&2 2>/dev/null | cut -d' ' -f2) || true
-	while kill -0 $$ 2>/dev/null; do
-		sleep 1 & wait $!
+	# Checked after the sleep: never draw once the script is gone.
+	while sleep 1 & wait $!; kill -0 $$ 2>/dev/null; do
 		pct='' text=''
-		IFS='|' read -r pct text < <(vx_progress "$log") || true
+		[ -z "$log" ] || IFS='|' read -r pct text < <(vx_progress "$log") || true
 		t=$((SECONDS - start))
 		printf -v t '%d:%02d' $((t / 60)) $((t % 60))
 		if [ -t 2 ]; then
-			printf '\r\033[K%.*s' $((${cols:-80} - 1)) \
-				"[${VX_STAGE:-bench}] ${pct:+$pct% }$text  $t" >&2
+			printf '\r\033[K%.*s\r' $((${cols:-80} - 1)) \
+				"[${VX_STAGE:-bench}] ${pct:+$pct% }${text:+$text  }$t" >&2
 		elif [ -n "$pct" ] && [ $((pct / 10)) -gt $tenth ]; then
 			tenth=$((pct / 10))
 			vx_log "$what: $pct% $text after $t"
 		fi
 	done
+}
+
+# vx_unwatch PID: stop a vx_watch (even a stopped one) and clear its line.
+vx_unwatch() {
+	kill -TERM "$1" 2>/dev/null || true
+	kill -CONT "$1" 2>/dev/null || true
+	wait "$1" || true
+	[ ! -t 2 ] || printf '\r\033[K' >&2
 }
 
 # vx_progress LOG: "PCT|TEXT" from LOG's last progress line: ninja's
