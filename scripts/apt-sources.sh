@@ -3,6 +3,8 @@
 # source, newer kernels) with deb-src, and bookworm-security when the machine
 # lacks it.  Refreshes apt's lists at most once an hour.
 set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 key=/usr/share/keyrings/debian-archive-keyring.gpg
 file=/etc/apt/sources.list.d/vortex-bench.sources
 entry() {	# types uri suite
@@ -10,8 +12,9 @@ entry() {	# types uri suite
 		"$1" "$2" "$3" "$key"
 }
 want=$(entry "deb deb-src" http://deb.debian.org/debian bookworm-backports)
-if ! grep -rqs 'bookworm-security' /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-	$(ls /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v vortex-bench); then
+# Every entry but our own.
+others=(/etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources)
+if ! grep -qs 'bookworm-security' "${others[@]/"$file"}"; then
 	# deb822 stanzas need a blank line between them.
 	want+=$'\n\n'$(entry deb http://deb.debian.org/debian-security bookworm-security)
 fi
@@ -21,6 +24,7 @@ if [ ! -f "$file" ] || [ "$(cat "$file")" != "$want" ]; then
 	rm -f "$stamp"
 fi
 if [ -z "$(find "$stamp" -mmin -60 2>/dev/null)" ]; then
-	apt-get update -qq
+	vx_run "$VX_LOGS/apt-update.log" "refreshing apt's package lists" \
+		apt-get update -q -o APT::Status-Fd=1
 	touch "$stamp"
 fi

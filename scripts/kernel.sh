@@ -11,6 +11,7 @@
 #
 # Entry layout: vmlinuz, modules/ (lib/modules/<kver>), headers/ (a KDIR).
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 pick_version() {
@@ -38,22 +39,25 @@ if vx_cached "$entry"; then
 	exit 0
 fi
 
-vx_log "fetching Debian kernel $kver"
+# Downloads the image, the headers with their -common half and the kbuild
+# tools of the same upstream version, and unpacks them into DIR/root.
+fetch() {	# DIR
+	local kbuild common deb name
+	kbuild=$(apt-cache depends "linux-headers-$kver" | sed -n 's/.*Depends: \(linux-kbuild-6\.12[^ ]*\).*/\1/p' | head -n 1)
+	common=$(apt-cache depends "linux-headers-$kver" | sed -n 's/.*Depends: \(linux-headers-[^ ]*-common\).*/\1/p' | head -n 1)
+	vx_apt_download "$1" download "linux-image-$kver" "linux-headers-$kver" "$common" "$kbuild"
+	mkdir "$1/root"
+	for deb in "$1"/*.deb; do
+		name=${deb##*/}
+		echo "vx: unpacking ${name%%_*}"
+		dpkg -x "$deb" "$1/root"
+	done
+}
+
 mkdir -p "$VX_CACHE/kernel"
 tmp=$(mktemp -d "$VX_CACHE/kernel/.tmp.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-(
-	cd "$tmp"
-	# The headers need their -common half and the kbuild tools of the same
-	# upstream version; apt-get download fetches without installing.
-	kbuild=$(apt-cache depends "linux-headers-$kver" | sed -n 's/.*Depends: \(linux-kbuild-6\.12[^ ]*\).*/\1/p' | head -n 1)
-	common=$(apt-cache depends "linux-headers-$kver" | sed -n 's/.*Depends: \(linux-headers-[^ ]*-common\).*/\1/p' | head -n 1)
-	apt-get download -qq "linux-image-$kver" "linux-headers-$kver" "$common" "$kbuild" >/dev/null
-	mkdir root
-	for deb in *.deb; do
-		dpkg -x "$deb" root
-	done
-)
+vx_run "$VX_LOGS/kernel.log" "fetching Debian kernel $kver" fetch "$tmp"
 r=$tmp/root
 hdr=usr/src/linux-headers-$kver
 common=$(cd "$r/usr/src" && ls -d linux-headers-*-common)

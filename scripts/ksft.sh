@@ -5,6 +5,7 @@
 #   ksft.sh          extract if needed, print the directory
 #   ksft.sh --print  print the directory only if it is already there
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 tarball=/usr/src/linux-source-6.12.tar.xz
 ver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
@@ -15,7 +16,9 @@ if ! vx_cached "$entry"; then
 	mkdir -p "$VX_CACHE/ksft"
 	tmp=$(mktemp -d "$VX_CACHE/ksft/.tmp.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
-	tar -C "$tmp" -xf "$tarball" --strip-components=4 --wildcards \
+	# tar reads the whole archive for a few headers: ~10 s.
+	vx_run "$VX_LOGS/ksft.log" "extracting the kselftest headers from linux-source-6.12" \
+		tar -C "$tmp" -xvf "$tarball" --strip-components=4 --wildcards \
 		'linux-source-6.12/tools/testing/selftests/kselftest*.h'
 	[ -f "$tmp/kselftest_harness.h" ] || vx_die "no kselftest_harness.h in $tarball"
 	trap - EXIT

@@ -1,19 +1,33 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034  # sourced; the scripts use the variables
 # Shared helpers for the bench scripts (sourced, not run).
 
 VX_CACHE=${VX_CACHE:-$HOME/.cache/vortex-bench}
 VX_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Each quiet step's full output, kept after success too.
+VX_LOGS=${VX_LOGS:-$VX_CACHE/logs}
 
 vx_log() { printf '[%s] %s\n' "${VX_STAGE:-bench}" "$*" >&2; }
 vx_die() { vx_log "error: $*"; exit 1; }
 
-# vx_stage NAME CMD...: run a stage and print how long it took.
+# vx_stage NAME CMD...: run a stage and print how long it took.  On a
+# terminal a ticker shows the stage's elapsed time meanwhile; vx_run stops
+# it while drawing a step's own progress.
 vx_stage() {
-	local name=$1 start ms rc
+	local name=$1 start ms rc tick='' errexit=+e
 	shift
+	[[ $- != *e* ]] || errexit=-e
 	start=$(date +%s%3N)
-	VX_STAGE=$name "$@"
+	if [ -t 2 ]; then
+		VX_STAGE=$name vx_watch '' "$name" > /dev/null &
+		tick=$!
+	fi
+	# A failed stage still stops its ticker and reports its time.
+	set +e
+	VX_STAGE=$name VX_TICKER=$tick "$@"
 	rc=$?
+	set "$errexit"
+	[ -z "$tick" ] || vx_unwatch "$tick"
 	ms=$(( $(date +%s%3N) - start ))
 	printf '[time] %-14s %4d.%d s\n' "$name" $((ms / 1000)) $((ms % 1000 / 100)) >&2
 	return $rc
@@ -32,3 +46,122 @@ vx_publish() {
 }
 
 vx_cached() { [ -f "$1/.complete" ]; }
+
+# vx_join WORD...: "a, b, c".
+vx_join() {
+	local s
+	s=$(printf '%s, ' "$@")
+	echo "${s%, }"
+}
+
+# vx_run LOG WHAT CMD...: say WHAT and where LOG is, run CMD (a command or a
+# function, under set -e) with all its output in LOG, showing its progress
+# meanwhile (vx_watch).  On failure: vx_fail, with $VX_FAIL_ERE if set.
+vx_run() {
+	local log=$1 what=$2 rc wpid errexit=+e
+	shift 2
+	[[ $- != *e* ]] || errexit=-e
+	mkdir -p "${log%/*}"
+	: > "$log"
+	if [ -n "${VX_TICKER:-}" ]; then
+		kill -STOP "$VX_TICKER" 2>/dev/null || true
+		[ ! -t 2 ] || printf '\r\033[K' >&2
+	fi
+	vx_log "$what (log: ${log/#$HOME/\~})"
+	vx_watch "$log" "$what" > /dev/null &
+	wpid=$!
+	# set -e does not reach into a function called from a condition.
+	set +e
+	(set -e; "$@") > "$log" 2>&1 < /dev/null
+	rc=$?
+	set "$errexit"
+	vx_unwatch "$wpid"
+	[ "$rc" -eq 0 ] || vx_fail "$log" "$what failed (exit $rc)" "${VX_FAIL_ERE:-}"
+	[ -z "${VX_TICKER:-}" ] || kill -CONT "$VX_TICKER" 2>/dev/null || true
+}
+
+# vx_fail LOG MSG [ERE]: show what a failure needs (LOG's lines matching ERE
+# with their context, or else its last 40 lines), then LOG's path, and die.
+vx_fail() {
+	local log=$1 msg=$2 ere=${3:-}
+	if [ -n "$ere" ] && grep -qE "$ere" "$log"; then
+		vx_log "--- $log, lines matching '$ere' ---"
+		grep -E -B2 -A8 "$ere" "$log" | head -n 60 >&2
+	else
+		vx_log "--- $log, last 40 lines ---"
+		tail -n 40 "$log" >&2
+	fi
+	vx_die "$msg (full log: $log)"
+}
+
+# vx_watch LOG WHAT: until killed, show how the step writing LOG (if any)
+# gets on.  On a terminal: one line redrawn every second with the elapsed
+# time, so a long step never looks hung; the cursor is left at its start
+# so that other output overwrites it.  Elsewhere (CI): a line at every
+# tenth of a counted build, and nothing for apt, whose steps are short.
+vx_watch() {
+	local log=$1 what=$2 start=$SECONDS cols tenth=0 pct text t
+	trap 'exit 0' TERM
+	cols=$(stty size <&2 2>/dev/null | cut -d' ' -f2) || true
+	# Checked after the sleep: never draw once the script is gone.
+	while sleep 1 & wait $!; kill -0 $$ 2>/dev/null; do
+		pct='' text=''
+		[ -z "$log" ] || IFS='|' read -r pct text < <(vx_progress "$log") || true
+		t=$((SECONDS - start))
+		printf -v t '%d:%02d' $((t / 60)) $((t % 60))
+		if [ -t 2 ]; then
+			printf '\r\033[K%.*s\r' $((${cols:-80} - 1)) \
+				"[${VX_STAGE:-bench}] ${pct:+$pct% }${text:+$text  }$t" >&2
+		elif [ -n "$pct" ] && [ $((pct / 10)) -gt $tenth ]; then
+			tenth=$((pct / 10))
+			vx_log "$what: $pct% $text after $t"
+		fi
+	done
+}
+
+# vx_unwatch PID: stop a vx_watch (even a stopped one) and clear its line.
+vx_unwatch() {
+	kill -TERM "$1" 2>/dev/null || true
+	kill -CONT "$1" 2>/dev/null || true
+	wait "$1" || true
+	[ ! -t 2 ] || printf '\r\033[K' >&2
+}
+
+# vx_progress LOG: "PCT|TEXT" from LOG's last progress line: ninja's
+# "[N/M]", apt's -o APT::Status-Fd=1 lines, or a script's own "vx: TEXT".
+# PCT stays empty for apt, whose percentage starts again with each phase
+# (download, install).
+vx_progress() {
+	local line n m p
+	line=$(tac "$1" 2>/dev/null | grep -m1 -E '^\[[0-9]+/[0-9]+\]|^(dl|pm)status:|^vx: ') || true
+	case $line in
+	vx:*)
+		echo "|${line#vx: }" ;;
+	\[*)
+		n=${line#\[} m=${line#*/}
+		n=${n%%/*} m=${m%%]*}
+		printf '%d|[%d/%d]\n' $((n * 100 / m)) "$n" "$m" ;;
+	*status:*)
+		IFS=: read -r _ _ p line <<< "$line"
+		printf '|%d%% %s\n' "${p%.*}" "$line" ;;
+	esac
+}
+
+# vx_apt_download DEST ARGS...: apt-get ARGS (download, source ...) in a
+# scratch directory that apt's sandbox user can write, then move what it
+# fetched to DEST.  Root's cache is closed to _apt, and apt would warn that
+# it downloads unsandboxed.
+vx_apt_download() {
+	local dest=$1 dir rc=0
+	shift
+	dir=$(mktemp -d /tmp/vx-apt.XXXXXX)
+	if [ "$(id -u)" -eq 0 ] && id _apt > /dev/null 2>&1; then
+		chown _apt "$dir"
+	elif [ "$(id -u)" -eq 0 ]; then
+		set -- -o APT::Sandbox::User=root "$@"
+	fi
+	(cd "$dir" && apt-get -q -o APT::Status-Fd=1 "$@") || rc=$?
+	find "$dir" -maxdepth 1 -type f -exec mv -t "$dest" {} +
+	rm -rf "$dir"
+	return $rc
+}

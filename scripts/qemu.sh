@@ -10,6 +10,7 @@
 # hw/misc/vortex and hw/misc/vortex-hw are symlinks to qemu-device/ and hw/,
 # re-pointed at every run, and ninja rebuilds only what changed.
 set -euo pipefail
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 QEMU_PKG=qemu
@@ -33,23 +34,23 @@ ver=$(orig_version)
 key=$(printf '%s\n' "$RECIPE" "${CONFIGURE_ARGS[@]}" | sha256sum | cut -c1-12)
 entry=$VX_CACHE/qemu/$ver-$key
 
-prepare_tree() {
-	local tmp dl
-	dl=$VX_CACHE/dl
-	mkdir -p "$dl" "$VX_CACHE/qemu"
-	if ! ls "$dl/${QEMU_PKG}_$ver+ds.orig.tar.xz" >/dev/null 2>&1; then
-		vx_log "downloading $QEMU_PKG $ver source"
-		# Only the orig tarball is published for the backport; apt-get
-		# reports the missing .dsc, which is expected.
-		(cd "$dl" && apt-get source --download-only -qq -t "$QEMU_SUITE" "$QEMU_PKG" >/dev/null 2>&1 || true)
-		ls "$dl/${QEMU_PKG}_$ver+ds.orig.tar.xz" >/dev/null || vx_die "qemu $ver source download failed"
-	fi
+dl=$VX_CACHE/dl
+tarball=$dl/${QEMU_PKG}_$ver+ds.orig.tar.xz
+
+fetch_source() {
+	# Only the orig tarball is published for the backport; apt-get
+	# reports the missing .dsc, which is expected.
+	vx_apt_download "$dl" source --download-only -t "$QEMU_SUITE" "$QEMU_PKG" || true
+	ls "$tarball"
+}
+
+configure_tree() {
 	# Configure records absolute paths, so the tree is prepared in place;
 	# .complete is written last and anything without it is started over.
 	rm -rf "$entry"
 	mkdir -p "$entry"
-	vx_log "unpacking and configuring qemu $ver"
-	tar -C "$entry" -xf "$dl/${QEMU_PKG}_$ver+ds.orig.tar.xz"
+	echo "vx: unpacking ${tarball##*/}"
+	tar -C "$entry" -xf "$tarball"
 	mv "$entry/qemu-$ver" "$entry/src"
 	local src=$entry/src
 	# The +ds tarball strips the edk2 blobs the build would unpack.
@@ -60,9 +61,9 @@ prepare_tree() {
 	sed -i "s|^    'hw/misc',\$|&\n    'hw/misc/vortex',|" "$src/meson.build"
 	grep -q "^    'hw/misc/vortex',$" "$src/meson.build" || vx_die "could not register trace events"
 	link_device "$src"
-	(cd "$src" && mkdir build && cd build &&
-		../configure "${CONFIGURE_ARGS[@]}" > "$entry/configure.log" 2>&1) ||
-		{ tail -n 30 "$entry/configure.log" >&2; vx_die "qemu configure failed"; }
+	echo "vx: configuring"
+	mkdir "$src/build"
+	(cd "$src/build" && ../configure "${CONFIGURE_ARGS[@]}")
 	touch "$entry/.complete"
 }
 
@@ -77,21 +78,26 @@ link_device() {
 	fi
 }
 
-vx_cached "$entry" || prepare_tree
+if ! vx_cached "$entry"; then
+	mkdir -p "$dl" "$VX_CACHE/qemu"
+	[ -f "$tarball" ] ||
+		vx_run "$VX_LOGS/qemu-source.log" "downloading qemu $ver source" fetch_source
+	vx_run "$VX_LOGS/qemu-configure.log" "unpacking and configuring qemu $ver" configure_tree
+fi
 # Entries of other versions or recipes are dead weight (a few GiB each).
 find "$VX_CACHE/qemu" -mindepth 1 -maxdepth 1 ! -name "$ver-$key" -exec rm -rf {} +
 src=$entry/src
 link_device "$src"
-vx_log "building qemu-system-x86_64 (ninja, incremental)"
-ninja -C "$src/build" qemu-system-x86_64 > "$entry/build.log" 2>&1 ||
-	{ grep -E -B2 -A8 'error|FAILED' "$entry/build.log" | head -n 60 >&2; vx_die "qemu build failed (log: $entry/build.log)"; }
+# ninja's "[N/M]" is what vx_run shows as progress.
+VX_FAIL_ERE='error:|FAILED:' vx_run "$VX_LOGS/qemu-build.log" "building qemu-system-x86_64" \
+	env NINJA_STATUS='[%f/%t] ' ninja -C "$src/build" qemu-system-x86_64
 # -kernel needs the linuxboot_dma option ROM and the pc machine loads
 # kvmvapic.bin; the tarball ships neither.
 roms=(linuxboot_dma.bin kvmvapic.bin)
 for rom in "${roms[@]}"; do
 	[ -f "$src/build/pc-bios/optionrom/$rom" ] && continue
-	make -C "$src/build/pc-bios/optionrom" "${roms[@]}" > "$entry/optionrom.log" 2>&1 ||
-		vx_die "option ROM build failed (log: $entry/optionrom.log)"
+	vx_run "$VX_LOGS/qemu-optionrom.log" "building the option ROMs" \
+		make -C "$src/build/pc-bios/optionrom" "${roms[@]}"
 done
 mkdir -p "$entry/bin" "$entry/share"
 ln -sfn "$src/build/qemu-system-x86_64" "$entry/bin/qemu-system-x86_64"
