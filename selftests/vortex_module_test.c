@@ -3,6 +3,7 @@
  * Loading vortex.ko with module parameters: a job_timeout_ms outside
  * 10..60000 refuses the load itself (-EINVAL), rather than loading a
  * module whose device never binds; values at the bounds load and bind.
+ * debug=0 loads a card that refuses debuggers (-EOPNOTSUPP, no cap bit).
  *
  * Unloads and reloads the module, so it runs when no other test has the
  * device open, and always leaves vortex.ko loaded with its defaults.
@@ -56,14 +57,29 @@ static bool node_appears(void)
 	return access(VX_NODE, F_OK) == 0;
 }
 
-static int timeout_param(uint64_t *ms)
+static int get_param(uint32_t param, uint64_t *value)
 {
 	int fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
 	int ret;
 
 	if (fd < 0)
 		return -errno;
-	ret = _vx_get_param(fd, DRM_VORTEX_PARAM_JOB_TIMEOUT_MS, ms);
+	ret = _vx_get_param(fd, param, value);
+	close(fd);
+	return ret;
+}
+
+/* What DEBUG_ATTACH answers on a fresh file (0 if it attached). */
+static int try_attach(void)
+{
+	struct drm_vortex_debug_attach a = { .version = DRM_VORTEX_DEBUG_VERSION };
+	int fd = open(VX_NODE, O_RDWR | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = vx_ioctl(fd, DRM_IOCTL_VORTEX_DEBUG_ATTACH, &a);
+	if (!ret)
+		close(a.fd);
 	close(fd);
 	return ret;
 }
@@ -76,6 +92,7 @@ FIXTURE_VARIANT(mod) {
 	const char *params;
 	int expect;		/* what finit_module returns */
 	uint64_t timeout_ms;	/* in force when it loads */
+	bool no_debug;		/* debuggers refused */
 };
 
 FIXTURE_VARIANT_ADD(mod, timeout_zero) { .params = "job_timeout_ms=0", .expect = -EINVAL };
@@ -87,6 +104,9 @@ FIXTURE_VARIANT_ADD(mod, timeout_not_a_number) { .params = "job_timeout_ms=soon"
 FIXTURE_VARIANT_ADD(mod, timeout_min) { .params = "job_timeout_ms=10", .timeout_ms = 10 };
 FIXTURE_VARIANT_ADD(mod, timeout_max) { .params = "job_timeout_ms=60000", .timeout_ms = 60000 };
 FIXTURE_VARIANT_ADD(mod, timeout_default) { .params = "", .timeout_ms = 2000 };
+FIXTURE_VARIANT_ADD(mod, debug_disabled) {
+	.params = "debug=0", .timeout_ms = 2000, .no_debug = true };
+FIXTURE_VARIANT_ADD(mod, debug_not_a_bool) { .params = "debug=maybe", .expect = -EINVAL };
 
 FIXTURE_SETUP(mod)
 {
@@ -117,8 +137,11 @@ TEST_F(mod, load)
 		return;
 	}
 	ASSERT_TRUE(node_appears()) TH_LOG("loaded, but the card did not bind");
-	ASSERT_EQ(0, timeout_param(&ms));
+	ASSERT_EQ(0, get_param(DRM_VORTEX_PARAM_JOB_TIMEOUT_MS, &ms));
 	EXPECT_EQ(variant->timeout_ms, ms);
+	ASSERT_EQ(0, get_param(DRM_VORTEX_PARAM_CAPABILITIES, &ms));
+	EXPECT_EQ(!variant->no_debug, !!(ms & DRM_VORTEX_CAP_DEBUG));
+	EXPECT_EQ(variant->no_debug ? -EOPNOTSUPP : 0, try_attach());
 }
 
 TEST_HARNESS_MAIN
