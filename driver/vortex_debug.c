@@ -202,6 +202,14 @@ static void __iomem *vortex_debug_vram(struct vortex_device *vdev, u64 addr)
 	return vdev->vram + (addr - vdev->devaddr);
 }
 
+/* Writes an instruction word the card may fetch right after. */
+static void vortex_debug_poke(struct vortex_device *vdev, u64 addr, u32 word)
+{
+	writel(word, vortex_debug_vram(vdev, addr));
+	/* Out of the write-combining buffer before the card runs again. */
+	wmb();
+}
+
 /*
  * One instruction of the selected warp, a breakpoint under it stepped over:
  * the original word goes back for the step and ebreak returns after it.
@@ -214,15 +222,11 @@ static int vortex_debug_step_one(struct vortex_debug *dbg, u32 warp)
 
 	vortex_dm_select(vdev, warp, 0);
 	bp = vortex_debug_bp(dbg, vortex_dm_read(vdev, VX_DM_DPC));
-	if (bp) {
-		writel(bp->orig, vortex_debug_vram(vdev, bp->addr));
-		wmb();
-	}
+	if (bp)
+		vortex_debug_poke(vdev, bp->addr, bp->orig);
 	ret = vortex_dm_request(vdev, VX_DCTRL_STEPREQ, NULL);
-	if (bp) {
-		writel(VORTEX_EBREAK, vortex_debug_vram(vdev, bp->addr));
-		wmb();
-	}
+	if (bp)
+		vortex_debug_poke(vdev, bp->addr, VORTEX_EBREAK);
 	return ret;
 }
 
@@ -502,17 +506,16 @@ static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg,
 			bp = &dbg->bps[dbg->nbps++];
 			bp->addr = args.addr;
 			bp->orig = readl(word);
-			writel(VORTEX_EBREAK, word);
+			vortex_debug_poke(vdev, args.addr, VORTEX_EBREAK);
 		}
 	} else if (!bp) {
 		ret = -ENOENT;
 	} else {
 		/* A buffer freed and reused since holds something else now. */
 		if (readl(word) == VORTEX_EBREAK)
-			writel(bp->orig, word);
+			vortex_debug_poke(vdev, args.addr, bp->orig);
 		*bp = dbg->bps[--dbg->nbps];
 	}
-	wmb();
 	mutex_unlock(&vdev->dm.lock);
 	return ret;
 }
@@ -571,8 +574,10 @@ static int vortex_debug_mem_op(struct vortex_debug *dbg,
 				return -EFAULT;
 		}
 	}
-	if (op->flags & DRM_VORTEX_DEBUG_MEM_WRITE)
+	if (write) {
+		/* Written code is fetched by the next step or resume. */
 		wmb();
+	}
 	return 0;
 }
 
@@ -859,10 +864,11 @@ void vortex_debug_job_end_locked(struct vortex_device *vdev,
  * @vdev: the device
  * @job: the job the scheduler timed out
  *
- * True while a session covers the job and the card is frozen for it, any
- * of its warps is halted, or it has run for less than the timeout since
- * it was last resumed.  From the timeout handler only (it takes the DM
- * lock).
+ * From the timeout handler only (it takes the DM lock).
+ *
+ * Return: true while a session covers the job and the card is frozen for
+ * it, any of its warps is halted, or it has run for less than the timeout
+ * since it was last resumed.
  */
 bool vortex_debug_job_paused(struct vortex_device *vdev, struct vortex_job *job)
 {
@@ -907,9 +913,8 @@ static void vortex_debug_cleanup_card(struct vortex_debug *dbg)
 	for (i = 0; i < dbg->nbps; i++) {
 		word = vortex_debug_vram(vdev, dbg->bps[i].addr);
 		if (readl(word) == VORTEX_EBREAK)
-			writel(dbg->bps[i].orig, word);
+			vortex_debug_poke(vdev, dbg->bps[i].addr, dbg->bps[i].orig);
 	}
-	wmb();
 	dbg->nbps = 0;
 	/* Resets the DM's registers and resumes every warp it had halted. */
 	vortex_dm_deactivate(vdev);
