@@ -43,7 +43,6 @@
 #include <linux/dma-fence.h>
 #include <linux/interrupt.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 #include <linux/wait_bit.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -51,6 +50,7 @@
 #include <drm/drm_print.h>
 
 #include "vortex_accel.h"
+#include "vortex_compat.h"
 #include "vortex_debug.h"
 #include "vortex_debugfs.h"
 #include "vortex_device.h"
@@ -567,23 +567,20 @@ void vortex_job_unplug(struct vortex_device *vdev)
 	vortex_job_fail_active(vdev, -ECANCELED);
 }
 
+/*
+ * Last file closed and the card removed: no hardware fence is outstanding
+ * (vortex_job_unplug()), and queued jobs were killed with their entities.
+ * The scheduler still runs, so it retires and frees every job through its
+ * own free_job; only once none is left is it torn down.
+ */
 static void vortex_job_fini(struct drm_device *drm, void *arg)
 {
 	struct vortex_device *vdev = arg;
-	struct drm_sched_job *s_job, *tmp;
 
 	cancel_work_sync(&vdev->reset_work);
-	drm_sched_wqueue_stop(&vdev->sched);
 	vortex_job_fail_active(vdev, -ECANCELED);
-	drm_sched_fini(&vdev->sched);
-
-	/* 6.12's drm_sched_fini() leaves jobs it has not freed to the driver. */
-	list_for_each_entry_safe(s_job, tmp, &vdev->sched.pending_list, list) {
-		list_del_init(&s_job->list);
-		vortex_job_free(s_job);
-	}
-	/* Jobs killed with their entity are freed from a work item. */
 	wait_var_event(&vdev->job_count, !atomic_read(&vdev->job_count));
+	drm_sched_fini(&vdev->sched);
 
 	destroy_workqueue(vdev->submit_wq);
 	destroy_workqueue(vdev->reset_wq);
@@ -591,31 +588,6 @@ static void vortex_job_fini(struct drm_device *drm, void *arg)
 	mutex_lock(&vdev->mm_lock);
 	drm_mm_remove_node(&vdev->ring_node);
 	mutex_unlock(&vdev->mm_lock);
-}
-
-static int vortex_job_sched_init(struct vortex_device *vdev)
-{
-	long timeout = msecs_to_jiffies(vortex_job_timeout_ms);
-
-#if VORTEX_SCHED_INIT_ARGS
-	const struct drm_sched_init_args args = {
-		.ops = &vortex_sched_ops,
-		.submit_wq = vdev->submit_wq,
-		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
-		.credit_limit = 1,
-		.timeout = timeout,
-		.timeout_wq = vdev->reset_wq,
-		.name = "vortex-ring",
-		.dev = vdev->drm.dev,
-	};
-
-	return drm_sched_init(&vdev->sched, &args);
-#else
-	return drm_sched_init(&vdev->sched, &vortex_sched_ops, vdev->submit_wq,
-			      DRM_SCHED_PRIORITY_COUNT, 1, 0, timeout,
-			      vdev->reset_wq, NULL, "vortex-ring",
-			      vdev->drm.dev);
-#endif
 }
 
 /**
@@ -660,7 +632,9 @@ int vortex_job_init(struct vortex_device *vdev)
 		goto err_reset_wq_destroy;
 	}
 
-	ret = vortex_job_sched_init(vdev);
+	ret = vortex_sched_init(&vdev->sched, &vortex_sched_ops, vdev->submit_wq,
+				msecs_to_jiffies(vortex_job_timeout_ms),
+				vdev->reset_wq, "vortex-ring", vdev->drm.dev);
 	if (ret)
 		goto err_submit_wq_destroy;
 

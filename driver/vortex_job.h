@@ -3,21 +3,10 @@
 #ifndef __VORTEX_JOB_H__
 #define __VORTEX_JOB_H__
 
-#include <linux/version.h>
 #include <drm/gpu_scheduler.h>
 
 #include "vortex_code_object.h"
 #include "vortex_regs.h"
-
-/*
- * Debian's 6.12.y took two drm_sched API changes from later kernels:
- * struct drm_sched_init_args (6.12.114) and the client id argument of
- * drm_sched_job_init() (6.12.103).
- */
-#define VORTEX_SCHED_INIT_ARGS \
-	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 114))
-#define VORTEX_SCHED_JOB_CLIENT_ID \
-	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 103))
 
 struct drm_device;
 struct drm_file;

@@ -35,6 +35,7 @@
 #include <drm/drm_utils.h>
 
 #include "vortex_accel.h"
+#include "vortex_compat.h"
 #include "vortex_device.h"
 #include "vortex_gem.h"
 #include "vortex_job.h"
@@ -315,12 +316,7 @@ int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
 		}
 	}
 
-#if VORTEX_SCHED_JOB_CLIENT_ID
-	ret = drm_sched_job_init(&job->base, &vfile->entity, 1, NULL,
-				 file->client_id);
-#else
-	ret = drm_sched_job_init(&job->base, &vfile->entity, 1, NULL);
-#endif
+	ret = vortex_sched_job_init(&job->base, &vfile->entity, file);
 	if (ret)
 		goto out_put_sync;
 
