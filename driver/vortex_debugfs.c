@@ -16,6 +16,11 @@
  *	workqueue is flushed).  Race tests use it to make a job end, or another job
  *	start, between the moment recovery is decided and the moment it acts.
  *
+ * run_gate
+ *	The same at the entry of run_job, before the job goes on the card:
+ *	a test holds a job there, taken by the scheduler but not yet
+ *	started, while it closes the job's file.
+ *
  * dm_accesses
  *	Debug Module register accesses the driver made so far (benchmarks
  *	divide it by the registers they read).
@@ -111,15 +116,20 @@ static const struct file_operations vortex_gate_fops = {
  *
  * DRM removes the directory, and these files with it, when the device goes.
  */
-void vortex_debugfs_init(struct vortex_device *vdev)
+static void vortex_gate_init(struct vortex_device *vdev, struct vortex_gate *gate,
+			     struct workqueue_struct *wq, const char *name)
 {
-	struct vortex_gate *gate = &vdev->recover_gate;
-
 	atomic_set(&gate->state, VORTEX_GATE_OFF);
 	init_completion(&gate->open);
-	gate->wq = vdev->reset_wq;
-	debugfs_create_file("recover_gate", 0600, vdev->drm.debugfs_root, gate,
+	gate->wq = wq;
+	debugfs_create_file(name, 0600, vdev->drm.debugfs_root, gate,
 			    &vortex_gate_fops);
+}
+
+void vortex_debugfs_init(struct vortex_device *vdev)
+{
+	vortex_gate_init(vdev, &vdev->recover_gate, vdev->reset_wq, "recover_gate");
+	vortex_gate_init(vdev, &vdev->run_gate, vdev->submit_wq, "run_gate");
 	debugfs_create_u64("dm_accesses", 0400, vdev->drm.debugfs_root,
 			   &vdev->dm.accesses);
 }

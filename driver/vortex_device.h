@@ -137,6 +137,8 @@ struct vortex_device {
 	atomic_t job_count;
 	/** @recover_gate: test hook at the entry of recovery (debugfs) */
 	struct vortex_gate recover_gate;
+	/** @run_gate: test hook at the entry of run_job (debugfs) */
+	struct vortex_gate run_gate;
 
 	/* ---- debugger (vortex_dm.c, vortex_debug.c) */
 	/** @dm: the Debug Module, its lock and shadows */

@@ -165,6 +165,7 @@ static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
 	if (unlikely(sched_job->s_fence->finished.error))
 		return ERR_PTR(sched_job->s_fence->finished.error);
 
+	vortex_gate_pass(&vdev->run_gate);
 	if (!drm_dev_enter(&vdev->drm, &idx))
 		return ERR_PTR(-ECANCELED);
 

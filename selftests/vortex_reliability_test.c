@@ -79,8 +79,10 @@ static void vx_let_go(volatile struct vx_cell *cell)
 
 /*
  * The card's debugfs directory is named after its PCI device:
- * /sys/kernel/debug/accel/<pci name>/recover_gate.
+ * /sys/kernel/debug/accel/<pci name>/{recover,run}_gate.
  */
+static const char *gate_name = "recover_gate";
+
 static int gate_open(int flags)
 {
 	char link[256], path[320], *pci;
@@ -91,8 +93,8 @@ static int gate_open(int flags)
 		return -1;
 	link[n] = 0;
 	pci = strrchr(link, '/');
-	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/recover_gate",
-		 pci ? pci + 1 : link);
+	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/%s",
+		 pci ? pci + 1 : link, gate_name);
 	return open(path, flags | O_CLOEXEC);
 }
 
@@ -211,12 +213,36 @@ FIXTURE_TEARDOWN(rel)
 	if (self->b.cells_map)
 		for (int i = 0; i < 8; i++)
 			vx_let_go(&self->b.cells_map[i]);
+	gate_name = "run_gate";
+	gate_write("open");
+	gate_name = "recover_gate";
 	gate_write("open");
 	client_close(&self->a);
 	client_close(&self->b);
 }
 
 /* ----------------------------------------------- recovery races (item 1) */
+
+/*
+ * Makes A's job spin on cell 1 of B's buffer, shared through PRIME, so the
+ * test can still see and end it after A's file is closed.
+ */
+static volatile struct vx_cell *spin_on_shared_cell(struct __test_metadata *_metadata,
+						    struct vx_client *a,
+						    struct vx_client *b)
+{
+	struct drm_prime_handle prime = { .handle = b->cells, .flags = DRM_CLOEXEC };
+	int dmabuf;
+
+	vx_cmd(vx_ioctl(b->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &prime));
+	dmabuf = prime.fd;
+	prime.handle = 0;
+	vx_cmd(vx_ioctl(a->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &prime));
+	close(dmabuf);
+	a->bos[1].handle = prime.handle;
+	a->sub.arg_addr = b->cells_addr + 1 * sizeof(struct vx_cell);
+	return &b->cells_map[1];
+}
 
 /*
  * A closes its file just as its job ends, while B's job waits behind it.
@@ -230,26 +256,11 @@ FIXTURE_TEARDOWN(rel)
 TEST_F_TIMEOUT(rel, close_as_job_ends_spares_next_clients_job, 120)
 {
 	struct vx_client *a = &self->a, *b = &self->b;
-	struct drm_prime_handle prime = { 0 };
-	int dmabuf;
 	volatile struct vx_cell *cell_a;
 	uint64_t b_job;
 	int32_t status = 1;
 
-	/*
-	 * A's job spins on a cell of B's buffer, shared through PRIME, so
-	 * the test can still let it go after A's file is closed.
-	 */
-	prime.handle = b->cells;
-	prime.flags = DRM_CLOEXEC;
-	vx_cmd(vx_ioctl(b->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &prime));
-	dmabuf = prime.fd;
-	prime.handle = 0;
-	vx_cmd(vx_ioctl(a->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &prime));
-	close(dmabuf);
-	a->bos[1].handle = prime.handle;
-	a->sub.arg_addr = b->cells_addr + 1 * sizeof(struct vx_cell);
-	cell_a = &b->cells_map[1];
+	cell_a = spin_on_shared_cell(_metadata, a, b);
 
 	ASSERT_TRUE(gate_write("arm"));
 	vx_cmd(_vx_submit(a->fd, &a->sub));
@@ -341,6 +352,40 @@ TEST_F_TIMEOUT(rel, job_hung_at_timeout_is_stopped_next_runs, 120)
 	ASSERT_TRUE(vx_poll(a->cells_map[1].started, 10000));
 	vx_let_go(&a->cells_map[1]);
 	vx_cmd(_vx_wait(a->fd, second, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+}
+
+/*
+ * A file closed while the scheduler holds its job, taken but not yet on
+ * the card (the run gate holds run_job there): the job never starts, and
+ * the job behind it runs at once.  Before the fix it ran until the
+ * timeout, and B waited that long.
+ */
+TEST_F_TIMEOUT(rel, close_while_job_taken_not_started_never_runs, 120)
+{
+	struct vx_client *a = &self->a, *b = &self->b;
+	volatile struct vx_cell *cell_a;
+	uint64_t b_job;
+	int64_t start;
+	int32_t status = 1;
+
+	cell_a = spin_on_shared_cell(_metadata, a, b);
+	gate_name = "run_gate";
+	ASSERT_TRUE(gate_write("arm"));
+	vx_cmd(_vx_submit(a->fd, &a->sub));
+	ASSERT_TRUE(vx_poll(gate_is("waiting"), 10000))
+		TH_LOG("run_job did not take the job");
+	vx_cmd(client_spin(b, 0, &b_job));
+	client_close(a);
+	start = vx_now();
+	ASSERT_TRUE(gate_write("open"));
+	gate_name = "recover_gate";
+
+	ASSERT_TRUE(vx_poll(b->cells_map[0].started, 10000));
+	EXPECT_LT(vx_now() - start, (int64_t)self->timeout_ms * MS / 2);
+	EXPECT_EQ(0, cell_a->started) TH_LOG("the closed file's job ran");
+	vx_let_go(&b->cells_map[0]);
+	vx_cmd(_vx_wait(b->fd, b_job, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
 }
 
