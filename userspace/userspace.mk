@@ -9,6 +9,8 @@
 #   $(O)/guest/vortex-run                CLI (static, -> guest)
 #   $(O)/host/userspace/test_kernels_sim host test: kernels on libvxsim
 
+include testlib/testlib.mk
+
 US_DIR := userspace
 US_INC := -I$(TOP)/$(US_DIR)/include -I$(TOP)/$(US_DIR)/lib -I$(TOP)/hw
 

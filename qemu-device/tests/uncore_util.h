@@ -2,7 +2,7 @@
 /*
  * Helpers for the uncore host tests (test_regs, test_cp, test_dm): a card
  * with recording hooks, BAR0/DM accessors, a ring writer and the RV32
- * encoder of vx_asm.h, so device programs are a few hand-assembled words
+ * encoder of testlib/vx_asm.h, so device programs are a few hand-assembled words
  * in VRAM.
  */
 #ifndef UNCORE_UTIL_H

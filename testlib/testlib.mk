@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Test code shared by the host tests, the guest selftests and the tools,
+# so that no side keeps its own copy.  Plain C with no dependencies: guest
+# binaries are static, host ones link libvxsim, both include these.
+#
+#   vx_asm.h   RV32 + Vortex encoder for hand-assembled device programs
+#
+# Included from userspace/userspace.mk, after qemu-device/sim.mk (whose
+# uncore tests it adds prerequisites to) and before selftests/selftests.mk.
+
+TESTLIB_DIR := testlib
+TESTLIB_INC := -I$(TOP)/$(TESTLIB_DIR)
+TESTLIB_HDRS := $(wildcard $(TESTLIB_DIR)/*.h)
+
+# qemu-device/tests/uncore_util.h is built on these headers.
+$(UNCORE_TESTS): $(TESTLIB_HDRS)
