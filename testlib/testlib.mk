@@ -4,7 +4,8 @@
 # so that no side keeps its own copy.  Plain C with no dependencies: guest
 # binaries are static, host ones link libvxsim, both include these.
 #
-#   vx_asm.h   RV32 + Vortex encoder for hand-assembled device programs
+#   vx_asm.h       RV32 + Vortex encoder for hand-assembled device programs
+#   vx_card_io.h   ring writer and Debug Module requests over BAR0/VRAM callbacks
 #
 # Included from userspace/userspace.mk, after qemu-device/sim.mk (whose
 # uncore tests it adds prerequisites to) and before selftests/selftests.mk.
