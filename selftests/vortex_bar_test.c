@@ -19,10 +19,11 @@
  * Without the driver there are no interrupts: the test never sets
  * IRQ_ENABLE (an INTx nobody handles would be a kernel complaint) and polls
  * IRQ_STATUS, which records causes either way.  Every wait is a bounded
- * poll.  Device programs are hand-assembled with vx_asm.h, the encoder the
- * host tests use.  The expected topology comes from the kernel command line
- * (vxtest.topology=C,K,W,T vxtest.vram=BYTES); the other tests size
- * themselves from PLATFORM.
+ * poll.  Device programs are hand-assembled with testlib/vx_asm.h and the
+ * ring and Debug Module are driven by testlib/vx_card_io.h, the code the
+ * host tests use on the simulator.  The expected topology comes from the
+ * kernel command line (vxtest.topology=C,K,W,T vxtest.vram=BYTES); the
+ * other tests size themselves from PLATFORM.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -43,7 +44,7 @@
 
 #include "kselftest_harness.h"
 #include "vortex_regs.h"
-#include "vx_asm.h"
+#include "vx_card_io.h"
 #include "vortex_test_cmdline.h"
 
 #define PCI_DEVICES	"/sys/bus/pci/devices"
@@ -64,8 +65,7 @@ enum { X0 = 0, T0 = 5, T1 = 6, T2 = 7, A0 = 10, T3 = 28, T4 = 29 };
 #define DATA_OFF	0x20000u	/* launch argument: results, counters */
 #define VRAM_MAP_MIN	0x100000u
 
-#define DEV(off)	(VX_VRAM_DEVADDR + (uint32_t)(off))
-#define ENTRY		DEV(CODE_OFF)
+#define ENTRY		VX_DEV(CODE_OFF)
 #define POISON		0xdeadbeefu
 #define ID_MAGIC	0x5a000000u
 
@@ -261,38 +261,36 @@ FIXTURE(bar) {
 	size_t vram_map;	/* bytes of BAR2 mapped */
 	uint64_t vram_size;	/* BAR2 size */
 	uint32_t clusters, cores, warps, threads;
-	uint32_t ncores, nwarps, nthreads, nwin;
-	uint32_t tail;		/* ring offset of the next dword */
+	uint32_t ncores, nwarps, nthreads;
+	struct vx_card_io io;
+	struct vx_ring ring;
 };
 
-static uint32_t rd(FIXTURE_DATA(bar) *self, uint32_t off)
+/* The accessors of struct vx_card_io: BAR0 and BAR2 as mapped. */
+static uint32_t rd(void *opaque, uint32_t off)
 {
+	FIXTURE_DATA(bar) *self = opaque;
+
 	return self->regs[off / 4];
 }
 
-static void wr(FIXTURE_DATA(bar) *self, uint32_t off, uint32_t v)
+static void wr(void *opaque, uint32_t off, uint32_t v)
 {
+	FIXTURE_DATA(bar) *self = opaque;
+
 	self->regs[off / 4] = v;
 }
 
-static uint32_t dm_rd(FIXTURE_DATA(bar) *self, uint32_t reg)
+static void vram_wr(void *opaque, uint32_t off, uint32_t v)
 {
-	return rd(self, VX_DM_REG(reg));
-}
+	FIXTURE_DATA(bar) *self = opaque;
 
-static void dm_wr(FIXTURE_DATA(bar) *self, uint32_t reg, uint32_t v)
-{
-	wr(self, VX_DM_REG(reg), v);
+	self->vram[off / 4] = v;
 }
 
 static uint32_t vram_rd(FIXTURE_DATA(bar) *self, uint32_t off)
 {
 	return self->vram[off / 4];
-}
-
-static void vram_wr(FIXTURE_DATA(bar) *self, uint32_t off, uint32_t v)
-{
-	self->vram[off / 4] = v;
 }
 
 static void vram_fill(FIXTURE_DATA(bar) *self, uint32_t off, uint32_t words,
@@ -302,13 +300,8 @@ static void vram_fill(FIXTURE_DATA(bar) *self, uint32_t off, uint32_t words,
 		vram_wr(self, off + 4 * i, v);
 }
 
-static void put_code(FIXTURE_DATA(bar) *self, const uint32_t *insns, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		vram_wr(self, CODE_OFF + 4 * i, insns[i]);
-}
-
-#define PUT_CODE(self, prog)	put_code(self, prog, sizeof(prog) / sizeof(prog[0]))
+#define PUT_CODE(self, prog)	\
+	vx_put_code(&(self)->io, CODE_OFF, prog, sizeof(prog) / sizeof(prog[0]))
 
 static int64_t now_ms(void)
 {
@@ -329,7 +322,7 @@ static int64_t now_ms(void)
 
 static void vx_topology(FIXTURE_DATA(bar) *self)
 {
-	uint32_t p = dm_rd(self, VX_DM_PLATFORM);
+	uint32_t p = vx_dm_rd(&self->io, VX_DM_PLATFORM);
 
 	self->threads = 1u << VX_PLATFORM_NUMTHREADS_LOG2(p);
 	self->warps = VX_PLATFORM_NUMWARPS(p);
@@ -338,54 +331,18 @@ static void vx_topology(FIXTURE_DATA(bar) *self)
 	self->ncores = self->clusters * self->cores;
 	self->nwarps = self->ncores * self->warps;
 	self->nthreads = self->nwarps * self->threads;
-	self->nwin = (self->nwarps + 31) / 32;
 }
 
-/* ---------------------------------------------------------------- ring */
+/* ------------------------------------------------------ jobs and warps */
 
-static void ring_setup(FIXTURE_DATA(bar) *self)
+/* LAUNCH of @grid blocks of @block threads at ENTRY, a0 = DATA_OFF; FENCE. */
+static void launch(FIXTURE_DATA(bar) *self, uint32_t grid, uint32_t block,
+		   uint32_t seqno)
 {
-	wr(self, VX_REG_RING_BASE, DEV(RING_OFF));
-	wr(self, VX_REG_RING_SIZE, RING_SIZE);
-	wr(self, VX_REG_RING_CTRL, VX_RING_CTRL_ENABLE);
-	self->tail = 0;
-}
-
-static void ring_put(FIXTURE_DATA(bar) *self, uint32_t dw)
-{
-	vram_wr(self, RING_OFF + self->tail, dw);
-	self->tail = (self->tail + 4) & (RING_SIZE - 1);
-}
-
-static void ring_kick(FIXTURE_DATA(bar) *self)
-{
-	__sync_synchronize();
-	wr(self, VX_REG_RING_TAIL, self->tail);
-	wr(self, VX_REG_DOORBELL, 1);
-}
-
-/* LAUNCH of grid.x blocks of block.x threads at ENTRY, a0 = DATA_OFF. */
-static void ring_launch(FIXTURE_DATA(bar) *self, uint32_t grid, uint32_t block)
-{
-	const uint32_t p[VX_LAUNCH_NDW] = {
-		[VX_LAUNCH_ENTRY] = ENTRY,
-		[VX_LAUNCH_ARG] = DEV(DATA_OFF),
-		[VX_LAUNCH_GRID_X] = grid, [VX_LAUNCH_GRID_Y] = 1,
-		[VX_LAUNCH_GRID_Z] = 1,
-		[VX_LAUNCH_BLOCK_X] = block, [VX_LAUNCH_BLOCK_Y] = 1,
-		[VX_LAUNCH_BLOCK_Z] = 1,
-	};
-
-	ring_put(self, VX_PKT_HDR(VX_PKT_LAUNCH, VX_LAUNCH_NDW));
-	for (int i = 0; i < VX_LAUNCH_NDW; i++)
-		ring_put(self, p[i]);
-}
-
-static void ring_fence(FIXTURE_DATA(bar) *self, uint32_t seqno, uint32_t flags)
-{
-	ring_put(self, VX_PKT_HDR(VX_PKT_FENCE, VX_FENCE_NDW));
-	ring_put(self, seqno);
-	ring_put(self, flags);
+	vx_ring_launch_1d(&self->io, &self->ring, ENTRY, VX_DEV(DATA_OFF), grid,
+			  block);
+	vx_ring_fence(&self->io, &self->ring, seqno, VX_FENCE_FLAG_IRQ);
+	vx_ring_kick(&self->io, &self->ring);
 }
 
 /* Every warp of the card runs prog_count; counters start at 0. */
@@ -393,9 +350,7 @@ static void start_counting(FIXTURE_DATA(bar) *self)
 {
 	vram_fill(self, DATA_OFF, self->nwarps, 0);
 	PUT_CODE(self, prog_count);
-	ring_launch(self, self->ncores, self->warps * self->threads);
-	ring_fence(self, 1, VX_FENCE_FLAG_IRQ);
-	ring_kick(self);
+	launch(self, self->ncores, self->warps * self->threads, 1);
 }
 
 static uint32_t counter(FIXTURE_DATA(bar) *self, uint32_t gwarp)
@@ -420,78 +375,17 @@ static bool counter_still(FIXTURE_DATA(bar) *self, uint32_t gwarp)
 	return counter(self, gwarp) == c;
 }
 
-/* ------------------------------------------------------- Debug Module */
-
-static void dm_ctrl(FIXTURE_DATA(bar) *self, uint32_t bits)
-{
-	dm_wr(self, VX_DM_DCTRL, VX_DCTRL_DMACTIVE | bits);
-}
-
-/* Selects @warp/@thread for step and inject, and @warp's window. */
-static void dm_select(FIXTURE_DATA(bar) *self, uint32_t warp, uint32_t thread)
-{
-	dm_wr(self, VX_DM_DSELECT, VX_DSELECT_MAKE(warp / 32, warp, thread));
-}
-
-static uint32_t hacause(FIXTURE_DATA(bar) *self)
-{
-	return VX_DCTRL_HACAUSE(dm_rd(self, VX_DM_DCTRL));
-}
-
-#define ALL_WARPS	UINT32_MAX
-
-/* Mask array := just @warp (ALL_WARPS: every warp). */
-static void dm_wmask(FIXTURE_DATA(bar) *self, uint32_t warp)
-{
-	for (uint32_t w = 0; w < self->nwin; w++) {
-		uint32_t m = warp == ALL_WARPS ? ~0u :
-			     warp / 32 == w ? VX_BIT(warp % 32) : 0;
-
-		dm_wr(self, VX_DM_DSELECT, VX_DSELECT_MAKE(w, 0, 0));
-		dm_wr(self, VX_DM_WMASK, m);
-	}
-}
-
-/* @warp's bit in the window of @reg (WACTIVE, WSTATUS). */
-static bool dm_warp_bit(FIXTURE_DATA(bar) *self, uint32_t reg, uint32_t warp)
-{
-	dm_select(self, warp, 0);
-	return dm_rd(self, reg) & VX_BIT(warp % 32);
-}
-
 static bool halted(FIXTURE_DATA(bar) *self, uint32_t warp)
 {
-	return dm_warp_bit(self, VX_DM_WSTATUS, warp);
+	return vx_dm_halted(&self->io, warp);
 }
 
-/* haltreq on @warp alone (or ALL_WARPS); true once it is halted. */
+/* haltreq on @warp alone (or VX_DM_ALL_WARPS); true once it is halted. */
 static bool dm_halt(FIXTURE_DATA(bar) *self, uint32_t warp)
 {
-	dm_wmask(self, warp);
-	dm_ctrl(self, VX_DCTRL_HALTREQ);
-	return POLL(halted(self, warp == ALL_WARPS ? 0 : warp), POLL_MS);
-}
-
-/* Injects @insn into the selected thread; returns DCTRL.injecterr. */
-static bool inject(FIXTURE_DATA(bar) *self, uint32_t insn)
-{
-	dm_wr(self, VX_DM_INJECT, insn);
-	dm_ctrl(self, VX_DCTRL_INJECTREQ);
-	return dm_rd(self, VX_DM_DCTRL) & VX_DCTRL_INJECTERR;
-}
-
-/* A GPR of the selected thread, the way a debugger reads it. */
-static uint32_t read_gpr(FIXTURE_DATA(bar) *self, uint32_t r)
-{
-	if (inject(self, CSRW(VX_CSR_DSCRATCH(0), r)))
-		return POISON;
-	return dm_rd(self, VX_DM_DSCRATCH(0));
-}
-
-static bool write_gpr(FIXTURE_DATA(bar) *self, uint32_t r, uint32_t v)
-{
-	dm_wr(self, VX_DM_DSCRATCH(0), v);
-	return !inject(self, CSRR(r, VX_CSR_DSCRATCH(0)));
+	vx_dm_wmask(&self->io, self->nwarps, warp);
+	vx_dm_ctrl(&self->io, VX_DCTRL_HALTREQ);
+	return POLL(halted(self, warp == VX_DM_ALL_WARPS ? 0 : warp), POLL_MS);
 }
 
 /* Starts prog_count everywhere and waits until warps 0 and last count. */
@@ -507,8 +401,8 @@ static bool write_gpr(FIXTURE_DATA(bar) *self, uint32_t r, uint32_t v)
 #define DM_HALT(self, warp)						\
 	ASSERT_TRUE(dm_halt(self, warp))				\
 		TH_LOG("warp %d did not halt: WSTATUS 0x%x DCTRL 0x%x",	\
-		       (int)(warp), dm_rd(self, VX_DM_WSTATUS),		\
-		       dm_rd(self, VX_DM_DCTRL))
+		       (int)(warp), vx_dm_rd(&(self)->io, VX_DM_WSTATUS),	\
+		       vx_dm_rd(&(self)->io, VX_DM_DCTRL))
 
 /* ------------------------------------------------ setup and teardown */
 
@@ -520,6 +414,9 @@ static int vx_card_take(FIXTURE_DATA(bar) *self, const char **what)
 	struct stat st;
 	int ret;
 
+	self->io = (struct vx_card_io){
+		.rd = rd, .wr = wr, .vram_wr = vram_wr, .opaque = self,
+	};
 	snprintf(dir, sizeof(dir), PCI_DEVICES "/%s", self->bdf);
 	if (vx_card_bound(self->bdf)) {
 		*what = "unbind vortex";
@@ -597,7 +494,7 @@ FIXTURE_SETUP(bar)
 		vx_card_give_back(self);
 		ASSERT_EQ(0, ret) TH_LOG("%s %s: %s", what, self->bdf, strerror(-ret));
 	}
-	dm_wr(self, VX_DM_DCTRL, 0);
+	vx_dm_wr(&self->io, VX_DM_DCTRL, 0);
 	wr(self, VX_REG_RESET, VX_RESET_KEY);
 	wr(self, VX_REG_IRQ_STATUS, VX_IRQ_ALL);
 	busy = rd(self, VX_REG_STATUS) | rd(self, VX_REG_IRQ_ENABLE) |
@@ -605,7 +502,7 @@ FIXTURE_SETUP(bar)
 	if (busy)
 		vx_card_give_back(self);
 	ASSERT_EQ(0, busy) TH_LOG("card not idle after RESET: STATUS, IRQ_* 0x%x", busy);
-	ring_setup(self);
+	vx_ring_setup(&self->io, &self->ring, RING_OFF, RING_SIZE);
 }
 
 /*
@@ -660,7 +557,7 @@ TEST_F_TIMEOUT(bar, identification_registers, 60)
 TEST_F_TIMEOUT(bar, properties_match_cmdline, 60)
 {
 	struct vx_expect e;
-	uint32_t p = dm_rd(self, VX_DM_PLATFORM);
+	uint32_t p = vx_dm_rd(&self->io, VX_DM_PLATFORM);
 
 	if (!vx_cmdline_expect(&e))
 		SKIP(return, "no vxtest.topology/vxtest.vram on the kernel command line");
@@ -742,9 +639,7 @@ TEST_F_TIMEOUT(bar, launch_stores_every_thread_then_fence, 120)
 	vram_fill(self, DATA_OFF, self->nthreads + 1, POISON);
 	PUT_CODE(self, prog_ids);
 	/* one full-core block per core: every hardware thread once */
-	ring_launch(self, self->ncores, self->warps * self->threads);
-	ring_fence(self, 0x1234, VX_FENCE_FLAG_IRQ);
-	ring_kick(self);
+	launch(self, self->ncores, self->warps * self->threads, 0x1234);
 
 	ASSERT_TRUE(POLL(rd(self, VX_REG_FENCE_SEQNO) == 0x1234, POLL_MS))
 		TH_LOG("no FENCE: SEQNO 0x%x STATUS 0x%x HEAD 0x%x ERR_CAUSE %u",
@@ -754,7 +649,7 @@ TEST_F_TIMEOUT(bar, launch_stores_every_thread_then_fence, 120)
 		TH_LOG("IRQ_STATUS 0x%x", rd(self, VX_REG_IRQ_STATUS));
 	EXPECT_TRUE(POLL(rd(self, VX_REG_STATUS) == 0, POLL_MS))
 		TH_LOG("STATUS 0x%x", rd(self, VX_REG_STATUS));
-	EXPECT_EQ(self->tail, rd(self, VX_REG_RING_HEAD));
+	EXPECT_EQ(self->ring.tail, rd(self, VX_REG_RING_HEAD));
 	EXPECT_EQ(0, rd(self, VX_REG_ERR_CAUSE));
 
 	for (uint32_t i = 0; i < self->nthreads; i++) {
@@ -776,15 +671,15 @@ TEST_F_TIMEOUT(bar, launch_stores_every_thread_then_fence, 120)
  */
 TEST_F_TIMEOUT(bar, dm_halt_one_warp_while_the_others_run, 120)
 {
-	dm_ctrl(self, 0);
+	vx_dm_ctrl(&self->io, 0);
 	START_COUNTING(self);
 	DM_HALT(self, 0);
 
 	for (uint32_t g = 0; g < self->nwarps; g++) {
 		EXPECT_EQ(g == 0, halted(self, g)) TH_LOG("warp %u", g);
 	}
-	dm_select(self, 0, 0);
-	EXPECT_EQ(VX_HACAUSE_HALTREQ, hacause(self));
+	vx_dm_select(&self->io, 0, 0);
+	EXPECT_EQ(VX_HACAUSE_HALTREQ, vx_dm_hacause(&self->io));
 	EXPECT_EQ(VX_IRQ_DEBUG, rd(self, VX_REG_IRQ_STATUS));
 	EXPECT_TRUE(rd(self, VX_REG_STATUS) & VX_STATUS_HALTED);
 	EXPECT_TRUE(counter_still(self, 0)) TH_LOG("a halted warp counts");
@@ -795,9 +690,9 @@ TEST_F_TIMEOUT(bar, dm_halt_one_warp_while_the_others_run, 120)
 
 TEST_F_TIMEOUT(bar, dm_halt_all_then_resume_wakes_the_run_thread, 120)
 {
-	dm_ctrl(self, 0);
+	vx_dm_ctrl(&self->io, 0);
 	START_COUNTING(self);
-	DM_HALT(self, ALL_WARPS);
+	DM_HALT(self, VX_DM_ALL_WARPS);
 	for (uint32_t g = 0; g < self->nwarps; g++) {
 		EXPECT_TRUE(halted(self, g)) TH_LOG("warp %u", g);
 	}
@@ -807,7 +702,7 @@ TEST_F_TIMEOUT(bar, dm_halt_all_then_resume_wakes_the_run_thread, 120)
 	EXPECT_EQ(0, rd(self, VX_REG_FENCE_SEQNO));
 	EXPECT_TRUE(rd(self, VX_REG_STATUS) & VX_STATUS_CP_BUSY);
 
-	dm_ctrl(self, VX_DCTRL_RESUMEREQ);
+	vx_dm_ctrl(&self->io, VX_DCTRL_RESUMEREQ);
 	EXPECT_FALSE(halted(self, 0));
 	EXPECT_EQ(0, rd(self, VX_REG_STATUS) & VX_STATUS_HALTED);
 	EXPECT_TRUE(counter_moves(self, 0));
@@ -823,41 +718,41 @@ TEST_F_TIMEOUT(bar, dm_step_and_inject_on_a_halted_warp, 120)
 {
 	uint32_t t2, i;
 
-	dm_ctrl(self, 0);
+	vx_dm_ctrl(&self->io, 0);
 	START_COUNTING(self);
 	DM_HALT(self, 0);
-	dm_select(self, 0, 0);
-	for (i = 0; i < 3 && dm_rd(self, VX_DM_DPC) != LOOP_PC; i++)
-		dm_ctrl(self, VX_DCTRL_STEPREQ);
-	ASSERT_EQ(LOOP_PC, dm_rd(self, VX_DM_DPC));
-	t2 = read_gpr(self, T2);
+	vx_dm_select(&self->io, 0, 0);
+	for (i = 0; i < 3 && vx_dm_rd(&self->io, VX_DM_DPC) != LOOP_PC; i++)
+		vx_dm_ctrl(&self->io, VX_DCTRL_STEPREQ);
+	ASSERT_EQ(LOOP_PC, vx_dm_rd(&self->io, VX_DM_DPC));
+	t2 = vx_dm_read_gpr(&self->io, T2);
 	ASSERT_EQ(t2, counter(self, 0));		/* sw done, addi next */
 	wr(self, VX_REG_IRQ_STATUS, VX_IRQ_ALL);
 
-	dm_ctrl(self, VX_DCTRL_STEPREQ);		/* addi t2, t2, 1 */
-	EXPECT_EQ(LOOP_PC + 4, dm_rd(self, VX_DM_DPC));
-	EXPECT_EQ(VX_HACAUSE_STEP, hacause(self));
+	vx_dm_ctrl(&self->io, VX_DCTRL_STEPREQ);		/* addi t2, t2, 1 */
+	EXPECT_EQ(LOOP_PC + 4, vx_dm_rd(&self->io, VX_DM_DPC));
+	EXPECT_EQ(VX_HACAUSE_STEP, vx_dm_hacause(&self->io));
 	EXPECT_EQ(VX_IRQ_DEBUG, rd(self, VX_REG_IRQ_STATUS));
-	EXPECT_EQ(t2 + 1, read_gpr(self, T2));
+	EXPECT_EQ(t2 + 1, vx_dm_read_gpr(&self->io, T2));
 	EXPECT_EQ(t2, counter(self, 0));
 
-	dm_ctrl(self, VX_DCTRL_STEPREQ);		/* sw t2, 0(t1) */
-	EXPECT_EQ(LOOP_PC + 8, dm_rd(self, VX_DM_DPC));
+	vx_dm_ctrl(&self->io, VX_DCTRL_STEPREQ);		/* sw t2, 0(t1) */
+	EXPECT_EQ(LOOP_PC + 8, vx_dm_rd(&self->io, VX_DM_DPC));
 	EXPECT_EQ(t2 + 1, counter(self, 0));
 
-	dm_ctrl(self, VX_DCTRL_STEPREQ);		/* j LOOP_PC */
-	EXPECT_EQ(LOOP_PC, dm_rd(self, VX_DM_DPC));
+	vx_dm_ctrl(&self->io, VX_DCTRL_STEPREQ);		/* j LOOP_PC */
+	EXPECT_EQ(LOOP_PC, vx_dm_rd(&self->io, VX_DM_DPC));
 	EXPECT_TRUE(counter_still(self, 0));
 	EXPECT_EQ(t2 + 1, counter(self, 0));
 
 	vram_wr(self, SCRATCH_OFF + 8, 0);
 	vram_wr(self, SCRATCH_OFF + 12, 0x55aa55aa);
-	ASSERT_TRUE(write_gpr(self, T3, DEV(SCRATCH_OFF)));
-	ASSERT_TRUE(write_gpr(self, T4, 0xcafef00d));
-	EXPECT_FALSE(inject(self, SW(T4, T3, 8)));
+	ASSERT_TRUE(vx_dm_write_gpr(&self->io, T3, VX_DEV(SCRATCH_OFF)));
+	ASSERT_TRUE(vx_dm_write_gpr(&self->io, T4, 0xcafef00d));
+	EXPECT_FALSE(vx_dm_inject(&self->io, SW(T4, T3, 8)));
 	EXPECT_EQ(0xcafef00d, vram_rd(self, SCRATCH_OFF + 8));
-	EXPECT_FALSE(inject(self, LW(T4, T3, 12)));
-	EXPECT_EQ(0x55aa55aa, read_gpr(self, T4));
+	EXPECT_FALSE(vx_dm_inject(&self->io, LW(T4, T3, 12)));
+	EXPECT_EQ(0x55aa55aa, vx_dm_read_gpr(&self->io, T4));
 	EXPECT_TRUE(halted(self, 0));
 	if (self->nwarps > 1) {
 		EXPECT_TRUE(counter_moves(self, self->nwarps - 1));
@@ -869,12 +764,10 @@ TEST_F_TIMEOUT(bar, dm_ebreak_halts_then_resume_finishes_the_launch, 120)
 {
 	uint32_t w = 0;
 
-	dm_ctrl(self, 0);
-	dm_wr(self, VX_DM_DCONFIG, VX_DCONFIG_EBREAKH);
+	vx_dm_ctrl(&self->io, 0);
+	vx_dm_wr(&self->io, VX_DM_DCONFIG, VX_DCONFIG_EBREAKH);
 	PUT_CODE(self, prog_ebreak);
-	ring_launch(self, 1, self->threads);
-	ring_fence(self, 2, VX_FENCE_FLAG_IRQ);
-	ring_kick(self);
+	launch(self, 1, self->threads, 2);
 	ASSERT_TRUE(POLL(rd(self, VX_REG_STATUS) & VX_STATUS_HALTED, POLL_MS))
 		TH_LOG("no halt: STATUS 0x%x ERR_CAUSE %u", rd(self, VX_REG_STATUS),
 		       rd(self, VX_REG_ERR_CAUSE));
@@ -883,17 +776,17 @@ TEST_F_TIMEOUT(bar, dm_ebreak_halts_then_resume_finishes_the_launch, 120)
 	while (w < self->nwarps && !halted(self, w))
 		w++;
 	ASSERT_LT(w, self->nwarps);
-	dm_select(self, w, 0);
-	EXPECT_EQ(VX_HACAUSE_EBREAK, hacause(self));
-	EXPECT_EQ(ENTRY + 4, dm_rd(self, VX_DM_DPC));
-	EXPECT_EQ(5, read_gpr(self, T2));
+	vx_dm_select(&self->io, w, 0);
+	EXPECT_EQ(VX_HACAUSE_EBREAK, vx_dm_hacause(&self->io));
+	EXPECT_EQ(ENTRY + 4, vx_dm_rd(&self->io, VX_DM_DPC));
+	EXPECT_EQ(5, vx_dm_read_gpr(&self->io, T2));
 	EXPECT_EQ(VX_IRQ_DEBUG, rd(self, VX_REG_IRQ_STATUS));
 	EXPECT_EQ(0, rd(self, VX_REG_FENCE_SEQNO));
 
 	/* a debugger moves past the ebreak and lets it finish */
-	dm_wr(self, VX_DM_DPC, ENTRY + 8);
-	dm_wmask(self, w);
-	dm_ctrl(self, VX_DCTRL_RESUMEREQ);
+	vx_dm_wr(&self->io, VX_DM_DPC, ENTRY + 8);
+	vx_dm_wmask(&self->io, self->nwarps, w);
+	vx_dm_ctrl(&self->io, VX_DCTRL_RESUMEREQ);
 	EXPECT_TRUE(POLL(rd(self, VX_REG_FENCE_SEQNO) == 2, POLL_MS))
 		TH_LOG("FENCE_SEQNO %u STATUS 0x%x", rd(self, VX_REG_FENCE_SEQNO),
 		       rd(self, VX_REG_STATUS));
@@ -906,13 +799,13 @@ TEST_F_TIMEOUT(bar, dm_ebreak_halts_then_resume_finishes_the_launch, 120)
  */
 TEST_F_TIMEOUT(bar, dm_deactivate_resumes_halted_warps, 120)
 {
-	dm_ctrl(self, 0);
+	vx_dm_ctrl(&self->io, 0);
 	START_COUNTING(self);
-	DM_HALT(self, ALL_WARPS);
+	DM_HALT(self, VX_DM_ALL_WARPS);
 	ASSERT_TRUE(counter_still(self, 0));
 
-	dm_wr(self, VX_DM_DCTRL, 0);
-	EXPECT_EQ(0, dm_rd(self, VX_DM_DCTRL));
+	vx_dm_wr(&self->io, VX_DM_DCTRL, 0);
+	EXPECT_EQ(0, vx_dm_rd(&self->io, VX_DM_DCTRL));
 	EXPECT_EQ(0, rd(self, VX_REG_STATUS) & VX_STATUS_HALTED);
 	EXPECT_TRUE(counter_moves(self, 0)) TH_LOG("the halted warp was not resumed");
 	EXPECT_TRUE(counter_moves(self, self->nwarps - 1));
