@@ -1,10 +1,11 @@
 # fragment: see top-level Makefile
 
 # --- userspace helper: sample kernels through libvortex (vortex_run_test)
-$(O)/guest/selftests/vortex_run_test: selftests/vortex_run_test.c $(US_LIB) $(US_HDRS)
+$(O)/guest/selftests/vortex_run_test: selftests/vortex_run_test.c $(US_LIB) $(US_HDRS) \
+		$(TESTLIB_SAMPLES) $(TESTLIB_HDRS)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(US_INC) $(GUEST_INC) $(KSFT_INC) \
-		-o $@ $< $(US_LIB)
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(US_INC) $(TESTLIB_INC) $(GUEST_INC) \
+		$(KSFT_INC) -o $@ $< $(US_LIB) $(TESTLIB_SAMPLES) -lm
 
 GUEST_TESTS += $(O)/guest/selftests/vortex_run_test
 
