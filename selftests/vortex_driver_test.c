@@ -67,8 +67,6 @@ static const uint32_t prog_loop[] = { JSELF };
 static const uint32_t prog_illegal[] = { ILLEGAL };
 static const uint32_t prog_null_load[] = { LW(T0, X0, 0), TMC(X0) };
 
-/* -------------------------------------------------------------- topology */
-
 /* --------------------------------------------------------------- fixture */
 
 #define DATA_SIZE	(64 * 1024)
@@ -82,6 +80,9 @@ FIXTURE(vx) {
 	volatile uint32_t *data_map;
 	struct drm_vortex_submit_bo bos[2];
 	struct drm_vortex_submit sub;
+	/* the same job, for tests to change sub and bos and still run this */
+	struct drm_vortex_submit_bo good_bos[2];
+	struct drm_vortex_submit good;
 };
 
 FIXTURE_SETUP(vx)
@@ -122,6 +123,9 @@ FIXTURE_SETUP(vx)
 	self->sub.bos = (uintptr_t)self->bos;
 	self->sub.bo_count = 2;
 	self->sub.bo_stride = sizeof(struct drm_vortex_submit_bo);
+	memcpy(self->good_bos, self->bos, sizeof(self->bos));
+	self->good = self->sub;
+	self->good.bos = (uintptr_t)self->good_bos;
 }
 
 FIXTURE_TEARDOWN(vx)
@@ -533,9 +537,23 @@ TEST_F(vx, submit_syncobj_in_out)
 
 /* ------------------------------------------------ SUBMIT: validation */
 
-/* Each error path, its errno, and no seqno consumed. */
+/*
+ * Each error path, its errno, and no seqno consumed: the failed SUBMIT
+ * writes none back, and the file's next good job gets the number after
+ * the last one that succeeded (of sub or good; 0 in a fresh fixture).
+ */
 #define vx_submit_err(errnum) do {					\
+	uint64_t seqno_ = self->sub.seqno;				\
+	uint64_t last_ = seqno_ > self->good.seqno ? seqno_ : self->good.seqno; \
+	int32_t status_ = 1;						\
+									\
 	vx_err(errnum, _vx_submit(self->fd, &self->sub));		\
+	EXPECT_EQ(seqno_, self->sub.seqno) TH_LOG("seqno written back"); \
+	vx_cmd(_vx_submit(self->fd, &self->good));			\
+	EXPECT_EQ(last_ + 1, self->good.seqno)				\
+		TH_LOG("the failed SUBMIT used up a seqno");		\
+	vx_cmd(_vx_wait(self->fd, self->good.seqno, 10 * SEC, &status_)); \
+	EXPECT_EQ(0, status_);						\
 } while (0)
 
 TEST_F(vx, submit_err_unknown_flags)
@@ -739,7 +757,8 @@ TEST_F(vx, submit_err_bad_out_sync)
 	vx_submit_err(ENOENT);
 }
 
-TEST_F(vx, submit_err_changes_nothing)
+/* After a job: the failed SUBMIT must not take the next number either. */
+TEST_F(vx, submit_err_after_a_job_changes_nothing)
 {
 	int32_t status;
 
@@ -750,12 +769,9 @@ TEST_F(vx, submit_err_changes_nothing)
 	self->bos[1].handle = self->data;
 	self->sub.grid[0] = 0;
 	vx_submit_err(EINVAL);
-	self->sub.grid[0] = 1;
-	vx_cmd(_vx_submit(self->fd, &self->sub));
-	EXPECT_EQ(2, self->sub.seqno);
-	vx_cmd(_vx_wait(self->fd, 2, 10 * SEC, &status));
+	vx_cmd(_vx_wait(self->fd, 1, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
-	vx_err(EINVAL, _vx_wait(self->fd, 3, 0, &status));
+	vx_err(EINVAL, _vx_wait(self->fd, 4, 0, &status));
 }
 
 /* ------------------------------------------------------------------ WAIT */
