@@ -751,6 +751,19 @@ TEST_F(vx, submit_err_bad_in_sync)
 	vx_submit_err(ENOENT);
 }
 
+/* A syncobj nothing has signalled into yet has no fence to wait for. */
+TEST_F(vx, submit_err_in_sync_without_fence)
+{
+	struct drm_syncobj_create create = { 0 };
+	struct drm_syncobj_destroy destroy = { 0 };
+
+	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_SYNCOBJ_CREATE, &create));
+	self->sub.in_sync = create.handle;
+	vx_submit_err(EINVAL);
+	destroy.handle = create.handle;
+	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &destroy));
+}
+
 TEST_F(vx, submit_err_bad_out_sync)
 {
 	self->sub.out_sync = 0xdead;
