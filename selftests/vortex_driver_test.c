@@ -63,6 +63,16 @@ static const uint32_t prog_ids[] = {
 	TMC(X0),
 };
 
+/* while (!((u32 *)a0)[0]); ((u32 *)a0)[1] = STORE_MAGIC; tmc 0 */
+static const uint32_t prog_wait_go[] = {
+	LW(T1, A0, 0),
+	BEQ(T1, X0, -4),
+	LUI(T0, (STORE_MAGIC + 0x800) >> 12),
+	ADDI(T0, T0, STORE_MAGIC & 0xfff),
+	SW(T0, A0, 4),
+	TMC(X0),
+};
+
 static const uint32_t prog_loop[] = { JSELF };
 static const uint32_t prog_illegal[] = { ILLEGAL };
 static const uint32_t prog_null_load[] = { LW(T0, X0, 0), TMC(X0) };
@@ -851,6 +861,55 @@ TEST_F_TIMEOUT(vx, wait_deadline_passes_etime, 60)
 	vx_err(ETIME, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_WAIT, &w));
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
 	EXPECT_EQ(-ETIMEDOUT, status);
+}
+
+static void vx_sig_noop(int sig)
+{
+}
+
+/*
+ * A WAIT interrupted by a signal fails with -EINTR and may simply be
+ * repeated with the same absolute deadline (uapi).  The raw ioctl(): the
+ * test helper restarts on EINTR like drmIoctl().  The job spins until the
+ * test lets it go, so it is still running when the timer fires, however
+ * slow the guest; a quarter of the hang timeout keeps it clear of that.
+ */
+TEST_F_TIMEOUT(vx, wait_interrupted_eintr_then_repeated, 60)
+{
+	struct sigaction sa = { .sa_handler = vx_sig_noop };	/* no SA_RESTART */
+	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
+	struct itimerspec its = { 0 };
+	struct drm_vortex_wait w = { 0 };
+	int64_t fire = self->timeout_ms * MS / 4;
+	timer_t timer;
+	int ret;
+
+	if (fire > 200 * MS)
+		fire = 200 * MS;
+	its.it_value.tv_sec = fire / SEC;
+	its.it_value.tv_nsec = fire % SEC;
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	ASSERT_EQ(0, timer_create(CLOCK_MONOTONIC, &sev, &timer));
+
+	vx_load(self, prog_wait_go, sizeof(prog_wait_go));
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	w.seqno = self->sub.seqno;
+	w.timeout_ns = vx_now() + 30 * SEC;
+	ASSERT_EQ(0, timer_settime(timer, 0, &its, NULL));
+	ret = ioctl(self->fd, DRM_IOCTL_VORTEX_WAIT, &w);
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(EINTR, errno) TH_LOG("WAIT returned %d, errno %d", ret, errno);
+	EXPECT_EQ(0, self->data_map[1]) TH_LOG("the job ended before the signal");
+
+	self->data_map[0] = 1;
+	__sync_synchronize();
+	w.status = 1;
+	EXPECT_EQ(0, ioctl(self->fd, DRM_IOCTL_VORTEX_WAIT, &w))
+		TH_LOG("repeated WAIT: errno %d", errno);
+	EXPECT_EQ(0, w.status);
+	EXPECT_EQ(STORE_MAGIC, self->data_map[1]);
+	timer_delete(timer);
 }
 
 /* -------------------------------------------------- hangs and faults */
