@@ -1188,14 +1188,53 @@ TEST_F_TIMEOUT(vx, close_by_exit_while_busy, 60)
 
 /* --------------------------------------------------------------- fdinfo */
 
-TEST_F(vx, fdinfo_usage_keys)
+/*
+ * The value of @key in /proc/self/fdinfo/@fd: a number, scaled by its unit
+ * for the memory keys (drm_print_memory_stats() prints KiB and MiB).  -1
+ * when the key is missing.
+ */
+static int64_t vx_fdinfo(int fd, const char *key)
+{
+	char path[64], buf[4096], unit[8] = "";
+	size_t klen = strlen(key);
+	long long v;
+	ssize_t n;
+	char *p;
+	int f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = open(path, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return -1;
+	n = read(f, buf, sizeof(buf) - 1);
+	close(f);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		char *end = strchr(p, '\n');
+
+		if (strncmp(p, key, klen) || p[klen] != ':')
+			continue;
+		if (end)
+			*end = 0;
+		if (sscanf(p + klen + 1, " %lld %7s", &v, unit) < 1)
+			return -1;
+		if (!strcmp(unit, "KiB"))
+			v <<= 10;
+		else if (!strcmp(unit, "MiB"))
+			v <<= 20;
+		return v;
+	}
+	return -1;
+}
+
+TEST_F(vx, fdinfo_names_driver_and_client)
 {
 	char path[64], buf[4096];
-	int32_t status;
 	ssize_t n;
 	int fd;
 
-	vx_run(status);
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", self->fd);
 	fd = open(path, O_RDONLY);
 	ASSERT_GE(fd, 0);
@@ -1204,11 +1243,85 @@ TEST_F(vx, fdinfo_usage_keys)
 	ASSERT_GT(n, 0);
 	buf[n] = 0;
 	EXPECT_NE(NULL, strstr(buf, "drm-driver:\tvortex")) TH_LOG("%s", buf);
-	EXPECT_NE(NULL, strstr(buf, "drm-client-id:"));
-	EXPECT_NE(NULL, strstr(buf, "drm-engine-compute:"));
-	EXPECT_NE(NULL, strstr(buf, "drm-cycles-compute:"));
-	EXPECT_NE(NULL, strstr(buf, "drm-total-memory:"));
-	EXPECT_NE(NULL, strstr(buf, "drm-resident-memory:"));
+	EXPECT_GE(vx_fdinfo(self->fd, "drm-client-id"), 0);
+}
+
+/*
+ * One warp of one thread: LOOP_N times addi + bne, between li (lui + addi)
+ * and tmc: 2 * LOOP_N + 3 instructions, nothing else on the card.
+ */
+#define LOOP_N		100000
+#define LOOP_CYCLES	(2 * LOOP_N + 3)
+
+static const uint32_t prog_count_down[] = {
+	LUI(T0, (LOOP_N + 0x800) >> 12),
+	ADDI(T0, T0, LOOP_N & 0xfff),
+	ADDI(T0, T0, -1),
+	BNE(T0, X0, -4),
+	TMC(X0),
+};
+
+/*
+ * drm-cycles-compute counts the device cycles of this file's jobs, and
+ * CLOCK counts one cycle per warp-instruction slot while warps run
+ * (docs/hardware.md): the driver reads it before the doorbell and at the
+ * job's FENCE interrupt, with nothing else on the card meanwhile, so each
+ * job adds exactly LOOP_CYCLES -- no tolerance is needed, and a job of
+ * another file adds nothing here.  drm-engine-compute is wall time on the
+ * card: more than nothing, less than the submit-to-wait time around it.
+ */
+TEST_F(vx, fdinfo_engine_counts_this_files_jobs)
+{
+	struct vx_client other;
+	int64_t cycles0, ns0, start, wall;
+	int32_t status = 1;
+
+	cycles0 = vx_fdinfo(self->fd, "drm-cycles-compute");
+	ns0 = vx_fdinfo(self->fd, "drm-engine-compute");
+	ASSERT_GE(cycles0, 0);
+	ASSERT_GE(ns0, 0);
+
+	vx_load(self, prog_count_down, sizeof(prog_count_down));
+	start = vx_now();
+	vx_run(status);
+	wall = vx_now() - start;
+	ASSERT_EQ(0, status);
+	EXPECT_EQ(LOOP_CYCLES, vx_fdinfo(self->fd, "drm-cycles-compute") - cycles0);
+	EXPECT_GT(vx_fdinfo(self->fd, "drm-engine-compute"), ns0);
+	EXPECT_LE(vx_fdinfo(self->fd, "drm-engine-compute") - ns0, wall);
+
+	/* another file's job is its own */
+	vx_cmd(vx_client_open(&other, prog_count_down, sizeof(prog_count_down)));
+	vx_cmd(_vx_submit(other.fd, &other.sub));
+	vx_cmd(_vx_wait(other.fd, other.sub.seqno, 10 * SEC, &status));
+	ASSERT_EQ(0, status);
+	EXPECT_EQ(LOOP_CYCLES, vx_fdinfo(other.fd, "drm-cycles-compute"));
+	EXPECT_EQ(LOOP_CYCLES, vx_fdinfo(self->fd, "drm-cycles-compute") - cycles0);
+	vx_client_close(&other);
+
+	vx_run(status);
+	ASSERT_EQ(0, status);
+	EXPECT_EQ(2 * LOOP_CYCLES, vx_fdinfo(self->fd, "drm-cycles-compute") - cycles0);
+}
+
+/* drm-*-memory follow the file's buffers, byte for byte (all VRAM, resident). */
+TEST_F(vx, fdinfo_memory_follows_buffers)
+{
+	const int64_t size = 1 << 20;
+	int64_t total0 = vx_fdinfo(self->fd, "drm-total-memory");
+	int64_t resident0 = vx_fdinfo(self->fd, "drm-resident-memory");
+	uint32_t h;
+
+	/* the fixture's code page and data buffer */
+	EXPECT_EQ(4096 + DATA_SIZE, total0);
+	EXPECT_EQ(total0, resident0);
+
+	vx_cmd(_vx_bo_create(self->fd, size, 0, &h, NULL));
+	EXPECT_EQ(size, vx_fdinfo(self->fd, "drm-total-memory") - total0);
+	EXPECT_EQ(size, vx_fdinfo(self->fd, "drm-resident-memory") - resident0);
+	vx_cmd(_vx_bo_close(self->fd, h));
+	EXPECT_EQ(total0, vx_fdinfo(self->fd, "drm-total-memory"));
+	EXPECT_EQ(resident0, vx_fdinfo(self->fd, "drm-resident-memory"));
 }
 
 /* --------------------------------------------------------------- unplug */
