@@ -7,9 +7,9 @@
  * into a buffer through its mmap.  The expected topology comes from the
  * guest's kernel command line (vxtest.topology=C,K,W,T vxtest.vram=BYTES).
  *
- * vxtest.unplug=1 on the command line enables unplug_with_open_client, which
- * asks the host (scripts/qmp-watch.py) to device_del the card; it must be the
- * last thing that boot runs, so it is off by default.
+ * vxtest.unplug=1 on the command line puts unplug_with_open_client in the
+ * plan (see main()): it asks the host (scripts/qmp-watch.py) to device_del
+ * the card, so it must be the last thing that boot runs.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -1349,9 +1349,6 @@ TEST_F_TIMEOUT(vx, unplug_with_open_client, 120)
 	pid_t pid;
 	int i, wst;
 
-	if (!vx_cmdline_has("vxtest.unplug=1"))
-		SKIP(return, "needs vxtest.unplug=1 (the host unplugs the card)");
-
 	memcpy(self->code_map + 16, prog_loop, sizeof(prog_loop));
 	self->sub.entry_pc = self->code_addr + 64;
 	vx_cmd(_vx_submit(self->fd, &self->sub));
@@ -1396,4 +1393,24 @@ TEST_F_TIMEOUT(vx, unplug_with_open_client, 120)
 	self->fd = -1;
 }
 
-TEST_HARNESS_MAIN
+/*
+ * unplug_with_open_client ends the card's life, so it is in the plan only
+ * of a boot that asks for it with vxtest.unplug=1 (scripts/check.sh runs
+ * it alone there); elsewhere the harness's own filter leaves it out, so it
+ * never shows up as a skip.  An explicit -t unplug_with_open_client comes
+ * first and wins.
+ */
+int main(int argc, char **argv)
+{
+	char *args[argc + 3];
+	int n;
+
+	for (n = 0; n < argc; n++)
+		args[n] = argv[n];
+	if (!vx_cmdline_has("vxtest.unplug=1")) {
+		args[n++] = "-T";
+		args[n++] = "unplug_with_open_client";
+	}
+	args[n] = NULL;
+	return test_harness_run(n, args);
+}
