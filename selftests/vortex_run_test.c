@@ -190,7 +190,7 @@ FIXTURE_TEARDOWN(vx)
 	vx_device_close(self->dev);
 }
 
-static const uint32_t sizes[] = { 1, 7, 64, 100, 1000, 4099, 65536 };
+static const uint32_t sizes[] = VX_SAMPLE_SIZES;
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
 
 /*

@@ -32,6 +32,12 @@
 
 #define VX_SAMPLE_MAX_BUFS	3
 
+/*
+ * The element counts the tests run each sample at: one, less than a warp,
+ * whole warps, ragged tails, and more elements than the card has threads.
+ */
+#define VX_SAMPLE_SIZES		{ 1, 7, 64, 100, 1000, 4099, 65536 }
+
 /* What the kernel does with a buffer. */
 #define VX_SAMPLE_IN		1u	/* reads it: upload after filling */
 #define VX_SAMPLE_OUT		2u	/* writes it */

@@ -305,7 +305,7 @@ FIXTURE_TEARDOWN(card)
 	card_fini(&self->c);
 }
 
-static const uint32_t sizes[] = { 1, 7, 64, 100, 1000, 4099, 65536 };
+static const uint32_t sizes[] = VX_SAMPLE_SIZES;
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
 
 TEST_F(card, vecadd)
