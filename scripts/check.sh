@@ -19,28 +19,46 @@ total_start=$(date +%s)
 
 rm -rf "$results"
 mkdir -p "$results"
-mapfile -t host_args < <(vx_stage host-tests scripts/run-host-tests.sh "$results/host" $(make -s print-HOST_TESTS))
+host_tests=$(make -s print-HOST_TESTS)
+guest_tests=$(make -s print-GUEST_TESTS)
+
+# What the verdict must find (tap.py --expect): every host test, every
+# boot, and in each boot every test program it was to run.  A wrong
+# vx.tests filter or a program that never starts is then a failure, not a
+# shorter run that still looks green.
+expect=()
+for t in $host_tests; do
+	expect+=(--expect "host/$(basename "$t")")
+done
+
+mapfile -t host_args < <(vx_stage host-tests scripts/run-host-tests.sh "$results/host" $host_tests)
 
 guest_args=()
+# guest_boot NAME PROGRAMS RUN-GUEST-ARGS...: one boot, and what it must report.
+guest_boot() {
+	local name=$1 programs=$2 dir=$results/guest-${1//,/-}
+	shift 2
+	vx_stage "guest $name" scripts/run-guest.sh --out "$dir" "$@" || true
+	guest_args+=(--guest "guest[$name]=$dir/results.log,$dir/console.log")
+	expect+=(--expect "guest[$name]")
+	for t in $programs; do
+		expect+=(--expect "guest[$name]/$(basename "$t")")
+	done
+}
+
 for topo in $topologies; do
-	dir=$results/guest-${topo//,/-}
-	vx_stage "guest $topo" scripts/run-guest.sh --topology "$topo" --out "$dir" || true
-	guest_args+=(--guest "guest[$topo]=$dir/results.log,$dir/console.log")
+	guest_boot "$topo" "$guest_tests" --topology "$topo"
 done
 
 # Hot-unplug of the card under a busy client, in a boot of its own since
 # the card is gone afterwards (the test asks the host through qmp-watch).
-dir=$results/guest-unplug
-vx_stage "guest unplug" scripts/run-guest.sh --tests vortex_driver_test \
-	--append "vxtest.unplug=1 vx.args=-t,unplug_with_open_client" --out "$dir" || true
-guest_args+=(--guest "guest[unplug]=$dir/results.log,$dir/console.log")
+guest_boot unplug vortex_driver_test --tests vortex_driver_test \
+	--append "vxtest.unplug=1 vx.args=-t,unplug_with_open_client"
 
 # The race tests again under slub_debug: a use-after-free in the driver then
 # reads poison and oopses, which fails the boot.
-dir=$results/guest-slub
-vx_stage "guest slub" scripts/run-guest.sh --tests vortex_reliability_test \
-	--append "slub_debug=FZPU" --out "$dir" || true
-guest_args+=(--guest "guest[slub]=$dir/results.log,$dir/console.log")
+guest_boot slub vortex_reliability_test --tests vortex_reliability_test \
+	--append "slub_debug=FZPU"
 
 printf '[time] %-14s %6d s\n' total $(( $(date +%s) - total_start )) >&2
-scripts/tap.py "${host_args[@]}" "${guest_args[@]}"
+scripts/tap.py "${host_args[@]}" "${guest_args[@]}" "${expect[@]}"

@@ -8,6 +8,12 @@ Inputs:
   --guest NAME=RESULTS,CONSOLE
                             a guest boot: the framed results channel and the
                             console log (see scripts/guest/init)
+  --expect SUITE            a suite the run must contain, named as the
+                            verdict names it: host/NAME, a boot NAME, or a
+                            boot's test program NAME/PROGRAM (repeatable).
+                            One that reported nothing is a failure, so a
+                            wrong test filter or a program that never
+                            started cannot make a shorter run look green.
 Prints every failure with its context, a line per suite, and closes with
 'N passed, N failed, N skipped'.  Exit status 1 if anything failed.
 """
@@ -146,12 +152,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--host', action='append', default=[])
     ap.add_argument('--guest', action='append', default=[])
+    ap.add_argument('--expect', action='append', default=[])
     args = ap.parse_args()
     verdict = Verdict()
     for spec in args.host:
         host_suite(verdict, spec)
     for spec in args.guest:
         guest_suite(verdict, spec)
+    for suite in args.expect:
+        if suite not in verdict.suites:
+            verdict.add(suite, 'expected', False, why='never reported: not run, or never started')
     for suite, (p, f, sk) in verdict.suites.items():
         print(f'{suite:48} {p:4} passed {f:4} failed {sk:4} skipped')
     for f in verdict.failures:

@@ -1,28 +1,29 @@
 # fragment: see top-level Makefile
 
 # --- userspace helper: sample kernels through libvortex (vortex_run_test)
-$(O)/guest/selftests/vortex_run_test: selftests/vortex_run_test.c $(US_LIB) $(US_HDRS)
+$(O)/guest/selftests/vortex_run_test: selftests/vortex_run_test.c $(US_LIB) $(US_HDRS) \
+		$(TESTLIB_SAMPLES) $(TESTLIB_HDRS)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(US_INC) $(GUEST_INC) $(KSFT_INC) \
-		-o $@ $< $(US_LIB)
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(US_INC) $(TESTLIB_INC) $(GUEST_INC) \
+		$(KSFT_INC) -o $@ $< $(US_LIB) $(TESTLIB_SAMPLES) -lm
 
 GUEST_TESTS += $(O)/guest/selftests/vortex_run_test
 
 # --- driver helper: the kernel ABI with plain ioctl()s (vortex_driver_test)
 $(O)/guest/selftests/vortex_driver_test: selftests/vortex_driver_test.c uapi/vortex_accel.h \
-		selftests/vortex_test_cmdline.h selftests/vortex_test_ioctl.h qemu-device/tests/vx_asm.h hw/vortex_regs.h
+		selftests/vortex_test_cmdline.h selftests/vortex_test_ioctl.h $(TESTLIB_HDRS) hw/vortex_regs.h
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -I$(TOP)/hw \
-		-I$(TOP)/qemu-device/tests -o $@ $<
+		$(TESTLIB_INC) -o $@ $<
 
 GUEST_TESTS += $(O)/guest/selftests/vortex_driver_test
 
 # --- the card's registers and Debug Module through BAR0 (vortex_bar_test)
 $(O)/guest/selftests/vortex_bar_test: selftests/vortex_bar_test.c hw/vortex_regs.h \
-		qemu-device/tests/vx_asm.h selftests/vortex_test_cmdline.h
+		$(TESTLIB_HDRS) selftests/vortex_test_cmdline.h
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -I$(TOP)/hw \
-		-I$(TOP)/qemu-device/tests -o $@ $<
+		$(TESTLIB_INC) -o $@ $<
 
 GUEST_TESTS += $(O)/guest/selftests/vortex_bar_test
 
@@ -33,10 +34,10 @@ VX_RAW_TESTS := vortex_reliability_test vortex_core_ioctl_test vortex_mmap_test 
 
 $(VX_RAW_TESTS:%=$(O)/guest/selftests/%): $(O)/guest/selftests/%: selftests/%.c \
 		uapi/vortex_accel.h selftests/vortex_test_ioctl.h \
-		qemu-device/tests/vx_asm.h hw/vortex_regs.h
+		$(TESTLIB_HDRS) hw/vortex_regs.h
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -I$(TOP)/hw \
-		-I$(TOP)/qemu-device/tests -o $@ $<
+		$(TESTLIB_INC) -o $@ $<
 
 GUEST_TESTS += $(VX_RAW_TESTS:%=$(O)/guest/selftests/%)
 

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The card's registers and Debug Module through BAR0, from the guest.
+ * The card's PCI side from the guest: what vortex-pci.c adds to the
+ * simulator core.  The host tests (test_regs, test_cp, test_dm) prove the
+ * registers, the ring and the Debug Module on the core alone; this test
+ * keeps what only a real guest shows: config space and BAR sizes, the
+ * access sizes the MMIO region accepts, VRAM through BAR2, and requests
+ * made from a vCPU while the run thread executes the warps.
  *
  * The test takes the card from vortex.ko for the length of each test: it
  * unbinds the driver (with CONFIG_IO_STRICT_DEVMEM a claimed BAR cannot be
@@ -14,10 +19,11 @@
  * Without the driver there are no interrupts: the test never sets
  * IRQ_ENABLE (an INTx nobody handles would be a kernel complaint) and polls
  * IRQ_STATUS, which records causes either way.  Every wait is a bounded
- * poll.  Device programs are hand-assembled with vx_asm.h, the encoder the
- * host tests use.  The expected topology comes from the kernel command line
- * (vxtest.topology=C,K,W,T vxtest.vram=BYTES); the other tests size
- * themselves from PLATFORM.
+ * poll.  Device programs are hand-assembled with testlib/vx_asm.h and the
+ * ring and Debug Module are driven by testlib/vx_card_io.h, the code the
+ * host tests use on the simulator.  The expected topology comes from the
+ * kernel command line (vxtest.topology=C,K,W,T vxtest.vram=BYTES); the
+ * other tests size themselves from PLATFORM.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -38,7 +44,7 @@
 
 #include "kselftest_harness.h"
 #include "vortex_regs.h"
-#include "vx_asm.h"
+#include "vx_card_io.h"
 #include "vortex_test_cmdline.h"
 
 #define PCI_DEVICES	"/sys/bus/pci/devices"
@@ -56,26 +62,20 @@ enum { X0 = 0, T0 = 5, T1 = 6, T2 = 7, A0 = 10, T3 = 28, T4 = 29 };
 #define RING_SIZE	0x1000u
 #define CODE_OFF	0x10000u
 #define SCRATCH_OFF	0x18000u	/* memory the DM reaches by injection */
-#define MARK_OFF	0x1f000u	/* written by the redirect path */
 #define DATA_OFF	0x20000u	/* launch argument: results, counters */
 #define VRAM_MAP_MIN	0x100000u
 
-#define DEV(off)	(VX_VRAM_DEVADDR + (uint32_t)(off))
-#define ENTRY		DEV(CODE_OFF)
-#define SUMMARY		VX_MASK(29, 24)	/* DCTRL all/any halted/running/unavail */
+#define ENTRY		VX_DEV(CODE_OFF)
 #define POISON		0xdeadbeefu
 #define ID_MAGIC	0x5a000000u
-#define MARK_VALUE	0x77
 
 /* ------------------------------------------------------- device programs */
 
 /*
  * Every warp counts in t2 and stores the count to counter[gwarp] (a0 + 4 *
- * gwarp) forever.  REDIRECT_PC is a second path a debugger can move a
- * halted warp to: it writes MARK_VALUE at MARK_OFF and ends the warp.
+ * gwarp) forever.
  */
 #define LOOP_PC		(ENTRY + 4 * 7)
-#define REDIRECT_PC	(ENTRY + 4 * 10)
 static const uint32_t prog_count[] = {
 	CSRR(T0, VX_CSR_CORE_ID),
 	CSRR(T1, VX_CSR_NUM_WARPS),
@@ -87,10 +87,6 @@ static const uint32_t prog_count[] = {
 	ADDI(T2, T2, 1),		/* LOOP_PC */
 	SW(T2, T1, 0),
 	JAL(0, -8),
-	LUI(T3, DEV(MARK_OFF) >> 12),	/* REDIRECT_PC */
-	ADDI(T4, X0, MARK_VALUE),
-	SW(T4, T3, 0),
-	TMC(X0),
 };
 
 /* ((u32 *)a0)[mhartid] = ID_MAGIC + mhartid */
@@ -101,13 +97,6 @@ static const uint32_t prog_ids[] = {
 	LUI(T2, ID_MAGIC >> 12),
 	ADD(T2, T2, T0),
 	SW(T2, T1, 0),
-	TMC(X0),
-};
-
-/* Spins until the word at a0 is non-zero, then ends. */
-static const uint32_t prog_wait_flag[] = {
-	LW(T0, A0, 0),
-	BEQ(T0, X0, -4),
 	TMC(X0),
 };
 
@@ -272,38 +261,36 @@ FIXTURE(bar) {
 	size_t vram_map;	/* bytes of BAR2 mapped */
 	uint64_t vram_size;	/* BAR2 size */
 	uint32_t clusters, cores, warps, threads;
-	uint32_t ncores, nwarps, nthreads, nwin;
-	uint32_t tail;		/* ring offset of the next dword */
+	uint32_t ncores, nwarps, nthreads;
+	struct vx_card_io io;
+	struct vx_ring ring;
 };
 
-static uint32_t rd(FIXTURE_DATA(bar) *self, uint32_t off)
+/* The accessors of struct vx_card_io: BAR0 and BAR2 as mapped. */
+static uint32_t rd(void *opaque, uint32_t off)
 {
+	FIXTURE_DATA(bar) *self = opaque;
+
 	return self->regs[off / 4];
 }
 
-static void wr(FIXTURE_DATA(bar) *self, uint32_t off, uint32_t v)
+static void wr(void *opaque, uint32_t off, uint32_t v)
 {
+	FIXTURE_DATA(bar) *self = opaque;
+
 	self->regs[off / 4] = v;
 }
 
-static uint32_t dm_rd(FIXTURE_DATA(bar) *self, uint32_t reg)
+static void vram_wr(void *opaque, uint32_t off, uint32_t v)
 {
-	return rd(self, VX_DM_REG(reg));
-}
+	FIXTURE_DATA(bar) *self = opaque;
 
-static void dm_wr(FIXTURE_DATA(bar) *self, uint32_t reg, uint32_t v)
-{
-	wr(self, VX_DM_REG(reg), v);
+	self->vram[off / 4] = v;
 }
 
 static uint32_t vram_rd(FIXTURE_DATA(bar) *self, uint32_t off)
 {
 	return self->vram[off / 4];
-}
-
-static void vram_wr(FIXTURE_DATA(bar) *self, uint32_t off, uint32_t v)
-{
-	self->vram[off / 4] = v;
 }
 
 static void vram_fill(FIXTURE_DATA(bar) *self, uint32_t off, uint32_t words,
@@ -313,13 +300,8 @@ static void vram_fill(FIXTURE_DATA(bar) *self, uint32_t off, uint32_t words,
 		vram_wr(self, off + 4 * i, v);
 }
 
-static void put_code(FIXTURE_DATA(bar) *self, const uint32_t *insns, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		vram_wr(self, CODE_OFF + 4 * i, insns[i]);
-}
-
-#define PUT_CODE(self, prog)	put_code(self, prog, sizeof(prog) / sizeof(prog[0]))
+#define PUT_CODE(self, prog)	\
+	vx_put_code(&(self)->io, CODE_OFF, prog, sizeof(prog) / sizeof(prog[0]))
 
 static int64_t now_ms(void)
 {
@@ -340,7 +322,7 @@ static int64_t now_ms(void)
 
 static void vx_topology(FIXTURE_DATA(bar) *self)
 {
-	uint32_t p = dm_rd(self, VX_DM_PLATFORM);
+	uint32_t p = vx_dm_rd(&self->io, VX_DM_PLATFORM);
 
 	self->threads = 1u << VX_PLATFORM_NUMTHREADS_LOG2(p);
 	self->warps = VX_PLATFORM_NUMWARPS(p);
@@ -349,54 +331,18 @@ static void vx_topology(FIXTURE_DATA(bar) *self)
 	self->ncores = self->clusters * self->cores;
 	self->nwarps = self->ncores * self->warps;
 	self->nthreads = self->nwarps * self->threads;
-	self->nwin = (self->nwarps + 31) / 32;
 }
 
-/* ---------------------------------------------------------------- ring */
+/* ------------------------------------------------------ jobs and warps */
 
-static void ring_setup(FIXTURE_DATA(bar) *self)
+/* LAUNCH of @grid blocks of @block threads at ENTRY, a0 = DATA_OFF; FENCE. */
+static void launch(FIXTURE_DATA(bar) *self, uint32_t grid, uint32_t block,
+		   uint32_t seqno)
 {
-	wr(self, VX_REG_RING_BASE, DEV(RING_OFF));
-	wr(self, VX_REG_RING_SIZE, RING_SIZE);
-	wr(self, VX_REG_RING_CTRL, VX_RING_CTRL_ENABLE);
-	self->tail = 0;
-}
-
-static void ring_put(FIXTURE_DATA(bar) *self, uint32_t dw)
-{
-	vram_wr(self, RING_OFF + self->tail, dw);
-	self->tail = (self->tail + 4) & (RING_SIZE - 1);
-}
-
-static void ring_kick(FIXTURE_DATA(bar) *self)
-{
-	__sync_synchronize();
-	wr(self, VX_REG_RING_TAIL, self->tail);
-	wr(self, VX_REG_DOORBELL, 1);
-}
-
-/* LAUNCH of grid.x blocks of block.x threads at ENTRY, a0 = DATA_OFF. */
-static void ring_launch(FIXTURE_DATA(bar) *self, uint32_t grid, uint32_t block)
-{
-	const uint32_t p[VX_LAUNCH_NDW] = {
-		[VX_LAUNCH_ENTRY] = ENTRY,
-		[VX_LAUNCH_ARG] = DEV(DATA_OFF),
-		[VX_LAUNCH_GRID_X] = grid, [VX_LAUNCH_GRID_Y] = 1,
-		[VX_LAUNCH_GRID_Z] = 1,
-		[VX_LAUNCH_BLOCK_X] = block, [VX_LAUNCH_BLOCK_Y] = 1,
-		[VX_LAUNCH_BLOCK_Z] = 1,
-	};
-
-	ring_put(self, VX_PKT_HDR(VX_PKT_LAUNCH, VX_LAUNCH_NDW));
-	for (int i = 0; i < VX_LAUNCH_NDW; i++)
-		ring_put(self, p[i]);
-}
-
-static void ring_fence(FIXTURE_DATA(bar) *self, uint32_t seqno, uint32_t flags)
-{
-	ring_put(self, VX_PKT_HDR(VX_PKT_FENCE, VX_FENCE_NDW));
-	ring_put(self, seqno);
-	ring_put(self, flags);
+	vx_ring_launch_1d(&self->io, &self->ring, ENTRY, VX_DEV(DATA_OFF), grid,
+			  block);
+	vx_ring_fence(&self->io, &self->ring, seqno, VX_FENCE_FLAG_IRQ);
+	vx_ring_kick(&self->io, &self->ring);
 }
 
 /* Every warp of the card runs prog_count; counters start at 0. */
@@ -404,9 +350,7 @@ static void start_counting(FIXTURE_DATA(bar) *self)
 {
 	vram_fill(self, DATA_OFF, self->nwarps, 0);
 	PUT_CODE(self, prog_count);
-	ring_launch(self, self->ncores, self->warps * self->threads);
-	ring_fence(self, 1, VX_FENCE_FLAG_IRQ);
-	ring_kick(self);
+	launch(self, self->ncores, self->warps * self->threads, 1);
 }
 
 static uint32_t counter(FIXTURE_DATA(bar) *self, uint32_t gwarp)
@@ -431,78 +375,17 @@ static bool counter_still(FIXTURE_DATA(bar) *self, uint32_t gwarp)
 	return counter(self, gwarp) == c;
 }
 
-/* ------------------------------------------------------- Debug Module */
-
-static void dm_ctrl(FIXTURE_DATA(bar) *self, uint32_t bits)
-{
-	dm_wr(self, VX_DM_DCTRL, VX_DCTRL_DMACTIVE | bits);
-}
-
-/* Selects @warp/@thread for step and inject, and @warp's window. */
-static void dm_select(FIXTURE_DATA(bar) *self, uint32_t warp, uint32_t thread)
-{
-	dm_wr(self, VX_DM_DSELECT, VX_DSELECT_MAKE(warp / 32, warp, thread));
-}
-
-static uint32_t hacause(FIXTURE_DATA(bar) *self)
-{
-	return VX_DCTRL_HACAUSE(dm_rd(self, VX_DM_DCTRL));
-}
-
-#define ALL_WARPS	UINT32_MAX
-
-/* Mask array := just @warp (ALL_WARPS: every warp). */
-static void dm_wmask(FIXTURE_DATA(bar) *self, uint32_t warp)
-{
-	for (uint32_t w = 0; w < self->nwin; w++) {
-		uint32_t m = warp == ALL_WARPS ? ~0u :
-			     warp / 32 == w ? VX_BIT(warp % 32) : 0;
-
-		dm_wr(self, VX_DM_DSELECT, VX_DSELECT_MAKE(w, 0, 0));
-		dm_wr(self, VX_DM_WMASK, m);
-	}
-}
-
-/* @warp's bit in the window of @reg (WACTIVE, WSTATUS). */
-static bool dm_warp_bit(FIXTURE_DATA(bar) *self, uint32_t reg, uint32_t warp)
-{
-	dm_select(self, warp, 0);
-	return dm_rd(self, reg) & VX_BIT(warp % 32);
-}
-
 static bool halted(FIXTURE_DATA(bar) *self, uint32_t warp)
 {
-	return dm_warp_bit(self, VX_DM_WSTATUS, warp);
+	return vx_dm_halted(&self->io, warp);
 }
 
-/* haltreq on @warp alone (or ALL_WARPS); true once it is halted. */
+/* haltreq on @warp alone (or VX_DM_ALL_WARPS); true once it is halted. */
 static bool dm_halt(FIXTURE_DATA(bar) *self, uint32_t warp)
 {
-	dm_wmask(self, warp);
-	dm_ctrl(self, VX_DCTRL_HALTREQ);
-	return POLL(halted(self, warp == ALL_WARPS ? 0 : warp), POLL_MS);
-}
-
-/* Injects @insn into the selected thread; returns DCTRL.injecterr. */
-static bool inject(FIXTURE_DATA(bar) *self, uint32_t insn)
-{
-	dm_wr(self, VX_DM_INJECT, insn);
-	dm_ctrl(self, VX_DCTRL_INJECTREQ);
-	return dm_rd(self, VX_DM_DCTRL) & VX_DCTRL_INJECTERR;
-}
-
-/* A GPR of the selected thread, the way a debugger reads it. */
-static uint32_t read_gpr(FIXTURE_DATA(bar) *self, uint32_t r)
-{
-	if (inject(self, CSRW(VX_CSR_DSCRATCH(0), r)))
-		return POISON;
-	return dm_rd(self, VX_DM_DSCRATCH(0));
-}
-
-static bool write_gpr(FIXTURE_DATA(bar) *self, uint32_t r, uint32_t v)
-{
-	dm_wr(self, VX_DM_DSCRATCH(0), v);
-	return !inject(self, CSRR(r, VX_CSR_DSCRATCH(0)));
+	vx_dm_wmask(&self->io, self->nwarps, warp);
+	vx_dm_ctrl(&self->io, VX_DCTRL_HALTREQ);
+	return POLL(halted(self, warp == VX_DM_ALL_WARPS ? 0 : warp), POLL_MS);
 }
 
 /* Starts prog_count everywhere and waits until warps 0 and last count. */
@@ -518,8 +401,8 @@ static bool write_gpr(FIXTURE_DATA(bar) *self, uint32_t r, uint32_t v)
 #define DM_HALT(self, warp)						\
 	ASSERT_TRUE(dm_halt(self, warp))				\
 		TH_LOG("warp %d did not halt: WSTATUS 0x%x DCTRL 0x%x",	\
-		       (int)(warp), dm_rd(self, VX_DM_WSTATUS),		\
-		       dm_rd(self, VX_DM_DCTRL))
+		       (int)(warp), vx_dm_rd(&(self)->io, VX_DM_WSTATUS),	\
+		       vx_dm_rd(&(self)->io, VX_DM_DCTRL))
 
 /* ------------------------------------------------ setup and teardown */
 
@@ -531,6 +414,9 @@ static int vx_card_take(FIXTURE_DATA(bar) *self, const char **what)
 	struct stat st;
 	int ret;
 
+	self->io = (struct vx_card_io){
+		.rd = rd, .wr = wr, .vram_wr = vram_wr, .opaque = self,
+	};
 	snprintf(dir, sizeof(dir), PCI_DEVICES "/%s", self->bdf);
 	if (vx_card_bound(self->bdf)) {
 		*what = "unbind vortex";
@@ -608,7 +494,7 @@ FIXTURE_SETUP(bar)
 		vx_card_give_back(self);
 		ASSERT_EQ(0, ret) TH_LOG("%s %s: %s", what, self->bdf, strerror(-ret));
 	}
-	dm_wr(self, VX_DM_DCTRL, 0);
+	vx_dm_wr(&self->io, VX_DM_DCTRL, 0);
 	wr(self, VX_REG_RESET, VX_RESET_KEY);
 	wr(self, VX_REG_IRQ_STATUS, VX_IRQ_ALL);
 	busy = rd(self, VX_REG_STATUS) | rd(self, VX_REG_IRQ_ENABLE) |
@@ -616,7 +502,7 @@ FIXTURE_SETUP(bar)
 	if (busy)
 		vx_card_give_back(self);
 	ASSERT_EQ(0, busy) TH_LOG("card not idle after RESET: STATUS, IRQ_* 0x%x", busy);
-	ring_setup(self);
+	vx_ring_setup(&self->io, &self->ring, RING_OFF, RING_SIZE);
 }
 
 /*
@@ -647,6 +533,7 @@ FIXTURE_TEARDOWN_PARENT(bar)
 
 /* ------------------------------------------------------ identification */
 
+/* Config space, BAR sizes and the ID registers agree with each other. */
 TEST_F_TIMEOUT(bar, identification_registers, 60)
 {
 	char dir[PATH_MAX];
@@ -654,7 +541,6 @@ TEST_F_TIMEOUT(bar, identification_registers, 60)
 
 	EXPECT_EQ(VX_ID_MAGIC, rd(self, VX_REG_ID));
 	EXPECT_EQ(VX_VERSION_CURRENT, rd(self, VX_REG_VERSION));
-	EXPECT_EQ(1, VX_VERSION_MAJOR(rd(self, VX_REG_VERSION)));
 	EXPECT_EQ(VX_CAPS_DM | VX_CAPS_RING | VX_CAPS_FPU, rd(self, VX_REG_CAPS));
 	EXPECT_EQ(VX_VRAM_DEVADDR, rd(self, VX_REG_VRAM_DEVADDR));
 	EXPECT_EQ(self->vram_size, rd(self, VX_REG_VRAM_SIZE_LO) |
@@ -667,72 +553,35 @@ TEST_F_TIMEOUT(bar, identification_registers, 60)
 	EXPECT_EQ(VX_PCI_REVISION, rev);
 }
 
-TEST_F_TIMEOUT(bar, vram_size_matches_cmdline, 60)
+/* The QEMU properties (-device vortex,...) reach the card's registers. */
+TEST_F_TIMEOUT(bar, properties_match_cmdline, 60)
 {
 	struct vx_expect e;
+	uint32_t p = vx_dm_rd(&self->io, VX_DM_PLATFORM);
 
 	if (!vx_cmdline_expect(&e))
 		SKIP(return, "no vxtest.topology/vxtest.vram on the kernel command line");
 	EXPECT_EQ(e.vram, rd(self, VX_REG_VRAM_SIZE_LO) |
 		  (uint64_t)rd(self, VX_REG_VRAM_SIZE_HI) << 32);
 	EXPECT_EQ(e.vram, self->vram_size);
-}
-
-TEST_F_TIMEOUT(bar, platform_matches_cmdline, 60)
-{
-	struct vx_expect e;
-	uint32_t p = dm_rd(self, VX_DM_PLATFORM);
-
-	if (!vx_cmdline_expect(&e))
-		SKIP(return, "no vxtest.topology/vxtest.vram on the kernel command line");
 	EXPECT_EQ(e.threads, 1u << VX_PLATFORM_NUMTHREADS_LOG2(p));
 	EXPECT_EQ(e.warps, VX_PLATFORM_NUMWARPS(p));
 	EXPECT_EQ(e.cores, VX_PLATFORM_NUMCORES(p));
 	EXPECT_EQ(e.clusters, VX_PLATFORM_NUMCLUSTERS(p));
 	EXPECT_EQ(VX_PLATFORM_ID_VORTEX, VX_PLATFORM_ID(p));
-	/* read-only, and readable with the DM inactive (as it is now) */
-	dm_wr(self, VX_DM_PLATFORM, 0);
-	EXPECT_EQ(p, dm_rd(self, VX_DM_PLATFORM));
 }
 
-/* ------------------------------------------------- control and status */
+/* ------------------------------------------------------ the MMIO region */
 
-TEST_F_TIMEOUT(bar, irq_status_is_write_one_to_clear, 60)
+/*
+ * docs/hardware.md: only aligned 32-bit accesses; others read 0 and write
+ * nothing.  That is the MemoryRegionOps of vortex-pci.c, which the host
+ * tests never go through; so is the BAR0 space past the simulator's
+ * registers.
+ */
+TEST_F_TIMEOUT(bar, narrow_wide_and_unknown_accesses, 60)
 {
-	ring_fence(self, 7, VX_FENCE_FLAG_IRQ);
-	ring_kick(self);
-	ASSERT_TRUE(POLL(rd(self, VX_REG_FENCE_SEQNO) == 7, POLL_MS))
-		TH_LOG("FENCE 7 did not run: FENCE_SEQNO %u HEAD 0x%x",
-		       rd(self, VX_REG_FENCE_SEQNO), rd(self, VX_REG_RING_HEAD));
-	EXPECT_EQ(VX_IRQ_FENCE, rd(self, VX_REG_IRQ_STATUS));
-
-	wr(self, VX_REG_IRQ_STATUS, 0);
-	EXPECT_EQ(VX_IRQ_FENCE, rd(self, VX_REG_IRQ_STATUS));
-	wr(self, VX_REG_IRQ_STATUS, ~VX_IRQ_FENCE);
-	EXPECT_EQ(VX_IRQ_FENCE, rd(self, VX_REG_IRQ_STATUS));
-	wr(self, VX_REG_IRQ_STATUS, VX_IRQ_FENCE);
-	EXPECT_EQ(0, rd(self, VX_REG_IRQ_STATUS));
-	/* writing ones does not set causes */
-	wr(self, VX_REG_IRQ_STATUS, VX_IRQ_ALL);
-	EXPECT_EQ(0, rd(self, VX_REG_IRQ_STATUS));
-}
-
-TEST_F_TIMEOUT(bar, fence_without_irq_flag_raises_nothing, 60)
-{
-	ring_fence(self, 9, 0);
-	ring_kick(self);
-	ASSERT_TRUE(POLL(rd(self, VX_REG_FENCE_SEQNO) == 9, POLL_MS));
-	EXPECT_EQ(0, rd(self, VX_REG_IRQ_STATUS));
-	EXPECT_EQ(self->tail, rd(self, VX_REG_RING_HEAD));
-}
-
-/* docs/hardware.md: only aligned 32-bit accesses; others read 0, write nothing */
-TEST_F_TIMEOUT(bar, unknown_offsets_and_sizes_read_zero, 60)
-{
-	const uint32_t unknown[] = {
-		0x00c, 0x01c, 0x028, 0x02c, 0x058, 0x064, 0x07c, 0x0b8, 0x0fc,
-		0x800, VX_DM_REG(VX_DM_NREGS), 0x1ffc, 0x8000, VX_MMIO_SIZE - 4,
-	};
+	const uint32_t unknown[] = { 0x800, 0x1ffc, 0x8000, VX_MMIO_SIZE - 4 };
 	volatile uint8_t *b = (volatile uint8_t *)self->regs;
 	volatile uint16_t *h = (volatile uint16_t *)self->regs;
 	volatile uint64_t *q = (volatile uint64_t *)self->regs;
@@ -741,7 +590,6 @@ TEST_F_TIMEOUT(bar, unknown_offsets_and_sizes_read_zero, 60)
 		EXPECT_EQ(0, rd(self, unknown[i]))
 			TH_LOG("offset 0x%x", unknown[i]);
 	}
-	EXPECT_EQ(0, rd(self, VX_REG_RESET));		/* write-only */
 	EXPECT_EQ(0, b[VX_REG_ID]);
 	EXPECT_EQ(0, b[VX_REG_ID + 1]);
 	EXPECT_EQ(0, h[VX_REG_ID / 2]);
@@ -754,16 +602,7 @@ TEST_F_TIMEOUT(bar, unknown_offsets_and_sizes_read_zero, 60)
 	EXPECT_EQ(0, rd(self, VX_REG_RING_TAIL));
 }
 
-TEST_F_TIMEOUT(bar, reset_needs_the_key, 60)
-{
-	wr(self, VX_REG_RESET, VX_RESET_KEY + 1);
-	EXPECT_EQ(VX_RING_CTRL_ENABLE, rd(self, VX_REG_RING_CTRL));
-	EXPECT_EQ(DEV(RING_OFF), rd(self, VX_REG_RING_BASE));
-	wr(self, VX_REG_RESET, VX_RESET_KEY);
-	EXPECT_EQ(0, rd(self, VX_REG_RING_CTRL));
-	EXPECT_EQ(0, rd(self, VX_REG_RING_BASE));
-	EXPECT_EQ(0, rd(self, VX_REG_RING_SIZE));
-}
+/* ----------------------------------------------------- the run thread */
 
 static uint64_t clock64(FIXTURE_DATA(bar) *self)
 {
@@ -772,6 +611,7 @@ static uint64_t clock64(FIXTURE_DATA(bar) *self)
 	return (uint64_t)rd(self, VX_REG_CLOCK_HI) << 32 | lo;
 }
 
+/* The run thread advances CLOCK while it runs warps, and only then. */
 TEST_F_TIMEOUT(bar, clock_runs_only_while_warps_run, 60)
 {
 	uint64_t idle = clock64(self), busy;
@@ -788,8 +628,7 @@ TEST_F_TIMEOUT(bar, clock_runs_only_while_warps_run, 60)
 	EXPECT_EQ(busy, clock64(self));
 }
 
-/* ------------------------------------------------------------- the ring */
-
+/* Ring in BAR2, doorbell in BAR0, every hardware thread on the run thread. */
 TEST_F_TIMEOUT(bar, launch_stores_every_thread_then_fence, 120)
 {
 	uint32_t bad = 0;
@@ -800,9 +639,7 @@ TEST_F_TIMEOUT(bar, launch_stores_every_thread_then_fence, 120)
 	vram_fill(self, DATA_OFF, self->nthreads + 1, POISON);
 	PUT_CODE(self, prog_ids);
 	/* one full-core block per core: every hardware thread once */
-	ring_launch(self, self->ncores, self->warps * self->threads);
-	ring_fence(self, 0x1234, VX_FENCE_FLAG_IRQ);
-	ring_kick(self);
+	launch(self, self->ncores, self->warps * self->threads, 0x1234);
 
 	ASSERT_TRUE(POLL(rd(self, VX_REG_FENCE_SEQNO) == 0x1234, POLL_MS))
 		TH_LOG("no FENCE: SEQNO 0x%x STATUS 0x%x HEAD 0x%x ERR_CAUSE %u",
@@ -812,7 +649,7 @@ TEST_F_TIMEOUT(bar, launch_stores_every_thread_then_fence, 120)
 		TH_LOG("IRQ_STATUS 0x%x", rd(self, VX_REG_IRQ_STATUS));
 	EXPECT_TRUE(POLL(rd(self, VX_REG_STATUS) == 0, POLL_MS))
 		TH_LOG("STATUS 0x%x", rd(self, VX_REG_STATUS));
-	EXPECT_EQ(self->tail, rd(self, VX_REG_RING_HEAD));
+	EXPECT_EQ(self->ring.tail, rd(self, VX_REG_RING_HEAD));
 	EXPECT_EQ(0, rd(self, VX_REG_ERR_CAUSE));
 
 	for (uint32_t i = 0; i < self->nthreads; i++) {
@@ -824,439 +661,113 @@ TEST_F_TIMEOUT(bar, launch_stores_every_thread_then_fence, 120)
 	EXPECT_EQ(POISON, vram_rd(self, DATA_OFF + 4 * self->nthreads));
 }
 
-TEST_F_TIMEOUT(bar, ring_registers_locked_while_enabled, 60)
-{
-	wr(self, VX_REG_RING_BASE, DEV(RING_OFF + 2 * RING_SIZE));
-	wr(self, VX_REG_RING_SIZE, 2 * RING_SIZE);
-	EXPECT_EQ(DEV(RING_OFF), rd(self, VX_REG_RING_BASE));
-	EXPECT_EQ(RING_SIZE, rd(self, VX_REG_RING_SIZE));
-	wr(self, VX_REG_RING_CTRL, 0);
-	wr(self, VX_REG_RING_SIZE, 2 * RING_SIZE);
-	EXPECT_EQ(2 * RING_SIZE, rd(self, VX_REG_RING_SIZE));
-}
-
-TEST_F_TIMEOUT(bar, ring_enable_with_misaligned_base_is_an_error, 60)
-{
-	wr(self, VX_REG_RING_CTRL, 0);
-	wr(self, VX_REG_RING_BASE, DEV(RING_OFF + RING_SIZE / 2));
-	wr(self, VX_REG_RING_CTRL, VX_RING_CTRL_ENABLE);
-	ASSERT_TRUE(POLL(rd(self, VX_REG_STATUS) & VX_STATUS_ERROR, POLL_MS));
-	EXPECT_EQ(VX_ERR_BAD_PACKET, rd(self, VX_REG_ERR_CAUSE));
-	EXPECT_EQ(0, rd(self, VX_REG_ERR_PKT));
-	EXPECT_EQ(0, rd(self, VX_REG_RING_CTRL));	/* stays disabled */
-	EXPECT_EQ(VX_IRQ_ERROR, rd(self, VX_REG_IRQ_STATUS));
-}
-
-/* NOP at offset 0, an unknown opcode at offset 8 */
-static void run_bad_packet(FIXTURE_DATA(bar) *self)
-{
-	ring_put(self, VX_PKT_HDR(VX_PKT_NOP, 1));
-	ring_put(self, 0);
-	ring_put(self, VX_PKT_HDR(0x7f, 0));
-	ring_kick(self);
-}
-
-TEST_F_TIMEOUT(bar, bad_packet_stops_the_cp, 60)
-{
-	run_bad_packet(self);
-	ASSERT_TRUE(POLL(rd(self, VX_REG_STATUS) & VX_STATUS_ERROR, POLL_MS))
-		TH_LOG("no ERROR: STATUS 0x%x HEAD 0x%x", rd(self, VX_REG_STATUS),
-		       rd(self, VX_REG_RING_HEAD));
-	EXPECT_EQ(VX_ERR_BAD_PACKET, rd(self, VX_REG_ERR_CAUSE));
-	EXPECT_EQ(8, rd(self, VX_REG_ERR_PKT));
-	EXPECT_EQ(VX_IRQ_ERROR, rd(self, VX_REG_IRQ_STATUS));
-	EXPECT_EQ(0, rd(self, VX_REG_FENCE_SEQNO));
-}
-
-TEST_F_TIMEOUT(bar, reset_clears_the_error, 60)
-{
-	run_bad_packet(self);
-	ASSERT_TRUE(POLL(rd(self, VX_REG_STATUS) & VX_STATUS_ERROR, POLL_MS));
-	wr(self, VX_REG_RESET, VX_RESET_KEY);
-	EXPECT_EQ(0, rd(self, VX_REG_STATUS));
-	EXPECT_EQ(0, rd(self, VX_REG_ERR_CAUSE));
-	EXPECT_EQ(0, rd(self, VX_REG_ERR_PKT));
-	EXPECT_EQ(0, rd(self, VX_REG_IRQ_STATUS));
-	EXPECT_EQ(0, rd(self, VX_REG_RING_CTRL));
-
-	/* and the card works again */
-	ring_setup(self);
-	ring_fence(self, 3, 0);
-	ring_kick(self);
-	EXPECT_TRUE(POLL(rd(self, VX_REG_FENCE_SEQNO) == 3, POLL_MS));
-}
-
-/* ---------------------------------------------------------- exceptions */
+/* --------------------------------------------- Debug Module, run thread */
 
 /*
- * The last warp of a one-core block loads below VRAM from its upper half
- * of lanes (lane l reads 0x80000000 + 4 * (threads/2 - 1 - l)), after
- * every warp stored its core id at a0.
+ * test_dm proves the Debug Module's semantics on the simulator alone; what
+ * only the guest shows is the same requests through BAR0 while the run
+ * thread executes the warps: a halt must stop a warp the other thread is
+ * running, and a resume must wake that thread again.
  */
-TEST_F_TIMEOUT(bar, load_fault_is_captured, 60)
+TEST_F_TIMEOUT(bar, dm_halt_one_warp_while_the_others_run, 120)
 {
-	uint32_t half = self->threads / 2, fault_warp = self->warps - 1;
-	const uint32_t prog[] = {
-		CSRR(T3, VX_CSR_CORE_ID),
-		SW(T3, A0, 0),
-		CSRR(T0, VX_CSR_WARP_ID),
-		ADDI(T1, X0, fault_warp),
-		BNE(T0, T1, 28),
-		LUI(T1, 0x80000),
-		ADDI(T1, T1, 4 * half - 4),
-		CSRR(T0, VX_CSR_THREAD_ID),
-		SLLI(T0, T0, 2),
-		SUB(T1, T1, T0),
-		LW(T2, T1, 0),			/* ENTRY + 40 */
-		TMC(X0),
-	};
-	uint32_t core, tmask[4] = { 0 };
-
-	for (uint32_t l = half; l < self->threads; l++)
-		tmask[l / 32] |= VX_BIT(l % 32);
-	vram_wr(self, DATA_OFF, POISON);
-	PUT_CODE(self, prog);
-	ring_launch(self, 1, self->warps * self->threads);
-	ring_fence(self, 1, VX_FENCE_FLAG_IRQ);
-	ring_kick(self);
-
-	ASSERT_TRUE(POLL(rd(self, VX_REG_STATUS) & VX_STATUS_ERROR, POLL_MS))
-		TH_LOG("no ERROR: STATUS 0x%x", rd(self, VX_REG_STATUS));
-	core = vram_rd(self, DATA_OFF);
-	ASSERT_LT(core, self->ncores);
-	EXPECT_EQ(VX_ERR_LOAD_FAULT, rd(self, VX_REG_ERR_CAUSE));
-	EXPECT_EQ(core * self->warps + fault_warp, rd(self, VX_REG_ERR_WARP));
-	EXPECT_EQ(half, rd(self, VX_REG_ERR_THREAD));
-	EXPECT_EQ(ENTRY + 40, rd(self, VX_REG_ERR_PC));
-	EXPECT_EQ(VX_VRAM_DEVADDR - 4, rd(self, VX_REG_ERR_ADDR));
-	for (int i = 0; i < 4; i++) {
-		EXPECT_EQ(tmask[i], rd(self, VX_REG_ERR_TMASK(i)))
-			TH_LOG("ERR_TMASK%d", i);
-	}
-	EXPECT_EQ(0, rd(self, VX_REG_ERR_PKT));
-	EXPECT_EQ(VX_IRQ_ERROR, rd(self, VX_REG_IRQ_STATUS));
-	EXPECT_EQ(0, rd(self, VX_REG_FENCE_SEQNO));
-}
-
-/* ---------------------------------------------------- Debug Module */
-
-TEST_F_TIMEOUT(bar, dm_inactive_reads_zero_and_ignores_writes, 60)
-{
-	for (uint32_t r = VX_DM_DCONFIG; r < VX_DM_NREGS; r++)
-		if (r != VX_DM_DCTRL)
-			dm_wr(self, r, 0xffffffff);
-	for (uint32_t r = VX_DM_DCONFIG; r < VX_DM_NREGS; r++) {
-		EXPECT_EQ(0, dm_rd(self, r)) TH_LOG("DM register %u", r);
-	}
-
-	/* the activating write does nothing else: no halt, no ndmreset */
-	dm_wr(self, VX_DM_DCTRL, VX_DCTRL_DMACTIVE | VX_DCTRL_NDMRESET |
-	      VX_DCTRL_HALTREQ);
-	EXPECT_EQ(VX_DCTRL_DMACTIVE, dm_rd(self, VX_DM_DCTRL));
-	EXPECT_EQ(VX_RING_CTRL_ENABLE, rd(self, VX_REG_RING_CTRL));
-	for (uint32_t r = VX_DM_DCONFIG; r < VX_DM_NREGS; r++)
-		if (r != VX_DM_DCTRL) {
-			EXPECT_EQ(0, dm_rd(self, r)) TH_LOG("DM register %u", r);
-		}
-}
-
-TEST_F_TIMEOUT(bar, dm_registers_hold_what_is_written, 60)
-{
-	dm_ctrl(self, 0);
-	dm_wr(self, VX_DM_DCONFIG, 0xffffffff);
-	EXPECT_EQ(VX_DCONFIG_WRITABLE, dm_rd(self, VX_DM_DCONFIG));
-	dm_wr(self, VX_DM_DSELECT, 0xffffffff);	/* stored as written */
-	EXPECT_EQ(0xffffffff, dm_rd(self, VX_DM_DSELECT));
-	dm_wr(self, VX_DM_INJECT, 0x12345678);
-	EXPECT_EQ(0x12345678, dm_rd(self, VX_DM_INJECT));
-	dm_wr(self, VX_DM_DSELECT, 0);
-	dm_wr(self, VX_DM_WACTIVE, 1);			/* read-only */
-	dm_wr(self, VX_DM_WSTATUS, 1);
-	EXPECT_EQ(0, dm_rd(self, VX_DM_WACTIVE));
-	EXPECT_EQ(0, dm_rd(self, VX_DM_WSTATUS));
-}
-
-TEST_F_TIMEOUT(bar, dm_wmask_windows, 60)
-{
-	uint32_t last = self->nwin - 1;
-	uint32_t tail = self->nwarps % 32 ? VX_MASK(self->nwarps % 32 - 1, 0) : ~0u;
-
-	if (self->nwin > 1023)
-		SKIP(return, "no window past the last warp");
-	dm_ctrl(self, 0);
-	dm_wmask(self, ALL_WARPS);
-	for (uint32_t w = 0; w < self->nwin; w++) {
-		dm_wr(self, VX_DM_DSELECT, VX_DSELECT_MAKE(w, 0, 0));
-		EXPECT_EQ(w == last ? tail : ~0u, dm_rd(self, VX_DM_WMASK))
-			TH_LOG("window %u", w);
-	}
-	/* past the last warp: reads 0, ignores writes */
-	dm_wr(self, VX_DM_DSELECT, VX_DSELECT_MAKE(self->nwin, 0, 0));
-	dm_wr(self, VX_DM_WMASK, ~0u);
-	EXPECT_EQ(0, dm_rd(self, VX_DM_WMASK));
-	EXPECT_EQ(0, dm_rd(self, VX_DM_WACTIVE));
-	EXPECT_EQ(0, dm_rd(self, VX_DM_WSTATUS));
-	/* every warp selected, none with a context */
-	EXPECT_EQ(VX_DCTRL_ANYUNAVAIL | VX_DCTRL_ALLUNAVAIL,
-		  dm_rd(self, VX_DM_DCTRL) & SUMMARY);
-	dm_wmask(self, 0);
-	dm_wr(self, VX_DM_DSELECT, 0);
-	EXPECT_EQ(1, dm_rd(self, VX_DM_WMASK));
-	dm_wmask(self, self->nwarps - 1);
-	EXPECT_EQ(0, dm_warp_bit(self, VX_DM_WMASK, 0));
-	EXPECT_TRUE(dm_warp_bit(self, VX_DM_WMASK, self->nwarps - 1));
-}
-
-TEST_F_TIMEOUT(bar, dm_nothing_selected_reads_no_summary, 60)
-{
-	dm_ctrl(self, 0);
-	START_COUNTING(self);
-	EXPECT_EQ(0, dm_rd(self, VX_DM_DCTRL) & SUMMARY);
-	dm_ctrl(self, VX_DCTRL_HALTREQ);		/* selects nothing */
-	EXPECT_TRUE(counter_moves(self, 0));
-	EXPECT_EQ(0, rd(self, VX_REG_STATUS) & VX_STATUS_HALTED);
-}
-
-TEST_F_TIMEOUT(bar, wactive_reflects_warps_with_a_context, 120)
-{
-	dm_ctrl(self, 0);
-	vram_wr(self, DATA_OFF, 0);
-	PUT_CODE(self, prog_wait_flag);
-	/* one warp per block, one block per core: warp 0 of every core */
-	ring_launch(self, self->ncores, self->threads);
-	ring_fence(self, 5, VX_FENCE_FLAG_IRQ);
-	ring_kick(self);
-	ASSERT_TRUE(POLL(rd(self, VX_REG_STATUS) & VX_STATUS_WARPS_ACTIVE, POLL_MS));
-	for (uint32_t g = 0; g < self->nwarps; g++) {
-		EXPECT_EQ(g % self->warps == 0, dm_warp_bit(self, VX_DM_WACTIVE, g))
-			TH_LOG("warp %u", g);
-	}
-
-	vram_wr(self, DATA_OFF, 1);		/* let them end */
-	ASSERT_TRUE(POLL(rd(self, VX_REG_FENCE_SEQNO) == 5, POLL_MS));
-	for (uint32_t w = 0; w < self->nwin; w++) {
-		dm_wr(self, VX_DM_DSELECT, VX_DSELECT_MAKE(w, 0, 0));
-		EXPECT_EQ(0, dm_rd(self, VX_DM_WACTIVE)) TH_LOG("window %u", w);
-	}
-	EXPECT_EQ(0, rd(self, VX_REG_STATUS));
-}
-
-TEST_F_TIMEOUT(bar, dm_haltreq_halts_the_selected_warp, 120)
-{
-	dm_ctrl(self, 0);
+	vx_dm_ctrl(&self->io, 0);
 	START_COUNTING(self);
 	DM_HALT(self, 0);
 
 	for (uint32_t g = 0; g < self->nwarps; g++) {
 		EXPECT_EQ(g == 0, halted(self, g)) TH_LOG("warp %u", g);
 	}
-	dm_wmask(self, 0);
-	dm_select(self, 0, 0);
-	EXPECT_EQ(VX_HACAUSE_HALTREQ, hacause(self));
-	EXPECT_EQ(VX_DCTRL_ANYHALTED | VX_DCTRL_ALLHALTED,
-		  dm_rd(self, VX_DM_DCTRL) & SUMMARY);
+	vx_dm_select(&self->io, 0, 0);
+	EXPECT_EQ(VX_HACAUSE_HALTREQ, vx_dm_hacause(&self->io));
 	EXPECT_EQ(VX_IRQ_DEBUG, rd(self, VX_REG_IRQ_STATUS));
 	EXPECT_TRUE(rd(self, VX_REG_STATUS) & VX_STATUS_HALTED);
-	EXPECT_TRUE(dm_warp_bit(self, VX_DM_WACTIVE, 0));	/* still a context */
-
 	EXPECT_TRUE(counter_still(self, 0)) TH_LOG("a halted warp counts");
 	if (self->nwarps > 1) {
 		EXPECT_TRUE(counter_moves(self, self->nwarps - 1));
-		dm_select(self, self->nwarps - 1, 0);
-		EXPECT_EQ(VX_HACAUSE_NONE, hacause(self));
-		/* a mixed selection */
-		dm_wmask(self, ALL_WARPS);
-		EXPECT_EQ(VX_DCTRL_ANYHALTED | VX_DCTRL_ANYRUNNING,
-			  dm_rd(self, VX_DM_DCTRL) & SUMMARY);
 	}
 }
 
-TEST_F_TIMEOUT(bar, dm_halt_all_warps, 120)
+TEST_F_TIMEOUT(bar, dm_halt_all_then_resume_wakes_the_run_thread, 120)
 {
-	dm_ctrl(self, 0);
+	vx_dm_ctrl(&self->io, 0);
 	START_COUNTING(self);
-	DM_HALT(self, ALL_WARPS);
+	DM_HALT(self, VX_DM_ALL_WARPS);
 	for (uint32_t g = 0; g < self->nwarps; g++) {
 		EXPECT_TRUE(halted(self, g)) TH_LOG("warp %u", g);
 	}
-	EXPECT_EQ(VX_DCTRL_ANYHALTED | VX_DCTRL_ALLHALTED,
-		  dm_rd(self, VX_DM_DCTRL) & SUMMARY);
 	EXPECT_TRUE(counter_still(self, 0));
 	EXPECT_TRUE(counter_still(self, self->nwarps - 1));
 	/* the launch is not over, the CP still waits for it */
 	EXPECT_EQ(0, rd(self, VX_REG_FENCE_SEQNO));
 	EXPECT_TRUE(rd(self, VX_REG_STATUS) & VX_STATUS_CP_BUSY);
+
+	vx_dm_ctrl(&self->io, VX_DCTRL_RESUMEREQ);
+	EXPECT_FALSE(halted(self, 0));
+	EXPECT_EQ(0, rd(self, VX_REG_STATUS) & VX_STATUS_HALTED);
+	EXPECT_TRUE(counter_moves(self, 0));
+	EXPECT_TRUE(counter_moves(self, self->nwarps - 1));
 }
 
-TEST_F_TIMEOUT(bar, dm_dpc_reads_the_loop_pc, 120)
-{
-	uint32_t last = self->nwarps - 1, pc;
-
-	dm_ctrl(self, 0);
-	START_COUNTING(self);
-	DM_HALT(self, ALL_WARPS);
-	dm_select(self, 0, 0);
-	pc = dm_rd(self, VX_DM_DPC);
-	EXPECT_TRUE(pc >= LOOP_PC && pc <= LOOP_PC + 8) TH_LOG("DPC 0x%x", pc);
-	dm_select(self, last, self->threads - 1);
-	pc = dm_rd(self, VX_DM_DPC);
-	EXPECT_TRUE(pc >= LOOP_PC && pc <= LOOP_PC + 8) TH_LOG("DPC 0x%x", pc);
-	usleep(QUIET_MS * 1000);
-	EXPECT_EQ(pc, dm_rd(self, VX_DM_DPC));		/* stable while halted */
-}
-
-/* Steps warp 0 to LOOP_PC, then over addi, sw, j: one instruction each. */
-TEST_F_TIMEOUT(bar, dm_step_executes_one_instruction, 120)
+/*
+ * Steps warp 0 to LOOP_PC, then over addi, sw, j: one instruction each,
+ * while the other warps keep running; then a store and a load injected
+ * into the halted warp reach VRAM as BAR2 sees it.
+ */
+TEST_F_TIMEOUT(bar, dm_step_and_inject_on_a_halted_warp, 120)
 {
 	uint32_t t2, i;
 
-	dm_ctrl(self, 0);
+	vx_dm_ctrl(&self->io, 0);
 	START_COUNTING(self);
 	DM_HALT(self, 0);
-	dm_select(self, 0, 0);
-	for (i = 0; i < 3 && dm_rd(self, VX_DM_DPC) != LOOP_PC; i++)
-		dm_ctrl(self, VX_DCTRL_STEPREQ);
-	ASSERT_EQ(LOOP_PC, dm_rd(self, VX_DM_DPC));
-	t2 = read_gpr(self, T2);
+	vx_dm_select(&self->io, 0, 0);
+	for (i = 0; i < 3 && vx_dm_rd(&self->io, VX_DM_DPC) != LOOP_PC; i++)
+		vx_dm_ctrl(&self->io, VX_DCTRL_STEPREQ);
+	ASSERT_EQ(LOOP_PC, vx_dm_rd(&self->io, VX_DM_DPC));
+	t2 = vx_dm_read_gpr(&self->io, T2);
 	ASSERT_EQ(t2, counter(self, 0));		/* sw done, addi next */
 	wr(self, VX_REG_IRQ_STATUS, VX_IRQ_ALL);
 
-	dm_ctrl(self, VX_DCTRL_STEPREQ);		/* addi t2, t2, 1 */
-	EXPECT_EQ(LOOP_PC + 4, dm_rd(self, VX_DM_DPC));
-	EXPECT_EQ(VX_HACAUSE_STEP, hacause(self));
-	EXPECT_EQ(VX_REQSTATE_NONE, VX_DCTRL_STEPSTATE(dm_rd(self, VX_DM_DCTRL)));
+	vx_dm_ctrl(&self->io, VX_DCTRL_STEPREQ);		/* addi t2, t2, 1 */
+	EXPECT_EQ(LOOP_PC + 4, vx_dm_rd(&self->io, VX_DM_DPC));
+	EXPECT_EQ(VX_HACAUSE_STEP, vx_dm_hacause(&self->io));
 	EXPECT_EQ(VX_IRQ_DEBUG, rd(self, VX_REG_IRQ_STATUS));
-	EXPECT_TRUE(halted(self, 0));
-	EXPECT_EQ(t2 + 1, read_gpr(self, T2));
+	EXPECT_EQ(t2 + 1, vx_dm_read_gpr(&self->io, T2));
 	EXPECT_EQ(t2, counter(self, 0));
 
-	dm_ctrl(self, VX_DCTRL_STEPREQ);		/* sw t2, 0(t1) */
-	EXPECT_EQ(LOOP_PC + 8, dm_rd(self, VX_DM_DPC));
+	vx_dm_ctrl(&self->io, VX_DCTRL_STEPREQ);		/* sw t2, 0(t1) */
+	EXPECT_EQ(LOOP_PC + 8, vx_dm_rd(&self->io, VX_DM_DPC));
 	EXPECT_EQ(t2 + 1, counter(self, 0));
 
-	dm_ctrl(self, VX_DCTRL_STEPREQ);		/* j LOOP_PC */
-	EXPECT_EQ(LOOP_PC, dm_rd(self, VX_DM_DPC));
-	EXPECT_EQ(t2 + 1, read_gpr(self, T2));
+	vx_dm_ctrl(&self->io, VX_DCTRL_STEPREQ);		/* j LOOP_PC */
+	EXPECT_EQ(LOOP_PC, vx_dm_rd(&self->io, VX_DM_DPC));
 	EXPECT_TRUE(counter_still(self, 0));
 	EXPECT_EQ(t2 + 1, counter(self, 0));
-}
 
-TEST_F_TIMEOUT(bar, dm_inject_reads_gprs_and_csrs, 120)
-{
-	uint32_t w = self->nwarps - 1, t = self->threads - 1, t2;
-
-	dm_ctrl(self, 0);
-	START_COUNTING(self);
-	DM_HALT(self, w);
-	dm_select(self, w, t);
-	EXPECT_EQ(DEV(DATA_OFF), read_gpr(self, A0));	/* launch argument */
-	EXPECT_EQ(DEV(DATA_OFF) + 4 * w, read_gpr(self, T1));
-	t2 = read_gpr(self, T2);
-	EXPECT_TRUE(t2 - counter(self, w) <= 1)
-		TH_LOG("t2 %u, counter %u", t2, counter(self, w));
-	EXPECT_FALSE(inject(self, CSRR(T3, VX_CSR_MHARTID)));
-	EXPECT_EQ(w * self->threads + t, read_gpr(self, T3));
-	EXPECT_FALSE(inject(self, CSRR(T3, VX_CSR_ACTIVE_THREADS)));
-	EXPECT_EQ(self->threads >= 32 ? ~0u : VX_MASK(self->threads - 1, 0),
-		  read_gpr(self, T3));
-	EXPECT_EQ(0, dm_rd(self, VX_DM_DCTRL) & VX_DCTRL_INJECTERR);
-}
-
-TEST_F_TIMEOUT(bar, dm_inject_writes_one_threads_gpr, 120)
-{
-	uint32_t w = self->nwarps - 1;
-
-	dm_ctrl(self, 0);
-	START_COUNTING(self);
-	DM_HALT(self, w);
-	dm_select(self, w, self->threads - 1);
-	ASSERT_TRUE(write_gpr(self, T4, 0x12345678));
-	EXPECT_EQ(0x12345678, read_gpr(self, T4));
-	EXPECT_EQ(0x12345678, dm_rd(self, VX_DM_DSCRATCH(0)));
-	if (self->threads > 1) {
-		dm_select(self, w, 0);
-		EXPECT_EQ(0, read_gpr(self, T4));	/* another lane */
-	}
-}
-
-TEST_F_TIMEOUT(bar, dm_inject_stores_and_loads_memory, 120)
-{
-	dm_ctrl(self, 0);
-	START_COUNTING(self);
-	DM_HALT(self, 0);
-	dm_select(self, 0, 0);
 	vram_wr(self, SCRATCH_OFF + 8, 0);
 	vram_wr(self, SCRATCH_OFF + 12, 0x55aa55aa);
-	ASSERT_TRUE(write_gpr(self, T3, DEV(SCRATCH_OFF)));
-	ASSERT_TRUE(write_gpr(self, T4, 0xcafef00d));
-	EXPECT_FALSE(inject(self, SW(T4, T3, 8)));
+	ASSERT_TRUE(vx_dm_write_gpr(&self->io, T3, VX_DEV(SCRATCH_OFF)));
+	ASSERT_TRUE(vx_dm_write_gpr(&self->io, T4, 0xcafef00d));
+	EXPECT_FALSE(vx_dm_inject(&self->io, SW(T4, T3, 8)));
 	EXPECT_EQ(0xcafef00d, vram_rd(self, SCRATCH_OFF + 8));
-	EXPECT_FALSE(inject(self, LW(T4, T3, 12)));
-	EXPECT_EQ(0x55aa55aa, read_gpr(self, T4));
+	EXPECT_FALSE(vx_dm_inject(&self->io, LW(T4, T3, 12)));
+	EXPECT_EQ(0x55aa55aa, vx_dm_read_gpr(&self->io, T4));
 	EXPECT_TRUE(halted(self, 0));
-}
-
-TEST_F_TIMEOUT(bar, dm_dpc_write_while_halted_redirects, 120)
-{
-	dm_ctrl(self, 0);
-	vram_wr(self, MARK_OFF, 0);
-	START_COUNTING(self);
-	DM_HALT(self, 0);
-	dm_select(self, 0, 0);
-	dm_wr(self, VX_DM_DPC, REDIRECT_PC);
-	EXPECT_EQ(REDIRECT_PC, dm_rd(self, VX_DM_DPC));
-	EXPECT_EQ(0, vram_rd(self, MARK_OFF));
-	dm_ctrl(self, VX_DCTRL_RESUMEREQ);
-	ASSERT_TRUE(POLL(vram_rd(self, MARK_OFF) == MARK_VALUE, POLL_MS))
-		TH_LOG("redirected warp did not store: 0x%x", vram_rd(self, MARK_OFF));
-	EXPECT_TRUE(POLL(!dm_warp_bit(self, VX_DM_WACTIVE, 0), POLL_MS))
-		TH_LOG("redirected warp did not end");
 	if (self->nwarps > 1) {
 		EXPECT_TRUE(counter_moves(self, self->nwarps - 1));
 	}
 }
 
-TEST_F_TIMEOUT(bar, dm_dpc_write_ignored_while_running, 120)
-{
-	uint32_t pc;
-
-	dm_ctrl(self, 0);
-	vram_wr(self, MARK_OFF, 0);
-	START_COUNTING(self);
-	dm_select(self, 0, 0);
-	dm_wr(self, VX_DM_DPC, REDIRECT_PC);
-	pc = dm_rd(self, VX_DM_DPC);
-	EXPECT_TRUE(pc >= LOOP_PC && pc <= LOOP_PC + 8) TH_LOG("DPC 0x%x", pc);
-	EXPECT_TRUE(counter_moves(self, 0));
-	EXPECT_EQ(0, vram_rd(self, MARK_OFF));
-}
-
-TEST_F_TIMEOUT(bar, dm_resumereq_runs_the_warp_again, 120)
-{
-	dm_ctrl(self, 0);
-	START_COUNTING(self);
-	DM_HALT(self, 0);
-	ASSERT_TRUE(counter_still(self, 0));
-	dm_ctrl(self, VX_DCTRL_RESUMEREQ);
-	EXPECT_FALSE(halted(self, 0));
-	dm_select(self, 0, 0);
-	EXPECT_EQ(VX_HACAUSE_NONE, hacause(self));
-	EXPECT_EQ(VX_DCTRL_ANYRUNNING | VX_DCTRL_ALLRUNNING,
-		  dm_rd(self, VX_DM_DCTRL) & SUMMARY);
-	EXPECT_EQ(0, rd(self, VX_REG_STATUS) & VX_STATUS_HALTED);
-	EXPECT_TRUE(counter_moves(self, 0));
-}
-
-TEST_F_TIMEOUT(bar, dm_ebreak_halts_with_ebreakh, 120)
+/* A halt raised on the run thread (ebreak) and cleared through BAR0. */
+TEST_F_TIMEOUT(bar, dm_ebreak_halts_then_resume_finishes_the_launch, 120)
 {
 	uint32_t w = 0;
 
-	dm_ctrl(self, 0);
-	dm_wr(self, VX_DM_DCONFIG, VX_DCONFIG_EBREAKH);
+	vx_dm_ctrl(&self->io, 0);
+	vx_dm_wr(&self->io, VX_DM_DCONFIG, VX_DCONFIG_EBREAKH);
 	PUT_CODE(self, prog_ebreak);
-	ring_launch(self, 1, self->threads);
-	ring_fence(self, 2, VX_FENCE_FLAG_IRQ);
-	ring_kick(self);
+	launch(self, 1, self->threads, 2);
 	ASSERT_TRUE(POLL(rd(self, VX_REG_STATUS) & VX_STATUS_HALTED, POLL_MS))
 		TH_LOG("no halt: STATUS 0x%x ERR_CAUSE %u", rd(self, VX_REG_STATUS),
 		       rd(self, VX_REG_ERR_CAUSE));
@@ -1265,173 +776,39 @@ TEST_F_TIMEOUT(bar, dm_ebreak_halts_with_ebreakh, 120)
 	while (w < self->nwarps && !halted(self, w))
 		w++;
 	ASSERT_LT(w, self->nwarps);
-	dm_select(self, w, 0);
-	EXPECT_EQ(VX_HACAUSE_EBREAK, hacause(self));
-	EXPECT_EQ(ENTRY + 4, dm_rd(self, VX_DM_DPC));
-	EXPECT_EQ(5, read_gpr(self, T2));
+	vx_dm_select(&self->io, w, 0);
+	EXPECT_EQ(VX_HACAUSE_EBREAK, vx_dm_hacause(&self->io));
+	EXPECT_EQ(ENTRY + 4, vx_dm_rd(&self->io, VX_DM_DPC));
+	EXPECT_EQ(5, vx_dm_read_gpr(&self->io, T2));
 	EXPECT_EQ(VX_IRQ_DEBUG, rd(self, VX_REG_IRQ_STATUS));
-	EXPECT_EQ(0, rd(self, VX_REG_ERR_CAUSE));
 	EXPECT_EQ(0, rd(self, VX_REG_FENCE_SEQNO));
 
 	/* a debugger moves past the ebreak and lets it finish */
-	dm_wr(self, VX_DM_DPC, ENTRY + 8);
-	dm_wmask(self, w);
-	dm_ctrl(self, VX_DCTRL_RESUMEREQ);
+	vx_dm_wr(&self->io, VX_DM_DPC, ENTRY + 8);
+	vx_dm_wmask(&self->io, self->nwarps, w);
+	vx_dm_ctrl(&self->io, VX_DCTRL_RESUMEREQ);
 	EXPECT_TRUE(POLL(rd(self, VX_REG_FENCE_SEQNO) == 2, POLL_MS))
 		TH_LOG("FENCE_SEQNO %u STATUS 0x%x", rd(self, VX_REG_FENCE_SEQNO),
 		       rd(self, VX_REG_STATUS));
 	EXPECT_EQ(0, rd(self, VX_REG_ERR_CAUSE));
 }
 
-TEST_F_TIMEOUT(bar, dm_resethaltreq_halts_at_entry_after_ndmreset, 120)
+/*
+ * DCTRL := 0 resumes what the DM halted: how this test, and the driver
+ * after a debugger, hand the card back.
+ */
+TEST_F_TIMEOUT(bar, dm_deactivate_resumes_halted_warps, 120)
 {
-	uint32_t last = self->nwarps - 1;
-
-	dm_ctrl(self, 0);
-	dm_wmask(self, 0);
-	dm_ctrl(self, VX_DCTRL_RESETHALTREQ | VX_DCTRL_NDMRESET);
-	EXPECT_EQ(0, rd(self, VX_REG_RING_CTRL));	/* the card was reset */
-	dm_wr(self, VX_DM_DSELECT, 0);
-	EXPECT_EQ(1, dm_rd(self, VX_DM_WMASK));		/* the DM was not */
-	EXPECT_TRUE(POLL(!(dm_rd(self, VX_DM_DCTRL) & VX_DCTRL_NDMRESET), POLL_MS));
-
-	/* warp 0 never counts now: wait for the last warp and the halt */
-	ring_setup(self);
-	start_counting(self);
-	ASSERT_TRUE(POLL(halted(self, 0), POLL_MS))
-		TH_LOG("warp 0 did not halt at entry: STATUS 0x%x",
-		       rd(self, VX_REG_STATUS));
-	if (last) {
-		ASSERT_TRUE(POLL(counter(self, last), POLL_MS));
-	}
-	dm_select(self, 0, 0);
-	EXPECT_EQ(VX_HACAUSE_RESETHALTREQ, hacause(self));
-	EXPECT_EQ(ENTRY, dm_rd(self, VX_DM_DPC));
-	EXPECT_EQ(0, read_gpr(self, T2));		/* nothing ran */
-	EXPECT_EQ(0, counter(self, 0));
-	EXPECT_TRUE(rd(self, VX_REG_IRQ_STATUS) & VX_IRQ_DEBUG);
-	if (last) {
-		EXPECT_FALSE(halted(self, last));
-	}
-
-	dm_wmask(self, 0);
-	dm_ctrl(self, VX_DCTRL_RESUMEREQ);
-	EXPECT_TRUE(counter_moves(self, 0));
-}
-
-/* An idle card's clock stands still: DM reads are what count down. */
-TEST_F_TIMEOUT(bar, dm_ndmreset_resets_the_card_for_2_pow_nrc_reads, 60)
-{
-	dm_ctrl(self, 0);
-	dm_wr(self, VX_DM_DCONFIG, VX_DCONFIG_NRC_PUT(2));
-	dm_ctrl(self, VX_DCTRL_NDMRESET);
-	for (int i = 0; i < 4; i++) {
-		EXPECT_TRUE(dm_rd(self, VX_DM_DCTRL) & VX_DCTRL_NDMRESET)
-			TH_LOG("read %d", i);
-	}
-	EXPECT_FALSE(dm_rd(self, VX_DM_DCTRL) & VX_DCTRL_NDMRESET);
-	EXPECT_EQ(0, rd(self, VX_REG_RING_CTRL));	/* the card was reset */
-	EXPECT_EQ(VX_DCONFIG_NRC_PUT(2), dm_rd(self, VX_DM_DCONFIG));	/* not the DM */
-}
-
-TEST_F_TIMEOUT(bar, dm_dmactive_zero_resets_the_dm, 120)
-{
-	dm_ctrl(self, 0);
+	vx_dm_ctrl(&self->io, 0);
 	START_COUNTING(self);
-	DM_HALT(self, 0);
-	dm_select(self, 0, 1 % self->threads);
-	dm_wr(self, VX_DM_DCONFIG, VX_DCONFIG_EBREAKH | VX_DCONFIG_NRC_PUT(3));
-	dm_wr(self, VX_DM_INJECT, 0x1234);
-	dm_wr(self, VX_DM_DSCRATCH(0), 0x55);
-	EXPECT_EQ(0x55, dm_rd(self, VX_DM_DSCRATCH(0)));
+	DM_HALT(self, VX_DM_ALL_WARPS);
 	ASSERT_TRUE(counter_still(self, 0));
 
-	dm_wr(self, VX_DM_DCTRL, 0);
-	EXPECT_EQ(0, dm_rd(self, VX_DM_DCTRL));
-	for (uint32_t r = VX_DM_DCONFIG; r < VX_DM_NREGS; r++) {
-		EXPECT_EQ(0, dm_rd(self, r)) TH_LOG("DM register %u", r);
-	}
+	vx_dm_wr(&self->io, VX_DM_DCTRL, 0);
+	EXPECT_EQ(0, vx_dm_rd(&self->io, VX_DM_DCTRL));
 	EXPECT_EQ(0, rd(self, VX_REG_STATUS) & VX_STATUS_HALTED);
 	EXPECT_TRUE(counter_moves(self, 0)) TH_LOG("the halted warp was not resumed");
-
-	dm_ctrl(self, 0);
-	dm_select(self, 0, 1 % self->threads);
-	EXPECT_EQ(VX_HACAUSE_NONE, hacause(self));
-	EXPECT_EQ(0, dm_rd(self, VX_DM_DCONFIG));
-	EXPECT_EQ(0, dm_rd(self, VX_DM_INJECT));
-	EXPECT_EQ(0, dm_rd(self, VX_DM_DSCRATCH(0)));
-	EXPECT_EQ(0, dm_rd(self, VX_DM_WMASK));
-	EXPECT_EQ(0, dm_rd(self, VX_DM_WSTATUS));
-}
-
-TEST_F_TIMEOUT(bar, dm_out_of_range_warpsel_selects_nothing, 120)
-{
-	uint32_t sel = VX_DSELECT_MAKE(0, self->nwarps, 0), pc0, pcl;
-	uint32_t last = self->nwarps - 1;
-
-	if (self->nwarps >= VX_DM_MAX_WARPS)
-		SKIP(return, "every warpsel is in range");
-	dm_ctrl(self, 0);
-	START_COUNTING(self);
-	DM_HALT(self, ALL_WARPS);
-	dm_select(self, 0, 0);
-	pc0 = dm_rd(self, VX_DM_DPC);
-	dm_select(self, last, 0);
-	pcl = dm_rd(self, VX_DM_DPC);
-	wr(self, VX_REG_IRQ_STATUS, VX_IRQ_ALL);
-
-	dm_wr(self, VX_DM_DSELECT, sel);
-	EXPECT_EQ(sel, dm_rd(self, VX_DM_DSELECT));	/* kept as written */
-	EXPECT_EQ(0, dm_rd(self, VX_DM_DPC));
-	EXPECT_EQ(VX_HACAUSE_NONE, hacause(self));
-	dm_ctrl(self, VX_DCTRL_STEPREQ);
-	EXPECT_EQ(0, rd(self, VX_REG_IRQ_STATUS));	/* no step happened */
-	EXPECT_TRUE(inject(self, NOP));
-	EXPECT_EQ(0, rd(self, VX_REG_STATUS) & VX_STATUS_ERROR);
-
-	dm_select(self, 0, 0);
-	EXPECT_EQ(pc0, dm_rd(self, VX_DM_DPC));
-	EXPECT_FALSE(inject(self, NOP));		/* clears injecterr */
-	dm_select(self, last, 0);
-	EXPECT_EQ(pcl, dm_rd(self, VX_DM_DPC));
-	for (uint32_t g = 0; g < self->nwarps; g++) {
-		EXPECT_TRUE(halted(self, g)) TH_LOG("warp %u", g);
-	}
-}
-
-TEST_F_TIMEOUT(bar, dm_out_of_range_threadsel_sets_injecterr, 120)
-{
-	dm_ctrl(self, 0);
-	START_COUNTING(self);
-	DM_HALT(self, 0);
-	dm_select(self, 0, self->threads);
-	if (self->threads < VX_DM_MAX_THREADS) {
-		EXPECT_TRUE(inject(self, NOP));
-	}
-	dm_select(self, 0, self->threads - 1);
-	EXPECT_FALSE(inject(self, NOP));
-}
-
-TEST_F_TIMEOUT(bar, dm_inject_into_running_warp_sets_injecterr, 120)
-{
-	dm_ctrl(self, 0);
-	START_COUNTING(self);
-	dm_select(self, 0, 0);
-	EXPECT_TRUE(inject(self, NOP));
-	EXPECT_EQ(0, rd(self, VX_REG_STATUS) & VX_STATUS_ERROR);
-	EXPECT_TRUE(counter_moves(self, 0));
-}
-
-TEST_F_TIMEOUT(bar, dm_step_ignored_on_running_warp, 120)
-{
-	dm_ctrl(self, 0);
-	START_COUNTING(self);
-	dm_select(self, 0, 0);
-	dm_ctrl(self, VX_DCTRL_STEPREQ);
-	EXPECT_FALSE(halted(self, 0));
-	EXPECT_EQ(VX_HACAUSE_NONE, hacause(self));
-	EXPECT_EQ(0, rd(self, VX_REG_IRQ_STATUS));
-	EXPECT_TRUE(counter_moves(self, 0));
+	EXPECT_TRUE(counter_moves(self, self->nwarps - 1));
 }
 
 int main(int argc, char **argv)

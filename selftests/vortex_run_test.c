@@ -4,7 +4,8 @@
  *
  * Runs in the guest against /dev/accel/accel0 with the kernel ELFs in
  * /vortex/kernels (VX_KERNEL_DIR overrides).  Every output element is
- * compared with a host computation; a hang ends in -ETIMEDOUT within the
+ * compared with the reference of testlib/vx_samples.c (the one the host
+ * test on the simulator uses); a hang ends in -ETIMEDOUT within the
  * driver's timeout plus a margin and the same fd then runs jobs correctly;
  * each device exception ends in -EIO and the context still works; several
  * processes at once all get correct results.
@@ -20,7 +21,7 @@
 #include "kselftest_harness.h"
 
 #include "vortex.h"
-#include "vortex_kernels.h"
+#include "vx_samples.h"
 
 #define NODE		"/dev/accel/accel0"
 #define MARGIN_MS	3000	/* on top of the driver's hang timeout */
@@ -38,14 +39,6 @@ static int load(struct vx_device *dev, const char *name, struct vx_kernel **k)
 
 	snprintf(path, sizeof(path), "%s/%s.elf", kernel_dir(), name);
 	return vx_kernel_load_file(dev, path, k);
-}
-
-static uint32_t rnd(uint32_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 17;
-	*s ^= *s << 5;
-	return *s;
 }
 
 static int64_t now_ms(void)
@@ -104,48 +97,67 @@ static void launch_set(struct vx_launch *l, const void *args, size_t size,
 }
 
 /*
- * vecadd of n elements with inputs from @seed; returns the number of wrong
- * elements, or -errno / a negative job status.
+ * Sample kernel @k (sample @name) on @n elements as @grid blocks of @block
+ * threads, inputs from @seed.  Returns the number of wrong elements (the
+ * first in *d), or -errno / a negative job status.
  */
+static int run_sample(struct vx_device *dev, struct vx_kernel *k, const char *name,
+		      uint32_t n, uint32_t grid, uint32_t block, uint32_t seed,
+		      int timeout_ms, struct vx_sample_diff *d)
+{
+	const struct vx_sample *s = vx_sample_find(name);
+	struct vx_sample_job j = { .n = n, .grid = grid, .block = block };
+	struct hbuf b[VX_SAMPLE_MAX_BUFS] = { 0 };
+	struct vx_launch_bo bos[VX_SAMPLE_MAX_BUFS];
+	struct vx_launch l = { .grid = { grid }, .block = { block } };
+	uint32_t addr[VX_SAMPLE_MAX_BUFS], *host[VX_SAMPLE_MAX_BUFS], *want = NULL;
+	uint32_t args[8];
+	int ret = -ENOMEM;
+
+	if (!s)
+		return -ENOENT;
+	vx_sample_layout(s, &j);
+	for (unsigned int i = 0; i < j.nbufs; i++) {
+		ret = hbuf_new(dev, &b[i], j.words[i]);
+		if (ret)
+			goto out;
+		addr[i] = hbuf_addr(&b[i]);
+		host[i] = b[i].h;
+		bos[i] = (struct vx_launch_bo){ b[i].bo,
+			(j.use[i] & VX_SAMPLE_IN ? VX_BO_READ : 0) |
+			(j.use[i] & VX_SAMPLE_OUT ? VX_BO_WRITE | VX_BO_DUMP : 0) };
+	}
+	want = malloc((size_t)j.words[j.out] * 4 + 4);
+	if (!want)
+		goto out;
+	vx_sample_fill(s, &j, host, seed);
+	vx_sample_expect(s, &j, host, want);
+	for (unsigned int i = 0; i < j.nbufs && !ret; i++)
+		if (j.use[i] & VX_SAMPLE_IN)
+			ret = hbuf_put(&b[i]);
+	if (ret)
+		goto out;
+	launch_set(&l, args, vx_sample_args(s, &j, addr, args, sizeof(args)), bos,
+		   j.nbufs);
+	ret = vx_run(k, &l, timeout_ms) ?: hbuf_get(&b[j.out]);
+	if (!ret)
+		ret = vx_sample_check(s, &j, want, b[j.out].h, d);
+out:
+	free(want);
+	for (unsigned int i = 0; i < j.nbufs; i++)
+		hbuf_free(&b[i]);
+	return ret;
+}
+
+/* vecadd of @n elements, a thread per element: the everyday job. */
 static int run_vecadd(struct vx_device *dev, struct vx_kernel *k, uint32_t n,
 		      uint32_t seed, int timeout_ms)
 {
 	const struct vx_topology *t = vx_device_topology(dev);
 	uint32_t bt = t->warps * t->threads;
-	struct hbuf a = { 0 }, b = { 0 }, c = { 0 };
-	struct vecadd_args args;
-	struct vx_launch_bo bos[3];
-	struct vx_launch l = { .grid = { (n + bt - 1) / bt }, .block = { bt } };
-	int ret, bad = 0;
 
-	ret = hbuf_new(dev, &a, n) ?: hbuf_new(dev, &b, n) ?: hbuf_new(dev, &c, n);
-	if (ret)
-		goto out;
-	for (uint32_t i = 0; i < n; i++) {
-		a.h[i] = rnd(&seed);
-		b.h[i] = rnd(&seed);
-	}
-	ret = hbuf_put(&a) ?: hbuf_put(&b);
-	if (ret)
-		goto out;
-	args = (struct vecadd_args){ hbuf_addr(&a), hbuf_addr(&b), hbuf_addr(&c), n };
-	bos[0] = (struct vx_launch_bo){ a.bo, VX_BO_READ };
-	bos[1] = (struct vx_launch_bo){ b.bo, VX_BO_READ };
-	bos[2] = (struct vx_launch_bo){ c.bo, VX_BO_WRITE | VX_BO_DUMP };
-	launch_set(&l, &args, sizeof(args), bos, 3);
-	ret = vx_run(k, &l, timeout_ms);
-	if (!ret)
-		ret = hbuf_get(&c);
-	if (ret)
-		goto out;
-	for (uint32_t i = 0; i < n; i++)
-		bad += c.h[i] != a.h[i] + b.h[i];
-	ret = bad;
-out:
-	hbuf_free(&a);
-	hbuf_free(&b);
-	hbuf_free(&c);
-	return ret;
+	return run_sample(dev, k, "vecadd", n, (n + bt - 1) / bt, bt, seed,
+			  timeout_ms, NULL);
 }
 
 FIXTURE(vx) {
@@ -178,142 +190,50 @@ FIXTURE_TEARDOWN(vx)
 	vx_device_close(self->dev);
 }
 
-static const uint32_t sizes[] = { 1, 7, 64, 100, 1000, 4099, 65536 };
+static const uint32_t sizes[] = VX_SAMPLE_SIZES;
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
+
+/*
+ * Sample @name for every size; @grid and @block are expressions of n (the
+ * size) and i (its index).  Inputs from @seed + i.
+ */
+#define SAMPLE_SIZES(name, grid, block, seed) do {			\
+	struct vx_kernel *k_;						\
+									\
+	ASSERT_EQ(0, load(self->dev, name, &k_));			\
+	for (size_t i = 0; i < NSIZES; i++) {				\
+		uint32_t n = sizes[i];					\
+		struct vx_sample_diff d_ = { 0 };			\
+									\
+		ASSERT_EQ(0, run_sample(self->dev, k_, name, n, grid, block, \
+					(seed) + i, self->timeout_ms, &d_)) \
+			TH_LOG("%s n = %u: first wrong element %u", name, n, d_.first); \
+	}								\
+	vx_kernel_free(k_);						\
+} while (0)
 
 TEST_F(vx, vecadd_sizes)
 {
-	for (size_t s = 0; s < NSIZES; s++) {
-		ASSERT_EQ(0, run_vecadd(self->dev, self->vecadd, sizes[s], 17 + s,
-					self->timeout_ms)) TH_LOG("n = %u", sizes[s]);
-	}
+	SAMPLE_SIZES("vecadd", (n + self->core - 1) / self->core, self->core, 17);
 }
 
+/* Fewer threads than elements: the kernel's grid-stride loop. */
 TEST_F(vx, saxpy_sizes)
 {
-	struct vx_kernel *k;
-	uint32_t seed = 23;
-
-	ASSERT_EQ(0, load(self->dev, "saxpy", &k));
-	for (size_t s = 0; s < NSIZES; s++) {
-		uint32_t n = sizes[s];
-		struct hbuf x = { 0 }, y = { 0 };
-		struct saxpy_args args;
-		struct vx_launch_bo bos[2];
-		struct vx_launch l = { .grid = { self->ncores + 1 },
-				       .block = { self->core / 2 ? self->core / 2 : 1 } };
-		float *y0 = malloc((size_t)n * 4);
-
-		ASSERT_NE(NULL, y0);
-		ASSERT_EQ(0, hbuf_new(self->dev, &x, n));
-		ASSERT_EQ(0, hbuf_new(self->dev, &y, n));
-		for (uint32_t i = 0; i < n; i++) {
-			((float *)x.h)[i] = (float)(rnd(&seed) % 100000) / 37.0f - 1000.0f;
-			((float *)y.h)[i] = y0[i] = (float)(rnd(&seed) % 100000) / 13.0f;
-		}
-		ASSERT_EQ(0, hbuf_put(&x));
-		ASSERT_EQ(0, hbuf_put(&y));
-		args = (struct saxpy_args){ hbuf_addr(&x), hbuf_addr(&y), n, -1.75f };
-		bos[0] = (struct vx_launch_bo){ x.bo, VX_BO_READ };
-		bos[1] = (struct vx_launch_bo){ y.bo, VX_BO_READ | VX_BO_WRITE };
-		launch_set(&l, &args, sizeof(args), bos, 2);
-		ASSERT_EQ(0, vx_run(k, &l, self->timeout_ms));
-		ASSERT_EQ(0, hbuf_get(&y));
-		for (uint32_t i = 0; i < n; i++) {
-			volatile float p = args.alpha * ((float *)x.h)[i];
-			float want = p + y0[i];
-
-			ASSERT_EQ(0, memcmp(&want, &y.h[i], 4))
-				TH_LOG("n %u: y[%u] = %a, expected %a", n, i,
-				       ((float *)y.h)[i], want);
-		}
-		hbuf_free(&x);
-		hbuf_free(&y);
-		free(y0);
-	}
-	vx_kernel_free(k);
+	SAMPLE_SIZES("saxpy", self->ncores + 1,
+		     self->core / 2 ? self->core / 2 : 1, 23);
 }
 
+/* Every other size, half-core blocks: two share each core. */
 TEST_F(vx, reduce_sizes)
 {
-	struct vx_kernel *k;
-	uint32_t seed = 5, nb = 2 * self->ncores + 1;
-
-	ASSERT_EQ(0, load(self->dev, "reduce", &k));
-	for (size_t s = 0; s < NSIZES; s++) {
-		uint32_t n = sizes[s], want = 0, got = 0;
-		/* every other size, half-core blocks: two share each core */
-		uint32_t bt = s % 2 && self->core > 1 ? self->core / 2 : self->core;
-		struct hbuf in = { 0 }, part = { 0 }, scratch = { 0 };
-		struct reduce_args args;
-		struct vx_launch_bo bos[3];
-		struct vx_launch l = { .grid = { nb }, .block = { bt } };
-
-		ASSERT_EQ(0, hbuf_new(self->dev, &in, n));
-		ASSERT_EQ(0, hbuf_new(self->dev, &part, nb));
-		ASSERT_EQ(0, hbuf_new(self->dev, &scratch, nb * bt));
-		for (uint32_t i = 0; i < n; i++) {
-			in.h[i] = rnd(&seed);
-			want += in.h[i];
-		}
-		ASSERT_EQ(0, hbuf_put(&in));
-		args = (struct reduce_args){ hbuf_addr(&in), hbuf_addr(&part),
-					     hbuf_addr(&scratch), n };
-		bos[0] = (struct vx_launch_bo){ in.bo, VX_BO_READ };
-		bos[1] = (struct vx_launch_bo){ part.bo, VX_BO_WRITE };
-		bos[2] = (struct vx_launch_bo){ scratch.bo, VX_BO_READ | VX_BO_WRITE };
-		launch_set(&l, &args, sizeof(args), bos, 3);
-		ASSERT_EQ(0, vx_run(k, &l, self->timeout_ms));
-		ASSERT_EQ(0, hbuf_get(&part));
-		for (uint32_t b = 0; b < nb; b++) {
-			uint32_t bw = 0;
-
-			for (uint32_t i = b * bt; i < n; i += nb * bt)
-				for (uint32_t t = 0; t < bt && i + t < n; t++)
-					bw += in.h[i + t];
-			ASSERT_EQ(bw, part.h[b]) TH_LOG("n %u: block %u", n, b);
-			got += part.h[b];
-		}
-		ASSERT_EQ(want, got);
-		hbuf_free(&in);
-		hbuf_free(&part);
-		hbuf_free(&scratch);
-	}
-	vx_kernel_free(k);
+	SAMPLE_SIZES("reduce", 2 * self->ncores + 1,
+		     i % 2 && self->core > 1 ? self->core / 2 : self->core, 5);
 }
 
 TEST_F(vx, diverge_sizes)
 {
-	struct vx_kernel *k;
-	uint32_t seed = 3, bt = self->core;
-
-	ASSERT_EQ(0, load(self->dev, "diverge", &k));
-	for (size_t s = 0; s < NSIZES; s++) {
-		uint32_t n = sizes[s];
-		struct hbuf in = { 0 }, out = { 0 };
-		struct diverge_args args;
-		struct vx_launch_bo bos[2];
-		struct vx_launch l = { .grid = { (n + bt - 1) / bt }, .block = { bt } };
-
-		ASSERT_EQ(0, hbuf_new(self->dev, &in, n));
-		ASSERT_EQ(0, hbuf_new(self->dev, &out, n));
-		for (uint32_t i = 0; i < n; i++)
-			in.h[i] = (i % 4) ? rnd(&seed) % 300 - 60 : rnd(&seed);
-		ASSERT_EQ(0, hbuf_put(&in));
-		args = (struct diverge_args){ hbuf_addr(&in), hbuf_addr(&out), n, 0 };
-		bos[0] = (struct vx_launch_bo){ in.bo, VX_BO_READ };
-		bos[1] = (struct vx_launch_bo){ out.bo, VX_BO_WRITE };
-		launch_set(&l, &args, sizeof(args), bos, 2);
-		ASSERT_EQ(0, vx_run(k, &l, self->timeout_ms));
-		ASSERT_EQ(0, hbuf_get(&out));
-		for (uint32_t i = 0; i < n; i++) {
-			ASSERT_EQ(diverge_ref((int32_t)in.h[i]), (int32_t)out.h[i])
-				TH_LOG("n %u: out[%u], in %d", n, i, (int32_t)in.h[i]);
-		}
-		hbuf_free(&in);
-		hbuf_free(&out);
-	}
-	vx_kernel_free(k);
+	SAMPLE_SIZES("diverge", (n + self->core - 1) / self->core, self->core, 3);
 }
 
 /* The image works wherever it lands: two loads, relocated differently. */
@@ -326,21 +246,9 @@ TEST_F(vx, reloc_two_loads)
 	ASSERT_EQ(0, load(self->dev, "reloc", &k[1]));
 	ASSERT_NE(vx_kernel_base(k[0]), vx_kernel_base(k[1]));
 	for (int j = 0; j < 2; j++) {
-		struct hbuf out = { 0 };
-		struct reloc_args args;
-		struct vx_launch_bo bo;
-		struct vx_launch l = { .grid = { (n + bt - 1) / bt }, .block = { bt } };
-
-		ASSERT_EQ(0, hbuf_new(self->dev, &out, n));
-		args = (struct reloc_args){ hbuf_addr(&out), n };
-		bo = (struct vx_launch_bo){ out.bo, VX_BO_WRITE };
-		launch_set(&l, &args, sizeof(args), &bo, 1);
-		ASSERT_EQ(0, vx_run(k[j], &l, self->timeout_ms));
-		ASSERT_EQ(0, hbuf_get(&out));
-		for (uint32_t i = 0; i < n; i++) {
-			ASSERT_EQ(reloc_ref(i), (int32_t)out.h[i]) TH_LOG("load %d: out[%u]", j, i);
-		}
-		hbuf_free(&out);
+		ASSERT_EQ(0, run_sample(self->dev, k[j], "reloc", n, (n + bt - 1) / bt,
+					bt, 1, self->timeout_ms, NULL))
+			TH_LOG("load %d", j);
 	}
 	vx_kernel_free(k[0]);
 	vx_kernel_free(k[1]);

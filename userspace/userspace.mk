@@ -9,6 +9,8 @@
 #   $(O)/guest/vortex-run                CLI (static, -> guest)
 #   $(O)/host/userspace/test_kernels_sim host test: kernels on libvxsim
 
+include testlib/testlib.mk
+
 US_DIR := userspace
 US_INC := -I$(TOP)/$(US_DIR)/include -I$(TOP)/$(US_DIR)/lib -I$(TOP)/hw
 
@@ -67,19 +69,22 @@ $(US_LIB): $(US_LIB_OBJS)
 	ar rcs $@ $^
 
 # ----------------------------------------------------------- vortex-run
-$(O)/guest/vortex-run: $(US_DIR)/tools/vortex-run.c $(US_LIB) $(US_HDRS)
+$(O)/guest/vortex-run: $(US_DIR)/tools/vortex-run.c $(US_LIB) $(US_HDRS) \
+		$(TESTLIB_SAMPLES) $(TESTLIB_HDRS)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) $(US_INC) $(GUEST_INC) -o $@ $< $(US_LIB)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(US_INC) $(TESTLIB_INC) $(GUEST_INC) -o $@ $< \
+		$(US_LIB) $(TESTLIB_SAMPLES) -lm
 
 GUEST_FILES += $(O)/guest/vortex-run
 
 # ---------------------------------------------- host test on the simulator
 # Needs the simulator library; built from qemu-device/sim.mk's rule.
 $(O)/host/userspace/test_kernels_sim: $(US_DIR)/tests/test_kernels_sim.c \
-		$(O)/userspace/lib/vx_elf.o $(LIBVXSIM) $(US_HDRS) | $(US_KERNELS)
+		$(O)/userspace/lib/vx_elf.o $(TESTLIB_SAMPLES) $(LIBVXSIM) $(US_HDRS) \
+		$(TESTLIB_HDRS) | $(US_KERNELS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(US_INC) -I$(TOP)/qemu-device/sim $(KSFT_INC) \
-		-DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $< \
-		$(O)/userspace/lib/vx_elf.o $(LIBVXSIM) -lm
+	$(HOST_CC) $(HOST_CFLAGS) $(US_INC) $(TESTLIB_INC) -I$(TOP)/qemu-device/sim \
+		$(KSFT_INC) -DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $< \
+		$(O)/userspace/lib/vx_elf.o $(TESTLIB_SAMPLES) $(LIBVXSIM) -lm
 
 HOST_TESTS += $(O)/host/userspace/test_kernels_sim

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Helpers for the uncore host tests (test_regs, test_cp, test_dm): a card
- * with recording hooks, BAR0/DM accessors, a ring writer and the RV32
- * encoder of vx_asm.h, so device programs are a few hand-assembled words
- * in VRAM.
+ * with recording hooks and the ring writer of testlib/vx_card_io.h over
+ * the simulator's MMIO, so device programs are a few hand-assembled words
+ * (testlib/vx_asm.h) in VRAM.  The guest's vortex_bar_test drives the real
+ * card through the same ring and Debug Module code.
  */
 #ifndef UNCORE_UTIL_H
 #define UNCORE_UTIL_H
@@ -11,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vx_asm.h"
+#include "vx_card_io.h"
 #include "vx_sim_internal.h"
 
 #define TEST_VRAM_SIZE  VX_VRAM_MIN_SIZE
-#define DEV(off)        (VX_VRAM_DEVADDR + (uint32_t)(off))
+#define DEV(off)        VX_DEV(off)
 
 /* VRAM layout used by the tests. */
 #define RING_OFF        0x10000u    /* ring, 4 KiB unless a test says */
@@ -31,8 +32,14 @@ struct card {
     int kicks;
     int guest_errors;
     char last_error[256];
-    uint32_t ring_size;
-    uint32_t tail;      /* where the next ring dword goes */
+    struct vx_card_io io;
+    union {                     /* test_cp.c moves the tail by hand */
+        struct vx_ring ring;
+        struct {
+            uint32_t ring_off, ring_size;
+            uint32_t tail;      /* where the next ring dword goes */
+        };
+    };
 };
 
 static void card_set_irq(void *opaque, bool level)
@@ -62,6 +69,21 @@ static const struct vx_sim_hooks card_hooks = {
     .guest_error = card_guest_error,
 };
 
+static uint32_t card_io_rd(void *opaque, uint32_t off)
+{
+    return vx_sim_mmio_read(((struct card *)opaque)->sim, off);
+}
+
+static void card_io_wr(void *opaque, uint32_t off, uint32_t v)
+{
+    vx_sim_mmio_write(((struct card *)opaque)->sim, off, v);
+}
+
+static void card_io_vram_wr(void *opaque, uint32_t off, uint32_t v)
+{
+    memcpy(((struct card *)opaque)->vram + off, &v, 4);
+}
+
 static inline int card_open(struct card *c, uint32_t clusters, uint32_t cores,
                             uint32_t warps, uint32_t threads)
 {
@@ -71,6 +93,10 @@ static inline int card_open(struct card *c, uint32_t clusters, uint32_t cores,
     };
 
     memset(c, 0, sizeof(*c));
+    c->io = (struct vx_card_io){
+        .rd = card_io_rd, .wr = card_io_wr, .vram_wr = card_io_vram_wr,
+        .opaque = c,
+    };
     c->vram = calloc(1, TEST_VRAM_SIZE);
     if (!c->vram) {
         return -1;
@@ -87,22 +113,22 @@ static inline void card_close(struct card *c)
 
 static inline uint32_t rd(struct card *c, uint32_t off)
 {
-    return vx_sim_mmio_read(c->sim, off);
+    return vx_rd(&c->io, off);
 }
 
 static inline void wr(struct card *c, uint32_t off, uint32_t v)
 {
-    vx_sim_mmio_write(c->sim, off, v);
+    vx_wr(&c->io, off, v);
 }
 
 static inline uint32_t dm_rd(struct card *c, uint32_t reg)
 {
-    return rd(c, VX_DM_REG(reg));
+    return vx_dm_rd(&c->io, reg);
 }
 
 static inline void dm_wr(struct card *c, uint32_t reg, uint32_t v)
 {
-    wr(c, VX_DM_REG(reg), v);
+    vx_dm_wr(&c->io, reg, v);
 }
 
 static inline uint32_t vram32(struct card *c, uint32_t off)
@@ -115,7 +141,7 @@ static inline uint32_t vram32(struct card *c, uint32_t off)
 
 static inline void vram32_set(struct card *c, uint32_t off, uint32_t v)
 {
-    memcpy(c->vram + off, &v, 4);
+    card_io_vram_wr(c, off, v);
 }
 
 /* Run until nothing is runnable or @max slots went by; returns slots. */
@@ -136,32 +162,25 @@ static inline uint64_t run_idle(struct card *c, uint64_t max)
 
 static inline void ring_setup(struct card *c, uint32_t size)
 {
-    wr(c, VX_REG_RING_BASE, DEV(RING_OFF));
-    wr(c, VX_REG_RING_SIZE, size);
-    wr(c, VX_REG_RING_CTRL, VX_RING_CTRL_ENABLE);
-    c->ring_size = size;
-    c->tail = 0;
+    vx_ring_setup(&c->io, &c->ring, RING_OFF, size);
 }
 
 static inline void ring_put(struct card *c, uint32_t dw)
 {
-    vram32_set(c, RING_OFF + c->tail, dw);
-    c->tail = (c->tail + 4) & (c->ring_size - 1);
+    vx_ring_put(&c->io, &c->ring, dw);
 }
 
 static inline void ring_kick(struct card *c)
 {
-    wr(c, VX_REG_RING_TAIL, c->tail);
-    wr(c, VX_REG_DOORBELL, 1);
+    vx_ring_kick(&c->io, &c->ring);
 }
 
 static inline void ring_fence(struct card *c, uint32_t seqno, uint32_t flags)
 {
-    ring_put(c, VX_PKT_HDR(VX_PKT_FENCE, VX_FENCE_NDW));
-    ring_put(c, seqno);
-    ring_put(c, flags);
+    vx_ring_fence(&c->io, &c->ring, seqno, flags);
 }
 
+/* A LAUNCH packet's payload by field name. */
 struct launch {
     uint32_t entry, arg;
     uint32_t grid[3], block[3];
@@ -170,31 +189,26 @@ struct launch {
 
 static inline void ring_launch(struct card *c, const struct launch *l)
 {
-    ring_put(c, VX_PKT_HDR(VX_PKT_LAUNCH, VX_LAUNCH_NDW));
-    ring_put(c, l->entry);
-    ring_put(c, l->arg);
-    for (int i = 0; i < 3; i++) {
-        ring_put(c, l->grid[i]);
-    }
-    for (int i = 0; i < 3; i++) {
-        ring_put(c, l->block[i]);
-    }
-    ring_put(c, l->stack_base);
-    ring_put(c, l->stack_size);
-    ring_put(c, l->flags);
-    ring_put(c, l->rsvd);
+    const uint32_t p[VX_LAUNCH_NDW] = {
+        [VX_LAUNCH_ENTRY] = l->entry, [VX_LAUNCH_ARG] = l->arg,
+        [VX_LAUNCH_GRID_X] = l->grid[0], [VX_LAUNCH_GRID_Y] = l->grid[1],
+        [VX_LAUNCH_GRID_Z] = l->grid[2],
+        [VX_LAUNCH_BLOCK_X] = l->block[0], [VX_LAUNCH_BLOCK_Y] = l->block[1],
+        [VX_LAUNCH_BLOCK_Z] = l->block[2],
+        [VX_LAUNCH_STACK_BASE] = l->stack_base,
+        [VX_LAUNCH_STACK_SIZE] = l->stack_size,
+        [VX_LAUNCH_FLAGS] = l->flags, [VX_LAUNCH_RSVD] = l->rsvd,
+    };
+
+    vx_ring_launch(&c->io, &c->ring, p);
 }
 
 /* The common case: @blocks blocks of @threads threads at CODE_OFF. */
 static inline void ring_launch_simple(struct card *c, uint32_t blocks,
                                       uint32_t threads)
 {
-    struct launch l = {
-        .entry = DEV(CODE_OFF), .arg = DEV(DATA_OFF),
-        .grid = { blocks, 1, 1 }, .block = { threads, 1, 1 },
-    };
-
-    ring_launch(c, &l);
+    vx_ring_launch_1d(&c->io, &c->ring, DEV(CODE_OFF), DEV(DATA_OFF), blocks,
+                      threads);
 }
 
 /* ------------------------------------------------------- RV32 encoder */
@@ -205,10 +219,7 @@ static inline void ring_launch_simple(struct card *c, uint32_t blocks,
 static inline uint32_t put_code(struct card *c, uint32_t off,
                                 const uint32_t *insns, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        vram32_set(c, off + 4 * i, insns[i]);
-    }
-    return DEV(off);
+    return vx_put_code(&c->io, off, insns, n);
 }
 
 #define PUT_CODE(c, ...) do { \

@@ -4,8 +4,9 @@
 
 Each case feeds tap.py a small host TAP file or guest results/console log
 and checks the verdict line and the exit status: a verdict that a crash,
-a short plan, a missing end of boot or a kernel warning cannot turn into
-a failure would hide real failures in `make check`.
+a short plan, a missing end of boot, a kernel warning, or a suite the run
+was expected to contain but never reported cannot turn into a failure
+would hide real failures in `make check`.
 """
 import os
 import subprocess
@@ -62,6 +63,17 @@ CASES = [
     ('test cut off fails', lambda t: guest(t, '@@vx-begin t\n1..2\nok 1 a\n'), 2, 5, 0),
     ('module load failure fails', lambda t: guest(t, boot('1..1\nok 1 a\n').replace(
         'modules rc=0', 'modules rc=1')), 4, 1, 0),
+    # --expect: what a run must contain (scripts/check.sh lists it)
+    ('expected suites present', lambda t: guest(t, boot('1..1\nok 1 a\n'))
+     + ['--expect', 'g', '--expect', 'g/t'], 5, 0, 0),
+    ('expected host suite present', lambda t: host(t, '1..1\nok 1 a\n', 0)
+     + ['--expect', 'h'], 1, 0, 0),
+    ('expected host suite missing fails', lambda t: host(t, '1..1\nok 1 a\n', 0)
+     + ['--expect', 'h', '--expect', 'host/gone'], 1, 1, 0),
+    ('expected program never started fails', lambda t: guest(t, boot('1..1\nok 1 a\n'))
+     + ['--expect', 'g/t', '--expect', 'g/vortex_bar_test'], 5, 1, 0),
+    ('expected boot missing fails', lambda t: guest(t, boot('1..1\nok 1 a\n'))
+     + ['--expect', 'g', '--expect', 'g2', '--expect', 'g2/t'], 5, 2, 0),
 ]
 
 

@@ -47,7 +47,10 @@ struct reduce_args {
 	uint32_t n;
 };
 
-/* diverge: out[i] = diverge_ref(in[i]) for i < n, through nested splits. */
+/*
+ * diverge: out[i] = diverge_ref(in[i]) for i < n, through nested splits
+ * (the reference is in testlib/vx_samples.c).
+ */
 struct diverge_args {
 	VX_DPTR(const int32_t) in;
 	VX_DPTR(int32_t) out;
@@ -55,48 +58,11 @@ struct diverge_args {
 	uint32_t pad;
 };
 
-/* The function diverge computes, for the host to check against. */
-static inline int32_t diverge_ref(int32_t x)
-{
-	int32_t r;
-
-	if (x & 1) {
-		if (x % 3 == 0)
-			r = x * 3;
-		else
-			r = x + 7;
-	} else {
-		r = x / 2;
-		if (x > 100)
-			r -= 5;
-	}
-	if (r < 0)
-		r = -r;
-	return r;
-}
-
-/* reloc: out[i] = reloc_ref(i), through relocated pointer tables. */
+/* reloc: out[i] = reloc_ref(i) through relocated pointer tables (testlib). */
 struct reloc_args {
 	VX_DPTR(int32_t) out;
 	uint32_t n;
 };
-
-static inline int32_t reloc_ref(uint32_t i)
-{
-	static const int32_t vals[3] = { 10, 200, 3000 };
-	int32_t a = vals[i % 3], b = (int32_t)i;
-
-	switch (i % 4) {
-	case 0:
-		return a + b;
-	case 1:
-		return a - b;
-	case 2:
-		return a * b;
-	default:
-		return a ^ b;
-	}
-}
 
 /* hang: loops forever.  count is incremented by lane 0 of warp 0. */
 struct hang_args {

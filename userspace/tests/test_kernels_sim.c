@@ -6,7 +6,8 @@
  * (vx_elf.c) into a VRAM buffer, submits LAUNCH + FENCE through a ring in
  * VRAM exactly as the driver does (docs/hardware.md, "What the driver
  * does"), runs the simulator until the fence or an error, and compares
- * every output element with a host computation.  Topologies are fixture
+ * every output element with the reference of testlib/vx_samples.c, the
+ * one the guest tests and vortex-run use.  Topologies are fixture
  * variants; fault kernels check ERR_*; the hang kernel must still be
  * running, error-free, after millions of slots.
  */
@@ -21,7 +22,7 @@
 #include "vortex_regs.h"
 #include "vx_sim.h"
 #include "vx_elf.h"
-#include "vortex_kernels.h"
+#include "vx_samples.h"
 
 #ifndef VX_KERNEL_DIR
 #define VX_KERNEL_DIR "build/riscv"
@@ -226,12 +227,50 @@ static uint32_t card_args(struct card *c, const void *args, size_t len)
 	return a;
 }
 
-static uint32_t rnd(uint32_t *s)
+#define GUARD		0x5a5a5a5au	/* past each buffer: must survive */
+
+/*
+ * Runs the loaded sample kernel @name on @n elements as @grid blocks of
+ * @block threads, inputs from @seed, and checks every output element and
+ * the guard word past every buffer.
+ */
+static void run_sample(struct __test_metadata *_metadata, struct card *c,
+		       const char *name, uint32_t n, uint32_t grid, uint32_t block,
+		       uint32_t seed)
 {
-	*s ^= *s << 13;
-	*s ^= *s >> 17;
-	*s ^= *s << 5;
-	return *s;
+	const struct vx_sample *s = vx_sample_find(name);
+	struct vx_sample_job j = { .n = n, .grid = grid, .block = block };
+	uint32_t addr[VX_SAMPLE_MAX_BUFS], *buf[VX_SAMPLE_MAX_BUFS], *want;
+	uint32_t g[3] = { grid, 1, 1 }, b[3] = { block, 1, 1 }, args[8];
+	struct vx_sample_diff d;
+	char w[32], h[32];
+	size_t len;
+
+	ASSERT_NE(NULL, s);
+	vx_sample_layout(s, &j);
+	for (unsigned int i = 0; i < j.nbufs; i++) {
+		addr[i] = card_alloc(c, j.words[i] * 4 + 4);
+		buf[i] = host_ptr(c, addr[i]);
+		buf[i][j.words[i]] = GUARD;
+	}
+	want = malloc(j.words[j.out] * 4 + 4);
+	ASSERT_NE(NULL, want);
+	vx_sample_fill(s, &j, buf, seed);
+	vx_sample_expect(s, &j, buf, want);
+	len = vx_sample_args(s, &j, addr, args, sizeof(args));
+	ASSERT_NE(0, len);
+	ASSERT_EQ(0, card_launch(c, card_args(c, args, len), g, b, RUN_BUDGET))
+		TH_LOG("%s n %u: %u x %u threads", name, n, grid, block);
+	vx_sample_check(s, &j, want, buf[j.out], &d);
+	vx_sample_word_str(s, buf[j.out][d.first], h, sizeof(h));
+	vx_sample_word_str(s, want[d.first], w, sizeof(w));
+	free(want);
+	ASSERT_EQ(0, d.bad)
+		TH_LOG("%s n %u, %u x %u threads: %u wrong, first [%u] = %s, expected %s",
+		       name, n, grid, block, d.bad, d.first, h, w);
+	for (unsigned int i = 0; i < j.nbufs; i++) {
+		ASSERT_EQ(GUARD, buf[i][j.words[i]]) TH_LOG("%s: past buffer %u", name, i);
+	}
 }
 
 /* ----------------------------------------------------------------- fixture */
@@ -266,142 +305,56 @@ FIXTURE_TEARDOWN(card)
 	card_fini(&self->c);
 }
 
-static const uint32_t sizes[] = { 1, 7, 64, 100, 1000, 4099, 65536 };
+static const uint32_t sizes[] = VX_SAMPLE_SIZES;
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
 
 TEST_F(card, vecadd)
 {
-	struct card *c = &self->c;
-	uint32_t seed = 7;
+	uint32_t bt = self->core_threads;
 
-	ASSERT_EQ(0, card_load(c, "vecadd"));
-	for (size_t s = 0; s < NSIZES; s++) {
-		uint32_t n = sizes[s], bt = self->core_threads;
-		uint32_t a = card_alloc(c, n * 4), b = card_alloc(c, n * 4);
-		uint32_t out = card_alloc(c, n * 4 + 4);
-		uint32_t *ha = host_ptr(c, a), *hb = host_ptr(c, b), *hc = host_ptr(c, out);
-		struct vecadd_args args = { a, b, out, n };
-		uint32_t grid[3] = { (n + bt - 1) / bt, 1, 1 }, block[3] = { bt, 1, 1 };
-
-		for (uint32_t i = 0; i < n; i++) {
-			ha[i] = rnd(&seed);
-			hb[i] = rnd(&seed);
-		}
-		hc[n] = 0xdeadbeef;	/* past the end: must survive the masked tail */
-		ASSERT_EQ(0, card_launch(c, card_args(c, &args, sizeof(args)), grid, block,
-					 RUN_BUDGET));
-		for (uint32_t i = 0; i < n; i++) {
-			ASSERT_EQ(ha[i] + hb[i], hc[i]) TH_LOG("n %u: c[%u]", n, i);
-		}
-		ASSERT_EQ(0xdeadbeef, hc[n]);
-	}
+	ASSERT_EQ(0, card_load(&self->c, "vecadd"));
+	for (size_t s = 0; s < NSIZES; s++)
+		run_sample(_metadata, &self->c, "vecadd", sizes[s],
+			   (sizes[s] + bt - 1) / bt, bt, 7 + s);
 }
 
+/* Fewer threads than elements: the kernel's grid-stride loop. */
 TEST_F(card, saxpy)
 {
-	struct card *c = &self->c;
-	uint32_t seed = 11;
+	uint32_t bt = self->core_threads / 2 ? self->core_threads / 2 : 1;
 
-	ASSERT_EQ(0, card_load(c, "saxpy"));
-	for (size_t s = 0; s < NSIZES; s++) {
-		uint32_t n = sizes[s], bt = self->core_threads / 2 ? self->core_threads / 2 : 1;
-		uint32_t x = card_alloc(c, n * 4), y = card_alloc(c, n * 4);
-		float *hx = host_ptr(c, x), *hy = host_ptr(c, y);
-		float *y0 = malloc(n * 4);
-		struct saxpy_args args = { x, y, n, -1.75f };
-		/* fewer threads than elements: the kernel's grid-stride loop */
-		uint32_t grid[3] = { self->ncores + 1, 1, 1 }, block[3] = { bt, 1, 1 };
-
-		ASSERT_NE(NULL, y0);
-		for (uint32_t i = 0; i < n; i++) {
-			hx[i] = (float)(rnd(&seed) % 100000) / 37.0f - 1000.0f;
-			hy[i] = y0[i] = (float)(rnd(&seed) % 100000) / 13.0f;
-		}
-		ASSERT_EQ(0, card_launch(c, card_args(c, &args, sizeof(args)), grid, block,
-					 RUN_BUDGET));
-		for (uint32_t i = 0; i < n; i++) {
-			volatile float p = args.alpha * hx[i];
-			float want = p + y0[i];
-
-			ASSERT_EQ(0, memcmp(&want, &hy[i], 4))
-				TH_LOG("n %u: y[%u] = %a, expected %a", n, i, hy[i], want);
-		}
-		free(y0);
-	}
+	ASSERT_EQ(0, card_load(&self->c, "saxpy"));
+	for (size_t s = 0; s < NSIZES; s++)
+		run_sample(_metadata, &self->c, "saxpy", sizes[s], self->ncores + 1,
+			   bt, 11 + s);
 }
 
+/*
+ * Blocks of a whole core, one thread less, and a half and a quarter of a
+ * core: then several blocks share a core and each must wait at its own
+ * barriers only.
+ */
 TEST_F(card, reduce)
 {
-	struct card *c = &self->c;
-	uint32_t seed = 5;
+	const uint32_t ct = self->core_threads;
+	const uint32_t bts[] = { ct, ct - 1, ct / 2, ct / 4 };
 
-	ASSERT_EQ(0, card_load(c, "reduce"));
-	for (size_t s = 0; s < NSIZES; s++) {
-		/*
-		 * Blocks of a whole core, one thread less, and a half and a
-		 * quarter of a core: then several blocks share a core and
-		 * each must wait at its own barriers only.
-		 */
-		const uint32_t ct = self->core_threads;
-		const uint32_t bts[] = { ct, ct - 1, ct / 2, ct / 4 };
-
-		for (size_t k = 0; k < sizeof(bts) / sizeof(bts[0]); k++) {
-			uint32_t n = sizes[s], bt = bts[k];
-			uint32_t nb = 2 * self->ncores + 1;
-			uint32_t in = card_alloc(c, n * 4), part = card_alloc(c, nb * 4);
-			uint32_t scratch = card_alloc(c, nb * bt * 4);
-			uint32_t *hin = host_ptr(c, in), *hpart = host_ptr(c, part);
-			uint32_t want = 0, got = 0;
-			struct reduce_args args = { in, part, scratch, n };
-			uint32_t grid[3] = { nb, 1, 1 }, block[3] = { bt, 1, 1 };
-
-			if (!bt)
-				continue;
-			for (uint32_t i = 0; i < n; i++) {
-				hin[i] = rnd(&seed);
-				want += hin[i];
-			}
-			ASSERT_EQ(0, card_launch(c, card_args(c, &args, sizeof(args)), grid,
-						 block, RUN_BUDGET));
-			for (uint32_t b = 0; b < nb; b++) {
-				uint32_t bw = 0;
-
-				/* each block's own partial, element by element */
-				for (uint32_t i = b * bt; i < n; i += nb * bt)
-					for (uint32_t t = 0; t < bt && i + t < n; t++)
-						bw += hin[i + t];
-				ASSERT_EQ(bw, hpart[b]) TH_LOG("n %u bt %u: block %u", n, bt, b);
-				got += hpart[b];
-			}
-			ASSERT_EQ(want, got);
-		}
-	}
+	ASSERT_EQ(0, card_load(&self->c, "reduce"));
+	for (size_t s = 0; s < NSIZES; s++)
+		for (size_t k = 0; k < sizeof(bts) / sizeof(bts[0]); k++)
+			if (bts[k])
+				run_sample(_metadata, &self->c, "reduce", sizes[s],
+					   2 * self->ncores + 1, bts[k], 5 + s);
 }
 
 TEST_F(card, diverge)
 {
-	struct card *c = &self->c;
-	uint32_t seed = 3;
+	uint32_t bt = self->core_threads;
 
-	ASSERT_EQ(0, card_load(c, "diverge"));
-	for (size_t s = 0; s < NSIZES; s++) {
-		uint32_t n = sizes[s], bt = self->core_threads;
-		uint32_t in = card_alloc(c, n * 4), out = card_alloc(c, n * 4 + 4);
-		int32_t *hin = host_ptr(c, in), *hout = host_ptr(c, out);
-		struct diverge_args args = { in, out, n, 0 };
-		uint32_t grid[3] = { (n + bt - 1) / bt, 1, 1 }, block[3] = { bt, 1, 1 };
-
-		for (uint32_t i = 0; i < n; i++)
-			hin[i] = (i % 4) ? (int32_t)(rnd(&seed) % 300) - 60 : (int32_t)rnd(&seed);
-		hout[n] = 0x5a5a5a5a;
-		ASSERT_EQ(0, card_launch(c, card_args(c, &args, sizeof(args)), grid, block,
-					 RUN_BUDGET));
-		for (uint32_t i = 0; i < n; i++) {
-			ASSERT_EQ(diverge_ref(hin[i]), hout[i])
-				TH_LOG("n %u: out[%u], in %d", n, i, hin[i]);
-		}
-		ASSERT_EQ(0x5a5a5a5a, hout[n]);
-	}
+	ASSERT_EQ(0, card_load(&self->c, "diverge"));
+	for (size_t s = 0; s < NSIZES; s++)
+		run_sample(_metadata, &self->c, "diverge", sizes[s],
+			   (sizes[s] + bt - 1) / bt, bt, 3 + s);
 }
 
 /* Several launches on one ring, with a recovery from a fault in between. */
@@ -409,29 +362,16 @@ TEST_F(card, fault_then_vecadd)
 {
 	struct card *c = &self->c;
 	uint32_t n = 300, bt = self->core_threads;
-	uint32_t a = card_alloc(c, n * 4), b = card_alloc(c, n * 4), out = card_alloc(c, n * 4);
-	uint32_t *ha = host_ptr(c, a), *hb = host_ptr(c, b), *hc = host_ptr(c, out);
-	struct vecadd_args args = { a, b, out, n };
 	struct fault_args fargs = { 0, 0 };
 	uint32_t grid[3] = { (n + bt - 1) / bt, 1, 1 }, block[3] = { bt, 1, 1 };
 
-	for (uint32_t i = 0; i < n; i++) {
-		ha[i] = i;
-		hb[i] = 3 * i;
-	}
 	ASSERT_EQ(0, card_load(c, "fault_badaddr"));
 	ASSERT_EQ(-EIO, card_launch(c, card_args(c, &fargs, sizeof(fargs)), grid, block,
 				    RUN_BUDGET));
 	card_recover(c);
 	ASSERT_EQ(0, card_load(c, "vecadd"));
-	for (int rep = 0; rep < 3; rep++) {
-		memset(hc, 0, n * 4);
-		ASSERT_EQ(0, card_launch(c, card_args(c, &args, sizeof(args)), grid, block,
-					 RUN_BUDGET));
-		for (uint32_t i = 0; i < n; i++) {
-			ASSERT_EQ(4 * i, hc[i]);
-		}
-	}
+	for (int rep = 0; rep < 3; rep++)
+		run_sample(_metadata, c, "vecadd", n, grid[0], bt, rep + 1);
 }
 
 /* Run a fault kernel; check the cause, the faulting PC is in the image. */
@@ -546,22 +486,12 @@ TEST_F(card, empty_many)
 /* The relocated pointer tables work wherever the image lands. */
 TEST_F(card, reloc_two_bases)
 {
-	struct card *c = &self->c;
 	uint32_t n = 257, bt = self->core_threads;
-	uint32_t grid[3] = { (n + bt - 1) / bt, 1, 1 }, block[3] = { bt, 1, 1 };
 
 	for (int load = 0; load < 2; load++) {
-		uint32_t out = card_alloc(c, n * 4);
-		int32_t *hout = host_ptr(c, out);
-		struct reloc_args args = { out, n };
-
-		card_alloc(c, 4096 * (load + 1));	/* move the next image */
-		ASSERT_EQ(0, card_load(c, "reloc"));
-		ASSERT_EQ(0, card_launch(c, card_args(c, &args, sizeof(args)), grid, block,
-					 RUN_BUDGET));
-		for (uint32_t i = 0; i < n; i++) {
-			ASSERT_EQ(reloc_ref(i), hout[i]) TH_LOG("load %d: out[%u]", load, i);
-		}
+		card_alloc(&self->c, 4096 * (load + 1));	/* move the next image */
+		ASSERT_EQ(0, card_load(&self->c, "reloc"));
+		run_sample(_metadata, &self->c, "reloc", n, (n + bt - 1) / bt, bt, 1);
 	}
 }
 

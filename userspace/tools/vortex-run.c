@@ -7,21 +7,21 @@
  * default 0) or --device PATH, and inputs this program generates from a
  * fixed seed.  For the sample kernels it knows (by the ELF's base name or
  * --kind) it builds the argument block, runs the kernel, and compares every
- * output element with a host computation.  For any other kernel the
+ * output element with the reference of testlib/vx_samples.c, the one the
+ * tests use.  For any other kernel the
  * positional arguments after the ELF are 32-bit words of its argument
  * block, and nothing is checked beyond the job's status.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "vortex.h"
-#include "vortex_kernels.h"
+#include "vx_samples.h"
 
 /* Exit codes besides EXIT_SUCCESS / EXIT_FAILURE (usage, setup). */
 #define EXIT_WRONG	2	/* the job ran but its results are wrong */
@@ -33,21 +33,19 @@ struct run {
 	const struct vx_topology *topo;
 	struct vx_kernel *k;
 	struct vx_launch launch;
-	struct vx_launch_bo bos[4];
+	struct vx_launch_bo bos[VX_SAMPLE_MAX_BUFS];
 	uint32_t n;		/* elements */
 	uint32_t seed;
 	int timeout_ms;
 	int verbose;
 	char detail[128];	/* check's one-line verdict */
-	/* kind state */
-	void *host[4];
-	struct vx_bo *bo[4];
+	/* a sample kernel's buffers, host copies and expected result */
+	const struct vx_sample *sample;
+	struct vx_sample_job job;
+	uint32_t *host[VX_SAMPLE_MAX_BUFS];
+	struct vx_bo *bo[VX_SAMPLE_MAX_BUFS];
+	uint32_t *want;
 	union {
-		struct vecadd_args vecadd;
-		struct saxpy_args saxpy;
-		struct reduce_args reduce;
-		struct diverge_args diverge;
-		struct reloc_args reloc;
 		struct hang_args hang;
 		struct fault_args fault;
 		uint32_t raw[VX_LAUNCH_MAX_ARGS / 4];
@@ -58,41 +56,20 @@ struct kind {
 	const char *name;
 	int (*setup)(struct run *r);
 	int (*check)(struct run *r);	/* EXIT_SUCCESS or EXIT_WRONG */
-	int strided;			/* loops: a grid the size of the card suffices */
 };
 
-static uint32_t rnd(uint32_t *s)
-{
-	/* xorshift32: reproducible inputs, same on every run */
-	*s ^= *s << 13;
-	*s ^= *s >> 17;
-	*s ^= *s << 5;
-	return *s;
-}
-
-/* Allocate buffer i of n 32-bit words, filled from host[i] if given. */
-static int buf(struct run *r, int i, uint32_t words, int fill)
+/* Buffer @i of @words zeroed 32-bit words, with its host copy. */
+static int buf(struct run *r, int i, uint32_t words, uint32_t flags)
 {
 	int ret;
 
 	r->host[i] = calloc(words ? words : 1, 4);
 	if (!r->host[i])
 		return -ENOMEM;
-	if (fill == 1)
-		for (uint32_t j = 0; j < words; j++)
-			((uint32_t *)r->host[i])[j] = rnd(&r->seed) % 100000;
-	else if (fill == 2)
-		for (uint32_t j = 0; j < words; j++)
-			((float *)r->host[i])[j] = (float)(rnd(&r->seed) % 20000) / 64.0f - 150.0f;
-	else if (fill == 3)	/* full range, negative too */
-		for (uint32_t j = 0; j < words; j++)
-			((uint32_t *)r->host[i])[j] = rnd(&r->seed) - 0x80000000u;
 	ret = vx_bo_alloc(r->dev, (uint64_t)(words ? words : 1) * 4, &r->bo[i]);
-	if (!ret)
-		ret = vx_bo_upload(r->bo[i], 0, r->host[i], (size_t)words * 4);
 	if (ret)
 		return ret;
-	r->bos[r->launch.nbos++] = (struct vx_launch_bo){ r->bo[i], 0 };
+	r->bos[r->launch.nbos++] = (struct vx_launch_bo){ r->bo[i], flags };
 	return 0;
 }
 
@@ -101,154 +78,49 @@ static uint32_t addr(struct run *r, int i)
 	return (uint32_t)vx_bo_dev_addr(r->bo[i]);
 }
 
-static int setup_vecadd(struct run *r)
+/* A sample kernel: buffers and inputs as testlib/vx_samples.c says. */
+static int setup_sample(struct run *r)
 {
-	int ret = buf(r, 0, r->n, 3) ?: buf(r, 1, r->n, 3) ?: buf(r, 2, r->n, 0);
+	struct vx_sample_job *j = &r->job;
+	uint32_t a[VX_SAMPLE_MAX_BUFS];
+	int ret = 0;
 
-	r->args.vecadd = (struct vecadd_args){ addr(r, 0), addr(r, 1), addr(r, 2), r->n };
-	r->launch.args_size = sizeof(r->args.vecadd);
-	return ret;
-}
-
-static int check_vecadd(struct run *r)
-{
-	const uint32_t *a = r->host[0], *b = r->host[1];
-	uint32_t *c = r->host[2], bad = 0, first = 0;
-
-	if (vx_bo_download(r->bo[2], 0, c, (size_t)r->n * 4))
-		return EXIT_FAILURE;
-	for (uint32_t i = 0; i < r->n; i++)
-		if (c[i] != a[i] + b[i] && !bad++)
-			first = i;
-	if (bad)
-		printf("  first wrong c[%u] = %d, expected %d\n", first,
-		       (int32_t)c[first], (int32_t)(a[first] + b[first]));
-	snprintf(r->detail, sizeof(r->detail), "%u of %u elements exact, max error %u",
-		 r->n - bad, r->n, bad ? 1u : 0u);
-	return bad ? EXIT_WRONG : EXIT_SUCCESS;
-}
-
-static int setup_saxpy(struct run *r)
-{
-	int ret = buf(r, 0, r->n, 2) ?: buf(r, 1, r->n, 2);
-	float alpha = 2.5f;
-
-	r->host[2] = malloc((size_t)r->n * 4 + 4);
-	if (!ret && !r->host[2])
-		ret = -ENOMEM;
-	if (!ret)
-		memcpy(r->host[2], r->host[1], (size_t)r->n * 4);	/* y before */
-	r->args.saxpy = (struct saxpy_args){ addr(r, 0), addr(r, 1), r->n, alpha };
-	r->launch.args_size = sizeof(r->args.saxpy);
-	return ret;
-}
-
-static int check_saxpy(struct run *r)
-{
-	const float *x = r->host[0], *y0 = r->host[2];
-	float *y = r->host[1], alpha = r->args.saxpy.alpha;
-	double maxerr = 0;
-	uint32_t bad = 0;
-
-	if (vx_bo_download(r->bo[1], 0, y, (size_t)r->n * 4))
-		return EXIT_FAILURE;
-	for (uint32_t i = 0; i < r->n; i++) {
-		volatile float p = alpha * x[i];	/* no fused multiply-add */
-		float want = p + y0[i];
-		double err = fabs((double)y[i] - want);
-
-		if (err > maxerr)
-			maxerr = err;
-		if (y[i] != want && !bad++)
-			printf("  first wrong y[%u] = %g, expected %g\n", i, y[i], want);
+	*j = (struct vx_sample_job){ .n = r->n, .grid = r->launch.grid[0],
+				     .block = r->launch.block[0] };
+	vx_sample_layout(r->sample, j);
+	for (unsigned int i = 0; i < j->nbufs && !ret; i++) {
+		ret = buf(r, i, j->words[i], 0);
+		if (!ret)
+			a[i] = addr(r, i);
 	}
+	r->want = ret ? NULL : malloc((size_t)j->words[j->out] * 4 + 4);
+	if (ret || !r->want)
+		return ret ?: -ENOMEM;
+	vx_sample_fill(r->sample, j, r->host, r->seed);
+	vx_sample_expect(r->sample, j, r->host, r->want);
+	for (unsigned int i = 0; i < j->nbufs && !ret; i++)
+		if (j->use[i] & VX_SAMPLE_IN)
+			ret = vx_bo_upload(r->bo[i], 0, r->host[i], (size_t)j->words[i] * 4);
+	r->launch.args_size = vx_sample_args(r->sample, j, a, &r->args, sizeof(r->args));
+	return ret;
+}
+
+static int check_sample(struct run *r)
+{
+	const struct vx_sample_job *j = &r->job;
+	uint32_t *got = r->host[j->out];
+	struct vx_sample_diff d;
+	char g[32], w[32];
+
+	if (vx_bo_download(r->bo[j->out], 0, got, (size_t)j->words[j->out] * 4))
+		return EXIT_FAILURE;
+	if (vx_sample_check(r->sample, j, r->want, got, &d))
+		printf("  first wrong element [%u] = %s, expected %s\n", d.first,
+		       vx_sample_word_str(r->sample, got[d.first], g, sizeof(g)),
+		       vx_sample_word_str(r->sample, r->want[d.first], w, sizeof(w)));
 	snprintf(r->detail, sizeof(r->detail), "%u of %u elements exact, max error %g",
-		 r->n - bad, r->n, maxerr);
-	return bad ? EXIT_WRONG : EXIT_SUCCESS;
-}
-
-static int setup_reduce(struct run *r)
-{
-	uint32_t blocks = r->launch.grid[0], bt = r->launch.block[0];
-	int ret = buf(r, 0, r->n, 3) ?: buf(r, 1, blocks, 0) ?: buf(r, 2, blocks * bt, 0);
-
-	r->args.reduce = (struct reduce_args){ addr(r, 0), addr(r, 1), addr(r, 2), r->n };
-	r->launch.args_size = sizeof(r->args.reduce);
-	return ret;
-}
-
-static int check_reduce(struct run *r)
-{
-	const uint32_t *in = r->host[0];
-	uint32_t *part = r->host[1], want = 0, got = 0;
-
-	if (vx_bo_download(r->bo[1], 0, part, (size_t)r->launch.grid[0] * 4))
-		return EXIT_FAILURE;
-	for (uint32_t i = 0; i < r->n; i++)
-		want += in[i];
-	for (uint32_t b = 0; b < r->launch.grid[0]; b++)
-		got += part[b];
-	snprintf(r->detail, sizeof(r->detail), "sum %d, expected %d",
-		 (int32_t)got, (int32_t)want);
-	return got == want ? EXIT_SUCCESS : EXIT_WRONG;
-}
-
-static int setup_diverge(struct run *r)
-{
-	int ret = buf(r, 0, r->n, 3) ?: buf(r, 1, r->n, 0);
-	int32_t *in = r->host[0];
-
-	/* mostly small values so every path of diverge_ref() is taken */
-	for (uint32_t i = 0; i < r->n; i++)
-		if (i % 4)
-			in[i] = in[i] % 300;
-	if (!ret)
-		ret = vx_bo_upload(r->bo[0], 0, in, (size_t)r->n * 4);
-	r->args.diverge = (struct diverge_args){ addr(r, 0), addr(r, 1), r->n, 0 };
-	r->launch.args_size = sizeof(r->args.diverge);
-	return ret;
-}
-
-static int check_diverge(struct run *r)
-{
-	const int32_t *in = r->host[0];
-	int32_t *out = r->host[1];
-	uint32_t bad = 0;
-
-	if (vx_bo_download(r->bo[1], 0, out, (size_t)r->n * 4))
-		return EXIT_FAILURE;
-	for (uint32_t i = 0; i < r->n; i++)
-		if (out[i] != diverge_ref(in[i]) && !bad++)
-			printf("  first wrong out[%u] = %d, expected %d (in %d)\n",
-			       i, out[i], diverge_ref(in[i]), in[i]);
-	snprintf(r->detail, sizeof(r->detail), "%u of %u elements exact",
-		 r->n - bad, r->n);
-	return bad ? EXIT_WRONG : EXIT_SUCCESS;
-}
-
-static int setup_reloc(struct run *r)
-{
-	int ret = buf(r, 0, r->n, 0);
-
-	r->args.reloc = (struct reloc_args){ addr(r, 0), r->n };
-	r->launch.args_size = sizeof(r->args.reloc);
-	return ret;
-}
-
-static int check_reloc(struct run *r)
-{
-	int32_t *out = r->host[0];
-	uint32_t bad = 0;
-
-	if (vx_bo_download(r->bo[0], 0, out, (size_t)r->n * 4))
-		return EXIT_FAILURE;
-	for (uint32_t i = 0; i < r->n; i++)
-		if (out[i] != reloc_ref(i) && !bad++)
-			printf("  first wrong out[%u] = %d, expected %d\n", i, out[i],
-			       reloc_ref(i));
-	snprintf(r->detail, sizeof(r->detail), "%u of %u elements exact",
-		 r->n - bad, r->n);
-	return bad ? EXIT_WRONG : EXIT_SUCCESS;
+		 j->words[j->out] - d.bad, j->words[j->out], d.max_err);
+	return d.bad ? EXIT_WRONG : EXIT_SUCCESS;
 }
 
 static int setup_hang(struct run *r)
@@ -275,18 +147,16 @@ static int setup_none(struct run *r)
 	return 0;
 }
 
+static const struct kind sample_kind = { "sample", setup_sample, check_sample };
+
+/* Kernels with nothing to check but their status. */
 static const struct kind kinds[] = {
-	{ "vecadd", setup_vecadd, check_vecadd, 0 },
-	{ "saxpy", setup_saxpy, check_saxpy, 1 },
-	{ "reduce", setup_reduce, check_reduce, 1 },
-	{ "diverge", setup_diverge, check_diverge, 0 },
-	{ "reloc", setup_reloc, check_reloc, 0 },
-	{ "hang", setup_hang, NULL, 0 },
-	{ "empty", setup_none, NULL, 0 },
-	{ "fault_badaddr", setup_fault, NULL, 0 },
-	{ "fault_misaligned", setup_fault, NULL, 0 },
-	{ "fault_illegal", setup_fault, NULL, 0 },
-	{ "fault_assert", setup_fault, NULL, 0 },
+	{ "hang", setup_hang, NULL },
+	{ "empty", setup_none, NULL },
+	{ "fault_badaddr", setup_fault, NULL },
+	{ "fault_misaligned", setup_fault, NULL },
+	{ "fault_illegal", setup_fault, NULL },
+	{ "fault_assert", setup_fault, NULL },
 };
 
 static const struct kind *find_kind(const char *name)
@@ -342,7 +212,7 @@ static int parse_dims(const char *s, uint32_t d[3])
 }
 
 /* Grid/block defaults from the topology and the element count. */
-static void default_dims(struct run *r, const struct kind *kind)
+static void default_dims(struct run *r)
 {
 	uint32_t core = r->topo->warps * r->topo->threads;
 
@@ -353,7 +223,7 @@ static void default_dims(struct run *r, const struct kind *kind)
 		uint32_t g = (r->n + bt - 1) / bt;
 
 		/* reduce and saxpy loop: a grid as big as the card suffices */
-		if (kind && kind->strided) {
+		if (r->sample && vx_sample_strided(r->sample)) {
 			uint32_t cores = r->topo->clusters * r->topo->cores;
 
 			if (g > cores * 2)
@@ -474,7 +344,7 @@ int main(int argc, char **argv)
 	struct run r = { .n = 1024, .seed = 1, .timeout_ms = -1 };
 	const char *device = NULL, *kind_name = NULL, *elf;
 	const struct kind *kind;
-	static const struct kind raw = { "raw", setup_none, NULL, 0 };
+	static const struct kind raw = { "raw", setup_none, NULL };
 	char *base, *dot;
 	int index = 0, info = 0, c, ret;
 
@@ -531,7 +401,8 @@ int main(int argc, char **argv)
 		if (dot && !dot[4])
 			*dot = 0;
 	}
-	kind = find_kind(kind_name);
+	r.sample = vx_sample_find(kind_name);
+	kind = r.sample ? &sample_kind : find_kind(kind_name);
 	if (kind && optind < argc) {
 		char *end;
 		unsigned long n = strtoul(argv[optind++], &end, 0);
@@ -560,14 +431,15 @@ int main(int argc, char **argv)
 		vx_device_close(r.dev);
 		return EXIT_FAILURE;
 	}
-	default_dims(&r, kind == &raw ? NULL : kind);
+	default_dims(&r);
 	ret = run_kernel(&r, kind, kind_name);
 
 	vx_kernel_free(r.k);
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < VX_SAMPLE_MAX_BUFS; i++) {
 		vx_bo_free(r.bo[i]);
 		free(r.host[i]);
 	}
+	free(r.want);
 	vx_device_close(r.dev);
 	free(base);
 	return ret;

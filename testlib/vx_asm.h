@@ -2,10 +2,10 @@
 /*
  * A tiny RV32 + Vortex encoder for hand-assembled device programs.
  *
- * Shared by the host tests (through uncore_util.h) and the guest selftests
- * (vortex_bar_test.c through BAR0, vortex_driver_test.c through the
- * driver), so every side encodes instructions the same way.  Registers are plain numbers
- * (x0..x31); expressions only, no types, nothing host specific.
+ * Shared by the host tests (through qemu-device/tests/uncore_util.h) and
+ * the guest selftests (through BAR0 or the driver), so every side encodes
+ * instructions the same way.  Registers are plain numbers (x0..x31);
+ * expressions only, no types, nothing host specific.
  */
 #ifndef VX_ASM_H
 #define VX_ASM_H

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Test code shared by the host tests, the guest selftests and the tools,
+# so that no side keeps its own copy.  Plain C with no dependencies: guest
+# binaries are static, host ones link libvxsim, both include these.
+#
+#   vx_asm.h       RV32 + Vortex encoder for hand-assembled device programs
+#   vx_card_io.h   ring writer and Debug Module requests over BAR0/VRAM callbacks
+#   vx_samples.[ch] sample kernels: buffers, inputs, argument blocks, references
+#
+# Included from userspace/userspace.mk, after qemu-device/sim.mk (whose
+# uncore tests it adds prerequisites to) and before selftests/selftests.mk.
+
+TESTLIB_DIR := testlib
+TESTLIB_INC := -I$(TOP)/$(TESTLIB_DIR)
+TESTLIB_HDRS := $(wildcard $(TESTLIB_DIR)/*.h)
+
+# qemu-device/tests/uncore_util.h is built on these headers.
+$(UNCORE_TESTS): $(TESTLIB_HDRS)
+
+# The sample kernels' buffers, inputs and references: one object, linked
+# into the host test on the simulator and the static guest programs alike.
+TESTLIB_SAMPLES := $(O)/testlib/vx_samples.o
+
+$(TESTLIB_SAMPLES): $(TESTLIB_DIR)/vx_samples.c $(TESTLIB_DIR)/vx_samples.h \
+		userspace/include/vortex_kernels.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(TESTLIB_INC) -I$(TOP)/userspace/include -c -o $@ $<
