@@ -55,10 +55,10 @@ done
 guest_boot unplug vortex_driver_test --tests vortex_driver_test \
 	--append "vxtest.unplug=1 vx.args=-t,unplug_with_open_client"
 
-# The race tests again under slub_debug: a use-after-free in the driver then
-# reads poison and oopses, which fails the boot.
-guest_boot slub vortex_reliability_test --tests vortex_reliability_test \
-	--append "slub_debug=FZPU"
+# The race and debugger tests again under slub_debug: a use-after-free in
+# the driver then reads poison and oopses, which fails the boot.
+guest_boot slub "vortex_reliability_test vortex_debug_test" \
+	--tests vortex_reliability_test,vortex_debug_test --append "slub_debug=FZPU"
 
 printf '[time] %-14s %6d s\n' total $(( $(date +%s) - total_start )) >&2
 scripts/tap.py "${host_args[@]}" "${guest_args[@]}" "${expect[@]}"
