@@ -126,7 +126,8 @@ struct drm_vortex_bo_info {
 /* Per-buffer flags of struct drm_vortex_submit_bo */
 #define DRM_VORTEX_SUBMIT_BO_READ	(1u << 0)	/* the kernel reads it */
 #define DRM_VORTEX_SUBMIT_BO_WRITE	(1u << 1)	/* the kernel writes it */
-#define DRM_VORTEX_SUBMIT_BO_DUMP	(1u << 2)	/* include in crash dumps */
+/* For crash dumps, which are not captured yet: accepted, and ignored today. */
+#define DRM_VORTEX_SUBMIT_BO_DUMP	(1u << 2)
 #define DRM_VORTEX_SUBMIT_BO_FLAGS	(DRM_VORTEX_SUBMIT_BO_READ | \
 					 DRM_VORTEX_SUBMIT_BO_WRITE | \
 					 DRM_VORTEX_SUBMIT_BO_DUMP)
