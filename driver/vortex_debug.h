@@ -102,6 +102,10 @@ int vortex_debug_check_warp(struct vortex_device *vdev, u32 warp, bool halted);
 bool vortex_debug_on_breakpoint(struct vortex_debug *dbg, u32 pc);
 
 /* vortex_debug_regs.c */
+#define VORTEX_WARP_REGS	65	/* x0-x31, f0-f31, fcsr */
+int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out);
+int vortex_warp_status(struct vortex_device *vdev,
+		       struct drm_vortex_debug_warp_state *st);
 int vortex_debug_regs(struct vortex_debug *dbg,
 		      struct drm_vortex_debug_regs *args);
 int vortex_debug_status(struct vortex_debug *dbg,

@@ -25,6 +25,7 @@
 #include "vortex_debug.h"
 #include "vortex_device.h"
 #include "vortex_dm.h"
+#include "vortex_dump.h"
 
 /* RV32 encodings the driver injects. */
 #define RV_CSRRW(rd, csr, rs1) \
@@ -368,11 +369,68 @@ out_free:
 	return ret;
 }
 
+/**
+ * vortex_warp_read_regs() - every register of every lane of a halted warp
+ * @vdev: the device, DM lock held
+ * @warp: global warp id, halted
+ * @out: VORTEX_WARP_REGS x threads words: x0-x31, f0-f31, fcsr, each for
+ *	lane 0 up
+ *
+ * For crash dumps: it runs in recovery, and allocates accordingly.
+ *
+ * Return: 0 or a negative errno.
+ */
+int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out)
+{
+	u32 threads = vdev->num_threads, i, n, r = 0;
+	struct drm_vortex_debug_reg_op ops[GROUP] = {};
+	u32 (*vals)[VX_DM_MAX_THREADS];
+	struct vortex_regs_ctx *ctx;
+	int ret;
+
+	ctx = kzalloc(sizeof(*ctx), VORTEX_DUMP_GFP);
+	vals = kcalloc(GROUP, sizeof(*vals), VORTEX_DUMP_GFP);
+	if (!ctx || !vals) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	ctx->vdev = vdev;
+	ctx->warp = NO_WARP;
+	ctx->threads = threads;
+	for (i = 0; i < GROUP; i++)
+		for (n = 0; n < threads; n++)
+			ops[i].lanes[n / 32] |= BIT(n % 32);
+
+	ret = vortex_regs_borrow(ctx, warp);
+	while (!ret && r < VORTEX_WARP_REGS) {
+		/* GPRs four at a time, the rest one at a time. */
+		n = r < 32 ? GROUP : 1;
+		for (i = 0; i < n; i++)
+			ops[i].reg = r + i == 64 ? DRM_VORTEX_DEBUG_REG_FCSR : r + i;
+		ret = vortex_regs_read_group(ctx, ops, n, vals);
+		for (i = 0; !ret && i < n; i++, r++)
+			memcpy(out + r * threads, vals[i], threads * sizeof(u32));
+	}
+	vortex_regs_restore(ctx);
+out_free:
+	kfree(vals);
+	kfree(ctx);
+	return ret;
+}
+
 /* ---------------------------------------------------------- status */
 
-/* Fills what only injection can read, from lane 0 of a halted warp. */
-static int vortex_status_halted(struct vortex_device *vdev,
-				struct drm_vortex_debug_warp_state *st)
+/**
+ * vortex_warp_status() - what only injection can read of a halted warp
+ * @vdev: the device, DM lock held
+ * @st: @st->warp names the warp; fills cause, PC, thread mask, block
+ *
+ * Reads lane 0; the DSCRATCH0/3 and x5 it borrows are restored.
+ *
+ * Return: 0 or a negative errno.
+ */
+int vortex_warp_status(struct vortex_device *vdev,
+		       struct drm_vortex_debug_warp_state *st)
 {
 	static const u32 csrs[] = {
 		VX_CSR_ACTIVE_THREADS, VX_CSR_BLOCK_IDX(0), VX_CSR_BLOCK_IDX(1),
@@ -463,7 +521,7 @@ int vortex_debug_status(struct vortex_debug *dbg,
 			st.state |= DRM_VORTEX_DEBUG_WARP_ACTIVE;
 		if (halted & BIT(w % 32)) {
 			st.state |= DRM_VORTEX_DEBUG_WARP_HALTED;
-			ret = vortex_status_halted(vdev, &st);
+			ret = vortex_warp_status(vdev, &st);
 			if (ret)
 				break;
 			if (vortex_debug_on_breakpoint(dbg, st.pc))

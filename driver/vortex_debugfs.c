@@ -21,6 +21,9 @@
  *	a test holds a job there, taken by the scheduler but not yet
  *	started, while it closes the job's file.
  *
+ * dumps_dropped
+ *	Crash dumps dropped because the last one was still unread.
+ *
  * dm_accesses
  *	Debug Module register accesses the driver made so far (benchmarks
  *	divide it by the registers they read).
@@ -132,4 +135,6 @@ void vortex_debugfs_init(struct vortex_device *vdev)
 	vortex_gate_init(vdev, &vdev->run_gate, vdev->submit_wq, "run_gate");
 	debugfs_create_u64("dm_accesses", 0400, vdev->drm.debugfs_root,
 			   &vdev->dm.accesses);
+	debugfs_create_atomic_t("dumps_dropped", 0400, vdev->drm.debugfs_root,
+				&vdev->dumps_dropped);
 }

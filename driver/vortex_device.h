@@ -6,6 +6,7 @@
 #include <linux/io.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <drm/drm_device.h>
@@ -145,6 +146,8 @@ struct vortex_device {
 	struct vortex_dm dm;
 	/** @debug: the attached debug session, or NULL; under @job_lock */
 	struct vortex_debug *debug;
+	/** @dumps_dropped: crash dumps dropped while one was unread */
+	atomic_t dumps_dropped;
 };
 
 #define to_vortex_device(dev) container_of(dev, struct vortex_device, drm)
@@ -162,6 +165,10 @@ struct vortex_file {
 	struct kref ref;
 	/** @pid: thread group that opened the file (a debugger's target) */
 	struct pid *pid;
+	/** @comm: name of the process that opened the file (crash dumps) */
+	char comm[TASK_COMM_LEN];
+	/** @cmdline: its command line, quoted, or NULL (crash dumps) */
+	char *cmdline;
 	/** @entity: the file's queue into the scheduler */
 	struct drm_sched_entity entity;
 	/**

@@ -19,6 +19,7 @@
 
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/string_helpers.h>
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -32,6 +33,7 @@
 #include "vortex_debug.h"
 #include "vortex_debugfs.h"
 #include "vortex_device.h"
+#include "vortex_dump.h"
 #include "vortex_fdinfo.h"
 #include "vortex_gem.h"
 #include "vortex_job.h"
@@ -121,6 +123,7 @@ static void vortex_file_release(struct kref *ref)
 	struct vortex_file *vfile = container_of(ref, struct vortex_file, ref);
 
 	put_pid(vfile->pid);
+	kfree(vfile->cmdline);
 	kfree(vfile);
 }
 
@@ -149,6 +152,8 @@ static int vortex_open(struct drm_device *drm, struct drm_file *file)
 		return ret;
 	}
 	vfile->pid = get_task_pid(current, PIDTYPE_TGID);
+	get_task_comm(vfile->comm, current);
+	vfile->cmdline = kstrdup_quotable_cmdline(current, GFP_KERNEL);
 
 	file->driver_priv = vfile;
 	return 0;
@@ -287,6 +292,7 @@ static void vortex_pci_remove(struct pci_dev *pdev)
 
 	/* From here on ioctls, faults and run_job see the device gone. */
 	drm_dev_unplug(&vdev->drm);
+	vortex_dump_fini(vdev);
 	vortex_gem_unplug(vdev);
 	vortex_device_fini(vdev);
 	vortex_job_unplug(vdev);

@@ -54,6 +54,7 @@
 #include "vortex_debug.h"
 #include "vortex_debugfs.h"
 #include "vortex_device.h"
+#include "vortex_dump.h"
 #include "vortex_gem.h"
 #include "vortex_job.h"
 
@@ -237,7 +238,7 @@ static const char *const vortex_err_names[] = {
 	[VX_ERR_BARRIER] = "impossible barrier",
 };
 
-static const char *vortex_err_name(u32 cause)
+const char *vortex_err_name(u32 cause)
 {
 	if (cause < ARRAY_SIZE(vortex_err_names) && vortex_err_names[cause])
 		return vortex_err_names[cause];
@@ -254,8 +255,8 @@ static const char *vortex_err_name(u32 cause)
  * interrupt masked and the card not yet reset: every warp is frozen where
  * it was, the error capture registers hold the fault, and the job's buffers
  * (job->bos, those with DRM_VORTEX_SUBMIT_BO_DUMP in job->bo_flags) are
- * still referenced.  This is the one place to capture a devcoredump; any
- * allocation here must use __GFP_NOWARN | __GFP_NORETRY.
+ * still referenced.  Logs the failure and captures the crash dump
+ * (vortex_dump.c); the DM lock is held.
  */
 static void vortex_job_capture_hang(struct vortex_device *vdev,
 				    struct vortex_job *job, int error)
@@ -271,6 +272,7 @@ static void vortex_job_capture_hang(struct vortex_device *vdev,
 				    "%s timed out: no end after %u ms, card status 0x%x\n",
 				    who, vortex_job_timeout_ms,
 				    vortex_read(vdev, VX_REG_STATUS));
+		vortex_dump_capture(vdev, job, error);
 		return;
 	}
 	drm_err_ratelimited(&vdev->drm,
@@ -281,6 +283,7 @@ static void vortex_job_capture_hang(struct vortex_device *vdev,
 			    vortex_read(vdev, VX_REG_ERR_PC),
 			    vortex_read(vdev, VX_REG_ERR_ADDR),
 			    vortex_read(vdev, VX_REG_ERR_PKT));
+	vortex_dump_capture(vdev, job, error);
 }
 
 /*

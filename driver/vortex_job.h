@@ -56,6 +56,8 @@ void vortex_job_file_close(struct vortex_file *vfile);
 void vortex_job_irq_fence(struct vortex_device *vdev);
 void vortex_job_irq_error(struct vortex_device *vdev);
 
+const char *vortex_err_name(u32 cause);
+
 /* Drops what a job holds; for jobs that never reached the scheduler. */
 void vortex_job_release(struct vortex_job *job);
 

@@ -39,7 +39,16 @@ if [ -x /vortex/bin/vortex-run ] && [ -f /vortex/kernels/hang.elf ]; then
 	sed 's/^/  /' /tmp/hang.out
 	echo "  vortex-run exit status: $rc (3 = timed out)"
 	echo "== What the driver logged"
-	dmesg | grep -E 'job (timed out|failed)' | tail -n 1 | sed 's/^\[[ 0-9.]*\] /  /'
+	dmesg | grep -E 'job (timed out|failed)|crash dump' | tail -n 2 | sed 's/^\[[ 0-9.]*\] /  /'
+	for cd in /sys/class/devcoredump/devcd*; do
+		[ -f "$cd/data" ] || continue
+		echo "== The crash dump: head -n 40 $cd/data"
+		head -n 40 "$cd/data" | cut -c1-100 | sed 's/^/  /'
+		echo "  ... ($(wc -c < "$cd/data") bytes; the warps section:)"
+		sed -n '/^warps:/,/^      - lane: 1$/p' "$cd/data" | cut -c1-100 | sed 's/^/  /'
+		echo "  (discarded with: echo 1 > $cd/data)"
+		echo 1 > "$cd/data"
+	done
 	echo "== The card still works after the reset"
 	vortex-run /vortex/kernels/vecadd.elf 2>&1 | sed 's/^/  /'
 fi

@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Copyright 2026 The Vortex driver authors */
+
+/**
+ * DOC: Crash dumps
+ *
+ * When recovery ends a job that hung (-ETIMEDOUT) or raised a device
+ * exception (-EIO), it calls vortex_dump_capture() with the card frozen as
+ * the failure left it, the interrupt masked and the DM lock held.  The
+ * capture halts every warp through the Debug Module, reads the card's
+ * registers, the ring, the job's buffers and, for every warp with a
+ * context, its PC, halt cause, thread mask and every register of every
+ * lane; then the card is reset and recovery goes on.  Every wait on the
+ * card is bounded: what could not be read is named in the dump
+ * (``not-captured:``), and the dump is published anyway.
+ *
+ * The dump is text in the layout of the MSM driver's crash dumps
+ * (Documentation/gpu/msm-crash-dump.rst upstream): ``key: value`` lines,
+ * sections indented two spaces, list entries starting ``- ``, buffer
+ * contents in ascii85 with trailing zero words left out.  It is rendered
+ * once and handed to devcoredump (dev_coredumpv()), where users read it
+ * from /sys/class/devcoredump/devcdN/data and discard it by writing to
+ * that file.  devcoredump keeps one dump per device and drops a new one
+ * while the last is unread; the driver notices, counts the drop (debugfs
+ * ``dumps_dropped``) and says so in the kernel log, rate limited.
+ *
+ * Module parameters: ``dump`` (default on) turns capture off;
+ * ``dump_max_mb`` bounds the buffer bytes a dump holds (default 64);
+ * ``dump_all_bos`` (default on) includes every buffer of the job, or only
+ * those submitted with DRM_VORTEX_SUBMIT_BO_DUMP.
+ */
+
+#include <linux/ascii85.h>
+#include <linux/devcoredump.h>
+#include <linux/kernfs.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+#include <linux/utsname.h>
+#include <linux/vmalloc.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_print.h>
+
+#include "vortex_accel.h"
+#include "vortex_debug.h"
+#include "vortex_device.h"
+#include "vortex_dm.h"
+#include "vortex_dump.h"
+#include "vortex_gem.h"
+#include "vortex_job.h"
+
+static bool vortex_dump_enable = true;
+module_param_named(dump, vortex_dump_enable, bool, 0644);
+MODULE_PARM_DESC(dump, "Capture a crash dump when a job hangs or faults (default true)");
+
+static unsigned int vortex_dump_max_mb = 64;
+module_param_named(dump_max_mb, vortex_dump_max_mb, uint, 0644);
+MODULE_PARM_DESC(dump_max_mb, "Buffer contents a crash dump may hold, in MiB (default 64)");
+
+static bool vortex_dump_all_bos = true;
+module_param_named(dump_all_bos, vortex_dump_all_bos, bool, 0644);
+MODULE_PARM_DESC(dump_all_bos,
+		 "Dump every buffer of the job, not only those submitted with DRM_VORTEX_SUBMIT_BO_DUMP (default true)");
+
+/* Bytes of an assert's strings read from device memory. */
+#define VORTEX_DUMP_STR		128
+
+/**
+ * struct vortex_dump_bo - one buffer's contents
+ */
+struct vortex_dump_bo {
+	/** @iova: device address */
+	u64 iova;
+	/** @size: bytes of the buffer */
+	u64 size;
+	/** @flags: DRM_VORTEX_SUBMIT_BO_* it was submitted with */
+	u32 flags;
+	/** @len: bytes in @data (trailing zero words dropped, capped) */
+	u64 len;
+	/** @data: the contents */
+	u32 *data;
+};
+
+/**
+ * struct vortex_dump_warp - one warp with a context
+ */
+struct vortex_dump_warp {
+	/** @st: id, coordinates, state, cause, PC, thread mask */
+	struct drm_vortex_debug_warp_state st;
+	/** @regs: VORTEX_WARP_REGS x threads, or NULL if unreadable */
+	u32 *regs;
+};
+
+/**
+ * struct vortex_dump - the card's state, as captured
+ */
+struct vortex_dump {
+	/** @time: when the failure was handled */
+	struct timespec64 time;
+	/** @error: how the job ended */
+	int error;
+	/** @comm: the submitting process's name */
+	char comm[TASK_COMM_LEN];
+	/** @cmdline: its command line, or NULL */
+	char *cmdline;
+	/** @job: the file's job seqno */
+	u64 job;
+	/** @regs: BAR0 0x0000 .. VX_REG_ERR_PKT */
+	u32 regs[VX_REG_ERR_PKT / 4 + 1];
+	/** @dm: Debug Module registers, or all zero if not read */
+	u32 dm[VX_DM_NREGS];
+	/** @assert: the assert's expression, file and function strings */
+	char assert[3][VORTEX_DUMP_STR];
+	/** @ring: the ring's contents */
+	struct vortex_dump_bo ring;
+	/** @last_fence: last fence seqno written to the ring */
+	u32 last_fence;
+	/** @bos: the job's buffers, @nbos of them */
+	struct vortex_dump_bo *bos;
+	/** @nbos: entries in @bos */
+	u32 nbos;
+	/** @warps: warps with a context, @nwarps of them */
+	struct vortex_dump_warp *warps;
+	/** @nwarps: entries in @warps */
+	u32 nwarps;
+	/** @threads: lanes per warp */
+	u32 threads;
+	/** @missing: what could not be captured, "" if nothing */
+	char missing[128];
+};
+
+static void vortex_dump_missing(struct vortex_dump *d, const char *what)
+{
+	size_t n = strlen(d->missing);
+
+	scnprintf(d->missing + n, sizeof(d->missing) - n, "%s%s",
+		  n ? ", " : "", what);
+}
+
+/* Copies @size bytes of VRAM at @iova, trailing zero words dropped. */
+static int vortex_dump_copy(struct vortex_device *vdev, struct vortex_dump_bo *b,
+			    u64 iova, u64 size, u64 *budget)
+{
+	u64 take = min(size, *budget), n;
+
+	b->iova = iova;
+	b->size = size;
+	if (!take)
+		return 0;
+	b->data = kvmalloc(take, VORTEX_DUMP_GFP);
+	if (!b->data)
+		return -ENOMEM;
+	memcpy_fromio(b->data, vdev->vram + (iova - vdev->devaddr), take);
+	for (n = take / 4; n && !b->data[n - 1]; n--)
+		;
+	b->len = n * 4;
+	*budget -= take;
+	return 0;
+}
+
+/* A NUL-terminated string of device memory at @addr, if it is in VRAM. */
+static void vortex_dump_string(struct vortex_device *vdev, u32 addr, char *out)
+{
+	u32 i;
+
+	out[0] = 0;
+	if (addr < vdev->devaddr ||
+	    addr - vdev->devaddr > vdev->vram_size - VORTEX_DUMP_STR)
+		return;
+	for (i = 0; i < VORTEX_DUMP_STR - 1; i++) {
+		out[i] = readb(vdev->vram + (addr - vdev->devaddr) + i);
+		if (!out[i])
+			return;
+	}
+	out[i] = 0;
+}
+
+/* Halts every warp, then reads each one that has a context. */
+static void vortex_dump_warps(struct vortex_device *vdev, struct vortex_dump *d)
+{
+	u32 total = vortex_device_total_warps(vdev), w, win, active, halted, n = 0;
+	u32 regs = VORTEX_WARP_REGS * vdev->num_threads;
+
+	d->threads = vdev->num_threads;
+	if (vortex_dm_activate(vdev)) {
+		vortex_dump_missing(d, "debug module");
+		return;
+	}
+	vortex_dm_set_mask_all(vdev, true);
+	if (vortex_dm_request(vdev, VX_DCTRL_HALTREQ, NULL))
+		vortex_dump_missing(d, "warp halt");
+	for (w = 0; w < VX_DM_NREGS; w++)
+		d->dm[w] = vortex_dm_read(vdev, w);
+
+	for (win = 0; win < vdev->dm.windows; win++)
+		n += hweight32(vortex_dm_window(vdev, VX_DM_WACTIVE, win));
+	d->warps = kcalloc(n, sizeof(*d->warps), VORTEX_DUMP_GFP);
+	if (!d->warps) {
+		vortex_dump_missing(d, "warps (no memory)");
+		return;
+	}
+	for (w = 0, active = 0; w < total && d->nwarps < n; w++) {
+		struct vortex_dump_warp *dw;
+
+		if (w % 32 == 0) {
+			active = vortex_dm_window(vdev, VX_DM_WACTIVE, w / 32);
+			halted = vortex_dm_window(vdev, VX_DM_WSTATUS, w / 32);
+		}
+		if (!(active & BIT(w % 32)))
+			continue;
+		dw = &d->warps[d->nwarps++];
+		dw->st.warp = w;
+		dw->st.cluster = w / (vdev->num_cores * vdev->num_warps);
+		dw->st.core = w / vdev->num_warps % vdev->num_cores;
+		dw->st.warp_in_core = w % vdev->num_warps;
+		dw->st.state = DRM_VORTEX_DEBUG_WARP_ACTIVE;
+		if (!(halted & BIT(w % 32))) {
+			vortex_dump_missing(d, "a warp that would not halt");
+			continue;
+		}
+		dw->st.state |= DRM_VORTEX_DEBUG_WARP_HALTED;
+		if (vortex_warp_status(vdev, &dw->st)) {
+			vortex_dump_missing(d, "warp state");
+			continue;
+		}
+		dw->regs = kvmalloc_array(regs, sizeof(u32), VORTEX_DUMP_GFP);
+		if (!dw->regs || vortex_warp_read_regs(vdev, w, dw->regs)) {
+			kvfree(dw->regs);
+			dw->regs = NULL;
+			vortex_dump_missing(d, "registers");
+		}
+	}
+}
+
+/* ---------------------------------------------------------- render */
+
+/* Text printed into @buf, or only counted while @buf is NULL. */
+struct vortex_text {
+	char *buf;
+	size_t len;
+	size_t cap;
+};
+
+static __printf(2, 3) void vortex_text(struct vortex_text *t, const char *fmt, ...)
+{
+	va_list args;
+	int n;
+
+	va_start(args, fmt);
+	n = vsnprintf(t->buf ? t->buf + t->len : NULL,
+		      t->buf ? t->cap - t->len : 0, fmt, args);
+	va_end(args);
+	t->len += n;
+}
+
+/* An ascii85 block of @len bytes, 64 groups a line, @indent deep. */
+static void vortex_text_ascii85(struct vortex_text *t, const char *indent,
+				const u32 *data, u64 len)
+{
+	char group[ASCII85_BUFSZ];
+	long i, n = ascii85_encode_len(len);
+
+	vortex_text(t, "%sdata: !!ascii85 |\n%s  ", indent, indent);
+	for (i = 0; i < n; i++) {
+		vortex_text(t, "%s", ascii85_encode(data[i], group));
+		if (i % 64 == 63 && i + 1 < n)
+			vortex_text(t, "\n%s  ", indent);
+	}
+	vortex_text(t, "\n");
+}
+
+static const char *const vortex_dm_names[VX_DM_NREGS] = {
+	"platform", "dconfig", "dselect", "wmask", "wactive", "wstatus",
+	"dctrl", "dpc", "inject", "dscratch0", "dscratch1", "dscratch2",
+	"dscratch3",
+};
+
+static void vortex_dump_render(struct vortex_device *vdev,
+			       const struct vortex_dump *d, struct vortex_text *t)
+{
+	u32 cause = d->regs[VX_REG_ERR_CAUSE / 4], i, l, r;
+
+	vortex_text(t, "kernel: %s\nmodule: %s\ntime: %lld.%09ld\n",
+		    init_utsname()->release, KBUILD_MODNAME,
+		    (long long)d->time.tv_sec, d->time.tv_nsec);
+	vortex_text(t, "comm: %s\ncmdline: %s\n", d->comm,
+		    d->cmdline ?: "");
+	vortex_text(t, "revision: 0x%08x (vortex.%u.%u.0)\n", vdev->version,
+		    VX_VERSION_MAJOR(vdev->version), VX_VERSION_MINOR(vdev->version));
+	vortex_text(t, "status: 0x%08x\n", d->regs[VX_REG_STATUS / 4]);
+	vortex_text(t, "job: %llu\nerror: %s\n", d->job,
+		    d->error == -ETIMEDOUT ? "timeout" : "exception");
+	if (cause != VX_ERR_NONE) {
+		vortex_text(t, "fault-info:\n  - cause: %u (%s)\n", cause,
+			    vortex_err_name(cause));
+		vortex_text(t, "    warp: %u\n    thread: %u\n    pc: 0x%08x\n    address: 0x%08x\n",
+			    d->regs[VX_REG_ERR_WARP / 4], d->regs[VX_REG_ERR_THREAD / 4],
+			    d->regs[VX_REG_ERR_PC / 4], d->regs[VX_REG_ERR_ADDR / 4]);
+		if (cause == VX_ERR_ASSERT)
+			vortex_text(t, "    assert: \"%s\"\n    file: \"%s\"\n    line: %u\n    function: \"%s\"\n",
+				    d->assert[0], d->assert[1],
+				    d->regs[VX_REG_ERR_INFO(2) / 4], d->assert[2]);
+	}
+
+	vortex_text(t, "ringbuffer:\n  - id: 0\n    iova: 0x%016llx\n", d->ring.iova);
+	vortex_text(t, "    last-fence: %u\n    retired-fence: %u\n", d->last_fence,
+		    d->regs[VX_REG_FENCE_SEQNO / 4]);
+	vortex_text(t, "    rptr: %u\n    wptr: %u\n    size: %llu\n",
+		    d->regs[VX_REG_RING_HEAD / 4], d->regs[VX_REG_RING_TAIL / 4],
+		    d->ring.size);
+	if (d->ring.len)
+		vortex_text_ascii85(t, "    ", d->ring.data, d->ring.len);
+
+	vortex_text(t, "bos:\n");
+	for (i = 0; i < d->nbos; i++) {
+		const struct vortex_dump_bo *b = &d->bos[i];
+
+		vortex_text(t, "  - iova: 0x%016llx\n    size: %llu\n    flags: 0x%x\n    name: bo%u\n",
+			    b->iova, b->size, b->flags, i);
+		if (b->len)
+			vortex_text_ascii85(t, "    ", b->data, b->len);
+	}
+
+	vortex_text(t, "registers:\n");
+	for (i = 0; i < ARRAY_SIZE(d->regs); i++)
+		vortex_text(t, "  - { offset: 0x%04x, value: 0x%08x }\n", i * 4, d->regs[i]);
+	vortex_text(t, "debug-module:\n");
+	for (i = 0; i < VX_DM_NREGS; i++)
+		vortex_text(t, "  - { reg: 0x%x, name: %s, value: 0x%08x }\n", i,
+			    vortex_dm_names[i], d->dm[i]);
+
+	vortex_text(t, "warps:\n");
+	for (i = 0; i < d->nwarps; i++) {
+		const struct vortex_dump_warp *w = &d->warps[i];
+
+		vortex_text(t, "  - id: %u\n    cluster: %u\n    core: %u\n    warp-in-core: %u\n",
+			    w->st.warp, w->st.cluster, w->st.core, w->st.warp_in_core);
+		vortex_text(t, "    halted: %s\n    halt-cause: %u\n    pc: 0x%08x\n    thread-mask: 0x%08x\n",
+			    w->st.state & DRM_VORTEX_DEBUG_WARP_HALTED ? "yes" : "no",
+			    w->st.cause, w->st.pc, w->st.thread_mask[0]);
+		vortex_text(t, "    block: [%u, %u, %u]\n", w->st.block_idx[0],
+			    w->st.block_idx[1], w->st.block_idx[2]);
+		if (!w->regs)
+			continue;
+		vortex_text(t, "    threads:\n");
+		for (l = 0; l < d->threads; l++) {
+			if (l < 32 && !(w->st.thread_mask[0] & BIT(l)))
+				continue;
+			vortex_text(t, "      - lane: %u\n        x: [", l);
+			for (r = 0; r < 32; r++)
+				vortex_text(t, "%s0x%x", r ? ", " : "",
+					    w->regs[r * d->threads + l]);
+			vortex_text(t, "]\n        f: [");
+			for (r = 32; r < 64; r++)
+				vortex_text(t, "%s0x%x", r > 32 ? ", " : "",
+					    w->regs[r * d->threads + l]);
+			vortex_text(t, "]\n        fcsr: 0x%x\n",
+				    w->regs[64 * d->threads + l]);
+		}
+	}
+	if (d->missing[0])
+		vortex_text(t, "not-captured: %s\n", d->missing);
+}
+
+static void vortex_dump_free(struct vortex_dump *d)
+{
+	u32 i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->nbos; i++)
+		kvfree(d->bos[i].data);
+	for (i = 0; i < d->nwarps; i++)
+		kvfree(d->warps[i].regs);
+	kvfree(d->ring.data);
+	kfree(d->bos);
+	kfree(d->warps);
+	kfree(d->cmdline);
+	kfree(d);
+}
+
+/* Whether devcoredump still holds an unread dump of this device. */
+static bool vortex_dump_pending(struct vortex_device *vdev)
+{
+	struct kernfs_node *kn;
+
+	kn = kernfs_find_and_get(vdev->drm.dev->kobj.sd, "devcoredump");
+	kernfs_put(kn);
+	return kn;
+}
+
+static void vortex_dump_publish(struct vortex_device *vdev, struct vortex_dump *d)
+{
+	struct vortex_text t = {};
+
+	if (vortex_dump_pending(vdev)) {
+		atomic_inc(&vdev->dumps_dropped);
+		dev_warn_ratelimited(vdev->drm.dev,
+				     "crash dump dropped: the last one is unread (write to /sys/class/devcoredump/devcd*/data to discard it)\n");
+		return;
+	}
+	vortex_dump_render(vdev, d, &t);
+	t.cap = t.len + 1;
+	t.buf = vmalloc(t.cap);
+	if (!t.buf) {
+		dev_warn_ratelimited(vdev->drm.dev, "crash dump of %zu bytes: no memory\n", t.cap);
+		return;
+	}
+	t.len = 0;
+	vortex_dump_render(vdev, d, &t);
+	/* devcoredump owns the buffer from here, and vfree()s it. */
+	dev_coredumpv(vdev->drm.dev, t.buf, t.len, GFP_NOWAIT);
+	drm_info(&vdev->drm, "crash dump of job %llu: %zu bytes in /sys/class/devcoredump\n",
+		 d->job, t.len);
+}
+
+/**
+ * vortex_dump_capture() - capture the frozen card and publish a crash dump
+ * @vdev: the device: DM lock held, interrupt masked, card not yet reset
+ * @job: the job that failed, or NULL
+ * @error: -ETIMEDOUT or -EIO
+ */
+void vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
+			 int error)
+{
+	u64 budget = (u64)vortex_dump_max_mb << 20;
+	struct vortex_dump *d;
+	u32 i;
+
+	lockdep_assert_held(&vdev->dm.lock);
+	if (!vortex_dump_enable)
+		return;
+	d = kzalloc(sizeof(*d), VORTEX_DUMP_GFP);
+	if (!d)
+		return;
+	ktime_get_real_ts64(&d->time);
+	d->error = error;
+	d->last_fence = lower_32_bits(vdev->emit_seqno);
+	for (i = 0; i < ARRAY_SIZE(d->regs); i++)
+		d->regs[i] = vortex_read(vdev, i * 4);
+	/* An assert's a0, a1, a3: expression, file, function (a2 the line). */
+	if (d->regs[VX_REG_ERR_CAUSE / 4] == VX_ERR_ASSERT)
+		for (i = 0; i < 3; i++)
+			vortex_dump_string(vdev, d->regs[VX_REG_ERR_INFO(i == 2 ? 3 : i) / 4],
+					   d->assert[i]);
+
+	if (vortex_dump_copy(vdev, &d->ring, vdev->devaddr + vdev->ring_node.start,
+			     vdev->ring_size, &budget))
+		vortex_dump_missing(d, "ring");
+	if (job) {
+		d->job = job->seqno;
+		strscpy(d->comm, job->vfile->comm, sizeof(d->comm));
+		d->cmdline = kstrdup(job->vfile->cmdline, VORTEX_DUMP_GFP);
+		d->bos = kcalloc(job->bo_count, sizeof(*d->bos), VORTEX_DUMP_GFP);
+		for (i = 0; d->bos && i < job->bo_count; i++) {
+			struct vortex_bo *bo = to_vortex_bo(job->bos[i]);
+
+			if (!vortex_dump_all_bos &&
+			    !(job->bo_flags[i] & DRM_VORTEX_SUBMIT_BO_DUMP))
+				continue;
+			d->bos[d->nbos].flags = job->bo_flags[i];
+			if (vortex_dump_copy(vdev, &d->bos[d->nbos], vortex_bo_devaddr(bo),
+					     bo->base.size, &budget))
+				vortex_dump_missing(d, "buffer contents");
+			d->nbos++;
+		}
+		if (!budget)
+			vortex_dump_missing(d, "buffer contents past dump_max_mb");
+	}
+	vortex_dump_warps(vdev, d);
+	vortex_dump_publish(vdev, d);
+	vortex_dump_free(d);
+}
+
+/**
+ * vortex_dump_fini() - the card is going: discard its unread dump
+ * @vdev: the device
+ */
+void vortex_dump_fini(struct vortex_device *vdev)
+{
+	dev_coredump_put(vdev->drm.dev);
+}

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Crash dumps: a hang or a device exception leaves exactly one new
+ * devcoredump whose MSM-style text parses and holds the real state: the
+ * ring's packets, each buffer's bytes (trailing zero words left out), the
+ * warps' PCs and every register of every active lane, the fault and an
+ * assert's message.  A second failure while the first dump is unread is
+ * counted as dropped and the card still recovers; writing to the dump's
+ * data discards it.
+ *
+ * The dumps are decoded here with an ascii85 decoder of the test's own, so
+ * the bytes are compared against what the test uploaded, not against the
+ * driver's idea of them.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "vortex_accel.h"
+#include "vortex_test_ioctl.h"
+#include "vx_asm.h"
+#include "kselftest_harness.h"
+
+#define DEVCD		"/sys/class/devcoredump"
+#define CODE_SIZE	4096
+#define DATA_SIZE	16384
+
+enum { X0 = 0, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11, A2 = 12, A3 = 13 };
+
+/* t0 = 3 * lane + 1, t1 = 0xc0ffee, then loops at +16 forever. */
+static const uint32_t prog_hang[] = {
+	CSRR(T0, VX_CSR_THREAD_ID),
+	ADD(T2, T0, T0),
+	ADD(T0, T0, T2),
+	ADDI(T0, T0, 1),
+	JSELF,				/* +16 */
+};
+#define HANG_PC		16
+
+/* Faults at +12 after t1 = 0xc0ffee... */
+static const uint32_t prog_fault[] = {
+	LUI(T1, 0xc1),			/* 0xc1000 */
+	ADDI(T1, T1, -0x12),		/* 0xc0fee */
+	ADDI(T0, X0, 7),
+	ILLEGAL,			/* +12 */
+};
+#define FAULT_PC	12
+
+/* vx_trap_assert with a0..a3 from the argument block */
+static const uint32_t prog_assert[] = {
+	LW(A1, A0, 4),			/* file */
+	LW(A2, A0, 8),			/* line */
+	LW(A3, A0, 12),			/* function */
+	LW(A0, A0, 0),			/* expression */
+	RV_R(0, 0, 0, VX_F3_TRAP_ASSERT, 0, VX_OPCODE_CUSTOM1),
+};
+
+/* ------------------------------------------------------------ dumps */
+
+static int count_dumps(void)
+{
+	DIR *d = opendir(DEVCD);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		n += !strncmp(e->d_name, "devcd", 5);
+	closedir(d);
+	return n;
+}
+
+static void discard_dumps(void)
+{
+	DIR *d = opendir(DEVCD);
+	struct dirent *e;
+	char path[300];
+	int fd;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "devcd", 5))
+			continue;
+		snprintf(path, sizeof(path), DEVCD "/%s/data", e->d_name);
+		fd = open(path, O_WRONLY);
+		if (fd >= 0) {
+			if (write(fd, "1", 1) < 0)
+				perror("discard");
+			close(fd);
+		}
+	}
+	closedir(d);
+	/* devcoredump deletes from a work item: wait for it, 5 s at most. */
+	for (fd = 0; fd < 500 && count_dumps(); fd++)
+		usleep(10000);
+}
+
+/* The one dump's text, NUL-terminated; NULL if there is not exactly one. */
+static char *read_dump(void)
+{
+	DIR *d = opendir(DEVCD);
+	struct dirent *e;
+	char path[300] = "", *buf = NULL;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+	int fd, found = 0;
+
+	if (!d)
+		return NULL;
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "devcd", 5)) {
+			snprintf(path, sizeof(path), DEVCD "/%s/data", e->d_name);
+			found++;
+		}
+	closedir(d);
+	if (found != 1)
+		return NULL;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	do {
+		if (cap - len < 65536) {
+			cap = cap * 2 + 65536;
+			buf = realloc(buf, cap + 1);
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n > 0)
+			len += n;
+	} while (n > 0);
+	close(fd);
+	buf[len] = 0;
+	return buf;
+}
+
+/* The lines after the section header "\n<name>:\n", or NULL. */
+static const char *section(const char *text, const char *name)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\n%s:\n", name);
+	p = strstr(text, pat);
+	return p ? p + strlen(pat) : NULL;
+}
+
+/* The value after "\n<key>: " from @from on, or NULL. */
+static const char *field(const char *from, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "%s: ", key);
+	for (p = strstr(from, pat); p; p = strstr(p + 1, pat))
+		if (p == from || p[-1] == '\n' || p[-1] == ' ')
+			return p + strlen(pat);
+	return NULL;
+}
+
+static unsigned long long num(const char *from, const char *key)
+{
+	const char *v = field(from, key);
+
+	return v ? strtoull(v, NULL, 0) : ~0ull;
+}
+
+/*
+ * Decodes the ascii85 block that follows "data: !!ascii85 |" at @p (the
+ * block runs while lines are indented deeper than @indent): 'z' is a zero
+ * word, five characters are one word, most significant digit first.
+ * Returns the words, *n their count.
+ */
+static uint32_t *ascii85_block(const char *p, int indent, size_t *n)
+{
+	uint32_t *out = NULL, v;
+	size_t cap = 0;
+	int i, k;
+
+	*n = 0;
+	p = strchr(p, '\n');
+	while (p && p[1] == ' ') {
+		for (i = 0; p[1 + i] == ' '; i++)
+			;
+		if (i <= indent)
+			break;
+		p += 1 + i;
+		while (*p && *p != '\n') {
+			if (*n == cap) {
+				cap = cap * 2 + 256;
+				out = realloc(out, cap * 4);
+			}
+			if (*p == 'z') {
+				out[(*n)++] = 0;
+				p++;
+				continue;
+			}
+			for (v = 0, k = 0; k < 5; k++)
+				v = v * 85 + (uint32_t)(p[k] - '!');
+			out[(*n)++] = v;
+			p += 5;
+		}
+	}
+	return out;
+}
+
+/* ------------------------------------------------------------ fixture */
+
+FIXTURE(dump) {
+	int fd;
+	uint64_t threads, timeout_ms;
+	uint32_t code, data;
+	uint64_t code_addr, data_addr;
+	uint32_t *code_map;
+	volatile uint32_t *data_map;
+	struct drm_vortex_submit_bo bos[2];
+	struct drm_vortex_submit sub;
+	char *text;
+};
+
+FIXTURE_SETUP(dump)
+{
+	uint32_t i;
+
+	discard_dumps();
+	ASSERT_EQ(0, count_dumps());
+	self->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_THREADS, &self->threads));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_JOB_TIMEOUT_MS, &self->timeout_ms));
+	vx_cmd(_vx_bo_create(self->fd, CODE_SIZE, 0, &self->code, &self->code_addr));
+	vx_cmd(_vx_bo_create(self->fd, DATA_SIZE, 0, &self->data, &self->data_addr));
+	self->code_map = vx_bo_map(self->fd, self->code, NULL);
+	self->data_map = vx_bo_map(self->fd, self->data, NULL);
+	ASSERT_NE(NULL, self->code_map);
+	ASSERT_NE(NULL, self->data_map);
+	/* A pattern with a zero tail, to see the tail left out. */
+	for (i = 0; i < 1000; i++)
+		self->data_map[i] = 0x1000000u * (i % 7) + i + 1;
+
+	self->bos[0] = (struct drm_vortex_submit_bo){ self->code, DRM_VORTEX_SUBMIT_BO_READ };
+	self->bos[1] = (struct drm_vortex_submit_bo){ self->data,
+		DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_DUMP };
+	memset(&self->sub, 0, sizeof(self->sub));
+	self->sub.entry_pc = self->code_addr;
+	self->sub.arg_addr = self->data_addr;
+	self->sub.grid[0] = self->sub.grid[1] = self->sub.grid[2] = 1;
+	self->sub.block[0] = self->threads;
+	self->sub.block[1] = self->sub.block[2] = 1;
+	self->sub.bos = (uintptr_t)self->bos;
+	self->sub.bo_count = 2;
+	self->sub.bo_stride = sizeof(struct drm_vortex_submit_bo);
+}
+
+FIXTURE_TEARDOWN(dump)
+{
+	free(self->text);
+	close(self->fd);
+	discard_dumps();
+}
+
+/* Runs @prog to its end (a hang or a fault) and reads the dump. */
+static int32_t run_and_dump(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(dump) *self, const uint32_t *prog,
+			    size_t bytes)
+{
+	int32_t status = 1;
+
+	memcpy(self->code_map, prog, bytes);
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
+	EXPECT_EQ(1, count_dumps());
+	self->text = read_dump();
+	EXPECT_NE(NULL, self->text);
+	return status;
+}
+
+/* Where the buffer at @iova is described in the dump's "bos:" section. */
+static const char *find_bo(const char *text, uint64_t iova)
+{
+	char pat[64];
+
+	snprintf(pat, sizeof(pat), "  - iova: 0x%016llx\n", (unsigned long long)iova);
+	return strstr(strstr(text, "\nbos:\n") ?: text, pat);
+}
+
+TEST_F_TIMEOUT(dump, hang_dump_holds_ring_buffers_warps_registers, 120)
+{
+	const char *p, *bo, *w;
+	uint32_t *words, lane, x[32];
+	size_t n, i;
+	bool launch = false;
+	char comm[32];
+
+	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
+	p = self->text;
+	ASSERT_NE(NULL, p);
+	EXPECT_EQ(0, strncmp(p, "kernel: 6.12", 12));
+	EXPECT_EQ(0, strncmp(field(p, "module"), "vortex\n", 7));
+	EXPECT_NE(NULL, field(p, "time"));
+	snprintf(comm, sizeof(comm), "%.15s\n", "vortex_dump_test");
+	EXPECT_EQ(0, strncmp(field(p, "comm"), comm, strlen(comm)));
+	EXPECT_EQ(0, strncmp(field(p, "error"), "timeout\n", 8));
+	EXPECT_EQ(self->sub.seqno, num(p, "job"));
+	EXPECT_EQ(NULL, section(p, "fault-info"));
+	EXPECT_EQ(NULL, field(p, "not-captured"));
+
+	/* The ring holds this job's LAUNCH: header, entry, argument, dims. */
+	p = strstr(self->text, "\nringbuffer:\n");
+	ASSERT_NE(NULL, p);
+	EXPECT_EQ(num(p, "last-fence"), num(p, "retired-fence") + 1);
+	words = ascii85_block(field(p, "data"), 4, &n);
+	ASSERT_NE(NULL, words);
+	for (i = 0; i + 8 < n; i++)
+		if (words[i] == VX_PKT_HDR(VX_PKT_LAUNCH, VX_LAUNCH_NDW) &&
+		    words[i + 1 + VX_LAUNCH_ENTRY] == self->code_addr &&
+		    words[i + 1 + VX_LAUNCH_ARG] == self->data_addr &&
+		    words[i + 1 + VX_LAUNCH_BLOCK_X] == self->threads)
+			launch = true;
+	EXPECT_TRUE(launch) TH_LOG("no LAUNCH of this job in the ring");
+	free(words);
+
+	/* Each buffer, byte for byte, without the zero tail. */
+	bo = find_bo(self->text, self->data_addr);
+	ASSERT_NE(NULL, bo);
+	EXPECT_EQ(DATA_SIZE, num(bo, "size"));
+	EXPECT_EQ(DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_DUMP, num(bo, "flags"));
+	words = ascii85_block(field(bo, "data"), 4, &n);
+	EXPECT_EQ(1000, n);
+	for (i = 0; i < n && i < 1000; i++)
+		ASSERT_EQ(self->data_map[i], words[i]) TH_LOG("word %zu", i);
+	free(words);
+	bo = find_bo(self->text, self->code_addr);
+	ASSERT_NE(NULL, bo);
+	words = ascii85_block(field(bo, "data"), 4, &n);
+	ASSERT_EQ(sizeof(prog_hang) / 4, n);
+	EXPECT_EQ(0, memcmp(words, prog_hang, sizeof(prog_hang)));
+	free(words);
+
+	/* One warp, in its loop, every lane's t0 = 3 * lane + 1. */
+	w = strstr(self->text, "\nwarps:\n  - id: ");
+	ASSERT_NE(NULL, w);
+	EXPECT_EQ(self->code_addr + HANG_PC, num(w, "pc"));
+	EXPECT_EQ(0, strncmp(field(w, "halted"), "yes", 3));
+	for (lane = 0; lane < self->threads; lane++) {
+		char pat[32];
+		const char *l, *v;
+
+		snprintf(pat, sizeof(pat), "- lane: %u\n", lane);
+		l = strstr(w, pat);
+		ASSERT_NE(NULL, l) TH_LOG("lane %u missing", lane);
+		v = field(l, "x");
+		ASSERT_NE(NULL, v);
+		for (i = 0, v++; i < 32; i++) {
+			x[i] = strtoul(v, (char **)&v, 0);
+			v += 2;
+		}
+		EXPECT_EQ(0, x[0]);
+		EXPECT_EQ(3 * lane + 1, x[T0]) TH_LOG("lane %u", lane);
+		EXPECT_EQ(self->data_addr, x[A0]);
+	}
+	/* The registers section has the card's STATUS. */
+	EXPECT_NE(NULL, strstr(self->text, "\nregisters:\n  - { offset: 0x0000, value: 0x"));
+	EXPECT_NE(NULL, strstr(self->text, "\ndebug-module:\n  - { reg: 0x0, name: platform"));
+}
+
+TEST_F_TIMEOUT(dump, exception_dump_has_fault_info, 60)
+{
+	const char *f, *w;
+
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
+	ASSERT_NE(NULL, self->text);
+	EXPECT_EQ(0, strncmp(field(self->text, "error"), "exception\n", 10));
+	f = section(self->text, "fault-info");
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(VX_ERR_ILLEGAL_INSTR, num(f, "cause"));
+	EXPECT_EQ(self->code_addr + FAULT_PC, num(f, "pc"));
+	EXPECT_EQ(0, num(f, "thread"));
+	w = strstr(self->text, "\nwarps:\n  - id: ");
+	ASSERT_NE(NULL, w);
+	EXPECT_EQ(num(f, "warp"), num(w, "id"));
+	EXPECT_EQ(self->code_addr + FAULT_PC, num(w, "pc"));
+}
+
+TEST_F_TIMEOUT(dump, assert_dump_has_message_file_line, 60)
+{
+	static const char expr[] = "n < 4", file[] = "kernels/check.c", fn[] = "check";
+	const char *f;
+
+	memcpy((char *)self->data_map + 1024, expr, sizeof(expr));
+	memcpy((char *)self->data_map + 1088, file, sizeof(file));
+	memcpy((char *)self->data_map + 1152, fn, sizeof(fn));
+	self->data_map[0] = self->data_addr + 1024;
+	self->data_map[1] = self->data_addr + 1088;
+	self->data_map[2] = 42;
+	self->data_map[3] = self->data_addr + 1152;
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_assert, sizeof(prog_assert)));
+	ASSERT_NE(NULL, self->text);
+	f = section(self->text, "fault-info");
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(VX_ERR_ASSERT, num(f, "cause"));
+	EXPECT_EQ(0, strncmp(field(f, "assert"), "\"n < 4\"\n", 8));
+	EXPECT_EQ(0, strncmp(field(f, "file"), "\"kernels/check.c\"\n", 18));
+	EXPECT_EQ(42, num(f, "line"));
+	EXPECT_EQ(0, strncmp(field(f, "function"), "\"check\"\n", 8));
+}
+
+/* Reads a debugfs number of the card, or -1. */
+static long long debugfs_num(const char *name)
+{
+	char link[256], path[400], buf[32] = "", *pci;
+	long long v = -1;
+	ssize_t n;
+	int fd;
+
+	n = readlink("/sys/class/accel/accel0/device", link, sizeof(link) - 1);
+	if (n < 0)
+		return -1;
+	link[n] = 0;
+	pci = strrchr(link, '/');
+	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/%s",
+		 pci ? pci + 1 : link, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	if (read(fd, buf, sizeof(buf) - 1) > 0)
+		v = atoll(buf);
+	close(fd);
+	return v;
+}
+
+/*
+ * A second failure while the first dump is unread: dropped and counted,
+ * the card recovers; writing to the dump discards it, and the next
+ * failure leaves a dump again.
+ */
+TEST_F_TIMEOUT(dump, second_failure_while_unread_is_dropped, 120)
+{
+	long long dropped = debugfs_num("dumps_dropped");
+	int32_t status;
+
+	ASSERT_LE(0, dropped);
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
+	EXPECT_EQ(-EIO, status);
+	EXPECT_EQ(1, count_dumps());
+	EXPECT_EQ(dropped + 1, debugfs_num("dumps_dropped"));
+
+	/* The card still works... */
+	memcpy(self->code_map, (uint32_t[]){ SW(A0, A0, 0), TMC(X0) }, 8);
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(self->data_addr, self->data_map[0]);
+	/* ...and a discarded dump makes room for the next. */
+	discard_dumps();
+	EXPECT_EQ(0, count_dumps());
+	free(self->text);
+	self->text = NULL;
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
+}
+
+TEST_HARNESS_MAIN
