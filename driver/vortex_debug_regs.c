@@ -58,6 +58,25 @@ struct vortex_regs_ctx {
 	u32 saved[VX_DM_MAX_THREADS][4];
 };
 
+/* A batch context and its value rows, or NULL. */
+static struct vortex_regs_ctx *vortex_regs_ctx_alloc(struct vortex_device *vdev,
+						     gfp_t gfp,
+						     u32 (**vals)[VX_DM_MAX_THREADS])
+{
+	struct vortex_regs_ctx *ctx = kzalloc(sizeof(*ctx), gfp);
+
+	*vals = kcalloc(GROUP, sizeof(**vals), gfp);
+	if (!ctx || !*vals) {
+		kfree(ctx);
+		kfree(*vals);
+		return NULL;
+	}
+	ctx->vdev = vdev;
+	ctx->warp = NO_WARP;
+	ctx->threads = vdev->num_threads;
+	return ctx;
+}
+
 static void vortex_regs_restore(struct vortex_regs_ctx *ctx)
 {
 	u32 lane, k;
@@ -295,15 +314,9 @@ int vortex_debug_regs(struct vortex_debug *dbg, struct drm_vortex_debug_regs *ar
 	if (args->count > DRM_VORTEX_DEBUG_MAX_REG_OPS)
 		return -E2BIG;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
-	vals = kcalloc(GROUP, sizeof(*vals), GFP_KERNEL);
-	if (!ctx || !vals) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
-	ctx->vdev = vdev;
-	ctx->warp = NO_WARP;
-	ctx->threads = vdev->num_threads;
+	ctx = vortex_regs_ctx_alloc(vdev, GFP_KERNEL, &vals);
+	if (!ctx)
+		return -ENOMEM;
 
 	mutex_lock(&vdev->dm.lock);
 	spin_lock_irqsave(&vdev->job_lock, flags);
@@ -363,7 +376,6 @@ int vortex_debug_regs(struct vortex_debug *dbg, struct drm_vortex_debug_regs *ar
 	vortex_regs_restore(ctx);
 out_unlock:
 	mutex_unlock(&vdev->dm.lock);
-out_free:
 	kfree(vals);
 	kfree(ctx);
 	return ret;
@@ -388,15 +400,9 @@ int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out)
 	struct vortex_regs_ctx *ctx;
 	int ret;
 
-	ctx = kzalloc(sizeof(*ctx), VORTEX_DUMP_GFP);
-	vals = kcalloc(GROUP, sizeof(*vals), VORTEX_DUMP_GFP);
-	if (!ctx || !vals) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
-	ctx->vdev = vdev;
-	ctx->warp = NO_WARP;
-	ctx->threads = threads;
+	ctx = vortex_regs_ctx_alloc(vdev, VORTEX_DUMP_GFP, &vals);
+	if (!ctx)
+		return -ENOMEM;
 	for (i = 0; i < GROUP; i++)
 		for (n = 0; n < threads; n++)
 			ops[i].lanes[n / 32] |= BIT(n % 32);
@@ -412,7 +418,6 @@ int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out)
 			memcpy(out + r * threads, vals[i], threads * sizeof(u32));
 	}
 	vortex_regs_restore(ctx);
-out_free:
 	kfree(vals);
 	kfree(ctx);
 	return ret;

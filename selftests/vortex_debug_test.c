@@ -263,6 +263,18 @@ static uint32_t halted_warp(struct __test_metadata *_metadata, int sfd)
 	return ev.data[2];
 }
 
+/* Resumes every warp and waits for the job; returns its status. */
+static int32_t resume_and_wait(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(dbg) *self)
+{
+	int32_t status = 1;
+
+	EXPECT_EQ(0, dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+			       DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+	EXPECT_EQ(0, _vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	return status;
+}
+
 /* Attaches and submits with every warp halting at its first instruction. */
 #define ATTACH_SUBMIT_HALTED() do {					\
 	self->sfd = dbg_attach(self->fd);				\
@@ -426,7 +438,6 @@ TEST_F_TIMEOUT(dbg, breakpoint_halts_registers_hold_known_values, 60)
 	struct drm_vortex_debug_warp_state st;
 	struct drm_vortex_debug_event ev;
 	uint32_t vals[128], l, word;
-	int32_t status = 1;
 
 	self->sfd = dbg_attach(self->fd);
 	ASSERT_LE(0, self->sfd);
@@ -474,10 +485,7 @@ TEST_F_TIMEOUT(dbg, breakpoint_halts_registers_hold_known_values, 60)
 	EXPECT_EQ(prog_store[STORE_BP / 4], word);
 	EXPECT_EQ(EBREAK, self->code_map[STORE_BP / 4]);
 
-	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
-			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
-	EXPECT_EQ(0, status);
+	EXPECT_EQ(0, resume_and_wait(_metadata, self));
 	for (l = 0; l < self->threads; l++)
 		EXPECT_EQ(100 + l, self->data_map[l]);
 	/* The breakpoint stays, and clearing it restores the word. */
@@ -495,7 +503,6 @@ TEST_F_TIMEOUT(dbg, write_register_changes_output, 60)
 		.values = (uintptr_t)vals, .flags = DRM_VORTEX_DEBUG_REG_WRITE,
 	};
 	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)&op, .count = 1 };
-	int32_t status = 1;
 
 	self->sfd = dbg_attach(self->fd);
 	ASSERT_LE(0, self->sfd);
@@ -511,10 +518,7 @@ TEST_F_TIMEOUT(dbg, write_register_changes_output, 60)
 	for (l = 0; l < self->threads; l++)
 		EXPECT_EQ(l == 1 ? 0x5eed : 100 + l, vals[l]);
 
-	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
-			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
-	EXPECT_EQ(0, status);
+	EXPECT_EQ(0, resume_and_wait(_metadata, self));
 	for (l = 0; l < self->threads; l++)
 		EXPECT_EQ(l == 1 ? 0x5eed : 100 + l, self->data_map[l]);
 }
@@ -547,15 +551,11 @@ TEST_F_TIMEOUT(dbg, fpr_and_csr_access_keeps_x5, 60)
 TEST_F_TIMEOUT(dbg, write_memory_changes_output, 60)
 {
 	uint32_t in = 5000, l;
-	int32_t status = 1;
 
 	ATTACH_SUBMIT_HALTED();
 	vx_cmd(dbg_mem(self->sfd, self->data_addr + IN_OFF, &in, 4, true));
 	EXPECT_EQ(5000, self->data_map[IN_OFF / 4]);
-	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
-			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
-	EXPECT_EQ(0, status);
+	EXPECT_EQ(0, resume_and_wait(_metadata, self));
 	for (l = 0; l < self->threads; l++)
 		EXPECT_EQ(5000 + l, self->data_map[l]);
 }
@@ -564,15 +564,11 @@ TEST_F_TIMEOUT(dbg, write_memory_changes_output, 60)
 TEST_F_TIMEOUT(dbg, write_into_code_is_fetched, 60)
 {
 	uint32_t insn = ADDI(T2, X0, 77), l;
-	int32_t status = 1;
 
 	ATTACH_SUBMIT_HALTED();
 	/* t2 = in + lane becomes t2 = 77 */
 	vx_cmd(dbg_mem(self->sfd, self->code_addr + 0x08, &insn, 4, true));
-	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
-			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
-	EXPECT_EQ(0, status);
+	EXPECT_EQ(0, resume_and_wait(_metadata, self));
 	for (l = 0; l < self->threads; l++)
 		EXPECT_EQ(77, self->data_map[l]) TH_LOG("lane %u", l);
 }
@@ -692,10 +688,7 @@ TEST_F_TIMEOUT(dbg, halted_job_does_not_time_out, 120)
 	ATTACH_SUBMIT_HALTED();
 	usleep(self->timeout_ms * 3 * 1000);
 	vx_err(ETIME, _vx_wait(self->fd, self->sub.seqno, 0, &status));
-	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
-			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
-	EXPECT_EQ(0, status);
+	EXPECT_EQ(0, resume_and_wait(_metadata, self));
 	for (l = 0; l < self->threads; l++)
 		EXPECT_EQ(100 + l, self->data_map[l]);
 }

@@ -418,19 +418,10 @@ TEST_F_TIMEOUT(dump, assert_dump_has_message_file_line, 60)
 /* Reads a debugfs number of the card, or -1. */
 static long long debugfs_num(const char *name)
 {
-	char link[256], path[400], buf[32] = "", *pci;
+	char buf[32] = "";
 	long long v = -1;
-	ssize_t n;
-	int fd;
+	int fd = vx_debugfs_open(name, O_RDONLY);
 
-	n = readlink("/sys/class/accel/accel0/device", link, sizeof(link) - 1);
-	if (n < 0)
-		return -1;
-	link[n] = 0;
-	pci = strrchr(link, '/');
-	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/%s",
-		 pci ? pci + 1 : link, name);
-	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -1;
 	if (read(fd, buf, sizeof(buf) - 1) > 0)

@@ -85,17 +85,7 @@ static const char *gate_name = "recover_gate";
 
 static int gate_open(int flags)
 {
-	char link[256], path[320], *pci;
-	ssize_t n;
-
-	n = readlink("/sys/class/accel/accel0/device", link, sizeof(link) - 1);
-	if (n < 0)
-		return -1;
-	link[n] = 0;
-	pci = strrchr(link, '/');
-	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/%s",
-		 pci ? pci + 1 : link, gate_name);
-	return open(path, flags | O_CLOEXEC);
+	return vx_debugfs_open(gate_name, flags);
 }
 
 static bool gate_write(const char *cmd)

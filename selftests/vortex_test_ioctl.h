@@ -8,7 +8,10 @@
 #define VORTEX_TEST_IOCTL_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -103,6 +106,25 @@ static inline int _vx_wait(int fd, uint64_t seqno, int64_t rel_ns, int32_t *stat
 	if (!ret && status)
 		*status = w.status;
 	return ret;
+}
+
+/*
+ * Opens the card's debugfs file @name: the directory is named after the
+ * card's PCI device, /sys/kernel/debug/accel/<pci name>/.
+ */
+static inline int vx_debugfs_open(const char *name, int flags)
+{
+	char link[256], path[400], *pci;
+	ssize_t n;
+
+	n = readlink("/sys/class/accel/accel0/device", link, sizeof(link) - 1);
+	if (n < 0)
+		return -1;
+	link[n] = 0;
+	pci = strrchr(link, '/');
+	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/%s",
+		 pci ? pci + 1 : link, name);
+	return open(path, flags | O_CLOEXEC);
 }
 
 /* For kselftest_harness.h tests: the call must succeed / fail with errnum. */
