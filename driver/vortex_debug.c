@@ -151,7 +151,7 @@ static __poll_t vortex_debug_poll(struct file *f, poll_table *wait)
 /* ------------------------------------------------------ card helpers */
 
 /* Whether the target's job is on the card.  DM lock held. */
-static bool vortex_debug_on_card(struct vortex_debug *dbg)
+bool vortex_debug_on_card(struct vortex_debug *dbg)
 {
 	struct vortex_device *vdev = dbg->vdev;
 	unsigned long flags;

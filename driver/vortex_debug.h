@@ -100,6 +100,7 @@ void vortex_debug_post(struct vortex_debug *dbg, u16 type, u64 job,
 		       const u32 *data, unsigned int n);
 int vortex_debug_check_warp(struct vortex_device *vdev, u32 warp, bool halted);
 bool vortex_debug_on_breakpoint(struct vortex_debug *dbg, u32 pc);
+bool vortex_debug_on_card(struct vortex_debug *dbg);
 
 /* vortex_debug_regs.c */
 #define VORTEX_WARP_REGS	65	/* x0-x31, f0-f31, fcsr */

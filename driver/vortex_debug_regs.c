@@ -305,8 +305,6 @@ int vortex_debug_regs(struct vortex_debug *dbg, struct drm_vortex_debug_regs *ar
 	u32 (*vals)[VX_DM_MAX_THREADS];
 	struct vortex_regs_ctx *ctx;
 	u32 i, n, g, nlanes[GROUP];
-	unsigned long flags;
-	bool on_card;
 	int ret = 0;
 
 	if (!args->count || args->done)
@@ -319,10 +317,7 @@ int vortex_debug_regs(struct vortex_debug *dbg, struct drm_vortex_debug_regs *ar
 		return -ENOMEM;
 
 	mutex_lock(&vdev->dm.lock);
-	spin_lock_irqsave(&vdev->job_lock, flags);
-	on_card = vortex_debug_owns(dbg, vdev->active_job);
-	spin_unlock_irqrestore(&vdev->job_lock, flags);
-	if (!on_card) {
+	if (!vortex_debug_on_card(dbg)) {
 		ret = -ESRCH;
 		goto out_unlock;
 	}
@@ -486,8 +481,6 @@ int vortex_debug_status(struct vortex_debug *dbg,
 	struct drm_vortex_debug_warp_state st;
 	u32 total = vortex_device_total_warps(vdev), per_cluster, i, active = 0,
 	    halted = 0;
-	unsigned long flags;
-	bool on_card;
 	int ret = 0;
 
 	if (args->flags || args->stride < sizeof(st) || args->stride > SZ_4K)
@@ -502,10 +495,7 @@ int vortex_debug_status(struct vortex_debug *dbg,
 	per_cluster = vdev->num_cores * vdev->num_warps;
 
 	mutex_lock(&vdev->dm.lock);
-	spin_lock_irqsave(&vdev->job_lock, flags);
-	on_card = vortex_debug_owns(dbg, vdev->active_job);
-	spin_unlock_irqrestore(&vdev->job_lock, flags);
-	if (!on_card) {
+	if (!vortex_debug_on_card(dbg)) {
 		ret = -ESRCH;
 		goto out_unlock;
 	}
