@@ -37,6 +37,7 @@
 #include "vortex_debug.h"
 #include "vortex_device.h"
 #include "vortex_dm.h"
+#include "vortex_dump.h"
 #include "vortex_job.h"
 
 #define VORTEX_EBREAK		0x00100073u
@@ -632,16 +633,54 @@ static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void __user *uarg)
 	return ret;
 }
 
+/**
+ * struct vortex_debug_dump_work - a debugger's dump request, on the reset queue
+ */
+struct vortex_debug_dump_work {
+	/** @work: runs on the ordered reset workqueue, never beside recovery */
+	struct work_struct work;
+	/** @dbg: the session asking */
+	struct vortex_debug *dbg;
+	/** @ret: the outcome */
+	int ret;
+};
+
+/*
+ * Like recovery: with the scheduler's queue stopped no job is freed (nor
+ * started) under the capture, even one that ends meanwhile.
+ */
+static void vortex_debug_dump_work(struct work_struct *work)
+{
+	struct vortex_debug_dump_work *w =
+		container_of(work, struct vortex_debug_dump_work, work);
+	struct vortex_device *vdev = w->dbg->vdev;
+
+	drm_sched_wqueue_stop(&vdev->sched);
+	mutex_lock(&vdev->dm.lock);
+	if (vortex_debug_on_card(w->dbg))
+		w->ret = vortex_dump_capture(vdev, READ_ONCE(vdev->active_job), 0);
+	else
+		w->ret = -ESRCH;
+	mutex_unlock(&vdev->dm.lock);
+	drm_sched_wqueue_start(&vdev->sched);
+}
+
 static int vortex_debug_coredump_ioctl(struct vortex_debug *dbg,
 				       void __user *uarg)
 {
+	struct vortex_debug_dump_work w = { .dbg = dbg };
 	struct drm_vortex_debug_coredump args;
 
 	if (copy_from_user(&args, uarg, sizeof(args)))
 		return -EFAULT;
 	if (args.flags || args.pad)
 		return -EINVAL;
-	return -EOPNOTSUPP;
+
+	INIT_WORK_ONSTACK(&w.work, vortex_debug_dump_work);
+	queue_work(dbg->vdev->reset_wq, &w.work);
+	flush_work(&w.work);
+	destroy_work_on_stack(&w.work);
+	return w.ret;
 }
 
 /* Copies in a struct, runs @fn on it, copies it back. */

@@ -24,7 +24,11 @@
  * while the last is unread; the driver notices, counts the drop (debugfs
  * ``dumps_dropped``) and says so in the kernel log, rate limited.
  *
- * Module parameters: ``dump`` (default on) turns capture off;
+ * A debugger can also ask for a dump of the target's running or halted job
+ * (DRM_VORTEX_DEBUG_IOCTL_COREDUMP); the card is not reset then, and warps
+ * the capture halted run on.
+ *
+ * Module parameters: ``dump`` (default on) turns capture on failures off;
  * ``dump_max_mb`` bounds the buffer bytes a dump holds (default 64);
  * ``dump_all_bos`` (default on) includes every buffer of the job, or only
  * those submitted with DRM_VORTEX_SUBMIT_BO_DUMP.
@@ -174,8 +178,13 @@ static void vortex_dump_string(struct vortex_device *vdev, u32 addr, char *out)
 	out[i] = 0;
 }
 
-/* Halts every warp, then reads each one that has a context. */
-static void vortex_dump_warps(struct vortex_device *vdev, struct vortex_dump *d)
+/*
+ * Halts every warp, then reads each one that has a context.  @running, if
+ * not NULL, receives the windows of warps that were running before, so an
+ * on-demand dump can let them go on.
+ */
+static void vortex_dump_warps(struct vortex_device *vdev, struct vortex_dump *d,
+			      u32 *running)
 {
 	u32 total = vortex_device_total_warps(vdev), w, win, active, halted, n = 0;
 	u32 regs = VORTEX_WARP_REGS * vdev->num_threads;
@@ -185,6 +194,9 @@ static void vortex_dump_warps(struct vortex_device *vdev, struct vortex_dump *d)
 		vortex_dump_missing(d, "debug module");
 		return;
 	}
+	for (win = 0; running && win < vdev->dm.windows; win++)
+		running[win] = vortex_dm_window(vdev, VX_DM_WACTIVE, win) &
+			       ~vortex_dm_window(vdev, VX_DM_WSTATUS, win);
 	vortex_dm_set_mask_all(vdev, true);
 	if (vortex_dm_request(vdev, VX_DCTRL_HALTREQ, NULL))
 		vortex_dump_missing(d, "warp halt");
@@ -288,6 +300,7 @@ static void vortex_dump_render(struct vortex_device *vdev,
 		    VX_VERSION_MAJOR(vdev->version), VX_VERSION_MINOR(vdev->version));
 	vortex_text(t, "status: 0x%08x\n", d->regs[VX_REG_STATUS / 4]);
 	vortex_text(t, "job: %llu\nerror: %s\n", d->job,
+		    !d->error ? "requested" :
 		    d->error == -ETIMEDOUT ? "timeout" : "exception");
 	if (cause != VX_ERR_NONE) {
 		vortex_text(t, "fault-info:\n  - cause: %u (%s)\n", cause,
@@ -388,7 +401,7 @@ static bool vortex_dump_pending(struct vortex_device *vdev)
 	return kn;
 }
 
-static void vortex_dump_publish(struct vortex_device *vdev, struct vortex_dump *d)
+static int vortex_dump_publish(struct vortex_device *vdev, struct vortex_dump *d)
 {
 	struct vortex_text t = {};
 
@@ -396,14 +409,14 @@ static void vortex_dump_publish(struct vortex_device *vdev, struct vortex_dump *
 		atomic_inc(&vdev->dumps_dropped);
 		dev_warn_ratelimited(vdev->drm.dev,
 				     "crash dump dropped: the last one is unread (write to /sys/class/devcoredump/devcd*/data to discard it)\n");
-		return;
+		return -EBUSY;
 	}
 	vortex_dump_render(vdev, d, &t);
 	t.cap = t.len + 1;
 	t.buf = vmalloc(t.cap);
 	if (!t.buf) {
 		dev_warn_ratelimited(vdev->drm.dev, "crash dump of %zu bytes: no memory\n", t.cap);
-		return;
+		return -ENOMEM;
 	}
 	t.len = 0;
 	vortex_dump_render(vdev, d, &t);
@@ -411,27 +424,34 @@ static void vortex_dump_publish(struct vortex_device *vdev, struct vortex_dump *
 	dev_coredumpv(vdev->drm.dev, t.buf, t.len, GFP_NOWAIT);
 	drm_info(&vdev->drm, "crash dump of job %llu: %zu bytes in /sys/class/devcoredump\n",
 		 d->job, t.len);
+	return 0;
 }
 
 /**
- * vortex_dump_capture() - capture the frozen card and publish a crash dump
- * @vdev: the device: DM lock held, interrupt masked, card not yet reset
- * @job: the job that failed, or NULL
- * @error: -ETIMEDOUT or -EIO
+ * vortex_dump_capture() - capture the card and publish a crash dump
+ * @vdev: the device: DM lock held; in recovery, interrupt masked and the
+ *	card not yet reset
+ * @job: the job that failed or that a debugger asked about, or NULL
+ * @error: -ETIMEDOUT or -EIO in recovery; 0 for a debugger's request, in
+ *	which case the warps the capture halted run again afterwards
+ *
+ * Return: 0, -ENOMEM, or -EBUSY if an unread dump kept this one out.
  */
-void vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
-			 int error)
+int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
+			int error)
 {
 	u64 budget = (u64)vortex_dump_max_mb << 20;
+	u32 *running = NULL;
 	struct vortex_dump *d;
+	int ret;
 	u32 i;
 
 	lockdep_assert_held(&vdev->dm.lock);
-	if (!vortex_dump_enable)
-		return;
+	if (error && !vortex_dump_enable)
+		return 0;
 	d = kzalloc(sizeof(*d), VORTEX_DUMP_GFP);
 	if (!d)
-		return;
+		return -ENOMEM;
 	ktime_get_real_ts64(&d->time);
 	d->error = error;
 	d->last_fence = lower_32_bits(vdev->emit_seqno);
@@ -466,9 +486,17 @@ void vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 		if (!budget)
 			vortex_dump_missing(d, "buffer contents past dump_max_mb");
 	}
-	vortex_dump_warps(vdev, d);
-	vortex_dump_publish(vdev, d);
+	if (!error)
+		running = kcalloc(vdev->dm.windows, sizeof(*running), VORTEX_DUMP_GFP);
+	vortex_dump_warps(vdev, d, running);
+	if (running) {
+		vortex_dm_set_mask(vdev, running);
+		vortex_dm_request(vdev, VX_DCTRL_RESUMEREQ, NULL);
+		kfree(running);
+	}
+	ret = vortex_dump_publish(vdev, d);
 	vortex_dump_free(d);
+	return ret;
 }
 
 /**

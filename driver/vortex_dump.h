@@ -14,8 +14,8 @@ struct vortex_job;
  */
 #define VORTEX_DUMP_GFP		(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN)
 
-void vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
-			 int error);
+int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
+			int error);
 void vortex_dump_fini(struct vortex_device *vdev);
 
 #endif /* __VORTEX_DUMP_H__ */

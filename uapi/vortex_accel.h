@@ -641,8 +641,10 @@ struct drm_vortex_debug_breakpoint {
  *
  * Asks for a devcoredump of the card's current state (the target's job,
  * its warps as they are, halted or not), published like the dumps of a
- * hang.  The card and the job go on as they were.  Until the crash-dump
- * support lands this is -EOPNOTSUPP.
+ * hang (error: requested).  The card and the job go on as they were: warps
+ * halted for the capture run again.  -ESRCH without the target's job on
+ * the card; -EBUSY while the last dump of the card is unread (it is
+ * counted as dropped); -ENOMEM.
  */
 struct drm_vortex_debug_coredump {
 	/** @flags: must be zero */
