@@ -17,7 +17,9 @@
  * The dump is text in the layout of the MSM driver's crash dumps
  * (Documentation/gpu/msm-crash-dump.rst upstream): ``key: value`` lines,
  * sections indented two spaces, list entries starting ``- ``, buffer
- * contents in ascii85 with trailing zero words left out.  It is rendered
+ * contents in ascii85 with trailing zero words left out; its last section,
+ * ``cuda-coredump:``, holds the same state as a CUDA-format ELF core
+ * (vortex_dump_elf.c), ascii85 too, recoverable byte for byte.  It is rendered
  * once and handed to devcoredump (dev_coredumpv()), where users read it
  * from /sys/class/devcoredump/devcdN/data and discard it by writing to
  * that file.  devcoredump keeps one dump per device and drops a new one
@@ -49,6 +51,7 @@
 #include "vortex_device.h"
 #include "vortex_dm.h"
 #include "vortex_dump.h"
+#include "vortex_dump_state.h"
 #include "vortex_gem.h"
 #include "vortex_job.h"
 
@@ -64,73 +67,6 @@ static bool vortex_dump_all_bos = true;
 module_param_named(dump_all_bos, vortex_dump_all_bos, bool, 0644);
 MODULE_PARM_DESC(dump_all_bos,
 		 "Dump every buffer of the job, not only those submitted with DRM_VORTEX_SUBMIT_BO_DUMP (default true)");
-
-/* Bytes of an assert's strings read from device memory. */
-#define VORTEX_DUMP_STR		128
-
-/**
- * struct vortex_dump_bo - one buffer's contents
- */
-struct vortex_dump_bo {
-	/** @iova: device address */
-	u64 iova;
-	/** @size: bytes of the buffer */
-	u64 size;
-	/** @flags: DRM_VORTEX_SUBMIT_BO_* it was submitted with */
-	u32 flags;
-	/** @len: bytes in @data (trailing zero words dropped, capped) */
-	u64 len;
-	/** @data: the contents */
-	u32 *data;
-};
-
-/**
- * struct vortex_dump_warp - one warp with a context
- */
-struct vortex_dump_warp {
-	/** @st: id, coordinates, state, cause, PC, thread mask */
-	struct drm_vortex_debug_warp_state st;
-	/** @regs: VORTEX_WARP_REGS x threads, or NULL if unreadable */
-	u32 *regs;
-};
-
-/**
- * struct vortex_dump - the card's state, as captured
- */
-struct vortex_dump {
-	/** @time: when the failure was handled */
-	struct timespec64 time;
-	/** @error: how the job ended */
-	int error;
-	/** @comm: the submitting process's name */
-	char comm[TASK_COMM_LEN];
-	/** @cmdline: its command line, or NULL */
-	char *cmdline;
-	/** @job: the file's job seqno */
-	u64 job;
-	/** @regs: BAR0 0x0000 .. VX_REG_ERR_PKT */
-	u32 regs[VX_REG_ERR_PKT / 4 + 1];
-	/** @dm: Debug Module registers, or all zero if not read */
-	u32 dm[VX_DM_NREGS];
-	/** @assert: the assert's expression, file and function strings */
-	char assert[3][VORTEX_DUMP_STR];
-	/** @ring: the ring's contents */
-	struct vortex_dump_bo ring;
-	/** @last_fence: last fence seqno written to the ring */
-	u32 last_fence;
-	/** @bos: the job's buffers, @nbos of them */
-	struct vortex_dump_bo *bos;
-	/** @nbos: entries in @bos */
-	u32 nbos;
-	/** @warps: warps with a context, @nwarps of them */
-	struct vortex_dump_warp *warps;
-	/** @nwarps: entries in @warps */
-	u32 nwarps;
-	/** @threads: lanes per warp */
-	u32 threads;
-	/** @missing: what could not be captured, "" if nothing */
-	char missing[128];
-};
 
 static void vortex_dump_missing(struct vortex_dump *d, const char *what)
 {
@@ -370,6 +306,10 @@ static void vortex_dump_render(struct vortex_device *vdev,
 				    w->regs[64 * d->threads + l]);
 		}
 	}
+	if (d->elf) {
+		vortex_text(t, "cuda-coredump:\n  size: %zu\n", d->elf_len);
+		vortex_text_ascii85(t, "  ", d->elf, d->elf_len);
+	}
 	if (d->missing[0])
 		vortex_text(t, "not-captured: %s\n", d->missing);
 }
@@ -385,6 +325,8 @@ static void vortex_dump_free(struct vortex_dump *d)
 	for (i = 0; i < d->nwarps; i++)
 		kvfree(d->warps[i].regs);
 	kvfree(d->ring.data);
+	kvfree(d->code.data);
+	vfree(d->elf);
 	kfree(d->bos);
 	kfree(d->warps);
 	kfree(d->cmdline);
@@ -468,6 +410,12 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 		vortex_dump_missing(d, "ring");
 	if (job) {
 		d->job = job->seqno;
+		memcpy(d->launch, job->launch, sizeof(d->launch));
+		d->code_id = job->code.id;
+		if (job->code.id &&
+		    vortex_dump_copy(vdev, &d->code, job->code.elf_addr,
+				     job->code.elf_size, &budget))
+			vortex_dump_missing(d, "kernel image");
 		strscpy(d->comm, job->vfile->comm, sizeof(d->comm));
 		d->cmdline = kstrdup(job->vfile->cmdline, VORTEX_DUMP_GFP);
 		d->bos = kcalloc(job->bo_count, sizeof(*d->bos), VORTEX_DUMP_GFP);
@@ -489,6 +437,9 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	if (!error)
 		running = kcalloc(vdev->dm.windows, sizeof(*running), VORTEX_DUMP_GFP);
 	vortex_dump_warps(vdev, d, running);
+	d->elf = vortex_dump_elf(vdev, d, &d->elf_len);
+	if (!d->elf)
+		vortex_dump_missing(d, "cuda-coredump (no memory)");
 	if (running) {
 		vortex_dm_set_mask(vdev, running);
 		vortex_dm_request(vdev, VX_DCTRL_RESUMEREQ, NULL);

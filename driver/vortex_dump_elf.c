@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Copyright 2026 The Vortex driver authors */
+
+/**
+ * DOC: The CUDA-format coredump ELF
+ *
+ * Next to its text, a crash dump carries the same state as an ELF core in
+ * the layout of CUDA coredumps (NVIDIA's cudacoredump.h, the r550 row
+ * sizes), so CUDA's readers can open it: ELF64 ET_CORE, e_machine EM_CUDA
+ * (0xbe), EI_OSABI ELFOSABI_CUDA (0x33), EI_ABIVERSION 7, and the section
+ * names, types, link and info fields that header gives, with the string
+ * table as ``.strtab``.  How Vortex maps onto it:
+ *
+ * - one device (``.cudbg.devtbl``): devName "Vortex", devType "vortex",
+ *   smType "rv32imf"; an SM is a core, numWarpsPerSM and numLanesPerWarp
+ *   are the card's (written as they are, even where they exceed what CUDA
+ *   readers accept), numRegsPerLane 64 (x0-x31 then f0-f31; fcsr is in
+ *   the text), instructionSize 4;
+ * - one context, and one module with the job's kernel ELF as its
+ *   ``.cudbg.relfimg`` when the runtime registered it as a code object;
+ * - one grid, the job: its argument block as ``.cudbg.param`` and as
+ *   constant bank 0 in ``.cudbg.cbankstbl``;
+ * - per core, its blocks (CTAs); per block, its warps; per warp, its lanes
+ *   with their registers, the current frame as ``.cudbg.bt`` and the
+ *   lane's stack slice as ``.cudbg.local`` when the job has a stack;
+ * - the job's buffers as ``.cudbg.global.N`` at their device addresses
+ *   (as captured: trailing zero words left out).
+ *
+ * A device exception marks the faulting lane with the warp-level
+ * CUDBGException_t code CUDA readers handle, and its warp with errorPC.
+ */
+
+#include <linux/elf.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "vortex_debug.h"
+#include "vortex_device.h"
+#include "vortex_dump.h"
+#include "vortex_dump_state.h"
+
+#define EM_CUDA_		0xbe
+#define EI_ABIVERSION_		8	/* e_ident[] index; <linux/elf.h> lacks it */
+#define ELFOSABI_CUDA		0x33
+#define CUDA_ABIVERSION		7
+
+#define CUDBG_SHT(n)		(0x80000000u + (n))
+#define CUDBG_SHT_GLOBAL_MEM	CUDBG_SHT(2)
+#define CUDBG_SHT_LOCAL_MEM	CUDBG_SHT(3)
+#define CUDBG_SHT_DEV_REGS	CUDBG_SHT(5)
+#define CUDBG_SHT_RELF_IMG	CUDBG_SHT(7)
+#define CUDBG_SHT_BT		CUDBG_SHT(8)
+#define CUDBG_SHT_DEV_TABLE	CUDBG_SHT(9)
+#define CUDBG_SHT_CTX_TABLE	CUDBG_SHT(10)
+#define CUDBG_SHT_SM_TABLE	CUDBG_SHT(11)
+#define CUDBG_SHT_GRID_TABLE	CUDBG_SHT(12)
+#define CUDBG_SHT_CTA_TABLE	CUDBG_SHT(13)
+#define CUDBG_SHT_WP_TABLE	CUDBG_SHT(14)
+#define CUDBG_SHT_LN_TABLE	CUDBG_SHT(15)
+#define CUDBG_SHT_MOD_TABLE	CUDBG_SHT(16)
+#define CUDBG_SHT_PARAM_MEM	CUDBG_SHT(18)
+#define CUDBG_SHT_CB_TABLE	CUDBG_SHT(21)
+
+/* CUDBGException_t, the warp-level codes CUDA readers handle */
+#define CUDBG_EXCEPTION_NONE			0
+#define CUDBG_EXCEPTION_WARP_ILLEGAL_INSTRUCTION 4
+#define CUDBG_EXCEPTION_WARP_OUT_OF_RANGE_ADDRESS 5
+#define CUDBG_EXCEPTION_WARP_MISALIGNED_ADDRESS	6
+#define CUDBG_EXCEPTION_WARP_INVALID_PC		8
+#define CUDBG_EXCEPTION_WARP_ASSERT		12
+
+#define CUDBG_GRID_STATUS_ACTIVE	2
+#define CUDBG_KNL_TYPE_APPLICATION	2
+#define CUDBG_KNL_ORIGIN_CPU		0
+
+#define VORTEX_ELF_REGS		64	/* x0-x31, f0-f31 */
+#define VORTEX_ELF_PARAM	256	/* argument bytes dumped */
+#define VORTEX_ELF_LOCAL	1024	/* stack bytes per lane, from the top */
+
+/* The table rows, at the r550 sizes. */
+struct cudbg_dev {
+	u64 dev_name, dev_type, sm_type;
+	u32 dev_id, pci_bus_id, pci_dev_id, num_sms, num_warps_per_sm,
+	    num_lanes_per_warp, num_regs_per_lane, num_predicates_per_lane,
+	    sm_major, sm_minor, instruction_size, status,
+	    num_uniform_regs_per_warp, num_uniform_predicates_per_warp;
+};
+
+struct cudbg_ctx {
+	u64 context_id, shared_window_base, local_window_base, global_window_base;
+	u32 device_idx, tid;
+};
+
+struct cudbg_mod {
+	u64 module_handle;
+};
+
+struct cudbg_grid {
+	u64 grid_id, context_id, function, function_entry, module_handle,
+	    parent_grid_id, params_offset;
+	u32 kernel_type, origin, grid_status, num_regs, grid_dim[3],
+	    block_dim[3], attr_launch_blocking, attr_host_tid, cluster_dim[3],
+	    pad;
+};
+
+struct cudbg_cbank {
+	u64 addr;
+	u32 size, bank_id;
+};
+
+struct cudbg_sm {
+	u32 sm_id, pad;
+};
+
+struct cudbg_cta {
+	u64 grid_id;
+	u32 block_idx[3], pad0, cluster_idx[3], pad1;
+};
+
+struct cudbg_warp {
+	u64 error_pc;
+	u32 warp_id, valid_lanes, active_lanes, is_broken, error_pc_valid,
+	    pad0, num_regs, pad1;
+};
+
+struct cudbg_lane {
+	u64 virtual_pc, phys_pc;
+	u32 ln, thread_idx[3], exception, call_depth, syscall_call_depth,
+	    cc_register;
+};
+
+struct cudbg_bt {
+	u64 return_address, virtual_return_address;
+	u32 level, pad;
+};
+
+static_assert(sizeof(struct cudbg_dev) == 80);
+static_assert(sizeof(struct cudbg_ctx) == 40);
+static_assert(sizeof(struct cudbg_grid) == 120);
+static_assert(sizeof(struct cudbg_cta) == 40);
+static_assert(sizeof(struct cudbg_warp) == 40);
+static_assert(sizeof(struct cudbg_lane) == 48);
+static_assert(sizeof(struct cudbg_bt) == 24);
+
+/*
+ * The writer: run once with @buf NULL to size the file, then again to
+ * fill it.  Section data follows the ELF header, 8-byte aligned; the
+ * section headers come last.
+ */
+struct elfw {
+	u8 *buf;
+	size_t off;		/* next data byte */
+	Elf64_Shdr *sh;		/* section headers, when filling */
+	u32 nsh;		/* sections so far (0 is the null one) */
+	char *str;		/* .strtab contents, when filling */
+	u32 strlen;		/* its bytes so far */
+};
+
+static u32 elfw_string(struct elfw *w, const char *s)
+{
+	u32 at = w->strlen, n = strlen(s) + 1;
+
+	if (w->str)
+		memcpy(w->str + at, s, n);
+	w->strlen += n;
+	return at;
+}
+
+static __printf(9, 10) u32 elfw_section(struct elfw *w, u32 type, u64 addr,
+					const void *data, size_t size,
+					u32 entsize, u32 link, u32 info,
+					const char *fmt, ...)
+{
+	char name[96];
+	va_list args;
+	u32 idx = ++w->nsh;
+
+	va_start(args, fmt);
+	vsnprintf(name, sizeof(name), fmt, args);
+	va_end(args);
+
+	w->off = ALIGN(w->off, 8);
+	if (w->sh) {
+		Elf64_Shdr *sh = &w->sh[idx];
+
+		sh->sh_name = elfw_string(w, name);
+		sh->sh_type = type;
+		sh->sh_addr = addr;
+		sh->sh_offset = w->off;
+		sh->sh_size = size;
+		sh->sh_link = link;
+		sh->sh_info = info;
+		sh->sh_addralign = 8;
+		sh->sh_entsize = entsize;
+		if (data)
+			memcpy(w->buf + w->off, data, size);
+	} else {
+		elfw_string(w, name);
+	}
+	w->off += size;
+	return idx;
+}
+
+/* The CUDA exception of a card error cause (VX_ERR_*). */
+static u32 vortex_cuda_exception(u32 cause)
+{
+	switch (cause) {
+	case VX_ERR_NONE:
+		return CUDBG_EXCEPTION_NONE;
+	case VX_ERR_MISALIGNED_LOAD:
+	case VX_ERR_MISALIGNED_STORE:
+		return CUDBG_EXCEPTION_WARP_MISALIGNED_ADDRESS;
+	case VX_ERR_LOAD_FAULT:
+	case VX_ERR_STORE_FAULT:
+		return CUDBG_EXCEPTION_WARP_OUT_OF_RANGE_ADDRESS;
+	case VX_ERR_FETCH_FAULT:
+		return CUDBG_EXCEPTION_WARP_INVALID_PC;
+	case VX_ERR_ASSERT:
+		return CUDBG_EXCEPTION_WARP_ASSERT;
+	default:	/* illegal instruction, ecall, ebreak, divergence, barrier */
+		return CUDBG_EXCEPTION_WARP_ILLEGAL_INSTRUCTION;
+	}
+}
+
+/* Whether warps @a and @b run the same block on the same core. */
+static bool same_cta(const struct vortex_dump_warp *a,
+		     const struct vortex_dump_warp *b)
+{
+	return a->st.cluster == b->st.cluster && a->st.core == b->st.core &&
+	       !memcmp(a->st.block_idx, b->st.block_idx, sizeof(a->st.block_idx));
+}
+
+/* A section whose bytes are device memory at @addr (VRAM, iomem). */
+static __printf(7, 8) u32 elfw_section_vram(struct elfw *w, struct vortex_device *vdev,
+					    u32 type, u64 addr, size_t size,
+					    u32 link_info, const char *fmt, ...)
+{
+	char name[96];
+	va_list args;
+	u32 idx;
+
+	va_start(args, fmt);
+	vsnprintf(name, sizeof(name), fmt, args);
+	va_end(args);
+	idx = elfw_section(w, type, addr, NULL, size, 0, link_info >> 16,
+			   link_info & 0xffff, "%s", name);
+	if (w->buf)
+		memcpy_fromio(w->buf + w->sh[idx].sh_offset,
+			      vdev->vram + (addr - vdev->devaddr), size);
+	return idx;
+}
+
+/* link and info of a section, for elfw_section_vram() */
+#define LINK_INFO(link, info)	((link) << 16 | (info))
+
+/* Lanes of a warp in the dump: the active ones among the first 32. */
+static u32 dump_lanes(const struct vortex_dump *d,
+		      const struct vortex_dump_warp *dw)
+{
+	u32 mask = dw->st.thread_mask[0];
+
+	return d->threads < 32 ? mask & (BIT(d->threads) - 1) : mask;
+}
+
+/* Each lane's registers, current frame and stack top. */
+static void elfw_lanes(struct elfw *w, struct vortex_device *vdev,
+		       const struct vortex_dump *d,
+		       const struct vortex_dump_warp *dw, u32 lntbl,
+		       u32 sm, u32 cta, u32 wp)
+{
+	u64 slice = d->launch[VX_LAUNCH_STACK_SIZE], top, at;
+	u32 mask = dump_lanes(d, dw), lane, r, n = 0;
+	u32 regs[VORTEX_ELF_REGS];
+	size_t take;
+
+	for (lane = 0; lane < 32; lane++) {
+		struct cudbg_bt bt = { .level = 0 };
+
+		if (!(mask & BIT(lane)))
+			continue;
+		for (r = 0; r < VORTEX_ELF_REGS; r++)
+			regs[r] = dw->regs ? dw->regs[r * d->threads + lane] : 0;
+		elfw_section(w, CUDBG_SHT_DEV_REGS, 0, regs, sizeof(regs), 4,
+			     lntbl, n, ".cudbg.regs.dev0.sm%u.cta%u.wp%u.ln%u",
+			     sm, cta, wp, n);
+		bt.virtual_return_address = regs[1];	/* ra */
+		elfw_section(w, CUDBG_SHT_BT, 0, &bt, sizeof(bt), sizeof(bt),
+			     lntbl, n, ".cudbg.bt.dev0.sm%u.cta%u.wp%u.ln%u",
+			     sm, cta, wp, n);
+		/* The top of the lane's stack slice (hardware thread id x size). */
+		if (slice) {
+			top = d->launch[VX_LAUNCH_STACK_BASE] +
+			      ((u64)dw->st.warp * d->threads + lane + 1) * slice;
+			take = min_t(u64, slice, VORTEX_ELF_LOCAL);
+			at = top - take;
+			if (at >= vdev->devaddr && top - vdev->devaddr <= vdev->vram_size)
+				elfw_section_vram(w, vdev, CUDBG_SHT_LOCAL_MEM, at, take,
+						  LINK_INFO(lntbl, n),
+						  ".cudbg.local.dev0.sm%u.cta%u.wp%u.ln%u",
+						  sm, cta, wp, n);
+		}
+		n++;
+	}
+}
+
+/* One pass of the writer over the whole dump. */
+static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
+		      const struct vortex_dump *d)
+{
+	u32 cause = d->regs[VX_REG_ERR_CAUSE / 4];
+	u32 err_warp = d->regs[VX_REG_ERR_WARP / 4];
+	u32 err_lane = d->regs[VX_REG_ERR_THREAD / 4];
+	u32 cores = vdev->num_clusters * vdev->num_cores;
+	u32 devtbl, ctxtbl, modtbl, gridtbl, smtbl, ctatbl, wptbl, lntbl;
+	u32 i, j, k, sm, cta, wp, lane, n;
+	struct cudbg_dev dev = {
+		.dev_id = 0,
+		.pci_bus_id = vdev->pdev->bus->number,
+		.pci_dev_id = PCI_SLOT(vdev->pdev->devfn),
+		.num_sms = cores,
+		.num_warps_per_sm = vdev->num_warps,
+		.num_lanes_per_warp = vdev->num_threads,
+		.num_regs_per_lane = VORTEX_ELF_REGS,
+		.sm_major = VX_VERSION_MAJOR(vdev->version),
+		.sm_minor = VX_VERSION_MINOR(vdev->version),
+		.instruction_size = 4,
+	};
+	struct cudbg_ctx ctx = { .context_id = 1, .global_window_base = vdev->devaddr };
+	struct cudbg_mod mod = { .module_handle = d->code_id };
+	struct cudbg_grid grid = {
+		.grid_id = d->job,
+		.context_id = 1,
+		.function = d->launch[VX_LAUNCH_ENTRY],
+		.function_entry = d->launch[VX_LAUNCH_ENTRY],
+		.module_handle = d->code_id,
+		.kernel_type = CUDBG_KNL_TYPE_APPLICATION,
+		.origin = CUDBG_KNL_ORIGIN_CPU,
+		.grid_status = CUDBG_GRID_STATUS_ACTIVE,
+		.num_regs = VORTEX_ELF_REGS,
+		.grid_dim = { d->launch[VX_LAUNCH_GRID_X], d->launch[VX_LAUNCH_GRID_Y],
+			      d->launch[VX_LAUNCH_GRID_Z] },
+		.block_dim = { d->launch[VX_LAUNCH_BLOCK_X], d->launch[VX_LAUNCH_BLOCK_Y],
+			       d->launch[VX_LAUNCH_BLOCK_Z] },
+		.cluster_dim = { 1, 1, 1 },
+	};
+	u64 arg = d->launch[VX_LAUNCH_ARG];
+	u32 param = 0;
+
+	dev.dev_name = elfw_string(w, "Vortex");
+	dev.dev_type = elfw_string(w, "vortex");
+	dev.sm_type = elfw_string(w, "rv32imf");
+	devtbl = elfw_section(w, CUDBG_SHT_DEV_TABLE, 0, &dev, sizeof(dev),
+			      sizeof(dev), 0, 0, ".cudbg.devtbl");
+	ctxtbl = elfw_section(w, CUDBG_SHT_CTX_TABLE, 0, &ctx, sizeof(ctx),
+			      sizeof(ctx), devtbl, 0, ".cudbg.ctxtbl.dev0");
+	modtbl = elfw_section(w, CUDBG_SHT_MOD_TABLE, 0, &mod,
+			      d->code.len ? sizeof(mod) : 0, sizeof(mod), ctxtbl, 0,
+			      ".cudbg.modtbl.dev0.ctx0");
+	if (d->code.len)
+		elfw_section(w, CUDBG_SHT_RELF_IMG, 0, d->code.data, d->code.len,
+			     0, modtbl, 0, ".cudbg.relfimg.dev0.ctx0");
+
+	gridtbl = elfw_section(w, CUDBG_SHT_GRID_TABLE, 0, &grid, sizeof(grid),
+			       sizeof(grid), devtbl, 0, ".cudbg.gridtbl.dev0");
+	if (arg >= vdev->devaddr && arg - vdev->devaddr < vdev->vram_size)
+		param = min_t(u64, VORTEX_ELF_PARAM,
+			      vdev->vram_size - (arg - vdev->devaddr));
+	if (param) {
+		struct cudbg_cbank cb = { .addr = arg, .size = param };
+
+		elfw_section_vram(w, vdev, CUDBG_SHT_PARAM_MEM, arg, param,
+				  LINK_INFO(gridtbl, 0), ".cudbg.param.dev0.grid0");
+		elfw_section(w, CUDBG_SHT_CB_TABLE, 0, &cb, sizeof(cb), sizeof(cb),
+			     gridtbl, 0, ".cudbg.cbankstbl.dev0.grid0");
+	}
+
+	/* SMs: every core of the card. */
+	{
+		struct cudbg_sm *sms = NULL;
+
+		if (w->buf)
+			sms = (struct cudbg_sm *)(w->buf + ALIGN(w->off, 8));
+		smtbl = elfw_section(w, CUDBG_SHT_SM_TABLE, 0, NULL,
+				     cores * sizeof(*sms), sizeof(*sms), devtbl, 0,
+				     ".cudbg.smtbl.dev0");
+		for (sm = 0; sms && sm < cores; sm++)
+			sms[sm] = (struct cudbg_sm){ .sm_id = sm };
+	}
+
+	/* Per core, its blocks; per block, its warps; per warp, its lanes. */
+	for (sm = 0; sm < cores; sm++) {
+		struct cudbg_cta *ctas = NULL;
+
+		/* Blocks on this core: warps with a block nobody before had. */
+		for (i = 0, n = 0; i < d->nwarps; i++) {
+			const struct vortex_dump_warp *a = &d->warps[i];
+
+			if (a->st.cluster * vdev->num_cores + a->st.core != sm)
+				continue;
+			for (j = 0; j < i && !same_cta(&d->warps[j], a); j++)
+				;
+			n += j == i;
+		}
+		if (w->buf)
+			ctas = (struct cudbg_cta *)(w->buf + ALIGN(w->off, 8));
+		ctatbl = elfw_section(w, CUDBG_SHT_CTA_TABLE, 0, NULL,
+				      n * sizeof(*ctas), sizeof(*ctas), smtbl, sm,
+				      ".cudbg.ctatbl.dev0.sm%u", sm);
+
+		for (i = 0, cta = 0; i < d->nwarps; i++) {
+			const struct vortex_dump_warp *first = &d->warps[i];
+			struct cudbg_warp *wps = NULL;
+
+			if (first->st.cluster * vdev->num_cores + first->st.core != sm)
+				continue;
+			for (j = 0; j < i && !same_cta(&d->warps[j], first); j++)
+				;
+			if (j < i)
+				continue;
+			if (ctas)
+				ctas[cta] = (struct cudbg_cta){
+					.grid_id = d->job,
+					.block_idx = { first->st.block_idx[0],
+						       first->st.block_idx[1],
+						       first->st.block_idx[2] },
+				};
+			for (k = i, n = 0; k < d->nwarps; k++)
+				n += same_cta(&d->warps[k], first);
+			if (w->buf)
+				wps = (struct cudbg_warp *)(w->buf + ALIGN(w->off, 8));
+			wptbl = elfw_section(w, CUDBG_SHT_WP_TABLE, 0, NULL,
+					     n * sizeof(*wps), sizeof(*wps), ctatbl, cta,
+					     ".cudbg.wptbl.dev0.sm%u.cta%u", sm, cta);
+
+			for (k = i, wp = 0; k < d->nwarps; k++) {
+				const struct vortex_dump_warp *dw = &d->warps[k];
+				u32 mask = dump_lanes(d, dw), nl, l;
+				struct cudbg_lane *lns = NULL;
+				bool faulted = cause != VX_ERR_NONE &&
+					       dw->st.warp == err_warp;
+
+				if (!same_cta(dw, first))
+					continue;
+				if (wps)
+					wps[wp] = (struct cudbg_warp){
+						.error_pc = faulted ?
+							    d->regs[VX_REG_ERR_PC / 4] : 0,
+						.error_pc_valid = faulted,
+						.warp_id = dw->st.warp_in_core,
+						.valid_lanes = mask,
+						.active_lanes = mask,
+						.is_broken = dw->st.cause == VX_HACAUSE_EBREAK,
+						.num_regs = VORTEX_ELF_REGS,
+					};
+				nl = hweight32(mask);
+				if (w->buf)
+					lns = (struct cudbg_lane *)(w->buf +
+								    ALIGN(w->off, 8));
+				lntbl = elfw_section(w, CUDBG_SHT_LN_TABLE, 0, NULL,
+						     nl * sizeof(*lns), sizeof(*lns), wptbl, wp,
+						     ".cudbg.lntbl.dev0.sm%u.cta%u.wp%u",
+						     sm, cta, wp);
+				for (lane = 0, l = 0; lns && lane < 32; lane++) {
+					u32 lin = dw->st.warp_in_block * d->threads + lane;
+					u32 bx = max(d->launch[VX_LAUNCH_BLOCK_X], 1u);
+					u32 by = max(d->launch[VX_LAUNCH_BLOCK_Y], 1u);
+
+					if (!(mask & BIT(lane)))
+						continue;
+					lns[l++] = (struct cudbg_lane){
+						.virtual_pc = dw->st.pc,
+						.phys_pc = dw->st.pc - d->launch[VX_LAUNCH_ENTRY],
+						.ln = lane,
+						.thread_idx = { lin % bx, lin / bx % by, lin / bx / by },
+						.exception = faulted && lane == err_lane ?
+							     vortex_cuda_exception(cause) : 0,
+					};
+				}
+				elfw_lanes(w, vdev, d, dw, lntbl, sm, cta, wp);
+				wp++;
+			}
+			cta++;
+		}
+	}
+
+	/* The job's buffers. */
+	for (i = 0; i < d->nbos; i++)
+		elfw_section(w, CUDBG_SHT_GLOBAL_MEM, d->bos[i].iova, d->bos[i].data,
+			     d->bos[i].len, 0, 0, 0, ".cudbg.global.%u", i);
+}
+
+/**
+ * vortex_dump_elf() - the dump as a CUDA-format coredump ELF
+ * @vdev: the device
+ * @d: the captured state
+ * @len: receives the file's size
+ *
+ * Return: a vmalloc()ed file (a multiple of 4 bytes long, zero padded), or
+ * NULL without memory.
+ */
+void *vortex_dump_elf(struct vortex_device *vdev, const struct vortex_dump *d,
+		      size_t *len)
+{
+	struct elfw w = { .off = sizeof(Elf64_Ehdr) };
+	size_t shoff, strtab_off, total;
+	Elf64_Ehdr *eh;
+	u32 strtab;
+
+	/* Size it: the data, .strtab, then the section headers. */
+	elfw_dump(&w, vdev, d);
+	elfw_string(&w, ".strtab");
+	strtab_off = ALIGN(w.off, 8);
+	shoff = ALIGN(strtab_off + w.strlen, 8);
+	total = ALIGN(shoff + (w.nsh + 2) * sizeof(Elf64_Shdr), 4);
+
+	w.buf = vzalloc(total);
+	if (!w.buf)
+		return NULL;
+	w.sh = (Elf64_Shdr *)(w.buf + shoff);
+	w.str = (char *)w.buf + strtab_off;
+	w.off = sizeof(Elf64_Ehdr);
+	w.nsh = 0;
+	w.strlen = 0;
+	elfw_string(&w, "");
+	elfw_dump(&w, vdev, d);
+	strtab = ++w.nsh;
+	w.sh[strtab] = (Elf64_Shdr){
+		.sh_name = elfw_string(&w, ".strtab"),
+		.sh_type = SHT_STRTAB,
+		.sh_offset = strtab_off,
+		.sh_size = w.strlen,
+		.sh_addralign = 1,
+	};
+
+	eh = (Elf64_Ehdr *)w.buf;
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_ident[EI_OSABI] = ELFOSABI_CUDA;
+	eh->e_ident[EI_ABIVERSION_] = CUDA_ABIVERSION;
+	eh->e_type = ET_CORE;
+	eh->e_machine = EM_CUDA_;
+	eh->e_version = EV_CURRENT;
+	eh->e_ehsize = sizeof(*eh);
+	eh->e_shoff = shoff;
+	eh->e_shentsize = sizeof(Elf64_Shdr);
+	eh->e_shnum = w.nsh + 1;
+	eh->e_shstrndx = strtab;
+	*len = total;
+	return w.buf;
+}

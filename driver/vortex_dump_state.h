@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Copyright 2026 The Vortex driver authors */
+#ifndef __VORTEX_DUMP_STATE_H__
+#define __VORTEX_DUMP_STATE_H__
+
+/*
+ * The card's state as a crash dump captured it: filled by vortex_dump.c,
+ * written out as text there and as a CUDA-format ELF by vortex_dump_elf.c.
+ */
+
+#include <linux/sched.h>
+#include <linux/time64.h>
+#include <linux/types.h>
+
+#include "vortex_accel.h"
+#include "vortex_regs.h"
+
+struct vortex_device;
+
+/* Bytes of an assert's strings read from device memory. */
+#define VORTEX_DUMP_STR		128
+
+/**
+ * struct vortex_dump_bo - one buffer's contents
+ */
+struct vortex_dump_bo {
+	/** @iova: device address */
+	u64 iova;
+	/** @size: bytes of the buffer */
+	u64 size;
+	/** @flags: DRM_VORTEX_SUBMIT_BO_* it was submitted with */
+	u32 flags;
+	/** @len: bytes in @data (trailing zero words dropped, capped) */
+	u64 len;
+	/** @data: the contents */
+	u32 *data;
+};
+
+/**
+ * struct vortex_dump_warp - one warp with a context
+ */
+struct vortex_dump_warp {
+	/** @st: id, coordinates, state, cause, PC, thread mask */
+	struct drm_vortex_debug_warp_state st;
+	/** @regs: VORTEX_WARP_REGS x threads, or NULL if unreadable */
+	u32 *regs;
+};
+
+/**
+ * struct vortex_dump - the card's state, as captured
+ */
+struct vortex_dump {
+	/** @time: when the failure was handled */
+	struct timespec64 time;
+	/** @error: how the job ended */
+	int error;
+	/** @comm: the submitting process's name */
+	char comm[TASK_COMM_LEN];
+	/** @cmdline: its command line, or NULL */
+	char *cmdline;
+	/** @job: the file's job seqno */
+	u64 job;
+	/** @regs: BAR0 0x0000 .. VX_REG_ERR_PKT */
+	u32 regs[VX_REG_ERR_PKT / 4 + 1];
+	/** @dm: Debug Module registers, or all zero if not read */
+	u32 dm[VX_DM_NREGS];
+	/** @assert: the assert's expression, file and function strings */
+	char assert[3][VORTEX_DUMP_STR];
+	/** @ring: the ring's contents */
+	struct vortex_dump_bo ring;
+	/** @last_fence: last fence seqno written to the ring */
+	u32 last_fence;
+	/** @bos: the job's buffers, @nbos of them */
+	struct vortex_dump_bo *bos;
+	/** @nbos: entries in @bos */
+	u32 nbos;
+	/** @warps: warps with a context, @nwarps of them */
+	struct vortex_dump_warp *warps;
+	/** @nwarps: entries in @warps */
+	u32 nwarps;
+	/** @threads: lanes per warp */
+	u32 threads;
+	/** @missing: what could not be captured, "" if nothing */
+	char missing[128];
+	/** @launch: the job's LAUNCH payload (grid, block, entry, stack) */
+	u32 launch[VX_LAUNCH_NDW];
+	/** @code: the job's code object: id, ELF bytes copied, load range */
+	struct vortex_dump_bo code;
+	/** @code_id: its id, 0 for none */
+	u32 code_id;
+	/** @elf: the CUDA-format ELF, or NULL */
+	void *elf;
+	/** @elf_len: its bytes */
+	size_t elf_len;
+};
+
+void *vortex_dump_elf(struct vortex_device *vdev, const struct vortex_dump *d,
+		      size_t *len);
+
+
+#endif /* __VORTEX_DUMP_STATE_H__ */
