@@ -19,7 +19,7 @@ DBG_HDRS := $(wildcard $(DBG_DIR)/*.h) $(US_HDRS) hw/vortex_regs.h \
 	qemu-device/sim/vx_sim.h qemu-device/tests/vx_asm.h
 
 DBG_LIB := $(O)/userspace/libvortex-debug.a
-DBG_LIB_NAMES := vxdbg vxdbg_state vxdbg_events vxdbg_ioctl
+DBG_LIB_NAMES := vxdbg vxdbg_state vxdbg_events vxdbg_ioctl vx_disasm
 DBG_SIM_LIB := $(O)/userspace/libvortex-debug-sim.a
 DBG_SIM_NAMES := vxdbg_sim vxdbg_sim_session
 
@@ -61,3 +61,12 @@ $(O)/guest/selftests/vortex_vxdbg_api_test: $(DBG_TDIR)/test_vxdbg_api.c $(DBG_T
 
 HOST_TESTS += $(O)/host/userspace/test_vxdbg_api
 GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_api_test
+
+# test_vx_disasm: the disassembler against llvm-objdump on every device program.
+$(O)/host/userspace/test_vx_disasm: $(DBG_TDIR)/test_vx_disasm.c $(DBG_THDRS) \
+		$(DBG_LIB) | $(US_KERNELS) $(SIM_RV_ELFS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' \
+		-DVX_TEST_RV_DIR='"$(abspath $(SIM_RV_DIR))"' -o $@ $< $(DBG_LIB)
+
+HOST_TESTS += $(O)/host/userspace/test_vx_disasm
