@@ -19,7 +19,8 @@ DBG_HDRS := $(wildcard $(DBG_DIR)/*.h) $(US_HDRS) hw/vortex_regs.h \
 	qemu-device/sim/vx_sim.h qemu-device/tests/vx_asm.h
 
 DBG_LIB := $(O)/userspace/libvortex-debug.a
-DBG_LIB_NAMES := vxdbg vxdbg_state vxdbg_events vxdbg_ioctl vx_disasm
+DBG_LIB_NAMES := vxdbg vxdbg_state vxdbg_events vxdbg_ioctl vx_disasm vxdbg_cli \
+	vx_lineedit
 DBG_SIM_LIB := $(O)/userspace/libvortex-debug-sim.a
 DBG_SIM_NAMES := vxdbg_sim vxdbg_sim_session
 
@@ -40,6 +41,20 @@ $(DBG_SIM_LIB): $(DBG_SIM_NAMES:%=$(O)/userspace/debug/%.o)
 # Host programs link the simulator; guest programs are static.
 DBG_HOST_LIBS = $(DBG_LIB) $(DBG_SIM_LIB) $(US_LIB) $(LIBVXSIM) -lm
 DBG_GUEST_LIBS = $(DBG_LIB) $(US_LIB)
+
+# -------------------------------------------------------------- vxdbg
+$(O)/guest/vxdbg: userspace/tools/vxdbg.c $(DBG_HDRS) $(DBG_LIB) $(US_LIB)
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(DBG_INC) -o $@ $< $(DBG_GUEST_LIBS)
+
+$(O)/host/userspace/vxdbg-sim: userspace/tools/vxdbg.c $(DBG_HDRS) $(DBG_LIB) \
+		$(DBG_SIM_LIB) $(US_LIB) $(LIBVXSIM)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(DBG_CFLAGS) -DVXDBG_SIM -o $@ $< $(DBG_HOST_LIBS)
+
+GUEST_FILES += $(O)/guest/vxdbg
+DBG_HOST_TOOLS := $(O)/host/userspace/vxdbg-sim
+host-all: $(DBG_HOST_TOOLS)
 
 # ------------------------------------------------------------- tests
 # test_vxdbg_api: one source, built for the host (simulator backend) and
@@ -70,3 +85,19 @@ $(O)/host/userspace/test_vx_disasm: $(DBG_TDIR)/test_vx_disasm.c $(DBG_THDRS) \
 		-DVX_TEST_RV_DIR='"$(abspath $(SIM_RV_DIR))"' -o $@ $< $(DBG_LIB)
 
 HOST_TESTS += $(O)/host/userspace/test_vx_disasm
+
+# test_vxdbg_cli: vxdbg -x SCRIPT on vecadd started halted; the host runs
+# vxdbg-sim, the guest vxdbg on vortex-run.
+$(O)/host/userspace/test_vxdbg_cli: $(DBG_TDIR)/test_vxdbg_cli.c \
+		$(O)/host/userspace/vxdbg-sim | $(US_KERNELS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -DVXDBG_TEST_SIM \
+		-DVXDBG_SIM_PATH='"$(abspath $(O)/host/userspace/vxdbg-sim)"' \
+		-DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $<
+
+$(O)/guest/selftests/vortex_vxdbg_cli_test: $(DBG_TDIR)/test_vxdbg_cli.c
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(KSFT_INC) -o $@ $<
+
+HOST_TESTS += $(O)/host/userspace/test_vxdbg_cli
+GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_cli_test

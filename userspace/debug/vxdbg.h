@@ -86,6 +86,7 @@ vxdbg_result vxdbg_result_from_errno(int err);
 #define VXDBG_REG_CSR(n)	(0x1000 + (n))	/* CSR n */
 #define VXDBG_NUM_REGS		64		/* x and f: getNumRegisters */
 
+#define VXDBG_MAX_BREAKPOINTS	256	/* the driver's limit */
 #define VXDBG_MAX_LANES		128
 #define VXDBG_LANE_WORDS	(VXDBG_MAX_LANES / 32)
 
