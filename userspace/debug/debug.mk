@@ -101,3 +101,12 @@ $(O)/guest/selftests/vortex_vxdbg_cli_test: $(DBG_TDIR)/test_vxdbg_cli.c
 
 HOST_TESTS += $(O)/host/userspace/test_vxdbg_cli
 GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_cli_test
+
+# ---------------------------------------------------------- benchmark
+# debug_bench: DM accesses per register, register and memory throughput of
+# the session ioctls (guest; `make bench` runs it in its guest boot).
+$(O)/guest/bench/debug_bench: bench/debug_bench.c $(DBG_HDRS) $(DBG_LIB) $(US_LIB)
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(DBG_INC) -o $@ $< $(DBG_GUEST_LIBS)
+
+GUEST_FILES += $(O)/guest/bench/debug_bench

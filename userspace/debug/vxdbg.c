@@ -281,6 +281,7 @@ vxdbg_result vxdbg_resume_device(struct vxdbg *d, uint32_t dev)
 	if (r)
 		return r;
 	drop_temp_bp(d);
+	vxdbg_drop_stale_halts(d);
 	ret = warps_all(d, DRM_VORTEX_DEBUG_WARPS_RESUME);
 	return ret == -ESRCH ? VXDBG_SUCCESS : vxdbg_result_from_errno(ret);
 }
@@ -331,6 +332,7 @@ vxdbg_result vxdbg_resume_warps_until_pc(struct vxdbg *d, uint32_t dev, uint32_t
 		return bp_result(ret);
 	if (!ret)
 		d->temp_bp = virt_pc;
+	vxdbg_drop_stale_halts(d);
 	for (wp = 0; wp < 64 && wp < d->topo.warps; wp++) {
 		if (!(warp_mask >> wp & 1))
 			continue;

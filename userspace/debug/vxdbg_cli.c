@@ -697,7 +697,10 @@ static int cmd_delete(struct vxdbg_cli *c, int argc, char **argv)
 	if (parse_loc(c, argv[1], &addr))
 		return VXDBG_CLI_ERROR;
 	r = vxdbg_unset_breakpoint(c->d, 0, addr);
-	return r ? fail_r(c, r, "deleting the breakpoint") : 0;
+	if (r)
+		return fail_r(c, r, "deleting the breakpoint");
+	fprintf(c->out, "breakpoint at %s deleted\n", loc_str(c, addr, (char[128]){ 0 }, 128));
+	return 0;
 }
 
 static int info_break(struct vxdbg_cli *c)

@@ -159,31 +159,33 @@ static void push_pending(struct vxdbg *d, const struct vxdbg_event *ev)
 		d->pending[d->npending++] = *ev;
 }
 
-static void launched(struct vxdbg *d, const struct drm_vortex_debug_event *e,
-		     struct vxdbg_event *ev)
+/* KERNEL_READY, after ELF_IMAGE_LOADED if the code object is new; returns how many. */
+static int launched(struct vxdbg *d, const struct drm_vortex_debug_event *e,
+		    struct vxdbg_event *ev)
 {
 	struct code_object *co = e->data[7] ? co_find(d, e->data[7]) : NULL;
-	struct vxdbg_event ready = { .kind = VXDBG_EVENT_KERNEL_READY,
-				     .seqno = e->seqno, .grid_id = e->job };
+	struct vxdbg_event *ready = ev;
 
 	d->grid_id = e->job;
 	d->exception = false;
-	ready.u.kernel_ready.grid_dim = (struct vxdbg_dim3){ e->data[0], e->data[1], e->data[2] };
-	ready.u.kernel_ready.block_dim = (struct vxdbg_dim3){ e->data[3], e->data[4], e->data[5] };
-	ready.u.kernel_ready.function_entry = e->data[6];
-	ready.u.kernel_ready.module = e->data[7];
 	if (co) {
 		d->current = co;
 	} else if ((co = co_fetch(d, e->data))) {
-		ev->kind = VXDBG_EVENT_ELF_IMAGE_LOADED;
-		ev->u.elf_image_loaded.handle = co->id;
-		ev->u.elf_image_loaded.size = co->size;
-		ev->u.elf_image_loaded.load_addr = co->load_addr;
-		ev->u.elf_image_loaded.load_size = co->load_size;
-		push_pending(d, &ready);
-		return;
+		ev[0].kind = VXDBG_EVENT_ELF_IMAGE_LOADED;
+		ev[0].u.elf_image_loaded.handle = co->id;
+		ev[0].u.elf_image_loaded.size = co->size;
+		ev[0].u.elf_image_loaded.load_addr = co->load_addr;
+		ev[0].u.elf_image_loaded.load_size = co->load_size;
+		ready = &ev[1];
+		*ready = ev[0];
 	}
-	*ev = ready;
+	ready->kind = VXDBG_EVENT_KERNEL_READY;
+	memset(&ready->u, 0, sizeof(ready->u));
+	ready->u.kernel_ready.grid_dim = (struct vxdbg_dim3){ e->data[0], e->data[1], e->data[2] };
+	ready->u.kernel_ready.block_dim = (struct vxdbg_dim3){ e->data[3], e->data[4], e->data[5] };
+	ready->u.kernel_ready.function_entry = e->data[6];
+	ready->u.kernel_ready.module = e->data[7];
+	return ready - ev + 1;
 }
 
 static void halted(struct vxdbg *d, const struct drm_vortex_debug_event *e,
@@ -221,40 +223,39 @@ static void exception(struct vxdbg *d, const struct drm_vortex_debug_event *e,
 	d->exc = *ev;
 }
 
-/* Fills @ev from the driver's event; false for a type to skip. */
-static bool translate(struct vxdbg *d, const struct drm_vortex_debug_event *e,
-		      struct vxdbg_event *ev)
+/* Fills @ev[0] (and @ev[1]) from the driver's event; 0 for a type to skip. */
+static int translate(struct vxdbg *d, const struct drm_vortex_debug_event *e,
+		     struct vxdbg_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->seqno = e->seqno;
 	ev->grid_id = e->job;
 	switch (e->type) {
 	case DRM_VORTEX_DEBUG_EVENT_LAUNCHED:
-		launched(d, e, ev);
-		return true;
+		return launched(d, e, ev);
 	case DRM_VORTEX_DEBUG_EVENT_FINISHED:
 		ev->kind = VXDBG_EVENT_KERNEL_FINISHED;
 		ev->u.kernel_finished.status = (int32_t)e->data[0];
 		d->exception = false;
 		d->grid_id = 0;
-		return true;
+		return 1;
 	case DRM_VORTEX_DEBUG_EVENT_HALTED:
 		halted(d, e, ev);
-		return true;
+		return 1;
 	case DRM_VORTEX_DEBUG_EVENT_EXCEPTION:
 		exception(d, e, ev);
-		return true;
+		return 1;
 	case DRM_VORTEX_DEBUG_EVENT_TIMEOUT:
 		ev->kind = VXDBG_EVENT_KERNEL_TIMEOUT;
 		ev->u.kernel_timeout.ran_ms = e->data[0];
-		return true;
+		return 1;
 	case DRM_VORTEX_DEBUG_EVENT_OVERFLOW:
 		ev->kind = VXDBG_EVENT_INTERNAL_ERROR;
 		ev->u.internal_error.error_type = VXDBG_ERROR_OS_RESOURCES;
 		ev->u.internal_error.dropped = e->data[0];
-		return true;
+		return 1;
 	default:
-		return false;
+		return 0;
 	}
 }
 
@@ -270,7 +271,8 @@ vxdbg_result vxdbg_get_next_event(struct vxdbg *d, struct vxdbg_event *ev, int t
 {
 	struct drm_vortex_debug_event e;
 	int64_t end = now_ms() + timeout_ms;
-	int ret, left = timeout_ms;
+	int ret, n, left = timeout_ms;
+	struct vxdbg_event two[2];
 
 	if (!d)
 		return VXDBG_ERROR_UNINITIALIZED;
@@ -285,13 +287,38 @@ vxdbg_result vxdbg_get_next_event(struct vxdbg *d, struct vxdbg_event *ev, int t
 		ret = d->be->ops->event(d->be, &e, left);
 		if (ret)
 			return vxdbg_result_from_errno(ret == -EAGAIN ? -ETIME : ret);
-		if (translate(d, &e, ev))
+		n = translate(d, &e, two);
+		if (n) {
+			*ev = two[0];
+			if (n > 1)
+				push_pending(d, &two[1]);
 			return VXDBG_SUCCESS;
+		}
 		if (timeout_ms > 0) {
 			left = end - now_ms();
 			if (left < 0)
 				left = 0;
 		}
+	}
+}
+
+/*
+ * Before the card runs again: HALTED events still queued describe halts
+ * the resume ends (many are the debugger's own, from steps and suspends),
+ * so they go; any other event waits for vxdbg_get_next_event().
+ */
+void vxdbg_drop_stale_halts(struct vxdbg *d)
+{
+	struct drm_vortex_debug_event e;
+	struct vxdbg_event ev[2];
+	int n;
+
+	while (!d->be->ops->event(d->be, &e, 0)) {
+		if (e.type == DRM_VORTEX_DEBUG_EVENT_HALTED)
+			continue;
+		n = translate(d, &e, ev);
+		for (int i = 0; i < n; i++)
+			push_pending(d, &ev[i]);
 	}
 }
 

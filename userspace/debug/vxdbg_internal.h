@@ -15,7 +15,7 @@
 #include "vxdbg_backend.h"
 
 #define MAX_CODE_OBJECTS	64
-#define PENDING_EVENTS		4
+#define PENDING_EVENTS		64
 
 struct code_object {
 	uint32_t id;
@@ -103,6 +103,7 @@ static inline vxdbg_result warp_result(int ret)
 }
 
 void vxdbg_free_code_objects(struct vxdbg *d);
+void vxdbg_drop_stale_halts(struct vxdbg *d);
 vxdbg_result vxdbg_busy_result(struct vxdbg *d, int ret, uint32_t sm, uint32_t wp);
 
 #endif /* VXDBG_INTERNAL_H */

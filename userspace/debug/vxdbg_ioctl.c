@@ -38,7 +38,7 @@ struct vxdbg_ioctl {
 	struct vxdbg_backend be;
 	int accel_fd;		/* our duplicate of the target's file */
 	int sfd;		/* the session */
-	char dm_path[64];	/* debugfs dm_accesses, "" if unknown */
+	char dm_path[128];	/* debugfs dm_accesses, "" if unknown */
 	/* events read but not yet handed out */
 	char buf[64 * sizeof(struct drm_vortex_debug_event)] __attribute__((aligned(8)));
 	size_t off, len;
@@ -171,6 +171,24 @@ static int ioctl_topology(int fd, struct vxdbg_topology *t)
 	return 0;
 }
 
+/*
+ * The device's debugfs directory is named after its parent device (the
+ * PCI address, DRM's dev->unique): find it through sysfs.
+ */
+static void dm_path_of(dev_t rdev, char *path, size_t len)
+{
+	char link[64], target[PATH_MAX], *name;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device", major(rdev), minor(rdev));
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = 0;
+	name = strrchr(target, '/');
+	snprintf(path, len, "/sys/kernel/debug/accel/%.64s/dm_accesses", name ? name + 1 : target);
+}
+
 int vxdbg_ioctl_attach_fd(int accel_fd, struct vxdbg_backend **out)
 {
 	struct drm_vortex_debug_attach a = { .version = DRM_VORTEX_DEBUG_VERSION };
@@ -194,10 +212,8 @@ int vxdbg_ioctl_attach_fd(int accel_fd, struct vxdbg_backend **out)
 	if (ret)
 		goto err_close;
 	b->sfd = a.fd;
-	/* DRM's debugfs directory of an accel node is named after its minor. */
 	if (!fstat(b->accel_fd, &st))
-		snprintf(b->dm_path, sizeof(b->dm_path),
-			 "/sys/kernel/debug/accel/%u/dm_accesses", minor(st.st_rdev));
+		dm_path_of(st.st_rdev, b->dm_path, sizeof(b->dm_path));
 	*out = &b->be;
 	return 0;
 

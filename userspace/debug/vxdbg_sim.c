@@ -535,6 +535,7 @@ int sim_wait_event(struct vxdbg_sim *s, int timeout_ms)
 	uint64_t budget = timeout_ms < 0 ? UINT64_MAX :
 			  (uint64_t)timeout_ms * VXDBG_SIM_SLOTS_PER_MS;
 
+	sim_service(s);		/* what the card raised since the last run */
 	if (!s->dbg->ev_count && timeout_ms)
 		sim_run(s, budget, true);
 	return s->dbg->ev_count ? 0 : -ETIME;

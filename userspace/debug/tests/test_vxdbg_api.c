@@ -508,7 +508,7 @@ TEST_F_TIMEOUT(dbg, err_running_warp, 120)
 	const uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 1, 1, 1 };
 	struct vxdbg_event ev;
 	uint64_t valid = 0, m, pc;
-	uint32_t sm, v;
+	uint32_t sm = 0, v;
 
 	ASSERT_EQ(0, target_load(&self->t, "hang"));
 	attach(_metadata, self);
