@@ -249,7 +249,7 @@ static int warps_all(struct vxdbg *d, uint32_t op)
 	return d->be->ops->warps(d->be, &w);
 }
 
-static void drop_temp_bp(struct vxdbg *d)
+void vxdbg_drop_temp_bp(struct vxdbg *d)
 {
 	struct drm_vortex_debug_breakpoint b = {
 		.addr = d->temp_bp, .op = DRM_VORTEX_DEBUG_BP_CLEAR,
@@ -261,29 +261,29 @@ static void drop_temp_bp(struct vxdbg *d)
 	d->temp_bp = 0;
 }
 
-vxdbg_result vxdbg_suspend_device(struct vxdbg *d, uint32_t dev)
+/* Every warp halted or resumed; nothing on the card is nothing to do. */
+static vxdbg_result device_op(struct vxdbg *d, uint32_t dev, uint32_t op)
 {
 	vxdbg_result r = check_dev(d, dev);
 	int ret;
 
 	if (r)
 		return r;
-	drop_temp_bp(d);
-	ret = warps_all(d, DRM_VORTEX_DEBUG_WARPS_HALT);
+	vxdbg_drop_temp_bp(d);
+	if (op == DRM_VORTEX_DEBUG_WARPS_RESUME)
+		vxdbg_drop_stale_halts(d);
+	ret = warps_all(d, op);
 	return ret == -ESRCH ? VXDBG_SUCCESS : vxdbg_result_from_errno(ret);
+}
+
+vxdbg_result vxdbg_suspend_device(struct vxdbg *d, uint32_t dev)
+{
+	return device_op(d, dev, DRM_VORTEX_DEBUG_WARPS_HALT);
 }
 
 vxdbg_result vxdbg_resume_device(struct vxdbg *d, uint32_t dev)
 {
-	vxdbg_result r = check_dev(d, dev);
-	int ret;
-
-	if (r)
-		return r;
-	drop_temp_bp(d);
-	vxdbg_drop_stale_halts(d);
-	ret = warps_all(d, DRM_VORTEX_DEBUG_WARPS_RESUME);
-	return ret == -ESRCH ? VXDBG_SUCCESS : vxdbg_result_from_errno(ret);
+	return device_op(d, dev, DRM_VORTEX_DEBUG_WARPS_RESUME);
 }
 
 vxdbg_result vxdbg_halt_at_start(struct vxdbg *d, uint32_t dev, bool on)
@@ -326,7 +326,7 @@ vxdbg_result vxdbg_resume_warps_until_pc(struct vxdbg *d, uint32_t dev, uint32_t
 		return r;
 	if (!warp_mask || (d->topo.warps < 64 && warp_mask >> d->topo.warps))
 		return VXDBG_ERROR_INVALID_WARP_MASK;
-	drop_temp_bp(d);
+	vxdbg_drop_temp_bp(d);
 	ret = bp_op(d, virt_pc, DRM_VORTEX_DEBUG_BP_SET);
 	if (ret && ret != -EEXIST)
 		return bp_result(ret);
@@ -342,7 +342,7 @@ vxdbg_result vxdbg_resume_warps_until_pc(struct vxdbg *d, uint32_t dev, uint32_t
 	}
 	ret = d->be->ops->warps(d->be, &w);
 	if (ret) {
-		drop_temp_bp(d);
+		vxdbg_drop_temp_bp(d);
 		return ret == -ESRCH ? VXDBG_ERROR_WARP_RESUME_NOT_POSSIBLE :
 		       vxdbg_result_from_errno(ret);
 	}

@@ -517,24 +517,16 @@ static int print_regs(struct vxdbg_cli *c, uint32_t first, bool all)
 	return 0;
 }
 
+/* regs [all] and fregs [all] */
 static int cmd_regs(struct vxdbg_cli *c, int argc, char **argv)
 {
 	bool all = argc > 1 && !strcmp(argv[1], "all");
 
 	if (argc > 2 || (argc == 2 && !all))
-		return fail(c, "usage: regs [all]");
+		return fail(c, "usage: %s [all]", argv[0]);
 	if (!all && c->have_warp)
 		fprintf(c->out, "warp %u.%u lane %u\n", c->sm, c->wp, c->ln);
-	return print_regs(c, 0, all);
-}
-
-static int cmd_fregs(struct vxdbg_cli *c, int argc, char **argv)
-{
-	bool all = argc > 1 && !strcmp(argv[1], "all");
-
-	if (argc > 2 || (argc == 2 && !all))
-		return fail(c, "usage: fregs [all]");
-	return print_regs(c, 32, all);
+	return print_regs(c, argv[0][0] == 'f' ? 32 : 0, all);
 }
 
 static void print_value(struct vxdbg_cli *c, const char *name, int reg, uint32_t v)
@@ -747,7 +739,7 @@ static int cmd_info(struct vxdbg_cli *c, int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "warps"))
 		return cmd_warps(c, 1, argv);
 	if (argc > 1 && !strncmp(argv[1], "reg", 3))
-		return cmd_regs(c, argc - 1, argv + 1);
+		return cmd_regs(c, argc - 1, (char *[]){ "regs", argv[2], NULL });
 	if (argc > 1)
 		return fail(c, "usage: info [breakpoints|warps|registers]");
 	r = vxdbg_get_device_name(c->d, 0, name, sizeof(name));
@@ -797,7 +789,7 @@ static const struct cmd cmds[] = {
 	{ "warp", NULL, cmd_warp, "warp [SM.WP|ID]", "show or pick the current warp" },
 	{ "lane", NULL, cmd_lane, "lane N", "pick the current lane" },
 	{ "regs", NULL, cmd_regs, "regs [all]", "x0-x31 of the current lane (or all lanes)" },
-	{ "fregs", NULL, cmd_fregs, "fregs [all]", "f0-f31 of the current lane (or all lanes)" },
+	{ "fregs", NULL, cmd_regs, "fregs [all]", "f0-f31 of the current lane (or all lanes)" },
 	{ "print", "p", cmd_print, "print REG [all]", "one register (x, f, CSR by name, pc)" },
 	{ "set", NULL, cmd_set, "set REG [=] VALUE [all]", "write a register" },
 	{ "x", NULL, cmd_examine, "x LOC [BYTES]", "dump device memory, hex and ASCII" },

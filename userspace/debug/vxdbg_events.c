@@ -198,14 +198,7 @@ static void halted(struct vxdbg *d, const struct drm_vortex_debug_event *e,
 	ev->u.halted.wp = e->data[2] % d->topo.warps;
 	ev->u.halted.pc = e->data[3];
 	/* A resume-until-PC is over once something halted. */
-	if (d->temp_bp) {
-		struct drm_vortex_debug_breakpoint b = {
-			.addr = d->temp_bp, .op = DRM_VORTEX_DEBUG_BP_CLEAR,
-		};
-
-		d->be->ops->breakpoint(d->be, &b);
-		d->temp_bp = 0;
-	}
+	vxdbg_drop_temp_bp(d);
 }
 
 static void exception(struct vxdbg *d, const struct drm_vortex_debug_event *e,

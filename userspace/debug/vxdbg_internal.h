@@ -104,6 +104,7 @@ static inline vxdbg_result warp_result(int ret)
 
 void vxdbg_free_code_objects(struct vxdbg *d);
 void vxdbg_drop_stale_halts(struct vxdbg *d);
+void vxdbg_drop_temp_bp(struct vxdbg *d);
 vxdbg_result vxdbg_busy_result(struct vxdbg *d, int ret, uint32_t sm, uint32_t wp);
 
 #endif /* VXDBG_INTERNAL_H */

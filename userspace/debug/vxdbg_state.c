@@ -256,28 +256,29 @@ vxdbg_result vxdbg_read_warp_state(struct vxdbg *d, uint32_t dev, uint32_t sm,
 	return valid_lanes(d, sm, wp, st.warp_in_block, &ws->valid_lanes);
 }
 
-vxdbg_result vxdbg_read_valid_lanes(struct vxdbg *d, uint32_t dev, uint32_t sm,
-				    uint32_t wp, struct vxdbg_lanes *mask)
+/* The valid or the active lanes of a warp, from its state. */
+static vxdbg_result warp_lanes(struct vxdbg *d, uint32_t dev, uint32_t sm, uint32_t wp,
+			       struct vxdbg_lanes *mask, bool active)
 {
 	struct vxdbg_warp_state ws;
 	vxdbg_result r = mask ? vxdbg_read_warp_state(d, dev, sm, wp, &ws) :
 			 check_warp(d, dev, sm, wp) ?: VXDBG_ERROR_INVALID_ARGS;
 
 	if (!r)
-		*mask = ws.valid_lanes;
+		*mask = active ? ws.active_lanes : ws.valid_lanes;
 	return r;
+}
+
+vxdbg_result vxdbg_read_valid_lanes(struct vxdbg *d, uint32_t dev, uint32_t sm,
+				    uint32_t wp, struct vxdbg_lanes *mask)
+{
+	return warp_lanes(d, dev, sm, wp, mask, false);
 }
 
 vxdbg_result vxdbg_read_active_lanes(struct vxdbg *d, uint32_t dev, uint32_t sm,
 				     uint32_t wp, struct vxdbg_lanes *mask)
 {
-	struct vxdbg_warp_state ws;
-	vxdbg_result r = mask ? vxdbg_read_warp_state(d, dev, sm, wp, &ws) :
-			 check_warp(d, dev, sm, wp) ?: VXDBG_ERROR_INVALID_ARGS;
-
-	if (!r)
-		*mask = ws.active_lanes;
-	return r;
+	return warp_lanes(d, dev, sm, wp, mask, true);
 }
 
 /* The PC of a halted warp; RUNNING_DEVICE if it runs, INVALID_WARP if none. */
