@@ -275,13 +275,15 @@ int vxdbg_ioctl_attach_pid(pid_t pid, struct vxdbg_backend **out)
 	return ret;
 }
 
-/* The child: open the node, report the fd, wait for the go, exec. */
+/* The child: open the node, report the fd (or -errno), wait for the go, exec. */
 static void spawn_child(const char *node, char *const argv[], int report, int go)
 {
 	int fd = open(node, O_RDWR | O_CLOEXEC);
 	char c;
 
-	if (fd < 0 || write(report, &fd, sizeof(fd)) != sizeof(fd))
+	if (fd < 0)
+		fd = -errno;
+	if (write(report, &fd, sizeof(fd)) != sizeof(fd) || fd < 0)
 		_exit(126);
 	if (read(go, &c, 1) != 1)
 		_exit(126);
@@ -318,6 +320,10 @@ int vxdbg_ioctl_spawn(const char *node, char *const argv[], pid_t *pid,
 	ret = -EIO;
 	if (read(report[0], &child_fd, sizeof(child_fd)) != sizeof(child_fd))
 		goto err_kill;
+	if (child_fd < 0) {
+		ret = child_fd;		/* the child could not open the node */
+		goto err_kill;
+	}
 	fd = pidfd_getfd_of(child, child_fd);
 	if (fd < 0) {
 		ret = fd;
