@@ -95,9 +95,10 @@ $(O)/host/userspace/test_vxdbg_cli: $(DBG_TDIR)/test_vxdbg_cli.c \
 		-DVXDBG_SIM_PATH='"$(abspath $(O)/host/userspace/vxdbg-sim)"' \
 		-DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $<
 
-$(O)/guest/selftests/vortex_vxdbg_cli_test: $(DBG_TDIR)/test_vxdbg_cli.c
+$(O)/guest/selftests/vortex_vxdbg_cli_test: $(DBG_TDIR)/test_vxdbg_cli.c $(US_LIB) $(US_HDRS)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(KSFT_INC) -o $@ $<
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(US_INC) $(GUEST_INC) $(KSFT_INC) \
+		-o $@ $< $(US_LIB)
 
 HOST_TESTS += $(O)/host/userspace/test_vxdbg_cli
 GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_cli_test

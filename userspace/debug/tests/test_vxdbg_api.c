@@ -669,6 +669,39 @@ TEST_F(dbg, err_memory_and_breakpoints)
 	EXPECT_EQ(0, self->c[1][1]);
 }
 
+/* Every row of docs/debugging.md's errno table. */
+TEST(errno_table_maps_as_documented)
+{
+	static const struct {
+		int err;
+		vxdbg_result r;
+	} rows[] = {
+		{ 0, VXDBG_SUCCESS },
+		{ -EINVAL, VXDBG_ERROR_INVALID_ARGS }, { -E2BIG, VXDBG_ERROR_INVALID_ARGS },
+		{ -EFAULT, VXDBG_ERROR_INVALID_ARGS }, { -ERANGE, VXDBG_ERROR_INVALID_ARGS },
+		{ -EEXIST, VXDBG_ERROR_INVALID_ARGS }, { -ESRCH, VXDBG_ERROR_INVALID_WARP },
+		{ -EBUSY, VXDBG_ERROR_RUNNING_DEVICE },
+		{ -EIO, VXDBG_ERROR_COMMUNICATION_FAILURE },
+		{ -ENXIO, VXDBG_ERROR_INVALID_MEMORY_ACCESS },
+		{ -ENOENT, VXDBG_ERROR_INVALID_ADDRESS }, { -ENOSPC, VXDBG_ERROR_OS_RESOURCES },
+		{ -ENOMEM, VXDBG_ERROR_OS_RESOURCES }, { -ENODEV, VXDBG_ERROR_INVALID_DEVICE },
+		{ -EOPNOTSUPP, VXDBG_ERROR_NOT_SUPPORTED }, { -ENOTTY, VXDBG_ERROR_NOT_SUPPORTED },
+		{ -EPERM, VXDBG_ERROR_ATTACH_NOT_POSSIBLE },
+		{ -EACCES, VXDBG_ERROR_ATTACH_NOT_POSSIBLE },
+		{ -ETIME, VXDBG_ERROR_NO_EVENT_AVAILABLE }, { -EXDEV, VXDBG_ERROR_UNKNOWN },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		EXPECT_EQ(rows[i].r, vxdbg_result_from_errno(rows[i].err)) TH_LOG("errno %d",
+									      rows[i].err);
+	}
+	EXPECT_STREQ("VXDBG_ERROR_INVALID_WARP", vxdbg_result_name(VXDBG_ERROR_INVALID_WARP));
+	EXPECT_EQ(VXDBG_EXCEPTION_LANE_ILLEGAL_ADDRESS,
+		  vxdbg_exception_from_cause(VX_ERR_STORE_FAULT));
+	EXPECT_EQ(VXDBG_EXCEPTION_WARP_INVALID_PC, vxdbg_exception_from_cause(VX_ERR_FETCH_FAULT));
+	EXPECT_EQ(VXDBG_EXCEPTION_UNKNOWN, vxdbg_exception_from_cause(99));
+}
+
 #ifdef VXDBG_TEST_SIM
 TEST_F(dbg, err_second_session_busy)
 {
@@ -676,9 +709,6 @@ TEST_F(dbg, err_second_session_busy)
 
 	attach(_metadata, self);
 	EXPECT_EQ(-EBUSY, target_attach(&self->t, &be));
-	EXPECT_EQ(VXDBG_ERROR_RUNNING_DEVICE, vxdbg_result_from_errno(-EBUSY));
-	EXPECT_EQ(VXDBG_ERROR_UNKNOWN, vxdbg_result_from_errno(-EXDEV));
-	EXPECT_STREQ("VXDBG_ERROR_INVALID_WARP", vxdbg_result_name(VXDBG_ERROR_INVALID_WARP));
 }
 #endif
 

@@ -49,8 +49,11 @@ static const char script[] =
 	"delete vx_kernel_main\n"
 	"continue\n";
 
-/* Runs vxdbg on @text as a script; returns its output (stdout + stderr). */
-static char *run_vxdbg(const char *text, int *status)
+/*
+ * Runs vxdbg on @text as a script, on @opt @arg (-p PID) or else on the
+ * usual target; returns its output (stdout + stderr).
+ */
+static char *run_vxdbg_args(const char *text, int *status, const char *opt, const char *arg)
 {
 	char path[] = "/tmp/vxdbg-script-XXXXXX";
 	int fd = mkstemp(path), out[2];
@@ -68,7 +71,10 @@ static char *run_vxdbg(const char *text, int *status)
 		dup2(out[1], 1);
 		dup2(out[1], 2);
 		close(out[0]);
-		execl(VXDBG, VXDBG, "-w", "60000", "-x", path, TARGET, (char *)NULL);
+		if (opt)
+			execl(VXDBG, VXDBG, "-w", "60000", "-x", path, opt, arg, (char *)NULL);
+		else
+			execl(VXDBG, VXDBG, "-w", "60000", "-x", path, TARGET, (char *)NULL);
 		_exit(127);
 	}
 	close(out[1]);
@@ -82,6 +88,11 @@ static char *run_vxdbg(const char *text, int *status)
 	waitpid(pid, status, 0);
 	unlink(path);
 	return buf;
+}
+
+static char *run_vxdbg(const char *text, int *status)
+{
+	return run_vxdbg_args(text, status, NULL, NULL);
 }
 
 /* The transcript goes into the test log, a comment line each. */
@@ -171,5 +182,44 @@ TEST(bad_arguments_get_a_clear_message)
 		free(out);
 	}
 }
+
+#ifndef VXDBG_TEST_SIM
+#include "vortex.h"
+#include "vortex_kernels.h"
+
+/*
+ * -p PID: vxdbg attaches to a process already running a kernel (this
+ * test, with hang on the card), halts it, and leaves it running again.
+ */
+TEST(attach_by_pid_halts_a_running_kernel_and_leaves_it_running)
+{
+	struct hang_args ha = { 0, 0 };
+	struct vx_launch l = { .grid = { 1, 1, 1 }, .block = { 1, 1, 1 }, .args = &ha,
+			       .args_size = sizeof(ha) };
+	char script[128], pid[16];
+	struct vx_device *dev;
+	struct vx_kernel *k;
+	int status = -1, st;
+	uint64_t seqno;
+	char *out;
+
+	ASSERT_EQ(0, vx_device_open_path("/dev/accel/accel0", &dev));
+	ASSERT_EQ(0, vx_kernel_load_file(dev, "/vortex/kernels/hang.elf", &k));
+	ASSERT_EQ(0, vx_launch(k, &l, &seqno));
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	snprintf(script, sizeof(script), "halt\nwarps\nquit\n");
+	out = run_vxdbg_args(script, &status, "-p", pid);
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_OUTPUT(out, "card halted");
+	EXPECT_OUTPUT(out, "halted (halt request)");
+	/* Detached: the kernel runs on (until the driver's timeout stops it). */
+	EXPECT_EQ(-ETIME, vx_wait(dev, seqno, 0, &st));
+	free(out);
+	vx_kernel_free(k);
+	vx_device_close(dev);
+}
+#endif
 
 TEST_HARNESS_MAIN
