@@ -617,6 +617,12 @@ TEST_F_TIMEOUT(dbg, err_halted_warp_paths, 120)
 	/* A CSR the card does not have faults its injection. */
 	EXPECT_EQ(VXDBG_ERROR_INVALID_ARGS, vxdbg_read_register(self->d, 0, sm, wp, 0,
 								VXDBG_REG_CSR(0x7c0), &v));
+	/* So does writing a read-only one (docs/debugging.md), and x5 is back. */
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_write_register(self->d, 0, sm, wp, 0, 5, 0x5555));
+	EXPECT_EQ(VXDBG_ERROR_INVALID_ARGS, vxdbg_write_register(self->d, 0, sm, wp, 0,
+								 VXDBG_REG_CSR(0xf14), 7));
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_read_register(self->d, 0, sm, wp, 0, 5, &v));
+	EXPECT_EQ(0x5555, v);
 	/* A warp slot without a context. */
 	for (other = 0; other < self->t.topo.warps; other++) {
 		ASSERT_EQ(VXDBG_SUCCESS, vxdbg_read_warp_state(self->d, 0, sm, other, &ws));
