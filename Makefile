@@ -53,6 +53,7 @@ include qemu-device/sim.mk
 include userspace/userspace.mk
 include selftests/selftests.mk
 include bench/bench.mk
+include userspace/debug/debug.mk
 
 # The bench's own judge: scripts/tap.py decides every verdict.
 HOST_TESTS += scripts/tests/test_tap.py

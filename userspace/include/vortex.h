@@ -178,7 +178,10 @@ int vx_bo_download(struct vx_bo *bo, uint64_t offset, void *dst, size_t len);
  * ("Kernel binaries"): ELF32 RISC-V, its PT_LOAD segments are copied into
  * one new buffer and its R_RISCV_RELATIVE relocations applied for that
  * buffer's address.  The ELF stays in memory (vx_kernel_elf()) for tools
- * that map device PCs back to symbols.
+ * that map device PCs back to symbols, and is registered with the driver
+ * as a code object (a copy of its bytes in a buffer of @dev's file and the
+ * image's device range), so debuggers attached to this process learn of
+ * it from their events; that copy stays in VRAM until the file is closed.
  * Return: 0, -ENOEXEC for a malformed or unsupported ELF, or -errno.
  */
 int vx_kernel_load(struct vx_device *dev, const void *elf, size_t len,
@@ -204,6 +207,9 @@ uint64_t vx_kernel_base(const struct vx_kernel *k);
 
 /** vx_kernel_bo() - the buffer holding the image. */
 struct vx_bo *vx_kernel_bo(const struct vx_kernel *k);
+
+/** vx_kernel_code_object() - the driver's code object id, 0 if not registered. */
+uint32_t vx_kernel_code_object(const struct vx_kernel *k);
 
 /** vx_kernel_elf() - the ELF as loaded; @len receives its size. */
 const void *vx_kernel_elf(const struct vx_kernel *k, size_t *len);

@@ -51,6 +51,8 @@ struct vx_device {
 struct vx_kernel {
 	struct vx_device *dev;
 	struct vx_bo *bo;
+	struct vx_bo *elf_bo;		/* the ELF's bytes, for debuggers */
+	uint32_t code_object;		/* its id, 0 if not registered */
 	void *elf;
 	size_t elf_len;
 	struct vx_elf_layout layout;
@@ -328,6 +330,31 @@ static int vx_kernel_upload(struct vx_kernel *k)
 	return ret;
 }
 
+/*
+ * Tells the driver where the image is and gives it the ELF's bytes in a
+ * buffer of this file, so debug events name the code object and debuggers
+ * map PCs to symbols (DRM_IOCTL_VORTEX_CODE_OBJECT).  Best effort: a
+ * driver without it, or a file with 256 objects already, loads anyway.
+ */
+static void vx_kernel_register(struct vx_kernel *k)
+{
+	struct drm_vortex_code_object co = {
+		.size = k->elf_len, .load_addr = k->bo->dev_addr,
+		.load_size = k->layout.size,
+	};
+
+	if (vx_bo_alloc(k->dev, k->elf_len, &k->elf_bo))
+		return;
+	co.handle = k->elf_bo->handle;
+	if (vx_bo_upload(k->elf_bo, 0, k->elf, k->elf_len) ||
+	    vx_ioctl(k->dev->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co)) {
+		vx_bo_free(k->elf_bo);
+		k->elf_bo = NULL;
+		return;
+	}
+	k->code_object = co.id;
+}
+
 int vx_kernel_load(struct vx_device *dev, const void *elf, size_t len,
 		   struct vx_kernel **out)
 {
@@ -354,6 +381,7 @@ int vx_kernel_load(struct vx_device *dev, const void *elf, size_t len,
 		ret = vx_kernel_upload(k);
 	if (ret)
 		goto err_free;
+	vx_kernel_register(k);
 	*out = k;
 	return 0;
 
@@ -402,6 +430,7 @@ void vx_kernel_free(struct vx_kernel *k)
 	if (!k)
 		return;
 	vx_bo_free(k->bo);
+	vx_bo_free(k->elf_bo);	/* the driver keeps its own reference */
 	free(k->elf);
 	free(k);
 }
@@ -419,6 +448,11 @@ uint64_t vx_kernel_entry(const struct vx_kernel *k)
 struct vx_bo *vx_kernel_bo(const struct vx_kernel *k)
 {
 	return k->bo;
+}
+
+uint32_t vx_kernel_code_object(const struct vx_kernel *k)
+{
+	return k->code_object;
 }
 
 const void *vx_kernel_elf(const struct vx_kernel *k, size_t *len)

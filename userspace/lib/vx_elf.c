@@ -185,14 +185,18 @@ int vx_elf_build(const void *elf, size_t len, const struct vx_elf_layout *l,
 	return l->pie ? vx_elf_relocate(elf, len, l, base, d) : 0;
 }
 
-int vx_elf_symbol(const void *elf, size_t len, const char *name, uint32_t *value)
+/*
+ * Calls @fn for every named symbol of every SHT_SYMTAB until it returns
+ * non-zero; returns that value, or 0.  Unterminated names are skipped.
+ */
+int vx_elf_symbols(const void *elf, size_t len, vx_elf_symbol_fn fn, void *opaque)
 {
 	const Elf32_Ehdr *eh = vx_elf_header(elf, len);
 	const Elf32_Shdr *sh;
 
 	if (!eh || eh->e_shentsize != sizeof(Elf32_Shdr) ||
 	    !vx_elf_range_ok(len, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(*sh)))
-		return -ENOENT;
+		return 0;
 	sh = (const Elf32_Shdr *)((const char *)elf + eh->e_shoff);
 	for (unsigned int i = 0; i < eh->e_shnum; i++) {
 		const Elf32_Shdr *str;
@@ -208,16 +212,84 @@ int vx_elf_symbol(const void *elf, size_t len, const char *name, uint32_t *value
 		sym = (const Elf32_Sym *)((const char *)elf + sh[i].sh_offset);
 		strtab = (const char *)elf + str->sh_offset;
 		for (size_t j = 0; j < sh[i].sh_size / sizeof(*sym); j++) {
-			if (sym[j].st_name >= str->sh_size)
+			const char *name = strtab + sym[j].st_name;
+			int ret;
+
+			if (sym[j].st_name >= str->sh_size || !*name)
 				continue;
-			if (strnlen(strtab + sym[j].st_name, str->sh_size - sym[j].st_name) ==
+			if (strnlen(name, str->sh_size - sym[j].st_name) ==
 			    str->sh_size - sym[j].st_name)
 				continue;	/* unterminated */
-			if (!strcmp(strtab + sym[j].st_name, name)) {
-				*value = sym[j].st_value;
-				return 0;
-			}
+			ret = fn(opaque, name, sym[j].st_value, sym[j].st_size,
+				 ELF32_ST_TYPE(sym[j].st_info));
+			if (ret)
+				return ret;
 		}
 	}
-	return -ENOENT;
+	return 0;
+}
+
+struct vx_elf_by_name {
+	const char *name;
+	uint32_t value;
+};
+
+static int vx_elf_match_name(void *opaque, const char *name, uint32_t value,
+			     uint32_t size, unsigned int type)
+{
+	struct vx_elf_by_name *q = opaque;
+
+	if (strcmp(name, q->name))
+		return 0;
+	q->value = value;
+	return 1;
+}
+
+int vx_elf_symbol(const void *elf, size_t len, const char *name, uint32_t *value)
+{
+	struct vx_elf_by_name q = { .name = name };
+
+	if (!vx_elf_symbols(elf, len, vx_elf_match_name, &q))
+		return -ENOENT;
+	*value = q.value;
+	return 0;
+}
+
+struct vx_elf_by_addr {
+	uint32_t addr;
+	const char *name;
+	uint32_t value;
+	int exact;	/* the best candidate's extent holds @addr */
+};
+
+/* Local labels (.L*) and mapping symbols ($x) never name a PC. */
+static int vx_elf_match_addr(void *opaque, const char *name, uint32_t value,
+			     uint32_t size, unsigned int type)
+{
+	struct vx_elf_by_addr *q = opaque;
+	int exact = size && q->addr - value < size;
+
+	if (value > q->addr || name[0] == '.' || name[0] == '$' || type == STT_SECTION ||
+	    type == STT_FILE)
+		return 0;
+	if (!q->name || exact > q->exact ||
+	    (exact == q->exact && value > q->value)) {
+		q->name = name;
+		q->value = value;
+		q->exact = exact;
+	}
+	return 0;
+}
+
+int vx_elf_symbol_at(const void *elf, size_t len, uint32_t addr,
+		     const char **name, uint32_t *value)
+{
+	struct vx_elf_by_addr q = { .addr = addr };
+
+	vx_elf_symbols(elf, len, vx_elf_match_addr, &q);
+	if (!q.name)
+		return -ENOENT;
+	*name = q.name;
+	*value = q.value;
+	return 0;
 }

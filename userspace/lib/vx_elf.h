@@ -57,4 +57,26 @@ int vx_elf_build(const void *elf, size_t len, const struct vx_elf_layout *l,
  */
 int vx_elf_symbol(const void *elf, size_t len, const char *name, uint32_t *value);
 
+/**
+ * vx_elf_symbol_at() - the symbol that names ELF address @addr
+ * @name: receives a pointer into @elf's string table
+ * @value: receives the symbol's address (so @addr - *@value is the offset)
+ *
+ * Prefers a symbol whose extent (st_size) holds @addr, then the nearest
+ * one below it; section, file and local-label (".L") symbols never match.
+ * Return: 0, or -ENOENT.
+ */
+int vx_elf_symbol_at(const void *elf, size_t len, uint32_t addr,
+		     const char **name, uint32_t *value);
+
+/* Called by vx_elf_symbols(); @type is STT_*.  Non-zero stops the walk. */
+typedef int (*vx_elf_symbol_fn)(void *opaque, const char *name, uint32_t value,
+				uint32_t size, unsigned int type);
+
+/**
+ * vx_elf_symbols() - every named symbol of the ELF's symbol tables
+ * Return: the first non-zero value @fn returned, or 0.
+ */
+int vx_elf_symbols(const void *elf, size_t len, vx_elf_symbol_fn fn, void *opaque);
+
 #endif /* VX_ELF_H */

@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# libvortex-debug, vxdbg, their tests and the debugger benchmark.
+# Included by the top-level Makefile; paths are relative to $(TOP).
+#
+#   $(O)/userspace/libvortex-debug.a      API layer, driver backend, CLI core
+#   $(O)/userspace/libvortex-debug-sim.a  simulator backend (host only)
+#   $(O)/guest/vxdbg                      the debugger (static, -> guest /vortex/bin)
+#   $(O)/host/userspace/vxdbg-sim         the same debugger on the simulator
+#   $(O)/host/userspace/test_vxdbg_*      host tests (TAP)
+#   $(O)/guest/selftests/vortex_vxdbg_*   guest tests (TAP)
+#   $(O)/guest/bench/debug_bench          guest benchmark
+
+DBG_DIR := userspace/debug
+DBG_INC := -I$(TOP)/$(DBG_DIR) $(US_INC) $(GUEST_INC) -I$(TOP)/qemu-device/sim \
+	-I$(TOP)/qemu-device/tests
+DBG_CFLAGS = $(HOST_CFLAGS) $(DBG_INC)
+DBG_HDRS := $(wildcard $(DBG_DIR)/*.h) $(US_HDRS) hw/vortex_regs.h \
+	qemu-device/sim/vx_sim.h qemu-device/tests/vx_asm.h
+
+DBG_LIB := $(O)/userspace/libvortex-debug.a
+DBG_LIB_NAMES := vxdbg vxdbg_state vxdbg_events vxdbg_ioctl vx_disasm vxdbg_cli \
+	vx_lineedit
+DBG_SIM_LIB := $(O)/userspace/libvortex-debug-sim.a
+DBG_SIM_NAMES := vxdbg_sim vxdbg_sim_session
+
+$(O)/userspace/debug/%.o: $(DBG_DIR)/%.c $(DBG_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(DBG_CFLAGS) -c -o $@ $<
+
+$(DBG_LIB): $(DBG_LIB_NAMES:%=$(O)/userspace/debug/%.o)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(DBG_SIM_LIB): $(DBG_SIM_NAMES:%=$(O)/userspace/debug/%.o)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+# Host programs link the simulator; guest programs are static.
+DBG_HOST_LIBS = $(DBG_LIB) $(DBG_SIM_LIB) $(US_LIB) $(LIBVXSIM) -lm
+DBG_GUEST_LIBS = $(DBG_LIB) $(US_LIB)
+
+# -------------------------------------------------------------- vxdbg
+$(O)/guest/vxdbg: userspace/tools/vxdbg.c $(DBG_HDRS) $(DBG_LIB) $(US_LIB)
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(DBG_INC) -o $@ $< $(DBG_GUEST_LIBS)
+
+$(O)/host/userspace/vxdbg-sim: userspace/tools/vxdbg.c $(DBG_HDRS) $(DBG_LIB) \
+		$(DBG_SIM_LIB) $(US_LIB) $(LIBVXSIM)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(DBG_CFLAGS) -DVXDBG_SIM -o $@ $< $(DBG_HOST_LIBS)
+
+GUEST_FILES += $(O)/guest/vxdbg
+DBG_HOST_TOOLS := $(O)/host/userspace/vxdbg-sim
+host-all: $(DBG_HOST_TOOLS)
+
+# ------------------------------------------------------------- tests
+# test_vxdbg_api: one source, built for the host (simulator backend) and
+# for the guest (driver backend), see tests/vxdbg_target.h.
+DBG_TDIR := $(DBG_DIR)/tests
+DBG_THDRS := $(DBG_HDRS) $(wildcard $(DBG_TDIR)/*.h)
+
+$(O)/host/userspace/test_vxdbg_api: $(DBG_TDIR)/test_vxdbg_api.c $(DBG_THDRS) \
+		$(DBG_LIB) $(DBG_SIM_LIB) $(US_LIB) $(LIBVXSIM) | $(US_KERNELS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(DBG_CFLAGS) -I$(TOP)/$(DBG_TDIR) $(KSFT_INC) -DVXDBG_TEST_SIM \
+		-DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $< $(DBG_HOST_LIBS)
+
+$(O)/guest/selftests/vortex_vxdbg_api_test: $(DBG_TDIR)/test_vxdbg_api.c $(DBG_THDRS) \
+		$(DBG_LIB) $(US_LIB)
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(DBG_INC) -I$(TOP)/$(DBG_TDIR) \
+		$(KSFT_INC) -o $@ $< $(DBG_GUEST_LIBS)
+
+HOST_TESTS += $(O)/host/userspace/test_vxdbg_api
+GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_api_test
+
+# test_vx_disasm: the disassembler against llvm-objdump on every device program.
+$(O)/host/userspace/test_vx_disasm: $(DBG_TDIR)/test_vx_disasm.c $(DBG_THDRS) \
+		$(DBG_LIB) | $(US_KERNELS) $(SIM_RV_ELFS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' \
+		-DVX_TEST_RV_DIR='"$(abspath $(SIM_RV_DIR))"' -o $@ $< $(DBG_LIB)
+
+HOST_TESTS += $(O)/host/userspace/test_vx_disasm
+
+# test_vxdbg_cli: vxdbg -x SCRIPT on vecadd started halted; the host runs
+# vxdbg-sim, the guest vxdbg on vortex-run.
+$(O)/host/userspace/test_vxdbg_cli: $(DBG_TDIR)/test_vxdbg_cli.c \
+		$(O)/host/userspace/vxdbg-sim | $(US_KERNELS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -DVXDBG_TEST_SIM \
+		-DVXDBG_SIM_PATH='"$(abspath $(O)/host/userspace/vxdbg-sim)"' \
+		-DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $<
+
+$(O)/guest/selftests/vortex_vxdbg_cli_test: $(DBG_TDIR)/test_vxdbg_cli.c $(US_LIB) $(US_HDRS)
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(US_INC) $(GUEST_INC) $(KSFT_INC) \
+		-o $@ $< $(US_LIB)
+
+HOST_TESTS += $(O)/host/userspace/test_vxdbg_cli
+GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_cli_test
+
+# ---------------------------------------------------------- benchmark
+# debug_bench: DM accesses per register, register and memory throughput of
+# the session ioctls (guest; `make bench` runs it in its guest boot).
+$(O)/guest/bench/debug_bench: bench/debug_bench.c $(DBG_HDRS) $(DBG_LIB) $(US_LIB)
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(DBG_INC) -o $@ $< $(DBG_GUEST_LIBS)
+
+GUEST_FILES += $(O)/guest/bench/debug_bench

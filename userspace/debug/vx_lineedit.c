@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vxdbg's line editor: raw mode only while a line is being read (so a
+ * program's output and signals behave normally in between), a redraw of
+ * the whole line after every key (lines are short), VT100 escapes that
+ * any terminal emulator and the Linux console understand.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "vx_lineedit.h"
+
+#define LINE_MAX_LEN	1024
+#define HISTORY		100
+
+struct vx_lineedit {
+	int in, out;
+	bool tty;
+	struct termios saved;
+	char buf[LINE_MAX_LEN];
+	size_t len, pos;
+	char *history[HISTORY];
+	int nhist, hpos;
+	FILE *in_file;		/* without a tty */
+	char *line;		/* getline's buffer */
+	size_t line_cap;
+};
+
+struct vx_lineedit *vx_lineedit_new(int in_fd, int out_fd)
+{
+	struct vx_lineedit *le = calloc(1, sizeof(*le));
+
+	if (!le)
+		return NULL;
+	le->in = in_fd;
+	le->out = out_fd;
+	le->tty = isatty(in_fd) && isatty(out_fd) && !tcgetattr(in_fd, &le->saved);
+	if (!le->tty)
+		le->in_file = fdopen(dup(in_fd), "r");
+	return le;
+}
+
+void vx_lineedit_free(struct vx_lineedit *le)
+{
+	if (!le)
+		return;
+	for (int i = 0; i < le->nhist; i++)
+		free(le->history[i]);
+	if (le->in_file)
+		fclose(le->in_file);
+	free(le->line);
+	free(le);
+}
+
+static void put(struct vx_lineedit *le, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t w = write(le->out, s, n);
+
+		if (w <= 0 && errno != EINTR)
+			return;
+		if (w > 0) {
+			s += w;
+			n -= w;
+		}
+	}
+}
+
+static void redraw(struct vx_lineedit *le, const char *prompt)
+{
+	char seq[32];
+
+	put(le, "\r", 1);
+	put(le, prompt, strlen(prompt));
+	put(le, le->buf, le->len);
+	put(le, "\x1b[K", 3);
+	if (le->pos < le->len) {
+		snprintf(seq, sizeof(seq), "\x1b[%zuD", le->len - le->pos);
+		put(le, seq, strlen(seq));
+	}
+}
+
+static void set_line(struct vx_lineedit *le, const char *s)
+{
+	le->len = strlen(s) < LINE_MAX_LEN - 1 ? strlen(s) : LINE_MAX_LEN - 1;
+	memcpy(le->buf, s, le->len);
+	le->pos = le->len;
+}
+
+static void history_add(struct vx_lineedit *le, const char *s)
+{
+	if (!*s || (le->nhist && !strcmp(le->history[le->nhist - 1], s)))
+		return;
+	if (le->nhist == HISTORY) {
+		free(le->history[0]);
+		memmove(le->history, le->history + 1, (HISTORY - 1) * sizeof(char *));
+		le->nhist--;
+	}
+	le->history[le->nhist] = strdup(s);
+	if (le->history[le->nhist])
+		le->nhist++;
+}
+
+/* Up (-1) or Down (+1) through the history; past the newest is empty. */
+static void history_move(struct vx_lineedit *le, int dir)
+{
+	int h = le->hpos + dir;
+
+	if (h < 0 || h > le->nhist)
+		return;
+	le->hpos = h;
+	set_line(le, h == le->nhist ? "" : le->history[h]);
+}
+
+static void insert(struct vx_lineedit *le, char c)
+{
+	if (le->len >= LINE_MAX_LEN - 1)
+		return;
+	memmove(le->buf + le->pos + 1, le->buf + le->pos, le->len - le->pos);
+	le->buf[le->pos++] = c;
+	le->len++;
+}
+
+static void delete_at(struct vx_lineedit *le, size_t at, size_t n)
+{
+	memmove(le->buf + at, le->buf + at + n, le->len - at - n);
+	le->len -= n;
+	if (le->pos > at)
+		le->pos = le->pos - at >= n ? le->pos - n : at;
+}
+
+static int read_byte(struct vx_lineedit *le)
+{
+	unsigned char c;
+	ssize_t n;
+
+	do {
+		n = read(le->in, &c, 1);
+	} while (n < 0 && errno == EINTR);
+	return n == 1 ? c : -1;
+}
+
+/* ESC [ ... : arrows, Home/End, Delete. */
+static void escape(struct vx_lineedit *le)
+{
+	int a = read_byte(le), b;
+
+	if (a != '[' && a != 'O')
+		return;
+	b = read_byte(le);
+	if (b >= '0' && b <= '9') {
+		if (read_byte(le) != '~')
+			return;
+		if (b == '3' && le->pos < le->len)
+			delete_at(le, le->pos, 1);
+		else if (b == '1' || b == '7')
+			le->pos = 0;
+		else if (b == '4' || b == '8')
+			le->pos = le->len;
+		return;
+	}
+	switch (b) {
+	case 'A': history_move(le, -1); break;
+	case 'B': history_move(le, 1); break;
+	case 'C': if (le->pos < le->len) le->pos++; break;
+	case 'D': if (le->pos) le->pos--; break;
+	case 'H': le->pos = 0; break;
+	case 'F': le->pos = le->len; break;
+	}
+}
+
+/* One key; 1 when the line is done, -1 at end of input, 0 to go on. */
+static int key(struct vx_lineedit *le, int c)
+{
+	switch (c) {
+	case -1:
+		return -1;
+	case '\r':
+	case '\n':
+		return 1;
+	case 4:		/* Ctrl-D */
+		if (!le->len)
+			return -1;
+		if (le->pos < le->len)
+			delete_at(le, le->pos, 1);
+		return 0;
+	case 3:		/* Ctrl-C */
+		le->len = le->pos = 0;
+		return 1;
+	case 127:
+	case 8:
+		if (le->pos)
+			delete_at(le, le->pos - 1, 1);
+		return 0;
+	case 1: le->pos = 0; return 0;
+	case 5: le->pos = le->len; return 0;
+	case 11: le->len = le->pos; return 0;
+	case 21: delete_at(le, 0, le->pos); return 0;
+	case 23: {	/* Ctrl-W: the word before the cursor */
+		size_t at = le->pos;
+
+		while (at && le->buf[at - 1] == ' ')
+			at--;
+		while (at && le->buf[at - 1] != ' ')
+			at--;
+		delete_at(le, at, le->pos - at);
+		return 0;
+	}
+	case 27:
+		escape(le);
+		return 0;
+	}
+	if (c >= 32 && c < 127)
+		insert(le, c);
+	return 0;
+}
+
+static const char *read_tty(struct vx_lineedit *le, const char *prompt)
+{
+	struct termios raw = le->saved;
+	int done = 0;
+
+	raw.c_iflag &= ~(ICRNL | IXON | BRKINT | INPCK | ISTRIP);
+	raw.c_lflag &= ~(ECHO | ICANON | ISIG | IEXTEN);
+	raw.c_cc[VMIN] = 1;
+	raw.c_cc[VTIME] = 0;
+	tcsetattr(le->in, TCSAFLUSH, &raw);
+	le->len = le->pos = 0;
+	le->hpos = le->nhist;
+	redraw(le, prompt);
+	while (!done) {
+		done = key(le, read_byte(le));
+		if (!done)
+			redraw(le, prompt);
+	}
+	tcsetattr(le->in, TCSAFLUSH, &le->saved);
+	put(le, "\r\n", 2);
+	if (done < 0)
+		return NULL;
+	le->buf[le->len] = 0;
+	history_add(le, le->buf);
+	return le->buf;
+}
+
+const char *vx_lineedit_read(struct vx_lineedit *le, const char *prompt)
+{
+	ssize_t n;
+
+	if (le->tty)
+		return read_tty(le, prompt);
+	if (!le->in_file)
+		return NULL;
+	n = getline(&le->line, &le->line_cap, le->in_file);
+	if (n < 0)
+		return NULL;
+	le->line[strcspn(le->line, "\r\n")] = 0;
+	return le->line;
+}

@@ -1,0 +1,873 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vxdbg's commands, over libvortex-debug.  All-stop, like cuda-gdb: when a
+ * warp halts (breakpoint, step, exception) the whole card is suspended and
+ * the halted warp becomes the current one, so what the user inspects holds
+ * still.  Warps are named SM.WP (core, warp in core) or by global id,
+ * locations by address, symbol[+offset] of the current code object, or
+ * $register of the current lane.
+ *
+ * Every command prints its result to the output stream and any failure,
+ * one line saying what and why, to the error stream; nothing else prints.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vx_disasm.h"
+#include "vxdbg_cli.h"
+
+#define MAX_ARGS	8
+#define WAIT_SLICE_MS	200
+
+struct vxdbg_cli {
+	struct vxdbg *d;
+	FILE *out, *err;
+	uint32_t sms, warps, threads;
+	uint32_t sm, wp, ln;		/* the current warp and lane */
+	bool have_warp;
+	int timeout_ms;
+	volatile sig_atomic_t interrupted;
+};
+
+struct cmd {
+	const char *name, *alias;
+	int (*fn)(struct vxdbg_cli *c, int argc, char **argv);
+	const char *usage, *help;
+};
+
+static int fail(struct vxdbg_cli *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("vxdbg: ", c->err);
+	va_start(ap, fmt);
+	vfprintf(c->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', c->err);
+	fflush(c->err);
+	return VXDBG_CLI_ERROR;
+}
+
+static const char *hint(vxdbg_result r)
+{
+	switch (r) {
+	case VXDBG_ERROR_RUNNING_DEVICE: return "the warp is running: 'halt' first";
+	case VXDBG_ERROR_INVALID_WARP: return "no such warp, or it has no context";
+	case VXDBG_ERROR_INVALID_LANE: return "no such lane";
+	case VXDBG_ERROR_INVALID_SM: return "no such SM (core)";
+	case VXDBG_ERROR_INVALID_ADDRESS: return "bad address, or no breakpoint there";
+	case VXDBG_ERROR_INVALID_MEMORY_ACCESS: return "outside device memory";
+	case VXDBG_ERROR_UNKNOWN_FUNCTION: return "no such symbol";
+	case VXDBG_ERROR_INVALID_MODULE: return "no code object known yet: 'wait' for a launch";
+	case VXDBG_ERROR_NO_EVENT_AVAILABLE: return "no event in time";
+	case VXDBG_ERROR_NOT_SUPPORTED: return "not supported here";
+	default: return NULL;
+	}
+}
+
+static int fail_r(struct vxdbg_cli *c, vxdbg_result r, const char *what)
+{
+	const char *h = hint(r);
+
+	return h ? fail(c, "%s: %s (%s)", what, h, vxdbg_result_name(r)) :
+	       fail(c, "%s: %s", what, vxdbg_result_name(r));
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	*v = *s == '-' ? (uint64_t)strtoll(s, &end, 0) : strtoull(s, &end, 0);
+	return !*end && !errno;
+}
+
+static bool need_warp(struct vxdbg_cli *c)
+{
+	if (!c->have_warp)
+		fail(c, "no current warp: 'warps' lists them, 'warp SM.WP' picks one");
+	return c->have_warp;
+}
+
+/* "0x80000010 <vx_kernel_main+0x10>" */
+static const char *loc_str(struct vxdbg_cli *c, uint64_t addr, char *buf, size_t n)
+{
+	char sym[96];
+	int len = snprintf(buf, n, "0x%08llx", (unsigned long long)addr);
+
+	if (!vxdbg_symbolize(c->d, addr, sym, sizeof(sym)))
+		snprintf(buf + len, n - len, " <%s>", sym);
+	return buf;
+}
+
+static int read_reg(struct vxdbg_cli *c, uint32_t ln, int reg, uint32_t *v)
+{
+	vxdbg_result r = vxdbg_read_register(c->d, 0, c->sm, c->wp, ln, reg, v);
+
+	return r ? fail_r(c, r, "reading a register") : 0;
+}
+
+/* address, symbol[+off], or $register of the current lane */
+static int parse_loc(struct vxdbg_cli *c, const char *s, uint64_t *addr)
+{
+	char name[128], *plus;
+	uint64_t off = 0;
+	vxdbg_result r;
+
+	if (parse_u64(s, addr))
+		return 0;
+	snprintf(name, sizeof(name), "%s", s);
+	plus = strchr(name, '+');
+	if (plus) {
+		*plus = 0;
+		if (!parse_u64(plus + 1, &off))
+			return fail(c, "'%s': bad offset", s);
+	}
+	if (name[0] == '$') {
+		int reg = vx_reg_parse(name + 1);
+		uint32_t v;
+
+		if (reg < 0)
+			return fail(c, "'%s': no such register", name + 1);
+		if (!need_warp(c) || read_reg(c, c->ln, reg, &v))
+			return VXDBG_CLI_ERROR;
+		*addr = v + off;
+		return 0;
+	}
+	r = vxdbg_lookup_symbol(c->d, name, addr);
+	if (r)
+		return fail_r(c, r, s);
+	*addr += off;
+	return 0;
+}
+
+/* "SM.WP" or a global warp id. */
+static int parse_warp(struct vxdbg_cli *c, const char *s, uint32_t *sm, uint32_t *wp)
+{
+	unsigned int a, b;
+	char tail;
+
+	if (sscanf(s, "%u.%u%c", &a, &b, &tail) == 2) {
+		*sm = a;
+		*wp = b;
+	} else if (sscanf(s, "%u%c", &a, &tail) == 1) {
+		*sm = a / c->warps;
+		*wp = a % c->warps;
+	} else {
+		return fail(c, "'%s': a warp is SM.WP or a global warp id", s);
+	}
+	if (*sm >= c->sms || *wp >= c->warps)
+		return fail(c, "no warp %s on this card (%u SMs of %u warps)", s, c->sms, c->warps);
+	return 0;
+}
+
+/* ------------------------------------------------------------ output */
+
+static void print_insn(struct vxdbg_cli *c, uint64_t addr, bool current)
+{
+	char text[96], loc[128], tloc[128];
+	uint32_t insn, target;
+
+	if (vxdbg_read_global_memory(c->d, addr, &insn, 4)) {
+		fprintf(c->out, "%s %s: (unreadable)\n", current ? "=>" : "  ",
+			loc_str(c, addr, loc, sizeof(loc)));
+		return;
+	}
+	vx_disasm(insn, addr, text, sizeof(text), &target);
+	fprintf(c->out, "%s %s:  %08x  %s", current ? "=>" : "  ",
+		loc_str(c, addr, loc, sizeof(loc)), insn, text);
+	if (target && !vxdbg_symbolize(c->d, target, tloc, sizeof(tloc)))
+		fprintf(c->out, " <%s>", tloc);
+	fputc('\n', c->out);
+}
+
+/* Where the current warp stands. */
+static void print_where(struct vxdbg_cli *c)
+{
+	uint64_t pc;
+
+	if (vxdbg_read_virtual_pc(c->d, 0, c->sm, c->wp, c->ln, &pc))
+		return;
+	fprintf(c->out, "warp %u.%u lane %u\n", c->sm, c->wp, c->ln);
+	print_insn(c, pc, true);
+}
+
+static const char *halt_name(uint32_t cause)
+{
+	static const char *const names[] = { "none", "breakpoint", "halt request", "step",
+					     "halt at start" };
+
+	return cause < 5 ? names[cause] : "?";
+}
+
+static const char *status_name(int32_t st)
+{
+	switch (st) {
+	case 0: return "ok";
+	case -ETIMEDOUT: return "timed out";
+	case -EIO: return "device exception";
+	case -ECANCELED: return "cancelled";
+	default: return "?";
+	}
+}
+
+static const char *cause_name(uint32_t cause)
+{
+	static const char *const names[] = { "none", "ILLEGAL_INSTR", "MISALIGNED_LOAD",
+		"MISALIGNED_STORE", "LOAD_FAULT", "STORE_FAULT", "FETCH_FAULT", "EBREAK",
+		"ASSERT", "ECALL", "DIVERGENCE", "BAD_PACKET", "BARRIER" };
+
+	return cause < sizeof(names) / sizeof(names[0]) ? names[cause] : "?";
+}
+
+static void select_warp(struct vxdbg_cli *c, uint32_t sm, uint32_t wp, uint32_t ln)
+{
+	c->sm = sm;
+	c->wp = wp;
+	c->ln = ln;
+	c->have_warp = true;
+}
+
+static void print_event(struct vxdbg_cli *c, const struct vxdbg_event *ev)
+{
+	char loc[128];
+
+	switch (ev->kind) {
+	case VXDBG_EVENT_ELF_IMAGE_LOADED:
+		fprintf(c->out, "[code object %llu: %llu bytes of ELF, image at 0x%08llx]\n",
+			(unsigned long long)ev->u.elf_image_loaded.handle,
+			(unsigned long long)ev->u.elf_image_loaded.size,
+			(unsigned long long)ev->u.elf_image_loaded.load_addr);
+		break;
+	case VXDBG_EVENT_KERNEL_READY:
+		fprintf(c->out, "[job %llu launched: grid %ux%ux%u, block %ux%ux%u, entry %s]\n",
+			(unsigned long long)ev->grid_id, ev->u.kernel_ready.grid_dim.x,
+			ev->u.kernel_ready.grid_dim.y, ev->u.kernel_ready.grid_dim.z,
+			ev->u.kernel_ready.block_dim.x, ev->u.kernel_ready.block_dim.y,
+			ev->u.kernel_ready.block_dim.z,
+			loc_str(c, ev->u.kernel_ready.function_entry, loc, sizeof(loc)));
+		break;
+	case VXDBG_EVENT_KERNEL_FINISHED:
+		fprintf(c->out, "[job %llu finished: %s]\n", (unsigned long long)ev->grid_id,
+			status_name(ev->u.kernel_finished.status));
+		c->have_warp = false;
+		break;
+	case VXDBG_EVENT_HALTED:
+		fprintf(c->out, "[warp %u.%u halted (%s) at %s; %u warp%s halted]\n",
+			ev->u.halted.sm, ev->u.halted.wp, halt_name(ev->u.halted.cause),
+			loc_str(c, ev->u.halted.pc, loc, sizeof(loc)), ev->u.halted.count,
+			ev->u.halted.count == 1 ? "" : "s");
+		break;
+	case VXDBG_EVENT_EXCEPTION:
+		fprintf(c->out, "[job %llu: exception %s in warp %u.%u lane %u at %s, address 0x%08llx]\n",
+			(unsigned long long)ev->grid_id, cause_name(ev->u.exception.cause),
+			ev->u.exception.sm, ev->u.exception.wp, ev->u.exception.ln,
+			loc_str(c, ev->u.exception.pc, loc, sizeof(loc)),
+			(unsigned long long)ev->u.exception.addr);
+		break;
+	case VXDBG_EVENT_KERNEL_TIMEOUT:
+		fprintf(c->out, "[job %llu timed out after %u ms]\n",
+			(unsigned long long)ev->grid_id, ev->u.kernel_timeout.ran_ms);
+		break;
+	case VXDBG_EVENT_INTERNAL_ERROR:
+		fprintf(c->out, "[%u events lost]\n", ev->u.internal_error.dropped);
+		break;
+	default:
+		fprintf(c->out, "[event 0x%x]\n", ev->kind);
+	}
+}
+
+/* The lowest active lane of the current warp (lane 0 if none). */
+static uint32_t first_active_lane(struct vxdbg_cli *c)
+{
+	struct vxdbg_lanes l;
+
+	if (vxdbg_read_active_lanes(c->d, 0, c->sm, c->wp, &l))
+		return 0;
+	for (uint32_t i = 0; i < c->threads; i++)
+		if (l.w[i / 32] >> i % 32 & 1)
+			return i;
+	return 0;
+}
+
+/*
+ * Prints events until something stops: a halt (the card is then
+ * suspended and the warp selected), an exception, or the job's end.
+ * @once: return after the first event whatever it is.
+ */
+static int wait_stop(struct vxdbg_cli *c, int timeout_ms, bool once)
+{
+	struct vxdbg_event ev;
+	int waited = 0;
+	vxdbg_result r;
+
+	c->interrupted = 0;
+	for (;;) {
+		if (c->interrupted) {
+			vxdbg_suspend_device(c->d, 0);
+			fprintf(c->out, "[interrupted: card halted]\n");
+			return 0;
+		}
+		r = vxdbg_get_next_event(c->d, &ev, WAIT_SLICE_MS);
+		if (r == VXDBG_ERROR_NO_EVENT_AVAILABLE) {
+			waited += WAIT_SLICE_MS;
+			if (timeout_ms >= 0 && waited >= timeout_ms)
+				return fail(c, "nothing happened within %d ms (the card runs on; "
+					    "'halt' stops it)", timeout_ms);
+			continue;
+		}
+		if (r)
+			return fail_r(c, r, "waiting for an event");
+		print_event(c, &ev);
+		if (ev.kind == VXDBG_EVENT_HALTED) {
+			vxdbg_suspend_device(c->d, 0);
+			select_warp(c, ev.u.halted.sm, ev.u.halted.wp, 0);
+			c->ln = first_active_lane(c);
+			print_where(c);
+			return 0;
+		}
+		if (ev.kind == VXDBG_EVENT_EXCEPTION) {
+			select_warp(c, ev.u.exception.sm, ev.u.exception.wp, ev.u.exception.ln);
+			print_where(c);
+			return 0;
+		}
+		if (once || ev.kind == VXDBG_EVENT_KERNEL_FINISHED)
+			return 0;
+	}
+}
+
+/* ---------------------------------------------------------- commands */
+
+static int cmd_continue(struct vxdbg_cli *c, int argc, char **argv)
+{
+	vxdbg_result r = vxdbg_resume_device(c->d, 0);
+
+	if (r)
+		return fail_r(c, r, "resuming");
+	return wait_stop(c, c->timeout_ms, false);
+}
+
+static int cmd_resume(struct vxdbg_cli *c, int argc, char **argv)
+{
+	vxdbg_result r = vxdbg_resume_device(c->d, 0);
+
+	return r ? fail_r(c, r, "resuming") : 0;
+}
+
+static int cmd_halt(struct vxdbg_cli *c, int argc, char **argv)
+{
+	vxdbg_result r = vxdbg_suspend_device(c->d, 0);
+
+	if (r)
+		return fail_r(c, r, "halting");
+	fprintf(c->out, "card halted\n");
+	return 0;
+}
+
+static int cmd_wait(struct vxdbg_cli *c, int argc, char **argv)
+{
+	uint64_t ms = c->timeout_ms;
+
+	if (argc > 1 && !parse_u64(argv[1], &ms))
+		return fail(c, "'%s': wait takes milliseconds", argv[1]);
+	return wait_stop(c, (int)ms, true);
+}
+
+static int cmd_until(struct vxdbg_cli *c, int argc, char **argv)
+{
+	uint64_t addr;
+	vxdbg_result r;
+
+	if (argc != 2)
+		return fail(c, "usage: until LOCATION");
+	if (!need_warp(c) || parse_loc(c, argv[1], &addr))
+		return VXDBG_CLI_ERROR;
+	r = vxdbg_resume_warps_until_pc(c->d, 0, c->sm, 1ull << c->wp, addr);
+	if (r)
+		return fail_r(c, r, "resuming until");
+	return wait_stop(c, c->timeout_ms, false);
+}
+
+static int cmd_step(struct vxdbg_cli *c, int argc, char **argv)
+{
+	struct vxdbg_warp_state ws;
+	uint64_t n = 1, moved;
+	vxdbg_result r;
+
+	if (argc > 1 && (!parse_u64(argv[1], &n) || !n))
+		return fail(c, "'%s': step takes a count", argv[1]);
+	if (!need_warp(c))
+		return VXDBG_CLI_ERROR;
+	r = vxdbg_single_step_warp(c->d, 0, c->sm, c->wp, (uint32_t)n, &moved);
+	if (r)
+		return fail_r(c, r, "stepping");
+	if (!vxdbg_read_warp_state(c->d, 0, c->sm, c->wp, &ws) && !ws.valid) {
+		fprintf(c->out, "[warp %u.%u ended]\n", c->sm, c->wp);
+		c->have_warp = false;
+		return 0;
+	}
+	print_where(c);
+	return 0;
+}
+
+static int cmd_warps(struct vxdbg_cli *c, int argc, char **argv)
+{
+	struct vxdbg_warp_state ws;
+	uint64_t valid;
+	char loc[128];
+	int n = 0;
+
+	for (uint32_t sm = 0; sm < c->sms; sm++) {
+		vxdbg_result r = vxdbg_read_valid_warps(c->d, 0, sm, &valid);
+
+		if (r)
+			return fail_r(c, r, "listing warps");
+		for (uint32_t wp = 0; wp < c->warps; wp++) {
+			if (!(valid >> wp & 1) || vxdbg_read_warp_state(c->d, 0, sm, wp, &ws))
+				continue;
+			n++;
+			fprintf(c->out, "%c %u.%u  ", c->have_warp && c->sm == sm && c->wp == wp ?
+				'*' : ' ', sm, wp);
+			if (!ws.halted) {
+				fprintf(c->out, "running\n");
+				continue;
+			}
+			fprintf(c->out, "halted (%s)  %s  lanes 0x%08x  block (%u,%u,%u) warp %u\n",
+				halt_name(ws.halt_cause),
+				loc_str(c, ws.virtual_pc, loc, sizeof(loc)), ws.active_lanes.w[0],
+				ws.block_idx.x, ws.block_idx.y, ws.block_idx.z, ws.warp_in_block);
+		}
+	}
+	if (!n)
+		fprintf(c->out, "no warps on the card\n");
+	return 0;
+}
+
+static int cmd_warp(struct vxdbg_cli *c, int argc, char **argv)
+{
+	uint32_t sm = 0, wp = 0;
+
+	if (argc == 1) {
+		if (!need_warp(c))
+			return VXDBG_CLI_ERROR;
+		print_where(c);
+		return 0;
+	}
+	if (parse_warp(c, argv[1], &sm, &wp))
+		return VXDBG_CLI_ERROR;
+	select_warp(c, sm, wp, 0);
+	c->ln = first_active_lane(c);
+	print_where(c);
+	return 0;
+}
+
+static int cmd_lane(struct vxdbg_cli *c, int argc, char **argv)
+{
+	uint64_t ln;
+
+	if (argc != 2 || !parse_u64(argv[1], &ln))
+		return fail(c, "usage: lane N");
+	if (ln >= c->threads)
+		return fail(c, "no lane %llu: warps have %u lanes", (unsigned long long)ln,
+			    c->threads);
+	c->ln = ln;
+	fprintf(c->out, "lane %u\n", c->ln);
+	return 0;
+}
+
+/* Values of registers @first.. of the current lane, or of every lane. */
+static int print_regs(struct vxdbg_cli *c, uint32_t first, bool all)
+{
+	uint32_t vals[32 * VXDBG_MAX_LANES], nl = all ? c->threads : 1, i, l;
+	struct vxdbg_lanes lanes = { { 0 } };
+	vxdbg_result r;
+
+	if (!need_warp(c))
+		return VXDBG_CLI_ERROR;
+	for (l = 0; l < c->threads; l++)
+		if (all || l == c->ln)
+			lanes.w[l / 32] |= 1u << l % 32;
+	r = vxdbg_read_warp_registers(c->d, 0, c->sm, c->wp, &lanes, first, 32, vals);
+	if (r)
+		return fail_r(c, r, "reading registers");
+	if (all) {
+		fprintf(c->out, "warp %u.%u    ", c->sm, c->wp);
+		for (l = 0; l < nl; l++)
+			fprintf(c->out, " lane %-5u", l);
+		fputc('\n', c->out);
+	}
+	for (i = 0; i < 32; i++) {
+		const char *name = vx_reg_name(first + i);
+
+		if (all) {
+			fprintf(c->out, "%-13s", name);
+			for (l = 0; l < nl; l++)
+				fprintf(c->out, " 0x%08x", vals[i * nl + l]);
+			fputc('\n', c->out);
+			continue;
+		}
+		fprintf(c->out, "%-4s 0x%08x%s", name, vals[i], i % 4 == 3 ? "\n" : "   ");
+	}
+	return 0;
+}
+
+/* regs [all] and fregs [all] */
+static int cmd_regs(struct vxdbg_cli *c, int argc, char **argv)
+{
+	bool all = argc > 1 && !strcmp(argv[1], "all");
+
+	if (argc > 2 || (argc == 2 && !all))
+		return fail(c, "usage: %s [all]", argv[0]);
+	if (!all && c->have_warp)
+		fprintf(c->out, "warp %u.%u lane %u\n", c->sm, c->wp, c->ln);
+	return print_regs(c, argv[0][0] == 'f' ? 32 : 0, all);
+}
+
+static void print_value(struct vxdbg_cli *c, const char *name, int reg, uint32_t v)
+{
+	fprintf(c->out, "%s = 0x%08x (%d)", name, v, (int32_t)v);
+	if (reg >= 32 && reg < 64) {
+		float f;
+
+		memcpy(&f, &v, 4);
+		fprintf(c->out, " %g", f);
+	}
+	fputc('\n', c->out);
+}
+
+static int cmd_print(struct vxdbg_cli *c, int argc, char **argv)
+{
+	const char *name = argc > 1 ? (argv[1][0] == '$' ? argv[1] + 1 : argv[1]) : "";
+	bool all = argc > 2 && !strcmp(argv[2], "all");
+	int reg = vx_reg_parse(name);
+	uint32_t v;
+	uint64_t pc;
+	vxdbg_result r;
+
+	if (argc < 2 || argc > 3 || (argc == 3 && !all))
+		return fail(c, "usage: print REGISTER [all]   (x0-x31, ABI names, f0-f31, CSRs, pc)");
+	if (!need_warp(c))
+		return VXDBG_CLI_ERROR;
+	if (!strcmp(name, "pc")) {
+		r = vxdbg_read_virtual_pc(c->d, 0, c->sm, c->wp, c->ln, &pc);
+		if (r)
+			return fail_r(c, r, "reading the PC");
+		fprintf(c->out, "pc = %s\n", loc_str(c, pc, (char[128]){ 0 }, 128));
+		return 0;
+	}
+	if (reg < 0)
+		return fail(c, "'%s': no such register (x0-x31, ABI names, f0-f31, CSR names "
+			    "such as mhartid or thread_id, csr0xNNN, pc)", name);
+	for (uint32_t l = 0; l < c->threads; l++) {
+		char label[64];
+
+		if (!all && l != c->ln)
+			continue;
+		if (read_reg(c, l, reg, &v))
+			return VXDBG_CLI_ERROR;
+		snprintf(label, sizeof(label), all ? "%s[lane %u]" : "%s", name, l);
+		print_value(c, label, reg, v);
+	}
+	return 0;
+}
+
+/* set REGISTER [=] VALUE [all] */
+static int cmd_set(struct vxdbg_cli *c, int argc, char **argv)
+{
+	int a = argc > 2 && !strcmp(argv[2], "=") ? 3 : 2, reg;
+	const char *name = argc > 1 ? (argv[1][0] == '$' ? argv[1] + 1 : argv[1]) : "";
+	bool all = argc == a + 2 && !strcmp(argv[a + 1], "all");
+	uint64_t v;
+	vxdbg_result r;
+
+	if (argc < a + 1 || argc > a + 2 || (argc == a + 2 && !all))
+		return fail(c, "usage: set REGISTER [=] VALUE [all]");
+	reg = vx_reg_parse(name);
+	if (reg < 0)
+		return fail(c, "'%s': no such register", name);
+	if (strchr(argv[a], '.') && reg >= 32 && reg < 64) {
+		float f = strtof(argv[a], NULL);
+		uint32_t bits;
+
+		memcpy(&bits, &f, 4);
+		v = bits;
+	} else if (!parse_u64(argv[a], &v)) {
+		return fail(c, "'%s': not a number", argv[a]);
+	}
+	if (!need_warp(c))
+		return VXDBG_CLI_ERROR;
+	for (uint32_t l = 0; l < c->threads; l++) {
+		if (!all && l != c->ln)
+			continue;
+		r = vxdbg_write_register(c->d, 0, c->sm, c->wp, l, reg, (uint32_t)v);
+		if (r)
+			return fail_r(c, r, "writing the register");
+	}
+	return cmd_print(c, 2 + all, (char *[]){ "print", (char *)name, "all", NULL });
+}
+
+static int cmd_examine(struct vxdbg_cli *c, int argc, char **argv)
+{
+	uint64_t addr, len = 64;
+	uint8_t buf[4096];
+	vxdbg_result r;
+
+	if (argc < 2 || argc > 3 || (argc == 3 && !parse_u64(argv[2], &len)))
+		return fail(c, "usage: x LOCATION [BYTES]");
+	if (parse_loc(c, argv[1], &addr))
+		return VXDBG_CLI_ERROR;
+	if (!len || len > sizeof(buf))
+		return fail(c, "x shows 1 to %zu bytes", sizeof(buf));
+	r = vxdbg_read_global_memory(c->d, addr, buf, len);
+	if (r)
+		return fail_r(c, r, "reading memory");
+	for (uint64_t off = 0; off < len; off += 16) {
+		fprintf(c->out, "0x%08llx: ", (unsigned long long)(addr + off));
+		for (uint64_t i = off; i < off + 16; i++)
+			i < len ? fprintf(c->out, "%02x ", buf[i]) : fputs("   ", c->out);
+		fputs(" |", c->out);
+		for (uint64_t i = off; i < off + 16 && i < len; i++)
+			fputc(isprint(buf[i]) ? buf[i] : '.', c->out);
+		fputs("|\n", c->out);
+	}
+	return 0;
+}
+
+static int cmd_poke(struct vxdbg_cli *c, int argc, char **argv)
+{
+	uint64_t addr, v;
+	uint32_t w;
+	vxdbg_result r;
+
+	if (argc != 3 || !parse_u64(argv[2], &v))
+		return fail(c, "usage: poke LOCATION WORD");
+	if (parse_loc(c, argv[1], &addr))
+		return VXDBG_CLI_ERROR;
+	w = v;
+	r = vxdbg_write_global_memory(c->d, addr, &w, 4);
+	return r ? fail_r(c, r, "writing memory") : 0;
+}
+
+static int cmd_break(struct vxdbg_cli *c, int argc, char **argv)
+{
+	uint64_t addr;
+	char loc[128];
+	vxdbg_result r;
+
+	if (argc != 2)
+		return fail(c, "usage: break LOCATION   (address, symbol[+offset], $register)");
+	if (parse_loc(c, argv[1], &addr))
+		return VXDBG_CLI_ERROR;
+	r = vxdbg_set_breakpoint(c->d, 0, addr);
+	if (r)
+		return fail_r(c, r, "setting the breakpoint");
+	fprintf(c->out, "breakpoint at %s\n", loc_str(c, addr, loc, sizeof(loc)));
+	return 0;
+}
+
+static int cmd_delete(struct vxdbg_cli *c, int argc, char **argv)
+{
+	uint64_t addr, bps[VXDBG_MAX_BREAKPOINTS];
+	uint32_t n;
+	vxdbg_result r;
+
+	if (argc > 2)
+		return fail(c, "usage: delete [LOCATION]");
+	if (argc == 1) {
+		n = vxdbg_breakpoints(c->d, bps, VXDBG_MAX_BREAKPOINTS);
+		for (uint32_t i = 0; i < n; i++)
+			vxdbg_unset_breakpoint(c->d, 0, bps[i]);
+		fprintf(c->out, "%u breakpoint%s deleted\n", n, n == 1 ? "" : "s");
+		return 0;
+	}
+	if (parse_loc(c, argv[1], &addr))
+		return VXDBG_CLI_ERROR;
+	r = vxdbg_unset_breakpoint(c->d, 0, addr);
+	if (r)
+		return fail_r(c, r, "deleting the breakpoint");
+	fprintf(c->out, "breakpoint at %s deleted\n", loc_str(c, addr, (char[128]){ 0 }, 128));
+	return 0;
+}
+
+static int info_break(struct vxdbg_cli *c)
+{
+	uint64_t bps[VXDBG_MAX_BREAKPOINTS];
+	uint32_t n = vxdbg_breakpoints(c->d, bps, VXDBG_MAX_BREAKPOINTS);
+	char loc[128];
+
+	if (!n)
+		fprintf(c->out, "no breakpoints\n");
+	for (uint32_t i = 0; i < n; i++)
+		fprintf(c->out, "  %s\n", loc_str(c, bps[i], loc, sizeof(loc)));
+	return 0;
+}
+
+static int cmd_disas(struct vxdbg_cli *c, int argc, char **argv)
+{
+	uint64_t pc = 0, start, n = 9;
+	bool have_pc = c->have_warp &&
+		       !vxdbg_read_virtual_pc(c->d, 0, c->sm, c->wp, c->ln, &pc);
+
+	if (argc > 3 || (argc == 3 && (!parse_u64(argv[2], &n) || !n || n > 256)))
+		return fail(c, "usage: disas [LOCATION [COUNT]]");
+	if (argc > 1) {
+		if (parse_loc(c, argv[1], &start))
+			return VXDBG_CLI_ERROR;
+	} else if (have_pc) {
+		start = pc >= 16 ? pc - 16 : 0;		/* around the PC */
+	} else {
+		return fail(c, "no current PC: 'disas LOCATION'");
+	}
+	for (uint64_t i = 0; i < n; i++)
+		print_insn(c, start + 4 * i, have_pc && start + 4 * i == pc);
+	return 0;
+}
+
+static int cmd_info(struct vxdbg_cli *c, int argc, char **argv)
+{
+	char name[160];
+	vxdbg_result r;
+
+	if (argc > 1 && !strncmp(argv[1], "break", 5))
+		return info_break(c);
+	if (argc > 1 && !strcmp(argv[1], "warps"))
+		return cmd_warps(c, 1, argv);
+	if (argc > 1 && !strncmp(argv[1], "reg", 3))
+		return cmd_regs(c, argc - 1, (char *[]){ "regs", argv[2], NULL });
+	if (argc > 1)
+		return fail(c, "usage: info [breakpoints|warps|registers]");
+	r = vxdbg_get_device_name(c->d, 0, name, sizeof(name));
+	if (r)
+		return fail_r(c, r, "reading the device name");
+	fprintf(c->out, "%s\n%u SMs, %u warps each, %u lanes per warp\n", name, c->sms,
+		c->warps, c->threads);
+	return 0;
+}
+
+static int cmd_sym(struct vxdbg_cli *c, int argc, char **argv)
+{
+	uint64_t addr;
+	char loc[128];
+
+	if (argc != 2)
+		return fail(c, "usage: sym LOCATION");
+	if (parse_loc(c, argv[1], &addr))
+		return VXDBG_CLI_ERROR;
+	fprintf(c->out, "%s\n", loc_str(c, addr, loc, sizeof(loc)));
+	return 0;
+}
+
+static int cmd_echo(struct vxdbg_cli *c, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		fprintf(c->out, "%s%s", argv[i], i + 1 < argc ? " " : "");
+	fputc('\n', c->out);
+	return 0;
+}
+
+static int cmd_quit(struct vxdbg_cli *c, int argc, char **argv)
+{
+	return VXDBG_CLI_QUIT;
+}
+
+static int cmd_help(struct vxdbg_cli *c, int argc, char **argv);
+
+static const struct cmd cmds[] = {
+	{ "continue", "c", cmd_continue, "continue", "resume every warp, wait for the next stop" },
+	{ "resume", NULL, cmd_resume, "resume", "resume every warp, do not wait" },
+	{ "halt", NULL, cmd_halt, "halt", "halt every warp" },
+	{ "step", "si", cmd_step, "step [N]", "execute N instructions of the current warp" },
+	{ "until", NULL, cmd_until, "until LOC", "run the current warp until LOC" },
+	{ "wait", NULL, cmd_wait, "wait [MS]", "wait for the next event and print it" },
+	{ "warps", NULL, cmd_warps, "warps", "list the warps on the card" },
+	{ "warp", NULL, cmd_warp, "warp [SM.WP|ID]", "show or pick the current warp" },
+	{ "lane", NULL, cmd_lane, "lane N", "pick the current lane" },
+	{ "regs", NULL, cmd_regs, "regs [all]", "x0-x31 of the current lane (or all lanes)" },
+	{ "fregs", NULL, cmd_regs, "fregs [all]", "f0-f31 of the current lane (or all lanes)" },
+	{ "print", "p", cmd_print, "print REG [all]", "one register (x, f, CSR by name, pc)" },
+	{ "set", NULL, cmd_set, "set REG [=] VALUE [all]", "write a register" },
+	{ "x", NULL, cmd_examine, "x LOC [BYTES]", "dump device memory, hex and ASCII" },
+	{ "poke", NULL, cmd_poke, "poke LOC WORD", "write a 32-bit word of device memory" },
+	{ "break", "b", cmd_break, "break LOC", "set a breakpoint (address, symbol[+off])" },
+	{ "delete", "d", cmd_delete, "delete [LOC]", "delete one breakpoint, or all" },
+	{ "disas", NULL, cmd_disas, "disas [LOC [N]]", "disassemble around the PC, or at LOC" },
+	{ "info", NULL, cmd_info, "info [breakpoints|warps|registers]", "the card, or a listing" },
+	{ "sym", NULL, cmd_sym, "sym LOC", "the symbol of an address" },
+	{ "echo", NULL, cmd_echo, "echo TEXT", "print TEXT" },
+	{ "help", "h", cmd_help, "help", "this list" },
+	{ "quit", "q", cmd_quit, "quit", "detach (every warp resumes) and leave" },
+};
+
+static int cmd_help(struct vxdbg_cli *c, int argc, char **argv)
+{
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(c->out, "  %-36s %s\n", cmds[i].usage, cmds[i].help);
+	fprintf(c->out, "LOC: 0xADDRESS, symbol[+offset], $register.  Warps: SM.WP or a global id.\n");
+	return 0;
+}
+
+/* ------------------------------------------------------------ public */
+
+struct vxdbg_cli *vxdbg_cli_new(struct vxdbg *d, FILE *out, FILE *err)
+{
+	struct vxdbg_cli *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->d = d;
+	c->out = out;
+	c->err = err;
+	c->timeout_ms = 30000;
+	vxdbg_get_num_sms(d, 0, &c->sms);
+	vxdbg_get_num_warps(d, 0, &c->warps);
+	vxdbg_get_num_lanes(d, 0, &c->threads);
+	return c;
+}
+
+void vxdbg_cli_free(struct vxdbg_cli *c)
+{
+	free(c);
+}
+
+void vxdbg_cli_set_timeout(struct vxdbg_cli *c, int ms)
+{
+	c->timeout_ms = ms;
+}
+
+void vxdbg_cli_interrupt(struct vxdbg_cli *c)
+{
+	c->interrupted = 1;
+}
+
+int vxdbg_cli_exec(struct vxdbg_cli *c, const char *line)
+{
+	char buf[1024], *argv[MAX_ARGS + 1], *save, *tok;
+	int argc = 0, ret;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (tok[0] == '#')
+			break;
+		if (argc == MAX_ARGS)
+			return fail(c, "too many arguments");
+		argv[argc++] = tok;
+	}
+	argv[argc] = NULL;
+	if (!argc)
+		return VXDBG_CLI_OK;
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (strcmp(argv[0], cmds[i].name) &&
+		    (!cmds[i].alias || strcmp(argv[0], cmds[i].alias)))
+			continue;
+		ret = cmds[i].fn(c, argc, argv);
+		fflush(c->out);
+		return ret;
+	}
+	return fail(c, "'%s': unknown command ('help' lists them)", argv[0]);
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside the simulator backend: the card, the runtime's state, and the
+ * session the "driver" half keeps.  vxdbg_sim.c owns the card and jobs,
+ * vxdbg_sim_session.c the session operations.
+ */
+#ifndef VXDBG_SIM_INTERNAL_H
+#define VXDBG_SIM_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "vx_sim.h"
+#include "vortex_regs.h"
+#include "vxdbg_sim.h"
+
+#define SIM_JOBS		64	/* queued or remembered */
+#define SIM_EVENTS		256	/* the driver's queue size */
+#define SIM_RING_SIZE		4096
+#define SIM_CODE_OBJECTS	256
+#define SIM_EBREAK		0x00100073u
+
+struct sim_job {
+	uint64_t seqno;		/* 0: slot free */
+	uint32_t launch[VX_LAUNCH_NDW];
+	bool started, ended;
+	int status;
+};
+
+struct sim_code_object {
+	uint32_t id, elf_addr, elf_size, load_addr, load_size;
+};
+
+struct sim_bp {
+	uint64_t addr;
+	uint32_t orig;
+};
+
+/* The session: what struct vortex_debug is to the driver. */
+struct sim_session {
+	struct vxdbg_backend be;
+	struct vxdbg_sim *s;
+	bool halt_at_start;
+	bool frozen;		/* the card stopped on the job's exception */
+	struct sim_bp bps[DRM_VORTEX_DEBUG_MAX_BREAKPOINTS];
+	uint32_t nbps;
+	struct drm_vortex_debug_event ev[SIM_EVENTS];
+	uint32_t ev_head, ev_count, ev_dropped;
+	uint64_t ev_seqno;
+};
+
+struct vxdbg_sim {
+	struct vx_sim *sim;
+	uint8_t *vram;
+	struct vxdbg_topology topo;
+	uint64_t brk;			/* next free VRAM offset */
+	uint64_t ring;			/* device address */
+	uint32_t tail;
+	uint64_t stack;			/* device address of the stack area */
+	uint32_t fence;			/* last FENCE seqno written */
+	struct sim_job jobs[SIM_JOBS];
+	uint64_t next_seqno;
+	struct sim_job *active;		/* on the card */
+	struct sim_code_object co[SIM_CODE_OBJECTS];
+	uint32_t nco, next_co_id;
+	struct sim_session *dbg;	/* attached session, or NULL */
+	/* Debug Module shadows (vortex_dm.c's) */
+	uint64_t dm_accesses;
+	uint32_t dselect;
+	uint32_t *wmask;
+	uint32_t windows;
+};
+
+/* DM access, as vortex_dm.c does it (same accesses, same counts). */
+uint32_t sim_dm_read(struct vxdbg_sim *s, uint32_t reg);
+void sim_dm_write(struct vxdbg_sim *s, uint32_t reg, uint32_t val);
+int sim_dm_request(struct vxdbg_sim *s, uint32_t bits, uint32_t *dctrl);
+void sim_dm_select(struct vxdbg_sim *s, uint32_t warp, uint32_t thread);
+void sim_dm_set_mask(struct vxdbg_sim *s, const uint32_t *mask);
+void sim_dm_set_mask_all(struct vxdbg_sim *s, bool all);
+uint32_t sim_dm_window(struct vxdbg_sim *s, uint32_t reg, uint32_t win);
+int sim_dm_inject(struct vxdbg_sim *s, uint32_t insn, bool warp_wide);
+
+/* The card and its jobs (vxdbg_sim.c). */
+uint32_t sim_total_warps(const struct vxdbg_sim *s);
+bool sim_in_vram(const struct vxdbg_sim *s, uint64_t addr, uint64_t len);
+void sim_card_reset(struct vxdbg_sim *s);
+void sim_job_end(struct vxdbg_sim *s, int status);
+void sim_post(struct sim_session *d, uint16_t type, uint64_t job,
+	      const uint32_t *data, unsigned int n);
+uint64_t sim_active_seqno(const struct vxdbg_sim *s);
+int sim_wait_event(struct vxdbg_sim *s, int timeout_ms);
+
+/* The session (vxdbg_sim_session.c). */
+extern const struct vxdbg_backend_ops sim_session_ops;
+struct sim_bp *sim_bp_find(struct sim_session *d, uint64_t addr);
+void sim_session_detach(struct sim_session *d);
+
+#endif /* VXDBG_SIM_INTERNAL_H */
