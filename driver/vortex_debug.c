@@ -41,8 +41,6 @@
 #include "vortex_job.h"
 
 #define VORTEX_EBREAK		0x00100073u
-/* Bytes of device memory copied per bounce. */
-#define VORTEX_DEBUG_BOUNCE	SZ_64K
 
 bool vortex_debug_enable = true;
 module_param_named(debug, vortex_debug_enable, bool, 0444);
@@ -522,12 +520,13 @@ static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg,
 }
 
 /*
- * Breakpoints are invisible to memory access: a read of [@addr, @addr +
- * @n) in @buf gets the original words where breakpoints are, and a write
- * there changes the kept word while ebreak stays in memory.
+ * Breakpoints are invisible to memory access: after a read of [@addr,
+ * @addr + @len) into @ubuf the original words replace ebreak there, and
+ * after a write the written words become the kept ones while ebreak goes
+ * back into memory.
  */
-static void vortex_debug_mem_hide_bps(struct vortex_debug *dbg, u64 addr,
-				      u8 *buf, u32 n, bool write)
+static int vortex_debug_mem_hide_bps(struct vortex_debug *dbg, u64 addr,
+				     u8 __user *ubuf, u32 len, bool write)
 {
 	static const u32 ebreak = VORTEX_EBREAK;
 	u32 i, b;
@@ -538,48 +537,46 @@ static void vortex_debug_mem_hide_bps(struct vortex_debug *dbg, u64 addr,
 		for (b = 0; b < 4; b++) {
 			u64 a = (u64)bp->addr + b;
 
-			if (a < addr || a >= addr + n)
+			if (a < addr || a >= addr + len)
 				continue;
-			if (write) {
-				((u8 *)&bp->orig)[b] = buf[a - addr];
-				buf[a - addr] = ((const u8 *)&ebreak)[b];
-			} else {
-				buf[a - addr] = ((u8 *)&bp->orig)[b];
+			if (!write) {
+				if (put_user(((u8 *)&bp->orig)[b], ubuf + (a - addr)))
+					return -EFAULT;
+				continue;
 			}
+			((u8 *)&bp->orig)[b] = readb(vortex_debug_vram(dbg->vdev, a));
+			writeb(((const u8 *)&ebreak)[b], vortex_debug_vram(dbg->vdev, a));
 		}
 	}
+	return 0;
 }
 
-/* One memory range, through a bounce buffer: user memory may fault. */
+/*
+ * One memory range, copied straight between the user buffer and the
+ * write-combined VRAM mapping, as i915's GTT pread/pwrite do: on the x86
+ * machines this card lives in, that mapping is ordinary memory to the
+ * CPU, and a bounce buffer would halve the bandwidth.
+ */
 static int vortex_debug_mem_op(struct vortex_debug *dbg,
-			       const struct drm_vortex_debug_mem_op *op,
-			       void *bounce)
+			       const struct drm_vortex_debug_mem_op *op)
 {
-	struct vortex_device *vdev = dbg->vdev;
 	void __user *ubuf = u64_to_user_ptr(op->buf);
-	void __iomem *io = vortex_debug_vram(vdev, op->addr);
+	void *io = (void __force *)vortex_debug_vram(dbg->vdev, op->addr);
 	bool write = op->flags & DRM_VORTEX_DEBUG_MEM_WRITE;
-	u32 off, n;
+	int ret;
 
-	for (off = 0; off < op->len; off += n) {
-		n = min_t(u32, op->len - off, VORTEX_DEBUG_BOUNCE);
-		if (write) {
-			if (copy_from_user(bounce, ubuf + off, n))
-				return -EFAULT;
-			vortex_debug_mem_hide_bps(dbg, op->addr + off, bounce, n, true);
-			memcpy_toio(io + off, bounce, n);
-		} else {
-			memcpy_fromio(bounce, io + off, n);
-			vortex_debug_mem_hide_bps(dbg, op->addr + off, bounce, n, false);
-			if (copy_to_user(ubuf + off, bounce, n))
-				return -EFAULT;
-		}
+	if (write) {
+		if (copy_from_user(io, ubuf, op->len))
+			return -EFAULT;
+	} else if (copy_to_user(ubuf, io, op->len)) {
+		return -EFAULT;
 	}
+	ret = vortex_debug_mem_hide_bps(dbg, op->addr, ubuf, op->len, write);
 	if (write) {
 		/* Written code is fetched by the next step or resume. */
 		wmb();
 	}
-	return 0;
+	return ret;
 }
 
 static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void __user *uarg)
@@ -588,7 +585,6 @@ static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void __user *uarg)
 	struct drm_vortex_debug_mem_op __user *uops;
 	struct drm_vortex_debug_mem_op op;
 	struct drm_vortex_debug_mem args;
-	void *bounce;
 	int ret = 0;
 
 	if (copy_from_user(&args, uarg, sizeof(args)))
@@ -599,9 +595,6 @@ static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void __user *uarg)
 		return -E2BIG;
 	uops = u64_to_user_ptr(args.ops);
 
-	bounce = kvmalloc(VORTEX_DEBUG_BOUNCE, GFP_KERNEL);
-	if (!bounce)
-		return -ENOMEM;
 	/* Holds the breakpoints still while they are hidden. */
 	mutex_lock(&vdev->dm.lock);
 	for (; args.done < args.count; args.done++) {
@@ -622,12 +615,11 @@ static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void __user *uarg)
 			ret = -ENXIO;
 			break;
 		}
-		ret = vortex_debug_mem_op(dbg, &op, bounce);
+		ret = vortex_debug_mem_op(dbg, &op);
 		if (ret)
 			break;
 	}
 	mutex_unlock(&vdev->dm.lock);
-	kvfree(bounce);
 	if (put_user(args.done, &((struct drm_vortex_debug_mem __user *)uarg)->done))
 		return -EFAULT;
 	return ret;
@@ -748,7 +740,7 @@ static void vortex_debug_work(struct work_struct *work)
 {
 	struct vortex_debug *dbg = container_of(work, struct vortex_debug, work);
 	struct vortex_device *vdev = dbg->vdev;
-	u32 pending, data[5] = {}, win, bits, halted = 0, first = ~0u;
+	u32 pending, data[9] = {}, win, bits, halted = 0, first = ~0u;
 	unsigned long flags;
 	u64 job = 0;
 	int idx;
@@ -769,10 +761,12 @@ static void vortex_debug_work(struct work_struct *work)
 		data[2] = vortex_read(vdev, VX_REG_ERR_THREAD);
 		data[3] = vortex_read(vdev, VX_REG_ERR_PC);
 		data[4] = vortex_read(vdev, VX_REG_ERR_ADDR);
+		for (win = 0; win < 4; win++)
+			data[5 + win] = vortex_read(vdev, VX_REG_ERR_TMASK(win));
 		/* Halted warps can be inspected by injection. */
 		vortex_dm_set_mask_all(vdev, true);
 		vortex_dm_request(vdev, VX_DCTRL_HALTREQ, NULL);
-		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, job, data, 5);
+		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, job, data, 9);
 	}
 	if (pending & VORTEX_DEBUG_WORK_HALTED) {
 		for (win = 0; win < vdev->dm.windows; win++) {
@@ -829,6 +823,22 @@ bool vortex_debug_irq_error(struct vortex_device *vdev)
 	return true;
 }
 
+/* LAUNCHED for @job: its grid, block, entry point and code object. */
+static void vortex_debug_post_launch(struct vortex_debug *dbg,
+				     struct vortex_job *job)
+{
+	u32 data[12] = {
+		job->launch[VX_LAUNCH_GRID_X], job->launch[VX_LAUNCH_GRID_Y],
+		job->launch[VX_LAUNCH_GRID_Z], job->launch[VX_LAUNCH_BLOCK_X],
+		job->launch[VX_LAUNCH_BLOCK_Y], job->launch[VX_LAUNCH_BLOCK_Z],
+		job->launch[VX_LAUNCH_ENTRY], job->code.id, job->code.elf_addr,
+		job->code.elf_size, job->code.load_addr, job->code.load_size,
+	};
+
+	vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_LAUNCHED, job->seqno,
+			  data, ARRAY_SIZE(data));
+}
+
 /**
  * vortex_debug_job_start() - the target's job is going on the card
  * @vdev: the device; DM lock held, card idle
@@ -841,7 +851,6 @@ void vortex_debug_job_start(struct vortex_device *vdev, struct vortex_job *job)
 {
 	struct vortex_debug *dbg;
 	unsigned long flags;
-	u32 data[12];
 
 	lockdep_assert_held(&vdev->dm.lock);
 	spin_lock_irqsave(&vdev->job_lock, flags);
@@ -860,21 +869,7 @@ void vortex_debug_job_start(struct vortex_device *vdev, struct vortex_job *job)
 		dbg->halt_at_start = false;
 	}
 	dbg->last_run_ns = ktime_get_ns();
-
-	data[0] = job->launch[VX_LAUNCH_GRID_X];
-	data[1] = job->launch[VX_LAUNCH_GRID_Y];
-	data[2] = job->launch[VX_LAUNCH_GRID_Z];
-	data[3] = job->launch[VX_LAUNCH_BLOCK_X];
-	data[4] = job->launch[VX_LAUNCH_BLOCK_Y];
-	data[5] = job->launch[VX_LAUNCH_BLOCK_Z];
-	data[6] = job->launch[VX_LAUNCH_ENTRY];
-	data[7] = job->code.id;
-	data[8] = job->code.elf_addr;
-	data[9] = job->code.elf_size;
-	data[10] = job->code.load_addr;
-	data[11] = job->code.load_size;
-	vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_LAUNCHED, job->seqno,
-			  data, 12);
+	vortex_debug_post_launch(dbg, job);
 }
 
 /* job_lock held: the job left the card with @error. */
@@ -1036,6 +1031,16 @@ static int vortex_debug_publish(struct vortex_debug *dbg)
 	/* An ebreak halts the warp instead of failing the job. */
 	vortex_dm_set_dconfig(vdev, VX_DCONFIG_EBREAKH);
 	vortex_device_irq_enable(vdev);
+	/*
+	 * Attached mid-job: the debugger learns of it as if it just started
+	 * (under job_lock, where the job on the card cannot be freed).
+	 */
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	if (vortex_debug_owns(dbg, vdev->active_job)) {
+		dbg->last_run_ns = ktime_get_ns();
+		vortex_debug_post_launch(dbg, vdev->active_job);
+	}
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
 out_unlock:
 	mutex_unlock(&vdev->dm.lock);
 	return ret;

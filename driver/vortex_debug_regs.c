@@ -127,7 +127,8 @@ static int vortex_regs_check(struct vortex_regs_ctx *ctx,
 		return -EINVAL;
 	if (op->reg >= DRM_VORTEX_DEBUG_REG_F(32) &&
 	    (op->reg < DRM_VORTEX_DEBUG_REG_CSR(0) ||
-	     op->reg > DRM_VORTEX_DEBUG_REG_CSR(0xfff)))
+	     op->reg > DRM_VORTEX_DEBUG_REG_CSR(0xfff)) &&
+	    op->reg != DRM_VORTEX_DEBUG_REG_PC)
 		return -ERANGE;
 	if (op->warp >= vortex_device_total_warps(ctx->vdev))
 		return -ERANGE;
@@ -276,12 +277,33 @@ static int vortex_regs_write(struct vortex_regs_ctx *ctx,
 	return vortex_regs_from_scratch(ctx, op->reg);
 }
 
+/*
+ * The PC is the warp's, through DPC: every lane reads it, a write takes
+ * the first lane's value (the DM takes it while the warp is halted).
+ */
+static void vortex_regs_pc(struct vortex_regs_ctx *ctx,
+			   const struct drm_vortex_debug_reg_op *op, u32 *vals,
+			   u32 nlanes)
+{
+	u32 i, pc;
+
+	vortex_dm_select(ctx->vdev, op->warp, 0);
+	if (op->flags & DRM_VORTEX_DEBUG_REG_WRITE) {
+		vortex_dm_write(ctx->vdev, VX_DM_DPC, vals[0]);
+		return;
+	}
+	pc = vortex_dm_read(ctx->vdev, VX_DM_DPC);
+	for (i = 0; i < nlanes; i++)
+		vals[i] = pc;
+}
+
 /* How many ops from @ops[0] read GPRs of the same warp (at most GROUP). */
 static u32 vortex_regs_group_len(const struct drm_vortex_debug_reg_op *ops, u32 n)
 {
 	u32 i;
 
-	if (ops[0].flags & DRM_VORTEX_DEBUG_REG_WRITE)
+	if (ops[0].flags & DRM_VORTEX_DEBUG_REG_WRITE ||
+	    ops[0].reg == DRM_VORTEX_DEBUG_REG_PC)
 		return 1;
 	for (i = 1; i < n && i < GROUP; i++)
 		if (ops[i].warp != ops[0].warp || !is_gpr(ops[i].reg) ||
@@ -342,6 +364,24 @@ int vortex_debug_regs(struct vortex_debug *dbg, struct drm_vortex_debug_regs *ar
 		ret = vortex_regs_borrow(ctx, ops[0].warp);
 		if (ret)
 			break;
+		if (ops[0].reg == DRM_VORTEX_DEBUG_REG_PC) {
+			void __user *uvals = u64_to_user_ptr(ops[0].values);
+			size_t bytes = nlanes[0] * sizeof(u32);
+
+			if (ops[0].flags & DRM_VORTEX_DEBUG_REG_WRITE ?
+			    copy_from_user(vals[0], uvals, bytes) : 0) {
+				ret = -EFAULT;
+				break;
+			}
+			vortex_regs_pc(ctx, &ops[0], vals[0], nlanes[0]);
+			if (!(ops[0].flags & DRM_VORTEX_DEBUG_REG_WRITE) &&
+			    copy_to_user(uvals, vals[0], bytes)) {
+				ret = -EFAULT;
+				break;
+			}
+			args->done++;
+			continue;
+		}
 		if (ops[0].flags & DRM_VORTEX_DEBUG_REG_WRITE) {
 			if (copy_from_user(vals[0], u64_to_user_ptr(ops[0].values),
 					   nlanes[0] * sizeof(u32))) {

@@ -4,7 +4,7 @@
 /**
  * DOC: debugfs
  *
- * /sys/kernel/debug/accel/<minor>/ holds, besides DRM's own files:
+ * /sys/kernel/debug/accel/<PCI device>/ holds, besides DRM's own files:
  *
  * recover_gate
  *	The test gate at the entry of recovery (struct vortex_gate): both the

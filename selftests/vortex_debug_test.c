@@ -573,6 +573,83 @@ TEST_F_TIMEOUT(dbg, write_into_code_is_fetched, 60)
 		EXPECT_EQ(77, self->data_map[l]) TH_LOG("lane %u", l);
 }
 
+/* The PC reads as the DM's DPC, and a write redirects the warp. */
+TEST_F_TIMEOUT(dbg, pc_register_reads_and_redirects, 60)
+{
+	uint32_t vals[128], l;
+
+	ATTACH_SUBMIT_HALTED();
+	vx_cmd(dbg_reg(self->sfd, self->warp, DRM_VORTEX_DEBUG_REG_PC,
+		       self->threads, vals, false));
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(self->code_addr, vals[l]);
+	/* Skip the load of the input: t0 stays 0, out[lane] = lane. */
+	vals[0] = self->code_addr + 4;
+	vx_cmd(dbg_reg(self->sfd, self->warp, DRM_VORTEX_DEBUG_REG_PC, 1, vals, true));
+	vx_cmd(dbg_reg(self->sfd, self->warp, DRM_VORTEX_DEBUG_REG_PC, 1, vals, false));
+	EXPECT_EQ(self->code_addr + 4, vals[0]);
+	EXPECT_EQ(0, resume_and_wait(_metadata, self));
+	for (l = 0; l < self->threads; l++)
+		EXPECT_EQ(l, self->data_map[l]);
+}
+
+/* A CSR the program may not write is -EIO, and x5 is given back. */
+TEST_F_TIMEOUT(dbg, read_only_csr_write_eio_keeps_x5, 60)
+{
+	uint32_t vals[128] = { 0x77 };
+
+	ATTACH_SUBMIT_HALTED();
+	vx_cmd(dbg_reg(self->sfd, self->warp, T0, 1, vals, true));
+	vals[0] = 1;
+	EXPECT_EQ(-EIO, dbg_reg(self->sfd, self->warp,
+				DRM_VORTEX_DEBUG_REG_CSR(VX_CSR_MHARTID), 1, vals, true));
+	vx_cmd(dbg_reg(self->sfd, self->warp, T0, 1, vals, false));
+	EXPECT_EQ(0x77, vals[0]);
+	EXPECT_EQ(0, resume_and_wait(_metadata, self));
+}
+
+/* Attaching while the target's job runs reports it as launched. */
+TEST_F_TIMEOUT(dbg, attach_mid_job_reports_the_launch, 60)
+{
+	static const uint32_t prog_wait[] = {
+		LW(T1, A0, 64),
+		BEQ(T1, X0, -4),
+		TMC(X0),
+	};
+	struct drm_vortex_debug_event ev;
+	int32_t status = 1;
+
+	load(self, prog_wait, sizeof(prog_wait));
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	usleep(50 * 1000);
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	ASSERT_EQ(0, dbg_event(self->sfd, 0, 5000, &ev));
+	EXPECT_EQ(DRM_VORTEX_DEBUG_EVENT_LAUNCHED, ev.type);
+	EXPECT_EQ(self->sub.seqno, ev.job);
+	EXPECT_EQ(self->code_addr, ev.data[6]);
+	self->data_map[16] = 1;
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+}
+
+/* A write over a breakpoint changes what it will execute; ebreak stays. */
+TEST_F(dbg, mem_write_over_a_breakpoint_keeps_it)
+{
+	uint32_t word = ADDI(T2, X0, 55);
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	vx_cmd(dbg_bp(self->sfd, self->code_addr + 8, DRM_VORTEX_DEBUG_BP_SET));
+	vx_cmd(dbg_mem(self->sfd, self->code_addr + 8, &word, 4, true));
+	EXPECT_EQ(EBREAK, self->code_map[2]);
+	word = 0;
+	vx_cmd(dbg_mem(self->sfd, self->code_addr + 8, &word, 4, false));
+	EXPECT_EQ(ADDI(T2, X0, 55), word);
+	vx_cmd(dbg_bp(self->sfd, self->code_addr + 8, DRM_VORTEX_DEBUG_BP_CLEAR));
+	EXPECT_EQ(ADDI(T2, X0, 55), self->code_map[2]);
+}
+
 /* ------------------------------------------------------------ stepping */
 
 TEST_F_TIMEOUT(dbg, step_follows_branch_and_split_join, 60)
@@ -712,6 +789,8 @@ TEST_F_TIMEOUT(dbg, exception_held_for_debugger_then_eio, 60)
 	EXPECT_LT(self->warp, self->total);
 	EXPECT_EQ(0, ev.data[2]);
 	EXPECT_EQ(self->code_addr + FAULT_PC, ev.data[3]);
+	/* Every lane ran into it: all of them are in the lane mask. */
+	EXPECT_EQ(self->threads >= 32 ? ~0u : (1u << self->threads) - 1, ev.data[5]);
 	EXPECT_EQ(self->sub.seqno, ev.job);
 
 	/* Frozen, not failed: registers readable, well past the timeout. */
@@ -1016,7 +1095,7 @@ TEST_F_TIMEOUT(dbg, regs_err_bad_requests, 60)
 	op.pad = 0;
 	op.reg = 0x40;
 	EXPECT_EQ(-ERANGE, REGS_CALL(&op, 1));
-	op.reg = 0x2000;
+	op.reg = DRM_VORTEX_DEBUG_REG_PC + 1;
 	EXPECT_EQ(-ERANGE, REGS_CALL(&op, 1));
 	op.reg = T0;
 	op.warp = self->total;

@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #endif
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -214,6 +215,60 @@ static uint32_t *ascii85_block(const char *p, int indent, size_t *n)
 	return out;
 }
 
+/* ------------------------------------------------------ the CUDA ELF */
+
+struct elf_view {
+	uint8_t *buf;
+	size_t len;
+	Elf64_Ehdr *eh;
+	Elf64_Shdr *sh;
+	const char *str;
+};
+
+/* The ELF of the dump's "cuda-coredump:" section; false if malformed. */
+static bool elf_from_dump(const char *text, struct elf_view *e)
+{
+	const char *sec = strstr(text, "\ncuda-coredump:\n");
+	size_t n, size;
+	uint32_t *words;
+
+	memset(e, 0, sizeof(*e));
+	if (!sec)
+		return false;
+	size = strtoull(field(sec, "size"), NULL, 0);
+	words = ascii85_block(field(sec, "data"), 2, &n);
+	if (!words || n * 4 < size || size < sizeof(Elf64_Ehdr))
+		return false;
+	e->buf = (uint8_t *)words;
+	e->len = size;
+	e->eh = (Elf64_Ehdr *)e->buf;
+	if (e->eh->e_shoff + (uint64_t)e->eh->e_shnum * sizeof(Elf64_Shdr) > size ||
+	    e->eh->e_shstrndx >= e->eh->e_shnum)
+		return false;
+	e->sh = (Elf64_Shdr *)(e->buf + e->eh->e_shoff);
+	if (e->sh[e->eh->e_shstrndx].sh_offset + e->sh[e->eh->e_shstrndx].sh_size > size)
+		return false;
+	e->str = (const char *)e->buf + e->sh[e->eh->e_shstrndx].sh_offset;
+	return true;
+}
+
+static int elf_index(const struct elf_view *e, const char *name)
+{
+	int i;
+
+	for (i = 1; i < e->eh->e_shnum; i++)
+		if (!strcmp(e->str + e->sh[i].sh_name, name))
+			return i;
+	return -1;
+}
+
+static const void *elf_data(const struct elf_view *e, int idx)
+{
+	return e->buf + e->sh[idx].sh_offset;
+}
+
+#define CUDBG_SHT(n)	(0x80000000u + (n))
+
 /* ------------------------------------------------------------ fixture */
 
 FIXTURE(dump) {
@@ -294,6 +349,95 @@ static const char *find_bo(const char *text, uint64_t iova)
 	return strstr(strstr(text, "\nbos:\n") ?: text, pat);
 }
 
+/* The CUDA ELF of a hang: identity, the tables' shape, the same registers. */
+static void check_hang_elf(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(dump) *self)
+{
+	struct elf_view e;
+	int dev, ctx, grid, sm, regs0, regs1, glob;
+	const uint32_t *devrow, *r;
+	const uint64_t *gridrow;
+	char name[96];
+
+	ASSERT_TRUE(elf_from_dump(self->text, &e));
+	EXPECT_EQ(0, memcmp(e.eh->e_ident, ELFMAG, SELFMAG));
+	EXPECT_EQ(ELFCLASS64, e.eh->e_ident[EI_CLASS]);
+	EXPECT_EQ(0x33, e.eh->e_ident[EI_OSABI]);
+	EXPECT_EQ(7, e.eh->e_ident[EI_ABIVERSION]);
+	EXPECT_EQ(ET_CORE, e.eh->e_type);
+	EXPECT_EQ(0xbe, e.eh->e_machine);
+	EXPECT_STREQ(".strtab", e.str + e.sh[e.eh->e_shstrndx].sh_name);
+	EXPECT_EQ(SHT_STRTAB, e.sh[e.eh->e_shstrndx].sh_type);
+
+	dev = elf_index(&e, ".cudbg.devtbl");
+	ASSERT_LT(0, dev);
+	EXPECT_EQ(CUDBG_SHT(9), e.sh[dev].sh_type);
+	EXPECT_EQ(80, e.sh[dev].sh_entsize);
+	EXPECT_EQ(80, e.sh[dev].sh_size);
+	devrow = elf_data(&e, dev);
+	EXPECT_STREQ("Vortex", e.str + ((const uint64_t *)devrow)[0]);
+	EXPECT_EQ(self->threads, devrow[6 + 5]);	/* numLanesPerWarp */
+	EXPECT_EQ(64, devrow[6 + 6]);			/* numRegsPerLane */
+	EXPECT_EQ(4, devrow[6 + 10]);			/* instructionSize */
+	ctx = elf_index(&e, ".cudbg.ctxtbl.dev0");
+	ASSERT_LT(0, ctx);
+	EXPECT_EQ(CUDBG_SHT(10), e.sh[ctx].sh_type);
+	EXPECT_EQ(dev, e.sh[ctx].sh_link);
+	grid = elf_index(&e, ".cudbg.gridtbl.dev0");
+	ASSERT_LT(0, grid);
+	EXPECT_EQ(120, e.sh[grid].sh_entsize);
+	EXPECT_EQ(dev, e.sh[grid].sh_link);
+	gridrow = elf_data(&e, grid);
+	EXPECT_EQ(self->sub.seqno, gridrow[0]);
+	EXPECT_EQ(self->code_addr, gridrow[3]);		/* functionEntry */
+	EXPECT_EQ(self->threads, ((const uint32_t *)(gridrow + 7))[7]);	/* blockDimX */
+	sm = elf_index(&e, ".cudbg.smtbl.dev0");
+	ASSERT_LT(0, sm);
+	EXPECT_EQ(dev, e.sh[sm].sh_link);
+	EXPECT_EQ(8, e.sh[sm].sh_entsize);
+	EXPECT_EQ(devrow[6 + 3] * 8, e.sh[sm].sh_size);	/* numSMs rows */
+
+	/* The first warp's lane table and its lanes' registers. */
+	for (regs0 = regs1 = -1, glob = 1; glob < e.eh->e_shnum; glob++) {
+		const char *n = e.str + e.sh[glob].sh_name;
+
+		if (!strncmp(n, ".cudbg.regs.", 12) && strstr(n, ".ln0") &&
+		    !strcmp(strstr(n, ".ln0"), ".ln0") && regs0 < 0)
+			regs0 = glob;
+		if (!strncmp(n, ".cudbg.regs.", 12) && strstr(n, ".ln1") &&
+		    !strcmp(strstr(n, ".ln1"), ".ln1") && regs1 < 0)
+			regs1 = glob;
+	}
+	ASSERT_LT(0, regs0);
+	EXPECT_EQ(CUDBG_SHT(5), e.sh[regs0].sh_type);
+	EXPECT_EQ(64 * 4, e.sh[regs0].sh_size);
+	EXPECT_EQ(CUDBG_SHT(15), e.sh[e.sh[regs0].sh_link].sh_type);
+	EXPECT_EQ(48, e.sh[e.sh[regs0].sh_link].sh_entsize);
+	EXPECT_EQ(self->threads * 48, e.sh[e.sh[regs0].sh_link].sh_size);
+	r = elf_data(&e, regs0);
+	EXPECT_EQ(1, r[T0]);
+	EXPECT_EQ(self->data_addr, r[A0]);
+	if (self->threads > 1) {
+		ASSERT_LT(0, regs1);
+		EXPECT_EQ(4, ((const uint32_t *)elf_data(&e, regs1))[T0]);
+	}
+	/* The data buffer, at its device address, byte for byte. */
+	for (glob = 0; glob < 8; glob++) {
+		int g;
+
+		snprintf(name, sizeof(name), ".cudbg.global.%d", glob);
+		g = elf_index(&e, name);
+		if (g < 0 || e.sh[g].sh_addr != self->data_addr)
+			continue;
+		EXPECT_EQ(CUDBG_SHT(2), e.sh[g].sh_type);
+		EXPECT_EQ(4000, e.sh[g].sh_size);
+		EXPECT_EQ(0, memcmp(elf_data(&e, g), (void *)self->data_map, 4000));
+		break;
+	}
+	EXPECT_LT(glob, 8) TH_LOG("no .cudbg.global for the data buffer");
+	free(e.buf);
+}
+
 TEST_F_TIMEOUT(dump, hang_dump_holds_ring_buffers_warps_registers, 120)
 {
 	const char *p, *bo, *w;
@@ -369,9 +513,34 @@ TEST_F_TIMEOUT(dump, hang_dump_holds_ring_buffers_warps_registers, 120)
 		EXPECT_EQ(3 * lane + 1, x[T0]) TH_LOG("lane %u", lane);
 		EXPECT_EQ(self->data_addr, x[A0]);
 	}
+	check_hang_elf(_metadata, self);
+
 	/* The registers section has the card's STATUS. */
 	EXPECT_NE(NULL, strstr(self->text, "\nregisters:\n  - { offset: 0x0000, value: 0x"));
 	EXPECT_NE(NULL, strstr(self->text, "\ndebug-module:\n  - { reg: 0x0, name: platform"));
+}
+
+/* The CUDA ELF of a fault: the warp's errorPC, lane 0's exception code. */
+static void check_fault_elf(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(dump) *self)
+{
+	struct elf_view e;
+	int i, wp = -1, ln = -1;
+
+	ASSERT_TRUE(elf_from_dump(self->text, &e));
+	for (i = 1; i < e.eh->e_shnum; i++) {
+		if (e.sh[i].sh_type == CUDBG_SHT(14) && wp < 0)
+			wp = i;
+		if (e.sh[i].sh_type == CUDBG_SHT(15) && ln < 0)
+			ln = i;
+	}
+	ASSERT_LT(0, wp);
+	ASSERT_LT(0, ln);
+	EXPECT_EQ(self->code_addr + FAULT_PC, *(const uint64_t *)elf_data(&e, wp));
+	EXPECT_EQ(1, ((const uint32_t *)elf_data(&e, wp))[6]);	/* errorPCValid */
+	EXPECT_EQ(4, ((const uint32_t *)elf_data(&e, ln))[8]);	/* WARP_ILLEGAL_INSTRUCTION */
+	EXPECT_EQ(self->code_addr + FAULT_PC, *(const uint64_t *)elf_data(&e, ln));
+	free(e.buf);
 }
 
 TEST_F_TIMEOUT(dump, exception_dump_has_fault_info, 60)
@@ -390,6 +559,8 @@ TEST_F_TIMEOUT(dump, exception_dump_has_fault_info, 60)
 	ASSERT_NE(NULL, w);
 	EXPECT_EQ(num(f, "warp"), num(w, "id"));
 	EXPECT_EQ(self->code_addr + FAULT_PC, num(w, "pc"));
+
+	check_fault_elf(_metadata, self);
 }
 
 TEST_F_TIMEOUT(dump, assert_dump_has_message_file_line, 60)

@@ -525,6 +525,7 @@ struct drm_vortex_debug_status {
 #define DRM_VORTEX_DEBUG_REG_F(n)	(0x20 + (n))	/* f0..f31 */
 #define DRM_VORTEX_DEBUG_REG_CSR(n)	(0x1000 + (n))	/* CSR n, 0..0xfff */
 #define DRM_VORTEX_DEBUG_REG_FCSR	DRM_VORTEX_DEBUG_REG_CSR(0x003)
+#define DRM_VORTEX_DEBUG_REG_PC		0x2000		/* the warp's PC */
 
 #define DRM_VORTEX_DEBUG_REG_WRITE	(1u << 0)
 #define DRM_VORTEX_DEBUG_MAX_REG_OPS	1024
@@ -537,8 +538,11 @@ struct drm_vortex_debug_status {
  * The driver reads and writes registers by injecting instructions and
  * moving values through the lanes' DSCRATCH CSRs; every register it
  * borrows for that (DSCRATCH0-3, and x5 for CSRs and FPRs) is saved and
- * restored, so a debugger never sees a borrowed value.  Writing x0 or a
- * read-only CSR has no effect.
+ * restored, so a debugger never sees a borrowed value.  Writing x0 has no
+ * effect; a CSR the card does not have, or does not let a program write,
+ * is -EIO (the injected instruction faults), with everything restored.
+ * DRM_VORTEX_DEBUG_REG_PC is the warp's PC: every lane reads it; a write
+ * sets it from the first lane's value.
  */
 struct drm_vortex_debug_reg_op {
 	/** @warp: global warp id, halted */
@@ -695,8 +699,9 @@ struct drm_vortex_debug_event {
 	 *   [9] its ELF's size, [10] its load address, [11] its load size;
 	 * - FINISHED: [0] status as WAIT reports it (0, -ETIMEDOUT, -EIO,
 	 *   -ECANCELED);
-	 * - EXCEPTION: [0] cause (VX_ERR_*), [1] warp, [2] lane, [3] PC,
-	 *   [4] address;
+	 * - EXCEPTION: [0] cause (VX_ERR_*), [1] warp, [2] lowest faulting
+	 *   lane, [3] PC, [4] address, [5..8] every faulting lane (lane l is
+	 *   bit l % 32 of [5 + l / 32]);
 	 * - TIMEOUT: [0] ms the job ran.
 	 */
 	__u32 data[12];

@@ -13,10 +13,10 @@
 
 DBG_DIR := userspace/debug
 DBG_INC := -I$(TOP)/$(DBG_DIR) $(US_INC) $(GUEST_INC) -I$(TOP)/qemu-device/sim \
-	-I$(TOP)/qemu-device/tests
+	-I$(TOP)/qemu-device/tests -I$(TOP)/testlib
 DBG_CFLAGS = $(HOST_CFLAGS) $(DBG_INC)
 DBG_HDRS := $(wildcard $(DBG_DIR)/*.h) $(US_HDRS) hw/vortex_regs.h \
-	qemu-device/sim/vx_sim.h qemu-device/tests/vx_asm.h
+	qemu-device/sim/vx_sim.h testlib/vx_asm.h
 
 DBG_LIB := $(O)/userspace/libvortex-debug.a
 DBG_LIB_NAMES := vxdbg vxdbg_state vxdbg_events vxdbg_ioctl vx_disasm vxdbg_cli \
@@ -45,7 +45,7 @@ DBG_GUEST_LIBS = $(DBG_LIB) $(US_LIB)
 # -------------------------------------------------------------- vxdbg
 $(O)/guest/vxdbg: userspace/tools/vxdbg.c $(DBG_HDRS) $(DBG_LIB) $(US_LIB)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) $(DBG_INC) -o $@ $< $(DBG_GUEST_LIBS)
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(DBG_INC) -o $@ $< $(DBG_GUEST_LIBS)
 
 $(O)/host/userspace/vxdbg-sim: userspace/tools/vxdbg.c $(DBG_HDRS) $(DBG_LIB) \
 		$(DBG_SIM_LIB) $(US_LIB) $(LIBVXSIM)
@@ -71,7 +71,7 @@ $(O)/host/userspace/test_vxdbg_api: $(DBG_TDIR)/test_vxdbg_api.c $(DBG_THDRS) \
 $(O)/guest/selftests/vortex_vxdbg_api_test: $(DBG_TDIR)/test_vxdbg_api.c $(DBG_THDRS) \
 		$(DBG_LIB) $(US_LIB)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(DBG_INC) -I$(TOP)/$(DBG_TDIR) \
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered -Wno-clobbered $(DBG_INC) -I$(TOP)/$(DBG_TDIR) \
 		$(KSFT_INC) -o $@ $< $(DBG_GUEST_LIBS)
 
 HOST_TESTS += $(O)/host/userspace/test_vxdbg_api
@@ -97,7 +97,7 @@ $(O)/host/userspace/test_vxdbg_cli: $(DBG_TDIR)/test_vxdbg_cli.c \
 
 $(O)/guest/selftests/vortex_vxdbg_cli_test: $(DBG_TDIR)/test_vxdbg_cli.c $(US_LIB) $(US_HDRS)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(US_INC) $(GUEST_INC) $(KSFT_INC) \
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered -Wno-clobbered $(US_INC) $(GUEST_INC) $(KSFT_INC) \
 		-o $@ $< $(US_LIB)
 
 HOST_TESTS += $(O)/host/userspace/test_vxdbg_cli
@@ -108,6 +108,6 @@ GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_cli_test
 # the session ioctls (guest; `make bench` runs it in its guest boot).
 $(O)/guest/bench/debug_bench: bench/debug_bench.c $(DBG_HDRS) $(DBG_LIB) $(US_LIB)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) $(DBG_INC) -o $@ $< $(DBG_GUEST_LIBS)
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(DBG_INC) -o $@ $< $(DBG_GUEST_LIBS)
 
 GUEST_FILES += $(O)/guest/bench/debug_bench

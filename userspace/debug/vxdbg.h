@@ -364,7 +364,11 @@ vxdbg_result vxdbg_get_next_event(struct vxdbg *d, struct vxdbg_event *ev, int t
 /** vxdbg_acknowledge_events() - nothing waits for acknowledgement here: SUCCESS */
 vxdbg_result vxdbg_acknowledge_events(struct vxdbg *d);
 
-/** vxdbg_generate_coredump() - a crash dump now (NOT_SUPPORTED until the driver has them) */
+/**
+ * vxdbg_generate_coredump() - a crash dump of the target's job now, published
+ * by the driver in /sys/class/devcoredump (INVALID_WARP without a job on the
+ * card; NOT_SUPPORTED on the simulator backend; @filename is not used yet)
+ */
 vxdbg_result vxdbg_generate_coredump(struct vxdbg *d, const char *filename, uint32_t flags);
 
 /* ---------------------------------------------------- code objects */
