@@ -22,21 +22,21 @@ struct vx_sim;
 
 /** Topology and memory of one card. */
 struct vx_sim_config {
-	uint32_t clusters;	/* 1..127 */
-	uint32_t cores;		/* per cluster, 1..511 */
-	uint32_t warps;		/* per core, 1..511 */
-	uint32_t threads;	/* per warp, power of two 1..128 */
-	uint64_t vram_size;	/* power of two, VX_VRAM_MIN_SIZE..VX_VRAM_MAX_SIZE */
+    uint32_t clusters;      /* 1..127 */
+    uint32_t cores;         /* per cluster, 1..511 */
+    uint32_t warps;         /* per core, 1..511 */
+    uint32_t threads;       /* per warp, power of two 1..128 */
+    uint64_t vram_size;     /* power of two, VX_VRAM_MIN_SIZE..VX_VRAM_MAX_SIZE */
 };
 
 /** Callbacks into the embedder.  Any may be NULL. */
 struct vx_sim_hooks {
-	/* Level of (IRQ_STATUS & IRQ_ENABLE) != 0 changed. */
-	void (*set_irq)(void *opaque, bool level);
-	/* Work became runnable (doorbell, resume, ...): schedule vx_sim_run(). */
-	void (*kick)(void *opaque);
-	/* A guest mistake the embedder should log (QEMU: LOG_GUEST_ERROR). */
-	void (*guest_error)(void *opaque, const char *msg);
+    /* Level of (IRQ_STATUS & IRQ_ENABLE) != 0 changed. */
+    void (*set_irq)(void *opaque, bool level);
+    /* Work became runnable (doorbell, resume, ...): schedule vx_sim_run(). */
+    void (*kick)(void *opaque);
+    /* A guest mistake the embedder should log (QEMU: LOG_GUEST_ERROR). */
+    void (*guest_error)(void *opaque, const char *msg);
 };
 
 /*
@@ -51,7 +51,7 @@ int vx_sim_config_check(const struct vx_sim_config *cfg, char *err, size_t errle
  * Returns NULL if @cfg is invalid or memory is short.
  */
 struct vx_sim *vx_sim_new(const struct vx_sim_config *cfg, uint8_t *vram,
-			  const struct vx_sim_hooks *hooks, void *opaque);
+                          const struct vx_sim_hooks *hooks, void *opaque);
 void vx_sim_free(struct vx_sim *sim);
 
 /* Power-on reset: everything, the Debug Module included; VRAM untouched. */
