@@ -1193,15 +1193,77 @@ static inline void st32(uint8_t *p, uint32_t v)
 #undef VX_BURST_ATTR
 #endif
 
+bool vx_exec_has_avx2(void)
+{
+#ifdef VX_EXEC_AVX2_COPY
+    return __builtin_cpu_supports("avx2");
+#else
+    return false;
+#endif
+}
+
+/*
+ * The reference interpreter (VX_SIM_EXEC_REF): every instruction is
+ * fetched and decoded from its raw word by exec_insn() or vx_simt_exec(),
+ * with nothing cached and no vector code in between.  The burst executors
+ * must match it instruction for instruction, counters included: an
+ * instruction costs a cycle even if it faults, and retires unless it
+ * faults, halts or ends the warp (a parked bar retires).
+ */
+static enum vx_exec_result exec_ref(struct vx_sim *sim, struct vx_warp *w,
+                                    uint64_t max, uint64_t *used)
+{
+    const uint32_t hi = ~(uint32_t)(sim->cfg.vram_size - 1);
+    enum vx_exec_result r = VX_EXEC_OK;
+    uint64_t n = 0;
+
+    while (n < max && r == VX_EXEC_OK) {
+        uint32_t off = w->pc - VX_VRAM_DEVADDR, insn;
+
+        n++;
+        w->cycle++;
+        if (off & (hi | 3)) {
+            r = fetch_fault(sim, w);
+            break;
+        }
+        insn = ld32(sim->vram + off);
+        if ((insn & 0x7f) == VX_OPCODE_CUSTOM0) {
+            r = vx_simt_exec(sim, w, insn);
+        } else {
+            r = exec_slow(sim, w, insn);
+        }
+        if (r == VX_EXEC_OK || r == VX_EXEC_WAIT) {
+            w->instret++;
+        }
+    }
+    *used = n;
+    return r;
+}
+
 enum vx_exec_result vx_exec_burst(struct vx_sim *sim, struct vx_warp *w,
                                   uint64_t max, uint64_t *used)
 {
-#ifdef VX_EXEC_AVX2_COPY
-    if (__builtin_cpu_supports("avx2")) {
-        return exec_burst_avx2(sim, w, max, used);
+    if (max == 0) {
+        *used = 0;
+        return VX_EXEC_OK;
     }
+    if (vx_tmask_empty(&w->tmask)) {
+        /* no lane to run (only a debugger can get here): as tmc 0 */
+        vx_warp_stop(sim, w);
+        vx_cp_warp_ended(sim, w);
+        *used = 1;
+        return VX_EXEC_ENDED;
+    }
+    switch (sim->exec) {
+    case VX_SIM_EXEC_REF:
+        return exec_ref(sim, w, max, used);
+#ifdef VX_EXEC_AVX2_COPY
+    case VX_SIM_EXEC_AVX2:
+        return exec_burst_avx2(sim, w, max, used);
 #endif
-    return exec_burst_base(sim, w, max, used);
+    default:
+        return exec_burst_base(sim, w, max, used);
+    }
 }
 
 /* One instruction (the DM's step): a burst of one. */

@@ -4,7 +4,7 @@
  * vx_exec.c once per vector width (VL lanes, types VEC/VECS) as the static
  * function VX_BURST_FN with attributes VX_BURST_ATTR.  The building blocks
  * (ALU_RR, LOAD, ...) are vx_exec.c's macros.  No include guard: this is a
- * template.
+ * template.  vx_exec_burst() calls it with @max > 0 and lanes to run.
  */
 
 static VX_BURST_ATTR enum vx_exec_result
@@ -26,17 +26,6 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
     uint64_t left = max, synced = 0;
     uint32_t VT;        /* T if every lane is active and T % 8 == 0, else 0 */
 
-    if (max == 0) {
-        *used = 0;
-        return VX_EXEC_OK;
-    }
-    if (vx_tmask_empty(&w->tmask)) {
-        /* no lane to run (only a debugger can get here): as tmc 0 */
-        vx_warp_stop(sim, w);
-        vx_cp_warp_ended(sim, w);
-        *used = 1;
-        return VX_EXEC_ENDED;
-    }
     VT = (T & 7) == 0 && tmask_is_full(&w->tmask, T) ? T : 0;
     lane0 = first_lane(&w->tmask);
 

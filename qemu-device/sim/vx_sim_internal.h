@@ -153,6 +153,7 @@ struct vx_sim {
     struct vx_warp *warps;  /* nwarps, index = gid */
     uint32_t gbar_count[VX_NUM_BARRIERS];   /* device-wide barriers */
     uint32_t run_cursor;    /* round-robin position of the scheduler */
+    enum vx_sim_exec exec;  /* the executor vx_exec_burst() runs */
 
     /* BAR0 registers */
     uint32_t irq_status, irq_enable;
@@ -238,6 +239,8 @@ enum vx_exec_result vx_exec_warp(struct vx_sim *sim, struct vx_warp *w);
  */
 enum vx_exec_result vx_exec_burst(struct vx_sim *sim, struct vx_warp *w,
                                   uint64_t max, uint64_t *used);
+/* This build has the AVX2 copy of the burst executor and the host runs it. */
+bool vx_exec_has_avx2(void);
 /*
  * DM injection: execute @insn for lane @lane of halted @w with the PC and
  * mask untouched.  Returns 0, or -1 if the instruction faulted or is not
