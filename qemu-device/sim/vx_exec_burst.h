@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Vortex card simulator: the body of vx_exec_burst(), included by
- * vx_exec.c once per vector width (VL lanes, types VEC/VECS) as the static
- * function VX_BURST_FN with attributes VX_BURST_ATTR.  The building blocks
- * (ALU_RR, LOAD, ...) are vx_exec.c's macros.  No include guard: this is a
- * template.  vx_exec_burst() calls it with @max > 0 and lanes to run.
+ * Vortex card simulator: the body of the burst executors, included by
+ * vx_exec_fast.c once per vector width (VL lanes, types VEC/VECS) as the
+ * static function VX_BURST_FN with attributes VX_BURST_ATTR.  The building
+ * blocks (ALU_RR, LOAD, ...) are vx_exec_fast.c's macros.  No include
+ * guard: this is a template.  vx_exec_burst() calls it with @max > 0 and
+ * lanes to run.
  */
 
 static VX_BURST_ATTR enum vx_exec_result
@@ -39,7 +40,7 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
             w->cycle += max - left - synced;
             w->instret += max - left - synced - 1;
             *used = max - left;
-            return fetch_fault(sim, w);
+            return vx_exec_fetch_fault(sim, w);
         }
         word = ld32(vram + off);
         d = &sim->dcache[(pc >> 2) & DCACHE_MASK];
@@ -121,7 +122,7 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
             /* moves pc, reports faults */
             r = vx_simt_exec(sim, w, d->insn);
         } else {
-            r = exec_slow(sim, w, d->insn);
+            r = vx_exec_one(sim, w, d->insn);
         }
         if (r != VX_EXEC_OK) {
             /*

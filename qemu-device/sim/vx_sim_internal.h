@@ -7,8 +7,11 @@
  *   vx_cp.c    command processor: ring, packets, block dispatch
  *   vx_dm.c    Debug Module
  *   vx_run.c   warp scheduler (vx_sim_run)
- *   vx_exec.c  RV32IM + Zicsr decode and execute across a warp's lanes
- *              (its fast path's body is the template vx_exec_burst.h)
+ *   vx_exec.c  RV32IM + Zicsr decode and execute across a warp's lanes:
+ *              the reference interpreter, and the executors' entry points
+ *   vx_exec_fast.c  the burst executors' fast path: decoded-instruction
+ *              cache, bursts, vector lane loops (template vx_exec_burst.h);
+ *              vx_exec.h is what it shares with vx_exec.c
  *   vx_fpu.c   RV32F with rounding modes and exception flags
  *   vx_simt.c  Vortex SIMT instructions: tmc, wspawn, split, join, bar, pred
  * The functions below are the only calls between those files.
@@ -239,8 +242,6 @@ enum vx_exec_result vx_exec_warp(struct vx_sim *sim, struct vx_warp *w);
  */
 enum vx_exec_result vx_exec_burst(struct vx_sim *sim, struct vx_warp *w,
                                   uint64_t max, uint64_t *used);
-/* This build has the AVX2 copy of the burst executor and the host runs it. */
-bool vx_exec_has_avx2(void);
 /*
  * DM injection: execute @insn for lane @lane of halted @w with the PC and
  * mask untouched.  Returns 0, or -1 if the instruction faulted or is not
@@ -248,10 +249,27 @@ bool vx_exec_has_avx2(void);
  */
 int vx_exec_inject(struct vx_sim *sim, struct vx_warp *w, uint32_t lane, uint32_t insn);
 
-/* ---- vx_simt.c (called by vx_exec.c for custom-0) ---- */
+/* ---- vx_exec_fast.c ---- */
+/* This build has the AVX2 copy of the burst executor and the host runs it. */
+bool vx_exec_has_avx2(void);
+
+/* ---- vx_simt.c (called by the executors for custom-0) ---- */
 enum vx_exec_result vx_simt_exec(struct vx_sim *sim, struct vx_warp *w, uint32_t insn);
 
 /* ---- thread mask helpers ---- */
+
+/*
+ * Iterate @lane over the set bits of @mask.  A macro rather than a
+ * callback: the body is inlined into each per-opcode loop, which is what
+ * makes executing a warp instruction cheap.
+ */
+#define VX_FOR_EACH_LANE(mask, lane)                                        \
+    for (uint32_t vx_wi_ = 0, vx_m_ = (mask)->w[0], lane;                   \
+         vx_wi_ < VX_TMASK_WORDS;                                           \
+         vx_m_ = (++vx_wi_ < VX_TMASK_WORDS) ? (mask)->w[vx_wi_] : 0)       \
+        for (; vx_m_ && ((lane = vx_wi_ * 32 + __builtin_ctz(vx_m_)), 1);   \
+             vx_m_ &= vx_m_ - 1)
+
 static inline bool vx_tmask_test(const struct vx_tmask *m, uint32_t lane)
 {
     return (m->w[lane >> 5] >> (lane & 31)) & 1;
