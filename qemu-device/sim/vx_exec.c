@@ -731,8 +731,8 @@ vx_exec_one(struct vx_sim *sim, struct vx_warp *w, uint32_t insn)
  * instruction costs a cycle even if it faults, and retires unless it
  * faults, halts or ends the warp (a parked bar retires).
  */
-static enum vx_exec_result exec_ref(struct vx_sim *sim, struct vx_warp *w,
-                                    uint64_t max, uint64_t *used)
+static __attribute__((noinline)) enum vx_exec_result
+exec_ref(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
 {
     const uint32_t hi = ~(uint32_t)(sim->cfg.vram_size - 1);
     enum vx_exec_result r = VX_EXEC_OK;

@@ -8,7 +8,7 @@
  * lanes to run.
  */
 
-static VX_BURST_ATTR enum vx_exec_result
+static __attribute__((noinline)) VX_BURST_ATTR enum vx_exec_result
 VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
 {
     const uint32_t T = sim->cfg.threads;
