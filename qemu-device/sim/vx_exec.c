@@ -56,18 +56,6 @@ static inline uint32_t *xreg(struct vx_exec_ctx *c, uint32_t r)
     return &c->w->x[r * c->T];
 }
 
-/* Host pointer for a device access of @len bytes, NULL outside VRAM. */
-static inline uint8_t *vram_ptr(struct vx_sim *sim, uint32_t addr,
-                                uint32_t len)
-{
-    uint32_t off = addr - VX_VRAM_DEVADDR;
-
-    if ((uint64_t)off + len > sim->cfg.vram_size) {
-        return NULL;
-    }
-    return sim->vram + off;
-}
-
 static enum vx_exec_result exec_fault(struct vx_exec_ctx *c, uint32_t cause,
                                       uint32_t addr,
                                       const struct vx_tmask *lanes)
@@ -104,7 +92,7 @@ static void mem_fault(struct vx_exec_ctx *c, uint32_t rs1, uint32_t imm,
 
         if (addr & (size - 1)) {
             vx_tmask_set(&mis, l);
-        } else if (!vram_ptr(c->sim, addr, size)) {
+        } else if (!vx_vram_range_ok(c->sim, addr, size)) {
             vx_tmask_set(&acc, l);
         }
     }
@@ -117,19 +105,18 @@ static void mem_fault(struct vx_exec_ctx *c, uint32_t rs1, uint32_t imm,
 }
 
 /*
- * Check every lane's access of @size bytes at x[rs1] + imm.  VRAM is a
- * power of two, so an aligned offset is in range iff it has no bit at or
- * above log2(vram_size): one OR over the lanes checks alignment and bounds
- * together (an address below VRAM wraps to a huge offset).  The per-lane
- * diagnosis only runs when something is wrong.  *@contig tells that a full
- * warp accesses consecutive elements, which the callers turn into one
- * block copy, like a GPU's coalesced access.  False with the fault filled.
+ * Check every lane's access of @size bytes at x[rs1] + imm: one OR of the
+ * lanes' VRAM offsets against vx_vram_fault_bits() checks alignment and
+ * bounds together.  The per-lane diagnosis only runs when something is
+ * wrong.  *@contig tells that a full warp accesses consecutive elements,
+ * which the callers turn into one block copy, like a GPU's coalesced
+ * access.  False with the fault filled.
  */
 static bool mem_check(struct vx_exec_ctx *c, uint32_t rs1, uint32_t imm,
                       uint32_t size, bool store, bool *contig)
 {
     const uint32_t *base = xreg(c, rs1);
-    uint32_t bad = (size - 1) | ~(uint32_t)(c->sim->cfg.vram_size - 1);
+    uint32_t bad = vx_vram_fault_bits(c->sim->cfg.vram_size, size);
     uint32_t bits = 0, stray = 1;
 
     if (c->full && (c->T & 7) == 0) {
@@ -141,12 +128,12 @@ static bool mem_check(struct vx_exec_ctx *c, uint32_t rs1, uint32_t imm,
             for (uint32_t k = 0; k < 8; k++) {
                 uint32_t a = base[l0 + k];
 
-                bits |= a + imm - VX_VRAM_DEVADDR;
+                bits |= vx_vram_off(a + imm);
                 stray |= a ^ (a0 + ((l0 + k) << shift));
             }
         }
     } else {
-        LANES(c, l, { bits |= base[l] + imm - VX_VRAM_DEVADDR; });
+        LANES(c, l, { bits |= vx_vram_off(base[l] + imm); });
     }
     *contig = stray == 0;
     if (!(bits & bad)) {
@@ -157,7 +144,7 @@ static bool mem_check(struct vx_exec_ctx *c, uint32_t rs1, uint32_t imm,
 }
 
 /* VRAM offset of lane @l's access, once mem_check() passed. */
-#define OFF(l)  ((uint32_t)(base[l] + imm - VX_VRAM_DEVADDR))
+#define OFF(l)  vx_vram_off(base[l] + imm)
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define HOST_LE 1
@@ -734,20 +721,19 @@ vx_exec_one(struct vx_sim *sim, struct vx_warp *w, uint32_t insn)
 static __attribute__((noinline)) enum vx_exec_result
 exec_ref(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
 {
-    const uint32_t hi = ~(uint32_t)(sim->cfg.vram_size - 1);
     enum vx_exec_result r = VX_EXEC_OK;
     uint64_t n = 0;
 
     while (n < max && r == VX_EXEC_OK) {
-        uint32_t off = w->pc - VX_VRAM_DEVADDR, insn;
+        uint32_t insn;
 
         n++;
         w->cycle++;
-        if (off & (hi | 3)) {
+        if (!vx_vram_pc_ok(sim->cfg.vram_size, w->pc)) {
             r = vx_exec_fetch_fault(sim, w);
             break;
         }
-        insn = ld32(sim->vram + off);
+        insn = ld32(sim->vram + vx_vram_off(w->pc));
         if ((insn & 0x7f) == VX_OPCODE_CUSTOM0) {
             r = vx_simt_exec(sim, w, insn);
         } else {

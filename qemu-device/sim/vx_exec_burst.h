@@ -12,10 +12,10 @@ static __attribute__((noinline)) VX_BURST_ATTR enum vx_exec_result
 VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
 {
     const uint32_t T = sim->cfg.threads;
-    /* VRAM offset bits that must be clear: VRAM is a power of two */
-    const uint32_t hi = ~(uint32_t)(sim->cfg.vram_size - 1);
-    /* the highest offset of a whole warp's consecutive words */
-    const uint32_t lim4 = (uint32_t)(sim->cfg.vram_size - 4 * T);
+    /* in a local: a store to VRAM could alias sim->cfg for the compiler */
+    const uint64_t vram_size = sim->cfg.vram_size;
+    /* vx_vram_range_ok() for a whole warp's consecutive words at offset o */
+    const uint32_t lim4 = (uint32_t)(vram_size - 4 * T);
     uint8_t *const vram = sim->vram;
     uint32_t *const X = w->x, *const F = w->f;
     enum vx_exec_result r;
@@ -31,18 +31,18 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
     lane0 = first_lane(&w->tmask);
 
     while (left) {
-        uint32_t off = pc - VX_VRAM_DEVADDR, word;
+        uint32_t word;
         struct vx_dinsn *d;
 
         left--;
-        if (off & (hi | 3)) {
+        if (!vx_vram_pc_ok(vram_size, pc)) {
             w->pc = pc;
             w->cycle += max - left - synced;
             w->instret += max - left - synced - 1;
             *used = max - left;
             return vx_exec_fetch_fault(sim, w);
         }
-        word = ld32(vram + off);
+        word = ld32(vram + vx_vram_off(pc));
         d = &sim->dcache[(pc >> 2) & DCACHE_MASK];
         if (__builtin_expect(d->pc != pc || d->insn != word, 0)) {
             decode(sim, d, pc, word);

@@ -246,12 +246,14 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
         pc = (cond) ? d->imm : pc + 4;                                  \
     } while (0)
 /*
- * Every active lane's VRAM offset x[rs1] + imm - VRAM_DEVADDR: aligned to
- * @size and inside VRAM (one OR over the lanes), else the slow path
- * diagnoses the fault.
+ * Every active lane's VRAM offset of x[rs1] + imm (bias folds the imm
+ * into vx_vram_off()) has no vx_vram_fault_bits(): aligned to @size and
+ * inside VRAM, one OR over the lanes; else the slow path diagnoses the
+ * fault.
  */
 #define ADDR_CHECK(size)                                                \
     do {                                                                \
+        const uint32_t fb = vx_vram_fault_bits(vram_size, size);        \
         uint32_t bits = 0;                                              \
         if (VT) {                                                       \
             VEC acc0 = { 0 }, acc1 = { 0 };                             \
@@ -259,7 +261,7 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
                 acc0 |= VLD(bp + l) + bias;                             \
                 if (VL == 4) acc1 |= VLD(bp + l + 4) + bias;            \
             }                                                           \
-            if (!VZERO((acc0 | acc1) & (hi | ((size) - 1)))) {          \
+            if (!VZERO((acc0 | acc1) & fb)) {                           \
                 goto slow;                                              \
             }                                                           \
         } else {                                                        \
@@ -267,7 +269,7 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
                 bits |= bp[l] + bias;                                   \
             }                                                           \
         }                                                               \
-        if (bits & (hi | ((size) - 1))) {                               \
+        if (bits & fb) {                                                \
             goto slow;                                                  \
         }                                                               \
     } while (0)
@@ -295,7 +297,7 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
     do {                                                                \
         const uint32_t *bp = X + d->rs1;                                \
         uint32_t *dst = (dst_) + d->rd;                                 \
-        const uint32_t bias = d->imm - VX_VRAM_DEVADDR;                 \
+        const uint32_t bias = vx_vram_off(d->imm);                      \
         uint32_t o0;                                                    \
         if ((size) == 4 && VT && CONTIG_WORDS()) {                      \
             const uint8_t *src = vram + o0;                             \
@@ -323,7 +325,7 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
     do {                                                                \
         const uint32_t *bp = X + d->rs1;                                \
         const uint32_t *src = (src_) + d->rs2;                          \
-        const uint32_t bias = d->imm - VX_VRAM_DEVADDR;                 \
+        const uint32_t bias = vx_vram_off(d->imm);                      \
         uint32_t o0;                                                    \
         if ((size) == 4 && VT && CONTIG_WORDS()) {                      \
             uint8_t *dst = vram + o0;                                   \

@@ -390,20 +390,6 @@ void vx_sim_core_reset(struct vx_sim *sim)
     vx_dm_on_reset(sim);
 }
 
-uint8_t *vx_sim_mem(struct vx_sim *sim, uint32_t addr, uint32_t len)
-{
-    uint64_t off;
-
-    if (addr < VX_VRAM_DEVADDR) {
-        return NULL;
-    }
-    off = addr - VX_VRAM_DEVADDR;
-    if (off + len > sim->cfg.vram_size) {
-        return NULL;
-    }
-    return sim->vram + off;
-}
-
 void vx_sim_guest_error(struct vx_sim *sim, const char *fmt, ...)
 {
     char msg[256];

@@ -185,8 +185,58 @@ void vx_sim_cp_error(struct vx_sim *sim, uint32_t cause, uint32_t pkt_offset);
 void vx_sim_core_reset(struct vx_sim *sim);
 void vx_sim_guest_error(struct vx_sim *sim, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Translate a device address range to a host pointer, NULL if outside VRAM. */
-uint8_t *vx_sim_mem(struct vx_sim *sim, uint32_t addr, uint32_t len);
+
+/* ---- device addresses (inline: the executors' hottest checks) ---- */
+/*
+ * The one translation from device addresses to VRAM, used by the CP and
+ * by every executor.  VRAM (a power of two, at most 2 GiB) starts at
+ * VX_VRAM_DEVADDR = 2 GiB, so an address below it wraps to an offset of
+ * 2 GiB or more: "inside VRAM" is "offset < vram_size" for any address.
+ */
+static inline uint32_t vx_vram_off(uint32_t addr)
+{
+    return addr - VX_VRAM_DEVADDR;
+}
+
+/* Whether @len bytes from device address @addr are all in VRAM. */
+static inline bool vx_vram_range_ok(const struct vx_sim *sim, uint32_t addr,
+                                    uint64_t len)
+{
+    uint32_t off = vx_vram_off(addr);
+
+    return off < sim->cfg.vram_size && len <= sim->cfg.vram_size - off;
+}
+
+/* Host pointer for @len bytes at device address @addr, NULL outside VRAM. */
+static inline uint8_t *vx_sim_mem(struct vx_sim *sim, uint32_t addr,
+                                  uint32_t len)
+{
+    return vx_vram_range_ok(sim, addr, len) ? sim->vram + vx_vram_off(addr)
+                                             : NULL;
+}
+
+/*
+ * The VRAM offset bits that make an access of @size bytes (1, 2 or 4)
+ * fault: misaligned, or outside VRAM of @vram_size bytes.  An aligned
+ * access that starts in VRAM ends in it, so this is vx_vram_range_ok()
+ * plus alignment in one AND, and the executors OR all lanes' offsets
+ * together and test them once.
+ */
+static inline uint32_t vx_vram_fault_bits(uint64_t vram_size, uint32_t size)
+{
+    return ~(uint32_t)(vram_size - 1) | (size - 1);
+}
+
+/*
+ * Whether a warp can fetch at @pc: a 4-byte aligned VRAM address.  Every
+ * executor's fetch and the CP's check of a LAUNCH entry ask this one
+ * question, so whatever else must run only at valid PCs (jump targets)
+ * can ask it too.
+ */
+static inline bool vx_vram_pc_ok(uint64_t vram_size, uint32_t pc)
+{
+    return !(vx_vram_off(pc) & vx_vram_fault_bits(vram_size, 4));
+}
 
 /* ---- vx_cp.c ---- */
 uint32_t vx_cp_read(struct vx_sim *sim, uint32_t offset);
