@@ -7,7 +7,7 @@ config space, MMIO and VRAM accesses) and the HMP monitor, to check what
 the host tests of the simulator cannot: properties and their validation,
 BAR layout, the run thread (a looping kernel leaves MMIO responsive), INTx,
 system_reset, and hot-unplug (device_del, acked through the PIIX4 ACPI
-eject register) while a kernel loops.
+eject register) while a kernel loops and interrupts come, then hot-plug.
 
 Register offsets, values and packet layouts come from hw/vortex_regs.h,
 the header the device model and the driver are built from.
@@ -18,6 +18,7 @@ With no arguments it uses the bench's QEMU entry named by $VX_QEMU
 """
 import os
 import re
+import select
 import socket
 import subprocess
 import sys
@@ -102,6 +103,14 @@ RING, CODE, DATA = 0x10000, 0x20000, 0x40000
 DEV = R.VX_VRAM_DEVADDR
 J_SELF = 0x0000006f                     # jal x0, 0
 TMC0 = R.VX_OPCODE_CUSTOM0 | R.VX_F3_TMC << 12      # tmc x0: the warp ends
+SPIN = [0x001002b7,                     # lui t0, 0x100
+        0xfff28293,                     # 1: addi t0, t0, -1
+        0xfe029ee3,                     # bnez t0, 1b
+        TMC0]                           # 2^20 turns, then the end
+
+
+class Hung(Exception):
+    """QEMU stopped answering the qtest protocol: a deadlock, most likely."""
 
 
 class Qemu:
@@ -117,18 +126,30 @@ class Qemu:
             args[1:1] = ['-L', fw]
         self.p = subprocess.Popen(args, stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, bufsize=1)
+                                  stderr=subprocess.PIPE)
+        self.buf = b''          # qtest output not yet split into lines
         self.mon = None
         self.events = []        # asynchronous lines: "IRQ raise 11"
 
-    def qt(self, line):
-        self.p.stdin.write(line + '\n')
+    def qt(self, line, timeout=30):
+        """One qtest command; its reply.  A QEMU that does not answer in
+        @timeout seconds is killed, and Hung raised."""
+        self.p.stdin.write((line + '\n').encode())
         self.p.stdin.flush()
+        end = time.monotonic() + timeout
         while True:
-            out = self.p.stdout.readline()
-            if not out:
-                raise RuntimeError('qemu went away')
-            out = out.strip()
+            while b'\n' not in self.buf:
+                left = end - time.monotonic()
+                if left <= 0 or not select.select([self.p.stdout], [], [],
+                                                  left)[0]:
+                    self.p.kill()
+                    raise Hung('no answer to "%s" in %d s' % (line, timeout))
+                chunk = os.read(self.p.stdout.fileno(), 4096)
+                if not chunk:
+                    raise RuntimeError('qemu went away')
+                self.buf += chunk
+            raw, self.buf = self.buf.split(b'\n', 1)
+            out = raw.decode(errors='replace').strip()
             if out.startswith(('OK', 'FAIL', 'ERR')):
                 return out
             self.events.append(out)
@@ -251,8 +272,15 @@ def main():
     else:
         sys.exit(__doc__)
     t = Tap()
-    print('TAP version 13\n1..13', flush=True)
+    print('TAP version 13\n1..14', flush=True)
+    try:
+        run(t, qemu, fw)
+    except Hung as e:
+        t.ok(False, 'QEMU keeps answering (%s)' % e)
+    return 1 if t.failed else 0
 
+
+def run(t, qemu, fw):
     t.ok(bad_property(qemu, fw, 'threads=6', 'threads'),
          'threads=6 is refused, naming the property')
     t.ok(bad_property(qemu, fw, 'vram=8M', 'vram'),
@@ -310,18 +338,45 @@ def main():
     t.ok(q.rd(R.VX_REG_STATUS) == 0 and q.rd(R.VX_REG_ID) == R.VX_ID_MAGIC,
          'system_reset resets the card')
 
-    q.launch(J_SELF, 4)
-    time.sleep(0.1)
+    # Hot-unplug while the run thread raises interrupts: fences between
+    # kernels that spin for some 10 ms, each acked as it comes so
+    # that the next is a new edge for the thread to hand to the main loop,
+    # up to the eject itself; then a kernel that never ends.  unrealize
+    # runs under the BQL and joins the thread without dropping it: were
+    # the thread ever to wait for the BQL, QEMU would hang here.
     before = q.threads()
-    q.hmp('device_del vx0')
+    q.hmp('device_del vx0')             # only asks the guest
     q.qt('outl 0xae10 0x0')             # PIIX4 ACPI hotplug: bus select 0
+    q.wr(R.VX_REG_RESET, R.VX_RESET_KEY)
+    for i, w in enumerate(SPIN):
+        q.vram(CODE + 4 * i, w)
+    q.vram(CODE + 0x100, J_SELF)
+    words = []
+    for seqno in range(1, 61):
+        words += launch_packet(DEV + CODE, 1) + fence_packet(seqno)
+    q.wr(R.VX_REG_IRQ_ENABLE, R.VX_IRQ_FENCE)
+    q.ring(words + launch_packet(DEV + CODE + 0x100, 4))
+    acked, start = 0, time.monotonic()
+    while (time.monotonic() - start < 0.2 or acked < 2) and \
+            time.monotonic() - start < 3:
+        if q.rd(R.VX_REG_IRQ_STATUS) & R.VX_IRQ_FENCE:
+            q.wr(R.VX_REG_IRQ_STATUS, R.VX_IRQ_FENCE)
+            acked += 1
     q.qt('outl 0xae08 0x%x' % (1 << SLOT))  # the guest's eject
     time.sleep(0.5)
-    gone = '7658' not in q.hmp('info pci')
-    t.ok(gone and q.threads() == before - 1,
-         'device_del while a kernel loops joins the run thread')
+    gone = '%04x' % R.VX_PCI_DEVICE_ID not in q.hmp('info pci')
+    t.ok(acked >= 2 and gone and q.threads() == before - 1,
+         'device_del while a kernel loops and raises interrupts joins '
+         'the run thread (%d interrupts acked)' % acked)
+
+    q.hmp('device_add vortex,id=vx1,addr=%02x.0' % SLOT)
+    q.map_bars()
+    q.launch(TMC0, 8, seqno=7)
+    time.sleep(0.2)
+    t.ok(q.rd(R.VX_REG_ID) == R.VX_ID_MAGIC and
+         q.rd(R.VX_REG_FENCE_SEQNO) == 7,
+         'a card plugged into the same slot again runs a LAUNCH')
     t.ok(q.close() == 0, 'QEMU exits cleanly afterwards')
-    return 1 if t.failed else 0
 
 
 if __name__ == '__main__':
