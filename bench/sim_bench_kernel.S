@@ -12,6 +12,15 @@
 #define SPLIT(rd, rs1)  .insn r 0x0b, 2, 0, rd, rs1, x0
 #define JOIN(rs1)       .insn r 0x0b, 3, 0, x0, rs1, x0
 
+/* The loops' last 5 instructions: next element, back to @top while any. */
+.macro NEXT top
+    add     a1, a1, s4
+    add     a2, a2, s4
+    add     a3, a3, s4
+    addi    a4, a4, -1
+    bnez    a4, \top
+.endm
+
     .text
 /* a1 = a, a2 = b, a3 = c, a4 = count (> 0), s4 = stride in bytes */
 vec_loop:
@@ -21,11 +30,7 @@ vec_loop:
     add     t0, t0, t2
     add     t0, t0, t1
     sw      t0, 0(a3)
-    add     a1, a1, s4
-    add     a2, a2, s4
-    add     a3, a3, s4
-    addi    a4, a4, -1
-    bnez    a4, 1b
+    NEXT    1b
     ret
 
 fp_loop:
@@ -35,11 +40,7 @@ fp_loop:
     fadd.s  ft2, ft2, ft0
     fmadd.s ft2, ft2, ft1, ft0
     fsw     ft2, 0(a3)
-    add     a1, a1, s4
-    add     a2, a2, s4
-    add     a3, a3, s4
-    addi    a4, a4, -1
-    bnez    a4, 1b
+    NEXT    1b
     ret
 
 /*
