@@ -337,9 +337,11 @@ static inline bool vx_tmask_empty(const struct vx_tmask *m)
 
 static inline int vx_tmask_first(const struct vx_tmask *m)
 {
-    for (int i = 0; i < VX_TMASK_WORDS; i++)
-        if (m->w[i])
+    for (int i = 0; i < VX_TMASK_WORDS; i++) {
+        if (m->w[i]) {
             return i * 32 + __builtin_ctz(m->w[i]);
+        }
+    }
     return -1;
 }
 
