@@ -1,13 +1,32 @@
 // SPDX-License-Identifier: MIT
 /*
- * Simulator core speed against qemu-riscv32 on the same loop.
+ * Simulator core speed against qemu-riscv32 on the same loops.
  *
- * The simulator runs bench/sim_bench_kernel.S over full warps on one host
- * thread and reports lane-instructions per second; qemu-riscv32 (TCG, Linux
- * user mode) runs the same inner loop on one thread.  Both counts are the
- * loop's static 11 instructions per element times the elements processed.
- * qemu's start-up cost is removed by timing two iteration counts and
- * taking the difference.
+ * The simulator runs the loops of bench/sim_bench_kernel.S on one host
+ * thread, each thread of the grid taking a strided share of the vector;
+ * qemu-riscv32 (TCG, Linux user mode) runs the same loops over the whole
+ * vector on one thread, its start-up removed by timing two iteration
+ * counts and taking the difference.  Every figure is the median of RUNS
+ * timed runs, printed with the lowest and highest (the machine is shared
+ * and noisy); times are CPU time, so other load counts less.
+ *
+ * Two ways to count the simulator's work:
+ *   lane instructions  each active lane's instruction counts once: the
+ *                      loop's 11 instructions per element processed.  32
+ *                      of them are one warp instruction of a full warp,
+ *                      so comparing them with qemu's instructions says
+ *                      how much faster the card computes the loop than
+ *                      one qemu thread would, not how fast it executes
+ *                      instructions.
+ *   warp instructions  what the simulator dispatches: the device clock,
+ *                      one cycle per warp-instruction slot, entry code
+ *                      included.  Against qemu's instructions, this is
+ *                      the cost of an instruction, whatever its lanes do.
+ * Loops: "int" (lw, slli, add, sw: c = 3a + b) on full warps, whose loads
+ * and stores are consecutive words (the coalesced case); "fp" (flw, fmul,
+ * fadd, fmadd, fsw) likewise; "divergent", the int loop with half of each
+ * warp's lanes masked off by split/join, their accesses strided.  qemu
+ * runs the int loop for int and divergent, the fp loop for fp.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +39,52 @@
 
 #define VEC_N           65536u
 #define INSN_PER_ELEM   11u
-#define TARGET_S        0.5     /* CPU seconds per timed run */
-#define REPEATS         3       /* the best of: the machine may be busy */
+#define TARGET_S        0.3     /* CPU seconds per timed run */
+#define RUNS            5
+
+enum loop { LOOP_INT, LOOP_FP, LOOP_DIV };
+
+static const struct {
+    const char *name;
+    const char *entry;          /* simulator entry symbol */
+    int qemu_fp;                /* qemu-riscv32 runs the fp loop */
+    uint32_t lanes_div;         /* 1 / the share of lanes that work */
+} loops[] = {
+    [LOOP_INT] = { "int", "vec_sim_entry", 0, 1 },
+    [LOOP_FP] = { "fp", "fp_sim_entry", 1, 1 },
+    [LOOP_DIV] = { "divergent", "div_sim_entry", 0, 2 },
+};
+
+/* Median, lowest and highest of RUNS measurements. */
+struct stat3 {
+    double med, lo, hi;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+static struct stat3 stat3(double *v, int n)
+{
+    qsort(v, n, sizeof(*v), cmp_double);
+    return (struct stat3){ v[n / 2], v[0], v[n - 1] };
+}
+
+static void print_rate(const char *name, struct stat3 s)
+{
+    printf("%s: %.0f (%d runs, %.3g .. %.3g)\n", name, s.med, RUNS, s.lo,
+           s.hi);
+}
+
+/* @a against @b: ratio of the medians, and the widest range of the runs. */
+static void print_ratio(const char *name, struct stat3 a, struct stat3 b)
+{
+    printf("%s: %.3g (%.3g .. %.3g)\n", name, a.med / b.med, a.lo / b.hi,
+           a.hi / b.lo);
+}
 
 /* CPU time of this process: other load on the machine does not count. */
 static double cpu_now(void)
@@ -32,17 +95,50 @@ static double cpu_now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* CPU seconds the simulator needs for @iters passes over the vector. */
-static double time_sim(uint32_t cores, uint32_t warps, uint32_t threads,
-                       uint32_t iters)
-{
-    struct vx_card *c = vx_card_new(cores, warps, threads);
-    uint32_t args = VX_VRAM_DEVADDR + 0x200000, arr = args + 0x1000;
-    uint32_t grid[3] = { cores, 1, 1 }, block[3] = { warps * threads, 1, 1 };
-    double t0, dt;
+/* ------------------------------------------------------------ simulator */
 
-    if (!c || vx_card_load(c, vx_test_path("bench_vec", ".sim.elf")) < 0) {
-        fprintf(stderr, "sim_bench: cannot load the kernel\n");
+struct sim_cfg {
+    enum loop loop;
+    uint32_t cores, warps, threads;
+    enum vx_sim_exec exec;
+};
+
+struct sim_run {
+    double cpu_s;
+    uint64_t clock;             /* warp-instruction slots */
+    uint64_t lane_insns;        /* the loop's, counted per active lane */
+};
+
+static uint64_t card_clock(struct vx_card *c)
+{
+    uint32_t lo = vx_card_reg(c, VX_REG_CLOCK_LO);
+
+    return (uint64_t)vx_card_reg(c, VX_REG_CLOCK_HI) << 32 | lo;
+}
+
+/* The arrays as the Linux entry of sim_bench_kernel.S fills them. */
+static void fill(struct vx_card *c, uint32_t a, uint32_t b)
+{
+    for (uint32_t i = 0; i < VEC_N; i++) {
+        vx_card_wr32(c, a + 4 * i, 0x3f800000u + (i << 8));
+        vx_card_wr32(c, b + 4 * i, 0x3fc00000u + (i << 4));
+    }
+}
+
+static struct sim_run time_sim(const struct sim_cfg *k, uint32_t iters)
+{
+    struct vx_card *c = vx_card_new(k->cores, k->warps, k->threads);
+    uint32_t args = VX_VRAM_DEVADDR + 0x200000, arr = args + 0x1000;
+    uint32_t threads = k->cores * k->warps * k->threads;
+    uint32_t grid[3] = { k->cores, 1, 1 };
+    uint32_t block[3] = { k->warps * k->threads, 1, 1 };
+    struct sim_run r;
+    uint64_t clock0;
+    double t0;
+
+    if (!c || vx_sim_set_exec(c->sim, k->exec) < 0 ||
+        vx_card_load(c, vx_test_path("bench_vec", ".sim.elf")) < 0) {
+        fprintf(stderr, "sim_bench: cannot set up the card\n");
         exit(1);
     }
     vx_card_wr32(c, args + 0, VEC_N);
@@ -50,35 +146,47 @@ static double time_sim(uint32_t cores, uint32_t warps, uint32_t threads,
     for (int i = 0; i < 3; i++) {
         vx_card_wr32(c, args + 8 + 4 * i, arr + i * 4 * VEC_N);
     }
-    vx_card_launch(c, vx_card_sym(c, "vec_sim_entry"), args, grid, block,
-                   VX_VRAM_DEVADDR + 0x800000, 1024);
+    fill(c, arr, arr + 4 * VEC_N);
+    vx_card_launch(c, vx_card_sym(c, loops[k->loop].entry), args, grid,
+                   block, VX_VRAM_DEVADDR + 0x800000, 1024);
+    clock0 = card_clock(c);
     t0 = cpu_now();
     vx_card_run(c, ~0ull);
-    dt = cpu_now() - t0;
+    r.cpu_s = cpu_now() - t0;
+    r.clock = card_clock(c) - clock0;
+    r.lane_insns = (uint64_t)INSN_PER_ELEM * iters *
+                   (VEC_N / threads) * (threads / loops[k->loop].lanes_div);
     if (vx_card_reg(c, VX_REG_ERR_CAUSE) || vx_sim_runnable(c->sim)) {
         fprintf(stderr, "sim_bench: the kernel did not finish (cause %u)\n",
                 vx_card_reg(c, VX_REG_ERR_CAUSE));
         exit(1);
     }
     vx_card_free(c);
-    return dt;
+    return r;
 }
 
-/* Lane-instructions per second on a cores x warps x threads card. */
-static double bench_sim(uint32_t cores, uint32_t warps, uint32_t threads)
+/* Lane- and warp-instructions per second of RUNS runs of TARGET_S. */
+static void bench_sim(const struct sim_cfg *k, struct stat3 *lane,
+                      struct stat3 *warp)
 {
-    double t = time_sim(cores, warps, threads, 20), best = 1e30;
-    uint32_t iters = (uint32_t)(20 * TARGET_S / (t > 1e-6 ? t : 1e-6)) + 1;
+    double l[RUNS], w[RUNS];
+    struct sim_run r = time_sim(k, 4);
+    uint32_t iters = (uint32_t)(4 * TARGET_S /
+                                (r.cpu_s > 1e-6 ? r.cpu_s : 1e-6)) + 1;
 
-    for (int i = 0; i < REPEATS; i++) {
-        t = time_sim(cores, warps, threads, iters);
-        best = t < best ? t : best;
+    for (int i = 0; i < RUNS; i++) {
+        r = time_sim(k, iters);
+        l[i] = r.lane_insns / r.cpu_s;
+        w[i] = r.clock / r.cpu_s;
     }
-    return (double)VEC_N * INSN_PER_ELEM * iters / best;
+    *lane = stat3(l, RUNS);
+    *warp = stat3(w, RUNS);
 }
+
+/* ---------------------------------------------------------- qemu-riscv32 */
 
 /* CPU seconds (user + system) of one qemu-riscv32 run of @iters passes. */
-static double time_qemu(uint32_t iters)
+static double time_qemu(uint32_t iters, int fp)
 {
     char arg[16];
     struct rusage ru;
@@ -89,7 +197,8 @@ static double time_qemu(uint32_t iters)
     pid = fork();
     if (pid == 0) {
         execlp("qemu-riscv32", "qemu-riscv32",
-               vx_test_path("bench_vec", ".linux.elf"), arg, (char *)NULL);
+               vx_test_path("bench_vec", ".linux.elf"), arg,
+               fp ? "fp" : (char *)NULL, (char *)NULL);
         _exit(127);
     }
     if (pid < 0 || wait4(pid, &status, 0, &ru) != pid ||
@@ -101,47 +210,69 @@ static double time_qemu(uint32_t iters)
            ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
 }
 
-static double best_qemu(uint32_t iters)
-{
-    double best = 1e30;
-
-    for (int i = 0; i < REPEATS; i++) {
-        double t = time_qemu(iters);
-
-        best = t < best ? t : best;
-    }
-    return best;
-}
-
 /*
- * Instructions per second of qemu-riscv32.  Start-up and translation
- * are removed by timing a long and a short run and taking the difference.
+ * Instructions per second of qemu-riscv32 on one loop.  Start-up,
+ * translation and filling the arrays are removed by timing a long and a
+ * short run and taking the difference.
  */
-static double bench_qemu(void)
+static struct stat3 bench_qemu(int fp)
 {
-    double t = time_qemu(200);
-    uint32_t iters = (uint32_t)(200 * 2 * TARGET_S / (t > 1e-3 ? t : 1e-3));
-    double d;
+    double t = time_qemu(100, fp), v[RUNS];
+    uint32_t iters = (uint32_t)(100 * 2 * TARGET_S / (t > 1e-3 ? t : 1e-3));
 
     iters = iters < 400 ? 400 : iters;
-    d = best_qemu(iters) - best_qemu(iters / 4);
-    return (double)VEC_N * INSN_PER_ELEM * (iters - iters / 4) / d;
+    for (int i = 0; i < RUNS; i++) {
+        double d = time_qemu(iters, fp) - time_qemu(iters / 4, fp);
+
+        v[i] = (double)VEC_N * INSN_PER_ELEM * (iters - iters / 4) /
+               (d > 1e-6 ? d : 1e-6);
+    }
+    return stat3(v, RUNS);
+}
+
+/* ------------------------------------------------------------------ main */
+
+static void name(char *buf, size_t len, const char *what,
+                 const struct sim_cfg *k, const char *suffix)
+{
+    snprintf(buf, len, "%s_%s_%ux%ux%u%s", what, loops[k->loop].name,
+             k->cores, k->warps, k->threads, suffix);
 }
 
 int main(void)
 {
-    double q = bench_qemu();
-    double s8 = bench_sim(2, 4, 8);
-    double s32 = bench_sim(2, 4, 32);
-    double s128 = bench_sim(2, 4, 128);
+    static const struct sim_cfg cfgs[] = {
+        { LOOP_INT, 2, 4, 8, VX_SIM_EXEC_BEST },
+        { LOOP_INT, 2, 4, 32, VX_SIM_EXEC_BEST },
+        { LOOP_INT, 2, 4, 128, VX_SIM_EXEC_BEST },
+        { LOOP_FP, 2, 4, 32, VX_SIM_EXEC_BEST },
+        { LOOP_DIV, 2, 4, 32, VX_SIM_EXEC_BEST },
+        { LOOP_INT, 2, 4, 32, VX_SIM_EXEC_REF },
+        { LOOP_INT, 2, 4, 32, VX_SIM_EXEC_BURST },
+    };
+    struct stat3 q[2] = { bench_qemu(0), bench_qemu(1) };
+    char n[96];
 
-    printf("qemu_user_insn_per_s: %.0f\n", q);
-    printf("sim_lane_insn_per_s_2x4x8: %.0f\n", s8);
-    printf("sim_lane_insn_per_s_2x4x32: %.0f\n", s32);
-    printf("sim_lane_insn_per_s_2x4x128: %.0f\n", s128);
-    printf("sim_vs_qemu_user_ratio_8_threads: %.2f\n", s8 / q);
-    printf("sim_vs_qemu_user_ratio_128_threads: %.2f\n", s128 / q);
-    /* the headline: 32-lane warps, the usual GPU warp width */
-    printf("sim_vs_qemu_user_ratio: %.2f\n", s32 / q);
+    print_rate("qemu_insn_per_s_int", q[0]);
+    print_rate("qemu_insn_per_s_fp", q[1]);
+    printf("sim_executor: %s\n", vx_sim_exec_name(
+           vx_sim_exec_available(VX_SIM_EXEC_AVX2) ? VX_SIM_EXEC_AVX2
+                                                   : VX_SIM_EXEC_BURST));
+    for (size_t i = 0; i < sizeof(cfgs) / sizeof(cfgs[0]); i++) {
+        const struct sim_cfg *k = &cfgs[i];
+        const char *suffix = k->exec == VX_SIM_EXEC_BEST ? "" :
+                             k->exec == VX_SIM_EXEC_REF ? "_ref" : "_burst";
+        struct stat3 lane, warp, qk = q[loops[k->loop].qemu_fp];
+
+        bench_sim(k, &lane, &warp);
+        name(n, sizeof(n), "sim_lane_insn_per_s", k, suffix);
+        print_rate(n, lane);
+        name(n, sizeof(n), "sim_warp_insn_per_s", k, suffix);
+        print_rate(n, warp);
+        name(n, sizeof(n), "lane_insn_vs_qemu_ratio", k, suffix);
+        print_ratio(n, lane, qk);
+        name(n, sizeof(n), "warp_insn_vs_qemu_ratio", k, suffix);
+        print_ratio(n, warp, qk);
+    }
     return 0;
 }

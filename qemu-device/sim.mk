@@ -94,6 +94,12 @@ $(UNCORE_TESTS): $(O)/host/tests/%: $(SIM_TDIR)/%.c $(LIBVXSIM) $(SIM_HDRS) \
 
 HOST_TESTS += $(UNCORE_TESTS)
 
+# Suites that scripts/run-host-tests.sh runs once per executor
+# (VX_SIM_EXEC=ref, burst, avx2), so a bug in any of them fails the run.
+SIM_EXEC_TESTS := $(O)/host/tests/test_isa $(O)/host/tests/test_simt \
+	$(O)/host/tests/test_exc $(UNCORE_TESTS) \
+	$(O)/host/userspace/test_kernels_sim
+
 # The QEMU device itself, through qtest (needs VX_QEMU, set by make check).
 HOST_TESTS += $(SIM_TDIR)/qtest_vortex.py
 

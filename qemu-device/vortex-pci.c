@@ -15,14 +15,24 @@
  * (an empty kernel runs in well under a microsecond), so the run thread
  * avoids them: it raises the interrupt itself, taking the BQL once it has
  * dropped the simulator mutex (the lock order is BQL, then simulator),
- * instead of waking the main loop; and when a job ends it polls for the
- * next doorbell for a short while before it goes to sleep, as a driver
- * that submits back to back rings again soon.  Like QEMU's adaptive
- * AioContext polling, the window grows while doorbells come within
- * "poll-us" of the card going idle, and shrinks (down to not polling at
- * all) when they do not, so an idle card or a busy host does not pay for it.
- * Level changes made by register accesses are applied at once: those run
- * under the BQL already.
+ * instead of waking the main loop (a bottom half costs some 40 us more
+ * per launch and wait); and when a job ends it polls for the next doorbell
+ * for a short while before it goes to sleep, as a driver that submits
+ * back to back rings again soon.  Like QEMU's adaptive AioContext polling,
+ * the window grows while doorbells come within "poll-us" of the card
+ * going idle, and shrinks (down to not polling at all) when they do not,
+ * so an idle card or a busy host does not pay for it.  Level changes made
+ * by register accesses are applied at once: those run under the BQL
+ * already.
+ *
+ * Unrealize (also the hot-unplug path) runs under the BQL and must not
+ * drop it, yet the run thread may be waiting for it to raise an interrupt.
+ * So the thread only ever waits for the BQL through the gate in
+ * vortex_run_irq(), and unrealize closes the gate: if the thread is not
+ * waiting, unrealize waits for it to leave; if it is, unrealize leaves it
+ * behind, and the thread, once it has the BQL, finds the gate closed and
+ * leaves without touching the device again.  Nothing else in the thread
+ * waits for anything unrealize holds.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -51,6 +61,13 @@
 
 #define TYPE_VORTEX_PCI "vortex"
 OBJECT_DECLARE_SIMPLE_TYPE(VortexPCIState, VORTEX_PCI)
+
+/* The gate between the run thread and the BQL (vortex_run_irq()). */
+enum {
+    VORTEX_GATE_OPEN,           /* the thread may wait for the BQL */
+    VORTEX_GATE_WAITING,        /* it does */
+    VORTEX_GATE_CLOSED,         /* unrealized: it must not */
+};
 
 /* Registers the wrapper itself looks at, for tracing. */
 REG32(RESET, VX_REG_RESET)
@@ -87,9 +104,13 @@ struct VortexPCIState {
     struct vx_sim *sim;         /* every call under @lock */
     QemuMutex lock;             /* serialises the simulator */
     QemuCond work;              /* kick, stop: the thread re-checks */
-    QemuThread thread;
+    QemuThread thread;          /* detached: unrealize waits for @running */
+    QemuCond exited;            /* the thread cleared @running */
+    int *gate;                  /* atomic VORTEX_GATE_*; freed by the thread
+                                   if unrealize leaves it behind */
     uint64_t slice;             /* warp instructions per vx_sim_run() */
     bool stopping;              /* written under @lock, polled atomically */
+    bool running;               /* under @lock: the thread has not left */
     int mmio_waiters;           /* atomic: accesses waiting for @lock */
     unsigned kicks;             /* atomic: doorbells so far, for polling */
     int64_t poll_ns;            /* run thread only: current poll window */
@@ -248,9 +269,32 @@ static void vortex_run_poll_adapt(VortexPCIState *s, int64_t idle_ns)
     }
 }
 
+/*
+ * Raise the interrupt the last slice changed, with the BQL and without
+ * @lock.  Returns false if the device was unrealized while this thread
+ * waited for the BQL: @s may be gone, and the thread must leave at once.
+ */
+static bool vortex_run_irq(VortexPCIState *s, int *gate)
+{
+    if (qatomic_cmpxchg(gate, VORTEX_GATE_OPEN, VORTEX_GATE_WAITING) !=
+        VORTEX_GATE_OPEN) {
+        return true;            /* stopping: unrealize waits for us */
+    }
+    bql_lock();
+    if (qatomic_cmpxchg(gate, VORTEX_GATE_WAITING, VORTEX_GATE_OPEN) !=
+        VORTEX_GATE_WAITING) {
+        bql_unlock();
+        return false;
+    }
+    vortex_irq_update(s);
+    bql_unlock();
+    return true;
+}
+
 static void *vortex_run_thread(void *opaque)
 {
     VortexPCIState *s = opaque;
+    int *gate = s->gate;
     int64_t idle_since = 0;     /* when the card ran out of work, or 0 */
 
     qemu_mutex_lock(&s->lock);
@@ -279,15 +323,18 @@ static void *vortex_run_thread(void *opaque)
         qemu_mutex_unlock(&s->lock);
         if (s->irq_dirty) {
             s->irq_dirty = false;
-            bql_lock();
-            vortex_irq_update(s);
-            bql_unlock();
+            if (!vortex_run_irq(s, gate)) {
+                g_free(gate);   /* left behind by unrealize: all ours */
+                return NULL;
+            }
         }
         while (qatomic_read(&s->mmio_waiters) > 0) {
             g_thread_yield();
         }
         qemu_mutex_lock(&s->lock);
     }
+    s->running = false;
+    qemu_cond_signal(&s->exited);
     qemu_mutex_unlock(&s->lock);
     return NULL;
 }
@@ -423,9 +470,13 @@ static void vortex_realize(PCIDevice *pdev, Error **errp)
     s->slice = MAX(VORTEX_SLICE_LANES / cfg.threads, 16);
     qemu_mutex_init(&s->lock);
     qemu_cond_init(&s->work);
+    qemu_cond_init(&s->exited);
+    s->gate = g_new(int, 1);
+    *s->gate = VORTEX_GATE_OPEN;
     s->stopping = false;
+    s->running = true;
     qemu_thread_create(&s->thread, "vortex-sim", vortex_run_thread, s,
-                       QEMU_THREAD_JOINABLE);
+                       QEMU_THREAD_DETACHED);
 
     pci_register_bar(pdev, VX_BAR_MMIO, PCI_BASE_ADDRESS_SPACE_MEMORY,
                      &s->mmio);
@@ -436,24 +487,34 @@ static void vortex_realize(PCIDevice *pdev, Error **errp)
 }
 
 /*
- * Also the hot-unplug path: the thread leaves at its next slice boundary.
- * It may be waiting for the BQL to raise an interrupt, so it is joined
- * with the BQL dropped.
+ * Also the hot-unplug path, under the BQL throughout.  The thread leaves
+ * at its next slice boundary, and is waited for, unless it is waiting
+ * for the BQL: then it is left behind with the closed gate (see the top
+ * of this file), and touches neither the simulator nor @s again.
  */
 static void vortex_exit(PCIDevice *pdev)
 {
     VortexPCIState *s = VORTEX_PCI(pdev);
+    bool left_behind;
 
     qemu_mutex_lock(&s->lock);
     qatomic_set(&s->stopping, true);
     qemu_cond_signal(&s->work);
+    left_behind = qatomic_xchg(s->gate, VORTEX_GATE_CLOSED) ==
+                  VORTEX_GATE_WAITING;
+    if (!left_behind) {
+        while (s->running) {
+            qemu_cond_wait(&s->exited, &s->lock);
+        }
+        g_free(s->gate);
+    }
+    s->gate = NULL;
     qemu_mutex_unlock(&s->lock);
-    bql_unlock();
-    qemu_thread_join(&s->thread);
-    bql_lock();
+    trace_vortex_exit(left_behind);
 
     vx_sim_free(s->sim);
     s->sim = NULL;
+    qemu_cond_destroy(&s->exited);
     qemu_cond_destroy(&s->work);
     qemu_mutex_destroy(&s->lock);
     msi_uninit(pdev);

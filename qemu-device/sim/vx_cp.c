@@ -382,16 +382,8 @@ static uint64_t mul3_sat(uint32_t a, uint32_t b, uint32_t c)
 static bool stack_ok(struct vx_sim *sim, uint32_t base, uint32_t size)
 {
     uint64_t area = (uint64_t)sim->nwarps * sim->cfg.threads * size;
-    uint64_t off;
 
-    if (!size) {
-        return true;
-    }
-    if (base < VX_VRAM_DEVADDR) {
-        return false;
-    }
-    off = base - VX_VRAM_DEVADDR;
-    return off + area <= sim->cfg.vram_size;
+    return !size || vx_vram_range_ok(sim, base, area);
 }
 
 /* Checks of docs/hardware.md, in its order; @p is the 12-dword payload. */
@@ -417,7 +409,7 @@ static const char *launch_check(struct vx_sim *sim, const uint32_t *p)
     if (blocks > UINT32_MAX || blocks * block_threads > UINT32_MAX) {
         return "LAUNCH grid of more than 2^32-1 threads";
     }
-    if ((p[VX_LAUNCH_ENTRY] & 3) || !vx_sim_mem(sim, p[VX_LAUNCH_ENTRY], 4)) {
+    if (!vx_vram_pc_ok(sim->cfg.vram_size, p[VX_LAUNCH_ENTRY])) {
         return "LAUNCH entry PC not a 4-byte aligned VRAM address";
     }
     if (!stack_ok(sim, p[VX_LAUNCH_STACK_BASE], p[VX_LAUNCH_STACK_SIZE])) {

@@ -1,20 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Vortex card simulator: the body of vx_exec_burst(), included by
- * vx_exec.c once per vector width (VL lanes, types VEC/VECS) as the static
- * function VX_BURST_FN with attributes VX_BURST_ATTR.  The building blocks
- * (ALU_RR, LOAD, ...) are vx_exec.c's macros.  No include guard: this is a
- * template.
+ * Vortex card simulator: the body of the burst executors, included by
+ * vx_exec_fast.c once per vector width (VL lanes, types VEC/VECS) as the
+ * static function VX_BURST_FN with attributes VX_BURST_ATTR.  The building
+ * blocks (ALU_RR, LOAD, ...) are vx_exec_fast.c's macros.  No include
+ * guard: this is a template.  vx_exec_burst() calls it with @max > 0 and
+ * lanes to run.
  */
 
-static VX_BURST_ATTR enum vx_exec_result
+static __attribute__((noinline)) VX_BURST_ATTR enum vx_exec_result
 VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
 {
     const uint32_t T = sim->cfg.threads;
-    /* VRAM offset bits that must be clear: VRAM is a power of two */
-    const uint32_t hi = ~(uint32_t)(sim->cfg.vram_size - 1);
-    /* the highest offset of a whole warp's consecutive words */
-    const uint32_t lim4 = (uint32_t)(sim->cfg.vram_size - 4 * T);
+    /* in a local: a store to VRAM could alias sim->cfg for the compiler */
+    const uint64_t vram_size = sim->cfg.vram_size;
+    /* vx_vram_range_ok() for a whole warp's consecutive words at offset o */
+    const uint32_t lim4 = (uint32_t)(vram_size - 4 * T);
     uint8_t *const vram = sim->vram;
     uint32_t *const X = w->x, *const F = w->f;
     enum vx_exec_result r;
@@ -26,33 +27,22 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
     uint64_t left = max, synced = 0;
     uint32_t VT;        /* T if every lane is active and T % 8 == 0, else 0 */
 
-    if (max == 0) {
-        *used = 0;
-        return VX_EXEC_OK;
-    }
-    if (vx_tmask_empty(&w->tmask)) {
-        /* no lane to run (only a debugger can get here): as tmc 0 */
-        vx_warp_stop(sim, w);
-        vx_cp_warp_ended(sim, w);
-        *used = 1;
-        return VX_EXEC_ENDED;
-    }
     VT = (T & 7) == 0 && tmask_is_full(&w->tmask, T) ? T : 0;
     lane0 = first_lane(&w->tmask);
 
     while (left) {
-        uint32_t off = pc - VX_VRAM_DEVADDR, word;
+        uint32_t word;
         struct vx_dinsn *d;
 
         left--;
-        if (off & (hi | 3)) {
+        if (!vx_vram_pc_ok(vram_size, pc)) {
             w->pc = pc;
             w->cycle += max - left - synced;
             w->instret += max - left - synced - 1;
             *used = max - left;
-            return fetch_fault(sim, w);
+            return vx_exec_fetch_fault(sim, w);
         }
-        word = ld32(vram + off);
+        word = ld32(vram + vx_vram_off(pc));
         d = &sim->dcache[(pc >> 2) & DCACHE_MASK];
         if (__builtin_expect(d->pc != pc || d->insn != word, 0)) {
             decode(sim, d, pc, word);
@@ -132,7 +122,7 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
             /* moves pc, reports faults */
             r = vx_simt_exec(sim, w, d->insn);
         } else {
-            r = exec_slow(sim, w, d->insn);
+            r = vx_exec_one(sim, w, d->insn);
         }
         if (r != VX_EXEC_OK) {
             /*

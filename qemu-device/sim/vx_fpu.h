@@ -7,18 +7,6 @@
 
 #include "vx_sim_internal.h"
 
-/*
- * Iterate @lane over the set bits of @mask.  A macro rather than a
- * callback: the body is inlined into each per-opcode loop, which is what
- * makes executing a warp instruction cheap.
- */
-#define VX_FOR_EACH_LANE(mask, lane)                                        \
-    for (uint32_t vx_wi_ = 0, vx_m_ = (mask)->w[0], lane;                   \
-         vx_wi_ < VX_TMASK_WORDS;                                           \
-         vx_m_ = (++vx_wi_ < VX_TMASK_WORDS) ? (mask)->w[vx_wi_] : 0)       \
-        for (; vx_m_ && ((lane = vx_wi_ * 32 + __builtin_ctz(vx_m_)), 1);   \
-             vx_m_ &= vx_m_ - 1)
-
 /* fflags bits */
 #define VX_FFLAG_NX 0x01
 #define VX_FFLAG_UF 0x02

@@ -40,9 +40,83 @@ config_fail(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
+/* ------------------------------------------------------------ executors */
+
+static const char *const exec_names[] = {
+    [VX_SIM_EXEC_BEST] = "best",
+    [VX_SIM_EXEC_REF] = "ref",
+    [VX_SIM_EXEC_BURST] = "burst",
+    [VX_SIM_EXEC_AVX2] = "avx2",
+};
+
+bool vx_sim_exec_available(enum vx_sim_exec exec)
+{
+    switch (exec) {
+    case VX_SIM_EXEC_BEST:
+    case VX_SIM_EXEC_REF:
+    case VX_SIM_EXEC_BURST:
+        return true;
+    case VX_SIM_EXEC_AVX2:
+        return vx_exec_has_avx2();
+    }
+    return false;
+}
+
+const char *vx_sim_exec_name(enum vx_sim_exec exec)
+{
+    return exec <= VX_SIM_EXEC_AVX2 ? exec_names[exec] : "?";
+}
+
+int vx_sim_set_exec(struct vx_sim *sim, enum vx_sim_exec exec)
+{
+    if (!vx_sim_exec_available(exec)) {
+        return -1;
+    }
+    if (exec == VX_SIM_EXEC_BEST) {
+        exec = vx_exec_has_avx2() ? VX_SIM_EXEC_AVX2 : VX_SIM_EXEC_BURST;
+    }
+    sim->exec = exec;
+    return 0;
+}
+
+enum vx_sim_exec vx_sim_get_exec(const struct vx_sim *sim)
+{
+    return sim->exec;
+}
+
+/*
+ * The executor VX_SIM_EXEC names, VX_SIM_EXEC_BEST if it is unset.  The
+ * host test harness runs each suite once per executor this way; a name
+ * this host cannot run is an error rather than a quiet fallback, so a
+ * suite never passes on another executor than the one it claims.
+ */
+static int exec_from_env(enum vx_sim_exec *exec, char *err, size_t errlen)
+{
+    const char *name = getenv("VX_SIM_EXEC");
+
+    *exec = VX_SIM_EXEC_BEST;
+    if (!name || !*name) {
+        return 0;
+    }
+    for (enum vx_sim_exec e = 0; e <= VX_SIM_EXEC_AVX2; e++) {
+        if (strcmp(name, exec_names[e]) != 0) {
+            continue;
+        }
+        if (!vx_sim_exec_available(e)) {
+            return config_fail(err, errlen, "VX_SIM_EXEC=%s: this host "
+                               "cannot run that executor", name);
+        }
+        *exec = e;
+        return 0;
+    }
+    return config_fail(err, errlen, "VX_SIM_EXEC=%s is not one of best, "
+                       "ref, burst, avx2", name);
+}
+
 int vx_sim_config_check(const struct vx_sim_config *cfg, char *err,
                         size_t errlen)
 {
+    enum vx_sim_exec exec;
     uint64_t total;
 
     if (cfg->clusters < 1 || cfg->clusters > VX_MAX_CLUSTERS) {
@@ -77,7 +151,7 @@ int vx_sim_config_check(const struct vx_sim_config *cfg, char *err,
                            VX_VRAM_MAX_SIZE >> 20,
                            (unsigned long long)cfg->vram_size);
     }
-    return 0;
+    return exec_from_env(&exec, err, errlen);
 }
 
 /* ------------------------------------------------------------ lifecycle */
@@ -149,6 +223,7 @@ static void init_topology(struct vx_sim *sim)
 struct vx_sim *vx_sim_new(const struct vx_sim_config *cfg, uint8_t *vram,
                           const struct vx_sim_hooks *hooks, void *opaque)
 {
+    enum vx_sim_exec exec;
     struct vx_sim *sim;
     size_t mask_words;
 
@@ -181,6 +256,8 @@ struct vx_sim *vx_sim_new(const struct vx_sim_config *cfg, uint8_t *vram,
         return NULL;
     }
     init_topology(sim);
+    exec_from_env(&exec, NULL, 0);      /* vx_sim_config_check() passed */
+    vx_sim_set_exec(sim, exec);
     vx_sim_reset(sim);
     return sim;
 }
@@ -311,20 +388,6 @@ void vx_sim_core_reset(struct vx_sim *sim)
     irq_update(sim);
 
     vx_dm_on_reset(sim);
-}
-
-uint8_t *vx_sim_mem(struct vx_sim *sim, uint32_t addr, uint32_t len)
-{
-    uint64_t off;
-
-    if (addr < VX_VRAM_DEVADDR) {
-        return NULL;
-    }
-    off = addr - VX_VRAM_DEVADDR;
-    if (off + len > sim->cfg.vram_size) {
-        return NULL;
-    }
-    return sim->vram + off;
 }
 
 void vx_sim_guest_error(struct vx_sim *sim, const char *fmt, ...)

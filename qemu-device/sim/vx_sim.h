@@ -22,21 +22,21 @@ struct vx_sim;
 
 /** Topology and memory of one card. */
 struct vx_sim_config {
-	uint32_t clusters;	/* 1..127 */
-	uint32_t cores;		/* per cluster, 1..511 */
-	uint32_t warps;		/* per core, 1..511 */
-	uint32_t threads;	/* per warp, power of two 1..128 */
-	uint64_t vram_size;	/* power of two, VX_VRAM_MIN_SIZE..VX_VRAM_MAX_SIZE */
+    uint32_t clusters;      /* 1..127 */
+    uint32_t cores;         /* per cluster, 1..511 */
+    uint32_t warps;         /* per core, 1..511 */
+    uint32_t threads;       /* per warp, power of two 1..128 */
+    uint64_t vram_size;     /* power of two, VX_VRAM_MIN_SIZE..VX_VRAM_MAX_SIZE */
 };
 
 /** Callbacks into the embedder.  Any may be NULL. */
 struct vx_sim_hooks {
-	/* Level of (IRQ_STATUS & IRQ_ENABLE) != 0 changed. */
-	void (*set_irq)(void *opaque, bool level);
-	/* Work became runnable (doorbell, resume, ...): schedule vx_sim_run(). */
-	void (*kick)(void *opaque);
-	/* A guest mistake the embedder should log (QEMU: LOG_GUEST_ERROR). */
-	void (*guest_error)(void *opaque, const char *msg);
+    /* Level of (IRQ_STATUS & IRQ_ENABLE) != 0 changed. */
+    void (*set_irq)(void *opaque, bool level);
+    /* Work became runnable (doorbell, resume, ...): schedule vx_sim_run(). */
+    void (*kick)(void *opaque);
+    /* A guest mistake the embedder should log (QEMU: LOG_GUEST_ERROR). */
+    void (*guest_error)(void *opaque, const char *msg);
 };
 
 /*
@@ -48,10 +48,12 @@ int vx_sim_config_check(const struct vx_sim_config *cfg, char *err, size_t errle
 /*
  * vx_sim_new - create a card in its power-on state.
  * @vram must stay valid and be cfg->vram_size bytes until vx_sim_free().
- * Returns NULL if @cfg is invalid or memory is short.
+ * The card starts with the executor the environment variable VX_SIM_EXEC
+ * names, or the best one this host runs (see enum vx_sim_exec).
+ * Returns NULL if @cfg or VX_SIM_EXEC is invalid or memory is short.
  */
 struct vx_sim *vx_sim_new(const struct vx_sim_config *cfg, uint8_t *vram,
-			  const struct vx_sim_hooks *hooks, void *opaque);
+                          const struct vx_sim_hooks *hooks, void *opaque);
 void vx_sim_free(struct vx_sim *sim);
 
 /* Power-on reset: everything, the Debug Module included; VRAM untouched. */
@@ -70,5 +72,29 @@ uint64_t vx_sim_run(struct vx_sim *sim, uint64_t budget);
 
 /* True if vx_sim_run() would make progress. */
 bool vx_sim_runnable(const struct vx_sim *sim);
+
+/*
+ * Executors: how vx_sim_run() executes warp instructions.  They give the
+ * same results, which the host tests check by running every suite on
+ * each; they differ in speed and in how much code stands between an
+ * instruction and its effect.  VX_SIM_EXEC=ref|burst|avx2 in the
+ * environment picks the one a new card starts with (a name this host
+ * cannot run makes vx_sim_config_check() and vx_sim_new() fail).
+ */
+enum vx_sim_exec {
+    VX_SIM_EXEC_BEST,   /* the fastest available: avx2, else burst */
+    VX_SIM_EXEC_REF,    /* reference interpreter: one instruction at a time */
+    VX_SIM_EXEC_BURST,  /* decoded-instruction cache, bursts, 4-lane vectors */
+    VX_SIM_EXEC_AVX2,   /* the burst executor compiled for AVX2 (x86-64) */
+};
+
+/* Whether this build, on this host, can run @exec. */
+bool vx_sim_exec_available(enum vx_sim_exec exec);
+/* "ref", "burst", "avx2" ("best" for VX_SIM_EXEC_BEST). */
+const char *vx_sim_exec_name(enum vx_sim_exec exec);
+/* Switch executors between vx_sim_run() calls: 0, or -1 if unavailable. */
+int vx_sim_set_exec(struct vx_sim *sim, enum vx_sim_exec exec);
+/* The executor in use (never VX_SIM_EXEC_BEST). */
+enum vx_sim_exec vx_sim_get_exec(const struct vx_sim *sim);
 
 #endif /* VX_SIM_H */

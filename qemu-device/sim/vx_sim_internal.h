@@ -7,8 +7,11 @@
  *   vx_cp.c    command processor: ring, packets, block dispatch
  *   vx_dm.c    Debug Module
  *   vx_run.c   warp scheduler (vx_sim_run)
- *   vx_exec.c  RV32IM + Zicsr decode and execute across a warp's lanes
- *              (its fast path's body is the template vx_exec_burst.h)
+ *   vx_exec.c  RV32IM + Zicsr decode and execute across a warp's lanes:
+ *              the reference interpreter, and the executors' entry points
+ *   vx_exec_fast.c  the burst executors' fast path: decoded-instruction
+ *              cache, bursts, vector lane loops (template vx_exec_burst.h);
+ *              vx_exec.h is what it shares with vx_exec.c
  *   vx_fpu.c   RV32F with rounding modes and exception flags
  *   vx_simt.c  Vortex SIMT instructions: tmc, wspawn, split, join, bar, pred
  * The functions below are the only calls between those files.
@@ -19,108 +22,108 @@
 #include "vx_sim.h"
 #include "vortex_regs.h"
 
-#define VX_IPDOM_DEPTH		32
-#define VX_NUM_BARRIERS		16
-#define VX_TMASK_WORDS		4	/* 128 lanes */
+#define VX_IPDOM_DEPTH          32
+#define VX_NUM_BARRIERS         16
+#define VX_TMASK_WORDS          4       /* 128 lanes */
 
 /* A thread mask; lanes >= threads are always clear. */
 struct vx_tmask {
-	uint32_t w[VX_TMASK_WORDS];
+    uint32_t w[VX_TMASK_WORDS];
 };
 
 enum vx_ipdom_kind {
-	VX_IPDOM_UNIFORM,	/* split did not diverge: restore mask */
-	VX_IPDOM_RESTORE,	/* mask to restore after both sides ran */
-	VX_IPDOM_ELSE,		/* lanes still to run from pc */
+    VX_IPDOM_UNIFORM,       /* split did not diverge: restore mask */
+    VX_IPDOM_RESTORE,       /* mask to restore after both sides ran */
+    VX_IPDOM_ELSE,          /* lanes still to run from pc */
 };
 
 struct vx_ipdom_entry {
-	uint8_t kind;		/* enum vx_ipdom_kind */
-	uint32_t pc;		/* VX_IPDOM_ELSE: where the else lanes resume */
-	struct vx_tmask mask;
+    uint8_t kind;           /* enum vx_ipdom_kind */
+    uint32_t pc;            /* VX_IPDOM_ELSE: where the else lanes resume */
+    struct vx_tmask mask;
 };
 
 /* One warp context.  Per-lane state is register-major: x[reg * threads + lane]. */
 struct vx_warp {
-	uint32_t gid;		/* global warp id (DM numbering) */
-	uint32_t core;		/* global core id */
-	uint32_t lwid;		/* warp index within its core */
+    uint32_t gid;           /* global warp id (DM numbering) */
+    uint32_t core;          /* global core id */
+    uint32_t lwid;          /* warp index within its core */
 
-	bool active;		/* has a context (running or halted) */
-	bool halted;		/* debug-halted */
-	uint8_t hacause;	/* VX_HACAUSE_* */
-	bool resethalt_armed;	/* halt before the first instruction it runs */
-	bool at_barrier;	/* waiting in bar */
-	uint32_t barrier_id;
+    bool active;            /* has a context (running or halted) */
+    bool halted;            /* debug-halted */
+    uint8_t hacause;        /* VX_HACAUSE_* */
+    bool resethalt_armed;   /* halt before the first instruction it runs */
+    bool at_barrier;        /* waiting in bar */
+    uint32_t barrier_id;
 
-	uint32_t pc;
-	struct vx_tmask tmask;
-	uint32_t ipdom_depth;
-	struct vx_ipdom_entry ipdom[VX_IPDOM_DEPTH];
+    uint32_t pc;
+    struct vx_tmask tmask;
+    uint32_t ipdom_depth;
+    struct vx_ipdom_entry ipdom[VX_IPDOM_DEPTH];
 
-	uint32_t *x;		/* 32 * threads integer registers, x0 kept 0 */
-	uint32_t *f;		/* 32 * threads float registers (raw bits) */
-	uint8_t *fflags;	/* per lane */
-	uint8_t *frm;		/* per lane */
-	uint32_t *mscratch;	/* per lane */
-	uint32_t *dscratch;	/* 4 * threads: dscratch[n * threads + lane] */
+    uint32_t *x;            /* 32 * threads integer registers, x0 kept 0 */
+    uint32_t *f;            /* 32 * threads float registers (raw bits) */
+    uint8_t *fflags;        /* per lane */
+    uint8_t *frm;           /* per lane */
+    uint32_t *mscratch;     /* per lane */
+    uint32_t *dscratch;     /* 4 * threads: dscratch[n * threads + lane] */
 
-	/* Launch coordinates (CP sets them; wspawn copies them). */
-	int32_t block_slot;	/* index into vx_cp.blocks, -1 if none */
-	uint32_t block_idx[3];
-	uint32_t warp_in_block;
+    /* Launch coordinates (CP sets them; wspawn copies them). */
+    int32_t block_slot;     /* index into vx_cp.blocks, -1 if none */
+    uint32_t block_idx[3];
+    uint32_t warp_in_block;
 
-	uint64_t cycle;		/* cycles this warp has been resident */
-	uint64_t instret;	/* instructions retired */
+    uint64_t cycle;         /* cycles this warp has been resident */
+    uint64_t instret;       /* instructions retired */
 };
 
 struct vx_core {
-	uint32_t id;
-	/* barrier id -> warps arrived so far, for warps outside any block */
-	uint32_t bar_count[VX_NUM_BARRIERS];
+    uint32_t id;
+    /* barrier id -> warps arrived so far, for warps outside any block */
+    uint32_t bar_count[VX_NUM_BARRIERS];
 };
 
 /* A block of the current launch that is resident on a core. */
 struct vx_block {
-	bool used;
-	uint32_t core;
-	uint32_t warps_left;	/* warps of this block not yet ended */
-	/* barrier id -> warps of this block arrived so far */
-	uint32_t bar_count[VX_NUM_BARRIERS];
+    bool used;
+    uint32_t core;
+    uint32_t warps_left;    /* warps of this block not yet ended */
+    /* barrier id -> warps of this block arrived so far */
+    uint32_t bar_count[VX_NUM_BARRIERS];
 };
 
 struct vx_cp {
-	bool busy;		/* executing a LAUNCH */
-	uint32_t pkt_offset;	/* ring offset of the packet being run */
-	/* the running LAUNCH */
-	uint32_t entry, arg, stack_base, stack_size;
-	uint32_t grid[3], block[3];
-	uint64_t blocks_total, blocks_issued, blocks_done;
-	uint32_t warps_per_block, threads_per_block;
-	struct vx_block *blocks;	/* one slot per warp of the device */
-	/* added by vx_cp.c: */
-	uint32_t tail;		/* RING_TAIL as sampled by the last DOORBELL */
-	uint32_t next_core;	/* round-robin start for block placement */
+    bool busy;              /* executing a LAUNCH */
+    uint32_t pkt_offset;    /* ring offset of the packet being run */
+    /* the running LAUNCH */
+    uint32_t entry, arg, stack_base, stack_size;
+    uint32_t grid[3], block[3];
+    uint64_t blocks_total, blocks_issued, blocks_done;
+    uint32_t warps_per_block, threads_per_block;
+    struct vx_block *blocks;        /* one slot per warp of the device */
+    /* added by vx_cp.c: */
+    uint32_t tail;          /* RING_TAIL as sampled by the last DOORBELL */
+    uint32_t next_core;     /* round-robin start for block placement */
 };
 
 struct vx_dm {
-	bool dmactive;
-	uint32_t dconfig;
-	uint32_t dselect;
-	uint32_t inject;
-	bool injecterr;
-	uint32_t *wmask;	/* (nwarps + 31) / 32 words */
-	uint32_t *resethalt;	/* latched by resethaltreq, same size */
-	uint64_t ndmreset_until; /* sim clock at which ndmreset deasserts */
+    bool dmactive;
+    uint32_t dconfig;
+    uint32_t dselect;
+    uint32_t inject;
+    bool injecterr;
+    uint32_t *wmask;        /* (nwarps + 31) / 32 words */
+    uint32_t *resethalt;    /* latched by resethaltreq, same size */
+    uint64_t ndmreset_until; /* sim clock at which ndmreset deasserts */
 };
 
 /* A fault being reported by the executor. */
 struct vx_fault {
-	uint32_t cause;		/* VX_ERR_* */
-	uint32_t pc;
-	uint32_t addr;		/* bad address or instruction word */
-	struct vx_tmask lanes;	/* faulting lanes */
-	uint32_t info[4];	/* ASSERT: a0..a3 of the lowest lane */
+    uint32_t cause;         /* VX_ERR_* */
+    uint32_t pc;
+    uint32_t addr;          /* bad address or instruction word */
+    struct vx_tmask lanes;  /* faulting lanes */
+    uint32_t info[4];       /* ASSERT: a0..a3 of the lowest lane */
 };
 
 /*
@@ -129,50 +132,51 @@ struct vx_fault {
  * anyway: an entry is reused only for the same word at the same address,
  * so stores into code, DPC writes and reloads need no invalidation.
  */
-#define VX_DCACHE_BITS		12
+#define VX_DCACHE_BITS          12
 
 struct vx_dinsn {
-	uint32_t pc;		/* tag: address ... */
-	uint32_t insn;		/* ... and word (pc 0 never executes: empty) */
-	uint32_t op;		/* vx_exec.c's enum dop */
-	uint32_t rd, rs1, rs2;	/* register number * threads */
-	uint32_t imm;		/* immediate, or a PC-relative target/value */
-	uint32_t pad;
+    uint32_t pc;            /* tag: address ... */
+    uint32_t insn;          /* ... and word (pc 0 never executes: empty) */
+    uint32_t op;            /* vx_exec.c's enum dop */
+    uint32_t rd, rs1, rs2;  /* register number * threads */
+    uint32_t imm;           /* immediate, or a PC-relative target/value */
+    uint32_t pad;
 };
 
 struct vx_sim {
-	struct vx_sim_config cfg;
-	uint32_t ncores;	/* clusters * cores */
-	uint32_t nwarps;	/* ncores * warps */
-	uint32_t tlog2;		/* log2(threads) */
-	uint8_t *vram;
-	const struct vx_sim_hooks *hooks;
-	void *opaque;
+    struct vx_sim_config cfg;
+    uint32_t ncores;        /* clusters * cores */
+    uint32_t nwarps;        /* ncores * warps */
+    uint32_t tlog2;         /* log2(threads) */
+    uint8_t *vram;
+    const struct vx_sim_hooks *hooks;
+    void *opaque;
 
-	struct vx_core *cores;
-	struct vx_warp *warps;	/* nwarps, index = gid */
-	uint32_t gbar_count[VX_NUM_BARRIERS];	/* device-wide barriers */
-	uint32_t run_cursor;	/* round-robin position of the scheduler */
+    struct vx_core *cores;
+    struct vx_warp *warps;  /* nwarps, index = gid */
+    uint32_t gbar_count[VX_NUM_BARRIERS];   /* device-wide barriers */
+    uint32_t run_cursor;    /* round-robin position of the scheduler */
+    enum vx_sim_exec exec;  /* the executor vx_exec_burst() runs */
 
-	/* BAR0 registers */
-	uint32_t irq_status, irq_enable;
-	bool irq_level;
-	uint32_t ring_base, ring_size, ring_head, ring_tail, ring_ctrl;
-	uint32_t fence_seqno;
-	bool error;		/* stopped on an error until reset */
-	uint32_t err_cause, err_warp, err_thread, err_pc, err_addr, err_pkt;
-	uint32_t err_tmask[VX_TMASK_WORDS], err_info[4];
-	uint64_t clock;		/* device cycles */
-	uint32_t clock_hi_latch;
+    /* BAR0 registers */
+    uint32_t irq_status, irq_enable;
+    bool irq_level;
+    uint32_t ring_base, ring_size, ring_head, ring_tail, ring_ctrl;
+    uint32_t fence_seqno;
+    bool error;             /* stopped on an error until reset */
+    uint32_t err_cause, err_warp, err_thread, err_pc, err_addr, err_pkt;
+    uint32_t err_tmask[VX_TMASK_WORDS], err_info[4];
+    uint64_t clock;         /* device cycles */
+    uint32_t clock_hi_latch;
 
-	struct vx_cp cp;
-	struct vx_dm dm;
+    struct vx_cp cp;
+    struct vx_dm dm;
 
-	struct vx_dinsn dcache[1u << VX_DCACHE_BITS];
+    struct vx_dinsn dcache[1u << VX_DCACHE_BITS];
 };
 
 /* ---- vx_sim.c ---- */
-void vx_sim_irq_raise(struct vx_sim *sim, uint32_t cause);	/* VX_IRQ_* */
+void vx_sim_irq_raise(struct vx_sim *sim, uint32_t cause);      /* VX_IRQ_* */
 /* Record @f for @w, freeze the card, raise VX_IRQ_ERROR. */
 void vx_sim_fault(struct vx_sim *sim, struct vx_warp *w, const struct vx_fault *f);
 /* CP-level error without a warp (BAD_PACKET). */
@@ -180,9 +184,59 @@ void vx_sim_cp_error(struct vx_sim *sim, uint32_t cause, uint32_t pkt_offset);
 /* Reset cores, CP, ring, error, irq state (RESET register, ndmreset). */
 void vx_sim_core_reset(struct vx_sim *sim);
 void vx_sim_guest_error(struct vx_sim *sim, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Translate a device address range to a host pointer, NULL if outside VRAM. */
-uint8_t *vx_sim_mem(struct vx_sim *sim, uint32_t addr, uint32_t len);
+    __attribute__((format(printf, 2, 3)));
+
+/* ---- device addresses (inline: the executors' hottest checks) ---- */
+/*
+ * The one translation from device addresses to VRAM, used by the CP and
+ * by every executor.  VRAM (a power of two, at most 2 GiB) starts at
+ * VX_VRAM_DEVADDR = 2 GiB, so an address below it wraps to an offset of
+ * 2 GiB or more: "inside VRAM" is "offset < vram_size" for any address.
+ */
+static inline uint32_t vx_vram_off(uint32_t addr)
+{
+    return addr - VX_VRAM_DEVADDR;
+}
+
+/* Whether @len bytes from device address @addr are all in VRAM. */
+static inline bool vx_vram_range_ok(const struct vx_sim *sim, uint32_t addr,
+                                    uint64_t len)
+{
+    uint32_t off = vx_vram_off(addr);
+
+    return off < sim->cfg.vram_size && len <= sim->cfg.vram_size - off;
+}
+
+/* Host pointer for @len bytes at device address @addr, NULL outside VRAM. */
+static inline uint8_t *vx_sim_mem(struct vx_sim *sim, uint32_t addr,
+                                  uint32_t len)
+{
+    return vx_vram_range_ok(sim, addr, len) ? sim->vram + vx_vram_off(addr)
+                                             : NULL;
+}
+
+/*
+ * The VRAM offset bits that make an access of @size bytes (1, 2 or 4)
+ * fault: misaligned, or outside VRAM of @vram_size bytes.  An aligned
+ * access that starts in VRAM ends in it, so this is vx_vram_range_ok()
+ * plus alignment in one AND, and the executors OR all lanes' offsets
+ * together and test them once.
+ */
+static inline uint32_t vx_vram_fault_bits(uint64_t vram_size, uint32_t size)
+{
+    return ~(uint32_t)(vram_size - 1) | (size - 1);
+}
+
+/*
+ * Whether a warp can fetch at @pc: a 4-byte aligned VRAM address.  Every
+ * executor's fetch and the CP's check of a LAUNCH entry ask this one
+ * question, so whatever else must run only at valid PCs (jump targets)
+ * can ask it too.
+ */
+static inline bool vx_vram_pc_ok(uint64_t vram_size, uint32_t pc)
+{
+    return !(vx_vram_off(pc) & vx_vram_fault_bits(vram_size, 4));
+}
 
 /* ---- vx_cp.c ---- */
 uint32_t vx_cp_read(struct vx_sim *sim, uint32_t offset);
@@ -206,15 +260,15 @@ uint32_t vx_dm_read(struct vx_sim *sim, uint32_t reg);
 void vx_dm_write(struct vx_sim *sim, uint32_t reg, uint32_t value);
 /* @w stops in debug halt with @cause; raises VX_IRQ_DEBUG. */
 void vx_dm_halt_warp(struct vx_sim *sim, struct vx_warp *w, uint8_t cause);
-bool vx_dm_ebreak_halts(const struct vx_sim *sim);	/* DCONFIG.ebreakh */
+bool vx_dm_ebreak_halts(const struct vx_sim *sim);      /* DCONFIG.ebreakh */
 /* A reset happened: arm the latched reset-halt warps. */
 void vx_dm_on_reset(struct vx_sim *sim);
-void vx_dm_reset(struct vx_sim *sim);	/* dmactive = 0 / power on */
+void vx_dm_reset(struct vx_sim *sim);   /* dmactive = 0 / power on */
 
 /* ---- vx_run.c ---- */
 /* Give @w a fresh context at @pc with @tmask (registers zeroed). */
 void vx_warp_start(struct vx_sim *sim, struct vx_warp *w, uint32_t pc,
-		   const struct vx_tmask *tmask);
+                   const struct vx_tmask *tmask);
 /* Remove @w's context (tmc 0, reset). */
 void vx_warp_stop(struct vx_sim *sim, struct vx_warp *w);
 /* Forget the launch @w belonged to (block, barrier) and its counters. */
@@ -223,11 +277,11 @@ bool vx_warp_runnable(const struct vx_sim *sim, const struct vx_warp *w);
 
 /* ---- vx_exec.c ---- */
 enum vx_exec_result {
-	VX_EXEC_OK,		/* retired, pc/mask updated */
-	VX_EXEC_ENDED,		/* warp ended (tmc 0) */
-	VX_EXEC_WAIT,		/* parked at a barrier; retried later */
-	VX_EXEC_HALTED,		/* ebreak with ebreakh: warp is now halted */
-	VX_EXEC_FAULT,		/* vx_sim_fault() was called, card frozen */
+    VX_EXEC_OK,             /* retired, pc/mask updated */
+    VX_EXEC_ENDED,          /* warp ended (tmc 0) */
+    VX_EXEC_WAIT,           /* parked at a barrier; retried later */
+    VX_EXEC_HALTED,         /* ebreak with ebreakh: warp is now halted */
+    VX_EXEC_FAULT,          /* vx_sim_fault() was called, card frozen */
 };
 /* Execute one instruction of @w (all lanes of its mask). */
 enum vx_exec_result vx_exec_warp(struct vx_sim *sim, struct vx_warp *w);
@@ -237,7 +291,7 @@ enum vx_exec_result vx_exec_warp(struct vx_sim *sim, struct vx_warp *w);
  * used, the stopping instruction included (as many vx_exec_warp() calls).
  */
 enum vx_exec_result vx_exec_burst(struct vx_sim *sim, struct vx_warp *w,
-				  uint64_t max, uint64_t *used);
+                                  uint64_t max, uint64_t *used);
 /*
  * DM injection: execute @insn for lane @lane of halted @w with the PC and
  * mask untouched.  Returns 0, or -1 if the instruction faulted or is not
@@ -245,31 +299,50 @@ enum vx_exec_result vx_exec_burst(struct vx_sim *sim, struct vx_warp *w,
  */
 int vx_exec_inject(struct vx_sim *sim, struct vx_warp *w, uint32_t lane, uint32_t insn);
 
-/* ---- vx_simt.c (called by vx_exec.c for custom-0) ---- */
+/* ---- vx_exec_fast.c ---- */
+/* This build has the AVX2 copy of the burst executor and the host runs it. */
+bool vx_exec_has_avx2(void);
+
+/* ---- vx_simt.c (called by the executors for custom-0) ---- */
 enum vx_exec_result vx_simt_exec(struct vx_sim *sim, struct vx_warp *w, uint32_t insn);
 
 /* ---- thread mask helpers ---- */
+
+/*
+ * Iterate @lane over the set bits of @mask.  A macro rather than a
+ * callback: the body is inlined into each per-opcode loop, which is what
+ * makes executing a warp instruction cheap.
+ */
+#define VX_FOR_EACH_LANE(mask, lane)                                        \
+    for (uint32_t vx_wi_ = 0, vx_m_ = (mask)->w[0], lane;                   \
+         vx_wi_ < VX_TMASK_WORDS;                                           \
+         vx_m_ = (++vx_wi_ < VX_TMASK_WORDS) ? (mask)->w[vx_wi_] : 0)       \
+        for (; vx_m_ && ((lane = vx_wi_ * 32 + __builtin_ctz(vx_m_)), 1);   \
+             vx_m_ &= vx_m_ - 1)
+
 static inline bool vx_tmask_test(const struct vx_tmask *m, uint32_t lane)
 {
-	return (m->w[lane >> 5] >> (lane & 31)) & 1;
+    return (m->w[lane >> 5] >> (lane & 31)) & 1;
 }
 
 static inline void vx_tmask_set(struct vx_tmask *m, uint32_t lane)
 {
-	m->w[lane >> 5] |= 1u << (lane & 31);
+    m->w[lane >> 5] |= 1u << (lane & 31);
 }
 
 static inline bool vx_tmask_empty(const struct vx_tmask *m)
 {
-	return !(m->w[0] | m->w[1] | m->w[2] | m->w[3]);
+    return !(m->w[0] | m->w[1] | m->w[2] | m->w[3]);
 }
 
 static inline int vx_tmask_first(const struct vx_tmask *m)
 {
-	for (int i = 0; i < VX_TMASK_WORDS; i++)
-		if (m->w[i])
-			return i * 32 + __builtin_ctz(m->w[i]);
-	return -1;
+    for (int i = 0; i < VX_TMASK_WORDS; i++) {
+        if (m->w[i]) {
+            return i * 32 + __builtin_ctz(m->w[i]);
+        }
+    }
+    return -1;
 }
 
 #endif /* VX_SIM_INTERNAL_H */

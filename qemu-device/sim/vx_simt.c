@@ -10,7 +10,7 @@
  * the split, the second join restores the full mask.
  */
 #include <string.h>
-#include "vx_fpu.h"
+#include "vx_sim_internal.h"
 
 static enum vx_exec_result simt_fault(struct vx_sim *sim, struct vx_warp *w,
                                       uint32_t cause, uint32_t addr)

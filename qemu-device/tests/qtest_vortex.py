@@ -7,27 +7,110 @@ config space, MMIO and VRAM accesses) and the HMP monitor, to check what
 the host tests of the simulator cannot: properties and their validation,
 BAR layout, the run thread (a looping kernel leaves MMIO responsive), INTx,
 system_reset, and hot-unplug (device_del, acked through the PIIX4 ACPI
-eject register) while a kernel loops.
+eject register) while a kernel loops and interrupts come, then hot-plug.
+
+Register offsets, values and packet layouts come from hw/vortex_regs.h,
+the header the device model and the driver are built from.
 
 usage: qtest_vortex.py [QEMU_BINARY [FIRMWARE_DIR]]
 With no arguments it uses the bench's QEMU entry named by $VX_QEMU
 (scripts/qemu.sh), as `make check` does.
 """
 import os
+import re
+import select
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+import types
 
+REGS_H = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                      '..', '..', 'hw', 'vortex_regs.h')
+
+
+def c_expr(expr):
+    """A C integer expression of the header as Python: casts to unsigned
+    dropped, integer suffixes stripped, ~x a 32-bit complement."""
+    expr = re.sub(r'\(\s*unsigned(\s+int)?\s*\)', '', expr)
+    toks = [re.sub(r'^(0[xX][0-9a-fA-F]+|\d+)[uUlL]+$', r'\1', t) for t in
+            re.findall(r'0[xX][0-9a-fA-F]+\w*|\d+\w*|\w+|<<|>>|\S', expr)]
+
+    def close(i):
+        """Index of the ')' matching the '(' at toks[i]."""
+        depth = 0
+        while True:
+            depth += {'(': 1, ')': -1}.get(toks[i], 0)
+            if depth == 0:
+                return i
+            i += 1
+
+    def primary(i):
+        """The operand (or operator) at toks[i] as Python, next index."""
+        if toks[i] == '~':
+            text, i = primary(i + 1)
+            return '(0xffffffff ^ %s)' % text, i
+        if toks[i] == '(':
+            j = close(i)
+            return '(%s)' % seq(i + 1, j), j + 1
+        if re.match(r'\w', toks[i]) and toks[i + 1:i + 2] == ['(']:
+            j = close(i + 1)
+            return '%s(%s)' % (toks[i], seq(i + 2, j)), j + 1
+        return toks[i], i + 1
+
+    def seq(i, end):
+        out = []
+        while i < end:
+            text, i = primary(i)
+            out.append(text)
+        return ' '.join(out)
+
+    return seq(0, len(toks))
+
+
+def read_regs(path=REGS_H):
+    """Every #define of the register header whose body is an integer
+    expression of earlier ones: object-like as ints, function-like as
+    functions (VX_PKT_HDR(op, ndw), VX_DM_REG(n), ...)."""
+    with open(path) as f:
+        text = re.sub(r'/\*.*?\*/', ' ', f.read(), flags=re.S)
+    text = text.replace('\\\n', ' ')
+    ns = {'__builtins__': {}}
+    for m in re.finditer(r'^#define[ \t]+(\w+)(\(([\w\s,]*)\))?[ \t]*(.*)$',
+                         text, re.M):
+        name, params, body = m.group(1), m.group(3), m.group(4).strip()
+        if not body:
+            continue
+        try:
+            if params is None:
+                ns[name] = eval(c_expr(body), ns) & 0xffffffff
+            else:
+                ns[name] = eval('lambda %s: (%s) & 0xffffffff'
+                                % (params, c_expr(body)), ns)
+        except (SyntaxError, NameError, TypeError):
+            pass                        # not an integer expression
+    del ns['__builtins__']
+    return types.SimpleNamespace(**ns)
+
+
+R = read_regs()
 SLOT = 4
 CFG = 0x80000000 | SLOT << 11
 BAR0 = 0xfe000000
 BAR2 = 0xc0000000
 RING, CODE, DATA = 0x10000, 0x20000, 0x40000
-DEV = 0x80000000
-J_SELF, TMC0 = 0x0000006f, 0x0000000b
-RESET_KEY = 0x52535421
+DEV = R.VX_VRAM_DEVADDR
+J_SELF = 0x0000006f                     # jal x0, 0
+TMC0 = R.VX_OPCODE_CUSTOM0 | R.VX_F3_TMC << 12      # tmc x0: the warp ends
+SPIN = [0x001002b7,                     # lui t0, 0x100
+        0xfff28293,                     # 1: addi t0, t0, -1
+        0xfe029ee3,                     # bnez t0, 1b
+        TMC0]                           # 2^20 turns, then the end
+
+
+class Hung(Exception):
+    """QEMU stopped answering the qtest protocol: a deadlock, most likely."""
 
 
 class Qemu:
@@ -43,18 +126,30 @@ class Qemu:
             args[1:1] = ['-L', fw]
         self.p = subprocess.Popen(args, stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, bufsize=1)
+                                  stderr=subprocess.PIPE)
+        self.buf = b''          # qtest output not yet split into lines
         self.mon = None
         self.events = []        # asynchronous lines: "IRQ raise 11"
 
-    def qt(self, line):
-        self.p.stdin.write(line + '\n')
+    def qt(self, line, timeout=30):
+        """One qtest command; its reply.  A QEMU that does not answer in
+        @timeout seconds is killed, and Hung raised."""
+        self.p.stdin.write((line + '\n').encode())
         self.p.stdin.flush()
+        end = time.monotonic() + timeout
         while True:
-            out = self.p.stdout.readline()
-            if not out:
-                raise RuntimeError('qemu went away')
-            out = out.strip()
+            while b'\n' not in self.buf:
+                left = end - time.monotonic()
+                if left <= 0 or not select.select([self.p.stdout], [], [],
+                                                  left)[0]:
+                    self.p.kill()
+                    raise Hung('no answer to "%s" in %d s' % (line, timeout))
+                chunk = os.read(self.p.stdout.fileno(), 4096)
+                if not chunk:
+                    raise RuntimeError('qemu went away')
+                self.buf += chunk
+            raw, self.buf = self.buf.split(b'\n', 1)
+            out = raw.decode(errors='replace').strip()
             if out.startswith(('OK', 'FAIL', 'ERR')):
                 return out
             self.events.append(out)
@@ -99,20 +194,21 @@ class Qemu:
         self.cfg_write(0x1c, 0)
         self.cfg_write(0x04, 0x6)       # memory space, bus master
 
+    def ring(self, words):
+        """A fresh ring at RING holding @words, and the doorbell."""
+        self.wr(R.VX_REG_RING_BASE, DEV + RING)
+        self.wr(R.VX_REG_RING_SIZE, R.VX_RING_SIZE_MIN)
+        self.wr(R.VX_REG_RING_CTRL, R.VX_RING_CTRL_ENABLE)
+        for i, w in enumerate(words):
+            self.vram(RING + 4 * i, w)
+        self.wr(R.VX_REG_RING_TAIL, 4 * len(words))
+        self.wr(R.VX_REG_DOORBELL, 1)
+
     def launch(self, insn, blocks, seqno=None):
         """One kernel of a single instruction, then maybe a FENCE."""
         self.vram(CODE, insn)
-        self.wr(0x040, DEV + RING)
-        self.wr(0x044, 0x1000)
-        self.wr(0x050, 1)
-        words = [0x000c0001, DEV + CODE, DEV + DATA, blocks, 1, 1, 8, 1, 1,
-                 0, 0, 0, 0]
-        if seqno is not None:
-            words += [0x00020002, seqno, 1]
-        for i, w in enumerate(words):
-            self.vram(RING + 4 * i, w)
-        self.wr(0x04c, 4 * len(words))
-        self.wr(0x054, 1)
+        self.ring(launch_packet(DEV + CODE, blocks) +
+                  ([] if seqno is None else fence_packet(seqno)))
 
     def threads(self):
         return len(os.listdir('/proc/%d/task' % self.p.pid))
@@ -125,6 +221,24 @@ class Qemu:
             self.p.kill()
             self.p.wait()
         return self.p.returncode
+
+
+def launch_packet(entry, blocks):
+    """LAUNCH of @blocks blocks of 8 threads at @entry, no stack."""
+    p = [0] * R.VX_LAUNCH_NDW
+    p[R.VX_LAUNCH_ENTRY] = entry
+    p[R.VX_LAUNCH_ARG] = DEV + DATA
+    p[R.VX_LAUNCH_GRID_X:R.VX_LAUNCH_GRID_Z + 1] = [blocks, 1, 1]
+    p[R.VX_LAUNCH_BLOCK_X:R.VX_LAUNCH_BLOCK_Z + 1] = [8, 1, 1]
+    return [R.VX_PKT_HDR(R.VX_PKT_LAUNCH, R.VX_LAUNCH_NDW)] + p
+
+
+def fence_packet(seqno):
+    """FENCE @seqno that raises the FENCE interrupt."""
+    p = [0] * R.VX_FENCE_NDW
+    p[R.VX_FENCE_SEQNO] = seqno
+    p[R.VX_FENCE_FLAGS] = R.VX_FENCE_FLAG_IRQ
+    return [R.VX_PKT_HDR(R.VX_PKT_FENCE, R.VX_FENCE_NDW)] + p
 
 
 class Tap:
@@ -158,73 +272,111 @@ def main():
     else:
         sys.exit(__doc__)
     t = Tap()
-    print('TAP version 13\n1..13', flush=True)
+    print('TAP version 13\n1..14', flush=True)
+    try:
+        run(t, qemu, fw)
+    except Hung as e:
+        t.ok(False, 'QEMU keeps answering (%s)' % e)
+    return 1 if t.failed else 0
 
+
+def run(t, qemu, fw):
     t.ok(bad_property(qemu, fw, 'threads=6', 'threads'),
          'threads=6 is refused, naming the property')
     t.ok(bad_property(qemu, fw, 'vram=8M', 'vram'),
          'vram=8M is refused, naming the property')
 
     q = Qemu(qemu, fw)
-    t.ok(q.cfg_read(0) == 0x76581234 and q.cfg_read(8) >> 8 == 0x120000,
-         'PCI IDs and class')
+    t.ok(q.cfg_read(0) == R.VX_PCI_DEVICE_ID << 16 | R.VX_PCI_VENDOR_ID and
+         q.cfg_read(8) == R.VX_PCI_CLASS << 16 | R.VX_PCI_REVISION,
+         'PCI IDs, class and revision')
     q.map_bars()
     t.ok(q.cfg_read(0x18) & 0xf == 0xc, 'BAR2 is 64-bit prefetchable')
-    t.ok(q.rd(0x000) == 0x58545256 and q.rd(0x010) == 256 << 20,
+    t.ok(q.rd(R.VX_REG_ID) == R.VX_ID_MAGIC and
+         q.rd(R.VX_REG_VRAM_SIZE_LO) == 256 << 20,
          'ID and default VRAM size through BAR0')
 
     q.launch(J_SELF, 4)
     time.sleep(0.2)
-    c0 = q.rd(0x038)
+    c0 = q.rd(R.VX_REG_CLOCK_LO)
     worst = 0
     for _ in range(200):
         start = time.monotonic()
-        q.rd(0x024)
+        q.rd(R.VX_REG_STATUS)
         worst = max(worst, time.monotonic() - start)
     time.sleep(0.05)
-    t.ok(q.rd(0x038) != c0, 'a looping kernel runs on the device thread')
+    t.ok(q.rd(R.VX_REG_CLOCK_LO) != c0,
+         'a looping kernel runs on the device thread')
     # generous: the bound is one run slice, but the host may be loaded
     t.ok(worst < 0.1, 'MMIO stays responsive (worst %.2f ms)' % (worst * 1e3))
 
-    q.wr(0x020, RESET_KEY)
-    t.ok(q.rd(0x024) == 0, 'RESET stops the looping kernel')
+    q.wr(R.VX_REG_RESET, R.VX_RESET_KEY)
+    t.ok(q.rd(R.VX_REG_STATUS) == 0, 'RESET stops the looping kernel')
 
     # INTx (MSI stays off without a guest): i440fx routes slot 4 INTA to
     # PIRQD, which PIIX3 register 0x63 sends to IRQ 11.
     q.qt('outl 0xcf8 0x%x' % (0x80000000 | 1 << 11 | 0x60))
     q.qt('outb 0xcff 0xb')
     q.qt('irq_intercept_in ioapic')
-    q.wr(0x034, 1)
+    q.wr(R.VX_REG_IRQ_ENABLE, R.VX_IRQ_FENCE)
     q.launch(TMC0, 64, seqno=42)
     time.sleep(0.2)
-    t.ok(q.rd(0x060) == 42 and q.rd(0x030) & 1, 'LAUNCH + FENCE complete')
-    q.wr(0x030, 1)
+    t.ok(q.rd(R.VX_REG_FENCE_SEQNO) == 42 and
+         q.rd(R.VX_REG_IRQ_STATUS) & R.VX_IRQ_FENCE, 'LAUNCH + FENCE complete')
+    q.wr(R.VX_REG_IRQ_STATUS, R.VX_IRQ_FENCE)
     time.sleep(0.1)
-    q.rd(0x030)
+    q.rd(R.VX_REG_IRQ_STATUS)
     t.ok(q.events == ['IRQ raise 11', 'IRQ lower 11'],
          'INTx follows IRQ_STATUS & IRQ_ENABLE (%s)' % q.events)
 
-    q.wr(0x020, RESET_KEY)
+    q.wr(R.VX_REG_RESET, R.VX_RESET_KEY)
     q.launch(J_SELF, 4)
     time.sleep(0.1)
     q.hmp('system_reset')
     time.sleep(0.3)
     q.map_bars()
-    t.ok(q.rd(0x024) == 0 and q.rd(0x000) == 0x58545256,
+    t.ok(q.rd(R.VX_REG_STATUS) == 0 and q.rd(R.VX_REG_ID) == R.VX_ID_MAGIC,
          'system_reset resets the card')
 
-    q.launch(J_SELF, 4)
-    time.sleep(0.1)
+    # Hot-unplug while the run thread raises interrupts: fences between
+    # kernels that spin for some 10 ms, each acked as it comes so
+    # that the next is a new edge for the thread to hand to the main loop,
+    # up to the eject itself; then a kernel that never ends.  unrealize
+    # runs under the BQL and joins the thread without dropping it: were
+    # the thread ever to wait for the BQL, QEMU would hang here.
     before = q.threads()
-    q.hmp('device_del vx0')
+    q.hmp('device_del vx0')             # only asks the guest
     q.qt('outl 0xae10 0x0')             # PIIX4 ACPI hotplug: bus select 0
+    q.wr(R.VX_REG_RESET, R.VX_RESET_KEY)
+    for i, w in enumerate(SPIN):
+        q.vram(CODE + 4 * i, w)
+    q.vram(CODE + 0x100, J_SELF)
+    words = []
+    for seqno in range(1, 61):
+        words += launch_packet(DEV + CODE, 1) + fence_packet(seqno)
+    q.wr(R.VX_REG_IRQ_ENABLE, R.VX_IRQ_FENCE)
+    q.ring(words + launch_packet(DEV + CODE + 0x100, 4))
+    acked, start = 0, time.monotonic()
+    while (time.monotonic() - start < 0.2 or acked < 2) and \
+            time.monotonic() - start < 3:
+        if q.rd(R.VX_REG_IRQ_STATUS) & R.VX_IRQ_FENCE:
+            q.wr(R.VX_REG_IRQ_STATUS, R.VX_IRQ_FENCE)
+            acked += 1
     q.qt('outl 0xae08 0x%x' % (1 << SLOT))  # the guest's eject
     time.sleep(0.5)
-    gone = '7658' not in q.hmp('info pci')
-    t.ok(gone and q.threads() == before - 1,
-         'device_del while a kernel loops joins the run thread')
+    gone = '%04x' % R.VX_PCI_DEVICE_ID not in q.hmp('info pci')
+    t.ok(acked >= 2 and gone and q.threads() == before - 1,
+         'device_del while a kernel loops and raises interrupts joins '
+         'the run thread (%d interrupts acked)' % acked)
+
+    q.hmp('device_add vortex,id=vx1,addr=%02x.0' % SLOT)
+    q.map_bars()
+    q.launch(TMC0, 8, seqno=7)
+    time.sleep(0.2)
+    t.ok(q.rd(R.VX_REG_ID) == R.VX_ID_MAGIC and
+         q.rd(R.VX_REG_FENCE_SEQNO) == 7,
+         'a card plugged into the same slot again runs a LAUNCH')
     t.ok(q.close() == 0, 'QEMU exits cleanly afterwards')
-    return 1 if t.failed else 0
 
 
 if __name__ == '__main__':

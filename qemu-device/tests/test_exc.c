@@ -56,6 +56,7 @@ EXC(csr_ro, 13, VX_ERR_ILLEGAL_INSTR, ADDR_INSN, 0, MASK, 4);
 EXC(csr_unknown, 14, VX_ERR_ILLEGAL_INSTR, ADDR_INSN, 0, MASK, 4);
 EXC(frm, 15, VX_ERR_ILLEGAL_INSTR, ADDR_INSN, 0, 0x40, 6);
 EXC(split_overflow, 16, VX_ERR_DIVERGENCE, ADDR_ZERO, 0, MASK, 4);
+EXC(fetch_misaligned, 17, VX_ERR_FETCH_FAULT, ADDR_PC, 0, MASK, 4);
 
 /* A 1 core x 2 warps x 8 threads card with sim_exc set to scenario @sel. */
 static struct vx_card *exc_card(uint32_t sel)
@@ -99,6 +100,7 @@ TEST_F(exc, reports)
     case ADDR_DATA: addr = data + variant->addr; break;
     case ADDR_INSN: addr = vx_card_rd32(c, pc); break;
     case ADDR_ABS:  addr = variant->addr; break;
+    case ADDR_PC:   addr = pc; break;
     default:        addr = 0; break;
     }
     vx_card_start(c, GID, c->entry, MASK);

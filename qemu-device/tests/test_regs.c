@@ -333,6 +333,62 @@ TEST(new_rejects_bad_config)
     EXPECT_EQ(NULL, vx_sim_new(NULL, dummy, NULL, NULL));
 }
 
+/*
+ * A card runs the executor VX_SIM_EXEC names (the harness runs every
+ * simulator suite once per executor that way), and vx_sim_set_exec()
+ * refuses what the host cannot run rather than fall back.
+ */
+TEST(executor_selection)
+{
+    struct vx_sim_config cfg = { 1, 1, 1, 8, TEST_VRAM_SIZE };
+    const char *want = getenv("VX_SIM_EXEC");
+    uint8_t *vram = calloc(1, TEST_VRAM_SIZE);
+    struct vx_sim *sim;
+
+    ASSERT_NE(NULL, vram);
+    sim = vx_sim_new(&cfg, vram, NULL, NULL);
+    ASSERT_NE(NULL, sim);
+    if (want && *want && strcmp(want, "best") != 0) {
+        EXPECT_STREQ(want, vx_sim_exec_name(vx_sim_get_exec(sim)));
+    }
+    TH_LOG("executor: %s", vx_sim_exec_name(vx_sim_get_exec(sim)));
+
+    EXPECT_EQ(0, vx_sim_set_exec(sim, VX_SIM_EXEC_REF));
+    EXPECT_EQ(VX_SIM_EXEC_REF, vx_sim_get_exec(sim));
+    EXPECT_EQ(0, vx_sim_set_exec(sim, VX_SIM_EXEC_BURST));
+    EXPECT_EQ(VX_SIM_EXEC_BURST, vx_sim_get_exec(sim));
+    EXPECT_EQ(vx_sim_exec_available(VX_SIM_EXEC_AVX2) ? 0 : -1,
+              vx_sim_set_exec(sim, VX_SIM_EXEC_AVX2));
+    EXPECT_EQ(0, vx_sim_set_exec(sim, VX_SIM_EXEC_BEST));
+    EXPECT_EQ(vx_sim_exec_available(VX_SIM_EXEC_AVX2) ? VX_SIM_EXEC_AVX2
+                                                       : VX_SIM_EXEC_BURST,
+              vx_sim_get_exec(sim));
+    vx_sim_free(sim);
+    free(vram);
+}
+
+TEST(executor_unknown_name_refused)
+{
+    struct vx_sim_config cfg = { 1, 1, 1, 8, TEST_VRAM_SIZE };
+    const char *was = getenv("VX_SIM_EXEC");
+    char *saved = was ? strdup(was) : NULL;
+    static uint8_t dummy[1];
+    char err[200] = "";
+
+    setenv("VX_SIM_EXEC", "fast", 1);
+    EXPECT_EQ(-1, vx_sim_config_check(&cfg, err, sizeof(err)));
+    EXPECT_EQ(0, strncmp(err, "VX_SIM_EXEC=fast", 16)) {
+        TH_LOG("'%s'", err);
+    }
+    EXPECT_EQ(NULL, vx_sim_new(&cfg, dummy, NULL, NULL));
+    if (saved) {
+        setenv("VX_SIM_EXEC", saved, 1);
+    } else {
+        unsetenv("VX_SIM_EXEC");
+    }
+    free(saved);
+}
+
 TEST(large_topology_and_no_hooks)
 {
     struct vx_sim_config cfg = { 4, 64, 128, 128, TEST_VRAM_SIZE };

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "kselftest_harness.h"
 #include "sim_loader.h"
+#include "vx_asm.h"
 
 #define SLOTS   (10ull * 1000 * 1000)
 
@@ -250,6 +251,53 @@ TEST(scheduler)
     memset(&w1->tmask, 0, sizeof(w1->tmask));
     vx_card_run(c, SLOTS);
     expect_done(_metadata, c);
+    vx_card_free(c);
+}
+
+/*
+ * The per-warp cycle and instret CSRs count the same on every executor,
+ * however the scheduler cuts the bursts: an instruction is a cycle when
+ * it runs (csrr cycle counts itself, csrr instret does not), a bar that
+ * parks the warp retires, and waiting at the barrier costs nothing.
+ */
+TEST(counters)
+{
+    static const uint32_t prog[] = {
+        ADDI(1, 0, 1),
+        ADDI(2, 0, 0),              /* barrier 0 */
+        ADDI(3, 0, 2),              /* of 2 warps */
+        CSRR(10, 0xc02),            /* instret: 3 */
+        CSRR(11, 0xc00),            /* cycle: 5 */
+        RV_R(0, 3, 2, VX_F3_BAR, 0, VX_OPCODE_CUSTOM0),
+        CSRR(12, 0xc02),            /* 6 */
+        CSRR(13, 0xc00),            /* 8 */
+        TMC(0),
+    };
+    static const uint32_t want[] = { 3, 5, 6, 8 };
+    struct vx_card *c = vx_card_new(1, 2, 8);
+    uint32_t code = VX_VRAM_DEVADDR + 0x1000;
+
+    ASSERT_NE(NULL, c);
+    for (size_t i = 0; i < sizeof(prog) / sizeof(prog[0]); i++) {
+        vx_card_wr32(c, code + 4 * i, prog[i]);
+    }
+    for (uint32_t budget = 1; budget <= 4; budget++) {
+        vx_card_start(c, 0, code, 0xff);
+        vx_card_start(c, 1, code, 0x0f);
+        while (vx_sim_runnable(c->sim)) {
+            vx_sim_run(c->sim, budget);
+        }
+        expect_done(_metadata, c);
+        for (uint32_t g = 0; g < 2; g++) {
+            const uint32_t *x = c->sim->warps[g].x;
+
+            for (uint32_t i = 0; i < 4; i++) {
+                EXPECT_EQ(want[i], x[(10 + i) * 8 + 3]) {
+                    TH_LOG("budget %u, warp %u, x%u", budget, g, 10 + i);
+                }
+            }
+        }
+    }
     vx_card_free(c);
 }
 

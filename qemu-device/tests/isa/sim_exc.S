@@ -162,6 +162,14 @@ exc_pc_split_overflow:
     bnez    t2, exc_pc_split_overflow
     j       done
 
+case_fetch_misaligned:              /* a jump into the middle of a word */
+    la      t1, exc_pc_fetch_misaligned
+    jr      t1
+fetch_misaligned_word:
+    nop
+    .globl exc_pc_fetch_misaligned
+    .equ    exc_pc_fetch_misaligned, fetch_misaligned_word + 2
+
 done:
     li      a0, 0
     ret
@@ -173,7 +181,7 @@ table:
     .word   case_ldfault_lane, case_stfault, case_fetch, case_ebreak
     .word   case_ecall, case_assert, case_join, case_join_token
     .word   case_bar, case_csr_ro, case_csr_unknown, case_frm
-    .word   case_split_overflow
+    .word   case_split_overflow, case_fetch_misaligned
     .globl exc_select
 exc_select:
     .word   0

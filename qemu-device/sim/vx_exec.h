@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Vortex card simulator: what the two halves of the executor share.
+ *
+ * vx_exec.c is the reference interpreter: it decodes one instruction from
+ * its raw word and executes it for a warp's lanes (DM injection too), and
+ * on its own it is the VX_SIM_EXEC_REF executor.  vx_exec_fast.c is the
+ * fast path of the other two: a decoded-instruction cache and bursts with
+ * vector lane loops, which hand every instruction they do not handle to
+ * the interpreter through vx_exec_one().  Instruction fields, byte order
+ * and mask helpers are below, used by both.
+ */
+#ifndef VX_EXEC_H
+#define VX_EXEC_H
+
+#include <string.h>
+#include "vx_sim_internal.h"
+
+#define RD(insn)    (((insn) >> 7) & 31)
+#define RS1(insn)   (((insn) >> 15) & 31)
+#define RS2(insn)   (((insn) >> 20) & 31)
+#define F3(insn)    (((insn) >> 12) & 7)
+#define F7(insn)    ((insn) >> 25)
+
+static inline uint32_t imm_i(uint32_t insn)
+{
+    return (uint32_t)((int32_t)insn >> 20);
+}
+
+static inline uint32_t imm_s(uint32_t insn)
+{
+    return (uint32_t)(((int32_t)insn >> 20) & ~31) | RD(insn);
+}
+
+static inline uint32_t imm_b(uint32_t insn)
+{
+    return (uint32_t)(((int32_t)insn >> 19) & ~0xfff) |
+           ((insn << 4) & 0x800) | ((insn >> 20) & 0x7e0) |
+           ((insn >> 7) & 0x1e);
+}
+
+static inline uint32_t imm_j(uint32_t insn)
+{
+    return (uint32_t)(((int32_t)insn >> 11) & ~0xfffff) |
+           (insn & 0xff000) | ((insn >> 9) & 0x800) |
+           ((insn >> 20) & 0x7fe);
+}
+
+/* Lowest lane of @m (which is never empty here). */
+static inline uint32_t first_lane(const struct vx_tmask *m)
+{
+    return (uint32_t)vx_tmask_first(m);
+}
+
+/* Lanes at or above the warp size are always clear, so this is enough. */
+static inline bool tmask_is_full(const struct vx_tmask *m, uint32_t threads)
+{
+    if (threads <= 32) {
+        return m->w[0] == (threads == 32 ? ~0u : (1u << threads) - 1);
+    }
+    uint32_t hi = threads > 64 ? m->w[2] & m->w[3] : ~0u;
+
+    return (m->w[0] & m->w[1] & hi) == ~0u;
+}
+
+static inline uint32_t ld16(const uint8_t *p)
+{
+    return p[0] | (uint32_t)p[1] << 8;
+}
+
+static inline uint32_t ld32(const uint8_t *p)
+{
+    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+static inline void st16(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void st32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+/* ---- vx_exec.c ---- */
+/*
+ * Execute @insn (not custom-0) at w->pc for the warp's lanes: moves the
+ * PC, or reports the fault with vx_sim_fault().
+ */
+enum vx_exec_result vx_exec_one(struct vx_sim *sim, struct vx_warp *w,
+                                uint32_t insn);
+/* w->pc cannot be fetched: FETCH_FAULT. */
+enum vx_exec_result vx_exec_fetch_fault(struct vx_sim *sim, struct vx_warp *w);
+
+/* ---- vx_exec_fast.c ---- */
+/* vx_exec_burst() for VX_SIM_EXEC_BURST and VX_SIM_EXEC_AVX2. */
+enum vx_exec_result vx_exec_fast(struct vx_sim *sim, struct vx_warp *w,
+                                 uint64_t max, uint64_t *used);
+
+#endif /* VX_EXEC_H */
