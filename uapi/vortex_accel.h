@@ -126,7 +126,10 @@ struct drm_vortex_bo_info {
 /* Per-buffer flags of struct drm_vortex_submit_bo */
 #define DRM_VORTEX_SUBMIT_BO_READ	(1u << 0)	/* the kernel reads it */
 #define DRM_VORTEX_SUBMIT_BO_WRITE	(1u << 1)	/* the kernel writes it */
-/* For crash dumps, which are not captured yet: accepted, and ignored today. */
+/*
+ * Include in crash dumps.  By default dumps hold every buffer of the job;
+ * with the module parameter dump_all_bos=0, only those with this flag.
+ */
 #define DRM_VORTEX_SUBMIT_BO_DUMP	(1u << 2)
 #define DRM_VORTEX_SUBMIT_BO_FLAGS	(DRM_VORTEX_SUBMIT_BO_READ | \
 					 DRM_VORTEX_SUBMIT_BO_WRITE | \
