@@ -27,8 +27,8 @@ guest_tests=$(make -s print-GUEST_TESTS)
 # vx.tests filter or a program that never starts is then a failure, not a
 # shorter run that still looks green.
 expect=()
-for t in $host_tests; do
-	expect+=(--expect "host/$(basename "$t")")
+for s in $(scripts/run-host-tests.sh --list $host_tests); do
+	expect+=(--expect "$s")
 done
 
 mapfile -t host_args < <(vx_stage host-tests scripts/run-host-tests.sh "$results/host" $host_tests)

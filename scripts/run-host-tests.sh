@@ -9,11 +9,12 @@
 # NAME[EXEC] in $OUT/NAME.EXEC.tap; on a host whose CPU has no AVX2 the
 # avx2 runs are reported as skipped, with the reason.
 #   run-host-tests.sh OUTDIR BINARY...
+#   run-host-tests.sh --list BINARY...   the suite names a run reports
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 out=$1
 shift
-mkdir -p "$out"
+[ "$out" = --list ] || mkdir -p "$out"
 execs=(ref burst avx2)
 per_exec=" $(make -s --no-print-directory -C "$VX_TOP" print-SIM_EXEC_TESTS 2>/dev/null |
 	tr ' ' '\n' | sed 's|.*/||' | tr '\n' ' ') "
@@ -37,6 +38,14 @@ skip() {
 
 for t in "$@"; do
 	name=$(basename "$t")
+	if [ "$out" = --list ]; then
+		if [[ $per_exec != *" $name "* ]]; then
+			echo "host/$name"
+		else
+			printf "host/$name[%s]\n" "${execs[@]}"
+		fi
+		continue
+	fi
 	if [[ $per_exec != *" $name "* ]]; then
 		run "$name" "$out/$name.tap" "$t"
 		continue
