@@ -236,6 +236,7 @@ static const char *const vortex_err_names[] = {
 	[VX_ERR_DIVERGENCE] = "divergence stack",
 	[VX_ERR_BAD_PACKET] = "bad ring packet",
 	[VX_ERR_BARRIER] = "impossible barrier",
+	[VX_ERR_MISALIGNED_FETCH] = "jump to a misaligned target",
 };
 
 const char *vortex_err_name(u32 cause)

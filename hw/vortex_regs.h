@@ -99,6 +99,7 @@
 #define VX_ERR_DIVERGENCE	10	/* IPDOM stack overflow or bad join */
 #define VX_ERR_BAD_PACKET	11	/* CP could not parse or run a packet */
 #define VX_ERR_BARRIER		12	/* bar with an impossible warp count */
+#define VX_ERR_MISALIGNED_FETCH	13	/* taken jump or branch to a PC not 4-aligned */
 
 /* ---------------------------------------------------- Debug Module */
 /* DM register n lives at VX_DM_BASE + 4 * n.                          */

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -56,6 +57,15 @@ static const uint32_t prog_fault[] = {
 	ILLEGAL,			/* +12 */
 };
 #define FAULT_PC	12
+
+/* jalr t1, 18(t0) with t0 = its own code: target +18, misaligned */
+static const uint32_t prog_jump[] = {
+	(0u << 12) | (T0 << 7) | 0x17,	/* auipc t0, 0 */
+	ADDI(T1, X0, 0x55),
+	RV_I(18, T0, 0, T1, 0x67),	/* +8: jalr t1, 18(t0) */
+	TMC(X0),
+};
+#define JUMP_PC		8
 
 /* vx_trap_assert with a0..a3 from the argument block */
 static const uint32_t prog_assert[] = {
@@ -584,6 +594,53 @@ TEST_F_TIMEOUT(dump, assert_dump_has_message_file_line, 60)
 	EXPECT_EQ(0, strncmp(field(f, "file"), "\"kernels/check.c\"\n", 18));
 	EXPECT_EQ(42, num(f, "line"));
 	EXPECT_EQ(0, strncmp(field(f, "function"), "\"check\"\n", 8));
+}
+
+/*
+ * A jump to a misaligned target faults on the jump: ERR_PC is the jalr,
+ * ERR_ADDR the target, t1 (its rd) still 0x55 in the dump, and the
+ * driver's log line names the jump's PC.
+ */
+TEST_F_TIMEOUT(dump, misaligned_jump_faults_on_the_jump, 60)
+{
+	char pat[96], *log;
+	const char *f, *w, *l, *v;
+	uint32_t x = 0;
+	int i, n;
+
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_jump, sizeof(prog_jump)));
+	ASSERT_NE(NULL, self->text);
+	f = section(self->text, "fault-info");
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(VX_ERR_MISALIGNED_FETCH, num(f, "cause"));
+	EXPECT_EQ(self->code_addr + JUMP_PC, num(f, "pc"));
+	EXPECT_EQ(self->code_addr + 18, num(f, "address"));
+	w = strstr(self->text, "\nwarps:\n  - id: ");
+	ASSERT_NE(NULL, w);
+	EXPECT_EQ(self->code_addr + JUMP_PC, num(w, "pc"));
+	l = strstr(w, "- lane: 0\n");
+	ASSERT_NE(NULL, l);
+	v = field(l, "x") + 1;
+	for (i = 0; i <= T1; i++) {
+		x = strtoul(v, (char **)&v, 0);
+		v += 2;
+	}
+	EXPECT_EQ(0x55, x);
+
+	n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	ASSERT_LT(0, n);
+	log = calloc(1, n + 1);
+	ASSERT_NE(NULL, log);
+	ASSERT_LT(0, klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, n));
+	snprintf(pat, sizeof(pat), "jump to a misaligned target (cause %d) in warp",
+		 VX_ERR_MISALIGNED_FETCH);
+	v = strstr(log, pat);
+	ASSERT_NE(NULL, v);
+	snprintf(pat, sizeof(pat), "at pc 0x%08llx, addr 0x%08llx",
+		 (unsigned long long)self->code_addr + JUMP_PC,
+		 (unsigned long long)self->code_addr + 18);
+	EXPECT_NE(NULL, strstr(v, pat)) TH_LOG("no \"%s\" in the log", pat);
+	free(log);
 }
 
 /* Reads a debugfs number of the card, or -1. */

@@ -393,6 +393,11 @@ TEST_F(vx, fault_illegal_then_ok)
 	fault_then_ok(_metadata, self, "fault_illegal");
 }
 
+TEST_F(vx, fault_jump_then_ok)
+{
+	fault_then_ok(_metadata, self, "fault_jump");
+}
+
 TEST_F(vx, fault_assert_then_ok)
 {
 	fault_then_ok(_metadata, self, "fault_assert");

@@ -395,6 +395,29 @@ static void write_uniform(struct vx_exec_ctx *c, uint32_t rd, uint32_t v)
 
 /* ------------------------------------------------------ control flow */
 
+/* jump()'s rd for a branch: none. */
+#define VX_NO_RD    ~0u
+
+/*
+ * A jump or taken branch to a target that is not 4-byte aligned faults on
+ * the jump itself (RISC-V without C: instruction-address-misaligned):
+ * ERR_PC is the jump's, ERR_ADDR the target, and neither rd nor the PC
+ * changes.  The target is the lowest active lane's, as for every control
+ * transfer, so other lanes' values do not matter.
+ */
+static enum vx_exec_result jump(struct vx_exec_ctx *c, uint32_t rd,
+                                uint32_t target)
+{
+    if (target & 3) {
+        return exec_fault(c, VX_ERR_MISALIGNED_FETCH, target, c->lanes);
+    }
+    if (rd != VX_NO_RD) {
+        write_uniform(c, rd, c->pc + 4);
+    }
+    c->next_pc = target;
+    return VX_EXEC_OK;
+}
+
 /* A divergent branch follows the lowest active lane. */
 static enum vx_exec_result exec_branch(struct vx_exec_ctx *c, uint32_t insn)
 {
@@ -411,10 +434,7 @@ static enum vx_exec_result exec_branch(struct vx_exec_ctx *c, uint32_t insn)
     case 7: taken = a >= b; break;
     default: return illegal(c, insn);
     }
-    if (taken) {
-        c->next_pc = c->pc + imm_b(insn);
-    }
-    return VX_EXEC_OK;
+    return taken ? jump(c, VX_NO_RD, c->pc + imm_b(insn)) : VX_EXEC_OK;
 }
 
 static enum vx_exec_result exec_jalr(struct vx_exec_ctx *c, uint32_t insn)
@@ -426,9 +446,7 @@ static enum vx_exec_result exec_jalr(struct vx_exec_ctx *c, uint32_t insn)
     if (F3(insn) != 0) {
         return illegal(c, insn);
     }
-    write_uniform(c, RD(insn), c->pc + 4);
-    c->next_pc = target;
-    return VX_EXEC_OK;
+    return jump(c, RD(insn), target);
 }
 
 /* -------------------------------------------------------------- CSRs */
@@ -655,9 +673,7 @@ exec_insn(struct vx_exec_ctx *c, uint32_t insn)
         write_uniform(c, RD(insn), c->pc + (insn & 0xfffff000u));
         return VX_EXEC_OK;
     case 0x6f:
-        write_uniform(c, RD(insn), c->pc + 4);
-        c->next_pc = c->pc + imm_j(insn);
-        return VX_EXEC_OK;
+        return jump(c, RD(insn), c->pc + imm_j(insn));
     case 0x67: return exec_jalr(c, insn);
     case 0x0f:          /* fence, fence.i: memory is always coherent */
         return F3(insn) <= 1 ? VX_EXEC_OK : illegal(c, insn);

@@ -85,6 +85,9 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
             /* the target first: rd may be rs1 */
             uint32_t target = (X[d->rs1 + lane0] + d->imm) & ~1u;
 
+            if (target & 3) {
+                goto slow;      /* faults on the jump */
+            }
             if (d->rd) {
                 UNIFORM(d->rd, pc + 4);
             }

@@ -93,16 +93,17 @@ static __attribute__((noinline)) void decode(struct vx_sim *sim,
         d->imm = pc + (insn & 0xfffff000u);
         break;
     case 0x6f:
-        op = D_JAL;
+        /* a misaligned target faults on the jump: the interpreter's job */
         d->imm = pc + imm_j(insn);
+        op = d->imm & 3 ? D_SLOW : D_JAL;
         break;
     case 0x67:
         op = f3 == 0 ? D_JALR : D_SLOW;
         d->imm = imm_i(insn);
         break;
     case 0x63:
-        op = branch[f3];
         d->imm = pc + imm_b(insn);
+        op = d->imm & 3 ? D_SLOW : branch[f3];
         break;
     case 0x03:
         /* a load into x0 still checks its addresses: left to exec_load */

@@ -56,7 +56,10 @@ EXC(csr_ro, 13, VX_ERR_ILLEGAL_INSTR, ADDR_INSN, 0, MASK, 4);
 EXC(csr_unknown, 14, VX_ERR_ILLEGAL_INSTR, ADDR_INSN, 0, MASK, 4);
 EXC(frm, 15, VX_ERR_ILLEGAL_INSTR, ADDR_INSN, 0, 0x40, 6);
 EXC(split_overflow, 16, VX_ERR_DIVERGENCE, ADDR_ZERO, 0, MASK, 4);
-EXC(fetch_misaligned, 17, VX_ERR_FETCH_FAULT, ADDR_PC, 0, MASK, 4);
+/* Issue 14's rows: the fault is on the jump, ERR_ADDR the target pc + 6. */
+EXC(jalr_misaligned, 17, VX_ERR_MISALIGNED_FETCH, ADDR_PC, 6, MASK, 4);
+EXC(jal_misaligned, 18, VX_ERR_MISALIGNED_FETCH, ADDR_PC, 6, MASK, 4);
+EXC(beq_misaligned, 19, VX_ERR_MISALIGNED_FETCH, ADDR_PC, 6, MASK, 4);
 
 /* A 1 core x 2 warps x 8 threads card with sim_exc set to scenario @sel. */
 static struct vx_card *exc_card(uint32_t sel)
@@ -100,7 +103,7 @@ TEST_F(exc, reports)
     case ADDR_DATA: addr = data + variant->addr; break;
     case ADDR_INSN: addr = vx_card_rd32(c, pc); break;
     case ADDR_ABS:  addr = variant->addr; break;
-    case ADDR_PC:   addr = pc; break;
+    case ADDR_PC:   addr = pc + variant->addr; break;
     default:        addr = 0; break;
     }
     vx_card_start(c, GID, c->entry, MASK);
@@ -128,6 +131,23 @@ TEST_F(exc, reports)
     EXPECT_EQ(0, vx_card_rd32(c, data));
     EXPECT_FALSE(vx_sim_runnable(c->sim));
     EXPECT_EQ(0, vx_sim_run(c->sim, 100));
+}
+
+/* jalr clearing bit 0 of an odd target, and a branch not taken: no fault. */
+TEST(jumps_that_do_not_fault)
+{
+    for (uint32_t sel = 20; sel <= 21; sel++) {
+        struct vx_card *c = exc_card(sel);
+
+        ASSERT_NE(NULL, c);
+        vx_card_start(c, GID, c->entry, MASK);
+        vx_card_run(c, SLOTS);
+        EXPECT_EQ(VX_ERR_NONE, vx_card_reg(c, VX_REG_ERR_CAUSE)) {
+            TH_LOG("scenario %u", sel);
+        }
+        EXPECT_FALSE(c->sim->warps[GID].active);
+        vx_card_free(c);
+    }
 }
 
 /* With DCONFIG.ebreakh the warp halts at the ebreak instead. */

@@ -415,6 +415,20 @@ TEST_F(card, fault_illegal)
 	/* the marker store before the bad word happened */
 }
 
+/* The call faults on the jalr itself, before ra or the PC change. */
+TEST_F(card, fault_jump)
+{
+	uint32_t pc, addr;
+
+	run_fault(_metadata, &self->c, "fault_jump", 0, 2, self->core_threads,
+		  VX_ERR_MISALIGNED_FETCH);
+	pc = vx_sim_mmio_read(self->c.sim, VX_REG_ERR_PC);
+	addr = vx_sim_mmio_read(self->c.sim, VX_REG_ERR_ADDR);
+	ASSERT_EQ(2, addr & 3);
+	ASSERT_EQ(0x67, *(uint32_t *)host_ptr(&self->c, pc) & 0x7f);	/* a jalr */
+	ASSERT_NE(pc, addr);
+}
+
 TEST_F(card, fault_assert)
 {
 	struct card *c = &self->c;

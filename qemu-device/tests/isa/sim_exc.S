@@ -162,13 +162,35 @@ exc_pc_split_overflow:
     bnez    t2, exc_pc_split_overflow
     j       done
 
-case_fetch_misaligned:              /* a jump into the middle of a word */
-    la      t1, exc_pc_fetch_misaligned
-    jr      t1
-fetch_misaligned_word:
-    nop
-    .globl exc_pc_fetch_misaligned
-    .equ    exc_pc_fetch_misaligned, fetch_misaligned_word + 2
+/*
+ * Jumps and a taken branch to pc + 6: each faults on itself, and its link
+ * register (t6) keeps 0x1234 in every lane.
+ */
+case_jalr_misaligned:
+    la      t0, exc_pc_jalr_misaligned + 4
+    .globl exc_pc_jalr_misaligned
+exc_pc_jalr_misaligned:
+    jalr    t6, 2(t0)
+    j       done
+case_jal_misaligned:
+    .globl exc_pc_jal_misaligned
+exc_pc_jal_misaligned:
+    .word   0x00600fef              /* jal t6, .+6 */
+    j       done
+case_beq_misaligned:
+    .globl exc_pc_beq_misaligned
+exc_pc_beq_misaligned:
+    .word   0x00000363              /* beq x0, x0, .+6 */
+    j       done
+
+/* No fault: jalr clears bit 0, and a branch not taken goes nowhere. */
+case_jalr_bit0:
+    la      t0, 1f
+    jalr    t6, 1(t0)
+1:  j       done
+case_branch_not_taken:
+    .word   0x00001363              /* bne x0, x0, .+6 */
+    j       done
 
 done:
     li      a0, 0
@@ -181,7 +203,8 @@ table:
     .word   case_ldfault_lane, case_stfault, case_fetch, case_ebreak
     .word   case_ecall, case_assert, case_join, case_join_token
     .word   case_bar, case_csr_ro, case_csr_unknown, case_frm
-    .word   case_split_overflow, case_fetch_misaligned
+    .word   case_split_overflow, case_jalr_misaligned, case_jal_misaligned
+    .word   case_beq_misaligned, case_jalr_bit0, case_branch_not_taken
     .globl exc_select
 exc_select:
     .word   0
