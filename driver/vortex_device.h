@@ -169,6 +169,8 @@ struct vortex_file {
 	char comm[TASK_COMM_LEN];
 	/** @cmdline: its command line, quoted, or NULL (crash dumps) */
 	char *cmdline;
+	/** @dump_flags: DRM_VORTEX_DUMP_* for this file's jobs */
+	u32 dump_flags;
 	/** @entity: the file's queue into the scheduler */
 	struct drm_sched_entity entity;
 	/**

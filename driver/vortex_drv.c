@@ -101,7 +101,8 @@ static int vortex_get_param_ioctl(struct drm_device *drm, void *data,
 		args->value = vdev->devaddr;
 		break;
 	case DRM_VORTEX_PARAM_CAPABILITIES:
-		args->value = DRM_VORTEX_CAP_SUBMIT | DRM_VORTEX_CAP_SYNCOBJ;
+		args->value = DRM_VORTEX_CAP_SUBMIT | DRM_VORTEX_CAP_SYNCOBJ |
+			      DRM_VORTEX_CAP_DUMP;
 		if (vortex_debug_enable)
 			args->value |= DRM_VORTEX_CAP_DEBUG;
 		break;
@@ -154,6 +155,7 @@ static int vortex_open(struct drm_device *drm, struct drm_file *file)
 	vfile->pid = get_task_pid(current, PIDTYPE_TGID);
 	get_task_comm(vfile->comm, current);
 	vfile->cmdline = kstrdup_quotable_cmdline(current, GFP_KERNEL);
+	vortex_dump_file_open(vfile);
 
 	file->driver_priv = vfile;
 	return 0;
@@ -179,6 +181,7 @@ static const struct drm_ioctl_desc vortex_ioctls[] = {
 	VORTEX_IOCTL(WAIT, vortex_job_wait_ioctl),
 	VORTEX_IOCTL(DEBUG_ATTACH, vortex_debug_attach_ioctl),
 	VORTEX_IOCTL(CODE_OBJECT, vortex_code_object_ioctl),
+	VORTEX_IOCTL(DUMP_CONFIG, vortex_dump_config_ioctl),
 #undef VORTEX_IOCTL
 };
 

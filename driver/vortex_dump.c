@@ -30,6 +30,12 @@
  * (DRM_VORTEX_DEBUG_IOCTL_COREDUMP); the card is not reset then, and warps
  * the capture halted run on.
  *
+ * What a dump holds is each file's choice (DRM_IOCTL_VORTEX_DUMP_CONFIG,
+ * starting from the module parameter ``dump_flags``): no buffer contents,
+ * no stacks, no dumps of exceptions, or none at all.  A new dump is
+ * announced by a uevent on the card (VORTEX_CRASH_DUMP=1) and, to an
+ * attached debugger, by a DUMP event.
+ *
  * Module parameters: ``dump`` (default on) turns capture on failures off;
  * ``dump_max_mb`` bounds the buffer bytes a dump holds (default 64);
  * ``dump_all_bos`` (default on) includes every buffer of the job, or only
@@ -43,6 +49,7 @@
 #include <linux/slab.h>
 #include <linux/utsname.h>
 #include <linux/vmalloc.h>
+#include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_print.h>
 
@@ -62,6 +69,26 @@ MODULE_PARM_DESC(dump, "Capture a crash dump when a job hangs or faults (default
 static unsigned int vortex_dump_max_mb = 64;
 module_param_named(dump_max_mb, vortex_dump_max_mb, uint, 0644);
 MODULE_PARM_DESC(dump_max_mb, "Buffer contents a crash dump may hold, in MiB (default 64)");
+
+static int vortex_dump_flags_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int ret = kstrtouint(val, 0, &v);
+
+	if (ret || v & ~DRM_VORTEX_DUMP_FLAGS)
+		return -EINVAL;
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static const struct kernel_param_ops vortex_dump_flags_ops = {
+	.set = vortex_dump_flags_set,
+	.get = param_get_uint,
+};
+
+static unsigned int vortex_dump_default_flags;
+module_param_cb(dump_flags, &vortex_dump_flags_ops, &vortex_dump_default_flags, 0644);
+MODULE_PARM_DESC(dump_flags, "DRM_VORTEX_DUMP_* flags new files start with (default 0)");
 
 static bool vortex_dump_all_bos = true;
 module_param_named(dump_all_bos, vortex_dump_all_bos, bool, 0644);
@@ -343,6 +370,26 @@ static bool vortex_dump_pending(struct vortex_device *vdev)
 	return kn;
 }
 
+/*
+ * A uevent on the card (VORTEX_CRASH_DUMP=1, beside devcoredump's own for
+ * devcdN) and, with a debugger attached, a DUMP event.  DM lock held, so
+ * the session cannot go meanwhile.
+ */
+static void vortex_dump_announce(struct vortex_device *vdev, u64 job, size_t len)
+{
+	static char *envp[] = { "VORTEX_CRASH_DUMP=1", NULL };
+	struct vortex_debug *dbg;
+	unsigned long flags;
+	u32 bytes = min_t(size_t, len, U32_MAX);
+
+	kobject_uevent_env(&vdev->drm.dev->kobj, KOBJ_CHANGE, envp);
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	dbg = vdev->debug;
+	if (dbg)
+		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_DUMP, job, &bytes, 1);
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+}
+
 static int vortex_dump_publish(struct vortex_device *vdev, struct vortex_dump *d)
 {
 	struct vortex_text t = {};
@@ -366,6 +413,7 @@ static int vortex_dump_publish(struct vortex_device *vdev, struct vortex_dump *d
 	dev_coredumpv(vdev->drm.dev, t.buf, t.len, GFP_NOWAIT);
 	drm_info(&vdev->drm, "crash dump of job %llu: %zu bytes in /sys/class/devcoredump\n",
 		 d->job, t.len);
+	vortex_dump_announce(vdev, d->job, t.len);
 	return 0;
 }
 
@@ -388,14 +436,18 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	int ret;
 	u32 i;
 
+	u32 flags = job ? job->vfile->dump_flags : vortex_dump_default_flags;
+
 	lockdep_assert_held(&vdev->dm.lock);
-	if (error && !vortex_dump_enable)
+	if (error && (!vortex_dump_enable || flags & DRM_VORTEX_DUMP_NONE ||
+		      (error == -EIO && flags & DRM_VORTEX_DUMP_NO_EXCEPTION)))
 		return 0;
 	d = kzalloc(sizeof(*d), VORTEX_DUMP_GFP);
 	if (!d)
 		return -ENOMEM;
 	ktime_get_real_ts64(&d->time);
 	d->error = error;
+	d->flags = flags;
 	d->last_fence = lower_32_bits(vdev->emit_seqno);
 	for (i = 0; i < ARRAY_SIZE(d->regs); i++)
 		d->regs[i] = vortex_read(vdev, i * 4);
@@ -426,13 +478,18 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 			    !(job->bo_flags[i] & DRM_VORTEX_SUBMIT_BO_DUMP))
 				continue;
 			d->bos[d->nbos].flags = job->bo_flags[i];
-			if (vortex_dump_copy(vdev, &d->bos[d->nbos], vortex_bo_devaddr(bo),
+			d->bos[d->nbos].iova = vortex_bo_devaddr(bo);
+			d->bos[d->nbos].size = bo->base.size;
+			if (!(flags & DRM_VORTEX_DUMP_SKIP_GLOBAL) &&
+			    vortex_dump_copy(vdev, &d->bos[d->nbos], vortex_bo_devaddr(bo),
 					     bo->base.size, &budget))
 				vortex_dump_missing(d, "buffer contents");
 			d->nbos++;
 		}
 		if (!budget)
 			vortex_dump_missing(d, "buffer contents past dump_max_mb");
+		if (flags & DRM_VORTEX_DUMP_SKIP_GLOBAL)
+			vortex_dump_missing(d, "buffer contents (DRM_VORTEX_DUMP_SKIP_GLOBAL)");
 	}
 	if (!error)
 		running = kcalloc(vdev->dm.windows, sizeof(*running), VORTEX_DUMP_GFP);
@@ -448,6 +505,29 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	ret = vortex_dump_publish(vdev, d);
 	vortex_dump_free(d);
 	return ret;
+}
+
+/**
+ * vortex_dump_file_open() - a new file's dump flags: the module's default
+ * @vfile: the file
+ */
+void vortex_dump_file_open(struct vortex_file *vfile)
+{
+	vfile->dump_flags = READ_ONCE(vortex_dump_default_flags);
+}
+
+int vortex_dump_config_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *file)
+{
+	struct vortex_file *vfile = file->driver_priv;
+	struct drm_vortex_dump_config *args = data;
+
+	if (args->flags & ~DRM_VORTEX_DUMP_FLAGS) {
+		drm_dbg(drm, "DUMP_CONFIG: unknown flags 0x%x\n", args->flags);
+		return -EINVAL;
+	}
+	args->old_flags = xchg(&vfile->dump_flags, args->flags);
+	return 0;
 }
 
 /**

@@ -5,7 +5,10 @@
 
 #include <linux/gfp.h>
 
+struct drm_device;
+struct drm_file;
 struct vortex_device;
+struct vortex_file;
 struct vortex_job;
 
 /*
@@ -17,5 +20,8 @@ struct vortex_job;
 int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 			int error);
 void vortex_dump_fini(struct vortex_device *vdev);
+void vortex_dump_file_open(struct vortex_file *vfile);
+int vortex_dump_config_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *file);
 
 #endif /* __VORTEX_DUMP_H__ */

@@ -290,7 +290,7 @@ static void elfw_lanes(struct elfw *w, struct vortex_device *vdev,
 			     lntbl, n, ".cudbg.bt.dev0.sm%u.cta%u.wp%u.ln%u",
 			     sm, cta, wp, n);
 		/* The top of the lane's stack slice (hardware thread id x size). */
-		if (slice) {
+		if (slice && !(d->flags & DRM_VORTEX_DUMP_SKIP_LOCAL)) {
 			top = d->launch[VX_LAUNCH_STACK_BASE] +
 			      ((u64)dw->st.warp * d->threads + lane + 1) * slice;
 			take = min_t(u64, slice, VORTEX_ELF_LOCAL);
@@ -485,8 +485,9 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 		}
 	}
 
-	/* The job's buffers. */
+	/* The job's buffers (as captured: none with SKIP_GLOBAL). */
 	for (i = 0; i < d->nbos; i++)
+		if (d->bos[i].len)
 		elfw_section(w, CUDBG_SHT_GLOBAL_MEM, d->bos[i].iova, d->bos[i].data,
 			     d->bos[i].len, 0, 0, 0, ".cudbg.global.%u", i);
 }

@@ -54,6 +54,8 @@ struct vortex_dump {
 	struct timespec64 time;
 	/** @error: how the job ended */
 	int error;
+	/** @flags: DRM_VORTEX_DUMP_* in force */
+	u32 flags;
 	/** @comm: the submitting process's name */
 	char comm[TASK_COMM_LEN];
 	/** @cmdline: its command line, or NULL */

@@ -15,11 +15,14 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "vortex_accel.h"
 #include "vortex_test_ioctl.h"
+#include "vx_asm.h"
 #include "kselftest_harness.h"
 
 #define MODULE_PATH	"/lib/modules/vortex.ko"
@@ -142,6 +145,57 @@ TEST_F(mod, load)
 	ASSERT_EQ(0, get_param(DRM_VORTEX_PARAM_CAPABILITIES, &ms));
 	EXPECT_EQ(!variant->no_debug, !!(ms & DRM_VORTEX_CAP_DEBUG));
 	EXPECT_EQ(variant->no_debug ? -EOPNOTSUPP : 0, try_attach());
+}
+
+static int count_dumps(void)
+{
+	DIR *d = opendir("/sys/class/devcoredump");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += !strncmp(e->d_name, "devcd", 5);
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/*
+ * Unloading with an unread crash dump: the dump goes with the card, and
+ * the module unloads (devcoredump does not pin it).  The run's kernel log
+ * check sees any Oops.
+ */
+TEST(unload_with_a_dump_pending)
+{
+	struct drm_vortex_submit_bo bo = { 0 };
+	struct drm_vortex_submit sub = { 0 };
+	uint64_t addr;
+	uint32_t *code;
+	int32_t status = 0;
+	int fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+
+	ASSERT_LE(0, fd);
+	vx_cmd(_vx_bo_create(fd, 4096, 0, &bo.handle, &addr));
+	code = vx_bo_map(fd, bo.handle, NULL);
+	ASSERT_NE(NULL, code);
+	code[0] = ILLEGAL;
+	munmap(code, 4096);
+	sub.entry_pc = addr;
+	sub.grid[0] = sub.grid[1] = sub.grid[2] = 1;
+	sub.block[0] = sub.block[1] = sub.block[2] = 1;
+	sub.bos = (uintptr_t)&bo;
+	sub.bo_count = 1;
+	sub.bo_stride = sizeof(bo);
+	vx_cmd(_vx_submit(fd, &sub));
+	vx_cmd(_vx_wait(fd, sub.seqno, 30 * SEC, &status));
+	EXPECT_EQ(-EIO, status);
+	close(fd);
+	ASSERT_EQ(1, count_dumps());
+
+	ASSERT_EQ(0, module_unload());
+	EXPECT_EQ(0, count_dumps());
+	ASSERT_EQ(0, module_load(""));
+	EXPECT_TRUE(node_appears());
 }
 
 TEST_HARNESS_MAIN

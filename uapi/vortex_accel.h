@@ -41,6 +41,7 @@ extern "C" {
 /* 0x10..0x2f are reserved for the debugger interface. */
 #define DRM_VORTEX_DEBUG_ATTACH		0x10
 #define DRM_VORTEX_CODE_OBJECT		0x11
+#define DRM_VORTEX_DUMP_CONFIG		0x12
 
 #define DRM_IOCTL_VORTEX_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_GET_PARAM, struct drm_vortex_get_param)
@@ -56,6 +57,8 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_DEBUG_ATTACH, struct drm_vortex_debug_attach)
 #define DRM_IOCTL_VORTEX_CODE_OBJECT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_CODE_OBJECT, struct drm_vortex_code_object)
+#define DRM_IOCTL_VORTEX_DUMP_CONFIG \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_DUMP_CONFIG, struct drm_vortex_dump_config)
 
 /* Parameters of DRM_IOCTL_VORTEX_GET_PARAM */
 #define DRM_VORTEX_PARAM_DEVICE_VERSION	0	/* VX_REG_VERSION of the card */
@@ -75,6 +78,7 @@ extern "C" {
 #define DRM_VORTEX_CAP_SUBMIT		(1ull << 0)	/* SUBMIT and WAIT */
 #define DRM_VORTEX_CAP_SYNCOBJ		(1ull << 1)	/* in/out syncobjs */
 #define DRM_VORTEX_CAP_DEBUG		(1ull << 2)	/* DEBUG_ATTACH works */
+#define DRM_VORTEX_CAP_DUMP		(1ull << 3)	/* crash dumps, DUMP_CONFIG */
 
 /**
  * struct drm_vortex_get_param - query one device or driver parameter
@@ -236,6 +240,42 @@ struct drm_vortex_wait {
 	 * dropped because the device went away or its file was closed
 	 */
 	__s32 status;
+};
+
+/* ============================================================= crash dumps */
+
+/*
+ * What a crash dump of this file's jobs holds, in the spirit of CUDA's
+ * CUcoredumpGenerationFlags.  Dumps go to devcoredump
+ * (/sys/class/devcoredump/devcdN/data; README, "Crash dumps").
+ */
+#define DRM_VORTEX_DUMP_SKIP_GLOBAL	(1u << 0)	/* no buffer contents */
+#define DRM_VORTEX_DUMP_SKIP_SHARED	(1u << 1)	/* no shared memory (the card has none) */
+#define DRM_VORTEX_DUMP_SKIP_LOCAL	(1u << 2)	/* no stack slices */
+#define DRM_VORTEX_DUMP_SKIP_ELF_IMAGE	(1u << 3)	/* no non-relocated images (never written) */
+#define DRM_VORTEX_DUMP_LIGHTWEIGHT	(DRM_VORTEX_DUMP_SKIP_GLOBAL | \
+					 DRM_VORTEX_DUMP_SKIP_SHARED | \
+					 DRM_VORTEX_DUMP_SKIP_LOCAL | \
+					 DRM_VORTEX_DUMP_SKIP_ELF_IMAGE)
+#define DRM_VORTEX_DUMP_FAULTED_ONLY	(1u << 4)	/* faulted context only (the only one) */
+#define DRM_VORTEX_DUMP_NO_EXCEPTION	(1u << 5)	/* no dump when a job faults */
+#define DRM_VORTEX_DUMP_NONE		(1u << 6)	/* no dumps of this file's jobs */
+#define DRM_VORTEX_DUMP_FLAGS		0x7f
+
+/**
+ * struct drm_vortex_dump_config - choose what dumps of this file's jobs hold
+ *
+ * New files start from the module parameter ``dump_flags`` (default 0:
+ * everything).  @flags replaces the file's flags; the old ones are
+ * returned in @old_flags (its input value is ignored).  Unknown flags are
+ * -EINVAL.  A dump a debugger asks for (DRM_VORTEX_DEBUG_IOCTL_COREDUMP)
+ * honours the SKIP flags but not NONE or NO_EXCEPTION.
+ */
+struct drm_vortex_dump_config {
+	/** @flags: DRM_VORTEX_DUMP_* */
+	__u32 flags;
+	/** @old_flags: out: the flags before this call */
+	__u32 old_flags;
 };
 
 /* ================================================================ debugger */
@@ -668,6 +708,7 @@ struct drm_vortex_debug_coredump {
 #define DRM_VORTEX_DEBUG_EVENT_FINISHED		4	/* target job ended */
 #define DRM_VORTEX_DEBUG_EVENT_EXCEPTION	5	/* card frozen on a fault */
 #define DRM_VORTEX_DEBUG_EVENT_TIMEOUT		6	/* target job timed out */
+#define DRM_VORTEX_DEBUG_EVENT_DUMP		7	/* a crash dump was published */
 
 /**
  * struct drm_vortex_debug_event - what read() on the session fd returns
@@ -705,7 +746,8 @@ struct drm_vortex_debug_event {
 	 * - EXCEPTION: [0] cause (VX_ERR_*), [1] warp, [2] lowest faulting
 	 *   lane, [3] PC, [4] address, [5..8] every faulting lane (lane l is
 	 *   bit l % 32 of [5 + l / 32]);
-	 * - TIMEOUT: [0] ms the job ran.
+	 * - TIMEOUT: [0] ms the job ran;
+	 * - DUMP: [0] bytes of the dump now in /sys/class/devcoredump.
 	 */
 	__u32 data[12];
 };
