@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host tests of vortex-coredump on real dumps (userspace/tests/data), TAP.
+
+The decoder's bytes are checked against independent readers: python's
+base64.a85decode (fed one group per 32-bit word, each word's bytes then
+reversed: the dump's words are little-endian) and binutils' readelf.
+Malformed copies of a dump must fail with the line and field named, and
+the gdb core of the assert dump must show the backtrace with source lines.
+"""
+import base64
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
+O = os.environ.get('O', 'build')
+TOOL = os.path.join(TOP, O, 'host', 'userspace', 'vortex-coredump')
+DATA = os.path.join(TOP, 'userspace', 'tests', 'data')
+KDIR = os.path.join(TOP, O, 'riscv')
+DUMPS = ['hang', 'fault_illegal', 'fault_assert']
+results = []
+
+
+def check(name, ok, diag=''):
+    results.append((name, ok, diag))
+
+
+def run(*args):
+    return subprocess.run([TOOL, *args], capture_output=True, text=True)
+
+
+def a85_words(block):
+    """Bytes of an ascii85 block, decoded by python, words little-endian."""
+    out = bytearray()
+    groups = re.findall(r'z|[!-u]{5}', ''.join(block.split()))
+    for g in groups:
+        word = b'\0\0\0\0' if g == 'z' else base64.a85decode(g)
+        out += word[::-1]
+    return bytes(out)
+
+
+def section(text, header, indent):
+    """(size, block) of the section that starts with line @header."""
+    lines = text.split('\n')
+    i = lines.index(header)
+    size = int(lines[i + 1].split(': ')[1], 0)
+    j = i + 1
+    while not lines[j].strip().startswith('data: !!ascii85'):
+        j += 1
+    block = []
+    for line in lines[j + 1:]:
+        if len(line) - len(line.lstrip(' ')) <= indent:
+            break
+        block.append(line)
+    return size, '\n'.join(block)
+
+
+def test_dump(tmp, name):
+    path = os.path.join(DATA, name + '.devcd')
+    text = open(path).read()
+    r = run(path)
+    want = {'hang': 'HUNG', 'fault_illegal': 'cause 1 (illegal instruction)',
+            'fault_assert': '"i < arg->n" failed at'}[name]
+    check(f'{name}: summary', r.returncode == 0 and want in r.stdout, r.stdout + r.stderr)
+
+    elf = os.path.join(tmp, name + '.elf')
+    r = run('--extract-elf', elf, path)
+    size, block = section(text, 'cuda-coredump:', 2)
+    ref = a85_words(block)[:size]
+    got = open(elf, 'rb').read() if r.returncode == 0 else b''
+    check(f'{name}: --extract-elf equals python a85decode', got == ref and len(ref) == size,
+          f'{len(got)} vs {len(ref)} bytes, size {size}')
+    re_ = subprocess.run(['readelf', '-S', '-W', elf], capture_output=True, text=True)
+    check(f'{name}: readelf reads the ELF', re_.returncode == 0 and '.cudbg.devtbl' in re_.stdout
+          and not re_.stderr, re_.stderr)
+
+    r4 = os.path.join(tmp, name + '.r400.elf')
+    run('--extract-elf', r4, '--cuda-layout', 'r400', path)
+    re4 = subprocess.run(['readelf', '-S', '-W', r4], capture_output=True, text=True)
+    es = {m[0]: int(m[1], 16) for m in
+          re.findall(r'\] (\.cudbg\.(?:grid|cta|wp)tbl)\S*\s+\S+\s+\S+\s+\S+\s+\S+\s+(\S+)', re4.stdout)}
+    check(f'{name}: r400 rows are 104/24/32 bytes', re4.returncode == 0 and not re4.stderr and
+          es == {'.cudbg.gridtbl': 0x68, '.cudbg.ctatbl': 0x18, '.cudbg.wptbl': 0x20},
+          re4.stderr + str(es))
+
+    m = re.search(r'  - iova: (0x[0-9a-f]+)\n    size: (\d+)\n(?:    .*\n)*?    data: !!ascii85 \|\n((?:      .*\n)+)', text)
+    bo = os.path.join(tmp, name + '.bo')
+    r = run('--bo', m[1], '-o', bo, path)
+    ref = a85_words(m[3]).ljust(int(m[2]), b'\0')
+    got = open(bo, 'rb').read() if r.returncode == 0 else b''
+    check(f'{name}: --bo {m[1]} equals python a85decode', got == ref, f'{len(got)} vs {len(ref)}')
+
+
+def malformed(tmp, name, edit, _line, field):
+    """A copy of the assert dump changed by @edit must fail at @line, @field."""
+    lines = open(os.path.join(DATA, 'fault_assert.devcd')).read().split('\n')
+    lines, want_line = edit(lines)
+    path = os.path.join(tmp, 'bad.devcd')
+    open(path, 'w').write('\n'.join(lines))
+    r = run('--check', path)
+    want = f'{path}:{want_line}: {field}'
+    check(f'malformed: {name} reported at line {want_line}',
+          r.returncode != 0 and r.stderr.startswith(want), r.stderr.strip())
+
+
+def idx(lines, pred):
+    return next(i for i, line in enumerate(lines) if pred(line))
+
+
+def truncated(lines):
+    start = idx(lines, lambda s: s == 'cuda-coredump:') + 5
+    i, at = next((k, 4 + m.start()) for k in range(start, len(lines))
+                 for m in re.finditer(r'z|[!-u]{5}', lines[k][4:]) if m[0] != 'z')
+    lines[i] = lines[i][:at + 2]	# 2 of a 5-character group, then the end
+    return lines[:i + 1], i + 1
+
+
+def bad_char(lines):
+    i = idx(lines, lambda s: s.startswith('      J,iCG'))
+    lines[i] = lines[i][:8] + '~' + lines[i][9:]
+    return lines, i + 1
+
+
+def missing(lines):
+    i = idx(lines, lambda s: s.startswith('job: '))
+    lines = lines[:i] + lines[i + 1:]
+    return lines, len(lines) - 1	# the text ends with a newline
+
+
+def size_mismatch(lines):
+    i = idx(lines, lambda s: s == 'cuda-coredump:') + 1
+    lines[i] = '  size: 4'
+    return lines, i + 1
+
+
+def gdb_core(tmp):
+    kernel = os.path.join(KDIR, 'fault_assert.elf')
+    core = os.path.join(tmp, 'assert.core')
+    r = run('--gdb-core', '0', '-o', core, os.path.join(DATA, 'fault_assert.devcd'))
+    if not shutil.which('gdb-multiarch'):
+        results.append(('gdb-multiarch: backtrace from --gdb-core', None, 'no gdb-multiarch'))
+        return
+    g = subprocess.run(['gdb-multiarch', '-nx', '-batch', '-ex', 'bt', kernel, core],
+                       capture_output=True, text=True, timeout=120)
+    check('gdb-multiarch: backtrace from --gdb-core', r.returncode == 0 and
+          re.search(r'#1 .*vx_kernel_main .* at userspace/kernels/fault_assert.c:11', g.stdout)
+          and 'warning' not in g.stdout + g.stderr, g.stdout + g.stderr)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in DUMPS:
+            test_dump(tmp, name)
+        malformed(tmp, 'truncated block', truncated, None, 'cuda-coredump.data')
+        malformed(tmp, 'bad character', bad_char, None, 'bos[2].data')
+        malformed(tmp, 'missing field', missing, None, 'job')
+        malformed(tmp, 'size mismatch', size_mismatch, None, 'cuda-coredump.size')
+        gdb_core(tmp)
+    print('TAP version 13')
+    print(f'1..{len(results)}')
+    for n, (name, ok, diag) in enumerate(results, 1):
+        if ok is None:
+            print(f'ok {n} {name} # SKIP {diag}')
+            continue
+        print(f'{"ok" if ok else "not ok"} {n} {name}')
+        if not ok:
+            for line in str(diag).splitlines()[:10]:
+                print(f'# {line}')
+    return 0 if all(ok is not False for _, ok, _ in results) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CUDA-format ELF of a dump's "cuda-coredump:" section
+ * (driver/vortex_dump_elf.c, cudacoredump.h's r550 rows): taken out byte
+ * for byte, checked enough to be walked, and rewritten with the r400 row
+ * sizes older readers (cuda-gdb 11.8) need to step through tables of more
+ * than one row: grid 104, CTA 24, warp 32 bytes, the r525 fields cut off.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vxcd.h"
+
+#define CUDBG_SHT_GRID_TABLE	0x8000000cu
+#define CUDBG_SHT_CTA_TABLE	0x8000000du
+#define CUDBG_SHT_WP_TABLE	0x8000000eu
+
+/**
+ * vxcd_elf_get() - the ELF bytes of @d's cuda-coredump section
+ * @d: the parsed dump
+ * @e: receives the file, exactly "size" bytes
+ * @err: a missing section, a bad block, or a size mismatch
+ */
+int vxcd_elf_get(const struct vxcd_dump *d, struct vxcd_elf *e,
+		 struct vxcd_err *err)
+{
+	const struct vxcd_node *sec = vxcd_get(d->root, "cuda-coredump");
+	const struct vxcd_node *data = vxcd_get(sec, "data");
+	uint64_t size;
+	size_t len;
+
+	memset(e, 0, sizeof(*e));
+	if (!sec) {
+		vxcd_error(err, d->nlines, "cuda-coredump", "missing field");
+		return -ENOENT;
+	}
+	if (vxcd_u64(sec, "size", "cuda-coredump", &size, err))
+		return -EINVAL;
+	if (!data) {
+		vxcd_error(err, sec->line, "cuda-coredump.data", "missing field");
+		return -EINVAL;
+	}
+	if (vxcd_a85_decode(data, "cuda-coredump.data", &e->buf, &len, err))
+		return -EINVAL;
+	/* Unlike buffers, the ELF keeps its trailing zeros: all of it is there. */
+	if (len != (size + 3) / 4 * 4) {
+		vxcd_error(err, vxcd_get(sec, "size")->line, "cuda-coredump.size",
+			   "size mismatch: %zu bytes decoded, size says %llu", len,
+			   (unsigned long long)size);
+		free(e->buf);
+		e->buf = NULL;
+		return -EINVAL;
+	}
+	e->len = size;
+	return vxcd_elf_check(e, err);
+}
+
+static const Elf64_Shdr *elf_shdrs(const struct vxcd_elf *e)
+{
+	return (const Elf64_Shdr *)(e->buf + ((const Elf64_Ehdr *)e->buf)->e_shoff);
+}
+
+/* Whether the headers and every section lie inside the file. */
+int vxcd_elf_check(const struct vxcd_elf *e, struct vxcd_err *err)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)e->buf;
+	const Elf64_Shdr *sh;
+	int i;
+
+	if (e->len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(*sh) ||
+	    eh->e_shoff > e->len || eh->e_shnum > (e->len - eh->e_shoff) / sizeof(*sh) ||
+	    eh->e_shstrndx >= eh->e_shnum) {
+		vxcd_error(err, 0, "cuda-coredump", "not a 64-bit ELF with section headers");
+		return -EINVAL;
+	}
+	sh = elf_shdrs(e);
+	for (i = 1; i < eh->e_shnum; i++)
+		if (sh[i].sh_offset > e->len || sh[i].sh_size > e->len - sh[i].sh_offset) {
+			vxcd_error(err, 0, "cuda-coredump", "section %d runs past the file", i);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/* The bytes of the section called @name, or NULL. */
+const void *vxcd_elf_section(const struct vxcd_elf *e, const char *name,
+			     size_t *size, uint64_t *addr)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)e->buf;
+	const Elf64_Shdr *sh = elf_shdrs(e);
+	const char *str = (const char *)e->buf + sh[eh->e_shstrndx].sh_offset;
+	int i;
+
+	for (i = 1; i < eh->e_shnum; i++) {
+		if (sh[i].sh_name >= sh[eh->e_shstrndx].sh_size ||
+		    strcmp(str + sh[i].sh_name, name))
+			continue;
+		if (size)
+			*size = sh[i].sh_size;
+		if (addr)
+			*addr = sh[i].sh_addr;
+		return e->buf + sh[i].sh_offset;
+	}
+	return NULL;
+}
+
+/* The r400 row size of a table section, or its own entsize. */
+static uint64_t r400_entsize(const Elf64_Shdr *sh)
+{
+	switch (sh->sh_type) {
+	case CUDBG_SHT_GRID_TABLE:
+		return 104;
+	case CUDBG_SHT_CTA_TABLE:
+		return 24;
+	case CUDBG_SHT_WP_TABLE:
+		return 32;
+	default:
+		return sh->sh_entsize;
+	}
+}
+
+/**
+ * vxcd_elf_r400() - @in with the grid, CTA and warp rows cut to r400 sizes
+ * @in: a checked CUDA ELF
+ * @out: receives the rewritten file: the same sections in the same order,
+ *	data 8-byte aligned after the ELF header, section headers last
+ */
+int vxcd_elf_r400(const struct vxcd_elf *in, struct vxcd_elf *out)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)in->buf;
+	const Elf64_Shdr *sh = elf_shdrs(in);
+	uint64_t off = sizeof(*eh), ent, rows, r;
+	Elf64_Shdr *nsh;
+	int i;
+
+	out->buf = calloc(1, in->len + eh->e_shnum * 8 + 8);
+	if (!out->buf)
+		return -ENOMEM;
+	memcpy(out->buf, eh, sizeof(*eh));
+	nsh = calloc(eh->e_shnum, sizeof(*nsh));
+	for (i = 0; i < eh->e_shnum; i++) {
+		nsh[i] = sh[i];
+		if (!i || sh[i].sh_type == SHT_NOBITS)
+			continue;
+		ent = r400_entsize(&sh[i]);
+		rows = sh[i].sh_entsize ? sh[i].sh_size / sh[i].sh_entsize : 0;
+		off = (off + 7) & ~7ull;
+		nsh[i].sh_offset = off;
+		if (ent != sh[i].sh_entsize && rows) {
+			for (r = 0; r < rows; r++)
+				memcpy(out->buf + off + r * ent,
+				       in->buf + sh[i].sh_offset + r * sh[i].sh_entsize, ent);
+			nsh[i].sh_entsize = ent;
+			nsh[i].sh_size = rows * ent;
+		} else {
+			memcpy(out->buf + off, in->buf + sh[i].sh_offset, sh[i].sh_size);
+		}
+		off += nsh[i].sh_size;
+	}
+	off = (off + 7) & ~7ull;
+	((Elf64_Ehdr *)out->buf)->e_shoff = off;
+	memcpy(out->buf + off, nsh, eh->e_shnum * sizeof(*nsh));
+	out->len = off + eh->e_shnum * sizeof(*nsh);
+	free(nsh);
+	return 0;
+}
+
+/**
+ * vxcd_elf_symbol() - the function of the kernel image @img at @addr
+ * @img: the job's kernel ELF (32-bit, linked at 0)
+ * @len: its bytes
+ * @addr: an address in the image's own terms
+ * @off: receives @addr's offset into the function
+ *
+ * Return: the function's name, or NULL.
+ */
+const char *vxcd_elf_symbol(const uint8_t *img, size_t len, uint64_t addr,
+			    uint64_t *off)
+{
+	const Elf32_Ehdr *eh = (const Elf32_Ehdr *)img;
+	const Elf32_Shdr *sh;
+	const Elf32_Sym *sym;
+	const char *best = NULL;
+	int i, k, n;
+
+	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS32 || eh->e_shoff > len ||
+	    eh->e_shnum > (len - eh->e_shoff) / sizeof(*sh))
+		return NULL;
+	sh = (const Elf32_Shdr *)(img + eh->e_shoff);
+	for (i = 0; i < eh->e_shnum; i++) {
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum ||
+		    sh[i].sh_offset + (uint64_t)sh[i].sh_size > len)
+			continue;
+		sym = (const Elf32_Sym *)(img + sh[i].sh_offset);
+		n = sh[i].sh_size / sizeof(*sym);
+		for (k = 0; k < n; k++)
+			if (ELF32_ST_TYPE(sym[k].st_info) == STT_FUNC &&
+			    addr >= sym[k].st_value &&
+			    addr - sym[k].st_value < (sym[k].st_size ?: 1) &&
+			    sym[k].st_name < sh[sh[i].sh_link].sh_size) {
+				best = (const char *)img + sh[sh[i].sh_link].sh_offset +
+				       sym[k].st_name;
+				*off = addr - sym[k].st_value;
+			}
+	}
+	return best;
+}

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The summary a person reads first: who ran what and how it ended, the
+ * fault with its function, an assert's message and place, then the warps
+ * grouped by where they are (a hang is usually every warp at one PC), and
+ * what the capture missed.  PCs are named from the job's kernel image in
+ * the CUDA ELF (.cudbg.relfimg), relative to the grid's entry.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vxcd.h"
+
+struct sum {
+	void (*emit)(void *ctx, const char *line);
+	void *ctx;
+	const uint8_t *img;	/* the kernel ELF, or NULL */
+	size_t img_len;
+	uint64_t base;		/* its load address */
+};
+
+static __attribute__((format(printf, 2, 3))) void say(struct sum *s, const char *fmt, ...)
+{
+	char line[512];
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(line, sizeof(line), fmt, args);
+	va_end(args);
+	s->emit(s->ctx, line);
+}
+
+static const char *val(const struct vxcd_node *n, const char *key)
+{
+	const struct vxcd_node *f = vxcd_get(n, key);
+
+	return f ? f->value : "?";
+}
+
+static uint64_t num(const struct vxcd_node *n, const char *key)
+{
+	struct vxcd_err err;
+	uint64_t v = 0;
+
+	vxcd_u64(n, key, "", &v, &err);
+	return v;
+}
+
+/* "0x800000f4 <vx_kernel_main+0x20>" */
+static const char *where(struct sum *s, uint64_t pc, char *buf, size_t len)
+{
+	const char *fn = NULL;
+	uint64_t off = 0;
+
+	if (s->img && pc >= s->base)
+		fn = vxcd_elf_symbol(s->img, s->img_len, pc - s->base, &off);
+	if (fn)
+		snprintf(buf, len, "0x%08llx <%s+0x%llx>", (unsigned long long)pc, fn,
+			 (unsigned long long)off);
+	else
+		snprintf(buf, len, "0x%08llx", (unsigned long long)pc);
+	return buf;
+}
+
+static void sum_fault(struct sum *s, const struct vxcd_node *root)
+{
+	const struct vxcd_node *f = vxcd_item(vxcd_get(root, "fault-info"), 0);
+	char pc[160];
+
+	if (!f)
+		return;
+	say(s, "fault:   cause %s in warp %s lane %s at %s, address 0x%08llx",
+	    val(f, "cause"), val(f, "warp"), val(f, "thread"),
+	    where(s, num(f, "pc"), pc, sizeof(pc)), (unsigned long long)num(f, "address"));
+	if (vxcd_get(f, "assert"))
+		say(s, "assert:  %s failed at %s:%s in %s", val(f, "assert"),
+		    val(f, "file"), val(f, "line"), val(f, "function"));
+}
+
+/* Warps grouped by PC, in order of first appearance. */
+static void sum_warps(struct sum *s, const struct vxcd_node *root)
+{
+	const struct vxcd_node *ws = vxcd_get(root, "warps"), *w, *v;
+	int n = vxcd_count(ws), i, j, k, count;
+	char ids[256], pc[160];
+	size_t at;
+
+	say(s, "warps:   %d with a context", n);
+	for (i = 0; (w = vxcd_item(ws, i)); i++) {
+		for (j = 0; j < i && num(vxcd_item(ws, j), "pc") != num(w, "pc"); j++)
+			;
+		if (j < i)
+			continue;
+		for (k = i, count = 0, at = 0, ids[0] = 0; (v = vxcd_item(ws, k)); k++)
+			if (num(v, "pc") == num(w, "pc")) {
+				count++;
+				if (at < sizeof(ids) - 16)
+					at += snprintf(ids + at, sizeof(ids) - at, "%s%s",
+						       at ? " " : "", val(v, "id"));
+			}
+		say(s, "  %3d at %s  (warp%s %s; thread mask %s)", count,
+		    where(s, num(w, "pc"), pc, sizeof(pc)), count > 1 ? "s" : "", ids,
+		    val(w, "thread-mask"));
+	}
+}
+
+/**
+ * vxcd_summary() - a few lines on what happened
+ * @d: the validated dump
+ * @e: its CUDA ELF, or NULL
+ * @emit: called with each line
+ * @ctx: passed to @emit
+ */
+void vxcd_summary(const struct vxcd_dump *d, const struct vxcd_elf *e,
+		  void (*emit)(void *ctx, const char *line), void *ctx)
+{
+	const struct vxcd_node *root = d->root;
+	const struct vxcd_node *ring = vxcd_item(vxcd_get(root, "ringbuffer"), 0);
+	const uint64_t *grid = NULL;
+	struct sum s = { .emit = emit, .ctx = ctx };
+	const char *err = val(root, "error");
+
+	if (e && e->buf) {
+		s.img = vxcd_elf_section(e, ".cudbg.relfimg.dev0.ctx0", &s.img_len, NULL);
+		grid = vxcd_elf_section(e, ".cudbg.gridtbl.dev0", NULL, NULL);
+	}
+	if (s.img && grid && s.img_len >= 28)
+		s.base = grid[3] - *(const uint32_t *)(s.img + 24);	/* entry - e_entry */
+	say(&s, "job %s of %s: %s", val(root, "job"), val(root, "comm"),
+	    !strcmp(err, "timeout") ? "HUNG (timed out)" :
+	    !strcmp(err, "exception") ? "FAULTED (device exception)" : "dump requested by a debugger");
+	say(&s, "command: %s", val(root, "cmdline"));
+	say(&s, "kernel:  %s, card %s, at %s", val(root, "kernel"), val(root, "revision"),
+	    val(root, "time"));
+	sum_fault(&s, root);
+	if (grid) {
+		const uint32_t *dim = (const uint32_t *)grid + 18;	/* gridDimX.. blockDimZ */
+
+		say(&s, "grid:    %u x %u x %u blocks of %u x %u x %u threads, entry 0x%08llx",
+		    dim[0], dim[1], dim[2], dim[3], dim[4], dim[5], (unsigned long long)grid[3]);
+	}
+	sum_warps(&s, root);
+	if (ring)
+		say(&s, "ring:    rptr %s wptr %s, fence %s emitted, %s retired", val(ring, "rptr"),
+		    val(ring, "wptr"), val(ring, "last-fence"), val(ring, "retired-fence"));
+	say(&s, "buffers: %d", vxcd_count(vxcd_get(root, "bos")));
+	if (vxcd_get(root, "not-captured"))
+		say(&s, "missing: %s", val(root, "not-captured"));
+}
