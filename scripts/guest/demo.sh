@@ -46,6 +46,10 @@ if [ -x /vortex/bin/vortex-run ] && [ -f /vortex/kernels/hang.elf ]; then
 		head -n 40 "$cd/data" | cut -c1-100 | sed 's/^/  /'
 		echo "  ... ($(wc -c < "$cd/data") bytes; the warps section:)"
 		sed -n '/^warps:/,/^      - lane: 1$/p' "$cd/data" | cut -c1-100 | sed 's/^/  /'
+		if [ -x /vortex/bin/vortex-coredump ]; then
+			echo "== The decoder's summary: vortex-coredump $cd/data"
+			vortex-coredump "$cd/data" 2>&1 | sed 's/^/  /'
+		fi
 		echo "  (discarded with: echo 1 > $cd/data)"
 		echo 1 > "$cd/data"
 	done
