@@ -103,9 +103,12 @@ static void vortex_dump_missing(struct vortex_dump *d, const char *what)
 		  n ? ", " : "", what);
 }
 
-/* Copies @size bytes of VRAM at @iova, trailing zero words dropped. */
+/*
+ * Copies @size bytes of VRAM at @iova, trailing zero words dropped unless
+ * @exact (a file's bytes, such as a kernel's ELF, must stay whole).
+ */
 static int vortex_dump_copy(struct vortex_device *vdev, struct vortex_dump_bo *b,
-			    u64 iova, u64 size, u64 *budget)
+			    u64 iova, u64 size, u64 *budget, bool exact)
 {
 	u64 take = min(size, *budget), n;
 
@@ -117,9 +120,9 @@ static int vortex_dump_copy(struct vortex_device *vdev, struct vortex_dump_bo *b
 	if (!b->data)
 		return -ENOMEM;
 	memcpy_fromio(b->data, vdev->vram + (iova - vdev->devaddr), take);
-	for (n = take / 4; n && !b->data[n - 1]; n--)
+	for (n = take / 4; !exact && n && !b->data[n - 1]; n--)
 		;
-	b->len = n * 4;
+	b->len = exact ? take : n * 4;
 	*budget -= take;
 	return 0;
 }
@@ -458,7 +461,7 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 					   d->assert[i]);
 
 	if (vortex_dump_copy(vdev, &d->ring, vdev->devaddr + vdev->ring_node.start,
-			     vdev->ring_size, &budget))
+			     vdev->ring_size, &budget, false))
 		vortex_dump_missing(d, "ring");
 	if (job) {
 		d->job = job->seqno;
@@ -466,7 +469,7 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 		d->code_id = job->code.id;
 		if (job->code.id &&
 		    vortex_dump_copy(vdev, &d->code, job->code.elf_addr,
-				     job->code.elf_size, &budget))
+				     job->code.elf_size, &budget, true))
 			vortex_dump_missing(d, "kernel image");
 		strscpy(d->comm, job->vfile->comm, sizeof(d->comm));
 		d->cmdline = kstrdup(job->vfile->cmdline, VORTEX_DUMP_GFP);
@@ -482,7 +485,7 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 			d->bos[d->nbos].size = bo->base.size;
 			if (!(flags & DRM_VORTEX_DUMP_SKIP_GLOBAL) &&
 			    vortex_dump_copy(vdev, &d->bos[d->nbos], vortex_bo_devaddr(bo),
-					     bo->base.size, &budget))
+					     bo->base.size, &budget, false))
 				vortex_dump_missing(d, "buffer contents");
 			d->nbos++;
 		}

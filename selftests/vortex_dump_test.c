@@ -367,7 +367,7 @@ static void check_hang_elf(struct __test_metadata *_metadata,
 			   FIXTURE_DATA(dump) *self)
 {
 	struct elf_view e;
-	int dev, ctx, grid, sm, regs0, regs1, glob;
+	int dev, ctx, grid, sm, regs0, regs1, glob, i;
 	const uint32_t *devrow, *r;
 	const uint64_t *gridrow;
 	char name[96];
@@ -404,6 +404,12 @@ static void check_hang_elf(struct __test_metadata *_metadata,
 	EXPECT_EQ(self->sub.seqno, gridrow[0]);
 	EXPECT_EQ(self->code_addr, gridrow[3]);		/* functionEntry */
 	EXPECT_EQ(self->threads, ((const uint32_t *)(gridrow + 7))[7]);	/* blockDimX */
+	/* The kernel image, whole, zero tail included. */
+	i = elf_index(&e, ".cudbg.relfimg.dev0.ctx0");
+	ASSERT_LT(0, i);
+	EXPECT_EQ(CUDBG_SHT(7), e.sh[i].sh_type);
+	EXPECT_EQ(sizeof(prog_hang) + 8, e.sh[i].sh_size);
+	EXPECT_EQ(0, memcmp(elf_data(&e, i), self->code_map, sizeof(prog_hang) + 8));
 	sm = elf_index(&e, ".cudbg.smtbl.dev0");
 	ASSERT_LT(0, sm);
 	EXPECT_EQ(dev, e.sh[sm].sh_link);
@@ -459,6 +465,13 @@ TEST_F_TIMEOUT(dump, hang_dump_holds_ring_buffers_warps_registers, 120)
 	bool launch = false;
 	char comm[32];
 
+	/* The "image" ends in two zero words: the dump must keep them. */
+	struct drm_vortex_code_object co = {
+		.handle = self->code, .size = sizeof(prog_hang) + 8,
+		.load_addr = self->code_addr, .load_size = CODE_SIZE,
+	};
+
+	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co));
 	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
 	p = self->text;
 	ASSERT_NE(NULL, p);
