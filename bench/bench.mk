@@ -6,3 +6,10 @@ $(O)/guest/bench/launch_bench: bench/launch_bench.c $(US_LIB) $(US_HDRS)
 	$(GUEST_CC) $(GUEST_CFLAGS) $(US_INC) $(GUEST_INC) -o $@ $< $(US_LIB)
 
 GUEST_FILES += $(O)/guest/bench/launch_bench
+
+# --- guest: what a crash dump costs (dump_bench)
+$(O)/guest/bench/dump_bench: bench/dump_bench.c uapi/vortex_accel.h selftests/vortex_test_ioctl.h
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_INC) -I$(TOP)/selftests -o $@ $<
+
+GUEST_FILES += $(O)/guest/bench/dump_bench

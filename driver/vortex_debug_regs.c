@@ -54,6 +54,8 @@ struct vortex_regs_ctx {
 	u32 warp;
 	/** @threads: lanes per warp */
 	u32 threads;
+	/** @scratch_lost: the card is reset next, DSCRATCH need not survive */
+	bool scratch_lost;
 	/** @saved: DSCRATCH0-3 of each lane of @warp */
 	u32 saved[VX_DM_MAX_THREADS][4];
 };
@@ -83,7 +85,7 @@ static void vortex_regs_restore(struct vortex_regs_ctx *ctx)
 
 	if (ctx->warp == NO_WARP)
 		return;
-	for (lane = 0; lane < ctx->threads; lane++) {
+	for (lane = 0; lane < ctx->threads && !ctx->scratch_lost; lane++) {
 		vortex_dm_select(ctx->vdev, ctx->warp, lane);
 		for (k = 0; k < 4; k++)
 			vortex_dm_write(ctx->vdev, VX_DM_DSCRATCH(k), ctx->saved[lane][k]);
@@ -103,7 +105,7 @@ static int vortex_regs_borrow(struct vortex_regs_ctx *ctx, u32 warp)
 	if (ret)
 		return ret;
 	vortex_regs_restore(ctx);
-	for (lane = 0; lane < ctx->threads; lane++) {
+	for (lane = 0; lane < ctx->threads && !ctx->scratch_lost; lane++) {
 		vortex_dm_select(ctx->vdev, warp, lane);
 		for (k = 0; k < 4; k++)
 			ctx->saved[lane][k] = vortex_dm_read(ctx->vdev, VX_DM_DSCRATCH(k));
@@ -416,18 +418,51 @@ out_unlock:
 	return ret;
 }
 
+/*
+ * Reads f@first .. f@first + @n - 1 (n <= 3; register 32 is fcsr) of every
+ * lane, with x5 already saved in DSCRATCH3: each goes through x5 into
+ * DSCRATCH k, then one pass over the lanes collects them.
+ */
+static int vortex_regs_read_fp_group(struct vortex_regs_ctx *ctx, u32 first,
+				     u32 n, u32 *out)
+{
+	u32 k, lane, threads = ctx->threads;
+	int ret;
+
+	for (k = 0; k < n; k++) {
+		u32 f = first + k;
+
+		ret = vortex_dm_inject(ctx->vdev, f == 32 ? RV_CSRR(TMP, 0x003) :
+				       RV_FMV_X_W(TMP, f), true) ?:
+		      vortex_dm_inject(ctx->vdev, RV_CSRW(VX_CSR_DSCRATCH(k), TMP),
+				       true);
+		if (ret)
+			return ret;
+	}
+	for (lane = 0; lane < threads; lane++) {
+		vortex_dm_select(ctx->vdev, ctx->warp, lane);
+		for (k = 0; k < n; k++)
+			out[k * threads + lane] =
+				vortex_dm_read(ctx->vdev, VX_DM_DSCRATCH(k));
+	}
+	return 0;
+}
+
 /**
  * vortex_warp_read_regs() - every register of every lane of a halted warp
  * @vdev: the device, DM lock held
  * @warp: global warp id, halted
  * @out: VORTEX_WARP_REGS x threads words: x0-x31, f0-f31, fcsr, each for
  *	lane 0 up
+ * @reset_next: the card is reset right after (a recovery dump): the
+ *	lanes' DSCRATCH CSRs need not be saved and restored
  *
  * For crash dumps: it runs in recovery, and allocates accordingly.
  *
  * Return: 0 or a negative errno.
  */
-int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out)
+int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
+			  bool reset_next)
 {
 	u32 threads = vdev->num_threads, i, n, r = 0;
 	struct drm_vortex_debug_reg_op ops[GROUP] = {};
@@ -438,19 +473,29 @@ int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out)
 	ctx = vortex_regs_ctx_alloc(vdev, VORTEX_DUMP_GFP, &vals);
 	if (!ctx)
 		return -ENOMEM;
+	ctx->scratch_lost = reset_next;
 	for (i = 0; i < GROUP; i++)
 		for (n = 0; n < threads; n++)
 			ops[i].lanes[n / 32] |= BIT(n % 32);
 
 	ret = vortex_regs_borrow(ctx, warp);
-	while (!ret && r < VORTEX_WARP_REGS) {
-		/* GPRs four at a time, the rest one at a time. */
-		n = r < 32 ? GROUP : 1;
-		for (i = 0; i < n; i++)
-			ops[i].reg = r + i == 64 ? DRM_VORTEX_DEBUG_REG_FCSR : r + i;
-		ret = vortex_regs_read_group(ctx, ops, n, vals);
-		for (i = 0; !ret && i < n; i++, r++)
-			memcpy(out + r * threads, vals[i], threads * sizeof(u32));
+	/* x0-x31, four at a time through DSCRATCH0-3 */
+	for (; !ret && r < 32; r += GROUP) {
+		for (i = 0; i < GROUP; i++)
+			ops[i].reg = r + i;
+		ret = vortex_regs_read_group(ctx, ops, GROUP, vals);
+		for (i = 0; !ret && i < GROUP; i++)
+			memcpy(out + (r + i) * threads, vals[i], threads * sizeof(u32));
+	}
+	/* f0-f31 and fcsr, three at a time through x5, kept in DSCRATCH3 */
+	if (!ret)
+		ret = vortex_dm_inject(vdev, RV_CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP), true);
+	if (!ret) {
+		for (n = 0; !ret && n < 33; n += 3)
+			ret = vortex_regs_read_fp_group(ctx, n, min(3u, 33 - n),
+							out + (32 + n) * threads);
+		/* x5 back from DSCRATCH3, where it was saved */
+		ret = vortex_regs_tmp_restore(ctx, ret);
 	}
 	vortex_regs_restore(ctx);
 	kfree(vals);

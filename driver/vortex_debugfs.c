@@ -24,6 +24,11 @@
  * dumps_dropped
  *	Crash dumps dropped because the last one was still unread.
  *
+ * last_dump
+ *	What the last crash dump cost: ns from the failure's handling to the
+ *	published dump, DM accesses and lane registers read, its text bytes
+ *	and the bytes of state it holds.
+ *
  * dm_accesses
  *	Debug Module register accesses the driver made so far (benchmarks
  *	divide it by the registers they read).
@@ -33,6 +38,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
@@ -119,6 +125,18 @@ static const struct file_operations vortex_gate_fops = {
  *
  * DRM removes the directory, and these files with it, when the device goes.
  */
+static int vortex_last_dump_show(struct seq_file *m, void *unused)
+{
+	struct vortex_device *vdev = m->private;
+
+	seq_printf(m, "publish_ns: %llu\ndm_accesses: %llu\nlane_regs: %llu\nbytes: %llu\nstate_bytes: %llu\n",
+		   vdev->last_dump.publish_ns, vdev->last_dump.dm_accesses,
+		   vdev->last_dump.lane_regs, vdev->last_dump.bytes,
+		   vdev->last_dump.state_bytes);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(vortex_last_dump);
+
 static void vortex_gate_init(struct vortex_device *vdev, struct vortex_gate *gate,
 			     struct workqueue_struct *wq, const char *name)
 {
@@ -137,4 +155,6 @@ void vortex_debugfs_init(struct vortex_device *vdev)
 			   &vdev->dm.accesses);
 	debugfs_create_atomic_t("dumps_dropped", 0400, vdev->drm.debugfs_root,
 				&vdev->dumps_dropped);
+	debugfs_create_file("last_dump", 0400, vdev->drm.debugfs_root, vdev,
+			    &vortex_last_dump_fops);
 }

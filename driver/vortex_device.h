@@ -148,6 +148,17 @@ struct vortex_device {
 	struct vortex_debug *debug;
 	/** @dumps_dropped: crash dumps dropped while one was unread */
 	atomic_t dumps_dropped;
+	/** @recovery_start_ns: when the running recovery began */
+	u64 recovery_start_ns;
+	/**
+	 * @last_dump: what the last published dump cost (debugfs
+	 * ``last_dump``, for benchmarks): ns from the failure's handling to
+	 * the published dump, DM accesses, lane registers read, text bytes
+	 * and the bytes of state it holds
+	 */
+	struct {
+		u64 publish_ns, dm_accesses, lane_regs, bytes, state_bytes;
+	} last_dump;
 };
 
 #define to_vortex_device(dev) container_of(dev, struct vortex_device, drm)

@@ -201,7 +201,7 @@ static void vortex_dump_warps(struct vortex_device *vdev, struct vortex_dump *d,
 			continue;
 		}
 		dw->regs = kvmalloc_array(regs, sizeof(u32), VORTEX_DUMP_GFP);
-		if (!dw->regs || vortex_warp_read_regs(vdev, w, dw->regs)) {
+		if (!dw->regs || vortex_warp_read_regs(vdev, w, dw->regs, !running)) {
 			kvfree(dw->regs);
 			dw->regs = NULL;
 			vortex_dump_missing(d, "registers");
@@ -344,6 +344,20 @@ static void vortex_dump_render(struct vortex_device *vdev,
 		vortex_text(t, "not-captured: %s\n", d->missing);
 }
 
+/* Bytes of raw state the dump holds: what its text encodes. */
+static u64 vortex_dump_state_bytes(const struct vortex_dump *d)
+{
+	u64 n = sizeof(d->regs) + sizeof(d->dm) + d->ring.len + d->code.len;
+	u32 i;
+
+	for (i = 0; i < d->nbos; i++)
+		n += d->bos[i].len;
+	for (i = 0; i < d->nwarps; i++)
+		n += sizeof(d->warps[i].st) +
+		     (d->warps[i].regs ? VORTEX_WARP_REGS * d->threads * 4 : 0);
+	return n;
+}
+
 static void vortex_dump_free(struct vortex_dump *d)
 {
 	u32 i;
@@ -416,6 +430,7 @@ static int vortex_dump_publish(struct vortex_device *vdev, struct vortex_dump *d
 	dev_coredumpv(vdev->drm.dev, t.buf, t.len, GFP_NOWAIT);
 	drm_info(&vdev->drm, "crash dump of job %llu: %zu bytes in /sys/class/devcoredump\n",
 		 d->job, t.len);
+	vdev->last_dump.bytes = t.len;
 	vortex_dump_announce(vdev, d->job, t.len);
 	return 0;
 }
@@ -434,6 +449,8 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 			int error)
 {
 	u64 budget = (u64)vortex_dump_max_mb << 20;
+	u64 start = error ? vdev->recovery_start_ns : ktime_get_ns();
+	u64 accesses = vdev->dm.accesses;
 	u32 *running = NULL;
 	struct vortex_dump *d;
 	int ret;
@@ -494,8 +511,15 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 		if (flags & DRM_VORTEX_DUMP_SKIP_GLOBAL)
 			vortex_dump_missing(d, "buffer contents (DRM_VORTEX_DUMP_SKIP_GLOBAL)");
 	}
-	if (!error)
+	if (!error) {
+		/* On demand the card goes on: which warps to let run again. */
 		running = kcalloc(vdev->dm.windows, sizeof(*running), VORTEX_DUMP_GFP);
+		if (!running) {
+			vortex_dump_free(d);
+			return -ENOMEM;
+		}
+	}
+	/* Without @running (recovery), the card is reset after the capture. */
 	vortex_dump_warps(vdev, d, running);
 	d->elf = vortex_dump_elf(vdev, d, &d->elf_len);
 	if (!d->elf)
@@ -506,6 +530,12 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 		kfree(running);
 	}
 	ret = vortex_dump_publish(vdev, d);
+	if (!ret) {
+		vdev->last_dump.publish_ns = ktime_get_ns() - start;
+		vdev->last_dump.dm_accesses = vdev->dm.accesses - accesses;
+		vdev->last_dump.lane_regs = (u64)d->nwarps * d->threads * VORTEX_WARP_REGS;
+		vdev->last_dump.state_bytes = vortex_dump_state_bytes(d);
+	}
 	vortex_dump_free(d);
 	return ret;
 }

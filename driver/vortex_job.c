@@ -333,6 +333,7 @@ static bool vortex_job_recover(struct vortex_device *vdev,
 	u64 cycles = 0;
 	int idx;
 
+	vdev->recovery_start_ns = ktime_get_ns();
 	/* No run_job, no free_job until restarted. */
 	drm_sched_wqueue_stop(&vdev->sched);
 

@@ -17,4 +17,9 @@ if make -s print-GUEST_FILES | tr ' ' '\n' | grep -q 'bench[^/]*$'; then
 	vx_log "guest benchmarks"
 	scripts/run-guest.sh --mode bench --out "$out" --timeout 900 || true
 	awk '/^@@vx-begin /{on=1; next} /^@@vx-end /{on=0; next} on' "$out/results.log"
+	# Crash dumps of a large card: 1024 warps of 32 lanes.
+	vx_log "guest benchmarks: dumps of a 4,8,32,32 card"
+	scripts/run-guest.sh --mode bench --topology 4,8,32,32 --tests dump_bench \
+		--out "$out-large" --timeout 1800 || true
+	awk '/^@@vx-begin /{on=1; next} /^@@vx-end /{on=0; next} on' "$out-large/results.log"
 fi

@@ -42,15 +42,16 @@
 
 enum { X0 = 0, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11, A2 = 12, A3 = 13 };
 
-/* t0 = 3 * lane + 1, t1 = 0xc0ffee, then loops at +16 forever. */
+/* t0 = 3 * lane + 1, f3 = its bits, then loops at +20 forever. */
 static const uint32_t prog_hang[] = {
 	CSRR(T0, VX_CSR_THREAD_ID),
 	ADD(T2, T0, T0),
 	ADD(T0, T0, T2),
 	ADDI(T0, T0, 1),
-	JSELF,				/* +16 */
+	FMV_W_X(3, T0),
+	JSELF,				/* +20 */
 };
-#define HANG_PC		16
+#define HANG_PC		20
 
 /* Faults at +12 after t1 = 0xc0ffee... */
 static const uint32_t prog_fault[] = {
@@ -538,6 +539,15 @@ TEST_F_TIMEOUT(dump, hang_dump_holds_ring_buffers_warps_registers, 120)
 		EXPECT_EQ(0, x[0]);
 		EXPECT_EQ(3 * lane + 1, x[T0]) TH_LOG("lane %u", lane);
 		EXPECT_EQ(self->data_addr, x[A0]);
+		/* f3 holds the same bits; fcsr is 0 */
+		v = field(l, "f");
+		ASSERT_NE(NULL, v);
+		for (i = 0, v++; i <= 3; i++) {
+			x[i] = strtoul(v, (char **)&v, 0);
+			v += 2;
+		}
+		EXPECT_EQ(3 * lane + 1, x[3]) TH_LOG("lane %u", lane);
+		EXPECT_EQ(0, num(l, "fcsr"));
 	}
 	check_hang_elf(_metadata, self);
 

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a crash dump costs, on a card whose every warp hangs in a loop
+ * (so every lane's registers are captured):
+ *
+ *   dump_publish_ms_T     from the failure's handling to the published
+ *                         dump (the driver's own measure, debugfs
+ *                         last_dump), T the topology
+ *   dump_mmio_per_reg_T   Debug Module accesses per lane register captured
+ *   dump_bytes_vs_state_T text bytes over the bytes of state they hold
+ *
+ * Medians of several dumps, with their range.  Each dump waits for the
+ * job timeout first.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vortex_accel.h"
+#include "vortex_test_ioctl.h"
+
+#define RUNS	5
+
+static void discard_dumps(void)
+{
+	DIR *d = opendir("/sys/class/devcoredump");
+	struct dirent *e;
+	char path[300];
+	int fd, i;
+
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "devcd", 5))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/devcoredump/%s/data", e->d_name);
+		fd = open(path, O_WRONLY);
+		if (fd >= 0 && write(fd, "1", 1) < 0)
+			perror("discard");
+		if (fd >= 0)
+			close(fd);
+	}
+	if (d)
+		closedir(d);
+	/* devcoredump deletes from a work item */
+	for (i = 0; i < 500; i++) {
+		d = opendir("/sys/class/devcoredump");
+		fd = 0;
+		while (d && (e = readdir(d)))
+			fd |= !strncmp(e->d_name, "devcd", 5);
+		if (d)
+			closedir(d);
+		if (!fd)
+			return;
+		usleep(10000);
+	}
+}
+
+struct last_dump {
+	unsigned long long publish_ns, dm_accesses, lane_regs, bytes, state_bytes;
+};
+
+static int read_last_dump(struct last_dump *l)
+{
+	int fd = vx_debugfs_open("last_dump", O_RDONLY);
+	char buf[512] = "";
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 && sscanf(buf, "publish_ns: %llu dm_accesses: %llu lane_regs: %llu bytes: %llu state_bytes: %llu",
+			       &l->publish_ns, &l->dm_accesses, &l->lane_regs,
+			       &l->bytes, &l->state_bytes) == 5 ? 0 : -1;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void report(const char *name, const char *topo, double *v, int n, const char *fmt)
+{
+	char line[160];
+
+	qsort(v, n, sizeof(*v), cmp);
+	snprintf(line, sizeof(line), "%s_%s: %s (median of %%d, range %s .. %s)\n",
+		 name, topo, fmt, fmt, fmt);
+	printf(line, v[n / 2], n, v[0], v[n - 1]);
+}
+
+int main(void)
+{
+	uint64_t c, k, w, t;
+	double ms[RUNS], mmio[RUNS], ratio[RUNS];
+	struct drm_vortex_submit_bo bo = { .flags = DRM_VORTEX_SUBMIT_BO_READ };
+	struct drm_vortex_submit sub = { 0 };
+	struct last_dump l;
+	uint32_t *code;
+	char topo[64];
+	int fd, i, n = 0;
+	int32_t status;
+	uint64_t addr;
+
+	fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	if (fd < 0 ||
+	    _vx_get_param(fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &c) ||
+	    _vx_get_param(fd, DRM_VORTEX_PARAM_NUM_CORES, &k) ||
+	    _vx_get_param(fd, DRM_VORTEX_PARAM_NUM_WARPS, &w) ||
+	    _vx_get_param(fd, DRM_VORTEX_PARAM_NUM_THREADS, &t) ||
+	    _vx_bo_create(fd, 4096, 0, &bo.handle, &addr)) {
+		perror("dump_bench: card");
+		return 1;
+	}
+	snprintf(topo, sizeof(topo), "%llux%llux%llux%llu", (unsigned long long)c,
+		 (unsigned long long)k, (unsigned long long)w, (unsigned long long)t);
+	code = vx_bo_map(fd, bo.handle, NULL);
+	if (!code)
+		return 1;
+	code[0] = 0x0000006f;		/* jal x0, 0: every warp loops */
+	sub.entry_pc = addr;
+	sub.grid[0] = c * k;		/* a full block per core */
+	sub.grid[1] = sub.grid[2] = 1;
+	sub.block[0] = w * t;
+	sub.block[1] = sub.block[2] = 1;
+	sub.bos = (uintptr_t)&bo;
+	sub.bo_count = 1;
+	sub.bo_stride = sizeof(bo);
+
+	for (i = 0; i < RUNS; i++) {
+		discard_dumps();
+		if (_vx_submit(fd, &sub) ||
+		    _vx_wait(fd, sub.seqno, 600 * SEC, &status) || status != -ETIMEDOUT ||
+		    read_last_dump(&l) || !l.lane_regs || !l.state_bytes) {
+			fprintf(stderr, "dump_bench: run %d failed\n", i);
+			continue;
+		}
+		ms[n] = l.publish_ns / 1e6;
+		mmio[n] = (double)l.dm_accesses / l.lane_regs;
+		ratio[n] = (double)l.bytes / l.state_bytes;
+		n++;
+	}
+	discard_dumps();
+	if (!n)
+		return 1;
+	report("dump_publish_ms", topo, ms, n, "%.1f");
+	report("dump_mmio_per_reg", topo, mmio, n, "%.2f");
+	report("dump_bytes_vs_state", topo, ratio, n, "%.2f");
+	return 0;
+}
