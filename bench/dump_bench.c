@@ -9,6 +9,9 @@
  *   dump_mmio_per_reg_T   Debug Module accesses per lane register captured
  *   dump_bytes_vs_state_T text bytes over the bytes of state they hold
  *
+ * then the first and last again with the ELF zlib-compressed
+ * (DRM_VORTEX_DUMP_COMPRESS_ELF), as dump_*_zlib_T.
+ *
  * Medians of several dumps, with their range.  Each dump waits for the
  * job timeout first.
  */
@@ -98,18 +101,55 @@ static void report(const char *name, const char *topo, double *v, int n, const c
 	printf(line, v[n / 2], n, v[0], v[n - 1]);
 }
 
+/* RUNS dumps of @sub's hang with dump flags @flags; 0 if any were made. */
+static int measure(int fd, struct drm_vortex_submit *sub, uint32_t flags,
+		   const char *zlib, const char *topo)
+{
+	struct drm_vortex_dump_config cfg = { .flags = flags };
+	double ms[RUNS], mmio[RUNS], ratio[RUNS];
+	char name[64];
+	struct last_dump l;
+	int32_t status;
+	int i, n = 0;
+
+	if (vx_ioctl(fd, DRM_IOCTL_VORTEX_DUMP_CONFIG, &cfg)) {
+		perror("dump_bench: DUMP_CONFIG");
+		return -1;
+	}
+	for (i = 0; i < RUNS; i++) {
+		discard_dumps();
+		if (_vx_submit(fd, sub) ||
+		    _vx_wait(fd, sub->seqno, 600 * SEC, &status) || status != -ETIMEDOUT ||
+		    read_last_dump(&l) || !l.lane_regs || !l.state_bytes) {
+			fprintf(stderr, "dump_bench: run %d failed\n", i);
+			continue;
+		}
+		ms[n] = l.publish_ns / 1e6;
+		mmio[n] = (double)l.dm_accesses / l.lane_regs;
+		ratio[n] = (double)l.bytes / l.state_bytes;
+		n++;
+	}
+	discard_dumps();
+	if (!n)
+		return -1;
+	snprintf(name, sizeof(name), "dump_publish_ms%s", zlib);
+	report(name, topo, ms, n, "%.1f");
+	if (!*zlib)
+		report("dump_mmio_per_reg", topo, mmio, n, "%.2f");
+	snprintf(name, sizeof(name), "dump_bytes_vs_state%s", zlib);
+	report(name, topo, ratio, n, "%.2f");
+	return 0;
+}
+
 int main(void)
 {
 	uint64_t c, k, w, t;
-	double ms[RUNS], mmio[RUNS], ratio[RUNS];
 	struct drm_vortex_submit_bo bo = { .flags = DRM_VORTEX_SUBMIT_BO_READ };
 	struct drm_vortex_submit sub = { 0 };
-	struct last_dump l;
 	uint32_t *code;
 	char topo[64];
-	int fd, i, n = 0;
-	int32_t status;
 	uint64_t addr;
+	int fd;
 
 	fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
 	if (fd < 0 ||
@@ -136,24 +176,8 @@ int main(void)
 	sub.bo_count = 1;
 	sub.bo_stride = sizeof(bo);
 
-	for (i = 0; i < RUNS; i++) {
-		discard_dumps();
-		if (_vx_submit(fd, &sub) ||
-		    _vx_wait(fd, sub.seqno, 600 * SEC, &status) || status != -ETIMEDOUT ||
-		    read_last_dump(&l) || !l.lane_regs || !l.state_bytes) {
-			fprintf(stderr, "dump_bench: run %d failed\n", i);
-			continue;
-		}
-		ms[n] = l.publish_ns / 1e6;
-		mmio[n] = (double)l.dm_accesses / l.lane_regs;
-		ratio[n] = (double)l.bytes / l.state_bytes;
-		n++;
-	}
-	discard_dumps();
-	if (!n)
+	if (measure(fd, &sub, 0, "", topo) ||
+	    measure(fd, &sub, DRM_VORTEX_DUMP_COMPRESS_ELF, "_zlib", topo))
 		return 1;
-	report("dump_publish_ms", topo, ms, n, "%.1f");
-	report("dump_mmio_per_reg", topo, mmio, n, "%.2f");
-	report("dump_bytes_vs_state", topo, ratio, n, "%.2f");
 	return 0;
 }

@@ -32,7 +32,8 @@
  *
  * What a dump holds is each file's choice (DRM_IOCTL_VORTEX_DUMP_CONFIG,
  * starting from the module parameter ``dump_flags``): no buffer contents,
- * no stacks, no dumps of exceptions, or none at all.  A new dump is
+ * no stacks, no dumps of exceptions, or none at all; and whether the ELF
+ * goes in zlib-compressed (vortex_dump_zlib.c).  A new dump is
  * announced by a uevent on the card (VORTEX_CRASH_DUMP=1) and, to an
  * attached debugger, by a DUMP event.
  *
@@ -336,7 +337,11 @@ static void vortex_dump_render(struct vortex_device *vdev,
 				    w->regs[64 * d->threads + l]);
 		}
 	}
-	if (d->elf) {
+	if (d->elf && d->elf_size) {
+		vortex_text(t, "cuda-coredump:\n  size: %zu\n  encoding: zlib\n  stored-size: %zu\n",
+			    d->elf_size, d->elf_len);
+		vortex_text_ascii85(t, "  ", d->elf, d->elf_len);
+	} else if (d->elf) {
 		vortex_text(t, "cuda-coredump:\n  size: %zu\n", d->elf_len);
 		vortex_text_ascii85(t, "  ", d->elf, d->elf_len);
 	}
@@ -524,6 +529,8 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	d->elf = vortex_dump_elf(vdev, d, &d->elf_len);
 	if (!d->elf)
 		vortex_dump_missing(d, "cuda-coredump (no memory)");
+	else if (flags & DRM_VORTEX_DUMP_COMPRESS_ELF)
+		vortex_dump_compress_elf(d);	/* else it goes in as it is */
 	if (running) {
 		vortex_dm_set_mask(vdev, running);
 		vortex_dm_request(vdev, VX_DCTRL_RESUMEREQ, NULL);

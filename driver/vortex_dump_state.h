@@ -94,10 +94,13 @@ struct vortex_dump {
 	void *elf;
 	/** @elf_len: its bytes */
 	size_t elf_len;
+	/** @elf_size: the ELF's bytes if @elf holds it zlib-compressed, else 0 */
+	size_t elf_size;
 };
 
 void *vortex_dump_elf(struct vortex_device *vdev, const struct vortex_dump *d,
 		      size_t *len);
+int vortex_dump_compress_elf(struct vortex_dump *d);
 
 
 #endif /* __VORTEX_DUMP_STATE_H__ */

@@ -20,7 +20,7 @@ groups=(
 	"kselftest: linux-source-6.12"
 	"GPU kernels: clang lld llvm gcc-riscv64-unknown-elf qemu-user"
 	"userspace: libdrm-dev"
-	"crash dump decoder tests: gdb-multiarch"
+	"crash dump decoder: zlib1g-dev gdb-multiarch"
 )
 bpo_pkgs=(meson python3-pycotap)
 

@@ -37,7 +37,10 @@ $(VX_RAW_TESTS:%=$(O)/guest/selftests/%): $(O)/guest/selftests/%: selftests/%.c 
 		$(TESTLIB_HDRS) hw/vortex_regs.h
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -I$(TOP)/hw \
-		$(TESTLIB_INC) -o $@ $<
+		$(TESTLIB_INC) -o $@ $< $(VX_TEST_LDLIBS)
+
+# vortex_dump_test inflates dumps whose ELF the driver compressed.
+$(O)/guest/selftests/vortex_dump_test: VX_TEST_LDLIBS := -lz
 
 GUEST_TESTS += $(VX_RAW_TESTS:%=$(O)/guest/selftests/%)
 

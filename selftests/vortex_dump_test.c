@@ -30,6 +30,7 @@
 #include <sys/socket.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "vortex_accel.h"
 #include "vortex_test_ioctl.h"
@@ -239,21 +240,35 @@ struct elf_view {
 	const char *str;
 };
 
-/* The ELF of the dump's "cuda-coredump:" section; false if malformed. */
+/*
+ * The ELF of the dump's "cuda-coredump:" section, inflated if the section
+ * says "encoding: zlib"; false if malformed.
+ */
 static bool elf_from_dump(const char *text, struct elf_view *e)
 {
 	const char *sec = strstr(text, "\ncuda-coredump:\n");
-	size_t n, size;
+	size_t n, size, stored;
 	uint32_t *words;
+	bool zlib;
 
 	memset(e, 0, sizeof(*e));
 	if (!sec)
 		return false;
 	size = strtoull(field(sec, "size"), NULL, 0);
+	zlib = field(sec, "encoding") && !strncmp(field(sec, "encoding"), "zlib\n", 5);
+	stored = zlib ? strtoull(field(sec, "stored-size"), NULL, 0) : size;
 	words = ascii85_block(field(sec, "data"), 2, &n);
-	if (!words || n * 4 < size || size < sizeof(Elf64_Ehdr))
+	if (!words || n * 4 < stored || size < sizeof(Elf64_Ehdr))
 		return false;
 	e->buf = (uint8_t *)words;
+	if (zlib) {
+		uLongf len = size;
+
+		e->buf = malloc(size);
+		if (uncompress(e->buf, &len, (uint8_t *)words, stored) != Z_OK || len != size)
+			return false;
+		free(words);
+	}
 	e->len = size;
 	e->eh = (Elf64_Ehdr *)e->buf;
 	if (e->eh->e_shoff + (uint64_t)e->eh->e_shnum * sizeof(Elf64_Shdr) > size ||
@@ -715,6 +730,25 @@ TEST_F_TIMEOUT(dump, skip_global_leaves_buffer_contents_out, 60)
 	EXPECT_NE(0, strncmp(strchr(strstr(bo, "name: "), '\n') + 1, "    data:", 9));
 	EXPECT_EQ(NULL, strstr(self->text, "\n    data: !!ascii85 |\n      !!!")) ;
 	EXPECT_NE(NULL, strstr(field(self->text, "not-captured"), "SKIP_GLOBAL"));
+}
+
+/*
+ * COMPRESS_ELF: the section says zlib, the stream is smaller than the ELF,
+ * and it inflates to an ELF with the fault's rows.
+ */
+TEST_F_TIMEOUT(dump, compressed_elf_inflates_to_the_same_rows, 60)
+{
+	const char *sec;
+
+	vx_cmd(dump_config(self->fd, DRM_VORTEX_DUMP_COMPRESS_ELF, NULL));
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
+	ASSERT_NE(NULL, self->text);
+	sec = strstr(self->text, "\ncuda-coredump:\n");
+	ASSERT_NE(NULL, sec);
+	ASSERT_NE(NULL, field(sec, "encoding"));
+	EXPECT_EQ(0, strncmp(field(sec, "encoding"), "zlib\n", 5));
+	EXPECT_GT(num(sec, "size") / 2, num(sec, "stored-size"));
+	check_fault_elf(_metadata, self);
 }
 
 /* NONE: no dump; NO_EXCEPTION: none for a fault.  The card recovers. */

@@ -260,7 +260,8 @@ struct drm_vortex_wait {
 #define DRM_VORTEX_DUMP_FAULTED_ONLY	(1u << 4)	/* faulted context only (the only one) */
 #define DRM_VORTEX_DUMP_NO_EXCEPTION	(1u << 5)	/* no dump when a job faults */
 #define DRM_VORTEX_DUMP_NONE		(1u << 6)	/* no dumps of this file's jobs */
-#define DRM_VORTEX_DUMP_FLAGS		0x7f
+#define DRM_VORTEX_DUMP_COMPRESS_ELF	(1u << 7)	/* the CUDA ELF zlib-compressed */
+#define DRM_VORTEX_DUMP_FLAGS		0xff
 
 /**
  * struct drm_vortex_dump_config - choose what dumps of this file's jobs hold
@@ -269,7 +270,9 @@ struct drm_vortex_wait {
  * everything).  @flags replaces the file's flags; the old ones are
  * returned in @old_flags (its input value is ignored).  Unknown flags are
  * -EINVAL.  A dump a debugger asks for (DRM_VORTEX_DEBUG_IOCTL_COREDUMP)
- * honours the SKIP flags but not NONE or NO_EXCEPTION.
+ * honours the SKIP flags and COMPRESS_ELF but not NONE or NO_EXCEPTION.
+ * With COMPRESS_ELF the ``cuda-coredump:`` section says ``encoding: zlib``
+ * and ``stored-size:`` (the stream's bytes); ``size:`` stays the ELF's.
  */
 struct drm_vortex_dump_config {
 	/** @flags: DRM_VORTEX_DUMP_* */

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# vortex-coredump, the crash dump decoder, and its host test.
+# vortex-coredump, the crash dump decoder, and its host test.  It links
+# zlib (zlib1g-dev) to inflate an ELF the driver compressed.
 # Included by the top-level Makefile; paths are relative to $(TOP).
 #
 #   $(O)/host/userspace/vortex-coredump   host tool (the tests run it)
@@ -13,11 +14,11 @@ CD_INC := -I$(TOP)/$(CD_DIR) -I$(TOP)/hw
 
 $(O)/host/userspace/vortex-coredump: $(CD_SRCS) $(CD_HDRS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(CD_INC) -o $@ $(CD_SRCS)
+	$(HOST_CC) $(HOST_CFLAGS) $(CD_INC) -o $@ $(CD_SRCS) -lz
 
 $(O)/guest/vortex-coredump: $(CD_SRCS) $(CD_HDRS)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) $(CD_INC) -o $@ $(CD_SRCS)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(CD_INC) -o $@ $(CD_SRCS) -lz
 
 GUEST_FILES += $(O)/guest/vortex-coredump
 

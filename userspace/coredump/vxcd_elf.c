@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "vxcd.h"
 
@@ -17,18 +18,50 @@
 #define CUDBG_SHT_CTA_TABLE	0x8000000du
 #define CUDBG_SHT_WP_TABLE	0x8000000eu
 
+/*
+ * A zlib-compressed ELF ("encoding: zlib", DRM_VORTEX_DUMP_COMPRESS_ELF):
+ * @e->buf holds "stored-size" bytes of stream; inflate them to @size.
+ */
+static int elf_inflate(const struct vxcd_node *sec, struct vxcd_elf *e,
+		       uint64_t size, struct vxcd_err *err)
+{
+	uLongf out_len = size;
+	uint8_t *out;
+	int ret;
+
+	out = malloc(size ? size : 1);
+	if (!out)
+		return -ENOMEM;
+	ret = uncompress(out, &out_len, e->buf, e->len);
+	if (ret != Z_OK || out_len != size) {
+		vxcd_error(err, vxcd_get(sec, "data")->line, "cuda-coredump.data",
+			   "zlib stream does not inflate to size (%s, %lu of %llu bytes)",
+			   ret == Z_OK ? "short" : zError(ret), (unsigned long)out_len,
+			   (unsigned long long)size);
+		free(out);
+		return -EINVAL;
+	}
+	free(e->buf);
+	e->buf = out;
+	e->len = size;
+	return 0;
+}
+
 /**
  * vxcd_elf_get() - the ELF bytes of @d's cuda-coredump section
  * @d: the parsed dump
- * @e: receives the file, exactly "size" bytes
- * @err: a missing section, a bad block, or a size mismatch
+ * @e: receives the file, exactly "size" bytes (inflated if the section
+ *     says "encoding: zlib")
+ * @err: a missing section, a bad block, an unknown encoding, or a size
+ *     mismatch
  */
 int vxcd_elf_get(const struct vxcd_dump *d, struct vxcd_elf *e,
 		 struct vxcd_err *err)
 {
 	const struct vxcd_node *sec = vxcd_get(d->root, "cuda-coredump");
 	const struct vxcd_node *data = vxcd_get(sec, "data");
-	uint64_t size;
+	const struct vxcd_node *enc = vxcd_get(sec, "encoding");
+	uint64_t size, stored;
 	size_t len;
 
 	memset(e, 0, sizeof(*e));
@@ -38,6 +71,14 @@ int vxcd_elf_get(const struct vxcd_dump *d, struct vxcd_elf *e,
 	}
 	if (vxcd_u64(sec, "size", "cuda-coredump", &size, err))
 		return -EINVAL;
+	if (enc && strcmp(enc->value, "zlib")) {
+		vxcd_error(err, enc->line, "cuda-coredump.encoding",
+			   "unknown encoding \"%s\"", enc->value);
+		return -EINVAL;
+	}
+	stored = size;
+	if (enc && vxcd_u64(sec, "stored-size", "cuda-coredump", &stored, err))
+		return -EINVAL;
 	if (!data) {
 		vxcd_error(err, sec->line, "cuda-coredump.data", "missing field");
 		return -EINVAL;
@@ -45,16 +86,22 @@ int vxcd_elf_get(const struct vxcd_dump *d, struct vxcd_elf *e,
 	if (vxcd_a85_decode(data, "cuda-coredump.data", &e->buf, &len, err))
 		return -EINVAL;
 	/* Unlike buffers, the ELF keeps its trailing zeros: all of it is there. */
-	if (len != (size + 3) / 4 * 4) {
-		vxcd_error(err, vxcd_get(sec, "size")->line, "cuda-coredump.size",
+	if (len != (stored + 3) / 4 * 4) {
+		vxcd_error(err, vxcd_get(sec, enc ? "stored-size" : "size")->line,
+			   enc ? "cuda-coredump.stored-size" : "cuda-coredump.size",
 			   "size mismatch: %zu bytes decoded, size says %llu", len,
-			   (unsigned long long)size);
-		free(e->buf);
-		e->buf = NULL;
-		return -EINVAL;
+			   (unsigned long long)stored);
+		goto fail;
 	}
-	e->len = size;
+	e->len = stored;
+	if (enc && elf_inflate(sec, e, size, err))
+		goto fail;
 	return vxcd_elf_check(e, err);
+fail:
+	free(e->buf);
+	e->buf = NULL;
+	e->len = 0;
+	return -EINVAL;
 }
 
 static const Elf64_Shdr *elf_shdrs(const struct vxcd_elf *e)

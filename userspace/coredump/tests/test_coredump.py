@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zlib
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
 O = os.environ.get('O', 'build')
@@ -137,6 +138,53 @@ def size_mismatch(lines):
     return lines, i + 1
 
 
+def a85_block(data, indent):
+    """@data as the driver writes a block: a group per little-endian word."""
+    data += b'\0' * (-len(data) % 4)
+    groups = [base64.a85encode(data[i:i + 4][::-1]).decode() for i in range(0, len(data), 4)]
+    return '\n'.join(' ' * indent + ''.join(groups[i:i + 16]) for i in range(0, len(groups), 16))
+
+
+def compress_elf(lines, stream=None, encoding='zlib'):
+    """The assert dump with its ELF zlib-compressed, as COMPRESS_ELF makes it."""
+    text = '\n'.join(lines)
+    size, block = section(text, 'cuda-coredump:', 2)
+    elf = a85_words(block)[:size]
+    stream = zlib.compress(elf) if stream is None else stream
+    i = idx(lines, lambda s: s == 'cuda-coredump:')
+    j = i + 3
+    while j < len(lines) and lines[j].startswith('    '):
+        j += 1
+    sec = ['cuda-coredump:', f'  size: {size}', f'  encoding: {encoding}',
+           f'  stored-size: {len(stream)}', '  data: !!ascii85 |', a85_block(stream, 4)]
+    return lines[:i] + sec + lines[j:], elf, i
+
+
+def compressed(tmp):
+    """A zlib ELF comes out inflated, byte for byte; a bad one is refused."""
+    lines = open(os.path.join(DATA, 'fault_assert.devcd')).read().split('\n')
+    new, elf, _ = compress_elf(lines)
+    path, out = os.path.join(tmp, 'z.devcd'), os.path.join(tmp, 'z.elf')
+    open(path, 'w').write('\n'.join(new))
+    r = run('--extract-elf', out, path)
+    got = open(out, 'rb').read() if r.returncode == 0 else b''
+    check('compressed: --extract-elf inflates to the ELF', got == elf, r.stderr)
+
+
+def corrupt_stream(lines):
+    text = '\n'.join(lines)
+    size, block = section(text, 'cuda-coredump:', 2)
+    stream = bytearray(zlib.compress(a85_words(block)[:size]))
+    stream[len(stream) // 2] ^= 0xff
+    new, _, i = compress_elf(lines, bytes(stream))
+    return new, i + 5
+
+
+def unknown_encoding(lines):
+    new, _, i = compress_elf(lines, encoding='lz4')
+    return new, i + 3
+
+
 def gdb_core(tmp):
     kernel = os.path.join(KDIR, 'fault_assert.elf')
     core = os.path.join(tmp, 'assert.core')
@@ -159,6 +207,9 @@ def main():
         malformed(tmp, 'bad character', bad_char, None, 'bos[2].data')
         malformed(tmp, 'missing field', missing, None, 'job')
         malformed(tmp, 'size mismatch', size_mismatch, None, 'cuda-coredump.size')
+        compressed(tmp)
+        malformed(tmp, 'corrupt zlib stream', corrupt_stream, None, 'cuda-coredump.data')
+        malformed(tmp, 'unknown encoding', unknown_encoding, None, 'cuda-coredump.encoding')
         gdb_core(tmp)
     print('TAP version 13')
     print(f'1..{len(results)}')
