@@ -11,6 +11,7 @@ the gdb core of the assert dump must show the backtrace with source lines.
 import base64
 import os
 import re
+import struct
 import shutil
 import subprocess
 import sys
@@ -67,6 +68,9 @@ def test_dump(tmp, name):
     want = {'hang': 'HUNG', 'fault_illegal': 'cause 1 (illegal instruction)',
             'fault_assert': '"i < arg->n" failed at'}[name]
     check(f'{name}: summary', r.returncode == 0 and want in r.stdout, r.stdout + r.stderr)
+    # PCs are named from the kernel image the dump carries.
+    named = re.search(r'\n +\d+ at 0x[0-9a-f]{8} <vx_kernel_main\+0x[0-9a-f]+>  \(warp 0;', r.stdout)
+    check(f'{name}: warp 0 named in vx_kernel_main', r.returncode == 0 and named, r.stdout)
 
     elf = os.path.join(tmp, name + '.elf')
     r = run('--extract-elf', elf, path)
@@ -88,12 +92,44 @@ def test_dump(tmp, name):
           es == {'.cudbg.gridtbl': 0x68, '.cudbg.ctatbl': 0x18, '.cudbg.wptbl': 0x20},
           re4.stderr + str(es))
 
+    rows = r400_rows(open(elf, 'rb').read(), open(r4, 'rb').read()) if os.path.exists(r4) else {}
+    many = any(n > 1 for n, _ in rows.values())
+    check(f'{name}: r400 tables keep every row, each the r550 row cut short',
+          rows and many and all(ok for _, ok in rows.values()), str(rows))
+
     m = re.search(r'  - iova: (0x[0-9a-f]+)\n    size: (\d+)\n(?:    .*\n)*?    data: !!ascii85 \|\n((?:      .*\n)+)', text)
     bo = os.path.join(tmp, name + '.bo')
     r = run('--bo', m[1], '-o', bo, path)
     ref = a85_words(m[3]).ljust(int(m[2]), b'\0')
     got = open(bo, 'rb').read() if r.returncode == 0 else b''
     check(f'{name}: --bo {m[1]} equals python a85decode', got == ref, f'{len(got)} vs {len(ref)}')
+
+
+def elf_sections(buf):
+    """{name: (entsize, bytes)} of an ELF64, read with struct alone."""
+    shoff, = struct.unpack_from('<Q', buf, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', buf, 0x3a)
+    hdrs = [struct.unpack_from('<IIQQQQIIQQ', buf, shoff + i * shentsize) for i in range(shnum)]
+    stroff = hdrs[shstrndx][4]
+    out = {}
+    for h in hdrs[1:]:
+        name = buf[stroff + h[0]:buf.index(b'\0', stroff + h[0])].decode()
+        out[name] = (h[9], buf[h[4]:h[4] + h[5]])
+    return out
+
+
+def r400_rows(r550, r400):
+    """{table: (rows, each r400 row the start of its r550 row)}"""
+    new, old = elf_sections(r550), elf_sections(r400)
+    out = {}
+    for name, (es, data) in new.items():
+        if not re.match(r'\.cudbg\.(grid|cta|wp)tbl', name) or name not in old:
+            continue
+        es4, data4 = old[name]
+        n = len(data) // es
+        out[name] = (n, len(data4) == n * es4 and all(
+            data4[i * es4:(i + 1) * es4] == data[i * es:i * es + es4] for i in range(n)))
+    return out
 
 
 def malformed(tmp, name, edit, _line, field):
