@@ -2,8 +2,8 @@
 /*
  * One lane of a dump as a standard RISC-V (RV32) Linux ELF core, so that
  * `gdb-multiarch kernel.elf core` shows where it stopped with source
- * lines: NT_PRSTATUS with the lane's pc and x1-x31 (f0-f31 stay in the
- * text: gdb 13 wants an NT_FPREGSET size for RV32F not yet worked out), NT_AUXV whose AT_ENTRY is the grid's entry (gdb
+ * lines: NT_PRSTATUS with the lane's pc and x1-x31, NT_FPREGSET with its
+ * f0-f31 and fcsr, NT_AUXV whose AT_ENTRY is the grid's entry (gdb
  * relocates the kernel, a PIE linked at 0, by AT_ENTRY - e_entry), and
  * each buffer of the job as a PT_LOAD segment at its device address.
  */
@@ -21,6 +21,11 @@
 #define PRSTATUS_PID		24
 #define PRSTATUS_REG		72
 #define AUXV_SIZE		(2 * 2 * 4)
+/*
+ * NT_FPREGSET of RV32F as gdb 13 reads it (".reg2"): f0-f31 in 32-bit
+ * slots, fcsr, then one more zero word; 132 bytes is "too small" to it.
+ */
+#define FPREGSET_WORDS		34
 
 /* Signals gdb prints for the dump's cause. */
 #define SIGILL_	4
@@ -115,6 +120,7 @@ int vxcd_core(const struct vxcd_dump *d, const struct vxcd_elf *e, int warp,
 	const struct vxcd_node *w = NULL, *f = vxcd_item(vxcd_get(d->root, "fault-info"), 0);
 	uint8_t prs[PRSTATUS_SIZE] = { 0 }, notes[512];
 	uint32_t x[32] = { 0 }, fr[32] = { 0 }, fcsr = 0, auxv[4] = { AT_ENTRY, 0, AT_NULL, 0 };
+	uint32_t fpregs[FPREGSET_WORDS] = { 0 };
 	struct core_seg seg[64];
 	uint64_t v, pc, off;
 	const uint64_t *grid;
@@ -144,6 +150,9 @@ int vxcd_core(const struct vxcd_dump *d, const struct vxcd_elf *e, int warp,
 	i = 1;
 	memcpy(prs + PRSTATUS_PID, &i, 4);
 	nlen = note(notes, NT_PRSTATUS, prs, sizeof(prs));
+	memcpy(fpregs, fr, sizeof(fr));
+	fpregs[32] = fcsr;
+	nlen += note(notes + nlen, NT_FPREGSET, fpregs, sizeof(fpregs));
 	nlen += note(notes + nlen, NT_AUXV, auxv, sizeof(auxv));
 
 	nseg = core_segments(d, seg, 64, err);

@@ -222,17 +222,31 @@ def unknown_encoding(lines):
 
 
 def gdb_core(tmp):
+    """The lane's backtrace, and its f registers and fcsr, through gdb."""
     kernel = os.path.join(KDIR, 'fault_assert.elf')
     core = os.path.join(tmp, 'assert.core')
-    r = run('--gdb-core', '0', '-o', core, os.path.join(DATA, 'fault_assert.devcd'))
+    # Lane 0 given f0 = 1.0, f1 = pi and fcsr = 0x21, so zeros cannot pass.
+    text = open(os.path.join(DATA, 'fault_assert.devcd')).read()
+    text = text.replace('      - lane: 0\n', '@lane0\n', 1)
+    head, tail = text.split('@lane0\n')
+    tail = re.sub(r'f: \[0x0, 0x0, ', 'f: [0x3f800000, 0x40490fdb, ', tail, count=1)
+    tail = re.sub(r'fcsr: 0x0\n', 'fcsr: 0x21\n', tail, count=1)
+    path = os.path.join(tmp, 'fp.devcd')
+    open(path, 'w').write(head + '      - lane: 0\n' + tail)
+    r = run('--gdb-core', '0', '-o', core, path)
     if not shutil.which('gdb-multiarch'):
         results.append(('gdb-multiarch: backtrace from --gdb-core', None, 'no gdb-multiarch'))
         return
-    g = subprocess.run(['gdb-multiarch', '-nx', '-batch', '-ex', 'bt', kernel, core],
+    g = subprocess.run(['gdb-multiarch', '-nx', '-batch', '-ex', 'bt',
+                        '-ex', 'info registers ft0 ft1 fcsr', kernel, core],
                        capture_output=True, text=True, timeout=120)
     check('gdb-multiarch: backtrace from --gdb-core', r.returncode == 0 and
           re.search(r'#1 .*vx_kernel_main .* at userspace/kernels/fault_assert.c:11', g.stdout)
           and 'warning' not in g.stdout + g.stderr, g.stdout + g.stderr)
+    check('gdb-multiarch: f registers and fcsr from --gdb-core',
+          re.search(r'ft0 +1\s+\(raw 0x3f800000\)', g.stdout) and
+          re.search(r'ft1 +3\.14159\d*\s+\(raw 0x40490fdb\)', g.stdout) and
+          re.search(r'fcsr +0x21\b', g.stdout), g.stdout + g.stderr)
 
 
 def main():
