@@ -230,16 +230,9 @@ FIXTURE_SETUP(dbg)
 	self->bos[0] = (struct drm_vortex_submit_bo){ self->code, DRM_VORTEX_SUBMIT_BO_READ };
 	self->bos[1] = (struct drm_vortex_submit_bo){
 		self->data, DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE };
-	memset(&self->sub, 0, sizeof(self->sub));
-	self->sub.entry_pc = self->code_addr;
-	self->sub.arg_addr = self->data_addr;
-	self->sub.grid[0] = self->sub.grid[1] = self->sub.grid[2] = 1;
 	/* One block, one warp: warp 0 of the card. */
-	self->sub.block[0] = self->threads;
-	self->sub.block[1] = self->sub.block[2] = 1;
-	self->sub.bos = (uintptr_t)self->bos;
-	self->sub.bo_count = 2;
-	self->sub.bo_stride = sizeof(struct drm_vortex_submit_bo);
+	vx_submit_init(&self->sub, self->code_addr, self->data_addr, self->threads,
+		       self->bos, 2);
 }
 
 FIXTURE_TEARDOWN(dbg)

@@ -125,14 +125,7 @@ FIXTURE_SETUP(vx)
 	self->bos[0].flags = DRM_VORTEX_SUBMIT_BO_READ;
 	self->bos[1].handle = self->data;
 	self->bos[1].flags = DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE;
-	memset(&self->sub, 0, sizeof(self->sub));
-	self->sub.entry_pc = self->code_addr;
-	self->sub.arg_addr = self->data_addr;
-	self->sub.grid[0] = self->sub.grid[1] = self->sub.grid[2] = 1;
-	self->sub.block[0] = self->sub.block[1] = self->sub.block[2] = 1;
-	self->sub.bos = (uintptr_t)self->bos;
-	self->sub.bo_count = 2;
-	self->sub.bo_stride = sizeof(struct drm_vortex_submit_bo);
+	vx_submit_init(&self->sub, self->code_addr, self->data_addr, 1, self->bos, 2);
 	memcpy(self->good_bos, self->bos, sizeof(self->bos));
 	self->good = self->sub;
 	self->good.bos = (uintptr_t)self->good_bos;
@@ -1040,13 +1033,7 @@ static int vx_client_open(struct vx_client *c, const uint32_t *prog, size_t byte
 
 	c->bo.handle = c->code;
 	c->bo.flags = DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE;
-	c->sub.entry_pc = c->code_addr;
-	c->sub.arg_addr = c->code_addr + VX_CLIENT_ARG;
-	c->sub.grid[0] = c->sub.grid[1] = c->sub.grid[2] = 1;
-	c->sub.block[0] = c->sub.block[1] = c->sub.block[2] = 1;
-	c->sub.bos = (uintptr_t)&c->bo;
-	c->sub.bo_count = 1;
-	c->sub.bo_stride = sizeof(c->bo);
+	vx_submit_init(&c->sub, c->code_addr, c->code_addr + VX_CLIENT_ARG, 1, &c->bo, 1);
 	return 0;
 }
 

@@ -168,7 +168,7 @@ static int count_dumps(void)
 TEST(unload_with_a_dump_pending)
 {
 	struct drm_vortex_submit_bo bo = { 0 };
-	struct drm_vortex_submit sub = { 0 };
+	struct drm_vortex_submit sub;
 	uint64_t addr;
 	uint32_t *code;
 	int32_t status = 0;
@@ -180,12 +180,7 @@ TEST(unload_with_a_dump_pending)
 	ASSERT_NE(NULL, code);
 	code[0] = ILLEGAL;
 	munmap(code, 4096);
-	sub.entry_pc = addr;
-	sub.grid[0] = sub.grid[1] = sub.grid[2] = 1;
-	sub.block[0] = sub.block[1] = sub.block[2] = 1;
-	sub.bos = (uintptr_t)&bo;
-	sub.bo_count = 1;
-	sub.bo_stride = sizeof(bo);
+	vx_submit_init(&sub, addr, 0, 1, &bo, 1);
 	vx_cmd(_vx_submit(fd, &sub));
 	vx_cmd(_vx_wait(fd, sub.seqno, 30 * SEC, &status));
 	EXPECT_EQ(-EIO, status);

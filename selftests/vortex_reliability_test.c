@@ -145,12 +145,7 @@ static int client_open(struct vx_client *c)
 	c->bos[0].flags = DRM_VORTEX_SUBMIT_BO_READ;
 	c->bos[1].handle = c->cells;
 	c->bos[1].flags = DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE;
-	c->sub.entry_pc = c->code_addr;
-	c->sub.grid[0] = c->sub.grid[1] = c->sub.grid[2] = 1;
-	c->sub.block[0] = c->sub.block[1] = c->sub.block[2] = 1;
-	c->sub.bos = (uintptr_t)c->bos;
-	c->sub.bo_count = 2;
-	c->sub.bo_stride = sizeof(struct drm_vortex_submit_bo);
+	vx_submit_init(&c->sub, c->code_addr, 0, 1, c->bos, 2);
 	return 0;
 }
 

@@ -89,6 +89,25 @@ static inline void *vx_bo_map(int fd, uint32_t handle, uint64_t *size)
 	return p;
 }
 
+/*
+ * @s launches one block of @threads threads at @entry with argument @arg
+ * and the @n buffers at @bos; every other field is zero.
+ */
+static inline void vx_submit_init(struct drm_vortex_submit *s, uint64_t entry,
+				  uint64_t arg, uint32_t threads,
+				  struct drm_vortex_submit_bo *bos, uint32_t n)
+{
+	memset(s, 0, sizeof(*s));
+	s->entry_pc = entry;
+	s->arg_addr = arg;
+	s->grid[0] = s->grid[1] = s->grid[2] = 1;
+	s->block[0] = threads;
+	s->block[1] = s->block[2] = 1;
+	s->bos = (uintptr_t)bos;
+	s->bo_count = n;
+	s->bo_stride = sizeof(*bos);
+}
+
 static inline int _vx_submit(int fd, struct drm_vortex_submit *s)
 {
 	return vx_ioctl(fd, DRM_IOCTL_VORTEX_SUBMIT, s);
