@@ -337,12 +337,10 @@ static void vortex_dump_render(struct vortex_device *vdev,
 				    w->regs[64 * d->threads + l]);
 		}
 	}
-	if (d->elf && d->elf_size) {
-		vortex_text(t, "cuda-coredump:\n  size: %zu\n  encoding: zlib\n  stored-size: %zu\n",
-			    d->elf_size, d->elf_len);
-		vortex_text_ascii85(t, "  ", d->elf, d->elf_len);
-	} else if (d->elf) {
-		vortex_text(t, "cuda-coredump:\n  size: %zu\n", d->elf_len);
+	if (d->elf) {
+		vortex_text(t, "cuda-coredump:\n  size: %zu\n", d->elf_size ?: d->elf_len);
+		if (d->elf_size)
+			vortex_text(t, "  encoding: zlib\n  stored-size: %zu\n", d->elf_len);
 		vortex_text_ascii85(t, "  ", d->elf, d->elf_len);
 	}
 	if (d->missing[0])

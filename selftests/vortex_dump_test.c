@@ -248,6 +248,7 @@ static bool elf_from_dump(const char *text, struct elf_view *e)
 {
 	const char *sec = strstr(text, "\ncuda-coredump:\n");
 	size_t n, size, stored;
+	const char *enc;
 	uint32_t *words;
 	bool zlib;
 
@@ -255,7 +256,8 @@ static bool elf_from_dump(const char *text, struct elf_view *e)
 	if (!sec)
 		return false;
 	size = strtoull(field(sec, "size"), NULL, 0);
-	zlib = field(sec, "encoding") && !strncmp(field(sec, "encoding"), "zlib\n", 5);
+	enc = field(sec, "encoding");
+	zlib = enc && !strncmp(enc, "zlib\n", 5);
 	stored = zlib ? strtoull(field(sec, "stored-size"), NULL, 0) : size;
 	words = ascii85_block(field(sec, "data"), 2, &n);
 	if (!words || n * 4 < stored || size < sizeof(Elf64_Ehdr))

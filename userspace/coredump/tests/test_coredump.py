@@ -181,12 +181,13 @@ def a85_block(data, indent):
     return '\n'.join(' ' * indent + ''.join(groups[i:i + 16]) for i in range(0, len(groups), 16))
 
 
-def compress_elf(lines, stream=None, encoding='zlib'):
-    """The assert dump with its ELF zlib-compressed, as COMPRESS_ELF makes it."""
+def compress_elf(lines, mangle=bytes, encoding='zlib'):
+    """The assert dump with its ELF zlib-compressed, as COMPRESS_ELF makes
+    it; @mangle may change the stream first."""
     text = '\n'.join(lines)
     size, block = section(text, 'cuda-coredump:', 2)
     elf = a85_words(block)[:size]
-    stream = zlib.compress(elf) if stream is None else stream
+    stream = mangle(zlib.compress(elf))
     i = idx(lines, lambda s: s == 'cuda-coredump:')
     j = i + 3
     while j < len(lines) and lines[j].startswith('    '):
@@ -208,11 +209,10 @@ def compressed(tmp):
 
 
 def corrupt_stream(lines):
-    text = '\n'.join(lines)
-    size, block = section(text, 'cuda-coredump:', 2)
-    stream = bytearray(zlib.compress(a85_words(block)[:size]))
-    stream[len(stream) // 2] ^= 0xff
-    new, _, i = compress_elf(lines, bytes(stream))
+    def flip(stream):
+        return stream[:len(stream) // 2] + bytes([stream[len(stream) // 2] ^ 0xff]) + \
+            stream[len(stream) // 2 + 1:]
+    new, _, i = compress_elf(lines, flip)
     return new, i + 5
 
 
