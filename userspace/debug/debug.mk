@@ -20,9 +20,9 @@ DBG_HDRS := $(wildcard $(DBG_DIR)/*.h) $(US_HDRS) hw/vortex_regs.h \
 
 DBG_LIB := $(O)/userspace/libvortex-debug.a
 DBG_LIB_NAMES := vxdbg vxdbg_state vxdbg_events vxdbg_ioctl vx_disasm vxdbg_cli \
-	vx_lineedit
+	vx_lineedit vx_conn
 DBG_SIM_LIB := $(O)/userspace/libvortex-debug-sim.a
-DBG_SIM_NAMES := vxdbg_sim vxdbg_sim_session
+DBG_SIM_NAMES := vxdbg_sim vxdbg_sim_session vxdbg_sim_start
 
 $(O)/userspace/debug/%.o: $(DBG_DIR)/%.c $(DBG_HDRS)
 	@mkdir -p $(@D)
@@ -39,7 +39,7 @@ $(DBG_SIM_LIB): $(DBG_SIM_NAMES:%=$(O)/userspace/debug/%.o)
 	ar rcs $@ $^
 
 # Host programs link the simulator; guest programs are static.
-DBG_HOST_LIBS = $(DBG_LIB) $(DBG_SIM_LIB) $(US_LIB) $(LIBVXSIM) -lm
+DBG_HOST_LIBS = $(DBG_LIB) $(DBG_SIM_LIB) $(US_LIB) $(TESTLIB_SAMPLES) $(LIBVXSIM) -lm
 DBG_GUEST_LIBS = $(DBG_LIB) $(US_LIB)
 
 # -------------------------------------------------------------- vxdbg
@@ -48,7 +48,7 @@ $(O)/guest/vxdbg: userspace/tools/vxdbg.c $(DBG_HDRS) $(DBG_LIB) $(US_LIB)
 	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(DBG_INC) -o $@ $< $(DBG_GUEST_LIBS)
 
 $(O)/host/userspace/vxdbg-sim: userspace/tools/vxdbg.c $(DBG_HDRS) $(DBG_LIB) \
-		$(DBG_SIM_LIB) $(US_LIB) $(LIBVXSIM)
+		$(DBG_SIM_LIB) $(US_LIB) $(TESTLIB_SAMPLES) $(LIBVXSIM)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(DBG_CFLAGS) -DVXDBG_SIM -o $@ $< $(DBG_HOST_LIBS)
 
@@ -63,7 +63,7 @@ DBG_TDIR := $(DBG_DIR)/tests
 DBG_THDRS := $(DBG_HDRS) $(wildcard $(DBG_TDIR)/*.h)
 
 $(O)/host/userspace/test_vxdbg_api: $(DBG_TDIR)/test_vxdbg_api.c $(DBG_THDRS) \
-		$(DBG_LIB) $(DBG_SIM_LIB) $(US_LIB) $(LIBVXSIM) | $(US_KERNELS)
+		$(DBG_LIB) $(DBG_SIM_LIB) $(US_LIB) $(TESTLIB_SAMPLES) $(LIBVXSIM) | $(US_KERNELS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(DBG_CFLAGS) -I$(TOP)/$(DBG_TDIR) $(KSFT_INC) -DVXDBG_TEST_SIM \
 		-DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $< $(DBG_HOST_LIBS)

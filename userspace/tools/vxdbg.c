@@ -31,7 +31,7 @@
 #include "vxdbg_backend.h"
 #include "vxdbg_cli.h"
 #ifdef VXDBG_SIM
-#include "vxdbg_sim.h"
+#include "vxdbg_sim_start.h"
 #endif
 
 static struct vxdbg_cli *the_cli;
@@ -55,6 +55,8 @@ static void usage(FILE *f)
 		"  -t, --topology C,K,W,T  clusters, cores, warps, threads (1,2,4,8)\n"
 		"  -g, --grid N            blocks (1)\n"
 		"  -b, --block N           threads per block (one warp)\n"
+		"  -n, --elements N        a sample kernel's arguments for N elements\n"
+		"                          (otherwise a zeroed argument block)\n"
 #else
 		"usage: vxdbg [options] -p PID\n"
 		"       vxdbg [options] -- PROGRAM [ARGS...]\n"
@@ -73,7 +75,7 @@ struct opts {
 	int wait_ms;
 	pid_t pid;
 	const char *node;
-	unsigned int topo[4], grid, block;
+	unsigned int topo[4], grid, block, n;
 };
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -86,12 +88,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "topology", required_argument, NULL, 't' },
 		{ "grid", required_argument, NULL, 'g' },
 		{ "block", required_argument, NULL, 'b' },
+		{ "elements", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+x:w:p:d:t:g:b:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+x:w:p:d:t:g:b:n:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'x': o->script = optarg; break;
 		case 'w': o->wait_ms = atoi(optarg); break;
@@ -99,6 +102,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'd': o->node = optarg; break;
 		case 'g': o->grid = atoi(optarg); break;
 		case 'b': o->block = atoi(optarg); break;
+		case 'n': o->n = atoi(optarg); break;
 		case 't':
 			if (sscanf(optarg, "%u,%u,%u,%u", &o->topo[0], &o->topo[1], &o->topo[2],
 				   &o->topo[3]) != 4) {
@@ -118,45 +122,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 static int start_target(struct opts *o, char **rest, struct vxdbg_sim **sim,
 			struct vxdbg_backend **be)
 {
-	struct vxdbg_topology t = { o->topo[0], o->topo[1], o->topo[2], o->topo[3], 0,
-				    64u << 20 };
-	struct vxdbg_sim_launch l = { .grid = { o->grid ?: 1 } };
-	struct drm_vortex_debug_warps w = { .op = DRM_VORTEX_DEBUG_WARPS_HALT_AT_START,
-					    .flags = DRM_VORTEX_DEBUG_WARPS_ALL };
-	uint64_t base, seqno;
-	long n = 0;
-	void *elf = NULL;
-	FILE *f;
-	int ret;
+	struct vxdbg_sim_start st = { .topo = { o->topo[0], o->topo[1], o->topo[2], o->topo[3] },
+				      .grid = o->grid, .block = o->block, .n = o->n };
 
 	if (!rest[0] || rest[1])
 		return fprintf(stderr, "vxdbg: one KERNEL.elf, please\n"), -EINVAL;
-	f = fopen(rest[0], "rb");
-	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && (elf = malloc(n))) {
-		rewind(f);
-		if (fread(elf, 1, n, f) != (size_t)n)
-			n = 0;
-	}
-	if (f)
-		fclose(f);
-	if (!elf || n <= 0)
-		return fprintf(stderr, "vxdbg: cannot read %s\n", rest[0]), -ENOENT;
-	ret = vxdbg_sim_new(&t, sim);
-	if (!ret)
-		ret = vxdbg_sim_load(*sim, elf, n, &base, &l.entry);
-	free(elf);
-	l.block[0] = o->block ?: t.threads;
-	if (!ret)
-		ret = vxdbg_sim_alloc(*sim, 4096, &l.arg);
-	if (!ret)
-		ret = vxdbg_sim_attach(*sim, be);
-	if (!ret)
-		ret = (*be)->ops->warps(*be, &w);
-	if (!ret)
-		ret = vxdbg_sim_launch(*sim, &l, &seqno);
-	if (ret)
-		fprintf(stderr, "vxdbg: %s on the simulator: %s\n", rest[0], strerror(-ret));
-	return ret;
+	return vxdbg_sim_start(rest[0], &st, sim, be);
 }
 #else
 static int start_target(struct opts *o, char **rest, pid_t *child, struct vxdbg_backend **be)
