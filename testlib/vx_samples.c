@@ -285,6 +285,37 @@ const struct vx_sample *vx_sample_find(const char *name)
 	return NULL;
 }
 
+const struct vx_sample *vx_sample_find_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char name[32];
+	size_t len;
+
+	base = base ? base + 1 : path;
+	len = strcspn(base, ".");
+	if (len >= sizeof(name))
+		return NULL;
+	memcpy(name, base, len);
+	name[len] = 0;
+	return vx_sample_find(name);
+}
+
+void vx_sample_dims(const struct vx_sample *s, uint32_t n, uint32_t cores,
+		    uint32_t core_threads, uint32_t *grid, uint32_t *block)
+{
+	uint32_t g;
+
+	if (!*block)
+		*block = core_threads;
+	if (*grid)
+		return;
+	g = (n + *block - 1) / *block;
+	/* reduce and saxpy loop: a grid as big as the card suffices */
+	if (s && s->strided && g > cores * 2)
+		g = cores * 2;
+	*grid = g ? g : 1;
+}
+
 const char *vx_sample_name(const struct vx_sample *s)
 {
 	return s->name;

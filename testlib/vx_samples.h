@@ -67,6 +67,9 @@ struct vx_sample;
 /* The sample called @name (vecadd saxpy reduce diverge reloc), or NULL. */
 const struct vx_sample *vx_sample_find(const char *name);
 
+/* The sample a kernel file is, by its base name up to the first '.'. */
+const struct vx_sample *vx_sample_find_path(const char *path);
+
 const char *vx_sample_name(const struct vx_sample *s);
 
 /* Its loop covers any n with any grid (no need for a thread per element). */
@@ -74,6 +77,15 @@ bool vx_sample_strided(const struct vx_sample *s);
 
 /* Its result is float (for messages: vx_sample_word_str()). */
 bool vx_sample_floats(const struct vx_sample *s);
+
+/*
+ * The launch the tools make for @n elements, where *@grid or *@block is 0:
+ * a block fills one core (@core_threads = warps x threads), the grid has
+ * enough blocks for @n, at most two per core (of @cores) for a strided
+ * sample.  @s may be NULL (a kernel that is not a sample).
+ */
+void vx_sample_dims(const struct vx_sample *s, uint32_t n, uint32_t cores,
+		    uint32_t core_threads, uint32_t *grid, uint32_t *block);
 
 void vx_sample_layout(const struct vx_sample *s, struct vx_sample_job *j);
 

@@ -30,58 +30,37 @@ static void *read_file(const char *path, long *len)
 	return buf;
 }
 
-/* The sample kernel @path is, by its file name; NULL for others. */
-static const struct vx_sample *sample_of(const char *path)
+/* A sample's buffers in VRAM, filled, and its argument block at @st->launch.arg. */
+static int sample_args(struct vxdbg_sim *sim, struct vxdbg_sim_staged *st, uint32_t n)
 {
-	const char *base = strrchr(path, '/');
-	char name[32];
-	size_t len;
-
-	base = base ? base + 1 : path;
-	len = strcspn(base, ".");
-	if (len >= sizeof(name))
-		return NULL;
-	memcpy(name, base, len);
-	name[len] = 0;
-	return vx_sample_find(name);
-}
-
-/* A sample's buffers in VRAM, filled, and its argument block at @l->arg. */
-static int sample_args(struct vxdbg_sim *sim, const struct vx_sample *s,
-		       struct vxdbg_sim_start *o, struct vxdbg_sim_launch *l)
-{
-	struct vx_sample_job j = { .n = o->n, .grid = l->grid[0], .block = l->block[0] };
-	uint32_t addr[VX_SAMPLE_MAX_BUFS], *buf[VX_SAMPLE_MAX_BUFS];
-	uint32_t seed = 1;
+	struct vx_sample_job *j = &st->job;
 	uint64_t a;
 
-	vx_sample_layout(s, &j);
-	for (unsigned int i = 0; i < j.nbufs; i++) {
-		if (vxdbg_sim_alloc(sim, (uint64_t)j.words[i] * 4, &a))
+	*j = (struct vx_sample_job){ .n = n, .grid = st->launch.grid[0],
+				     .block = st->launch.block[0] };
+	vx_sample_layout(st->sample, j);
+	for (unsigned int i = 0; i < j->nbufs; i++) {
+		if (vxdbg_sim_alloc(sim, (uint64_t)j->words[i] * 4, &a))
 			return -ENOMEM;
-		addr[i] = a;
-		buf[i] = vxdbg_sim_ptr(sim, a);
+		st->addr[i] = a;
+		st->buf[i] = vxdbg_sim_ptr(sim, a);
 	}
-	vx_sample_fill(s, &j, buf, seed);
-	if (!vx_sample_args(s, &j, addr, vxdbg_sim_ptr(sim, l->arg), 4096))
+	vx_sample_fill(st->sample, j, st->buf, 1);
+	if (!vx_sample_args(st->sample, j, st->addr, vxdbg_sim_ptr(sim, st->launch.arg), 4096))
 		return -EINVAL;
 	return 0;
 }
 
-int vxdbg_sim_start(const char *path, struct vxdbg_sim_start *o, struct vxdbg_sim **sim,
-		    struct vxdbg_backend **be)
+int vxdbg_sim_stage(const char *path, struct vxdbg_sim_start *o, struct vxdbg_sim **sim,
+		    struct vxdbg_sim_staged *st)
 {
 	struct vxdbg_topology t = { 1, 2, 4, 8, 0, 64u << 20 };
-	struct drm_vortex_debug_warps w = { .op = DRM_VORTEX_DEBUG_WARPS_HALT_AT_START,
-					    .flags = DRM_VORTEX_DEBUG_WARPS_ALL };
-	struct vxdbg_sim_launch l = { .grid = { o->grid ?: 1 } };
-	const struct vx_sample *s = sample_of(path);
 	long len;
 	void *elf = read_file(path, &len);
 	int ret;
 
 	*sim = NULL;
-	*be = NULL;
+	memset(st, 0, sizeof(*st));
 	if (!elf) {
 		fprintf(stderr, "cannot read %s\n", path);
 		return -ENOENT;
@@ -92,21 +71,42 @@ int vxdbg_sim_start(const char *path, struct vxdbg_sim_start *o, struct vxdbg_si
 		t.warps = o->topo[2];
 		t.threads = o->topo[3];
 	}
+	st->launch.grid[0] = o->grid ?: 1;
+	st->launch.block[0] = o->block ?: t.threads;
+	st->sample = o->n ? vx_sample_find_path(path) : NULL;
 	ret = vxdbg_sim_new(&t, sim);
 	if (!ret)
-		ret = vxdbg_sim_load(*sim, elf, len, &o->base, &l.entry);
+		ret = vxdbg_sim_load(*sim, elf, len, &o->base, &st->launch.entry);
 	free(elf);
-	l.block[0] = o->block ?: t.threads;
 	if (!ret)
-		ret = vxdbg_sim_alloc(*sim, 4096, &l.arg);
-	if (!ret && s && o->n)
-		ret = sample_args(*sim, s, o, &l);
-	if (!ret)
-		ret = vxdbg_sim_attach(*sim, be);
+		ret = vxdbg_sim_alloc(*sim, 4096, &st->launch.arg);
+	if (!ret && st->sample)
+		ret = sample_args(*sim, st, o->n);
+	if (ret) {
+		fprintf(stderr, "%s on the simulator: %s\n", path, strerror(-ret));
+		vxdbg_sim_free(*sim);
+		*sim = NULL;
+	}
+	return ret;
+}
+
+int vxdbg_sim_start(const char *path, struct vxdbg_sim_start *o, struct vxdbg_sim **sim,
+		    struct vxdbg_backend **be)
+{
+	struct drm_vortex_debug_warps w = { .op = DRM_VORTEX_DEBUG_WARPS_HALT_AT_START,
+					    .flags = DRM_VORTEX_DEBUG_WARPS_ALL };
+	struct vxdbg_sim_staged st;
+	int ret;
+
+	*be = NULL;
+	ret = vxdbg_sim_stage(path, o, sim, &st);
+	if (ret)
+		return ret;
+	ret = vxdbg_sim_attach(*sim, be);
 	if (!ret && !o->run)
 		ret = (*be)->ops->warps(*be, &w);
 	if (!ret)
-		ret = vxdbg_sim_launch(*sim, &l, &o->seqno);
+		ret = vxdbg_sim_launch(*sim, &st.launch, &o->seqno);
 	if (ret) {
 		fprintf(stderr, "%s on the simulator: %s\n", path, strerror(-ret));
 		if (*be)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "vx_samples.h"
 #include "vxdbg_sim.h"
 
 /**
@@ -35,6 +36,34 @@ struct vxdbg_sim_start {
 	uint64_t seqno;
 	uint64_t base;
 };
+
+/**
+ * struct vxdbg_sim_staged - a kernel loaded on a new card, not launched yet
+ * @launch: the job vxdbg_sim_start() queues (entry, argument block, dims)
+ * @sample: the sample kernel @path is when @n was given, else NULL
+ * @job: the sample's buffers (vx_sample_layout())
+ * @addr: their device addresses
+ * @buf: their host views, in the card's VRAM
+ */
+struct vxdbg_sim_staged {
+	struct vxdbg_sim_launch launch;
+	const struct vx_sample *sample;
+	struct vx_sample_job job;
+	uint32_t addr[VX_SAMPLE_MAX_BUFS];
+	uint32_t *buf[VX_SAMPLE_MAX_BUFS];
+};
+
+/**
+ * vxdbg_sim_stage() - the first half of vxdbg_sim_start(): a new card
+ * with @path loaded and its arguments written, no session, nothing queued
+ * @sim: receives the card (vxdbg_sim_free() it)
+ * @st: receives the job to launch and the sample's buffers
+ *
+ * For a program that attaches and launches later (vortex-dmserver-sim).
+ * Return: 0 or -errno; the reason is printed on stderr.
+ */
+int vxdbg_sim_stage(const char *path, struct vxdbg_sim_start *o, struct vxdbg_sim **sim,
+		    struct vxdbg_sim_staged *st);
 
 /**
  * vxdbg_sim_start() - start @path on a new card with a session attached

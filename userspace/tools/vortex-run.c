@@ -215,23 +215,9 @@ static int parse_dims(const char *s, uint32_t d[3])
 /* Grid/block defaults from the topology and the element count. */
 static void default_dims(struct run *r)
 {
-	uint32_t core = r->topo->warps * r->topo->threads;
-
-	if (!r->launch.block[0])
-		r->launch.block[0] = core;
-	if (!r->launch.grid[0]) {
-		uint32_t bt = r->launch.block[0];
-		uint32_t g = (r->n + bt - 1) / bt;
-
-		/* reduce and saxpy loop: a grid as big as the card suffices */
-		if (r->sample && vx_sample_strided(r->sample)) {
-			uint32_t cores = r->topo->clusters * r->topo->cores;
-
-			if (g > cores * 2)
-				g = cores * 2;
-		}
-		r->launch.grid[0] = g ? g : 1;
-	}
+	vx_sample_dims(r->sample, r->n, r->topo->clusters * r->topo->cores,
+		       r->topo->warps * r->topo->threads, &r->launch.grid[0],
+		       &r->launch.block[0]);
 }
 
 static int report_status(const char *name, int ret, double ms)
