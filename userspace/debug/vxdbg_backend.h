@@ -39,6 +39,11 @@ struct vxdbg_topology {
 /**
  * struct vxdbg_backend_ops - the session ioctls, and two helpers
  * @name: "ioctl" or "sim"
+ * @dm: DRM_VORTEX_DEBUG_IOCTL_DM: raw Debug Module accesses, run in order
+ *	under the DM lock (CAP_SYS_ADMIN on the driver; the simulator has no
+ *	permissions); a register past 0xc is -ERANGE and ends the batch, the
+ *	accesses before it done.  Afterwards the backend rereads what it
+ *	shadows of the DM, as the driver does
  * @warps: DRM_VORTEX_DEBUG_IOCTL_WARPS
  * @step: DRM_VORTEX_DEBUG_IOCTL_STEP
  * @status: DRM_VORTEX_DEBUG_IOCTL_STATUS
@@ -54,6 +59,7 @@ struct vxdbg_topology {
  */
 struct vxdbg_backend_ops {
 	const char *name;
+	int (*dm)(struct vxdbg_backend *be, struct drm_vortex_debug_dm *args);
 	int (*warps)(struct vxdbg_backend *be, struct drm_vortex_debug_warps *args);
 	int (*step)(struct vxdbg_backend *be, struct drm_vortex_debug_step *args);
 	int (*status)(struct vxdbg_backend *be, struct drm_vortex_debug_status *args);

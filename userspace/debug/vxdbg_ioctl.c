@@ -55,6 +55,7 @@ static int fn(struct vxdbg_backend *be, type *args)			\
 	return vx_ioctl(to_ioctl(be)->sfd, req, args);			\
 }
 
+VXDBG_IOCTL_OP(ioctl_dm, struct drm_vortex_debug_dm, DRM_VORTEX_DEBUG_IOCTL_DM)
 VXDBG_IOCTL_OP(ioctl_warps, struct drm_vortex_debug_warps, DRM_VORTEX_DEBUG_IOCTL_WARPS)
 VXDBG_IOCTL_OP(ioctl_step, struct drm_vortex_debug_step, DRM_VORTEX_DEBUG_IOCTL_STEP)
 VXDBG_IOCTL_OP(ioctl_status, struct drm_vortex_debug_status, DRM_VORTEX_DEBUG_IOCTL_STATUS)
@@ -131,6 +132,7 @@ static void ioctl_close(struct vxdbg_backend *be)
 
 static const struct vxdbg_backend_ops vxdbg_ioctl_ops = {
 	.name = "ioctl",
+	.dm = ioctl_dm,
 	.warps = ioctl_warps,
 	.step = ioctl_step,
 	.status = ioctl_status,

@@ -100,12 +100,13 @@ static void sim_dm_select_window(struct vxdbg_sim *s, uint32_t win)
 void sim_dm_set_mask(struct vxdbg_sim *s, const uint32_t *mask)
 {
 	for (uint32_t win = 0; win < s->windows; win++) {
-		if (mask[win] == s->wmask[win])
+		if (s->wmask_known && mask[win] == s->wmask[win])
 			continue;
 		sim_dm_select_window(s, win);
 		sim_dm_write(s, VX_DM_WMASK, mask[win]);
 		s->wmask[win] = mask[win];
 	}
+	s->wmask_known = true;
 }
 
 /* Every warp of the card (bits past the last warp clear), or none. */
@@ -124,6 +125,19 @@ void sim_dm_set_mask_all(struct vxdbg_sim *s, bool all)
 
 	sim_mask_all(s, mask, all);
 	sim_dm_set_mask(s, mask);
+}
+
+/*
+ * vortex_dm_forget(): raw accesses changed the DM behind the shadows.  The
+ * driver rereads DCTRL and DCONFIG too (for shadows this backend does not
+ * keep): read them all the same, so the access counts stay the driver's.
+ */
+void sim_dm_forget(struct vxdbg_sim *s)
+{
+	sim_dm_read(s, VX_DM_DCTRL);
+	s->dselect = sim_dm_read(s, VX_DM_DSELECT);
+	sim_dm_read(s, VX_DM_DCONFIG);
+	s->wmask_known = false;
 }
 
 uint32_t sim_dm_window(struct vxdbg_sim *s, uint32_t reg, uint32_t win)
@@ -559,6 +573,7 @@ int vxdbg_sim_attach(struct vxdbg_sim *s, struct vxdbg_backend **out)
 	sim_dm_write(s, VX_DM_DCTRL, VX_DCTRL_DMACTIVE);
 	s->dselect = 0;
 	memset(s->wmask, 0, s->windows * sizeof(*s->wmask));
+	s->wmask_known = true;
 	/* An ebreak halts the warp instead of failing the job. */
 	sim_dm_write(s, VX_DM_DCONFIG, VX_DCONFIG_EBREAKH);
 	s->dbg = d;

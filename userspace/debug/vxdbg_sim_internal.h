@@ -67,6 +67,7 @@ struct vxdbg_sim {
 	uint64_t dm_accesses;
 	uint32_t dselect;
 	uint32_t *wmask;
+	bool wmask_known;		/* false after raw DM writes */
 	uint32_t windows;
 };
 
@@ -79,6 +80,7 @@ void sim_dm_set_mask(struct vxdbg_sim *s, const uint32_t *mask);
 void sim_dm_set_mask_all(struct vxdbg_sim *s, bool all);
 uint32_t sim_dm_window(struct vxdbg_sim *s, uint32_t reg, uint32_t win);
 int sim_dm_inject(struct vxdbg_sim *s, uint32_t insn, bool warp_wide);
+void sim_dm_forget(struct vxdbg_sim *s);
 
 /* The card and its jobs (vxdbg_sim.c). */
 uint32_t sim_total_warps(const struct vxdbg_sim *s);

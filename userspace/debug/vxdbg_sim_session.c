@@ -81,6 +81,35 @@ static int step_one(struct sim_session *d, uint32_t warp)
 	return ret;
 }
 
+/* --------------------------------------------------------------- DM */
+
+/* vortex_debug_dm_ioctl(): in order, stopping at the first bad entry. */
+static int sim_dm(struct vxdbg_backend *be, struct drm_vortex_debug_dm *a)
+{
+	struct drm_vortex_debug_dm_op *ops = (void *)(uintptr_t)a->ops;
+	struct vxdbg_sim *s = to_session(be)->s;
+	int ret = 0;
+
+	if (a->flags || !a->count)
+		return -EINVAL;
+	if (a->count > DRM_VORTEX_DEBUG_DM_MAX_OPS)
+		return -E2BIG;
+	if (bad_ptr(a->ops))
+		return -EFAULT;
+	for (uint32_t i = 0; i < a->count && !ret; i++) {
+		if (ops[i].pad || ops[i].flags & ~DRM_VORTEX_DEBUG_DM_WRITE)
+			ret = -EINVAL;
+		else if (ops[i].reg >= VX_DM_NREGS)
+			ret = -ERANGE;
+		else if (ops[i].flags & DRM_VORTEX_DEBUG_DM_WRITE)
+			sim_dm_write(s, ops[i].reg, ops[i].value);
+		else
+			ops[i].value = sim_dm_read(s, ops[i].reg);
+	}
+	sim_dm_forget(s);
+	return ret;
+}
+
 /* ------------------------------------------------------------ WARPS */
 
 static int step_off_breakpoints(struct sim_session *d, const uint32_t *mask)
@@ -676,6 +705,7 @@ static void sim_close(struct vxdbg_backend *be)
 
 const struct vxdbg_backend_ops sim_session_ops = {
 	.name = "sim",
+	.dm = sim_dm,
 	.warps = sim_warps,
 	.step = sim_step,
 	.status = sim_status,
