@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# vortex-dmserver, the DM line-protocol bridge, and its tests.
+# Included by the top-level Makefile after userspace/debug/debug.mk, whose
+# libraries it links; paths are relative to $(TOP).
+#
+#   $(O)/guest/vortex-dmserver               static, driver backend (-> guest /vortex/bin)
+#   $(O)/host/userspace/vortex-dmserver-sim  the same on the simulator, in-process
+#   $(O)/host/userspace/test_dmproto         host test: the line parser and replies
+#   $(O)/host/userspace/test_dm_sim          host test: the backend's raw DM op, simulator
+#   $(O)/host/userspace/dmserver_sim         host test: tests/dmserver_e2e.py against
+#                                            vortex-dmserver-sim (a link, named for the suite)
+
+DMS_DIR := userspace/dmserver
+DMS_INC := -I$(TOP)/$(DMS_DIR) $(DBG_INC)
+DMS_HDRS := $(wildcard $(DMS_DIR)/*.h) $(DBG_HDRS) $(TESTLIB_HDRS)
+DMS_SRCS := userspace/tools/vortex-dmserver.c $(DMS_DIR)/dmserver.c \
+	$(DMS_DIR)/dmproto.c $(DMS_DIR)/dmtarget_sample.c
+
+$(O)/guest/vortex-dmserver: $(DMS_SRCS) $(DMS_DIR)/dmtarget_drv.c $(DMS_HDRS) \
+		$(DBG_LIB) $(US_LIB) $(TESTLIB_SAMPLES)
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(DMS_INC) -o $@ $(DMS_SRCS) $(DMS_DIR)/dmtarget_drv.c \
+		$(DBG_GUEST_LIBS) $(TESTLIB_SAMPLES)
+
+$(O)/host/userspace/vortex-dmserver-sim: $(DMS_SRCS) $(DMS_DIR)/dmtarget_sim.c $(DMS_HDRS) \
+		$(DBG_LIB) $(DBG_SIM_LIB) $(US_LIB) $(TESTLIB_SAMPLES) $(LIBVXSIM)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(DMS_INC) -DVXDBG_SIM -o $@ $(DMS_SRCS) \
+		$(DMS_DIR)/dmtarget_sim.c $(DBG_HOST_LIBS)
+
+GUEST_FILES += $(O)/guest/vortex-dmserver
+host-all: $(O)/host/userspace/vortex-dmserver-sim
+
+# ------------------------------------------------------------- tests
+$(O)/host/userspace/test_dmproto: $(DMS_DIR)/tests/test_dmproto.c $(DMS_DIR)/dmproto.c \
+		$(DMS_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(DMS_INC) $(KSFT_INC) -o $@ $< $(DMS_DIR)/dmproto.c
+
+$(O)/host/userspace/test_dm_sim: $(DMS_DIR)/tests/test_dm_sim.c $(DMS_HDRS) \
+		$(DBG_LIB) $(DBG_SIM_LIB) $(US_LIB) $(TESTLIB_SAMPLES) $(LIBVXSIM) | $(US_KERNELS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Wno-clobbered $(DMS_INC) $(KSFT_INC) \
+		-DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $< $(DBG_HOST_LIBS)
+
+$(O)/host/userspace/dmserver_sim: $(DMS_DIR)/tests/dmserver_e2e.py \
+		$(O)/host/userspace/vortex-dmserver-sim | $(US_KERNELS)
+	@mkdir -p $(@D)
+	ln -sf $(abspath $<) $@
+
+HOST_TESTS += $(O)/host/userspace/test_dmproto $(O)/host/userspace/test_dm_sim \
+	$(O)/host/userspace/dmserver_sim
