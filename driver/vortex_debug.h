@@ -106,6 +106,8 @@ bool vortex_debug_on_card(struct vortex_debug *dbg);
 #define VORTEX_WARP_REGS	65	/* x0-x31, f0-f31, fcsr */
 int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
 			  bool reset_next);
+u32 vortex_warp_dump_regs_size(u32 threads);
+int vortex_warp_dump_regs(struct vortex_device *vdev, u32 warp, u64 area, u32 *out);
 int vortex_warp_status(struct vortex_device *vdev,
 		       struct drm_vortex_debug_warp_state *st);
 int vortex_debug_regs(struct vortex_debug *dbg,

@@ -36,6 +36,17 @@
 #define RV_CSRW(csr, rs1)	RV_CSRRW(0, csr, rs1)
 #define RV_FMV_X_W(rd, fs)	(0x70u << 25 | (fs) << 15 | (rd) << 7 | 0x53)
 #define RV_FMV_W_X(fd, rs)	(0x78u << 25 | (rs) << 15 | (fd) << 7 | 0x53)
+#define RV_ITYPE(op, f3, rd, rs1, imm) \
+	(((u32)(imm) & 0xfff) << 20 | (rs1) << 15 | (f3) << 12 | (rd) << 7 | (op))
+#define RV_ADDI(rd, rs1, imm)	RV_ITYPE(0x13, 0, rd, rs1, imm)
+#define RV_SLLI(rd, rs1, sh)	RV_ITYPE(0x13, 1, rd, rs1, sh)
+#define RV_LUI(rd, imm20)	((u32)(imm20) << 12 | (rd) << 7 | 0x37)
+#define RV_ADD(rd, rs1, rs2)	((rs2) << 20 | (rs1) << 15 | (rd) << 7 | 0x33)
+#define RV_STYPE(op, rs2, rs1, imm) \
+	(((u32)(imm) >> 5 & 0x7f) << 25 | (rs2) << 20 | (rs1) << 15 | 2 << 12 | \
+	 ((imm) & 0x1f) << 7 | (op))
+#define RV_SW(rs2, rs1, imm)	RV_STYPE(0x23, rs2, rs1, imm)
+#define RV_FSW(fs2, rs1, imm)	RV_STYPE(0x27, fs2, rs1, imm)
 
 /* The GPR borrowed to move FPRs and CSRs, and where it is kept meanwhile. */
 #define TMP		5
@@ -500,6 +511,108 @@ int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
 	vortex_regs_restore(ctx);
 	kfree(vals);
 	kfree(ctx);
+	return ret;
+}
+
+/**
+ * DOC: Registers of a whole warp for a crash dump
+ *
+ * Reading a register through DSCRATCH costs two DM accesses per lane,
+ * which on a large card (a 4,8,32,32 card has 2 million lane registers)
+ * is seconds.  When the card is reset right after, the dump has the warp
+ * store its own registers instead: every lane computes its slot in a
+ * VRAM area the driver keeps for this (vortex_dump_init(): no context can
+ * reach it) from its thread id, and each injected ``sw``/``fsw`` writes
+ * one register of every lane at once.  About 75 injections per warp,
+ * whatever its width, then one copy out of the BAR.  x5 and x6 serve as
+ * the pointer and a temporary (their values are kept in DSCRATCH3 and
+ * DSCRATCH2 and stored from there); the lanes' DSCRATCHes and the two
+ * registers are not given back, which is why this is only for reset_next.
+ */
+
+#define BULK_PTR	5
+#define BULK_TMP	6
+#define BULK_SLOT_SHIFT	9	/* 512 bytes per lane: 65 words, padded */
+#define BULK_FCSR	(2 * 32)
+
+/**
+ * vortex_warp_dump_regs_size() - bytes of VRAM the store path needs
+ * @threads: lanes per warp
+ */
+u32 vortex_warp_dump_regs_size(u32 threads)
+{
+	return threads << BULK_SLOT_SHIFT;
+}
+
+static int vortex_warp_store_regs(struct vortex_device *vdev, u32 area)
+{
+	u32 hi = (area + 0x800) >> 12, lo = area - (hi << 12), r;
+	const u32 setup[] = {
+		RV_CSRW(VX_CSR_DSCRATCH(3), BULK_PTR),
+		RV_CSRW(VX_CSR_DSCRATCH(2), BULK_TMP),
+		RV_CSRR(BULK_PTR, VX_CSR_THREAD_ID),
+		RV_SLLI(BULK_PTR, BULK_PTR, BULK_SLOT_SHIFT),
+		RV_LUI(BULK_TMP, hi & 0xfffff),
+		RV_ADDI(BULK_TMP, BULK_TMP, lo),
+		RV_ADD(BULK_PTR, BULK_PTR, BULK_TMP),
+	};
+	int ret = 0;
+
+	for (r = 0; !ret && r < ARRAY_SIZE(setup); r++)
+		ret = vortex_dm_inject(vdev, setup[r], true);
+	for (r = 1; !ret && r < 32; r++)
+		if (r != BULK_PTR && r != BULK_TMP)
+			ret = vortex_dm_inject(vdev, RV_SW(r, BULK_PTR, 4 * r), true);
+	/* the pointer and the temporary, from where they were kept */
+	if (!ret)
+		ret = vortex_dm_inject(vdev, RV_CSRR(BULK_TMP, VX_CSR_DSCRATCH(3)), true) ?:
+		      vortex_dm_inject(vdev, RV_SW(BULK_TMP, BULK_PTR, 4 * BULK_PTR), true) ?:
+		      vortex_dm_inject(vdev, RV_CSRR(BULK_TMP, VX_CSR_DSCRATCH(2)), true) ?:
+		      vortex_dm_inject(vdev, RV_SW(BULK_TMP, BULK_PTR, 4 * BULK_TMP), true);
+	for (r = 0; !ret && r < 32; r++)
+		ret = vortex_dm_inject(vdev, RV_FSW(r, BULK_PTR, 4 * (32 + r)), true);
+	if (!ret)
+		ret = vortex_dm_inject(vdev, RV_CSRR(BULK_TMP, 0x003), true) ?:
+		      vortex_dm_inject(vdev, RV_SW(BULK_TMP, BULK_PTR, 4 * BULK_FCSR), true);
+	return ret;
+}
+
+/**
+ * vortex_warp_dump_regs() - vortex_warp_read_regs() for a card reset next
+ * @vdev: the device, DM lock held
+ * @warp: global warp id, halted
+ * @area: VRAM offset of vortex_warp_dump_regs_size() bytes, the driver's
+ * @out: as for vortex_warp_read_regs()
+ *
+ * Clobbers x5, x6 and DSCRATCH2-3 of every lane (see the DOC above).
+ *
+ * Return: 0 or a negative errno.
+ */
+int vortex_warp_dump_regs(struct vortex_device *vdev, u32 warp, u64 area, u32 *out)
+{
+	u32 threads = vdev->num_threads, size = vortex_warp_dump_regs_size(threads);
+	u32 lane, r, *slots;
+	int ret;
+
+	ret = vortex_debug_check_warp(vdev, warp, true);
+	if (ret)
+		return ret;
+	slots = kvmalloc(size, VORTEX_DUMP_GFP);
+	if (!slots)
+		return -ENOMEM;
+	vortex_dm_select(vdev, warp, 0);
+	ret = vortex_warp_store_regs(vdev, vdev->devaddr + area);
+	if (!ret) {
+		memcpy_fromio(slots, vdev->vram + area, size);
+		for (lane = 0; lane < threads; lane++) {
+			const u32 *slot = slots + (lane << (BULK_SLOT_SHIFT - 2));
+
+			out[lane] = 0;	/* x0 */
+			for (r = 1; r < VORTEX_WARP_REGS; r++)
+				out[r * threads + lane] = slot[r];
+		}
+	}
+	kvfree(slots);
 	return ret;
 }
 

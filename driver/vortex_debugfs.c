@@ -119,12 +119,7 @@ static const struct file_operations vortex_gate_fops = {
 	.write = vortex_gate_write,
 };
 
-/**
- * vortex_debugfs_init() - the driver's files in the device's debugfs directory
- * @vdev: the device
- *
- * DRM removes the directory, and these files with it, when the device goes.
- */
+/* debugfs last_dump: what the last published crash dump cost. */
 static int vortex_last_dump_show(struct seq_file *m, void *unused)
 {
 	struct vortex_device *vdev = m->private;
@@ -147,6 +142,12 @@ static void vortex_gate_init(struct vortex_device *vdev, struct vortex_gate *gat
 			    &vortex_gate_fops);
 }
 
+/**
+ * vortex_debugfs_init() - the driver's files in the device's debugfs directory
+ * @vdev: the device
+ *
+ * DRM removes the directory, and these files with it, when the device goes.
+ */
 void vortex_debugfs_init(struct vortex_device *vdev)
 {
 	vortex_gate_init(vdev, &vdev->recover_gate, vdev->reset_wq, "recover_gate");

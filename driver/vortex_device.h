@@ -80,6 +80,11 @@ struct vortex_device {
 	/* ---- command ring and scheduler (vortex_job.c) */
 	/** @ring_node: the ring's VRAM */
 	struct drm_mm_node ring_node;
+	/**
+	 * @dump_node: VRAM where a crash dump has warps store their
+	 * registers (vortex_warp_dump_regs()); reachable by no context
+	 */
+	struct drm_mm_node dump_node;
 	/** @ring_size: bytes of ring, a power of two */
 	u32 ring_size;
 	/**

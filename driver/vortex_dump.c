@@ -52,6 +52,7 @@
 #include <linux/vmalloc.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 
 #include "vortex_accel.h"
@@ -146,6 +147,18 @@ static void vortex_dump_string(struct vortex_device *vdev, u32 addr, char *out)
 }
 
 /*
+ * A warp's registers: stored by the warp itself when the card is reset
+ * next (the fast way, vortex_warp_dump_regs()), else through DSCRATCH.
+ */
+static int vortex_dump_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
+				 bool reset_next)
+{
+	if (reset_next && drm_mm_node_allocated(&vdev->dump_node))
+		return vortex_warp_dump_regs(vdev, warp, vdev->dump_node.start, out);
+	return vortex_warp_read_regs(vdev, warp, out, reset_next);
+}
+
+/*
  * Halts every warp, then reads each one that has a context.  @running, if
  * not NULL, receives the windows of warps that were running before, so an
  * on-demand dump can let them go on.
@@ -202,7 +215,7 @@ static void vortex_dump_warps(struct vortex_device *vdev, struct vortex_dump *d,
 			continue;
 		}
 		dw->regs = kvmalloc_array(regs, sizeof(u32), VORTEX_DUMP_GFP);
-		if (!dw->regs || vortex_warp_read_regs(vdev, w, dw->regs, !running)) {
+		if (!dw->regs || vortex_dump_read_regs(vdev, w, dw->regs, !running)) {
 			kvfree(dw->regs);
 			dw->regs = NULL;
 			vortex_dump_missing(d, "registers");
@@ -231,20 +244,64 @@ static __printf(2, 3) void vortex_text(struct vortex_text *t, const char *fmt, .
 	t->len += n;
 }
 
-/* An ascii85 block of @len bytes, 64 groups a line, @indent deep. */
+/* @n bytes of @str: the fast path for what has no format. */
+static void vortex_text_put(struct vortex_text *t, const char *str, size_t n)
+{
+	if (t->buf && !WARN_ON(t->len + n >= t->cap))
+		memcpy(t->buf + t->len, str, n);
+	t->len += n;
+}
+
+/*
+ * An ascii85 block of @len bytes, 64 groups a line, @indent deep.  A
+ * large dump is mostly this, so a line is built here and put at once.
+ */
 static void vortex_text_ascii85(struct vortex_text *t, const char *indent,
 				const u32 *data, u64 len)
 {
-	char group[ASCII85_BUFSZ];
+	char group[ASCII85_BUFSZ], line[64 * 5 + 1];
 	long i, n = ascii85_encode_len(len);
+	size_t used = 0;
 
 	vortex_text(t, "%sdata: !!ascii85 |\n%s  ", indent, indent);
 	for (i = 0; i < n; i++) {
-		vortex_text(t, "%s", ascii85_encode(data[i], group));
-		if (i % 64 == 63 && i + 1 < n)
-			vortex_text(t, "\n%s  ", indent);
+		const char *g = ascii85_encode(data[i], group);
+		size_t glen = g[1] ? 5 : 1;	/* "z" or five digits */
+
+		memcpy(line + used, g, glen);
+		used += glen;
+		if (i % 64 == 63 && i + 1 < n) {
+			line[used++] = '\n';
+			vortex_text_put(t, line, used);
+			used = 0;
+			vortex_text(t, "%s  ", indent);
+		}
 	}
-	vortex_text(t, "\n");
+	line[used++] = '\n';
+	vortex_text_put(t, line, used);
+}
+
+/*
+ * "0x1f, 0x0, ..." of @n words @stride apart into @out, as "%s0x%x" would
+ * print them; returns the characters written.
+ */
+static size_t vortex_text_hex_list(char *out, const u32 *v, u32 n, u32 stride)
+{
+	char *p = out;
+	u32 i;
+	int d;
+
+	for (i = 0; i < n; i++, v += stride) {
+		if (i) {
+			*p++ = ',';
+			*p++ = ' ';
+		}
+		*p++ = '0';
+		*p++ = 'x';
+		for (d = *v ? (fls(*v) - 1) / 4 : 0; d >= 0; d--)
+			*p++ = hex_asc_lo(*v >> (4 * d));
+	}
+	return p - out;
 }
 
 static const char *const vortex_dm_names[VX_DM_NREGS] = {
@@ -256,7 +313,9 @@ static const char *const vortex_dm_names[VX_DM_NREGS] = {
 static void vortex_dump_render(struct vortex_device *vdev,
 			       const struct vortex_dump *d, struct vortex_text *t)
 {
-	u32 cause = d->regs[VX_REG_ERR_CAUSE / 4], i, l, r;
+	u32 cause = d->regs[VX_REG_ERR_CAUSE / 4], i, l;
+	char list[32 * 12];
+	size_t n;
 
 	vortex_text(t, "kernel: %s\nmodule: %s\ntime: %lld.%09ld\n",
 		    init_utsname()->release, KBUILD_MODNAME,
@@ -326,13 +385,12 @@ static void vortex_dump_render(struct vortex_device *vdev,
 			if (l < 32 && !(w->st.thread_mask[0] & BIT(l)))
 				continue;
 			vortex_text(t, "      - lane: %u\n        x: [", l);
-			for (r = 0; r < 32; r++)
-				vortex_text(t, "%s0x%x", r ? ", " : "",
-					    w->regs[r * d->threads + l]);
+			n = vortex_text_hex_list(list, w->regs + l, 32, d->threads);
+			vortex_text_put(t, list, n);
 			vortex_text(t, "]\n        f: [");
-			for (r = 32; r < 64; r++)
-				vortex_text(t, "%s0x%x", r > 32 ? ", " : "",
-					    w->regs[r * d->threads + l]);
+			n = vortex_text_hex_list(list, w->regs + 32 * d->threads + l, 32,
+						 d->threads);
+			vortex_text_put(t, list, n);
 			vortex_text(t, "]\n        fcsr: 0x%x\n",
 				    w->regs[64 * d->threads + l]);
 		}
@@ -566,6 +624,35 @@ int vortex_dump_config_ioctl(struct drm_device *drm, void *data,
 	}
 	args->old_flags = xchg(&vfile->dump_flags, args->flags);
 	return 0;
+}
+
+static void vortex_dump_release(struct drm_device *drm, void *arg)
+{
+	struct vortex_device *vdev = arg;
+
+	mutex_lock(&vdev->mm_lock);
+	drm_mm_remove_node(&vdev->dump_node);
+	mutex_unlock(&vdev->mm_lock);
+}
+
+/**
+ * vortex_dump_init() - keep the VRAM where dumped warps store their registers
+ * @vdev: the device, VRAM allocator ready
+ *
+ * Return: 0 or a negative errno.
+ */
+int vortex_dump_init(struct vortex_device *vdev)
+{
+	u64 size = PAGE_ALIGN(vortex_warp_dump_regs_size(vdev->num_threads));
+	int ret;
+
+	mutex_lock(&vdev->mm_lock);
+	ret = drm_mm_insert_node_in_range(&vdev->mm, &vdev->dump_node, size, PAGE_SIZE,
+					  0, 0, vdev->vram_size, DRM_MM_INSERT_HIGH);
+	mutex_unlock(&vdev->mm_lock);
+	if (ret)
+		return ret;
+	return drmm_add_action_or_reset(&vdev->drm, vortex_dump_release, vdev);
 }
 
 /**

@@ -19,6 +19,7 @@ struct vortex_job;
 
 int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 			int error);
+int vortex_dump_init(struct vortex_device *vdev);
 void vortex_dump_fini(struct vortex_device *vdev);
 void vortex_dump_file_open(struct vortex_file *vfile);
 int vortex_dump_config_ioctl(struct drm_device *drm, void *data,
