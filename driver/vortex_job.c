@@ -125,12 +125,14 @@ void vortex_job_irq_fence(struct vortex_device *vdev)
 {
 	u32 seqno = vortex_read(vdev, VX_REG_FENCE_SEQNO);
 	struct vortex_job *job;
+	unsigned long flags;
 
-	spin_lock(&vdev->job_lock);
+	/* Also called by run_job, with interrupts on. */
+	spin_lock_irqsave(&vdev->job_lock, flags);
 	job = vdev->active_job;
 	if (job && (s32)(seqno - lower_32_bits(job->hw_fence->seqno)) >= 0)
 		vortex_job_end_locked(vdev, job, 0, vortex_device_clock(vdev));
-	spin_unlock(&vdev->job_lock);
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
 }
 
 void vortex_job_irq_error(struct vortex_device *vdev)
@@ -211,8 +213,14 @@ static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
 	/* The packets sit in write-combining buffers until flushed. */
 	wmb();
 
-	vortex_write(vdev, VX_REG_RING_TAIL, vdev->ring_tail);
-	vortex_write(vdev, VX_REG_DOORBELL, 1);
+	if (vdev->caps & VX_CAPS_FAST_DOORBELL) {
+		/* A short job ends inside this write, and its FENCE is silent. */
+		vortex_write(vdev, VX_REG_DOORBELL, vdev->ring_tail);
+		vortex_job_irq_fence(vdev);
+	} else {
+		vortex_write(vdev, VX_REG_RING_TAIL, vdev->ring_tail);
+		vortex_write(vdev, VX_REG_DOORBELL, 1);
+	}
 
 	mutex_unlock(&vdev->dm.lock);
 	drm_dev_exit(idx);

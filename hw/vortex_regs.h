@@ -43,6 +43,12 @@
 #define   VX_CAPS_DM		VX_BIT(0)	/* Debug Module present */
 #define   VX_CAPS_RING		VX_BIT(1)	/* command processor and ring */
 #define   VX_CAPS_FPU		VX_BIT(2)	/* RV32F */
+/*
+ * DOORBELL takes the new RING_TAIL as its value, and the write itself runs
+ * an idle card for a small budget: a FENCE executed then is in FENCE_SEQNO
+ * when the write returns, and raises no interrupt (docs/hardware.md).
+ */
+#define   VX_CAPS_FAST_DOORBELL	VX_BIT(3)
 #define VX_REG_VRAM_SIZE_LO	0x0010	/* RO: VRAM bytes, low word */
 #define VX_REG_VRAM_SIZE_HI	0x0014	/* RO: VRAM bytes, high word */
 #define VX_REG_VRAM_DEVADDR	0x0018	/* RO: VX_VRAM_DEVADDR */
@@ -73,7 +79,7 @@
 #define VX_REG_RING_TAIL	0x004c	/* RW: byte offset past the last packet */
 #define VX_REG_RING_CTRL	0x0050	/* RW */
 #define   VX_RING_CTRL_ENABLE	VX_BIT(0)
-#define VX_REG_DOORBELL		0x0054	/* W: any value: CP samples TAIL */
+#define VX_REG_DOORBELL		0x0054	/* W: CP samples TAIL; see CAPS_FAST_DOORBELL */
 #define VX_REG_FENCE_SEQNO	0x0060	/* RO: seqno of the last FENCE */
 
 /* ----------------------------------------- error capture (sticky) */
