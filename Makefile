@@ -54,6 +54,7 @@ include userspace/userspace.mk
 include selftests/selftests.mk
 include bench/bench.mk
 include userspace/debug/debug.mk
+include userspace/gdbstub/gdbstub.mk
 include userspace/dmserver/dmserver.mk
 include userspace/coredump/coredump.mk
 

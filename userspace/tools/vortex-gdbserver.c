@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vortex-gdbserver: a GDB remote stub for kernels on the Vortex card.
+ *
+ * Input: one gdb (or any Remote Serial Protocol client) connecting to
+ * --listen WHERE: a TCP port, HOST:PORT, or the guest's virtio-serial port
+ * vport:NAME, which is how gdb-multiarch on the host reaches a server in
+ * the test guest.  The target is a program the server starts after `--`
+ * (its first job's warps all halt before their first instruction) or a
+ * process already using the card (-p PID).  Built for the host
+ * (vortex-gdbserver-sim), the target is a kernel ELF run on the simulator
+ * in-process, halted at its start, with a sample kernel's real arguments
+ * for -n N elements.
+ *
+ * One client, then the server leaves: when the job ends (W/X sent), on
+ * detach, kill or disconnect, or on SIGINT/SIGTERM/SIGHUP.  Leaving
+ * always removes every breakpoint and resumes every warp (a spawned
+ * program then runs to its end and is waited for; on the simulator the
+ * kernel is run to its end), except after kill, which kills a spawned
+ * program (or just stops the simulator).
+ *
+ * stderr: "vortex-gdbserver: listening on tcp 127.0.0.1:PORT" (or the
+ * virtio port) once ready, then a line for how the session ended.
+ * Exit status: 0; 1 usage or setup error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gdbs.h"
+#include "vx_conn.h"
+#include "vxdbg.h"
+#include "vxdbg_backend.h"
+#ifdef VXDBG_SIM
+#include "vxdbg_sim_start.h"
+#define PROG	"vortex-gdbserver-sim"
+#else
+#define PROG	"vortex-gdbserver"
+#endif
+
+/* After the session, the simulated kernel runs to its end: at most this long. */
+#define SIM_FINISH_MS		10000
+#define SIM_FINISH_SLICE	(1u << 22)	/* slots between looks at the clock */
+
+static volatile sig_atomic_t quit_signal;
+
+static void on_signal(int sig)
+{
+	quit_signal = sig;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+#ifdef VXDBG_SIM
+		"usage: " PROG " [options] KERNEL.elf\n"
+		"Runs KERNEL.elf on the simulated card, its warps halted before their\n"
+		"first instruction, and serves one gdb.\n"
+		"  -t, --topology C,K,W,T  clusters, cores, warps, threads (1,2,4,8)\n"
+		"  -g, --grid N            blocks (1)\n"
+		"  -b, --block N           threads per block (one warp)\n"
+		"  -n, --elements N        a sample kernel's arguments for N elements\n"
+#else
+		"usage: " PROG " [options] -p PID\n"
+		"       " PROG " [options] -- PROGRAM [ARGS...]\n"
+		"Serves one gdb debugging the card work of process PID, or of PROGRAM,\n"
+		"started with its first job halted before its first instruction.\n"
+		"  -p, --pid PID           attach to a running process\n"
+		"  -d, --device NODE       accel node for PROGRAM (/dev/accel/accel0)\n"
+#endif
+		"  -l, --listen WHERE      PORT, HOST:PORT or vport:NAME (127.0.0.1:0)\n"
+		"  -B, --base ADDR         device address of the ELF's address 0, for\n"
+		"                          qOffsets when no code object is known\n"
+		"  -w, --wait MS           how long to wait for the job's first halt (30000)\n"
+		"  -h, --help              this text\n");
+}
+
+struct opts {
+	const char *listen;
+	int wait_ms;
+	long long base;
+	pid_t pid;
+	const char *node;
+	unsigned int topo[4], grid, block, n;
+};
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option lopts[] = {
+		{ "listen", required_argument, NULL, 'l' },
+		{ "base", required_argument, NULL, 'B' },
+		{ "wait", required_argument, NULL, 'w' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "topology", required_argument, NULL, 't' },
+		{ "grid", required_argument, NULL, 'g' },
+		{ "block", required_argument, NULL, 'b' },
+		{ "elements", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+l:B:w:p:d:t:g:b:n:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'l': o->listen = optarg; break;
+		case 'B': o->base = strtoll(optarg, NULL, 0); break;
+		case 'w': o->wait_ms = atoi(optarg); break;
+		case 'p': o->pid = atoi(optarg); break;
+		case 'd': o->node = optarg; break;
+		case 'g': o->grid = atoi(optarg); break;
+		case 'b': o->block = atoi(optarg); break;
+		case 'n': o->n = atoi(optarg); break;
+		case 't':
+			if (sscanf(optarg, "%u,%u,%u,%u", &o->topo[0], &o->topo[1], &o->topo[2],
+				   &o->topo[3]) != 4) {
+				fprintf(stderr, PROG ": --topology wants C,K,W,T\n");
+				return -1;
+			}
+			break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); return -1;
+		}
+	}
+	return optind;
+}
+
+/**
+ * struct target - what the server debugs, and how to end it
+ * @sim: the simulated card (host build)
+ * @seqno: its job
+ * @child: the program the server started (driver build), 0 if none
+ * @attached: -p: a job may already run, no code object may be known
+ */
+struct target {
+#ifdef VXDBG_SIM
+	struct vxdbg_sim *sim;
+	uint64_t seqno;
+#endif
+	pid_t child;
+	bool attached;
+};
+
+#ifdef VXDBG_SIM
+static int start_target(struct opts *o, char **rest, struct target *t,
+			struct vxdbg_backend **be)
+{
+	struct vxdbg_sim_start st = { .topo = { o->topo[0], o->topo[1], o->topo[2], o->topo[3] },
+				      .grid = o->grid, .block = o->block, .n = o->n };
+	int ret;
+
+	if (!rest[0] || rest[1])
+		return fprintf(stderr, PROG ": one KERNEL.elf, please\n"), -EINVAL;
+	ret = vxdbg_sim_start(rest[0], &st, &t->sim, be);
+	t->seqno = st.seqno;
+	return ret;
+}
+#else
+static int start_target(struct opts *o, char **rest, struct target *t,
+			struct vxdbg_backend **be)
+{
+	int ret;
+
+	if (o->pid && rest[0])
+		return fprintf(stderr, PROG ": -p or a program, not both\n"), -EINVAL;
+	if (o->pid) {
+		t->attached = true;
+		ret = vxdbg_ioctl_attach_pid(o->pid, be);
+		if (ret)
+			fprintf(stderr, PROG ": attaching to %d: %s\n", (int)o->pid,
+				strerror(-ret));
+		return ret;
+	}
+	if (!rest[0])
+		return usage(stderr), -EINVAL;
+	ret = vxdbg_ioctl_spawn(o->node ?: "/dev/accel/accel0", rest, &t->child, be);
+	if (ret)
+		fprintf(stderr, PROG ": starting %s: %s\n", rest[0], strerror(-ret));
+	return ret;
+}
+#endif
+
+/* Any warp halted now? (attach: a job may be on the card already) */
+static bool some_warp_halted(struct vxdbg *d)
+{
+	uint32_t nsm = 0, nw = 0;
+	struct vxdbg_warp_state ws;
+
+	vxdbg_get_num_sms(d, 0, &nsm);
+	vxdbg_get_num_warps(d, 0, &nw);
+	for (uint32_t sm = 0; sm < nsm; sm++)
+		for (uint32_t wp = 0; wp < nw; wp++)
+			if (!vxdbg_read_warp_state(d, 0, sm, wp, &ws) && ws.halted)
+				return true;
+	return false;
+}
+
+/*
+ * Until the job's warps are halted at their start: its launch (and code
+ * object) come first.  On attach, a job already running is suspended;
+ * without one, the next job halts at its start.
+ */
+static int wait_first_halt(struct vxdbg *d, const struct target *t, int wait_ms)
+{
+	struct vxdbg_event ev;
+	int waited = 0;
+
+	if (t->attached) {
+		vxdbg_halt_at_start(d, 0, true);
+		vxdbg_suspend_device(d, 0);
+		if (some_warp_halted(d))
+			return 0;
+	}
+	while (waited < wait_ms && !quit_signal) {
+		vxdbg_result r = vxdbg_get_next_event(d, &ev, 100);
+
+		waited += 100;
+		if (r == VXDBG_ERROR_NO_EVENT_AVAILABLE)
+			continue;
+		if (r)
+			return fprintf(stderr, PROG ": %s\n", vxdbg_result_name(r)), -EIO;
+		if (ev.kind == VXDBG_EVENT_HALTED)
+			return 0;
+		if (ev.kind == VXDBG_EVENT_KERNEL_FINISHED)
+			return fprintf(stderr, PROG ": the job ended before halting\n"), -ESRCH;
+	}
+	fprintf(stderr, PROG ": no job halted within %d ms\n", wait_ms);
+	return -ETIME;
+}
+
+static bool child_gone(struct target *t)
+{
+	int st;
+
+	if (!t->child || waitpid(t->child, &st, WNOHANG) != t->child)
+		return false;
+	fprintf(stderr, PROG ": the program ended before a client came (status 0x%x)\n", st);
+	t->child = 0;
+	return true;
+}
+
+/* The one client's descriptor, or -1 (signal, program gone, error). */
+static int accept_client(struct vx_conn *conn, struct target *t)
+{
+	int fd;
+
+	while (!quit_signal && !child_gone(t)) {
+		fd = vx_conn_accept(conn, 500);
+		if (fd >= 0)
+			return fd;
+		if (fd != -ETIME && fd != -EINTR) {
+			fprintf(stderr, PROG ": accept: %s\n", strerror(-fd));
+			return -1;
+		}
+	}
+	return -1;
+}
+
+static int serve(struct vxdbg *d, struct vx_conn *conn, struct target *t,
+		 const struct opts *o, enum gdbs_end *end)
+{
+	static const char *const why[] = {
+		[GDBS_END_NONE] = "no client", [GDBS_END_EXITED] = "the job ended",
+		[GDBS_END_DETACHED] = "detached", [GDBS_END_KILLED] = "killed",
+		[GDBS_END_DISCONNECTED] = "the client went away",
+		[GDBS_END_SIGNAL] = "signalled", [GDBS_END_ERROR] = "the card failed",
+	};
+	struct gdbs *s = malloc(sizeof(*s));
+	int fd = accept_client(conn, t);
+
+	*end = GDBS_END_NONE;
+	if (fd >= 0 && s && !gdbs_init(s, d, fd, &quit_signal)) {
+		if (o->base >= 0) {
+			s->base = o->base;
+			s->base_known = true;
+		}
+		*end = gdbs_serve(s);
+		if (s->io.rejected)
+			fprintf(stderr, PROG ": %u malformed packets refused\n", s->io.rejected);
+		gdbs_fini(s);
+	}
+	free(s);
+	vx_conn_hangup(conn, fd);
+	fprintf(stderr, PROG ": session over: %s\n", why[*end]);
+	return fd < 0 ? -1 : 0;
+}
+
+/* After the session: the card runs on; the job is seen to its end. */
+static void finish_target(struct target *t, enum gdbs_end end, const char *name)
+{
+#ifdef VXDBG_SIM
+	int status;
+
+	struct timespec t0, now;
+	int ret = -ETIME;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	now = t0;
+	while (end != GDBS_END_EXITED && end != GDBS_END_KILLED && ret == -ETIME &&
+	       !quit_signal && (now.tv_sec - t0.tv_sec) * 1000 +
+	       (now.tv_nsec - t0.tv_nsec) / 1000000 < SIM_FINISH_MS) {
+		ret = vxdbg_sim_wait(t->sim, t->seqno, SIM_FINISH_SLICE, &status);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	}
+	if (!ret)
+		fprintf(stderr, PROG ": kernel finished, status %d\n", status);
+	else if (end != GDBS_END_EXITED && end != GDBS_END_KILLED)
+		fprintf(stderr, PROG ": the kernel did not finish\n");
+	vxdbg_sim_free(t->sim);
+#else
+	int st;
+
+	if (!t->child)
+		return;
+	if (end == GDBS_END_KILLED)
+		kill(t->child, SIGKILL);
+	if (waitpid(t->child, &st, 0) != t->child)
+		return;
+	if (WIFEXITED(st))
+		fprintf(stderr, PROG ": %s exited with status %d\n", name, WEXITSTATUS(st));
+	else
+		fprintf(stderr, PROG ": %s killed by signal %d\n", name, WTERMSIG(st));
+#endif
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .listen = "127.0.0.1:0", .wait_ms = 30000, .base = -1,
+			  .topo = { 1, 2, 4, 8 } };
+	struct sigaction sa = { .sa_handler = on_signal };
+	enum gdbs_end end = GDBS_END_NONE;
+	struct target t = { 0 };
+	struct vx_conn *conn = NULL;
+	struct vxdbg_backend *be;
+	struct vxdbg *d;
+	int first, ret;
+
+	first = parse_opts(argc, argv, &o);
+	if (first < 0)
+		return EXIT_FAILURE;
+	signal(SIGPIPE, SIG_IGN);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if (start_target(&o, argv + first, &t, &be))
+		return EXIT_FAILURE;
+	if (vxdbg_initialize(be, &d))
+		return EXIT_FAILURE;
+	ret = wait_first_halt(d, &t, o.wait_ms);
+	if (!ret)
+		ret = vx_conn_open(o.listen, &conn);
+	if (!ret) {
+		fprintf(stderr, PROG ": listening on %s\n", vx_conn_describe(conn));
+		ret = serve(d, conn, &t, &o, &end);
+	} else if (ret != -ETIME && ret != -ESRCH && ret != -EIO) {
+		fprintf(stderr, PROG ": listening on %s: %s\n", o.listen, strerror(-ret));
+	}
+	vx_conn_close(conn);
+	vxdbg_finalize(d);		/* breakpoints out, every warp resumed */
+	finish_target(&t, end, argv[first]);
+	return ret ? EXIT_FAILURE : EXIT_SUCCESS;
+}
