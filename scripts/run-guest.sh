@@ -8,6 +8,8 @@
 #     --topology C,K,W,T   clusters, cores/cluster, warps/core, threads/warp
 #                          (default 1,2,4,8)
 #     --vram BYTES         VRAM size (default 268435456)
+#     --device-props K=V,...  more properties of the vortex device, e.g.
+#                          fast-doorbell=off
 #     --mode MODE          test (default), demo, or shell (interactive)
 #     --tests A,B          run only these test programs
 #     --timeout SEC        kill QEMU after SEC seconds (default 900)
@@ -20,16 +22,18 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 topology=1,2,4,8 vram=268435456 mode=test tests= timeout=900 out= append=
+props=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--topology) topology=$2; shift 2 ;;
 	--vram) vram=$2; shift 2 ;;
+	--device-props) props=$2; shift 2 ;;
 	--mode) mode=$2; shift 2 ;;
 	--tests) tests=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
-	-h|--help) sed -n '3,19p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,21p' "$0"; exit 0 ;;
 	*) vx_die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -53,7 +57,7 @@ qemu=(
 	"$VX_QEMU/bin/qemu-system-x86_64" -L "$VX_QEMU/share"
 	-machine pc -accel tcg -m 512 -nodefaults -nographic -no-reboot
 	-kernel "$VX_KERNEL/vmlinuz" -initrd "$VX_INITRD" -append "$cmdline"
-	-device "vortex,id=vx0,clusters=$clusters,cores=$cores,warps=$warps,threads=$threads,vram=$vram"
+	-device "vortex,id=vx0,clusters=$clusters,cores=$cores,warps=$warps,threads=$threads,vram=$vram${props:+,$props}"
 	-qmp "unix:$out/qmp.sock,server=on,wait=off"
 )
 if [ "$mode" = shell ]; then
