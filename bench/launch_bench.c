@@ -4,26 +4,63 @@
  *
  * Input: the card at /dev/accel/accel0 (--device overrides) and the empty
  * kernel /vortex/kernels/empty.elf (--kernel overrides).  Prints
- * "name: value" lines for scripts/bench.sh:
- *   noop_ioctl_us            GET_PARAM round trip on the same fd
- *   launch_wait_us           launch + wait of an empty 1-thread kernel
- *   launch_submit_us         of which the SUBMIT path (vx_launch())
- *   launch_poll_us           the same round trip, waiting by polling WAIT
- *   launch_vs_noop_ratio     the two above divided (goal <= 5)
+ * "name: value" lines for scripts/bench.sh; a time is printed as
+ * "name: MEDIAN (p10 A, p90 B, min C, N samples)", in µs of CLOCK_MONOTONIC.
+ *
+ * The vCPU of a TCG guest changes speed by 2x from one second to the next,
+ * so figures meant to be compared are taken in one loop: each iteration
+ * measures, back to back,
+ *   noop_ioctl_us        one GET_PARAM ioctl (NUM_CORES) on the card's fd
+ *   launch_wait_us       SUBMIT of the empty 1-thread kernel, then a blocking
+ *                        WAIT until it ended: before SUBMIT to WAIT's return
+ *   launch_submit_us     of that, the SUBMIT ioctl alone: before SUBMIT to
+ *                        its return (the job may not have run yet)
+ *   launch_poll_us       as launch_wait_us, but waiting by WAIT with a
+ *                        deadline of 0 in a loop until the job has ended
+ *   launch_dep_wait_us   as launch_wait_us, for a job whose SUBMIT names an
+ *                        in_sync: the syncobj that received the previous
+ *                        such job's fence as its out_sync (a chain).  That
+ *                        job was waited for, so the in-fence has signalled:
+ *                        this is the cost of the dependency path itself.
+ * and, from the same iterations,
+ *   launch_vs_noop_ratio launch_wait / noop_ioctl of each iteration; its
+ *                        median is the goal figure (<= 5)
+ * First 100 iterations are not recorded (first-use allocations, caches).
+ * SUBMIT is issued here, not through vx_launch(), so that all figures share
+ * one submit path; vx_launch() adds only a calloc()/free() of its list of
+ * buffers.
+ *
+ * Then 8 processes, each with its own fd and kernel, start together and
+ * each does launch + wait (as launch_wait_us) --iters times:
+ *   launch_8clients_wait_us  every such launch + wait of every client
+ *   launch_8clients_per_s    launches of all clients / time from the first
+ *                            client's start to the last one's end
+ * (On a one-vCPU guest the clients overlap only where one of them sleeps
+ * in WAIT or is preempted.)
+ * And the copy figures, best of a few runs:
  *   bo_upload_mbps / bo_download_mbps   memcpy into / out of a BO mapping
  *   memcpy_mbps              memcpy between two malloc'ed buffers
- * Times are medians of repeated runs, to shrug off guest scheduling noise.
+ *
+ * Nothing is asserted about speed; a job that does not end with status 0
+ * or an ioctl that fails makes the exit status EXIT_FAILURE.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "drm.h"
 #include "vortex_accel.h"
 #include "vortex.h"
+
+#define BENCH_WARMUP	100	/* iterations not recorded */
+#define BENCH_CLIENTS	8
+#define CLIENT_WARMUP	10
 
 static double now_us(void)
 {
@@ -40,80 +77,348 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static double median(double *v, int n)
+/* @p-quantile (0..1) of @n >= 1 sorted values, nearest rank. */
+static double percentile(const double *sorted, int n, double p)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[n / 2];
+	return sorted[(int)(p * (n - 1) + 0.5)];
 }
 
-static int bench_noop(struct vx_device *dev, int iters, double *us)
+/* "name: median (p10, p90, min, n)" of @v, which is left as it is. */
+static int print_stats(const char *name, const double *v, int n)
 {
-	double *t = calloc(iters, sizeof(*t));
-	uint64_t v;
+	double *s;
 
-	if (!t)
-		return -ENOMEM;
-	for (int i = 0; i < iters; i++) {
-		double t0 = now_us();
-		int ret = vx_get_param(dev, DRM_VORTEX_PARAM_NUM_CORES, &v);
-
-		if (ret) {
-			free(t);
-			return ret;
-		}
-		t[i] = now_us() - t0;
+	if (n < 1) {
+		printf("%s: n/a (0 samples)\n", name);
+		return 0;
 	}
-	*us = median(t, iters);
-	free(t);
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	printf("%s: %.2f (p10 %.2f, p90 %.2f, min %.2f, %d samples)\n", name,
+	       percentile(s, n, 0.5), percentile(s, n, 0.1),
+	       percentile(s, n, 0.9), s[0], n);
+	free(s);
 	return 0;
 }
 
-/* Block in WAIT, or (poll) call it with a deadline of 0 until the job ends. */
-static int wait_job(struct vx_device *dev, uint64_t seq, int poll, int *status)
+/*
+ * One device's launches of the empty kernel: a SUBMIT request filled once
+ * (kernel image and a stack area, as vx_launch() would list them), so the
+ * timed part is the ioctl alone.
+ */
+struct bench_job {
+	struct vx_device *dev;
+	struct vx_bo *stack;
+	struct drm_vortex_submit_bo bos[2];
+	struct drm_vortex_submit req;
+};
+
+static int job_init(struct vx_device *dev, struct vx_kernel *k, struct bench_job *j)
 {
+	uint64_t threads = vx_topology_hw_threads(vx_device_topology(dev));
 	int ret;
 
+	memset(j, 0, sizeof(*j));
+	j->dev = dev;
+	ret = vx_bo_alloc(dev, threads * VX_DEFAULT_STACK_SIZE, &j->stack);
+	if (ret)
+		return ret;
+	j->bos[0] = (struct drm_vortex_submit_bo){ vx_bo_handle(vx_kernel_bo(k)),
+		DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_DUMP };
+	j->bos[1] = (struct drm_vortex_submit_bo){ vx_bo_handle(j->stack),
+		DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE };
+	j->req.entry_pc = vx_kernel_entry(k);
+	j->req.stack_addr = vx_bo_dev_addr(j->stack);
+	j->req.stack_size = VX_DEFAULT_STACK_SIZE;
+	j->req.grid[0] = j->req.grid[1] = j->req.grid[2] = 1;
+	j->req.block[0] = j->req.block[1] = j->req.block[2] = 1;
+	j->req.bos = (uintptr_t)j->bos;
+	j->req.bo_count = 2;
+	j->req.bo_stride = sizeof(j->bos[0]);
+	return 0;
+}
+
+static void job_fini(struct bench_job *j)
+{
+	vx_bo_free(j->stack);
+}
+
+/* Block in WAIT, or (poll) call it with a deadline of 0 until the job ends. */
+static int job_wait(struct bench_job *j, uint64_t seq, int poll)
+{
+	int ret, status = 0;
+
 	if (!poll)
-		return vx_wait(dev, seq, vx_deadline_ms(10000), status);
-	do {
-		ret = vx_wait(dev, seq, 0, status);
-	} while (ret == -ETIME);
-	return ret;
+		ret = vx_wait(j->dev, seq, vx_deadline_ms(10000), &status);
+	else
+		do {
+			ret = vx_wait(j->dev, seq, 0, &status);
+		} while (ret == -ETIME);
+	if (ret) {
+		fprintf(stderr, "launch_bench: WAIT of job %llu: %s\n",
+			(unsigned long long)seq, strerror(-ret));
+		return ret;
+	}
+	if (status)
+		fprintf(stderr, "launch_bench: job %llu ended: %s\n",
+			(unsigned long long)seq, vx_status_name(status));
+	return status;
 }
 
 /*
- * Median launch + wait round trip, and of its two halves: the SUBMIT path
- * (vx_launch() returning) and the wait for the fence.
+ * SUBMIT (with syncobjs @in and @out, 0 for none) then wait for the job.
+ * @submit_us: before SUBMIT to its return; @total_us: to the wait's end.
  */
-static int bench_launch(struct vx_device *dev, struct vx_kernel *k, int iters,
-			int poll, double *us, double *submit_us)
+static int job_run(struct bench_job *j, uint32_t in, uint32_t out, int poll,
+		   double *submit_us, double *total_us)
 {
-	struct vx_launch l = { .grid = { 1 }, .block = { 1 } };
-	double *t = calloc(2 * (size_t)iters, sizeof(*t));
-	int ret = 0, status = 0;
+	double t0, t1;
+	int ret;
 
-	if (!t)
+	j->req.in_sync = in;
+	j->req.out_sync = out;
+	t0 = now_us();
+	ret = vx_ioctl(vx_device_fd(j->dev), DRM_IOCTL_VORTEX_SUBMIT, &j->req);
+	t1 = now_us();
+	if (ret) {
+		fprintf(stderr, "launch_bench: SUBMIT: %s\n", strerror(-ret));
+		return ret;
+	}
+	ret = job_wait(j, j->req.seqno, poll);
+	*total_us = now_us() - t0;
+	*submit_us = t1 - t0;
+	return ret;
+}
+
+static int syncobj_create(int fd, uint32_t *handle)
+{
+	/* signalled: the chain's first job depends on a signalled stub */
+	struct drm_syncobj_create c = { .flags = DRM_SYNCOBJ_CREATE_SIGNALED };
+	int ret = vx_ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &c);
+
+	*handle = c.handle;
+	if (ret)
+		fprintf(stderr, "launch_bench: SYNCOBJ_CREATE: %s\n", strerror(-ret));
+	return ret;
+}
+
+static void syncobj_destroy(int fd, uint32_t handle)
+{
+	struct drm_syncobj_destroy d = { .handle = handle };
+
+	if (handle)
+		vx_ioctl(fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
+}
+
+/* Samples of the interleaved loop, one array of --iters per figure. */
+enum { S_NOOP, S_WAIT, S_SUBMIT, S_POLL, S_DEP, S_RATIO, S_COUNT };
+
+/*
+ * One iteration: noop, launch + wait, launch + poll, dependent launch.
+ * @i < 0 is warm-up.  The dependent job alternates between two syncobjs:
+ * its in_sync holds the previous dependent job's fence, its out_sync
+ * receives its own.
+ */
+static int bench_iteration(struct bench_job *j, const uint32_t *sync, int i,
+			   double **s, int *nratio)
+{
+	double noop, wait, submit, poll, dep, unused;
+	unsigned int d = i & 1;
+	uint64_t v;
+	int ret;
+
+	noop = now_us();
+	ret = vx_get_param(j->dev, DRM_VORTEX_PARAM_NUM_CORES, &v);
+	noop = now_us() - noop;
+	if (ret) {
+		fprintf(stderr, "launch_bench: GET_PARAM: %s\n", strerror(-ret));
+		return ret;
+	}
+	ret = job_run(j, 0, 0, 0, &submit, &wait);
+	if (!ret)
+		ret = job_run(j, 0, 0, 1, &unused, &poll);
+	if (!ret)
+		ret = job_run(j, sync[d], sync[!d], 0, &unused, &dep);
+	if (ret || i < 0)
+		return ret;
+	s[S_NOOP][i] = noop;
+	s[S_WAIT][i] = wait;
+	s[S_SUBMIT][i] = submit;
+	s[S_POLL][i] = poll;
+	s[S_DEP][i] = dep;
+	/* a clock too coarse to see the noop gives no ratio, not infinity */
+	if (noop > 0)
+		s[S_RATIO][(*nratio)++] = wait / noop;
+	return 0;
+}
+
+static int bench_interleaved(struct vx_device *dev, struct vx_kernel *k, int iters)
+{
+	static const char *const names[S_COUNT] = {
+		"noop_ioctl_us", "launch_wait_us", "launch_submit_us",
+		"launch_poll_us", "launch_dep_wait_us", "launch_vs_noop_ratio",
+	};
+	double *buf = calloc((size_t)S_COUNT * iters, sizeof(*buf)), *s[S_COUNT];
+	uint32_t sync[2] = { 0, 0 };
+	struct bench_job j;
+	int ret, nratio = 0, fd = vx_device_fd(dev);
+
+	if (!buf)
 		return -ENOMEM;
-	/* one untimed run: first-use allocations (stack, argument ring) */
-	ret = vx_run(k, &l, 10000);
-	for (int i = 0; !ret && i < iters; i++) {
-		double t0 = now_us(), t1;
-		uint64_t seq;
+	for (int f = 0; f < S_COUNT; f++)
+		s[f] = buf + (size_t)f * iters;
+	ret = job_init(dev, k, &j);
+	if (ret) {
+		fprintf(stderr, "launch_bench: stack buffer: %s\n", strerror(-ret));
+		free(buf);
+		return ret;
+	}
+	ret = syncobj_create(fd, &sync[0]);
+	if (!ret)
+		ret = syncobj_create(fd, &sync[1]);
+	for (int i = -BENCH_WARMUP; !ret && i < iters; i++)
+		ret = bench_iteration(&j, sync, i, s, &nratio);
+	for (int f = 0; !ret && f < S_COUNT; f++)
+		ret = print_stats(names[f], s[f], f == S_RATIO ? nratio : iters);
+	syncobj_destroy(fd, sync[0]);
+	syncobj_destroy(fd, sync[1]);
+	job_fini(&j);
+	free(buf);
+	return ret;
+}
 
-		ret = vx_launch(k, &l, &seq);
-		t1 = now_us();
-		if (!ret)
-			ret = wait_job(dev, seq, poll, &status);
-		if (!ret)
-			ret = status;
-		t[i] = now_us() - t0;
-		t[iters + i] = t1 - t0;
+/* What one client of bench_clients() leaves in shared memory. */
+struct client_out {
+	double start, end;	/* CLOCK_MONOTONIC µs around the timed loop */
+};
+
+/*
+ * One client, in its own process: open, load, warm up, tell the parent it
+ * is ready (a byte on @ready), wait for @go to reach EOF, then time @iters
+ * launch + wait into @t.
+ */
+static int client_main(const char *device, const char *kpath, int iters,
+		       int ready, int go, struct client_out *out, double *t)
+{
+	struct vx_device *dev = NULL;
+	struct vx_kernel *k = NULL;
+	struct bench_job j = { 0 };
+	double unused;
+	char c = 'r';
+	int ret;
+
+	ret = vx_device_open_path(device, &dev);
+	if (!ret)
+		ret = vx_kernel_load_file(dev, kpath, &k);
+	if (!ret)
+		ret = job_init(dev, k, &j);
+	if (ret)
+		fprintf(stderr, "launch_bench: client %d: set-up: %s\n",
+			(int)getpid(), strerror(-ret));
+	for (int i = 0; !ret && i < CLIENT_WARMUP; i++)
+		ret = job_run(&j, 0, 0, 0, &unused, &unused);
+	if (!ret && write(ready, &c, 1) != 1)
+		ret = -errno;
+	close(ready);
+	while (!ret && read(go, &c, 1) < 0 && errno == EINTR)
+		;
+	out->start = now_us();
+	for (int i = 0; !ret && i < iters; i++)
+		ret = job_run(&j, 0, 0, 0, &unused, &t[i]);
+	out->end = now_us();
+	job_fini(&j);
+	vx_kernel_free(k);
+	vx_device_close(dev);
+	return ret;
+}
+
+/* Fork the clients; each child runs client_main() and exits 0 or 1. */
+static int clients_start(const char *device, const char *kpath, int iters,
+			 int *ready, int *go, struct client_out *out, double *t,
+			 pid_t *pid)
+{
+	fflush(NULL);
+	for (int c = 0; c < BENCH_CLIENTS; c++) {
+		pid[c] = fork();
+		if (pid[c] < 0)
+			return -errno;
+		if (pid[c] == 0) {
+			close(ready[0]);
+			close(go[1]);
+			_exit(client_main(device, kpath, iters, ready[1], go[0],
+					  &out[c], t + (size_t)c * iters) ?
+			      EXIT_FAILURE : EXIT_SUCCESS);
+		}
 	}
+	return 0;
+}
+
+/* Release the ready clients together, reap every started one. */
+static int clients_finish(int *ready, int *go, const pid_t *pid)
+{
+	char buf[BENCH_CLIENTS];
+	int got = 0, ret = 0, st;
+	ssize_t r;
+
+	/* EOF once every client has said ready or died */
+	close(ready[1]);
+	while (got < BENCH_CLIENTS) {
+		r = read(ready[0], buf, sizeof(buf));
+		if (r == 0 || (r < 0 && errno != EINTR))
+			break;
+		got += r > 0 ? r : 0;
+	}
+	close(go[1]);
+	for (int c = 0; c < BENCH_CLIENTS && pid[c] > 0; c++) {
+		while (waitpid(pid[c], &st, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			ret = -ECHILD;
+	}
+	if (ret)
+		fprintf(stderr, "launch_bench: a client failed (%d of %d were ready)\n",
+			got, BENCH_CLIENTS);
+	return ret;
+}
+
+static int bench_clients(const char *device, const char *kpath, int iters)
+{
+	size_t n = (size_t)BENCH_CLIENTS * iters;
+	size_t bytes = BENCH_CLIENTS * sizeof(struct client_out) + n * sizeof(double);
+	pid_t pid[BENCH_CLIENTS] = { 0 };
+	int ready[2], go[2], ret;
+	struct client_out *out;
+	double *t, first, last;
+
+	out = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (out == MAP_FAILED)
+		return -errno;
+	t = (double *)(out + BENCH_CLIENTS);
+	if (pipe(ready) || pipe(go)) {
+		ret = -errno;
+		munmap(out, bytes);
+		return ret;
+	}
+	ret = clients_start(device, kpath, iters, ready, go, out, t, pid);
+	if (clients_finish(ready, go, pid))
+		ret = -ECHILD;
+	close(ready[0]);
+	close(go[0]);
 	if (!ret) {
-		*us = median(t, iters);
-		*submit_us = median(t + iters, iters);
+		first = out[0].start;
+		last = out[0].end;
+		for (int c = 1; c < BENCH_CLIENTS; c++) {
+			first = out[c].start < first ? out[c].start : first;
+			last = out[c].end > last ? out[c].end : last;
+		}
+		ret = print_stats("launch_8clients_wait_us", t, n);
+		if (last > first)
+			printf("launch_8clients_per_s: %.0f\n", n / ((last - first) / 1e6));
 	}
-	free(t);
+	munmap(out, bytes);
 	return ret;
 }
 
@@ -168,7 +473,9 @@ static int bench_copy(struct vx_device *dev, size_t len)
 static void usage(FILE *f, const char *argv0)
 {
 	fprintf(f, "Usage: %s [--device PATH] [--kernel EMPTY.elf] [--iters N] [--mib M]\n"
-		"Print launch overhead and BO copy throughput as 'name: value' lines.\n",
+		"Print launch overhead and BO copy throughput as 'name: value' lines.\n"
+		"  --iters N  recorded iterations, and launches per client (default 1000)\n"
+		"  --mib M    bytes copied for the BO copy figures (default 16 MiB)\n",
 		argv0);
 }
 
@@ -184,7 +491,6 @@ int main(int argc, char **argv)
 	};
 	const char *device = "/dev/accel/accel0", *kpath = "/vortex/kernels/empty.elf";
 	int iters = 1000, mib = 16, c, ret;
-	double noop_us, launch_us, submit_us, poll_us, poll_submit_us;
 	struct vx_device *dev;
 	struct vx_kernel *k;
 
@@ -225,20 +531,9 @@ int main(int argc, char **argv)
 		vx_device_close(dev);
 		return EXIT_FAILURE;
 	}
-	ret = bench_noop(dev, iters, &noop_us);
+	ret = bench_interleaved(dev, k, iters);
 	if (!ret)
-		ret = bench_launch(dev, k, iters, 0, &launch_us, &submit_us);
-	if (!ret)
-		ret = bench_launch(dev, k, iters, 1, &poll_us, &poll_submit_us);
-	if (!ret) {
-		printf("noop_ioctl_us: %.2f\n", noop_us);
-		printf("launch_wait_us: %.2f\n", launch_us);
-		printf("launch_submit_us: %.2f\n", submit_us);
-		printf("launch_poll_us: %.2f\n", poll_us);
-		printf("launch_vs_noop_ratio: %.2f\n", launch_us / noop_us);
-	} else {
-		fprintf(stderr, "launch_bench: launch: %s\n", vx_status_name(ret));
-	}
+		ret = bench_clients(device, kpath, iters);
 	/* the copy figures do not depend on the launch path working */
 	c = bench_copy(dev, (size_t)mib << 20);
 	if (c)
