@@ -5,6 +5,7 @@
 #   make check   set up everything, build, run every host and guest test
 #   make demo    boot the simulated card and show it working
 #   make bench   print the benchmark figures
+#   make debug-shell  a guest with the debug servers, for gdb-multiarch on the host
 #
 # `make -C $KDIR M=$PWD` reads ./Kbuild instead of this file, so the module
 # also builds against any kernel tree; `make module` does that against the
@@ -46,7 +47,7 @@ GUEST_FILES :=		# other files copied into the guest's /vortex
 RV_KERNELS :=		# device ELF programs
 BENCHES :=		# benchmark binaries (host)
 
-.PHONY: all check demo bench module host-tests guest clean distclean help
+.PHONY: all check demo debug-shell bench module host-tests guest clean distclean help
 all: module host-all
 
 include qemu-device/sim.mk
@@ -68,6 +69,9 @@ check:
 
 demo:
 	@$(TOP)/scripts/demo.sh
+
+debug-shell:
+	@$(TOP)/scripts/debug-shell.sh
 
 bench:
 	@$(TOP)/scripts/bench.sh

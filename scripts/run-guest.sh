@@ -10,7 +10,14 @@
 #     --vram BYTES         VRAM size (default 268435456)
 #     --device-props K=V,...  more properties of the vortex device, e.g.
 #                          fast-doorbell=off
-#     --mode MODE          test (default), demo, or shell (interactive)
+#     --mode MODE          test (default), demo, shell (interactive), debug
+#                          (interactive, with the debug servers listening) or
+#                          debugtest (the servers, for scripts/debug-e2e.sh)
+#     --debug-ports G,D,C  host TCP ports (127.0.0.1) of the guest's
+#                          virtio-serial ports vortex.gdb (vortex-gdbserver),
+#                          vortex.dm (vortex-dmserver) and vortex.ctl (the
+#                          host tells a debugtest guest to finish); needed
+#                          by the debug modes
 #     --tests A,B          run only these test programs
 #     --timeout SEC        kill QEMU after SEC seconds (default 900)
 #     --out DIR            where console.log, results.log, qmp.sock go
@@ -21,7 +28,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-topology=1,2,4,8 vram=268435456 mode=test tests= timeout=900 out= append=
+topology=1,2,4,8 vram=268435456 mode=test tests= timeout=900 out= append= dports=
 props=
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -33,7 +40,8 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
-	-h|--help) sed -n '3,21p' "$0"; exit 0 ;;
+	--debug-ports) dports=$2; shift 2 ;;
+	-h|--help) sed -n '3,27p' "$0"; exit 0 ;;
 	*) vx_die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -60,7 +68,21 @@ qemu=(
 	-device "vortex,id=vx0,clusters=$clusters,cores=$cores,warps=$warps,threads=$threads,vram=$vram${props:+,$props}"
 	-qmp "unix:$out/qmp.sock,server=on,wait=off"
 )
-if [ "$mode" = shell ]; then
+# The debug servers in the guest are reached through virtio-serial ports,
+# each a TCP server socket of QEMU on the host (docs/debugging.md).  The
+# Debian kernel has virtio_console built in, so the guest needs no module.
+case $mode in
+debug|debugtest)
+	IFS=, read -r gdb_port dm_port ctl_port <<<"$dports"
+	[ -n "$ctl_port" ] || vx_die "--mode $mode needs --debug-ports G,D,C"
+	qemu+=(-device virtio-serial-pci,id=vxser)
+	for p in gdb:$gdb_port dm:$dm_port ctl:$ctl_port; do
+		qemu+=(-chardev "socket,id=vx${p%%:*},host=127.0.0.1,port=${p#*:},server=on,wait=off"
+		       -device "virtserialport,bus=vxser.0,chardev=vx${p%%:*},name=vortex.${p%%:*}")
+	done
+	;;
+esac
+if [ "$mode" = shell ] || [ "$mode" = debug ]; then
 	exec "${qemu[@]}" -serial mon:stdio -serial "file:$out/results.log"
 fi
 # Guest tests ask the host for things like a hot-unplug (scripts/qmp-watch.py).
