@@ -81,11 +81,12 @@ $(O)/host/tests/%: $(SIM_TDIR)/%.c $(SIM_TEST_LIBS) $(SIM_HDRS) \
 HOST_TESTS += $(O)/host/tests/test_isa $(O)/host/tests/test_simt \
 	$(O)/host/tests/test_exc
 
-# Uncore tests (registers, command processor, Debug Module): hand-assembled
-# programs from tests/uncore_util.h, so they need neither the RV toolchain
-# nor sim_loader; a static pattern rule keeps them off those prerequisites.
+# Uncore tests (registers, command processor, fast doorbell, Debug
+# Module): hand-assembled programs from tests/uncore_util.h, so they need
+# neither the RV toolchain nor sim_loader; a static pattern rule keeps them
+# off those prerequisites.
 UNCORE_TESTS := $(O)/host/tests/test_regs $(O)/host/tests/test_cp \
-	$(O)/host/tests/test_dm
+	$(O)/host/tests/test_doorbell $(O)/host/tests/test_dm
 
 $(UNCORE_TESTS): $(O)/host/tests/%: $(SIM_TDIR)/%.c $(LIBVXSIM) $(SIM_HDRS) \
 		$(SIM_TDIR)/uncore_util.h

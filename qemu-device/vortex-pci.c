@@ -7,13 +7,26 @@
  * IRQ_STATUS & IRQ_ENABLE.  docs/hardware.md is the programming model.
  *
  * Kernels run on a dedicated thread, in slices, so that neither a vCPU
- * nor the main loop ever executes device code for long: register accesses
- * and the run thread serialise on the simulator mutex, which the thread
- * drops between slices.
+ * nor the main loop ever executes device code for long (a vCPU at most
+ * the fast doorbell's small budget, below): register accesses and the run
+ * thread serialise on the simulator mutex, which the thread drops between
+ * slices.
  *
  * Launch latency is dominated by thread hand-offs, not by the simulator
- * (an empty kernel runs in well under a microsecond), so the run thread
- * avoids them: it raises the interrupt itself, taking the BQL once it has
+ * (an empty kernel runs in well under a microsecond), so the fast doorbell
+ * (docs/hardware.md, "fast-doorbell" and "doorbell-budget") avoids them
+ * altogether for short jobs: a DOORBELL write that finds the card idle
+ * runs it on the vCPU thread for a budget of warp instructions, within
+ * the simulator (vx_sim_config.doorbell_budget), so the job's FENCE is in
+ * FENCE_SEQNO when the write returns and needs no interrupt.  Nothing
+ * runs on the run thread meanwhile, as the write holds the simulator
+ * mutex throughout; only work left over kicks the thread, so a doorbell
+ * handled whole leaves the thread asleep and its polling statistics
+ * untouched.  Errors raised inside the write are applied at once, under
+ * the BQL the write holds.
+ *
+ * For what is left to it, the run thread avoids hand-offs as well: it
+ * raises the interrupt itself, taking the BQL once it has
  * dropped the simulator mutex (the lock order is BQL, then simulator),
  * instead of waking the main loop (a bottom half costs some 40 us more
  * per launch and wait); and when a job ends it polls for the next doorbell
@@ -95,6 +108,8 @@ struct VortexPCIState {
     uint32_t threads;
     uint64_t vram_size;
     uint32_t poll_us;           /* run thread polls this long before sleeping */
+    bool fast_doorbell;         /* CAPS.FAST_DOORBELL: TAIL in DOORBELL ... */
+    uint32_t doorbell_budget;   /* ... and this many warp instructions inline */
 
     /* guest-visible regions */
     MemoryRegion mmio;
@@ -127,9 +142,10 @@ struct VortexPCIState {
 static void vortex_irq_update(VortexPCIState *s);
 
 /*
- * Runs with @lock held.  A register access holds the BQL too (taken before
- * @lock), so the level is applied at once; the run thread has no BQL and
- * applies it once it has dropped @lock.
+ * Runs with @lock held.  A register access, a fast DOORBELL's inline run
+ * included, holds the BQL too (taken before @lock), so the level is
+ * applied at once; the run thread has no BQL and applies it once it has
+ * dropped @lock.
  */
 static void vortex_hook_set_irq(void *opaque, bool level)
 {
@@ -422,6 +438,8 @@ static bool vortex_check_config(VortexPCIState *s, struct vx_sim_config *cfg,
     cfg->warps = s->warps;
     cfg->threads = s->threads;
     cfg->vram_size = s->vram_size;
+    cfg->fast_doorbell = s->fast_doorbell;
+    cfg->doorbell_budget = s->doorbell_budget;
     if (vx_sim_config_check(cfg, msg, sizeof(msg)) < 0) {
         error_setg(errp, "vortex: %s", msg);
         return false;
@@ -544,6 +562,9 @@ static const Property vortex_properties[] = {
     DEFINE_PROP_UINT32("threads", VortexPCIState, threads, 8),
     DEFINE_PROP_SIZE("vram", VortexPCIState, vram_size, 256 * MiB),
     DEFINE_PROP_UINT32("poll-us", VortexPCIState, poll_us, 50),
+    DEFINE_PROP_BOOL("fast-doorbell", VortexPCIState, fast_doorbell, true),
+    DEFINE_PROP_UINT32("doorbell-budget", VortexPCIState, doorbell_budget,
+                       VX_SIM_DOORBELL_BUDGET_DEFAULT),
 };
 
 /*

@@ -79,12 +79,16 @@ static inline void vx_ring_put(const struct vx_card_io *io, struct vx_ring *r,
 	r->tail = (r->tail + 4) & (r->size - 1);
 }
 
-/* Hands everything written so far to the CP. */
+/*
+ * Hands everything written so far to the CP.  The doorbell carries the
+ * tail too, which a card with VX_CAPS_FAST_DOORBELL takes and any other
+ * ignores, so this works on both without asking.
+ */
 static inline void vx_ring_kick(const struct vx_card_io *io, struct vx_ring *r)
 {
 	__sync_synchronize();	/* the packets reach VRAM before TAIL */
 	vx_wr(io, VX_REG_RING_TAIL, r->tail);
-	vx_wr(io, VX_REG_DOORBELL, 1);
+	vx_wr(io, VX_REG_DOORBELL, r->tail);
 }
 
 static inline void vx_ring_fence(const struct vx_card_io *io, struct vx_ring *r,

@@ -136,6 +136,11 @@ int vx_sim_config_check(const struct vx_sim_config *cfg, char *err,
                            "threads must be a power of two 1..%d, not %u",
                            VX_MAX_THREADS, cfg->threads);
     }
+    if (cfg->doorbell_budget > VX_SIM_DOORBELL_BUDGET_MAX) {
+        return config_fail(err, errlen, "doorbell budget must be at most %d "
+                           "warp instructions, not %u",
+                           VX_SIM_DOORBELL_BUDGET_MAX, cfg->doorbell_budget);
+    }
     total = (uint64_t)cfg->clusters * cfg->cores * cfg->warps;
     if (total > VX_DM_MAX_WARPS) {
         return config_fail(err, errlen,
@@ -494,7 +499,8 @@ uint32_t vx_sim_mmio_read(struct vx_sim *sim, uint32_t offset)
     case VX_REG_VERSION:
         return VX_VERSION_CURRENT;
     case VX_REG_CAPS:
-        return VX_CAPS_DM | VX_CAPS_RING | VX_CAPS_FPU;
+        return VX_CAPS_DM | VX_CAPS_RING | VX_CAPS_FPU |
+               (sim->cfg.fast_doorbell ? VX_CAPS_FAST_DOORBELL : 0);
     case VX_REG_VRAM_SIZE_LO:
         return (uint32_t)sim->cfg.vram_size;
     case VX_REG_VRAM_SIZE_HI:

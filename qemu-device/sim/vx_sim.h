@@ -27,13 +27,30 @@ struct vx_sim_config {
     uint32_t warps;         /* per core, 1..511 */
     uint32_t threads;       /* per warp, power of two 1..128 */
     uint64_t vram_size;     /* power of two, VX_VRAM_MIN_SIZE..VX_VRAM_MAX_SIZE */
+    /*
+     * CAPS.FAST_DOORBELL: DOORBELL carries the new TAIL, and a DOORBELL
+     * that finds the card idle runs it for doorbell_budget warp
+     * instructions (0..VX_SIM_DOORBELL_BUDGET_MAX, 0 = none) before the
+     * write returns; a FENCE executed then raises no interrupt.  Off (a
+     * zeroed config) is the original model: DOORBELL only samples TAIL.
+     */
+    bool fast_doorbell;
+    uint32_t doorbell_budget;
 };
+
+/* Some 5 us of host time with 8-lane warps; the QEMU device's default. */
+#define VX_SIM_DOORBELL_BUDGET_DEFAULT  2048
+/* A register write must stay short: it holds up a vCPU. */
+#define VX_SIM_DOORBELL_BUDGET_MAX      65536
 
 /** Callbacks into the embedder.  Any may be NULL. */
 struct vx_sim_hooks {
     /* Level of (IRQ_STATUS & IRQ_ENABLE) != 0 changed. */
     void (*set_irq)(void *opaque, bool level);
-    /* Work became runnable (doorbell, resume, ...): schedule vx_sim_run(). */
+    /*
+     * Work became runnable (doorbell, resume, ...): schedule vx_sim_run().
+     * A fast DOORBELL that finished everything inline does not kick.
+     */
     void (*kick)(void *opaque);
     /* A guest mistake the embedder should log (QEMU: LOG_GUEST_ERROR). */
     void (*guest_error)(void *opaque, const char *msg);

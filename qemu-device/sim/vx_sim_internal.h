@@ -104,6 +104,7 @@ struct vx_cp {
     /* added by vx_cp.c: */
     uint32_t tail;          /* RING_TAIL as sampled by the last DOORBELL */
     uint32_t next_core;     /* round-robin start for block placement */
+    bool in_doorbell;       /* running inside a fast DOORBELL: FENCE is silent */
 };
 
 struct vx_dm {

@@ -6,7 +6,7 @@ Drives qemu-system-x86_64 through the qtest protocol (port I/O for PCI
 config space, MMIO and VRAM accesses) and the HMP monitor, to check what
 the host tests of the simulator cannot: properties and their validation,
 BAR layout, the run thread (a looping kernel leaves MMIO responsive), INTx,
-system_reset, and hot-unplug (device_del, acked through the PIIX4 ACPI
+the fast doorbell and fast-doorbell=off, system_reset, and hot-unplug (device_del, acked through the PIIX4 ACPI
 eject register) while a kernel loops and interrupts come, then hot-plug.
 
 Register offsets, values and packet layouts come from hw/vortex_regs.h,
@@ -194,21 +194,29 @@ class Qemu:
         self.cfg_write(0x1c, 0)
         self.cfg_write(0x04, 0x6)       # memory space, bus master
 
-    def ring(self, words):
-        """A fresh ring at RING holding @words, and the doorbell."""
+    def ring(self, words, tail_reg=True):
+        """A fresh ring at RING holding @words, and the doorbell, which
+        carries the tail for a card with CAPS.FAST_DOORBELL; without
+        @tail_reg only the doorbell has it."""
         self.wr(R.VX_REG_RING_BASE, DEV + RING)
         self.wr(R.VX_REG_RING_SIZE, R.VX_RING_SIZE_MIN)
         self.wr(R.VX_REG_RING_CTRL, R.VX_RING_CTRL_ENABLE)
         for i, w in enumerate(words):
             self.vram(RING + 4 * i, w)
-        self.wr(R.VX_REG_RING_TAIL, 4 * len(words))
-        self.wr(R.VX_REG_DOORBELL, 1)
+        if tail_reg:
+            self.wr(R.VX_REG_RING_TAIL, 4 * len(words))
+        self.wr(R.VX_REG_DOORBELL, 4 * len(words))
 
-    def launch(self, insn, blocks, seqno=None):
+    def launch(self, insn, blocks, seqno=None, tail_reg=True):
         """One kernel of a single instruction, then maybe a FENCE."""
         self.vram(CODE, insn)
         self.ring(launch_packet(DEV + CODE, blocks) +
-                  ([] if seqno is None else fence_packet(seqno)))
+                  ([] if seqno is None else fence_packet(seqno)), tail_reg)
+
+    def put_spin(self):
+        """SPIN at CODE: far longer than any doorbell budget."""
+        for i, w in enumerate(SPIN):
+            self.vram(CODE + 4 * i, w)
 
     def threads(self):
         return len(os.listdir('/proc/%d/task' % self.p.pid))
@@ -272,7 +280,7 @@ def main():
     else:
         sys.exit(__doc__)
     t = Tap()
-    print('TAP version 13\n1..14', flush=True)
+    print('TAP version 13\n1..19', flush=True)
     try:
         run(t, qemu, fw)
     except Hung as e:
@@ -285,6 +293,8 @@ def run(t, qemu, fw):
          'threads=6 is refused, naming the property')
     t.ok(bad_property(qemu, fw, 'vram=8M', 'vram'),
          'vram=8M is refused, naming the property')
+    t.ok(bad_property(qemu, fw, 'doorbell-budget=65537', 'doorbell'),
+         'doorbell-budget=65537 is refused, naming the property')
 
     q = Qemu(qemu, fw)
     t.ok(q.cfg_read(0) == R.VX_PCI_DEVICE_ID << 16 | R.VX_PCI_VENDOR_ID and
@@ -319,7 +329,8 @@ def run(t, qemu, fw):
     q.qt('outb 0xcff 0xb')
     q.qt('irq_intercept_in ioapic')
     q.wr(R.VX_REG_IRQ_ENABLE, R.VX_IRQ_FENCE)
-    q.launch(TMC0, 64, seqno=42)
+    q.put_spin()                        # past the budget: the run thread's
+    q.ring(launch_packet(DEV + CODE, 1) + fence_packet(42))
     time.sleep(0.2)
     t.ok(q.rd(R.VX_REG_FENCE_SEQNO) == 42 and
          q.rd(R.VX_REG_IRQ_STATUS) & R.VX_IRQ_FENCE, 'LAUNCH + FENCE complete')
@@ -328,6 +339,22 @@ def run(t, qemu, fw):
     q.rd(R.VX_REG_IRQ_STATUS)
     t.ok(q.events == ['IRQ raise 11', 'IRQ lower 11'],
          'INTx follows IRQ_STATUS & IRQ_ENABLE (%s)' % q.events)
+
+    # qtest's writel returns when the MMIO write has: whatever the fast
+    # doorbell ran inline is visible to the very next read.
+    t.ok(q.rd(R.VX_REG_CAPS) & R.VX_CAPS_FAST_DOORBELL,
+         'CAPS.FAST_DOORBELL is set by default')
+    q.wr(R.VX_REG_RESET, R.VX_RESET_KEY)   # the ring starts over
+    q.wr(R.VX_REG_IRQ_ENABLE, R.VX_IRQ_FENCE)
+    q.events.clear()
+    q.launch(TMC0, 64, seqno=43, tail_reg=False)
+    seqno, irq = q.rd(R.VX_REG_FENCE_SEQNO), q.rd(R.VX_REG_IRQ_STATUS)
+    time.sleep(0.1)
+    q.rd(R.VX_REG_STATUS)               # collects the INTx events, if any
+    t.ok(seqno == 43 and irq == 0 and not q.events,
+         'an empty kernel and its FENCE(IRQ) end inside the DOORBELL write '
+         'carrying TAIL, silently (SEQNO %d, IRQ_STATUS 0x%x, %s)'
+         % (seqno, irq, q.events))
 
     q.wr(R.VX_REG_RESET, R.VX_RESET_KEY)
     q.launch(J_SELF, 4)
@@ -377,6 +404,19 @@ def run(t, qemu, fw):
          q.rd(R.VX_REG_FENCE_SEQNO) == 7,
          'a card plugged into the same slot again runs a LAUNCH')
     t.ok(q.close() == 0, 'QEMU exits cleanly afterwards')
+
+    q = Qemu(qemu, fw, ',fast-doorbell=off')
+    q.map_bars()
+    caps = q.rd(R.VX_REG_CAPS)
+    q.launch(TMC0, 8, seqno=5)
+    time.sleep(0.2)
+    seqno, irq = q.rd(R.VX_REG_FENCE_SEQNO), q.rd(R.VX_REG_IRQ_STATUS)
+    t.ok(not caps & R.VX_CAPS_FAST_DOORBELL and seqno == 5 and
+         irq == R.VX_IRQ_FENCE,
+         'fast-doorbell=off: CAPS bit clear, an empty kernel\'s FENCE '
+         'interrupts (CAPS 0x%x, SEQNO %d, IRQ_STATUS 0x%x)'
+         % (caps, seqno, irq))
+    t.ok(q.close() == 0, 'QEMU with fast-doorbell=off exits cleanly')
 
 
 if __name__ == '__main__':

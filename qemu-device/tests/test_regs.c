@@ -276,6 +276,11 @@ TEST_F(card, random_register_storm)
 
 /* ------------------------------------------------------------ topology */
 
+/* A topology; the fields after vram_size keep their zero defaults. */
+#define CFG(clusters_, cores_, warps_, threads_, vram_) { \
+        .clusters = (clusters_), .cores = (cores_), .warps = (warps_), \
+        .threads = (threads_), .vram_size = (vram_) }
+
 struct cfg_case {
     struct vx_sim_config cfg;
     const char *field;      /* NULL: valid */
@@ -285,25 +290,25 @@ TEST(config_check_names_the_field)
 {
     const uint64_t M = 1 << 20;
     const struct cfg_case cases[] = {
-        { { 1, 2, 4, 8, 256 * M }, NULL },
-        { { 127, 1, 1, 1, 16 * M }, NULL },
-        { { 1, 1, 1, 128, 2048 * M }, NULL },
-        { { 1, 64, 511, 1, 16 * M }, NULL },        /* 32704 warps */
-        { { 0, 2, 4, 8, 256 * M }, "clusters" },
-        { { 128, 2, 4, 8, 256 * M }, "clusters" },
-        { { 1, 0, 4, 8, 256 * M }, "cores" },
-        { { 1, 512, 4, 8, 256 * M }, "cores" },
-        { { 1, 2, 0, 8, 256 * M }, "warps" },
-        { { 1, 2, 512, 8, 256 * M }, "warps" },
-        { { 1, 2, 4, 0, 256 * M }, "threads" },
-        { { 1, 2, 4, 6, 256 * M }, "threads" },
-        { { 1, 2, 4, 256, 256 * M }, "threads" },
-        { { 2, 256, 64, 8, 256 * M }, NULL },             /* exactly 32768 */
-        { { 2, 256, 65, 8, 256 * M }, "clusters * cores * warps" },
-        { { 1, 2, 4, 8, 8 * M }, "vram" },
-        { { 1, 2, 4, 8, 4096 * M }, "vram" },
-        { { 1, 2, 4, 8, 100 * M }, "vram" },
-        { { 1, 2, 4, 8, 0 }, "vram" },
+        { CFG(1, 2, 4, 8, 256 * M), NULL },
+        { CFG(127, 1, 1, 1, 16 * M), NULL },
+        { CFG(1, 1, 1, 128, 2048 * M), NULL },
+        { CFG(1, 64, 511, 1, 16 * M), NULL },        /* 32704 warps */
+        { CFG(0, 2, 4, 8, 256 * M), "clusters" },
+        { CFG(128, 2, 4, 8, 256 * M), "clusters" },
+        { CFG(1, 0, 4, 8, 256 * M), "cores" },
+        { CFG(1, 512, 4, 8, 256 * M), "cores" },
+        { CFG(1, 2, 0, 8, 256 * M), "warps" },
+        { CFG(1, 2, 512, 8, 256 * M), "warps" },
+        { CFG(1, 2, 4, 0, 256 * M), "threads" },
+        { CFG(1, 2, 4, 6, 256 * M), "threads" },
+        { CFG(1, 2, 4, 256, 256 * M), "threads" },
+        { CFG(2, 256, 64, 8, 256 * M), NULL },             /* exactly 32768 */
+        { CFG(2, 256, 65, 8, 256 * M), "clusters * cores * warps" },
+        { CFG(1, 2, 4, 8, 8 * M), "vram" },
+        { CFG(1, 2, 4, 8, 4096 * M), "vram" },
+        { CFG(1, 2, 4, 8, 100 * M), "vram" },
+        { CFG(1, 2, 4, 8, 0), "vram" },
     };
 
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -326,7 +331,7 @@ TEST(config_check_names_the_field)
 
 TEST(new_rejects_bad_config)
 {
-    struct vx_sim_config cfg = { 1, 2, 4, 3, TEST_VRAM_SIZE };
+    struct vx_sim_config cfg = CFG(1, 2, 4, 3, TEST_VRAM_SIZE);
     static uint8_t dummy[1];
 
     EXPECT_EQ(NULL, vx_sim_new(&cfg, dummy, NULL, NULL));
@@ -340,7 +345,7 @@ TEST(new_rejects_bad_config)
  */
 TEST(executor_selection)
 {
-    struct vx_sim_config cfg = { 1, 1, 1, 8, TEST_VRAM_SIZE };
+    struct vx_sim_config cfg = CFG(1, 1, 1, 8, TEST_VRAM_SIZE);
     const char *want = getenv("VX_SIM_EXEC");
     uint8_t *vram = calloc(1, TEST_VRAM_SIZE);
     struct vx_sim *sim;
@@ -369,7 +374,7 @@ TEST(executor_selection)
 
 TEST(executor_unknown_name_refused)
 {
-    struct vx_sim_config cfg = { 1, 1, 1, 8, TEST_VRAM_SIZE };
+    struct vx_sim_config cfg = CFG(1, 1, 1, 8, TEST_VRAM_SIZE);
     const char *was = getenv("VX_SIM_EXEC");
     char *saved = was ? strdup(was) : NULL;
     static uint8_t dummy[1];
@@ -391,7 +396,7 @@ TEST(executor_unknown_name_refused)
 
 TEST(large_topology_and_no_hooks)
 {
-    struct vx_sim_config cfg = { 4, 64, 128, 128, TEST_VRAM_SIZE };
+    struct vx_sim_config cfg = CFG(4, 64, 128, 128, TEST_VRAM_SIZE);
     uint8_t *vram = calloc(1, TEST_VRAM_SIZE);
     struct vx_sim *sim;
 

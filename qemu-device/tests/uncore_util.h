@@ -84,14 +84,9 @@ static void card_io_vram_wr(void *opaque, uint32_t off, uint32_t v)
     memcpy(((struct card *)opaque)->vram + off, &v, 4);
 }
 
-static inline int card_open(struct card *c, uint32_t clusters, uint32_t cores,
-                            uint32_t warps, uint32_t threads)
+/* A card of @cfg; cfg->vram_size is TEST_VRAM_SIZE. */
+static inline int card_open_cfg(struct card *c, const struct vx_sim_config *cfg)
 {
-    struct vx_sim_config cfg = {
-        .clusters = clusters, .cores = cores, .warps = warps,
-        .threads = threads, .vram_size = TEST_VRAM_SIZE,
-    };
-
     memset(c, 0, sizeof(*c));
     c->io = (struct vx_card_io){
         .rd = card_io_rd, .wr = card_io_wr, .vram_wr = card_io_vram_wr,
@@ -101,8 +96,19 @@ static inline int card_open(struct card *c, uint32_t clusters, uint32_t cores,
     if (!c->vram) {
         return -1;
     }
-    c->sim = vx_sim_new(&cfg, c->vram, &card_hooks, c);
+    c->sim = vx_sim_new(cfg, c->vram, &card_hooks, c);
     return c->sim ? 0 : -1;
+}
+
+static inline int card_open(struct card *c, uint32_t clusters, uint32_t cores,
+                            uint32_t warps, uint32_t threads)
+{
+    struct vx_sim_config cfg = {
+        .clusters = clusters, .cores = cores, .warps = warps,
+        .threads = threads, .vram_size = TEST_VRAM_SIZE,
+    };
+
+    return card_open_cfg(c, &cfg);
 }
 
 static inline void card_close(struct card *c)
