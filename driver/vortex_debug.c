@@ -918,7 +918,8 @@ bool vortex_debug_job_paused(struct vortex_device *vdev, struct vortex_job *job)
 	mutex_lock(&vdev->dm.lock);
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	dbg = vdev->debug;
-	if (!vortex_debug_owns(dbg, job) || vdev->active_job != job)
+	/* @job may be gone unless it is the active job: check that first. */
+	if (vdev->active_job != job || !vortex_debug_owns(dbg, job))
 		dbg = NULL;
 	else
 		paused = dbg->frozen;

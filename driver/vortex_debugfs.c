@@ -21,6 +21,9 @@
  *	a test holds a job there, taken by the scheduler but not yet
  *	started, while it closes the job's file.
  *
+ * fast_jobs
+ *	Jobs that took the fast lane (vortex_job_run_inline()).
+ *
  * dumps_dropped
  *	Crash dumps dropped because the last one was still unread.
  *
@@ -74,6 +77,12 @@ void vortex_gate_pass(struct vortex_gate *gate)
 	wait_for_completion_timeout(&gate->open,
 				    msecs_to_jiffies(VORTEX_GATE_MAX_MS));
 	atomic_set(&gate->state, VORTEX_GATE_OFF);
+}
+
+/* Whether a test has armed @gate (or something waits there). */
+bool vortex_gate_armed(struct vortex_gate *gate)
+{
+	return atomic_read(&gate->state) != VORTEX_GATE_OFF;
 }
 
 static ssize_t vortex_gate_read(struct file *f, char __user *buf, size_t len,
@@ -154,6 +163,7 @@ void vortex_debugfs_init(struct vortex_device *vdev)
 	vortex_gate_init(vdev, &vdev->run_gate, vdev->submit_wq, "run_gate");
 	debugfs_create_u64("dm_accesses", 0400, vdev->drm.debugfs_root,
 			   &vdev->dm.accesses);
+	debugfs_create_u64("fast_jobs", 0400, vdev->drm.debugfs_root, &vdev->fast_jobs);
 	debugfs_create_atomic_t("dumps_dropped", 0400, vdev->drm.debugfs_root,
 				&vdev->dumps_dropped);
 	debugfs_create_file("last_dump", 0400, vdev->drm.debugfs_root, vdev,

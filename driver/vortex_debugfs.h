@@ -32,6 +32,7 @@ struct vortex_gate {
 #define VORTEX_GATE_MAX_MS	10000
 
 void vortex_gate_pass(struct vortex_gate *gate);
+bool vortex_gate_armed(struct vortex_gate *gate);
 void vortex_debugfs_init(struct vortex_device *vdev);
 
 #endif /* __VORTEX_DEBUGFS_H__ */

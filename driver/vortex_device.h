@@ -141,6 +141,26 @@ struct vortex_device {
 	u32 cancel_seqno;
 	/** @job_count: jobs not yet freed; release waits for 0 */
 	atomic_t job_count;
+	/**
+	 * @sched_jobs: jobs handed to the scheduler and not yet freed by it;
+	 * changed under @job_lock, where the fast lane checks it is zero
+	 */
+	int sched_jobs;
+	/**
+	 * @inline_fence: hardware fence of the last job the fast lane put on
+	 * the card (a reference), or NULL; scheduled jobs wait for it
+	 * (under @job_lock)
+	 */
+	struct dma_fence *inline_fence;
+	/** @inline_tdr: the timeout of a fast-lane job still on the card */
+	struct delayed_work inline_tdr;
+	/**
+	 * @clock_mark: device clock when the last job ended (under @job_lock):
+	 * the next job's cycles count from here
+	 */
+	u64 clock_mark;
+	/** @fast_jobs: jobs that took the fast lane (under @job_lock; debugfs) */
+	u64 fast_jobs;
 	/** @recover_gate: test hook at the entry of recovery (debugfs) */
 	struct vortex_gate recover_gate;
 	/** @run_gate: test hook at the entry of run_job (debugfs) */

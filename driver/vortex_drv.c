@@ -105,6 +105,8 @@ static int vortex_get_param_ioctl(struct drm_device *drm, void *data,
 			      DRM_VORTEX_CAP_DUMP;
 		if (vortex_debug_enable)
 			args->value |= DRM_VORTEX_CAP_DEBUG;
+		if (vortex_job_fast_lane(vdev))
+			args->value |= DRM_VORTEX_CAP_FAST_LANE;
 		break;
 	case DRM_VORTEX_PARAM_JOB_TIMEOUT_MS:
 		args->value = vortex_job_timeout_ms;
@@ -278,6 +280,8 @@ static int vortex_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 	/* Not registered yet: nobody else can be in here. */
 	if (drm_dev_enter(&vdev->drm, &idx)) {
 		vortex_device_reset(vdev);
+		/* The clock survives resets: count jobs' cycles from here. */
+		vdev->clock_mark = vortex_device_clock(vdev);
 		drm_dev_exit(idx);
 	}
 

@@ -13,7 +13,13 @@
  * run_job writes LAUNCH and FENCE(seqno, IRQ) into the ring and rings the
  * doorbell; the FENCE interrupt signals the job's hardware fence, and the
  * scheduler turns that into the job's finished fence, which is what WAIT
- * and out-syncobjs see.
+ * and out-syncobjs see.  On a card with the fast doorbell, a short job's
+ * FENCE executes within the doorbell write and raises no interrupt: the
+ * driver reads FENCE_SEQNO right after the write instead.
+ *
+ * A job that waits for nothing and finds the card idle skips the scheduler
+ * altogether: SUBMIT puts it on the card the same way (the fast lane,
+ * vortex_job_run_inline()), and its hardware fence is what WAIT sees.
  *
  * Four things end a job early: the scheduler's timeout (-ETIMEDOUT), the
  * ERROR interrupt (-EIO), the closing of the file that owns the job
@@ -100,12 +106,22 @@ static void vortex_job_end_locked(struct vortex_device *vdev,
 	vortex_debug_job_end_locked(vdev, job, error);
 	vdev->active_job = NULL;
 	atomic64_add(ktime_get_ns() - job->start_ns, &job->vfile->engine_ns);
-	if (cycles > job->start_cycles)
-		atomic64_add(cycles - job->start_cycles,
-			     &job->vfile->engine_cycles);
+	/*
+	 * The card's clock stands still while nothing runs, and one job runs
+	 * at a time: its cycles are those since the last job ended, so a job
+	 * costs one clock read, not two.
+	 */
+	if (cycles > vdev->clock_mark) {
+		atomic64_add(cycles - vdev->clock_mark, &job->vfile->engine_cycles);
+		vdev->clock_mark = cycles;
+	}
 	if (error)
 		dma_fence_set_error(job->hw_fence, error);
 	dma_fence_signal_locked(job->hw_fence);
+	job->ended = true;
+	/* Nothing else frees a fast-lane job: the scheduler never saw it. */
+	if (job->inline_lane && !job->submit_owns)
+		queue_work(system_wq, &job->release_work);
 }
 
 /* Fail whatever is on the card; used when the card cannot be asked. */
@@ -121,18 +137,34 @@ static void vortex_job_fail_active(struct vortex_device *vdev, int error)
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 }
 
-void vortex_job_irq_fence(struct vortex_device *vdev)
+/*
+ * Ends the active job if its FENCE has executed.  @in_doorbell: right
+ * after a fast doorbell, where a job that ended ran within the doorbell's
+ * budget, so the low word of the clock is enough to count its cycles.
+ */
+static void vortex_job_fence(struct vortex_device *vdev, bool in_doorbell)
 {
 	u32 seqno = vortex_read(vdev, VX_REG_FENCE_SEQNO);
 	struct vortex_job *job;
 	unsigned long flags;
+	u64 now;
 
-	/* Also called by run_job, with interrupts on. */
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	job = vdev->active_job;
-	if (job && (s32)(seqno - lower_32_bits(job->hw_fence->seqno)) >= 0)
-		vortex_job_end_locked(vdev, job, 0, vortex_device_clock(vdev));
+	if (job && (s32)(seqno - lower_32_bits(job->hw_fence->seqno)) >= 0) {
+		if (in_doorbell)
+			now = vdev->clock_mark + (u32)(vortex_read(vdev, VX_REG_CLOCK_LO) -
+						       lower_32_bits(vdev->clock_mark));
+		else
+			now = vortex_device_clock(vdev);
+		vortex_job_end_locked(vdev, job, 0, now);
+	}
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
+}
+
+void vortex_job_irq_fence(struct vortex_device *vdev)
+{
+	vortex_job_fence(vdev, false);
 }
 
 void vortex_job_irq_error(struct vortex_device *vdev)
@@ -155,48 +187,30 @@ static void vortex_ring_emit(struct vortex_device *vdev, u32 dw)
 	vdev->ring_tail = (vdev->ring_tail + 4) & (vdev->ring_size - 1);
 }
 
-static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
+/*
+ * Makes @job the job on the card, unless its file is closing: the close
+ * sets vfile->closed and looks at @active_job under the same lock, so
+ * either it finds this job there and cancels it, or this finds the flag.
+ * The fence is set up before the IRQ handler can find the job.
+ */
+static int vortex_job_activate_locked(struct vortex_device *vdev,
+				      struct vortex_job *job)
 {
-	struct vortex_job *job = to_vortex_job(sched_job);
-	struct vortex_device *vdev = job->vdev;
-	struct dma_fence *fence = job->hw_fence;
-	unsigned long flags;
-	bool closed;
-	int i, idx;
+	lockdep_assert_held(&vdev->job_lock);
+	if (job->vfile->closed)
+		return -ECANCELED;
+	dma_fence_init(job->hw_fence, &vortex_fence_ops, &vdev->job_lock,
+		       vdev->fence_context, ++vdev->emit_seqno);
+	vdev->active_job = job;
+	job->start_ns = ktime_get_ns();
+	return 0;
+}
 
-	/* A failed in-fence, or cancelled while queued. */
-	if (unlikely(sched_job->s_fence->finished.error))
-		return ERR_PTR(sched_job->s_fence->finished.error);
+/* Writes the active job's packets and rings the doorbell; DM lock held. */
+static void vortex_job_emit(struct vortex_device *vdev, struct vortex_job *job)
+{
+	int i;
 
-	vortex_gate_pass(&vdev->run_gate);
-	if (!drm_dev_enter(&vdev->drm, &idx))
-		return ERR_PTR(-ECANCELED);
-
-	/* Jobs go on the card only under the DM lock (vortex_dm.h). */
-	mutex_lock(&vdev->dm.lock);
-
-	/*
-	 * The job goes on the card only if its file is not closing: the
-	 * close sets vfile->closed and looks at @active_job under the same
-	 * lock, so either it finds this job there and cancels it, or this
-	 * finds the flag.  The fence is set up before the IRQ handler can
-	 * find the job; a job refused here keeps an unused fence.
-	 */
-	spin_lock_irqsave(&vdev->job_lock, flags);
-	closed = job->vfile->closed;
-	if (!closed) {
-		dma_fence_init(fence, &vortex_fence_ops, &vdev->job_lock,
-			       vdev->fence_context, ++vdev->emit_seqno);
-		vdev->active_job = job;
-		job->start_ns = ktime_get_ns();
-		job->start_cycles = vortex_device_clock(vdev);
-	}
-	spin_unlock_irqrestore(&vdev->job_lock, flags);
-	if (closed) {
-		mutex_unlock(&vdev->dm.lock);
-		drm_dev_exit(idx);
-		return ERR_PTR(-ECANCELED);
-	}
 	vortex_debug_job_start(vdev, job);
 
 	/*
@@ -208,7 +222,7 @@ static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
 	for (i = 0; i < VX_LAUNCH_NDW; i++)
 		vortex_ring_emit(vdev, job->launch[i]);
 	vortex_ring_emit(vdev, VX_PKT_HDR(VX_PKT_FENCE, VX_FENCE_NDW));
-	vortex_ring_emit(vdev, lower_32_bits(fence->seqno));
+	vortex_ring_emit(vdev, lower_32_bits(job->hw_fence->seqno));
 	vortex_ring_emit(vdev, VX_FENCE_FLAG_IRQ);
 	/* The packets sit in write-combining buffers until flushed. */
 	wmb();
@@ -216,17 +230,42 @@ static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
 	if (vdev->caps & VX_CAPS_FAST_DOORBELL) {
 		/* A short job ends inside this write, and its FENCE is silent. */
 		vortex_write(vdev, VX_REG_DOORBELL, vdev->ring_tail);
-		vortex_job_irq_fence(vdev);
+		vortex_job_fence(vdev, true);
 	} else {
 		vortex_write(vdev, VX_REG_RING_TAIL, vdev->ring_tail);
 		vortex_write(vdev, VX_REG_DOORBELL, 1);
 	}
+}
 
+static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
+{
+	struct vortex_job *job = to_vortex_job(sched_job);
+	struct vortex_device *vdev = job->vdev;
+	unsigned long flags;
+	int ret, idx;
+
+	/* A failed in-fence, or cancelled while queued. */
+	if (unlikely(sched_job->s_fence->finished.error))
+		return ERR_PTR(sched_job->s_fence->finished.error);
+
+	vortex_gate_pass(&vdev->run_gate);
+	if (!drm_dev_enter(&vdev->drm, &idx))
+		return ERR_PTR(-ECANCELED);
+
+	/* Jobs go on the card only under the DM lock (vortex_dm.h). */
+	mutex_lock(&vdev->dm.lock);
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	ret = vortex_job_activate_locked(vdev, job);
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	if (!ret)
+		vortex_job_emit(vdev, job);
 	mutex_unlock(&vdev->dm.lock);
 	drm_dev_exit(idx);
+	if (ret)
+		return ERR_PTR(ret);	/* a refused job keeps an unused fence */
 
 	/* One reference for the scheduler; the job keeps its own. */
-	return dma_fence_get(fence);
+	return dma_fence_get(job->hw_fence);
 }
 
 /* The VX_ERR_* causes, as the kernel log names them. */
@@ -480,8 +519,10 @@ void vortex_job_release(struct vortex_job *job)
 	for (i = 0; i < job->bo_count; i++)
 		if (job->bos[i])
 			drm_gem_object_put(job->bos[i]);
-	kvfree(job->bos);
-	kvfree(job->bo_flags);
+	if (job->bos != job->few_bos) {
+		kvfree(job->bos);
+		kvfree(job->bo_flags);
+	}
 
 	if (vortex_job_has_run(job))
 		dma_fence_put(job->hw_fence);
@@ -498,8 +539,11 @@ void vortex_job_release(struct vortex_job *job)
 
 static void vortex_job_free(struct drm_sched_job *sched_job)
 {
+	struct vortex_job *job = to_vortex_job(sched_job);
+
 	drm_sched_job_cleanup(sched_job);
-	vortex_job_release(to_vortex_job(sched_job));
+	vortex_job_sched_unprepare(job);
+	vortex_job_release(job);
 }
 
 static const struct drm_sched_backend_ops vortex_sched_ops = {
@@ -507,6 +551,185 @@ static const struct drm_sched_backend_ops vortex_sched_ops = {
 	.timedout_job = vortex_job_timedout,
 	.free_job = vortex_job_free,
 };
+
+/* --------------------------------------------------------- fast lane */
+
+static bool vortex_fast_lane = true;
+module_param_named(fast_lane, vortex_fast_lane, bool, 0644);
+MODULE_PARM_DESC(fast_lane,
+		 "SUBMIT puts a job on an idle card itself, and a short one ends within the call (default: on; needs the card's fast doorbell)");
+
+/* Whether SUBMIT may take the fast lane on this card (DRM_VORTEX_CAP_FAST_LANE). */
+bool vortex_job_fast_lane(struct vortex_device *vdev)
+{
+	return vortex_fast_lane && (vdev->caps & VX_CAPS_FAST_DOORBELL);
+}
+
+static void vortex_job_release_work(struct work_struct *work)
+{
+	vortex_job_release(container_of(work, struct vortex_job, release_work));
+}
+
+/**
+ * vortex_job_run_inline() - the fast lane: SUBMIT runs the job on an idle card
+ * @job: a job of SUBMIT, its file's lock held, with no dependency left
+ *
+ * The scheduler is for jobs that must wait: for other jobs, for their
+ * in-syncobjs, for the card.  A job that finds the card idle (nothing on
+ * it, nothing in the scheduler, no recovery or debugger about) is put on
+ * it by SUBMIT itself, the same way run_job does, and the fast doorbell
+ * (docs/hardware.md) runs it within the doorbell write: if its fence has
+ * executed by then, SUBMIT ends it then and there, and WAIT returns at
+ * once.  One that runs longer ends by interrupt as any job does, and
+ * &vortex_device.inline_tdr bounds it with the scheduler's timeout.  Until
+ * it ends, jobs given to the scheduler wait for its fence
+ * (vortex_job_sched_prepare()), so the card still has one job at a time
+ * and recovery's rules hold unchanged.
+ *
+ * On success the caller must call vortex_job_inline_done() once it no
+ * longer uses the job.
+ *
+ * Return: true if the job went on the card.
+ */
+bool vortex_job_run_inline(struct vortex_job *job)
+{
+	struct vortex_device *vdev = job->vdev;
+	struct dma_fence *old = NULL;
+	unsigned long flags;
+	bool idle;
+
+	if (!vortex_job_fast_lane(vdev) || vortex_gate_armed(&vdev->run_gate))
+		return false;
+
+	mutex_lock(&vdev->dm.lock);
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	idle = !vdev->active_job && !vdev->sched_jobs && !vdev->debug &&
+	       !vdev->reset_error && !vdev->cancel_pending;
+	if (idle && !vortex_job_activate_locked(vdev, job)) {
+		job->inline_lane = true;
+		job->submit_owns = true;
+		INIT_WORK(&job->release_work, vortex_job_release_work);
+		vdev->fast_jobs++;
+		old = vdev->inline_fence;
+		vdev->inline_fence = dma_fence_get(job->hw_fence);
+	} else {
+		idle = false;
+	}
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	dma_fence_put(old);
+	if (!idle) {
+		mutex_unlock(&vdev->dm.lock);
+		return false;
+	}
+	vortex_job_emit(vdev, job);
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	if (!job->ended)
+		mod_delayed_work(vdev->reset_wq, &vdev->inline_tdr,
+				 msecs_to_jiffies(vortex_job_timeout_ms));
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	mutex_unlock(&vdev->dm.lock);
+	return true;
+}
+
+/**
+ * vortex_job_inline_done() - SUBMIT lets go of a fast-lane job
+ * @job: from a successful vortex_job_run_inline()
+ *
+ * Frees it if it has ended already; otherwise its end will.
+ */
+void vortex_job_inline_done(struct vortex_job *job)
+{
+	struct vortex_device *vdev = job->vdev;
+	unsigned long flags;
+	bool ended;
+
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	job->submit_owns = false;
+	ended = job->ended;
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	if (ended)
+		vortex_job_release(job);
+}
+
+/*
+ * The timeout of a fast-lane job, on the reset workqueue like the
+ * scheduler's (so never at the same time as another recovery).  It may
+ * find another job on the card, or the job not yet due: a debugger's
+ * halts do not count, and an earlier job's timer may still be armed.
+ */
+static void vortex_job_inline_timeout(struct work_struct *work)
+{
+	struct vortex_device *vdev = container_of(to_delayed_work(work),
+						  struct vortex_device, inline_tdr);
+	u64 timeout = (u64)vortex_job_timeout_ms * NSEC_PER_MSEC, ran = 0;
+	struct vortex_job *job;
+	unsigned long flags;
+	u32 seqno = 0;
+
+	vortex_gate_pass(&vdev->recover_gate);
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	job = vdev->active_job;
+	if (job && job->inline_lane) {
+		seqno = lower_32_bits(job->hw_fence->seqno);
+		ran = ktime_get_ns() - job->start_ns;
+	} else {
+		job = NULL;
+	}
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	if (!job)
+		return;
+	if (ran < timeout || vortex_debug_job_paused(vdev, job)) {
+		queue_delayed_work(vdev->reset_wq, &vdev->inline_tdr,
+				   nsecs_to_jiffies(ran < timeout ? timeout - ran : timeout));
+		return;
+	}
+	vortex_job_recover(vdev, NULL, seqno, -ETIMEDOUT);
+}
+
+/**
+ * vortex_job_sched_prepare() - @job goes to the scheduler
+ * @job: a job of SUBMIT, initialised for the scheduler, not yet armed
+ *
+ * Counts it in &vortex_device.sched_jobs, which keeps the fast lane shut
+ * until the scheduler has freed it, and makes it wait for the fast-lane
+ * job on the card, if any.  Both in one critical section with the fast
+ * lane's check, so a job is either run inline or waited for.
+ *
+ * Return: 0, or -ENOMEM (then undone).
+ */
+int vortex_job_sched_prepare(struct vortex_job *job)
+{
+	struct vortex_device *vdev = job->vdev;
+	struct dma_fence *fence;
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	vdev->sched_jobs++;
+	fence = vdev->inline_fence;
+	if (fence && !dma_fence_is_signaled_locked(fence))
+		dma_fence_get(fence);
+	else
+		fence = NULL;
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	if (!fence)
+		return 0;
+	ret = drm_sched_job_add_dependency(&job->base, fence);
+	if (ret)
+		vortex_job_sched_unprepare(job);
+	return ret;
+}
+
+/* The scheduler is done with @job (freed, or it never got it). */
+void vortex_job_sched_unprepare(struct vortex_job *job)
+{
+	struct vortex_device *vdev = job->vdev;
+	unsigned long flags;
+
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	vdev->sched_jobs--;
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+}
 
 /* ------------------------------------------------------------- files */
 
@@ -591,10 +814,12 @@ static void vortex_job_fini(struct drm_device *drm, void *arg)
 {
 	struct vortex_device *vdev = arg;
 
+	cancel_delayed_work_sync(&vdev->inline_tdr);
 	cancel_work_sync(&vdev->reset_work);
 	vortex_job_fail_active(vdev, -ECANCELED);
 	wait_var_event(&vdev->job_count, !atomic_read(&vdev->job_count));
 	drm_sched_fini(&vdev->sched);
+	dma_fence_put(vdev->inline_fence);
 
 	destroy_workqueue(vdev->submit_wq);
 	destroy_workqueue(vdev->reset_wq);
@@ -620,6 +845,7 @@ int vortex_job_init(struct vortex_device *vdev)
 
 	spin_lock_init(&vdev->job_lock);
 	INIT_WORK(&vdev->reset_work, vortex_job_reset_work);
+	INIT_DELAYED_WORK(&vdev->inline_tdr, vortex_job_inline_timeout);
 	vdev->fence_context = dma_fence_context_alloc(1);
 	vdev->ring_size = VORTEX_RING_SIZE;
 

@@ -14,6 +14,8 @@ struct drm_gem_object;
 struct vortex_device;
 struct vortex_file;
 
+#define VORTEX_JOB_FEW_BOS	4
+
 /**
  * struct vortex_job - one LAUNCH, from SUBMIT until the scheduler frees it
  */
@@ -29,6 +31,10 @@ struct vortex_job {
 	struct drm_gem_object **bos;
 	/** @bo_flags: DRM_VORTEX_SUBMIT_BO_* of each of @bos */
 	u32 *bo_flags;
+	/** @few_bos: @bos of a job with few buffers, saving an allocation */
+	struct drm_gem_object *few_bos[VORTEX_JOB_FEW_BOS];
+	/** @few_bo_flags: @bo_flags of the same */
+	u32 few_bo_flags[VORTEX_JOB_FEW_BOS];
 	/** @bo_count: entries in @bos and @bo_flags */
 	u32 bo_count;
 
@@ -39,12 +45,22 @@ struct vortex_job {
 	/** @code: the code object holding the entry point, if registered */
 	struct vortex_code_ref code;
 
-	/** @hw_fence: set by run_job */
+	/** @hw_fence: set when the job goes on the card */
 	struct dma_fence *hw_fence;
+	/**
+	 * @inline_lane: SUBMIT put it on the card itself (the fast lane);
+	 * it never reaches the scheduler and is freed by @release_work, or
+	 * by SUBMIT if it ended before SUBMIT let go of it (@submit_owns)
+	 */
+	bool inline_lane;
+	/** @submit_owns: SUBMIT still uses the job (under job_lock) */
+	bool submit_owns;
+	/** @ended: it left the card (under job_lock) */
+	bool ended;
+	/** @release_work: frees a fast-lane job that ended after SUBMIT */
+	struct work_struct release_work;
 	/** @start_ns: when run_job put it on the card */
 	u64 start_ns;
-	/** @start_cycles: device clock at the same moment */
-	u64 start_cycles;
 };
 
 int vortex_job_init(struct vortex_device *vdev);
@@ -60,6 +76,12 @@ const char *vortex_err_name(u32 cause);
 
 /* Drops what a job holds; for jobs that never reached the scheduler. */
 void vortex_job_release(struct vortex_job *job);
+
+bool vortex_job_fast_lane(struct vortex_device *vdev);
+bool vortex_job_run_inline(struct vortex_job *job);
+void vortex_job_inline_done(struct vortex_job *job);
+int vortex_job_sched_prepare(struct vortex_job *job);
+void vortex_job_sched_unprepare(struct vortex_job *job);
 
 /* vortex_submit.c */
 int vortex_job_submit_ioctl(struct drm_device *drm, void *data,

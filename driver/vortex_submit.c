@@ -117,12 +117,17 @@ static int vortex_job_lookup_bos(struct vortex_job *job, struct drm_file *file,
 	u32 i;
 	int ret;
 
-	job->bos = kvcalloc(args->bo_count, sizeof(*job->bos),
-			    GFP_KERNEL_ACCOUNT);
-	job->bo_flags = kvcalloc(args->bo_count, sizeof(*job->bo_flags),
-				 GFP_KERNEL_ACCOUNT);
-	if (!job->bos || !job->bo_flags)
-		return -ENOMEM;
+	if (args->bo_count <= VORTEX_JOB_FEW_BOS) {
+		job->bos = job->few_bos;
+		job->bo_flags = job->few_bo_flags;
+	} else {
+		job->bos = kvcalloc(args->bo_count, sizeof(*job->bos),
+				    GFP_KERNEL_ACCOUNT);
+		job->bo_flags = kvcalloc(args->bo_count, sizeof(*job->bo_flags),
+					 GFP_KERNEL_ACCOUNT);
+		if (!job->bos || !job->bo_flags)
+			return -ENOMEM;
+	}
 	job->bo_count = args->bo_count;
 
 	for (i = 0; i < args->bo_count; i++) {
@@ -252,28 +257,94 @@ err_uncount:
 	return ERR_PTR(-ENOMEM);
 }
 
-/* Arms and queues the job; the file's lock keeps seqnos in queue order. */
-static void vortex_job_push(struct vortex_job *job, struct drm_vortex_submit *args,
-			    struct drm_syncobj *out_sync)
+/*
+ * Whether the job's in-syncobj, if any, has signalled without error:
+ * nothing to wait for.  (A failed in-fence fails the job: the scheduler
+ * does that.)
+ */
+static bool vortex_job_deps_done(struct drm_file *file, u32 in_sync)
 {
-	struct vortex_file *vfile = job->vfile;
-	struct dma_fence *finished, **slot;
+	struct dma_fence *fence;
+	bool done;
 
-	mutex_lock(&vfile->lock);
-	drm_sched_job_arm(&job->base);
-	finished = dma_fence_get(&job->base.s_fence->finished);
+	if (!in_sync)
+		return true;
+	if (drm_syncobj_find_fence(file, in_sync, 0, 0, &fence))
+		return false;
+	done = dma_fence_get_status(fence) == 1;
+	dma_fence_put(fence);
+	return done;
+}
+
+/* Makes @done the fence of the file's next seqno; the file's lock held. */
+static void vortex_job_publish(struct vortex_file *vfile, struct drm_vortex_submit *args,
+			       struct dma_fence *done)
+{
+	struct dma_fence **slot;
+
+	lockdep_assert_held(&vfile->lock);
 	args->seqno = ++vfile->seqno;
-	job->seqno = args->seqno;
-	vortex_code_object_find(vfile, args->entry_pc, &job->code);
 	slot = &vfile->fences[args->seqno % VORTEX_WAIT_HISTORY];
 	dma_fence_put(*slot);
-	*slot = dma_fence_get(finished);
-	drm_sched_entity_push_job(&job->base);
+	*slot = dma_fence_get(done);
+}
+
+/*
+ * The fast lane: runs a job that waits for nothing at once if the card is
+ * idle (vortex_job_run_inline()), its hardware fence the one WAIT and the
+ * out-syncobj see.  False if the card was not idle: nothing was done.
+ * The file's lock keeps seqnos in the order jobs reach the card.
+ */
+static bool vortex_job_push_inline(struct vortex_job *job, struct drm_vortex_submit *args,
+				   struct drm_syncobj *out_sync)
+{
+	struct vortex_file *vfile = job->vfile;
+	struct dma_fence *done;
+
+	mutex_lock(&vfile->lock);
+	job->seqno = vfile->seqno + 1;
+	vortex_code_object_find(vfile, args->entry_pc, &job->code);
+	if (!vortex_job_run_inline(job)) {
+		mutex_unlock(&vfile->lock);
+		return false;
+	}
+	done = dma_fence_get(job->hw_fence);
+	vortex_job_publish(vfile, args, done);
+	mutex_unlock(&vfile->lock);
+
+	vortex_job_inline_done(job);	/* @job may be gone from here */
+	if (out_sync)
+		drm_syncobj_replace_fence(out_sync, done);
+	dma_fence_put(done);
+	return true;
+}
+
+/* Queues the job on the scheduler, whose finished fence WAIT sees. */
+static int vortex_job_push(struct vortex_job *job, struct drm_vortex_submit *args,
+			   struct drm_syncobj *out_sync)
+{
+	struct vortex_file *vfile = job->vfile;
+	struct dma_fence *done;
+	int ret;
+
+	mutex_lock(&vfile->lock);
+	ret = vortex_job_sched_prepare(job);
+	if (ret) {
+		mutex_unlock(&vfile->lock);
+		return ret;
+	}
+	job->seqno = vfile->seqno + 1;
+	vortex_code_object_find(vfile, args->entry_pc, &job->code);
+	drm_sched_job_arm(&job->base);
+	done = dma_fence_get(&job->base.s_fence->finished);
+	vortex_job_publish(vfile, args, done);
+	drm_sched_entity_push_job(&job->base);	/* the scheduler's from here */
 	mutex_unlock(&vfile->lock);
 
 	if (out_sync)
-		drm_syncobj_replace_fence(out_sync, finished);
-	dma_fence_put(finished);
+		drm_syncobj_replace_fence(out_sync, done);
+	dma_fence_put(done);
+	return 0;
 }
 
 int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
@@ -316,6 +387,11 @@ int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
 		}
 	}
 
+	/* Nothing to wait for: on an idle card it runs now (the fast lane). */
+	if (vortex_job_deps_done(file, args->in_sync) &&
+	    vortex_job_push_inline(job, args, out_sync))
+		goto out_done;
+
 	ret = vortex_sched_job_init(&job->base, &vfile->entity, file);
 	if (ret)
 		goto out_put_sync;
@@ -329,7 +405,10 @@ int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
 		}
 	}
 
-	vortex_job_push(job, args, out_sync);
+	ret = vortex_job_push(job, args, out_sync);
+	if (ret)
+		goto out_cleanup;
+out_done:
 	if (out_sync)
 		drm_syncobj_put(out_sync);
 	drm_dev_exit(idx);

@@ -55,6 +55,10 @@ done
 guest_boot unplug vortex_driver_test --tests vortex_driver_test \
 	--append "vxtest.unplug=1 vx.args=-t,unplug_with_open_client"
 
+# The card's old doorbell model (no fast doorbell, so no fast lane): every
+# job through the scheduler and its FENCE interrupt.
+guest_boot doorbell-off "$guest_tests" --device-props fast-doorbell=off
+
 # The race and debugger tests again under slub_debug: a use-after-free in
 # the driver then reads poison and oopses, which fails the boot.
 guest_boot slub "vortex_reliability_test vortex_debug_test" \

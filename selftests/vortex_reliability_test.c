@@ -576,6 +576,166 @@ TEST_F_TIMEOUT(rel, queued_jobs_charged_to_memory_cgroup, 300)
 
 /* ------------------------------------------- freed VRAM (item 6) */
 
+/* ------------------------------------------------------- the fast lane */
+
+/* debugfs fast_jobs: jobs that SUBMIT put on an idle card itself. */
+static uint64_t fast_jobs(void)
+{
+	int fd = vx_debugfs_open("fast_jobs", O_RDONLY);
+	char buf[32] = "";
+	ssize_t n = -1;
+
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	return n > 0 ? strtoull(buf, NULL, 10) : ~0ull;
+}
+
+/* Whether SUBMIT may take the fast lane here (the card's fast doorbell). */
+static bool has_fast_lane(int fd)
+{
+	uint64_t caps = 0;
+
+	return !_vx_get_param(fd, DRM_VORTEX_PARAM_CAPABILITIES, &caps) &&
+	       (caps & DRM_VORTEX_CAP_FAST_LANE);
+}
+
+/*
+ * A job on an idle card takes the fast lane, then spins past its timeout:
+ * the fast lane's own timer stops it with -ETIMEDOUT, exactly once, and
+ * the card runs the next job.
+ */
+TEST_F_TIMEOUT(rel, fast_lane_job_that_hangs_is_timed_out, 120)
+{
+	struct vx_client *a = &self->a;
+	uint64_t before = fast_jobs(), hung, next;
+	int32_t status = 1;
+
+	if (!has_fast_lane(a->fd))
+		SKIP(return, "no fast lane (fast-doorbell=off, or fast_lane=0)");
+	ASSERT_NE(~0ull, before);
+	vx_cmd(client_spin(a, 0, &hung));
+	EXPECT_EQ(before + 1, fast_jobs()) TH_LOG("the job did not take the fast lane");
+	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
+
+	vx_cmd(_vx_wait(a->fd, hung, (self->timeout_ms * 3 + 10000) * MS, &status));
+	EXPECT_EQ(-ETIMEDOUT, status);
+	EXPECT_EQ(0, a->cells_map[0].done);
+
+	vx_let_go(&a->cells_map[1]);
+	vx_cmd(client_spin(a, 1, &next));
+	vx_cmd(_vx_wait(a->fd, next, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(DONE_MAGIC, a->cells_map[1].done);
+}
+
+/*
+ * B's job waits for A's through a syncobj that has not signalled: it must
+ * go to the scheduler, not on the card, and run only after A's job.
+ */
+TEST_F_TIMEOUT(rel, unsignalled_in_syncobj_never_takes_fast_lane, 120)
+{
+	struct vx_client *a = &self->a, *b = &self->b;
+	struct drm_syncobj_create sc = { 0 };
+	struct drm_syncobj_handle h = { 0 };
+	uint64_t job_a, job_b, before;
+	int32_t status = 1;
+
+	vx_cmd(vx_ioctl(a->fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc));
+	h.handle = sc.handle;
+	vx_cmd(vx_ioctl(a->fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h));
+
+	a->sub.out_sync = sc.handle;
+	vx_cmd(client_spin(a, 0, &job_a));
+	a->sub.out_sync = 0;
+	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
+
+	h.handle = 0;
+	vx_cmd(vx_ioctl(b->fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h));
+	close(h.fd);
+	before = fast_jobs();
+	b->sub.in_sync = h.handle;
+	vx_cmd(client_spin(b, 0, &job_b));
+	b->sub.in_sync = 0;
+	EXPECT_EQ(before, fast_jobs()) TH_LOG("a job with a pending in-syncobj took the fast lane");
+
+	/* A still spins, so B has not started. */
+	vx_let_go(&b->cells_map[0]);
+	usleep(100 * 1000);
+	EXPECT_EQ(0, b->cells_map[0].started);
+	vx_let_go(&a->cells_map[0]);
+	vx_cmd(_vx_wait(b->fd, job_b, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(DONE_MAGIC, b->cells_map[0].done);
+	vx_cmd(_vx_wait(a->fd, job_a, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+}
+
+/*
+ * The append program: log[0] counts the jobs so far, and each job writes
+ * its id at log[1 + log[0]].  a0 -> { id, log address }.
+ */
+static const uint32_t prog_append[] = {
+	LW(T0, A0, 0),			/* id */
+	LW(T1, A0, 4),			/* log */
+	LW(T2, T1, 0),			/* n = log[0] */
+	ADDI(A1, T2, 1),
+	SW(A1, T1, 0),			/* log[0] = n + 1 */
+	SLLI(A1, A1, 2),
+	ADD(A1, A1, T1),
+	SW(T0, A1, 0),			/* log[n + 1] = id */
+	TMC(X0),
+};
+
+#define APPEND_CODE	256	/* byte offset of prog_append in the code buffer */
+#define APPEND_ARGS	1024	/* byte offset of the jobs' { id, log } in the cells */
+#define APPEND_LOG	2048	/* byte offset of the log in the cells */
+#define APPEND_JOBS	64
+
+/*
+ * Jobs of one file reach the card in SUBMIT order whichever lane each
+ * takes: spin jobs (on an idle card: fast lane) with append jobs queued
+ * behind them (scheduled) and more after them (either lane).  Asserted by
+ * the log the jobs write, not by timing.
+ */
+TEST_F_TIMEOUT(rel, order_holds_across_fast_and_scheduled_jobs, 120)
+{
+	struct vx_client *a = &self->a;
+	uint32_t *args = (uint32_t *)((char *)a->cells_map + APPEND_ARGS);
+	uint32_t *log = (uint32_t *)((char *)a->cells_map + APPEND_LOG);
+	uint64_t seq = 0, before = fast_jobs(), spin_entry = a->sub.entry_pc;
+	unsigned int id = 0, round, k;
+	int32_t status = 1;
+
+	memcpy((char *)a->code_map + APPEND_CODE, prog_append, sizeof(prog_append));
+	memset((void *)log, 0, 4 * (APPEND_JOBS + 1));
+	for (k = 0; k < APPEND_JOBS; k++) {
+		args[2 * k] = 1000 + k;
+		args[2 * k + 1] = a->cells_addr + APPEND_LOG;
+	}
+
+	for (round = 0; round < 4; round++) {
+		a->sub.entry_pc = spin_entry;
+		vx_cmd(client_spin(a, round, NULL));
+		a->sub.entry_pc = a->code_addr + APPEND_CODE;
+		for (k = 0; k < 6; k++, id++) {
+			if (k == 3)	/* the rest after the card is free */
+				vx_let_go(&a->cells_map[round]);
+			a->sub.arg_addr = a->cells_addr + APPEND_ARGS + 8 * id;
+			vx_cmd(_vx_submit(a->fd, &a->sub));
+			seq = a->sub.seqno;
+		}
+	}
+	vx_cmd(_vx_wait(a->fd, seq, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	ASSERT_EQ(id, log[0]);
+	for (k = 0; k < id; k++)
+		EXPECT_EQ(1000 + k, log[1 + k]) TH_LOG("log entry %u", k);
+	if (has_fast_lane(a->fd))
+		EXPECT_LE(before + 4, fast_jobs()) TH_LOG("the spin jobs did not take the fast lane");
+}
+
 /*
  * A buffer's data is gone once the buffer is freed: a kernel that reads
  * the freed range (any kernel can, until the card has address spaces)

@@ -79,6 +79,13 @@ extern "C" {
 #define DRM_VORTEX_CAP_SYNCOBJ		(1ull << 1)	/* in/out syncobjs */
 #define DRM_VORTEX_CAP_DEBUG		(1ull << 2)	/* DEBUG_ATTACH works */
 #define DRM_VORTEX_CAP_DUMP		(1ull << 3)	/* crash dumps, DUMP_CONFIG */
+/*
+ * SUBMIT puts a job that waits for nothing on an idle card itself, and a
+ * short one has ended when SUBMIT returns (the card's fast doorbell and
+ * the module parameter fast_lane).  Nothing else changes for userspace:
+ * WAIT, syncobjs, order, timeouts and errors are the same on both lanes.
+ */
+#define DRM_VORTEX_CAP_FAST_LANE	(1ull << 4)
 
 /**
  * struct drm_vortex_get_param - query one device or driver parameter
