@@ -37,6 +37,7 @@
 #include "vx_conn.h"
 #include "vxdbg.h"
 #include "vxdbg_backend.h"
+#include "vxdbg_tool.h"
 #ifdef VXDBG_SIM
 #include "vxdbg_sim_start.h"
 #define PROG	"vortex-gdbserver-sim"
@@ -55,136 +56,65 @@ static void on_signal(int sig)
 	quit_signal = sig;
 }
 
+#ifdef VXDBG_SIM
+#define ON_SIM		1
+#define start_target	vxdbg_tool_start_sim
+#else
+#define ON_SIM		0
+#define start_target	vxdbg_tool_start_program
+#endif
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-#ifdef VXDBG_SIM
-		"usage: " PROG " [options] KERNEL.elf\n"
-		"Runs KERNEL.elf on the simulated card, its warps halted before their\n"
-		"first instruction, and serves one gdb.\n"
-		"  -t, --topology C,K,W,T  clusters, cores, warps, threads (1,2,4,8)\n"
-		"  -g, --grid N            blocks (1)\n"
-		"  -b, --block N           threads per block (one warp)\n"
-		"  -n, --elements N        a sample kernel's arguments for N elements\n"
-#else
-		"usage: " PROG " [options] -p PID\n"
-		"       " PROG " [options] -- PROGRAM [ARGS...]\n"
-		"Serves one gdb debugging the card work of process PID, or of PROGRAM,\n"
-		"started with its first job halted before its first instruction.\n"
-		"  -p, --pid PID           attach to a running process\n"
-		"  -d, --device NODE       accel node for PROGRAM (/dev/accel/accel0)\n"
-#endif
-		"  -l, --listen WHERE      PORT, HOST:PORT or vport:NAME (127.0.0.1:0)\n"
-		"  -B, --base ADDR         device address of the ELF's address 0, for\n"
-		"                          qOffsets when no code object is known\n"
-		"  -w, --wait MS           how long to wait for the job's first halt (30000)\n"
-		"  -h, --help              this text\n");
+	fputs(ON_SIM ?
+	      "usage: " PROG " [options] KERNEL.elf\n"
+	      "Runs KERNEL.elf on the simulated card, its warps halted before their\n"
+	      "first instruction, and serves one gdb.\n" :
+	      "usage: " PROG " [options] -p PID\n"
+	      "       " PROG " [options] -- PROGRAM [ARGS...]\n"
+	      "Serves one gdb debugging the card work of process PID, or of PROGRAM,\n"
+	      "started with its first job halted before its first instruction.\n", f);
+	vxdbg_tool_usage(f, ON_SIM);
+	fputs("  -l, --listen WHERE      PORT, HOST:PORT or vport:NAME (127.0.0.1:0)\n"
+	      "  -B, --base ADDR         device address of the ELF's address 0, for\n"
+	      "                          qOffsets when no code object is known\n"
+	      "  -w, --wait MS           how long to wait for the job's first halt (30000)\n"
+	      "  -h, --help              this text\n", f);
 }
 
 struct opts {
 	const char *listen;
-	int wait_ms;
 	long long base;
-	pid_t pid;
-	const char *node;
-	unsigned int topo[4], grid, block, n;
 };
 
-static int parse_opts(int argc, char **argv, struct opts *o)
+/* Returns the index of the first operand, or -1. */
+static int parse_opts(int argc, char **argv, struct opts *o, struct vxdbg_tool_target *t)
 {
 	static const struct option lopts[] = {
 		{ "listen", required_argument, NULL, 'l' },
 		{ "base", required_argument, NULL, 'B' },
-		{ "wait", required_argument, NULL, 'w' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "device", required_argument, NULL, 'd' },
-		{ "topology", required_argument, NULL, 't' },
-		{ "grid", required_argument, NULL, 'g' },
-		{ "block", required_argument, NULL, 'b' },
-		{ "elements", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
+		VXDBG_TOOL_LONGOPTS,
 		{ 0 }
 	};
-	int c;
+	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "+l:B:w:p:d:t:g:b:n:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+l:B:h" VXDBG_TOOL_SHORTOPTS, lopts, NULL)) != -1) {
 		switch (c) {
-		case 'l': o->listen = optarg; break;
-		case 'B': o->base = strtoll(optarg, NULL, 0); break;
-		case 'w': o->wait_ms = atoi(optarg); break;
-		case 'p': o->pid = atoi(optarg); break;
-		case 'd': o->node = optarg; break;
-		case 'g': o->grid = atoi(optarg); break;
-		case 'b': o->block = atoi(optarg); break;
-		case 'n': o->n = atoi(optarg); break;
-		case 't':
-			if (sscanf(optarg, "%u,%u,%u,%u", &o->topo[0], &o->topo[1], &o->topo[2],
-				   &o->topo[3]) != 4) {
-				fprintf(stderr, PROG ": --topology wants C,K,W,T\n");
-				return -1;
-			}
-			break;
+		case 'l': o->listen = optarg; continue;
+		case 'B': o->base = strtoll(optarg, NULL, 0); continue;
 		case 'h': usage(stdout); exit(0);
-		default: usage(stderr); return -1;
+		}
+		ret = vxdbg_tool_opt(t, c, optarg, PROG);
+		if (ret < 0)
+			return -1;
+		if (!ret) {
+			usage(stderr);
+			return -1;
 		}
 	}
 	return optind;
 }
-
-/**
- * struct target - what the server debugs, and how to end it
- * @sim: the simulated card (host build)
- * @seqno: its job
- * @child: the program the server started (driver build), 0 if none
- * @attached: -p: a job may already run, no code object may be known
- */
-struct target {
-#ifdef VXDBG_SIM
-	struct vxdbg_sim *sim;
-	uint64_t seqno;
-#endif
-	pid_t child;
-	bool attached;
-};
-
-#ifdef VXDBG_SIM
-static int start_target(struct opts *o, char **rest, struct target *t,
-			struct vxdbg_backend **be)
-{
-	struct vxdbg_sim_start st = { .topo = { o->topo[0], o->topo[1], o->topo[2], o->topo[3] },
-				      .grid = o->grid, .block = o->block, .n = o->n };
-	int ret;
-
-	if (!rest[0] || rest[1])
-		return fprintf(stderr, PROG ": one KERNEL.elf, please\n"), -EINVAL;
-	ret = vxdbg_sim_start(rest[0], &st, &t->sim, be);
-	t->seqno = st.seqno;
-	return ret;
-}
-#else
-static int start_target(struct opts *o, char **rest, struct target *t,
-			struct vxdbg_backend **be)
-{
-	int ret;
-
-	if (o->pid && rest[0])
-		return fprintf(stderr, PROG ": -p or a program, not both\n"), -EINVAL;
-	if (o->pid) {
-		t->attached = true;
-		ret = vxdbg_ioctl_attach_pid(o->pid, be);
-		if (ret)
-			fprintf(stderr, PROG ": attaching to %d: %s\n", (int)o->pid,
-				strerror(-ret));
-		return ret;
-	}
-	if (!rest[0])
-		return usage(stderr), -EINVAL;
-	ret = vxdbg_ioctl_spawn(o->node ?: "/dev/accel/accel0", rest, &t->child, be);
-	if (ret)
-		fprintf(stderr, PROG ": starting %s: %s\n", rest[0], strerror(-ret));
-	return ret;
-}
-#endif
 
 /* Any warp halted now? (attach: a job may be on the card already) */
 static bool some_warp_halted(struct vxdbg *d)
@@ -206,12 +136,12 @@ static bool some_warp_halted(struct vxdbg *d)
  * object) come first.  On attach, a job already running is suspended;
  * without one, the next job halts at its start.
  */
-static int wait_first_halt(struct vxdbg *d, const struct target *t, int wait_ms)
+static int wait_first_halt(struct vxdbg *d, const struct vxdbg_tool_target *t, int wait_ms)
 {
 	struct vxdbg_event ev;
 	int waited = 0;
 
-	if (t->attached) {
+	if (t->pid) {	/* attached: a job may be on the card already */
 		vxdbg_halt_at_start(d, 0, true);
 		vxdbg_suspend_device(d, 0);
 		if (some_warp_halted(d))
@@ -234,7 +164,7 @@ static int wait_first_halt(struct vxdbg *d, const struct target *t, int wait_ms)
 	return -ETIME;
 }
 
-static bool child_gone(struct target *t)
+static bool child_gone(struct vxdbg_tool_target *t)
 {
 	int st;
 
@@ -246,7 +176,7 @@ static bool child_gone(struct target *t)
 }
 
 /* The one client's descriptor, or -1 (signal, program gone, error). */
-static int accept_client(struct vx_conn *conn, struct target *t)
+static int accept_client(struct vx_conn *conn, struct vxdbg_tool_target *t)
 {
 	int fd;
 
@@ -262,7 +192,7 @@ static int accept_client(struct vx_conn *conn, struct target *t)
 	return -1;
 }
 
-static int serve(struct vxdbg *d, struct vx_conn *conn, struct target *t,
+static int serve(struct vxdbg *d, struct vx_conn *conn, struct vxdbg_tool_target *t,
 		 const struct opts *o, enum gdbs_end *end)
 {
 	static const char *const why[] = {
@@ -292,7 +222,7 @@ static int serve(struct vxdbg *d, struct vx_conn *conn, struct target *t,
 }
 
 /* After the session: the card runs on; the job is seen to its end. */
-static void finish_target(struct target *t, enum gdbs_end end, const char *name)
+static void finish_target(struct vxdbg_tool_target *t, enum gdbs_end end, const char *name)
 {
 #ifdef VXDBG_SIM
 	int status;
@@ -331,28 +261,27 @@ static void finish_target(struct target *t, enum gdbs_end end, const char *name)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .listen = "127.0.0.1:0", .wait_ms = 30000, .base = -1,
-			  .topo = { 1, 2, 4, 8 } };
+	struct opts o = { .listen = "127.0.0.1:0", .base = -1 };
+	struct vxdbg_tool_target t = VXDBG_TOOL_TARGET_INIT;
 	struct sigaction sa = { .sa_handler = on_signal };
 	enum gdbs_end end = GDBS_END_NONE;
-	struct target t = { 0 };
 	struct vx_conn *conn = NULL;
 	struct vxdbg_backend *be;
 	struct vxdbg *d;
 	int first, ret;
 
-	first = parse_opts(argc, argv, &o);
+	first = parse_opts(argc, argv, &o, &t);
 	if (first < 0)
 		return EXIT_FAILURE;
 	signal(SIGPIPE, SIG_IGN);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	if (start_target(&o, argv + first, &t, &be))
+	if (start_target(&t, argv + first, PROG, &be))
 		return EXIT_FAILURE;
 	if (vxdbg_initialize(be, &d))
 		return EXIT_FAILURE;
-	ret = wait_first_halt(d, &t, o.wait_ms);
+	ret = wait_first_halt(d, &t, t.wait_ms);
 	if (!ret)
 		ret = vx_conn_open(o.listen, &conn);
 	if (!ret) {
