@@ -27,6 +27,12 @@
  * fadd, fmadd, fsw) likewise; "divergent", the int loop with half of each
  * warp's lanes masked off by split/join, their accesses strided.  qemu
  * runs the int loop for int and divergent, the fp loop for fp.
+ *
+ * --map=ident|shift runs the simulator's loops in a translated launch
+ * (docs/hardware.md, "Address translation"): the card's first 14 MiB
+ * mapped with 4 KiB pages, at their own addresses (ident) or 0x70000000
+ * lower (shift), every address the kernel is given a virtual one.  The
+ * default, --map=none, is an untranslated launch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +42,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include "sim_loader.h"
+#include "vx_sv32.h"
 
 #define VEC_N           65536u
 #define INSN_PER_ELEM   11u
@@ -43,6 +50,13 @@
 #define RUNS            5
 
 enum loop { LOOP_INT, LOOP_FP, LOOP_DIV };
+
+/* --map: how a launch sees VRAM */
+enum map { MAP_NONE, MAP_IDENT, MAP_SHIFT };
+static enum map map_mode;
+
+#define MAP_LEN         0xe00000u       /* mapped: VRAM below the tables */
+#define MAP_SHIFT_VA    0x10000000u     /* --map=shift: VA of VRAM byte 0 */
 
 static const struct {
     const char *name;
@@ -125,6 +139,31 @@ static void fill(struct vx_card *c, uint32_t a, uint32_t b)
     }
 }
 
+static uint32_t pt_rd(void *opaque, uint32_t off)
+{
+    return vx_card_rd32(opaque, VX_VRAM_DEVADDR + off);
+}
+
+static void pt_wr(void *opaque, uint32_t off, uint32_t v)
+{
+    vx_card_wr32(opaque, VX_VRAM_DEVADDR + off, v);
+}
+
+/* --map: page tables above MAP_LEN, and c->satp; returns the VA - PA. */
+static uint32_t map_card(struct vx_card *c)
+{
+    struct vx_sv32 pt = { .rd = pt_rd, .wr = pt_wr, .opaque = c };
+    uint32_t va = map_mode == MAP_SHIFT ? MAP_SHIFT_VA : VX_VRAM_DEVADDR;
+
+    if (map_mode == MAP_NONE) {
+        return 0;
+    }
+    vx_sv32_init(&pt, MAP_LEN, MAP_LEN + 0x1000);
+    vx_sv32_map_range(&pt, va, VX_VRAM_DEVADDR, MAP_LEN, VX_PTE_URWX);
+    c->satp = vx_sv32_satp(&pt, 1);
+    return va - VX_VRAM_DEVADDR;
+}
+
 static struct sim_run time_sim(const struct sim_cfg *k, uint32_t iters)
 {
     struct vx_card *c = vx_card_new(k->cores, k->warps, k->threads);
@@ -134,6 +173,7 @@ static struct sim_run time_sim(const struct sim_cfg *k, uint32_t iters)
     uint32_t block[3] = { k->warps * k->threads, 1, 1 };
     struct sim_run r;
     uint64_t clock0;
+    uint32_t v;         /* virtual - device address */
     double t0;
 
     if (!c || vx_sim_set_exec(c->sim, k->exec) < 0 ||
@@ -141,14 +181,15 @@ static struct sim_run time_sim(const struct sim_cfg *k, uint32_t iters)
         fprintf(stderr, "sim_bench: cannot set up the card\n");
         exit(1);
     }
+    v = map_card(c);
     vx_card_wr32(c, args + 0, VEC_N);
     vx_card_wr32(c, args + 4, iters);
     for (int i = 0; i < 3; i++) {
-        vx_card_wr32(c, args + 8 + 4 * i, arr + i * 4 * VEC_N);
+        vx_card_wr32(c, args + 8 + 4 * i, v + arr + i * 4 * VEC_N);
     }
     fill(c, arr, arr + 4 * VEC_N);
-    vx_card_launch(c, vx_card_sym(c, loops[k->loop].entry), args, grid,
-                   block, VX_VRAM_DEVADDR + 0x800000, 1024);
+    vx_card_launch(c, v + vx_card_sym(c, loops[k->loop].entry), v + args,
+                   grid, block, v + VX_VRAM_DEVADDR + 0x800000, 1024);
     clock0 = card_clock(c);
     t0 = cpu_now();
     vx_card_run(c, ~0ull);
@@ -239,7 +280,7 @@ static void name(char *buf, size_t len, const char *what,
              k->cores, k->warps, k->threads, suffix);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     static const struct sim_cfg cfgs[] = {
         { LOOP_INT, 2, 4, 8, VX_SIM_EXEC_BEST },
@@ -250,8 +291,23 @@ int main(void)
         { LOOP_INT, 2, 4, 32, VX_SIM_EXEC_REF },
         { LOOP_INT, 2, 4, 32, VX_SIM_EXEC_BURST },
     };
-    struct stat3 q[2] = { bench_qemu(0), bench_qemu(1) };
+    struct stat3 q[2];
     char n[96];
+
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--map=none")) {
+            map_mode = MAP_NONE;
+        } else if (!strcmp(argv[i], "--map=ident")) {
+            map_mode = MAP_IDENT;
+        } else if (!strcmp(argv[i], "--map=shift")) {
+            map_mode = MAP_SHIFT;
+        } else {
+            fprintf(stderr, "usage: sim_bench [--map=none|ident|shift]\n");
+            return 1;
+        }
+    }
+    q[0] = bench_qemu(0);
+    q[1] = bench_qemu(1);
 
     print_rate("qemu_insn_per_s_int", q[0]);
     print_rate("qemu_insn_per_s_fp", q[1]);

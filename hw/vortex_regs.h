@@ -106,6 +106,45 @@
 #define VX_ERR_BAD_PACKET	11	/* CP could not parse or run a packet */
 #define VX_ERR_BARRIER		12	/* bar with an impossible warp count */
 #define VX_ERR_MISALIGNED_FETCH	13	/* taken jump or branch to a PC not 4-aligned */
+/* Sv32 translation refused the access; ERR_ADDR is the virtual address. */
+#define VX_ERR_FETCH_PAGE_FAULT	14
+#define VX_ERR_LOAD_PAGE_FAULT	15
+#define VX_ERR_STORE_PAGE_FAULT	16
+
+/* ------------------------------------------ address translation (TLB) */
+/*
+ * Invalidation: write the ASID and the virtual address, then the command.
+ * The same three values make a VX_PKT_TLB_INVAL packet, which the CP runs
+ * in ring order (after the LAUNCH before it has finished).
+ */
+#define VX_REG_TLB_ASID		0x00c0	/* RW: ASID for TLB_INVAL, bits 8:0 */
+#define VX_REG_TLB_VA		0x00c4	/* RW: virtual address for TLB_INVAL */
+#define VX_REG_TLB_INVAL	0x00c8	/* W: VX_TLB_INVAL_*, reads 0 */
+#define   VX_TLB_INVAL_ALL	1	/* every entry of every ASID */
+#define   VX_TLB_INVAL_ASID	2	/* every entry of TLB_ASID */
+#define   VX_TLB_INVAL_PAGE	3	/* TLB_ASID's entries for TLB_VA's page */
+
+/* LAUNCH's SATP dword: RV32 satp's layout. MODE = 0: untranslated. */
+#define VX_SATP_MODE		VX_BIT(31)
+#define VX_SATP_ASID(v)		VX_GET(v, 30, 22)
+#define VX_SATP_PPN(v)		VX_GET(v, 21, 0)
+#define VX_SATP_MAKE(asid, ppn) \
+	(VX_SATP_MODE | VX_PUT(asid, 30, 22) | VX_PUT(ppn, 21, 0))
+#define VX_ASID_MAX		0x1ff
+
+/* Sv32 page table entry (RISC-V privileged spec) */
+#define VX_PTE_V		VX_BIT(0)
+#define VX_PTE_R		VX_BIT(1)
+#define VX_PTE_W		VX_BIT(2)
+#define VX_PTE_X		VX_BIT(3)
+#define VX_PTE_U		VX_BIT(4)
+#define VX_PTE_G		VX_BIT(5)	/* ignored: no global entries */
+#define VX_PTE_A		VX_BIT(6)
+#define VX_PTE_D		VX_BIT(7)
+#define VX_PTE_PPN(pte)		VX_GET(pte, 31, 10)	/* 22 bits */
+#define VX_PTE_MAKE(ppn, flags)	(VX_PUT(ppn, 31, 10) | (flags))
+#define VX_PAGE_SHIFT		12
+#define VX_MEGAPAGE_SHIFT	22
 
 /* ---------------------------------------------------- Debug Module */
 /* DM register n lives at VX_DM_BASE + 4 * n.                          */
@@ -192,6 +231,7 @@
 #define VX_PKT_NOP			0x00	/* any payload, skipped */
 #define VX_PKT_LAUNCH			0x01
 #define VX_PKT_FENCE			0x02
+#define VX_PKT_TLB_INVAL		0x03
 
 /* LAUNCH payload, dword index after the header */
 #define VX_LAUNCH_ENTRY			0	/* entry PC */
@@ -205,7 +245,8 @@
 #define VX_LAUNCH_STACK_BASE		8	/* device address */
 #define VX_LAUNCH_STACK_SIZE		9	/* bytes per hardware thread */
 #define VX_LAUNCH_FLAGS			10	/* must be 0 */
-#define VX_LAUNCH_RSVD			11	/* must be 0 */
+#define VX_LAUNCH_SATP			11	/* VX_SATP_*; 0 = untranslated */
+#define VX_LAUNCH_RSVD			VX_LAUNCH_SATP	/* its old name */
 #define VX_LAUNCH_NDW			12
 
 /* FENCE payload */
@@ -213,6 +254,12 @@
 #define VX_FENCE_FLAGS			1
 #define   VX_FENCE_FLAG_IRQ		VX_BIT(0)
 #define VX_FENCE_NDW			2
+
+/* TLB_INVAL payload: what TLB_INVAL, TLB_ASID, TLB_VA would hold */
+#define VX_TLBI_CMD			0	/* VX_TLB_INVAL_* */
+#define VX_TLBI_ASID			1
+#define VX_TLBI_VA			2
+#define VX_TLBI_NDW			3
 
 /* ------------------------------------------------ core-visible CSRs */
 #define VX_CSR_MSCRATCH			0x340	/* kernel argument pointer */

@@ -82,14 +82,15 @@ HOST_TESTS += $(O)/host/tests/test_isa $(O)/host/tests/test_simt \
 	$(O)/host/tests/test_exc
 
 # Uncore tests (registers, command processor, fast doorbell, Debug
-# Module): hand-assembled programs from tests/uncore_util.h, so they need
+# Module, address translation): hand-assembled programs from tests/uncore_util.h, so they need
 # neither the RV toolchain nor sim_loader; a static pattern rule keeps them
 # off those prerequisites.
 UNCORE_TESTS := $(O)/host/tests/test_regs $(O)/host/tests/test_cp \
-	$(O)/host/tests/test_doorbell $(O)/host/tests/test_dm
+	$(O)/host/tests/test_doorbell $(O)/host/tests/test_dm \
+	$(O)/host/tests/test_mmu
 
 $(UNCORE_TESTS): $(O)/host/tests/%: $(SIM_TDIR)/%.c $(LIBVXSIM) $(SIM_HDRS) \
-		$(SIM_TDIR)/uncore_util.h
+		$(SIM_TDIR)/uncore_util.h testlib/vx_sv32.h
 	@mkdir -p $(@D)
 	$(HOST_CC) $(SIM_TEST_CFLAGS) -o $@ $< $(LIBVXSIM) -lm
 

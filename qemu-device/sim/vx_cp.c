@@ -262,6 +262,7 @@ static void start_block_warp(struct vx_sim *sim, struct vx_warp *w, int slot,
     w->block_slot = slot;
     memcpy(w->block_idx, idx, sizeof(w->block_idx));
     w->warp_in_block = wib;
+    w->satp = cp->satp;
     init_lanes(sim, w);
     /*
      * The scheduler also honours the flag; doing it here as well means a
@@ -434,13 +435,36 @@ static bool stack_ok(struct vx_sim *sim, uint32_t base, uint32_t size)
     return !size || vx_vram_range_ok(sim, base, area);
 }
 
+/*
+ * SATP: 0 (untranslated, the card before address translation), or MODE
+ * with a root table in VRAM.  ASID or PPN bits without MODE are refused
+ * as the reserved dword's bits were.
+ */
+static const char *satp_check(struct vx_sim *sim, uint32_t satp)
+{
+    uint64_t root = (uint64_t)VX_SATP_PPN(satp) << VX_PAGE_SHIFT;
+
+    if (!(satp & VX_SATP_MODE)) {
+        return satp ? "LAUNCH SATP has ASID or PPN bits without MODE" : NULL;
+    }
+    if (root > UINT32_MAX || !vx_vram_range_ok(sim, (uint32_t)root, 4096)) {
+        return "LAUNCH SATP root table outside VRAM";
+    }
+    return NULL;
+}
+
 /* Checks of docs/hardware.md, in its order; @p is the 12-dword payload. */
 static const char *launch_check(struct vx_sim *sim, const uint32_t *p)
 {
     uint64_t block_threads, blocks;
+    const char *why;
 
-    if (p[VX_LAUNCH_FLAGS] || p[VX_LAUNCH_RSVD]) {
-        return "LAUNCH flags or reserved dword not zero";
+    if (p[VX_LAUNCH_FLAGS]) {
+        return "LAUNCH flags not zero";
+    }
+    why = satp_check(sim, p[VX_LAUNCH_SATP]);
+    if (why) {
+        return why;
     }
     for (int i = 0; i < 3; i++) {
         if (!p[VX_LAUNCH_GRID_X + i] || !p[VX_LAUNCH_BLOCK_X + i]) {
@@ -456,6 +480,11 @@ static const char *launch_check(struct vx_sim *sim, const uint32_t *p)
                       p[VX_LAUNCH_GRID_Z]);
     if (blocks > UINT32_MAX || blocks * block_threads > UINT32_MAX) {
         return "LAUNCH grid of more than 2^32-1 threads";
+    }
+    if (p[VX_LAUNCH_SATP]) {
+        /* virtual: a bad entry or stack faults when a warp uses it */
+        return p[VX_LAUNCH_ENTRY] & 3 ? "LAUNCH entry PC not 4-byte aligned"
+                                      : NULL;
     }
     if (!vx_vram_pc_ok(sim->cfg.vram_size, p[VX_LAUNCH_ENTRY])) {
         return "LAUNCH entry PC not a 4-byte aligned VRAM address";
@@ -486,6 +515,7 @@ static bool run_launch(struct vx_sim *sim, uint32_t off, uint32_t ndw)
     cp->arg = p[VX_LAUNCH_ARG];
     cp->stack_base = p[VX_LAUNCH_STACK_BASE];
     cp->stack_size = p[VX_LAUNCH_STACK_SIZE];
+    cp->satp = p[VX_LAUNCH_SATP];
     for (int i = 0; i < 3; i++) {
         cp->grid[i] = p[VX_LAUNCH_GRID_X + i];
         cp->block[i] = p[VX_LAUNCH_BLOCK_X + i];
@@ -519,6 +549,26 @@ static bool run_fence(struct vx_sim *sim, uint32_t off, uint32_t ndw)
     return true;
 }
 
+/*
+ * TLB_INVAL: what the TLB_* registers do, in ring order.  As the CP reads
+ * no packet while a LAUNCH runs, the jobs before it are over.
+ */
+static bool run_tlb_inval(struct vx_sim *sim, uint32_t off, uint32_t ndw)
+{
+    uint32_t cmd, asid, va;
+
+    if (ndw != VX_TLBI_NDW) {
+        return bad_packet(sim, off, "TLB_INVAL ndw is not 3");
+    }
+    cmd = ring_dword(sim, off + 4 * (1 + VX_TLBI_CMD));
+    asid = ring_dword(sim, off + 4 * (1 + VX_TLBI_ASID));
+    va = ring_dword(sim, off + 4 * (1 + VX_TLBI_VA));
+    if (!vx_mmu_inval(sim, cmd, asid, va)) {
+        return bad_packet(sim, off, "TLB_INVAL command or ASID out of range");
+    }
+    return true;
+}
+
 /* Run the packet at HEAD; HEAD moves past it unless it was rejected. */
 static void run_packet(struct vx_sim *sim)
 {
@@ -547,6 +597,9 @@ static void run_packet(struct vx_sim *sim)
         break;
     case VX_PKT_FENCE:
         ok = run_fence(sim, off, ndw);
+        break;
+    case VX_PKT_TLB_INVAL:
+        ok = run_tlb_inval(sim, off, ndw);
         break;
     default:
         ok = bad_packet(sim, off, "unknown opcode");

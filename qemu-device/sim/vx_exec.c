@@ -11,7 +11,8 @@
  * loop is a plain counted loop the compiler can vectorise.
  *
  * Nothing is committed for any lane unless every lane succeeds: loads and
- * stores check all lanes' addresses before touching a register or VRAM,
+ * stores check (and, in a translated launch, translate) all lanes'
+ * addresses before touching a register or VRAM,
  * the FPU checks every lane's dynamic rounding mode before computing, and
  * every other way to fault is the same for all lanes.
  *
@@ -77,74 +78,153 @@ static enum vx_exec_result illegal(struct vx_exec_ctx *c, uint32_t insn)
 
 /* ------------------------------------------------------------ memory */
 
+enum mem_res {
+    MEM_OK,         /* every lane's VRAM offset is x[rs1] + bias */
+    MEM_FAULT,      /* c->fault filled */
+    MEM_SPLIT,      /* translated, fine, but over several pages */
+};
+
 /*
  * Slow path of mem_check(): find the faulting lanes.  Misalignment wins
- * over an access fault, and ERR_ADDR is the lowest faulting lane's address.
+ * over an access or page fault, and ERR_ADDR is the lowest faulting
+ * lane's (virtual) address.  With translation every aligned lane is
+ * translated, in lane order; the fault is the lowest failing lane's
+ * cause, with the lanes that fail the same way.  None failing means the
+ * lanes were just spread over pages.
  */
-static void mem_fault(struct vx_exec_ctx *c, uint32_t rs1, uint32_t imm,
-                      uint32_t size, bool store)
+static enum mem_res mem_fault(struct vx_exec_ctx *c, uint32_t rs1,
+                              uint32_t imm, uint32_t size, bool store)
 {
     const uint32_t *base = xreg(c, rs1);
     struct vx_tmask mis = { { 0 } }, acc = { { 0 } };
+    uint32_t satp = c->w->satp, cause = 0;
 
     VX_FOR_EACH_LANE(c->lanes, l) {
-        uint32_t addr = base[l] + imm;
-
-        if (addr & (size - 1)) {
+        if ((base[l] + imm) & (size - 1)) {
             vx_tmask_set(&mis, l);
-        } else if (!vx_vram_range_ok(c->sim, addr, size)) {
+        }
+    }
+    if (!vx_tmask_empty(&mis)) {
+        exec_fault(c, store ? VX_ERR_MISALIGNED_STORE
+                            : VX_ERR_MISALIGNED_LOAD,
+                   base[first_lane(&mis)] + imm, &mis);
+        return MEM_FAULT;
+    }
+    VX_FOR_EACH_LANE(c->lanes, l) {
+        uint32_t addr = base[l] + imm, poff, why;
+
+        if (!satp) {
+            why = vx_vram_range_ok(c->sim, addr, size) ? 0 :
+                  store ? VX_ERR_STORE_FAULT : VX_ERR_LOAD_FAULT;
+        } else {
+            why = vx_mmu_translate(c->sim, satp, addr,
+                                   store ? VX_ACC_STORE : VX_ACC_LOAD, &poff);
+        }
+        cause = cause ? cause : why;
+        if (why && why == cause) {
             vx_tmask_set(&acc, l);
         }
     }
-    const struct vx_tmask *m = vx_tmask_empty(&mis) ? &acc : &mis;
-    uint32_t cause = store ? (m == &mis ? VX_ERR_MISALIGNED_STORE
-                                        : VX_ERR_STORE_FAULT)
-                           : (m == &mis ? VX_ERR_MISALIGNED_LOAD
-                                        : VX_ERR_LOAD_FAULT);
-    exec_fault(c, cause, base[first_lane(m)] + imm, m);
+    if (vx_tmask_empty(&acc)) {
+        return MEM_SPLIT;
+    }
+    exec_fault(c, cause, base[first_lane(&acc)] + imm, &acc);
+    return MEM_FAULT;
 }
 
 /*
  * Check every lane's access of @size bytes at x[rs1] + imm: one OR of the
- * lanes' VRAM offsets against vx_vram_fault_bits() checks alignment and
- * bounds together.  The per-lane diagnosis only runs when something is
- * wrong.  *@contig tells that a full warp accesses consecutive elements,
- * which the callers turn into one block copy, like a GPU's coalesced
- * access.  False with the fault filled.
+ * lanes' offsets checks alignment and bounds together.  Untranslated,
+ * the offsets are VRAM offsets, checked against vx_vram_fault_bits().
+ * Translated, they are offsets in the page of the lowest lane's address,
+ * which must stay below 4 KiB: then one translation serves every lane.
+ * The per-lane diagnosis only runs when something is wrong.  *@contig
+ * tells that a full warp accesses consecutive elements, which the
+ * callers turn into one block copy, like a GPU's coalesced access.
+ * On MEM_OK, lane l's VRAM offset is x[rs1][l] + *@bias.
  */
-static bool mem_check(struct vx_exec_ctx *c, uint32_t rs1, uint32_t imm,
-                      uint32_t size, bool store, bool *contig)
+static enum mem_res mem_check(struct vx_exec_ctx *c, uint32_t rs1,
+                              uint32_t imm, uint32_t size, bool store,
+                              bool *contig, uint32_t *bias)
 {
     const uint32_t *base = xreg(c, rs1);
-    uint32_t bad = vx_vram_fault_bits(c->sim->cfg.vram_size, size);
+    uint32_t satp = c->w->satp, va0 = 0, k, bad, poff;
     uint32_t bits = 0, stray = 1;
 
+    if (satp) {
+        va0 = base[first_lane(c->lanes)] + imm;
+        k = imm - (va0 & ~0xfffu);
+        bad = ~0xfffu | (size - 1);
+    } else {
+        k = vx_vram_off(imm);
+        bad = vx_vram_fault_bits(c->sim->cfg.vram_size, size);
+    }
     if (c->full && (c->T & 7) == 0) {
         /* chunks of 8 with a fixed trip count vectorise */
         uint32_t a0 = base[0], shift = size >> 1;     /* log2: 1, 2, 4 */
 
         stray = 0;
         for (uint32_t l0 = 0; l0 < c->T; l0 += 8) {
-            for (uint32_t k = 0; k < 8; k++) {
-                uint32_t a = base[l0 + k];
+            for (uint32_t k8 = 0; k8 < 8; k8++) {
+                uint32_t a = base[l0 + k8];
 
-                bits |= vx_vram_off(a + imm);
-                stray |= a ^ (a0 + ((l0 + k) << shift));
+                bits |= a + k;
+                stray |= a ^ (a0 + ((l0 + k8) << shift));
             }
         }
     } else {
-        LANES(c, l, { bits |= vx_vram_off(base[l] + imm); });
+        LANES(c, l, { bits |= base[l] + k; });
     }
     *contig = stray == 0;
     if (!(bits & bad)) {
-        return true;
+        if (!satp) {
+            *bias = k;
+            return MEM_OK;
+        }
+        if (!vx_mmu_translate(c->sim, satp, va0,
+                              store ? VX_ACC_STORE : VX_ACC_LOAD, &poff)) {
+            *bias = k + poff;
+            return MEM_OK;
+        }
     }
-    mem_fault(c, rs1, imm, size, store);
-    return false;
+    return mem_fault(c, rs1, imm, size, store);
+}
+
+static enum vx_exec_result exec_load(struct vx_exec_ctx *c, uint32_t insn,
+                                     bool fp);
+static enum vx_exec_result exec_store(struct vx_exec_ctx *c, uint32_t insn,
+                                      bool fp);
+
+/*
+ * A translated access whose lanes span pages: one lane at a time, in
+ * lane order (so the highest lane still wins on overlapping stores).
+ * Every lane was translated already, so none faults.
+ */
+static enum vx_exec_result mem_split(struct vx_exec_ctx *c, uint32_t insn,
+                                     bool fp, bool store)
+{
+    const struct vx_tmask *lanes = c->lanes;
+    bool full = c->full;
+    enum vx_exec_result r = VX_EXEC_OK;
+
+    c->full = false;
+    VX_FOR_EACH_LANE(lanes, l) {
+        struct vx_tmask one = { { 0 } };
+
+        vx_tmask_set(&one, l);
+        c->lanes = &one;
+        r = store ? exec_store(c, insn, fp) : exec_load(c, insn, fp);
+        if (r != VX_EXEC_OK) {
+            break;
+        }
+    }
+    c->lanes = lanes;
+    c->full = full;
+    return r;
 }
 
 /* VRAM offset of lane @l's access, once mem_check() passed. */
-#define OFF(l)  vx_vram_off(base[l] + imm)
+#define OFF(l)  (base[l] + bias)
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define HOST_LE 1
@@ -159,14 +239,20 @@ static enum vx_exec_result exec_load(struct vx_exec_ctx *c, uint32_t insn,
     uint32_t f3 = F3(insn), rd = RD(insn), imm = imm_i(insn);
     const uint32_t *base = xreg(c, RS1(insn));
     const uint8_t *vram = c->sim->vram;
-    uint32_t *dst;
+    uint32_t *dst, bias;
     bool contig;
 
     if (fp ? f3 != 2 : (f3 == 3 || f3 > 5)) {
         return illegal(c, insn);
     }
-    if (!mem_check(c, RS1(insn), imm, 1u << (f3 & 3), false, &contig)) {
+    switch (mem_check(c, RS1(insn), imm, 1u << (f3 & 3), false, &contig,
+                      &bias)) {
+    case MEM_OK:
+        break;
+    case MEM_FAULT:
         return VX_EXEC_FAULT;
+    case MEM_SPLIT:
+        return mem_split(c, insn, fp, false);
     }
     if (!fp && rd == 0) {
         return VX_EXEC_OK;
@@ -205,13 +291,19 @@ static enum vx_exec_result exec_store(struct vx_exec_ctx *c, uint32_t insn,
     const uint32_t *base = xreg(c, RS1(insn));
     const uint32_t *src = fp ? &c->w->f[RS2(insn) * c->T] : xreg(c, RS2(insn));
     uint8_t *vram = c->sim->vram;
+    uint32_t bias;
     bool contig;
 
     if (fp ? f3 != 2 : f3 > 2) {
         return illegal(c, insn);
     }
-    if (!mem_check(c, RS1(insn), imm, 1u << f3, true, &contig)) {
+    switch (mem_check(c, RS1(insn), imm, 1u << f3, true, &contig, &bias)) {
+    case MEM_OK:
+        break;
+    case MEM_FAULT:
         return VX_EXEC_FAULT;
+    case MEM_SPLIT:
+        return mem_split(c, insn, fp, true);
     }
     if (f3 == 2 && contig && HOST_LE) {
         memcpy(&vram[OFF(0)], src, 4 * c->T);
@@ -687,17 +779,39 @@ exec_insn(struct vx_exec_ctx *c, uint32_t insn)
     }
 }
 
-enum vx_exec_result vx_exec_fetch_fault(struct vx_sim *sim, struct vx_warp *w)
+static enum vx_exec_result fetch_fault(struct vx_sim *sim, struct vx_warp *w,
+                                       uint32_t cause)
 {
     struct vx_fault f;
 
     memset(&f, 0, sizeof(f));
-    f.cause = VX_ERR_FETCH_FAULT;
+    f.cause = cause;
     f.pc = w->pc;
     f.addr = w->pc;
     f.lanes = w->tmask;
     vx_sim_fault(sim, w, &f);
     return VX_EXEC_FAULT;
+}
+
+enum vx_exec_result vx_exec_fetch_fault(struct vx_sim *sim, struct vx_warp *w)
+{
+    return fetch_fault(sim, w, VX_ERR_FETCH_FAULT);
+}
+
+const uint8_t *vx_exec_code_page(struct vx_sim *sim, struct vx_warp *w)
+{
+    uint32_t poff, cause;
+
+    if (w->pc & 3) {
+        vx_exec_fetch_fault(sim, w);
+        return NULL;
+    }
+    cause = vx_mmu_translate(sim, w->satp, w->pc, VX_ACC_FETCH, &poff);
+    if (cause) {
+        fetch_fault(sim, w, cause);
+        return NULL;
+    }
+    return sim->vram + poff;
 }
 
 /* ------------------------------------------------------ the executors */
@@ -738,6 +852,8 @@ static __attribute__((noinline)) enum vx_exec_result
 exec_ref(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
 {
     enum vx_exec_result r = VX_EXEC_OK;
+    const uint8_t *page = NULL;
+    uint32_t vpage = 1;     /* the code page translated: none yet */
     uint64_t n = 0;
 
     while (n < max && r == VX_EXEC_OK) {
@@ -745,11 +861,23 @@ exec_ref(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
 
         n++;
         w->cycle++;
-        if (!vx_vram_pc_ok(sim->cfg.vram_size, w->pc)) {
+        if (w->satp) {
+            /* a misaligned PC never matches: vx_exec_code_page() faults */
+            if ((w->pc & ~0xffcu) != vpage) {
+                page = vx_exec_code_page(sim, w);
+                if (!page) {
+                    r = VX_EXEC_FAULT;
+                    break;
+                }
+                vpage = w->pc & ~0xfffu;
+            }
+            insn = ld32(page + (w->pc & 0xfff));
+        } else if (!vx_vram_pc_ok(sim->cfg.vram_size, w->pc)) {
             r = vx_exec_fetch_fault(sim, w);
             break;
+        } else {
+            insn = ld32(sim->vram + vx_vram_off(w->pc));
         }
-        insn = ld32(sim->vram + vx_vram_off(w->pc));
         if ((insn & 0x7f) == VX_OPCODE_CUSTOM0) {
             r = vx_simt_exec(sim, w, insn);
         } else {

@@ -97,6 +97,14 @@ enum vx_exec_result vx_exec_one(struct vx_sim *sim, struct vx_warp *w,
                                 uint32_t insn);
 /* w->pc cannot be fetched: FETCH_FAULT. */
 enum vx_exec_result vx_exec_fetch_fault(struct vx_sim *sim, struct vx_warp *w);
+/*
+ * Translated launch (w->satp): host address of the 4 KiB page holding
+ * w->pc's code, or NULL with the fault reported (FETCH_FAULT for a
+ * misaligned PC, else the translation's cause).  Only fetches fill the
+ * ITLB, so a caller may keep the page for as long as the PC stays in it
+ * within one burst: the next lookup would find the same entry.
+ */
+const uint8_t *vx_exec_code_page(struct vx_sim *sim, struct vx_warp *w);
 
 /* ---- vx_exec_fast.c ---- */
 /* vx_exec_burst() for VX_SIM_EXEC_BURST and VX_SIM_EXEC_AVX2. */

@@ -2,7 +2,8 @@
 /*
  * Vortex card simulator: the body of the burst executors, included by
  * vx_exec_fast.c once per vector width (VL lanes, types VEC/VECS) as the
- * static function VX_BURST_FN with attributes VX_BURST_ATTR.  The building
+ * static function VX_BURST_FN with attributes VX_BURST_ATTR, for
+ * untranslated launches or, with VX_BURST_MMU = 1, translated ones.  The building
  * blocks (ALU_RR, LOAD, ...) are vx_exec_fast.c's macros.  No include
  * guard: this is a template.  vx_exec_burst() calls it with @max > 0 and
  * lanes to run.
@@ -26,6 +27,11 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
      */
     uint64_t left = max, synced = 0;
     uint32_t VT;        /* T if every lane is active and T % 8 == 0, else 0 */
+    const struct vx_asp asp = vx_mmu_asp(w->satp);     /* VX_BURST_MMU */
+#if VX_BURST_MMU
+    const uint8_t *code = NULL;
+    uint32_t cpage = 1;     /* the code page translated: none yet */
+#endif
 
     VT = (T & 7) == 0 && tmask_is_full(&w->tmask, T) ? T : 0;
     lane0 = first_lane(&w->tmask);
@@ -35,6 +41,21 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
         struct vx_dinsn *d;
 
         left--;
+#if VX_BURST_MMU
+        /* a misaligned PC never matches: vx_exec_code_page() faults */
+        if (__builtin_expect((pc & ~0xffcu) != cpage, 0)) {
+            w->pc = pc;
+            code = vx_exec_code_page(sim, w);
+            if (!code) {
+                w->cycle += max - left - synced;
+                w->instret += max - left - synced - 1;
+                *used = max - left;
+                return VX_EXEC_FAULT;
+            }
+            cpage = pc & ~0xfffu;
+        }
+        word = ld32(code + (pc & 0xfff));
+#else
         if (!vx_vram_pc_ok(vram_size, pc)) {
             w->pc = pc;
             w->cycle += max - left - synced;
@@ -43,6 +64,7 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
             return vx_exec_fetch_fault(sim, w);
         }
         word = ld32(vram + vx_vram_off(pc));
+#endif
         d = &sim->dcache[(pc >> 2) & DCACHE_MASK];
         if (__builtin_expect(d->pc != pc || d->insn != word, 0)) {
             decode(sim, d, pc, word);

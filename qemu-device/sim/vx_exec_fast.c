@@ -12,7 +12,10 @@
  * sure the instruction succeeds, so it can always defer.
  *
  * The template is compiled twice on x86-64: with 4-lane vectors
- * (VX_SIM_EXEC_BURST) and for AVX2 with 8-lane ones (VX_SIM_EXEC_AVX2).
+ * (VX_SIM_EXEC_BURST) and for AVX2 with 8-lane ones (VX_SIM_EXEC_AVX2);
+ * and each of those twice, for untranslated and for translated launches
+ * (VX_BURST_MMU), so that address translation costs an untranslated
+ * launch nothing, not even a test.
  */
 #include "vx_exec.h"
 
@@ -247,14 +250,46 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
         pc = (cond) ? d->imm : pc + 4;                                  \
     } while (0)
 /*
- * Every active lane's VRAM offset of x[rs1] + imm (bias folds the imm
- * into vx_vram_off()) has no vx_vram_fault_bits(): aligned to @size and
- * inside VRAM, one OR over the lanes; else the slow path diagnoses the
- * fault.
+ * Where a memory instruction's lanes go.  x[rs1] + bias is each lane's
+ * offset: untranslated, its VRAM offset (bias folds the imm into
+ * vx_vram_off()), which must have no vx_vram_fault_bits(); translated
+ * (VX_BURST_MMU), its offset in the page of the lowest lane's virtual
+ * address va0, which must stay below 4 KiB, so that one TLB probe
+ * (MEM_PAGE, after the check, as the interpreter does) serves the warp.
+ * mem is then the host address offsets count from; lim the highest
+ * offset of a whole warp's consecutive words.
+ */
+#define MEM_SETUP(size)                                                 \
+    const uint32_t va0 = VX_BURST_MMU ? X[d->rs1 + lane0] + d->imm : 0; \
+    const uint32_t bias = VX_BURST_MMU ? d->imm - (va0 & ~0xfffu)       \
+                                       : vx_vram_off(d->imm);           \
+    const uint32_t fb = VX_BURST_MMU ? ~0xfffu | ((size) - 1)           \
+                                     : vx_vram_fault_bits(vram_size, size); \
+    const uint32_t lim = VX_BURST_MMU ? 4096 - 4 * T : lim4;            \
+    uint8_t *mem = vram
+#define MEM_PAGE(acc)                                                   \
+    do {                                                                \
+        if (VX_BURST_MMU) {                                             \
+            struct vx_xlat *x_ = &w->xlat[(pc >> 2) % VX_XLAT_SLOTS];   \
+            const uint32_t key_ = (asp.khi | va0 >> VX_PAGE_SHIFT) |    \
+                                  ((acc) == VX_ACC_STORE ? VX_XLAT_STORE : 0); \
+            if (x_->key != key_ || x_->gen != sim->dtlb_gen) {          \
+                const struct vx_tlb_entry *e_ =                         \
+                    vx_tlb_probe(sim, asp, va0, acc);                   \
+                if (!e_) {                                              \
+                    goto slow;                                          \
+                }                                                       \
+                *x_ = (struct vx_xlat){ key_, sim->dtlb_gen, e_->poff }; \
+            }                                                           \
+            mem = vram + x_->poff;                                      \
+        }                                                               \
+    } while (0)
+/*
+ * Every active lane's offset has no fault bits fb: one OR over the
+ * lanes; else the slow path diagnoses the fault.
  */
 #define ADDR_CHECK(size)                                                \
     do {                                                                \
-        const uint32_t fb = vx_vram_fault_bits(vram_size, size);        \
         uint32_t bits = 0;                                              \
         if (VT) {                                                       \
             VEC acc0 = { 0 }, acc1 = { 0 };                             \
@@ -291,17 +326,19 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
             e0_ += 32;                                                  \
             e1_ += 32;                                                  \
         }                                                               \
-        VZERO(acc_) && !(o0 & 3) && o0 <= lim4;                         \
+        VZERO(acc_) && !(o0 & 3) && o0 <= lim;                          \
     })
 /* each lane reads its base before writing its rd (rd may be rs1) */
 #define LOAD(size, dst_, LD)                                            \
     do {                                                                \
         const uint32_t *bp = X + d->rs1;                                \
         uint32_t *dst = (dst_) + d->rd;                                 \
-        const uint32_t bias = vx_vram_off(d->imm);                      \
         uint32_t o0;                                                    \
+        MEM_SETUP(size);                                                \
         if ((size) == 4 && VT && CONTIG_WORDS()) {                      \
-            const uint8_t *src = vram + o0;                             \
+            const uint8_t *src;                                         \
+            MEM_PAGE(VX_ACC_LOAD);                                      \
+            src = mem + o0;                                             \
             VX_UNROLL for (uint32_t l = 0; l < VT; l += 8) {            \
                 VST(dst + l, VLD(src + 4 * l));                         \
                 if (VL == 4) VST(dst + l + 4, VLD(src + 4 * l + 16));   \
@@ -310,13 +347,14 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
             break;                                                      \
         }                                                               \
         ADDR_CHECK(size);                                               \
+        MEM_PAGE(VX_ACC_LOAD);                                          \
         if (VT) {                                                       \
             for (uint32_t l = 0; l < VT; l++) {                         \
-                dst[l] = LD(vram + (uint32_t)(bp[l] + bias));           \
+                dst[l] = LD(mem + (uint32_t)(bp[l] + bias));            \
             }                                                           \
         } else {                                                        \
             VX_FOR_EACH_LANE(&w->tmask, l) {                            \
-                dst[l] = LD(vram + (uint32_t)(bp[l] + bias));           \
+                dst[l] = LD(mem + (uint32_t)(bp[l] + bias));            \
             }                                                           \
         }                                                               \
         pc += 4;                                                        \
@@ -326,10 +364,12 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
     do {                                                                \
         const uint32_t *bp = X + d->rs1;                                \
         const uint32_t *src = (src_) + d->rs2;                          \
-        const uint32_t bias = vx_vram_off(d->imm);                      \
         uint32_t o0;                                                    \
+        MEM_SETUP(size);                                                \
         if ((size) == 4 && VT && CONTIG_WORDS()) {                      \
-            uint8_t *dst = vram + o0;                                   \
+            uint8_t *dst;                                               \
+            MEM_PAGE(VX_ACC_STORE);                                     \
+            dst = mem + o0;                                             \
             VX_UNROLL for (uint32_t l = 0; l < VT; l += 8) {            \
                 VST(dst + 4 * l, VLD(src + l));                         \
                 if (VL == 4) VST(dst + 4 * l + 16, VLD(src + l + 4));   \
@@ -338,13 +378,14 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
             break;                                                      \
         }                                                               \
         ADDR_CHECK(size);                                               \
+        MEM_PAGE(VX_ACC_STORE);                                         \
         if (VT) {                                                       \
             for (uint32_t l = 0; l < VT; l++) {                         \
-                ST(vram + (uint32_t)(bp[l] + bias), src[l]);            \
+                ST(mem + (uint32_t)(bp[l] + bias), src[l]);             \
             }                                                           \
         } else {                                                        \
             VX_FOR_EACH_LANE(&w->tmask, l) {                            \
-                ST(vram + (uint32_t)(bp[l] + bias), src[l]);            \
+                ST(mem + (uint32_t)(bp[l] + bias), src[l]);             \
             }                                                           \
         }                                                               \
         pc += 4;                                                        \
@@ -368,20 +409,28 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
 #define VX_EXEC_AVX2_COPY 1
 #endif
 
+/* One copy per vector width: untranslated, and translated launches. */
 #define VL 4
 #define VEC vx_u32x4
 #define VECS vx_s32x4
 #define VIOTA4 { 0, 4, 8, 12 }
 #define VZERO(v) (!VOR(v))
-#define VX_BURST_FN     exec_burst_base
 #define VX_BURST_ATTR
+#define VX_BURST_MMU    0
+#define VX_BURST_FN     exec_burst_base
 #include "vx_exec_burst.h"
+#undef VX_BURST_MMU
+#undef VX_BURST_FN
+#define VX_BURST_MMU    1
+#define VX_BURST_FN     exec_burst_base_mmu
+#include "vx_exec_burst.h"
+#undef VX_BURST_MMU
+#undef VX_BURST_FN
 #undef VL
 #undef VEC
 #undef VECS
 #undef VIOTA4
 #undef VZERO
-#undef VX_BURST_FN
 #undef VX_BURST_ATTR
 
 #ifdef VX_EXEC_AVX2_COPY
@@ -390,15 +439,22 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
 #define VECS vx_s32x8
 #define VIOTA4 { 0, 4, 8, 12, 16, 20, 24, 28 }
 #define VZERO(v) __builtin_ia32_ptestz256((vx_s64x4)(v), (vx_s64x4)(v))
-#define VX_BURST_FN     exec_burst_avx2
 #define VX_BURST_ATTR   __attribute__((target("avx2")))
+#define VX_BURST_MMU    0
+#define VX_BURST_FN     exec_burst_avx2
 #include "vx_exec_burst.h"
+#undef VX_BURST_MMU
+#undef VX_BURST_FN
+#define VX_BURST_MMU    1
+#define VX_BURST_FN     exec_burst_avx2_mmu
+#include "vx_exec_burst.h"
+#undef VX_BURST_MMU
+#undef VX_BURST_FN
 #undef VL
 #undef VEC
 #undef VECS
 #undef VIOTA4
 #undef VZERO
-#undef VX_BURST_FN
 #undef VX_BURST_ATTR
 #endif
 
@@ -416,8 +472,10 @@ enum vx_exec_result vx_exec_fast(struct vx_sim *sim, struct vx_warp *w,
 {
 #ifdef VX_EXEC_AVX2_COPY
     if (sim->exec == VX_SIM_EXEC_AVX2) {
-        return exec_burst_avx2(sim, w, max, used);
+        return w->satp ? exec_burst_avx2_mmu(sim, w, max, used)
+                       : exec_burst_avx2(sim, w, max, used);
     }
 #endif
-    return exec_burst_base(sim, w, max, used);
+    return w->satp ? exec_burst_base_mmu(sim, w, max, used)
+                   : exec_burst_base(sim, w, max, used);
 }

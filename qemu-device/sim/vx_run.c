@@ -42,6 +42,7 @@ void vx_warp_start(struct vx_sim *sim, struct vx_warp *w, uint32_t pc,
 
 void vx_warp_forget_launch(struct vx_warp *w)
 {
+    w->satp = 0;
     w->barrier_id = 0;
     w->block_slot = -1;
     memset(w->block_idx, 0, sizeof(w->block_idx));

@@ -6,7 +6,7 @@
  * This file owns the "glue" registers of the card (identification, reset,
  * status, interrupt and error capture) and routes the ring registers to the
  * command processor (vx_cp.c) and the 0x1000+ window to the Debug Module
- * (vx_dm.c).  Per-lane register files are carved out of one allocation per
+ * (vx_dm.c), the TLB registers to vx_mmu.c.  Per-lane register files are carved out of one allocation per
  * kind so that a large topology costs address space, not memory: calloc()
  * hands back lazily zeroed pages and only warps that run touch theirs.
  */
@@ -392,6 +392,7 @@ void vx_sim_core_reset(struct vx_sim *sim)
     sim->irq_enable = 0;
     irq_update(sim);
 
+    vx_mmu_reset(sim);
     vx_dm_on_reset(sim);
 }
 
@@ -490,7 +491,7 @@ uint32_t vx_sim_mmio_read(struct vx_sim *sim, uint32_t offset)
     if (is_dm_reg(offset)) {
         return vx_dm_read(sim, (offset - VX_DM_BASE) / 4);
     }
-    if (err_read(sim, offset, &v)) {
+    if (err_read(sim, offset, &v) || vx_mmu_reg_read(sim, offset, &v)) {
         return v;
     }
     switch (offset) {
@@ -548,6 +549,9 @@ void vx_sim_mmio_write(struct vx_sim *sim, uint32_t offset, uint32_t value)
     }
     if (is_dm_reg(offset)) {
         vx_dm_write(sim, (offset - VX_DM_BASE) / 4, value);
+        return;
+    }
+    if (vx_mmu_reg_write(sim, offset, value)) {
         return;
     }
     switch (offset) {

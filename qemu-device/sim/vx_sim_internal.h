@@ -14,6 +14,7 @@
  *              vx_exec.h is what it shares with vx_exec.c
  *   vx_fpu.c   RV32F with rounding modes and exception flags
  *   vx_simt.c  Vortex SIMT instructions: tmc, wspawn, split, join, bar, pred
+ *   vx_mmu.c   Sv32 translation: page-table walk, TLBs, invalidation
  * The functions below are the only calls between those files.
  */
 #ifndef VX_SIM_INTERNAL_H
@@ -43,6 +44,21 @@ struct vx_ipdom_entry {
     struct vx_tmask mask;
 };
 
+/*
+ * The burst executors' memo of a warp's recent translations, a slot per
+ * memory instruction (by PC): valid while no DTLB entry was filled or
+ * invalidated since (vx_sim.dtlb_gen), so it always says what a DTLB
+ * probe would, one compare away and without a dependent load.
+ */
+#define VX_XLAT_SLOTS           8
+#define VX_XLAT_STORE           VX_BIT(30)      /* in key: a store's */
+
+struct vx_xlat {
+    uint32_t key;           /* the DTLB key (| VX_XLAT_STORE), 0 = none */
+    uint32_t gen;           /* vx_sim.dtlb_gen then */
+    uint32_t poff;          /* the entry's poff */
+};
+
 /* One warp context.  Per-lane state is register-major: x[reg * threads + lane]. */
 struct vx_warp {
     uint32_t gid;           /* global warp id (DM numbering) */
@@ -68,10 +84,13 @@ struct vx_warp {
     uint32_t *mscratch;     /* per lane */
     uint32_t *dscratch;     /* 4 * threads: dscratch[n * threads + lane] */
 
-    /* Launch coordinates (CP sets them; wspawn copies them). */
+    /* Launch coordinates and address space (CP sets them; wspawn copies). */
+    uint32_t satp;          /* LAUNCH's VX_LAUNCH_SATP, 0 = untranslated */
     int32_t block_slot;     /* index into vx_cp.blocks, -1 if none */
     uint32_t block_idx[3];
     uint32_t warp_in_block;
+
+    struct vx_xlat xlat[VX_XLAT_SLOTS];
 
     uint64_t cycle;         /* cycles this warp has been resident */
     uint64_t instret;       /* instructions retired */
@@ -96,7 +115,7 @@ struct vx_cp {
     bool busy;              /* executing a LAUNCH */
     uint32_t pkt_offset;    /* ring offset of the packet being run */
     /* the running LAUNCH */
-    uint32_t entry, arg, stack_base, stack_size;
+    uint32_t entry, arg, stack_base, stack_size, satp;
     uint32_t grid[3], block[3];
     uint64_t blocks_total, blocks_issued, blocks_done;
     uint32_t warps_per_block, threads_per_block;
@@ -144,6 +163,31 @@ struct vx_dinsn {
     uint32_t pad;
 };
 
+/*
+ * A TLB entry caches one 4 KiB page of a valid user leaf (a megapage is
+ * cached a 4 KiB page at a time).  Keys are VX_TLB_VALID | asid << 20 |
+ * vpn; ok[] holds the key only where the page allows the access, so a
+ * probe is one compare.  tag is the key plus VX_TLB_MEGA, for invalidation.
+ */
+#define VX_TLB_VALID            VX_BIT(31)
+#define VX_TLB_MEGA             VX_BIT(30)
+#define VX_TLB_ACC_READ         0       /* ok[] index: load or fetch */
+#define VX_TLB_ACC_WRITE        1
+#define VX_ITLB_BITS            6
+#define VX_DTLB_BITS            10
+
+struct vx_tlb_entry {
+    uint32_t tag;           /* 0: empty */
+    uint32_t ok[2];         /* [VX_TLB_ACC_*]: the key, or 0 if refused */
+    uint32_t poff;          /* VRAM offset of the physical page */
+};
+
+/* A warp's translation context, derived from its satp. */
+struct vx_asp {
+    uint32_t khi;           /* VX_TLB_VALID | asid << 20 */
+    uint32_t hash;          /* XORed into the vpn to pick a set */
+};
+
 struct vx_sim {
     struct vx_sim_config cfg;
     uint32_t ncores;        /* clusters * cores */
@@ -174,6 +218,12 @@ struct vx_sim {
     struct vx_dm dm;
 
     struct vx_dinsn dcache[1u << VX_DCACHE_BITS];
+
+    /* vx_mmu.c: TLBs shared by every core, and the invalidation registers */
+    struct vx_tlb_entry itlb[1u << VX_ITLB_BITS];
+    struct vx_tlb_entry dtlb[1u << VX_DTLB_BITS];
+    uint32_t tlb_asid, tlb_va;
+    uint32_t dtlb_gen;      /* bumped by every DTLB fill or invalidation */
 };
 
 /* ---- vx_sim.c ---- */
@@ -238,6 +288,65 @@ static inline bool vx_vram_pc_ok(uint64_t vram_size, uint32_t pc)
 {
     return !(vx_vram_off(pc) & vx_vram_fault_bits(vram_size, 4));
 }
+
+/* ---- vx_mmu.c ---- */
+/* The three kinds of access, as the card checks them. */
+enum vx_acc { VX_ACC_FETCH, VX_ACC_LOAD, VX_ACC_STORE };
+
+static inline struct vx_asp vx_mmu_asp(uint32_t satp)
+{
+    uint32_t asid = VX_SATP_ASID(satp);
+
+    return (struct vx_asp){ VX_TLB_VALID | asid << 20, asid * 0x2f5u };
+}
+
+/*
+ * The one entry of the ITLB or the DTLB that may cache @vpn for @asp.
+ * The megapage number is folded in, so that the same page of different
+ * megapages (arrays 4 MiB apart) does not share a set.
+ */
+static inline struct vx_tlb_entry *
+vx_tlb_set(const struct vx_sim *sim, struct vx_asp asp, uint32_t vpn,
+           enum vx_acc acc)
+{
+    uint32_t i = vpn ^ (vpn >> 10) ^ asp.hash;
+
+    if (acc == VX_ACC_FETCH) {
+        return (struct vx_tlb_entry *)
+               &sim->itlb[i & ((1u << VX_ITLB_BITS) - 1)];
+    }
+    return (struct vx_tlb_entry *)&sim->dtlb[i & ((1u << VX_DTLB_BITS) - 1)];
+}
+
+/*
+ * The TLB entry that lets @asp do @acc at virtual address @va, or NULL
+ * (a miss, or a cached page that refuses the access).  Inline: the burst
+ * executors probe once per memory instruction.
+ */
+static inline const struct vx_tlb_entry *
+vx_tlb_probe(const struct vx_sim *sim, struct vx_asp asp, uint32_t va,
+             enum vx_acc acc)
+{
+    uint32_t vpn = va >> VX_PAGE_SHIFT, key = asp.khi | vpn;
+    const struct vx_tlb_entry *e = vx_tlb_set(sim, asp, vpn, acc);
+
+    return e->ok[acc == VX_ACC_STORE] == key ? e : NULL;
+}
+
+/*
+ * Translate @va for @acc in address space @satp (MODE set): 0 with
+ * *@poff = the VRAM offset of its 4 KiB physical page, or the VX_ERR_*
+ * cause (a page fault, or an access fault where the tables or the page
+ * are outside VRAM).  Walks the tables and fills the TLB on a miss.
+ */
+uint32_t vx_mmu_translate(struct vx_sim *sim, uint32_t satp, uint32_t va,
+                          enum vx_acc acc, uint32_t *poff);
+/* The TLB_* registers (vx_sim.c routes 0xc0..0xc8 here). */
+bool vx_mmu_reg_read(struct vx_sim *sim, uint32_t offset, uint32_t *v);
+bool vx_mmu_reg_write(struct vx_sim *sim, uint32_t offset, uint32_t v);
+/* VX_TLB_INVAL_* @cmd for @asid / @va; false if @cmd is not one. */
+bool vx_mmu_inval(struct vx_sim *sim, uint32_t cmd, uint32_t asid, uint32_t va);
+void vx_mmu_reset(struct vx_sim *sim);  /* empty TLBs, registers 0 */
 
 /* ---- vx_cp.c ---- */
 uint32_t vx_cp_read(struct vx_sim *sim, uint32_t offset);

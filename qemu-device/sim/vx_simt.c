@@ -84,6 +84,7 @@ static enum vx_exec_result simt_wspawn(struct vx_sim *sim, struct vx_warp *w,
         t->block_slot = w->block_slot;
         memcpy(t->block_idx, w->block_idx, sizeof(t->block_idx));
         t->warp_in_block = w->warp_in_block;
+        t->satp = w->satp;      /* and its address space */
     }
     w->pc += 4;
     return VX_EXEC_OK;

@@ -209,7 +209,7 @@ void vx_card_launch(struct vx_card *c, uint32_t entry, uint32_t arg,
     uint32_t pkt[1 + VX_LAUNCH_NDW] = {
         VX_PKT_HDR(VX_PKT_LAUNCH, VX_LAUNCH_NDW), entry, arg,
         grid[0], grid[1], grid[2], block[0], block[1], block[2],
-        stack_base, stack_size, 0, 0,
+        stack_base, stack_size, 0, c->satp,
     };
 
     if (!(vx_sim_mmio_read(c->sim, VX_REG_RING_CTRL) & VX_RING_CTRL_ENABLE)) {

@@ -16,6 +16,7 @@ struct vx_card {
     char *elf;          /* file contents of the loaded program */
     size_t elf_size;
     uint32_t entry;
+    uint32_t satp;      /* vx_card_launch()'s VX_LAUNCH_SATP, 0 by default */
 };
 
 /* A card of @cores x @warps x @threads, one cluster, 16 MiB of VRAM. */
@@ -35,7 +36,10 @@ void vx_card_start(struct vx_card *c, uint32_t gid, uint32_t pc, uint32_t mask);
 /* Run until nothing is runnable or @max slots are used; returns slots. */
 uint64_t vx_card_run(struct vx_card *c, uint64_t max);
 
-/* Enable a ring at the top of VRAM, then queue LAUNCH and ring the bell. */
+/*
+ * Enable a ring at the top of VRAM, then queue LAUNCH (in the address
+ * space c->satp names) and ring the bell.
+ */
 void vx_card_launch(struct vx_card *c, uint32_t entry, uint32_t arg,
                     const uint32_t grid[3], const uint32_t block[3],
                     uint32_t stack_base, uint32_t stack_size);
