@@ -67,8 +67,19 @@ configure_tree() {
 	touch "$entry/.complete"
 }
 
+# Every simulator source must be in the device's meson.build, or QEMU
+# fails to link long after the host build (which globs them) passed.
+check_meson_sources() {
+	local f
+	for f in "$VX_TOP"/qemu-device/sim/*.c; do
+		grep -q "'sim/${f##*/}'" "$VX_TOP/qemu-device/meson.build" ||
+			vx_die "qemu-device/meson.build does not list sim/${f##*/}"
+	done
+}
+
 link_device() {
 	local src=$1 old
+	check_meson_sources
 	old=$(readlink "$src/hw/misc/vortex" 2>/dev/null || true)
 	ln -sfn "$VX_TOP/qemu-device" "$src/hw/misc/vortex"
 	ln -sfn "$VX_TOP/hw" "$src/hw/misc/vortex-hw"
