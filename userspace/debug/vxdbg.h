@@ -84,6 +84,17 @@ vxdbg_result vxdbg_result_from_errno(int err);
 #define VXDBG_REG_X(n)		(n)		/* x0..x31 */
 #define VXDBG_REG_F(n)		(0x20 + (n))	/* f0..f31 */
 #define VXDBG_REG_CSR(n)	(0x1000 + (n))	/* CSR n */
+/**
+ * define VXDBG_REG_PC - the warp's PC, as a register number
+ *
+ * DRM_VORTEX_DEBUG_REG_PC.  Every lane of a warp shares it: reading it
+ * from any lane gives the virtual PC (a device address, what
+ * vxdbg_read_virtual_pc() gives); writing it through any lane sets the
+ * PC of the whole warp, all of its lanes.  The warp must be halted
+ * (RUNNING_DEVICE otherwise).  Nobody checks the value: a PC the warp
+ * cannot fetch from (misaligned, unmapped) faults when the warp runs.
+ */
+#define VXDBG_REG_PC		0x2000
 #define VXDBG_NUM_REGS		64		/* x and f: getNumRegisters */
 
 #define VXDBG_MAX_BREAKPOINTS	256	/* the driver's limit */
@@ -306,11 +317,22 @@ vxdbg_result vxdbg_read_pc(struct vxdbg *d, uint32_t dev, uint32_t sm, uint32_t 
 /** vxdbg_read_virtual_pc() - the PC as a device address */
 vxdbg_result vxdbg_read_virtual_pc(struct vxdbg *d, uint32_t dev, uint32_t sm,
 				   uint32_t wp, uint32_t ln, uint64_t *pc);
+/**
+ * vxdbg_read_register() - register @regno of one lane of a halted warp
+ * @regno: VXDBG_REG_X(), VXDBG_REG_F(), VXDBG_REG_CSR() or VXDBG_REG_PC
+ *	(the warp's virtual PC, the same from every lane)
+ */
 vxdbg_result vxdbg_read_register(struct vxdbg *d, uint32_t dev, uint32_t sm, uint32_t wp,
 				 uint32_t ln, uint32_t regno, uint32_t *val);
 vxdbg_result vxdbg_read_register_range(struct vxdbg *d, uint32_t dev, uint32_t sm,
 				       uint32_t wp, uint32_t ln, uint32_t index,
 				       uint32_t n, uint32_t *regs);
+/**
+ * vxdbg_write_register() - set register @regno of one lane of a halted warp
+ * @regno: as for vxdbg_read_register(); writing x0 has no effect.
+ *	VXDBG_REG_PC moves the whole warp: whichever lane @ln names, every
+ *	lane of warp @wp continues from @val.
+ */
 vxdbg_result vxdbg_write_register(struct vxdbg *d, uint32_t dev, uint32_t sm, uint32_t wp,
 				  uint32_t ln, uint32_t regno, uint32_t val);
 

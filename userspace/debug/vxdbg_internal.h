@@ -90,7 +90,7 @@ static inline uint32_t gwarp(const struct vxdbg *d, uint32_t sm, uint32_t wp)
 
 static inline bool valid_regno(uint32_t regno)
 {
-	return regno < VXDBG_REG_F(32) ||
+	return regno < VXDBG_REG_F(32) || regno == VXDBG_REG_PC ||
 	       (regno >= VXDBG_REG_CSR(0) && regno <= VXDBG_REG_CSR(0xfff));
 }
 

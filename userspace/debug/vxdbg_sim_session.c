@@ -6,7 +6,8 @@
  * layer above cannot tell the backends apart.  Registers move as the
  * driver moves them: injected csrw/csrr through each lane's DSCRATCH, a
  * whole warp at a time (DCTRL.injectwarp), up to four GPR reads sharing
- * one pass over the lanes, borrowed DSCRATCHes and x5 put back.
+ * one pass over the lanes, borrowed DSCRATCHes and x5 put back; the PC
+ * (DRM_VORTEX_DEBUG_REG_PC) through DPC, alone in its round of the batch.
  *
  * What the sim cannot see, it approximates: a user pointer of 0 (or
  * below 4096) is -EFAULT.
@@ -373,7 +374,8 @@ static int regs_check(struct regs_ctx *c, const struct drm_vortex_debug_reg_op *
 	if (op->pad || op->flags & ~DRM_VORTEX_DEBUG_REG_WRITE)
 		return -EINVAL;
 	if (op->reg >= DRM_VORTEX_DEBUG_REG_F(32) &&
-	    (op->reg < DRM_VORTEX_DEBUG_REG_CSR(0) || op->reg > DRM_VORTEX_DEBUG_REG_CSR(0xfff)))
+	    (op->reg < DRM_VORTEX_DEBUG_REG_CSR(0) || op->reg > DRM_VORTEX_DEBUG_REG_CSR(0xfff)) &&
+	    op->reg != DRM_VORTEX_DEBUG_REG_PC)
 		return -ERANGE;
 	if (op->warp >= sim_total_warps(c->s))
 		return -ERANGE;
@@ -492,11 +494,32 @@ static int regs_write(struct regs_ctx *c, const struct drm_vortex_debug_reg_op *
 	return regs_from_scratch(c, op->reg);
 }
 
+/*
+ * The PC is the warp's, through DPC: every lane reads it, a write takes
+ * the first lane's value (the DM takes it while the warp is halted, which
+ * regs_borrow() made sure of).
+ */
+static void regs_pc(struct regs_ctx *c, const struct drm_vortex_debug_reg_op *op,
+		    uint32_t nlanes)
+{
+	uint32_t *vals = (uint32_t *)(uintptr_t)op->values, pc;
+
+	sim_dm_select(c->s, op->warp, 0);
+	if (op->flags & DRM_VORTEX_DEBUG_REG_WRITE) {
+		sim_dm_write(c->s, VX_DM_DPC, vals[0]);
+		return;
+	}
+	pc = sim_dm_read(c->s, VX_DM_DPC);
+	for (uint32_t i = 0; i < nlanes; i++)
+		vals[i] = pc;
+}
+
 static uint32_t regs_group_len(const struct drm_vortex_debug_reg_op *ops, uint32_t n)
 {
 	uint32_t i;
 
-	if (ops[0].flags & DRM_VORTEX_DEBUG_REG_WRITE)
+	if (ops[0].flags & DRM_VORTEX_DEBUG_REG_WRITE ||
+	    ops[0].reg == DRM_VORTEX_DEBUG_REG_PC)
 		return 1;
 	for (i = 1; i < n && i < GROUP; i++)
 		if (ops[i].warp != ops[0].warp || !is_gpr(ops[i].reg) ||
@@ -509,7 +532,7 @@ static int regs_batch(struct sim_session *d, struct regs_ctx *c,
 		      struct drm_vortex_debug_regs *a)
 {
 	const struct drm_vortex_debug_reg_op *uops = (void *)(uintptr_t)a->ops;
-	uint32_t nlanes, n, i, g;
+	uint32_t nlanes[GROUP], n, i, g;
 	int ret = 0;
 
 	while (a->done < a->count) {
@@ -517,7 +540,7 @@ static int regs_batch(struct sim_session *d, struct regs_ctx *c,
 
 		n = a->count - a->done < GROUP ? a->count - a->done : GROUP;
 		for (i = 0; i < n; i++) {
-			ret = regs_check(c, &ops[i], &nlanes);
+			ret = regs_check(c, &ops[i], &nlanes[i]);
 			if (!ret && bad_ptr(ops[i].values))
 				ret = -EFAULT;
 			if (ret)
@@ -529,6 +552,11 @@ static int regs_batch(struct sim_session *d, struct regs_ctx *c,
 		ret = regs_borrow(d, c, ops[0].warp);
 		if (ret)
 			return ret;
+		if (ops[0].reg == DRM_VORTEX_DEBUG_REG_PC) {
+			regs_pc(c, ops, nlanes[0]);
+			a->done++;
+			continue;
+		}
 		ret = ops[0].flags & DRM_VORTEX_DEBUG_REG_WRITE ? regs_write(c, ops) :
 		      regs_read_group(c, ops, g);
 		if (ret)

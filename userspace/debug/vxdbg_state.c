@@ -69,6 +69,8 @@ vxdbg_result vxdbg_read_broken_warps(struct vxdbg *d, uint32_t dev, uint32_t sm,
 
 /* ------------------------------------------------------- registers */
 
+_Static_assert(VXDBG_REG_PC == DRM_VORTEX_DEBUG_REG_PC, "VXDBG_REG_PC is the uapi's");
+
 static int regs_call(struct vxdbg *d, struct drm_vortex_debug_reg_op *ops, uint32_t n)
 {
 	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)ops, .count = n };

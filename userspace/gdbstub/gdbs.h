@@ -198,6 +198,12 @@ int gdbs_breakpoint(struct gdbs *s, const char *args, bool set);
 bool gdbs_bp_is_set(struct gdbs *s, uint64_t addr);
 
 /* gdbs_run.c */
+/**
+ * gdbs_forget_state() - warps may have moved: drop the snapshot
+ * @only_gw: the global warp whose reported breakpoint hit is forgotten
+ *	(so standing on a breakpoint again is a new stop), -1 for every warp
+ */
+void gdbs_forget_state(struct gdbs *s, int64_t only_gw);
 /** gdbs_stop_reason() - the reply to '?': the card is halted (all-stop) */
 int gdbs_stop_reason(struct gdbs *s);
 int gdbs_continue(struct gdbs *s, const char *args);
@@ -214,7 +220,7 @@ int gdbs_monitor(struct gdbs *s, const char *hex);
 char *gdbs_target_xml(size_t *len);
 /**
  * gdbs_regnum() - what gdb register number @n is
- * Return: a VXDBG_REG_* number, GDBS_REG_PC, or -1 if the target
+ * Return: a VXDBG_REG_* number (VXDBG_REG_PC for pc), or -1 if the target
  * description has no register @n.
  */
 int64_t gdbs_regnum(uint32_t n);

@@ -7,8 +7,11 @@
  * registers and CSRs with 'p' when it needs them, which keeps each stop
  * cheap on the card, where every register is read by injection.  A
  * register the card cannot give is "xxxxxxxx" in 'g', an error for 'p'.
- * The PC cannot be written: libvortex-debug has no PC write (the uapi's
- * REGS has DRM_VORTEX_DEBUG_REG_PC, the library does not pass it on).
+ * The PC is the warp's: writing it through any thread ('P', 'G': gdb's
+ * `set $pc`, `jump`) moves every lane of the warp, so the stub forgets
+ * what it knew of that warp (its PC in the snapshot, the breakpoint hit
+ * it reported there): a warp put onto a breakpoint stops there again at
+ * the next continue, before anything runs, as gdb expects of `jump`.
  */
 #include <string.h>
 
@@ -32,10 +35,20 @@ static vxdbg_result read_one(struct gdbs *s, uint32_t sm, uint32_t wp, uint32_t 
 	uint64_t pc;
 	vxdbg_result r;
 
-	if (reg != GDBS_REG_PC)
+	if (reg != VXDBG_REG_PC)
 		return vxdbg_read_register(s->d, 0, sm, wp, ln, reg, val);
 	r = vxdbg_read_virtual_pc(s->d, 0, sm, wp, ln, &pc);
 	*val = pc;
+	return r;
+}
+
+static vxdbg_result write_one(struct gdbs *s, uint32_t sm, uint32_t wp, uint32_t ln,
+			      int64_t reg, uint32_t val)
+{
+	vxdbg_result r = vxdbg_write_register(s->d, 0, sm, wp, ln, reg, val);
+
+	if (!r && reg == VXDBG_REG_PC)
+		gdbs_forget_state(s, sm * s->nwarps + wp);
 	return r;
 }
 
@@ -54,7 +67,7 @@ int gdbs_read_registers(struct gdbs *s)
 		else
 			memcpy(o, "xxxxxxxx", 8);
 	}
-	if (!read_one(s, sm, wp, ln, GDBS_REG_PC, &pc))
+	if (!read_one(s, sm, wp, ln, VXDBG_REG_PC, &pc))
 		rsp_hex_u32le(pc, o);
 	else
 		memcpy(o, "xxxxxxxx", 8);
@@ -62,10 +75,7 @@ int gdbs_read_registers(struct gdbs *s)
 	return gdbs_reply_bin(s, s->out, o - s->out);
 }
 
-/*
- * 'G': only registers whose value changes are written (one injection
- * each); a changed PC is refused, as 'P' refuses it.
- */
+/* 'G': only registers whose value changes are written (one injection each). */
 int gdbs_write_registers(struct gdbs *s, const char *hex)
 {
 	uint32_t sm, wp, ln, v, cur;
@@ -80,8 +90,7 @@ int gdbs_write_registers(struct gdbs *s, const char *hex)
 			return gdbs_error(s, 1);
 		if (read_one(s, sm, wp, ln, gdbs_regnum(i), &cur) || cur == v)
 			continue;
-		if (i == GDBS_REG_PC ||
-		    vxdbg_write_register(s->d, 0, sm, wp, ln, gdbs_regnum(i), v))
+		if (write_one(s, sm, wp, ln, gdbs_regnum(i), v))
 			return gdbs_error(s, 3);
 	}
 	return gdbs_reply(s, "OK");
@@ -127,7 +136,7 @@ int gdbs_write_register(struct gdbs *s, const char *args)
 		return 0;
 	if (strlen(args) != 8 || !rsp_parse_u32le(args, &v))
 		return gdbs_error(s, 1);
-	if (reg == GDBS_REG_PC || vxdbg_write_register(s->d, 0, sm, wp, ln, reg, v))
+	if (write_one(s, sm, wp, ln, reg, v))
 		return gdbs_error(s, 3);
 	return gdbs_reply(s, "OK");
 }

@@ -65,8 +65,7 @@ static uint32_t nwarps_total(const struct gdbs *s)
 	return s->nsm * s->nwarps;
 }
 
-/* Everything may move: forget the snapshot and which hits were reported. */
-static void forget_state(struct gdbs *s, int64_t only_gw)
+void gdbs_forget_state(struct gdbs *s, int64_t only_gw)
 {
 	s->warps_fresh = false;
 	for (uint32_t gw = 0; gw < nwarps_total(s); gw++)
@@ -282,7 +281,7 @@ static int run_all(struct gdbs *s)
 
 	if (gw >= 0)
 		return report_hit(s, gw);
-	forget_state(s, -1);
+	gdbs_forget_state(s, -1);
 	r = vxdbg_resume_device(s->d, 0);
 	if (r) {
 		fprintf(stderr, "vortex-gdbserver: resume: %s\n", vxdbg_result_name(r));
@@ -307,7 +306,7 @@ static int run_warp(struct gdbs *s, uint32_t tid, uint32_t max)
 	gw = sm * s->nwarps + wp;
 	s->resume_tid = tid;
 	for (;;) {
-		forget_state(s, gw);
+		gdbs_forget_state(s, gw);
 		r = vxdbg_single_step_warp(s->d, 0, sm, wp, n, &moved);
 		ret = drain_events(s);
 		if (ret)

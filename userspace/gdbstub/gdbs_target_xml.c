@@ -29,7 +29,7 @@ int64_t gdbs_regnum(uint32_t n)
 	if (n < 32)
 		return VXDBG_REG_X(n);
 	if (n == GDBS_REG_PC)
-		return GDBS_REG_PC;
+		return VXDBG_REG_PC;
 	if (n < GDB_FIRST_CSR)
 		return VXDBG_REG_F(n - GDB_FIRST_FPR);
 	for (unsigned int i = 0; vx_csr_names(i, &csr); i++)

@@ -3,7 +3,8 @@
  * libvortex-debug, call by call, on a sample kernel whose every value the
  * test knows (vecadd: c[i] = a[i] + b[i], one element per thread): a
  * breakpoint by symbol, registers and coordinates at it, stepping, a
- * register and a memory write that change the output as predicted,
+ * register and a memory write that change the output as predicted, a PC
+ * write that skips an instruction and jumps back,
  * resume-until-PC, events, an exception held for the debugger, and every
  * error path with its CUDBGResult.
  *
@@ -315,6 +316,56 @@ TEST_F_TIMEOUT(dbg, register_write_changes_the_output, 120)
 	}
 }
 
+/*
+ * A PC write through the last lane moves the whole warp.  At
+ * vx_kernel_main (csrr a1, block_idx_x; csrr a2, block_dim_x; ...) a
+ * sentinel a1 and a jump over the first csrr: one step runs the second
+ * only (a2 = the block size, a1 kept).  A jump back to the breakpoint
+ * then runs the function from its start: the output is right.
+ */
+TEST_F_TIMEOUT(dbg, pc_write_skips_then_jumps_back, 120)
+{
+	uint32_t sm, wp, l, last = self->t.topo.threads - 1, threads = self->t.topo.threads;
+	struct vxdbg_lanes lanes = all_lanes(threads);
+	uint32_t v, pcs[128];
+	uint64_t pc, moved;
+
+	start_halted(_metadata, self);
+	run_to_main(_metadata, self, &sm, &wp);
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_read_register(self->d, 0, sm, wp, last, VXDBG_REG_PC,
+						     &v));
+	EXPECT_EQ((uint32_t)self->main_pc, v);
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_write_register(self->d, 0, sm, wp, 0, A1, 0x5a5a5a5a));
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_write_register(self->d, 0, sm, wp, last, VXDBG_REG_PC,
+						      self->main_pc + 4));
+	/* Every lane reads the new PC; so do STATUS and the ELF view. */
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_read_warp_registers(self->d, 0, sm, wp, &lanes,
+							   VXDBG_REG_PC, 1, pcs));
+	for (l = 0; l < threads; l++)
+		EXPECT_EQ((uint32_t)self->main_pc + 4, pcs[l]) TH_LOG("lane %u", l);
+	EXPECT_EQ(VXDBG_SUCCESS, vxdbg_read_virtual_pc(self->d, 0, sm, wp, 0, &pc));
+	EXPECT_EQ(self->main_pc + 4, pc);
+	EXPECT_EQ(VXDBG_SUCCESS, vxdbg_read_pc(self->d, 0, sm, wp, 0, &pc));
+	EXPECT_EQ(self->main_pc + 4 - self->t.base, pc);
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_single_step_warp(self->d, 0, sm, wp, 1, &moved));
+	EXPECT_EQ(1ull << wp, moved);
+	EXPECT_EQ(VXDBG_SUCCESS, vxdbg_read_virtual_pc(self->d, 0, sm, wp, 0, &pc));
+	EXPECT_EQ(self->main_pc + 8, pc);
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_read_register(self->d, 0, sm, wp, 0, A1, &v));
+	EXPECT_EQ(0x5a5a5a5a, v);		/* the skipped csrr did not run */
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_read_register(self->d, 0, sm, wp, 0, A2, &v));
+	EXPECT_EQ(self->block, v);		/* the one after it did */
+	/* Back to the breakpoint: the warp stands on it again. */
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_write_register(self->d, 0, sm, wp, 0, VXDBG_REG_PC,
+						      self->main_pc));
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_read_register(self->d, 0, sm, wp, last, VXDBG_REG_PC,
+						     &v));
+	EXPECT_EQ((uint32_t)self->main_pc, v);
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_read_broken_warps(self->d, 0, sm, &moved));
+	EXPECT_TRUE(moved >> wp & 1);
+	finish(_metadata, self, 0, 0);
+}
+
 /* a[0] written while halted at the start is what the kernel adds. */
 TEST_F_TIMEOUT(dbg, memory_write_changes_the_output, 120)
 {
@@ -528,10 +579,23 @@ TEST_F_TIMEOUT(dbg, err_running_warp, 120)
 								     __builtin_ctzll(valid), 1, &m));
 	EXPECT_EQ(VXDBG_ERROR_RUNNING_DEVICE, vxdbg_read_virtual_pc(self->d, 0, sm,
 								    __builtin_ctzll(valid), 0, &pc));
+	/* Nor can its PC be read or written as a register. */
+	EXPECT_EQ(VXDBG_ERROR_RUNNING_DEVICE, vxdbg_read_register(self->d, 0, sm,
+								  __builtin_ctzll(valid), 0,
+								  VXDBG_REG_PC, &v));
+	EXPECT_EQ(VXDBG_ERROR_RUNNING_DEVICE, vxdbg_write_register(self->d, 0, sm,
+								   __builtin_ctzll(valid), 0,
+								   VXDBG_REG_PC, self->t.entry));
 	/* Halted, it reads; the file's close then cancels the job. */
 	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_suspend_device(self->d, 0));
 	EXPECT_EQ(VXDBG_SUCCESS, vxdbg_read_virtual_pc(self->d, 0, sm, __builtin_ctzll(valid),
 						       0, &pc));
+	/* ...and its PC is writable: still the same after writing it back. */
+	EXPECT_EQ(VXDBG_SUCCESS, vxdbg_write_register(self->d, 0, sm, __builtin_ctzll(valid),
+						      0, VXDBG_REG_PC, pc));
+	EXPECT_EQ(VXDBG_SUCCESS, vxdbg_read_register(self->d, 0, sm, __builtin_ctzll(valid),
+						     0, VXDBG_REG_PC, &v));
+	EXPECT_EQ((uint32_t)pc, v);
 }
 
 TEST_F(dbg, err_uninitialized)

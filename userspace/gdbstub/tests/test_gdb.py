@@ -162,6 +162,22 @@ echo @@stepi\n
 set $bp = $pc
 stepi
 p/x $pc - $bp
+echo @@setpc\n
+set $after = $pc
+set $pc = $pc + 4
+maint flush register-cache
+p/x $pc - $after
+info registers pc
+eval "thread %d", $_thread + ($thread_id < $num_threads - 1 ? 1 : -1)
+p/x $pc - $after
+eval "thread %d", $orig
+set $pc = $after
+maint flush register-cache
+p/x $pc - $after
+echo @@jump\n
+jump vecadd.c:11
+p/x $pc - $bp
+p $_thread - $orig
 echo @@bt\n
 bt
 echo @@step\n
@@ -230,6 +246,15 @@ def test_source(elf, host, port, tag):
           sv[1] == i + sv[0], sib)
     stepi = section(out, 'stepi')
     check(f'{tag}: stepi moves pc by 4', value(stepi, r'\d+') == '0x4', stepi)
+    setpc = section(out, 'setpc')
+    sv = ints(setpc)
+    check(f'{tag}: set $pc = $pc + 4 reads back from the server, in a sibling lane too, '
+          'and back', sv == [4, 4, 0] and bp is not None and
+          re.search(r'^pc +0x%x\b' % (bp + 8), setpc, re.M), setpc)
+    jump = section(out, 'jump')
+    check(f'{tag}: jump vecadd.c:11 (back to the breakpoint) hits it again, same thread',
+          re.search(r'Thread %d "[\d.]+" hit Breakpoint 2, vx_kernel_main .*vecadd\.c:11' %
+                    tid, jump) and ints(jump) == [0, 0], jump)
     bt = section(out, 'bt')
     check(f'{tag}: bt shows vx_kernel_main and _start',
           re.search(r'^#0 .*vx_kernel_main', bt, re.M) and
@@ -397,9 +422,16 @@ def test_raw(server_path, kdir):
           all(f'org.gnu.gdb.riscv.{f}' in xml for f in ('cpu', 'fpu', 'csr')) and
           '<reg name="thread_idx_x" bitsize="32" type="int" regnum="3354" group="vortex"/>'
           in xml, xml[:300])
-    check('raw: P writes a lane register, p reads it back; pc is not writable',
+    check('raw: P writes a lane register, p reads it back',
           c.cmd('P6=78563412') == 'OK' and c.cmd('p6') == '78563412' and
-          c.cmd('P20=00000000') == 'E03' and c.cmd('P6=0000') == 'E01')
+          c.cmd('P6=0000') == 'E01')
+    pc = c.cmd('p20')
+    moved = (int.from_bytes(bytes.fromhex(pc), 'little') + 4).to_bytes(4, 'little').hex()
+    check('raw: P writes pc (20), p reads it back; ft0 (21) is not pc',
+          c.cmd('P20=' + moved) == 'OK' and c.cmd('p20') == moved and
+          c.cmd('P20=' + pc) == 'OK' and c.cmd('p20') == pc and
+          c.cmd('P21=0000803f') == 'OK' and c.cmd('p21') == '0000803f' and
+          c.cmd('p20') == pc, pc)
     g = c.cmd('g')
     a0 = int.from_bytes(bytes.fromhex(g[80:88]), 'little')
     cbuf = int.from_bytes(bytes.fromhex(c.cmd('m%x,4' % (a0 + 8))), 'little')
