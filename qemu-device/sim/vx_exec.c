@@ -181,8 +181,16 @@ static enum mem_res mem_check(struct vx_exec_ctx *c, uint32_t rs1,
             *bias = k;
             return MEM_OK;
         }
-        if (!vx_mmu_translate(c->sim, satp, va0,
-                              store ? VX_ACC_STORE : VX_ACC_LOAD, &poff)) {
+        enum vx_acc acc = store ? VX_ACC_STORE : VX_ACC_LOAD;
+        /* a DTLB hit inline, as vx_mmu_translate() would find it */
+        const struct vx_tlb_entry *e = vx_tlb_probe(c->sim,
+                                                    vx_mmu_asp(satp), va0, acc);
+
+        if (e) {
+            *bias = k + e->poff;
+            return MEM_OK;
+        }
+        if (!vx_mmu_translate(c->sim, satp, va0, acc, &poff)) {
             *bias = k + poff;
             return MEM_OK;
         }

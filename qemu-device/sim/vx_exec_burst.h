@@ -31,6 +31,16 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
 #if VX_BURST_MMU
     const uint8_t *code = NULL;
     uint32_t cpage = 1;     /* the code page translated: none yet */
+
+    /* the memo (vx_xlat) holds only what the DTLB says now */
+#define XLAT_SYNC()                                                     \
+    do {                                                                \
+        if (__builtin_expect(w->xlat_gen != sim->dtlb_gen, 0)) {        \
+            memset(w->xlat, 0, sizeof(w->xlat));                        \
+            w->xlat_gen = sim->dtlb_gen;                                \
+        }                                                               \
+    } while (0)
+    XLAT_SYNC();
 #endif
 
     VT = (T & 7) == 0 && tmask_is_full(&w->tmask, T) ? T : 0;
@@ -44,13 +54,22 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
 #if VX_BURST_MMU
         /* a misaligned PC never matches: vx_exec_code_page() faults */
         if (__builtin_expect((pc & ~0xffcu) != cpage, 0)) {
-            w->pc = pc;
-            code = vx_exec_code_page(sim, w);
-            if (!code) {
-                w->cycle += max - left - synced;
-                w->instret += max - left - synced - 1;
-                *used = max - left;
-                return VX_EXEC_FAULT;
+            /* an ITLB hit inline, as vx_mmu_translate() would find it */
+            const struct vx_tlb_entry *e = (pc & 3) ? NULL :
+                vx_tlb_probe(sim, asp, pc, VX_ACC_FETCH);
+
+            if (e) {
+                code = vram + e->poff;
+            } else {
+                w->pc = pc;
+                code = vx_exec_code_page(sim, w);
+                if (!code) {
+                    w->cycle += max - left - synced;
+                    w->instret += max - left - synced - 1;
+                    *used = max - left;
+                    return VX_EXEC_FAULT;
+                }
+                XLAT_SYNC();
             }
             cpage = pc & ~0xfffu;
         }
@@ -162,6 +181,9 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
         }
         w->instret++;
         pc = w->pc;
+#if VX_BURST_MMU
+        XLAT_SYNC();
+#endif
         /* a Vortex op may change the mask (never to empty: that ends) */
         VT = (T & 7) == 0 && tmask_is_full(&w->tmask, T) ? T : 0;
         lane0 = first_lane(&w->tmask);
@@ -173,3 +195,6 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
     return VX_EXEC_OK;
 }
 
+#if VX_BURST_MMU
+#undef XLAT_SYNC
+#endif

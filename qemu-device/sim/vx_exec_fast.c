@@ -273,13 +273,13 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
             struct vx_xlat *x_ = &w->xlat[(pc >> 2) % VX_XLAT_SLOTS];   \
             const uint32_t key_ = (asp.khi | va0 >> VX_PAGE_SHIFT) |    \
                                   ((acc) == VX_ACC_STORE ? VX_XLAT_STORE : 0); \
-            if (x_->key != key_ || x_->gen != sim->dtlb_gen) {          \
+            if (__builtin_expect(x_->key != key_, 0)) {                 \
                 const struct vx_tlb_entry *e_ =                         \
                     vx_tlb_probe(sim, asp, va0, acc);                   \
                 if (!e_) {                                              \
                     goto slow;                                          \
                 }                                                       \
-                *x_ = (struct vx_xlat){ key_, sim->dtlb_gen, e_->poff }; \
+                *x_ = (struct vx_xlat){ key_, e_->poff };               \
             }                                                           \
             mem = vram + x_->poff;                                      \
         }                                                               \

@@ -46,16 +46,18 @@ struct vx_ipdom_entry {
 
 /*
  * The burst executors' memo of a warp's recent translations, a slot per
- * memory instruction (by PC): valid while no DTLB entry was filled or
- * invalidated since (vx_sim.dtlb_gen), so it always says what a DTLB
- * probe would, one compare away and without a dependent load.
+ * memory instruction (by PC): every slot was filled at DTLB generation
+ * vx_warp.xlat_gen, and a burst empties the memo first if the DTLB has
+ * changed since (vx_sim.dtlb_gen; nothing in a burst changes it but the
+ * calls out of line, after which it checks again).  So a slot always
+ * says what a DTLB probe would, one compare away and without a
+ * dependent load.
  */
 #define VX_XLAT_SLOTS           8
 #define VX_XLAT_STORE           VX_BIT(30)      /* in key: a store's */
 
 struct vx_xlat {
     uint32_t key;           /* the DTLB key (| VX_XLAT_STORE), 0 = none */
-    uint32_t gen;           /* vx_sim.dtlb_gen then */
     uint32_t poff;          /* the entry's poff */
 };
 
@@ -90,6 +92,7 @@ struct vx_warp {
     uint32_t block_idx[3];
     uint32_t warp_in_block;
 
+    uint32_t xlat_gen;      /* vx_sim.dtlb_gen the xlat slots are of */
     struct vx_xlat xlat[VX_XLAT_SLOTS];
 
     uint64_t cycle;         /* cycles this warp has been resident */
