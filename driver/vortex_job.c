@@ -284,6 +284,9 @@ static const char *const vortex_err_names[] = {
 	[VX_ERR_BAD_PACKET] = "bad ring packet",
 	[VX_ERR_BARRIER] = "impossible barrier",
 	[VX_ERR_MISALIGNED_FETCH] = "jump to a misaligned target",
+	[VX_ERR_FETCH_PAGE_FAULT] = "page fault on fetch",
+	[VX_ERR_LOAD_PAGE_FAULT] = "page fault on load",
+	[VX_ERR_STORE_PAGE_FAULT] = "page fault on store",
 };
 
 const char *vortex_err_name(u32 cause)

@@ -92,6 +92,8 @@ vxdbg_exception vxdbg_exception_from_cause(uint32_t cause)
 		return VXDBG_EXCEPTION_NONE;
 	case VX_ERR_LOAD_FAULT:
 	case VX_ERR_STORE_FAULT:
+	case VX_ERR_LOAD_PAGE_FAULT:
+	case VX_ERR_STORE_PAGE_FAULT:
 		return VXDBG_EXCEPTION_LANE_ILLEGAL_ADDRESS;
 	case VX_ERR_MISALIGNED_LOAD:
 	case VX_ERR_MISALIGNED_STORE:
@@ -101,6 +103,8 @@ vxdbg_exception vxdbg_exception_from_cause(uint32_t cause)
 	case VX_ERR_EBREAK:
 		return VXDBG_EXCEPTION_WARP_ILLEGAL_INSTRUCTION;
 	case VX_ERR_FETCH_FAULT:
+	case VX_ERR_MISALIGNED_FETCH:
+	case VX_ERR_FETCH_PAGE_FAULT:
 		return VXDBG_EXCEPTION_WARP_INVALID_PC;
 	case VX_ERR_ASSERT:
 		return VXDBG_EXCEPTION_WARP_ASSERT;

@@ -774,6 +774,15 @@ TEST(errno_table_maps_as_documented)
 	EXPECT_EQ(VXDBG_EXCEPTION_LANE_ILLEGAL_ADDRESS,
 		  vxdbg_exception_from_cause(VX_ERR_STORE_FAULT));
 	EXPECT_EQ(VXDBG_EXCEPTION_WARP_INVALID_PC, vxdbg_exception_from_cause(VX_ERR_FETCH_FAULT));
+	/* the page faults of translated launches, and a jump to a misaligned PC */
+	EXPECT_EQ(VXDBG_EXCEPTION_LANE_ILLEGAL_ADDRESS,
+		  vxdbg_exception_from_cause(VX_ERR_LOAD_PAGE_FAULT));
+	EXPECT_EQ(VXDBG_EXCEPTION_LANE_ILLEGAL_ADDRESS,
+		  vxdbg_exception_from_cause(VX_ERR_STORE_PAGE_FAULT));
+	EXPECT_EQ(VXDBG_EXCEPTION_WARP_INVALID_PC,
+		  vxdbg_exception_from_cause(VX_ERR_FETCH_PAGE_FAULT));
+	EXPECT_EQ(VXDBG_EXCEPTION_WARP_INVALID_PC,
+		  vxdbg_exception_from_cause(VX_ERR_MISALIGNED_FETCH));
 	EXPECT_EQ(VXDBG_EXCEPTION_UNKNOWN, vxdbg_exception_from_cause(99));
 }
 
