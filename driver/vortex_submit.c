@@ -276,10 +276,25 @@ static bool vortex_job_deps_done(struct drm_file *file, u32 in_sync)
 	return done;
 }
 
-/* Makes @done the fence of the file's next seqno; the file's lock held. */
-static void vortex_job_publish(struct vortex_file *vfile, struct drm_vortex_submit *args,
-			       struct dma_fence *done)
+/*
+ * Makes @job its file's next job: its seqno and its code object.  Both
+ * lanes do this and publish under the file's lock, which keeps seqnos in
+ * the order the jobs reach the card.
+ */
+static void vortex_job_name_locked(struct vortex_job *job, struct drm_vortex_submit *args)
 {
+	struct vortex_file *vfile = job->vfile;
+
+	lockdep_assert_held(&vfile->lock);
+	job->seqno = vfile->seqno + 1;
+	vortex_code_object_find(vfile, args->entry_pc, &job->code);
+}
+
+/* Makes @done the fence WAIT finds for the job's seqno, and returns it in @args. */
+static void vortex_job_publish_locked(struct vortex_job *job, struct drm_vortex_submit *args,
+				      struct dma_fence *done)
+{
+	struct vortex_file *vfile = job->vfile;
 	struct dma_fence **slot;
 
 	lockdep_assert_held(&vfile->lock);
@@ -291,60 +306,71 @@ static void vortex_job_publish(struct vortex_file *vfile, struct drm_vortex_subm
 
 /*
  * The fast lane: runs a job that waits for nothing at once if the card is
- * idle (vortex_job_run_inline()), its hardware fence the one WAIT and the
- * out-syncobj see.  False if the card was not idle: nothing was done.
- * The file's lock keeps seqnos in the order jobs reach the card.
+ * idle (vortex_job_run_inline()).  Returns its hardware fence (a
+ * reference), which WAIT and the out-syncobj see; NULL if the card was
+ * not idle, and then nothing was done.
  */
-static bool vortex_job_push_inline(struct vortex_job *job, struct drm_vortex_submit *args,
-				   struct drm_syncobj *out_sync)
+static struct dma_fence *vortex_job_push_inline(struct vortex_job *job,
+						struct drm_vortex_submit *args)
 {
 	struct vortex_file *vfile = job->vfile;
 	struct dma_fence *done;
 
 	mutex_lock(&vfile->lock);
-	job->seqno = vfile->seqno + 1;
-	vortex_code_object_find(vfile, args->entry_pc, &job->code);
+	vortex_job_name_locked(job, args);
 	if (!vortex_job_run_inline(job)) {
 		mutex_unlock(&vfile->lock);
-		return false;
+		return NULL;
 	}
 	done = dma_fence_get(job->hw_fence);
-	vortex_job_publish(vfile, args, done);
+	vortex_job_publish_locked(job, args, done);
 	mutex_unlock(&vfile->lock);
 
 	vortex_job_inline_done(job);	/* @job may be gone from here */
-	if (out_sync)
-		drm_syncobj_replace_fence(out_sync, done);
-	dma_fence_put(done);
-	return true;
+	return done;
 }
 
-/* Queues the job on the scheduler, whose finished fence WAIT sees. */
-static int vortex_job_push(struct vortex_job *job, struct drm_vortex_submit *args,
-			   struct drm_syncobj *out_sync)
+/*
+ * Queues the job on the scheduler, behind its in-syncobj.  Returns its
+ * finished fence (a reference), which WAIT and the out-syncobj see, or an
+ * ERR_PTR with the scheduler's part of the job undone.
+ */
+static struct dma_fence *vortex_job_queue(struct vortex_job *job, struct drm_file *file,
+					  struct drm_vortex_submit *args)
 {
 	struct vortex_file *vfile = job->vfile;
 	struct dma_fence *done;
 	int ret;
 
+	ret = vortex_sched_job_init(&job->base, &vfile->entity, file);
+	if (ret)
+		return ERR_PTR(ret);
+	if (args->in_sync) {
+		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
+							   args->in_sync, 0);
+		if (ret) {
+			drm_dbg(&job->vdev->drm, "SUBMIT: in_sync %u: %d\n", args->in_sync, ret);
+			goto err_cleanup;
+		}
+	}
+
 	mutex_lock(&vfile->lock);
 	ret = vortex_job_sched_prepare(job);
 	if (ret) {
 		mutex_unlock(&vfile->lock);
-		return ret;
+		goto err_cleanup;
 	}
-	job->seqno = vfile->seqno + 1;
-	vortex_code_object_find(vfile, args->entry_pc, &job->code);
+	vortex_job_name_locked(job, args);
 	drm_sched_job_arm(&job->base);
 	done = dma_fence_get(&job->base.s_fence->finished);
-	vortex_job_publish(vfile, args, done);
+	vortex_job_publish_locked(job, args, done);
 	drm_sched_entity_push_job(&job->base);	/* the scheduler's from here */
 	mutex_unlock(&vfile->lock);
+	return done;
 
-	if (out_sync)
-		drm_syncobj_replace_fence(out_sync, done);
-	dma_fence_put(done);
-	return 0;
+err_cleanup:
+	drm_sched_job_cleanup(&job->base);
+	return ERR_PTR(ret);
 }
 
 int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
@@ -354,6 +380,7 @@ int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
 	struct vortex_file *vfile = file->driver_priv;
 	struct drm_vortex_submit *args = data;
 	struct drm_syncobj *out_sync = NULL;
+	struct dma_fence *done;
 	struct vortex_job *job;
 	int ret, idx;
 
@@ -388,34 +415,24 @@ int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
 	}
 
 	/* Nothing to wait for: on an idle card it runs now (the fast lane). */
-	if (vortex_job_deps_done(file, args->in_sync) &&
-	    vortex_job_push_inline(job, args, out_sync))
-		goto out_done;
-
-	ret = vortex_sched_job_init(&job->base, &vfile->entity, file);
-	if (ret)
+	done = NULL;
+	if (vortex_job_deps_done(file, args->in_sync))
+		done = vortex_job_push_inline(job, args);
+	if (!done)
+		done = vortex_job_queue(job, file, args);
+	if (IS_ERR(done)) {
+		ret = PTR_ERR(done);
 		goto out_put_sync;
-
-	if (args->in_sync) {
-		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
-							   args->in_sync, 0);
-		if (ret) {
-			drm_dbg(drm, "SUBMIT: in_sync %u: %d\n", args->in_sync, ret);
-			goto out_cleanup;
-		}
 	}
 
-	ret = vortex_job_push(job, args, out_sync);
-	if (ret)
-		goto out_cleanup;
-out_done:
-	if (out_sync)
+	if (out_sync) {
+		drm_syncobj_replace_fence(out_sync, done);
 		drm_syncobj_put(out_sync);
+	}
+	dma_fence_put(done);
 	drm_dev_exit(idx);
 	return 0;
 
-out_cleanup:
-	drm_sched_job_cleanup(&job->base);
 out_put_sync:
 	if (out_sync)
 		drm_syncobj_put(out_sync);
