@@ -49,6 +49,8 @@
  * when the write returns, and raises no interrupt (docs/hardware.md).
  */
 #define   VX_CAPS_FAST_DOORBELL	VX_BIT(3)
+/* Sv32 translation: LAUNCH's SATP dword and the TLB registers below. */
+#define   VX_CAPS_MMU		VX_BIT(4)
 #define VX_REG_VRAM_SIZE_LO	0x0010	/* RO: VRAM bytes, low word */
 #define VX_REG_VRAM_SIZE_HI	0x0014	/* RO: VRAM bytes, high word */
 #define VX_REG_VRAM_DEVADDR	0x0018	/* RO: VX_VRAM_DEVADDR */

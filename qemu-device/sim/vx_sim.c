@@ -500,7 +500,7 @@ uint32_t vx_sim_mmio_read(struct vx_sim *sim, uint32_t offset)
     case VX_REG_VERSION:
         return VX_VERSION_CURRENT;
     case VX_REG_CAPS:
-        return VX_CAPS_DM | VX_CAPS_RING | VX_CAPS_FPU |
+        return VX_CAPS_DM | VX_CAPS_RING | VX_CAPS_FPU | VX_CAPS_MMU |
                (sim->cfg.fast_doorbell ? VX_CAPS_FAST_DOORBELL : 0);
     case VX_REG_VRAM_SIZE_LO:
         return (uint32_t)sim->cfg.vram_size;

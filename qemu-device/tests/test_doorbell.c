@@ -65,7 +65,8 @@ FIXTURE_TEARDOWN(fast)
 
 TEST_F(fast, caps_bit_set)
 {
-    EXPECT_EQ(VX_CAPS_DM | VX_CAPS_RING | VX_CAPS_FPU | VX_CAPS_FAST_DOORBELL,
+    EXPECT_EQ(VX_CAPS_DM | VX_CAPS_RING | VX_CAPS_FPU | VX_CAPS_MMU |
+              VX_CAPS_FAST_DOORBELL,
               rd(&self->c, VX_REG_CAPS));
 }
 
