@@ -31,6 +31,7 @@
 #include <linux/uaccess.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
+#include <drm/drm_gem.h>
 #include <drm/drm_print.h>
 
 #include "vortex_accel.h"
@@ -39,6 +40,7 @@
 #include "vortex_dm.h"
 #include "vortex_dump.h"
 #include "vortex_job.h"
+#include "vortex_vm.h"
 
 #define VORTEX_EBREAK		0x00100073u
 
@@ -469,11 +471,61 @@ out_unlock:
 	return ret;
 }
 
-/* [@addr, @addr + @len) lies in device memory. */
-static bool vortex_debug_in_vram(struct vortex_device *vdev, u64 addr, u64 len)
+/*
+ * The target's buffer at @addr, with a reference, and in @avail its bytes
+ * from @addr on; NULL if no space of the target maps @addr.  Any of the
+ * target's files will do: a buffer has one address in every space.
+ */
+static struct drm_gem_object *vortex_debug_target_bo(struct vortex_debug *dbg,
+						     u64 addr, u64 *avail)
 {
-	return addr >= vdev->devaddr && len <= vdev->vram_size &&
-	       addr - vdev->devaddr <= vdev->vram_size - len;
+	struct drm_device *drm = &dbg->vdev->drm;
+	struct drm_gem_object *obj = NULL;
+	struct drm_file *file;
+
+	mutex_lock(&drm->filelist_mutex);
+	list_for_each_entry(file, &drm->filelist, lhead) {
+		struct vortex_file *vfile = file->driver_priv;
+
+		if (vfile->pid != dbg->target)
+			continue;
+		obj = vortex_vm_get_bo(vfile->vm, addr, avail);
+		if (obj)
+			break;
+	}
+	mutex_unlock(&drm->filelist_mutex);
+	return obj;
+}
+
+/* Whether the target's spaces map every byte of [@addr, @addr + @len). */
+static bool vortex_debug_target_maps(struct vortex_debug *dbg, u64 addr, u64 len)
+{
+	struct drm_gem_object *obj;
+	u64 avail;
+
+	if (addr + len < addr)
+		return false;
+	while (len) {
+		obj = vortex_debug_target_bo(dbg, addr, &avail);
+		if (!obj)
+			return false;
+		drm_gem_object_put(obj);
+		avail = min(avail, len);
+		addr += avail;
+		len -= avail;
+	}
+	return true;
+}
+
+/* Restores the word under each breakpoint and lets its buffer go. */
+static void vortex_debug_clear_bp(struct vortex_debug *dbg,
+				  struct vortex_breakpoint *bp, bool card)
+{
+	/* Unless the program or the debugger wrote over it meanwhile. */
+	if (card && readl(vortex_debug_vram(dbg->vdev, bp->addr)) == VORTEX_EBREAK)
+		vortex_debug_poke(dbg->vdev, bp->addr, bp->orig);
+	drm_gem_object_put(bp->obj);
+	bp->obj = NULL;
 }
 
 static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg,
@@ -481,8 +533,9 @@ static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg,
 {
 	struct vortex_device *vdev = dbg->vdev;
 	struct drm_vortex_debug_breakpoint args;
+	struct drm_gem_object *obj = NULL;
 	struct vortex_breakpoint *bp;
-	void __iomem *word;
+	u64 avail;
 	int ret = 0;
 
 	if (copy_from_user(&args, uarg, sizeof(args)))
@@ -490,10 +543,12 @@ static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg,
 	if (args.op > DRM_VORTEX_DEBUG_BP_CLEAR ||
 	    args.space != DRM_VORTEX_DEBUG_SPACE_DEVICE || args.addr & 3)
 		return -EINVAL;
-	if (!vortex_debug_in_vram(vdev, args.addr, 4))
-		return -ENXIO;
+	if (args.op == DRM_VORTEX_DEBUG_BP_SET) {
+		obj = vortex_debug_target_bo(dbg, args.addr, &avail);
+		if (!obj)
+			return -ENXIO;
+	}
 
-	word = vortex_debug_vram(vdev, args.addr);
 	mutex_lock(&vdev->dm.lock);
 	bp = vortex_debug_bp(dbg, args.addr);
 	if (args.op == DRM_VORTEX_DEBUG_BP_SET) {
@@ -504,18 +559,20 @@ static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg,
 		} else {
 			bp = &dbg->bps[dbg->nbps++];
 			bp->addr = args.addr;
-			bp->orig = readl(word);
+			bp->orig = readl(vortex_debug_vram(vdev, args.addr));
+			bp->obj = obj;
+			obj = NULL;
 			vortex_debug_poke(vdev, args.addr, VORTEX_EBREAK);
 		}
 	} else if (!bp) {
 		ret = -ENOENT;
 	} else {
-		/* A buffer freed and reused since holds something else now. */
-		if (readl(word) == VORTEX_EBREAK)
-			vortex_debug_poke(vdev, args.addr, bp->orig);
+		vortex_debug_clear_bp(dbg, bp, true);
 		*bp = dbg->bps[--dbg->nbps];
 	}
 	mutex_unlock(&vdev->dm.lock);
+	if (obj)
+		drm_gem_object_put(obj);
 	return ret;
 }
 
@@ -552,24 +609,38 @@ static int vortex_debug_mem_hide_bps(struct vortex_debug *dbg, u64 addr,
 }
 
 /*
- * One memory range, copied straight between the user buffer and the
- * write-combined VRAM mapping, as i915's GTT pread/pwrite do: on the x86
- * machines this card lives in, that mapping is ordinary memory to the
- * CPU, and a bounce buffer would halve the bandwidth.
+ * One memory range of the target's space, a buffer at a time, each held
+ * by a reference while it is copied (the target may close its handle
+ * meanwhile; its memory is not handed out again until the copy is done).
+ * A buffer's address is its device address, so the copy goes straight
+ * between the user buffer and the write-combined VRAM mapping, as i915's
+ * GTT pread/pwrite do: on the x86 machines this card lives in, that
+ * mapping is ordinary memory to the CPU, and a bounce buffer would halve
+ * the bandwidth.
  */
 static int vortex_debug_mem_op(struct vortex_debug *dbg,
 			       const struct drm_vortex_debug_mem_op *op)
 {
-	void __user *ubuf = u64_to_user_ptr(op->buf);
-	void *io = (void __force *)vortex_debug_vram(dbg->vdev, op->addr);
+	u8 __user *ubuf = u64_to_user_ptr(op->buf);
 	bool write = op->flags & DRM_VORTEX_DEBUG_MEM_WRITE;
+	struct drm_gem_object *obj;
+	u64 done, n;
+	void *io;
 	int ret;
 
-	if (write) {
-		if (copy_from_user(io, ubuf, op->len))
-			return -EFAULT;
-	} else if (copy_to_user(ubuf, io, op->len)) {
-		return -EFAULT;
+	for (done = 0; done < op->len; done += n) {
+		obj = vortex_debug_target_bo(dbg, op->addr + done, &n);
+		if (!obj)
+			return -ENXIO;	/* unmapped since it was checked */
+		n = min_t(u64, n, op->len - done);
+		io = (void __force *)vortex_debug_vram(dbg->vdev, op->addr + done);
+		if (write)
+			ret = copy_from_user(io, ubuf + done, n) ? -EFAULT : 0;
+		else
+			ret = copy_to_user(ubuf + done, io, n) ? -EFAULT : 0;
+		drm_gem_object_put(obj);
+		if (ret)
+			return ret;
 	}
 	ret = vortex_debug_mem_hide_bps(dbg, op->addr, ubuf, op->len, write);
 	if (write) {
@@ -611,7 +682,7 @@ static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void __user *uarg)
 			ret = -E2BIG;
 			break;
 		}
-		if (!vortex_debug_in_vram(vdev, op.addr, op.len)) {
+		if (!vortex_debug_target_maps(dbg, op.addr, op.len)) {
 			ret = -ENXIO;
 			break;
 		}
@@ -942,14 +1013,10 @@ bool vortex_debug_job_paused(struct vortex_device *vdev, struct vortex_job *job)
 static void vortex_debug_cleanup_card(struct vortex_debug *dbg)
 {
 	struct vortex_device *vdev = dbg->vdev;
-	void __iomem *word;
 	u32 i;
 
-	for (i = 0; i < dbg->nbps; i++) {
-		word = vortex_debug_vram(vdev, dbg->bps[i].addr);
-		if (readl(word) == VORTEX_EBREAK)
-			vortex_debug_poke(vdev, dbg->bps[i].addr, dbg->bps[i].orig);
-	}
+	for (i = 0; i < dbg->nbps; i++)
+		vortex_debug_clear_bp(dbg, &dbg->bps[i], true);
 	dbg->nbps = 0;
 	/* Resets the DM's registers and resumes every warp it had halted. */
 	vortex_dm_deactivate(vdev);
@@ -983,6 +1050,11 @@ static void vortex_debug_detach(struct vortex_debug *dbg)
 
 static void vortex_debug_free(struct vortex_debug *dbg)
 {
+	u32 i;
+
+	/* Left by a detach that found the card gone. */
+	for (i = 0; i < dbg->nbps; i++)
+		vortex_debug_clear_bp(dbg, &dbg->bps[i], false);
 	put_pid(dbg->target);
 	kvfree(dbg);
 }

@@ -13,6 +13,7 @@
 
 struct drm_device;
 struct drm_file;
+struct drm_gem_object;
 struct vortex_device;
 struct vortex_job;
 
@@ -27,10 +28,15 @@ struct vortex_job;
  * struct vortex_breakpoint - a software breakpoint
  */
 struct vortex_breakpoint {
-	/** @addr: device address of the instruction */
+	/** @addr: address of the instruction (in the target's space) */
 	u32 addr;
 	/** @orig: the word ebreak replaced */
 	u32 orig;
+	/**
+	 * @obj: the buffer holding it, referenced: its memory is nobody
+	 * else's until the breakpoint is cleared and the word restored
+	 */
+	struct drm_gem_object *obj;
 };
 
 /**
@@ -107,7 +113,8 @@ bool vortex_debug_on_card(struct vortex_debug *dbg);
 int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
 			  bool reset_next);
 u32 vortex_warp_dump_regs_size(u32 threads);
-int vortex_warp_dump_regs(struct vortex_device *vdev, u32 warp, u64 area, u32 *out);
+int vortex_warp_dump_regs(struct vortex_device *vdev, u32 warp, u32 area,
+			  u64 vram_offset, u32 *out);
 int vortex_warp_status(struct vortex_device *vdev,
 		       struct drm_vortex_debug_warp_state *st);
 int vortex_debug_regs(struct vortex_debug *dbg,

@@ -521,13 +521,18 @@ int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
  * which on a large card (a 4,8,32,32 card has 2 million lane registers)
  * is seconds.  When the card is reset right after, the dump has the warp
  * store its own registers instead: every lane computes its slot in a
- * VRAM area the driver keeps for this (vortex_dump_init(): no context can
- * reach it) from its thread id, and each injected ``sw``/``fsw`` writes
+ * VRAM area the driver keeps for this (vortex_dump_init()) from its thread
+ * id, and each injected ``sw``/``fsw`` writes
  * one register of every lane at once.  About 75 injections per warp,
  * whatever its width, then one copy out of the BAR.  x5 and x6 serve as
  * the pointer and a temporary (their values are kept in DSCRATCH3 and
  * DSCRATCH2 and stored from there); the lanes' DSCRATCHes and the two
  * registers are not given back, which is why this is only for reset_next.
+ *
+ * Injected stores go through the warp's translation, so the area is
+ * reachable only while the dump maps it into the job's address space (the
+ * dump window, vortex_vm_window_map()); no space maps it otherwise, and
+ * the card is frozen under the driver's control all that time.
  */
 
 #define BULK_PTR	5
@@ -581,14 +586,16 @@ static int vortex_warp_store_regs(struct vortex_device *vdev, u32 area)
  * vortex_warp_dump_regs() - vortex_warp_read_regs() for a card reset next
  * @vdev: the device, DM lock held
  * @warp: global warp id, halted
- * @area: VRAM offset of vortex_warp_dump_regs_size() bytes, the driver's
+ * @area: virtual address, in the warp's space, of the area
+ * @vram_offset: VRAM offset of the same vortex_warp_dump_regs_size() bytes
  * @out: as for vortex_warp_read_regs()
  *
  * Clobbers x5, x6 and DSCRATCH2-3 of every lane (see the DOC above).
  *
  * Return: 0 or a negative errno.
  */
-int vortex_warp_dump_regs(struct vortex_device *vdev, u32 warp, u64 area, u32 *out)
+int vortex_warp_dump_regs(struct vortex_device *vdev, u32 warp, u32 area,
+			  u64 vram_offset, u32 *out)
 {
 	u32 threads = vdev->num_threads, size = vortex_warp_dump_regs_size(threads);
 	u32 lane, r, *slots;
@@ -601,9 +608,9 @@ int vortex_warp_dump_regs(struct vortex_device *vdev, u32 warp, u64 area, u32 *o
 	if (!slots)
 		return -ENOMEM;
 	vortex_dm_select(vdev, warp, 0);
-	ret = vortex_warp_store_regs(vdev, vdev->devaddr + area);
+	ret = vortex_warp_store_regs(vdev, area);
 	if (!ret) {
-		memcpy_fromio(slots, vdev->vram + area, size);
+		memcpy_fromio(slots, vdev->vram + vram_offset, size);
 		for (lane = 0; lane < threads; lane++) {
 			const u32 *slot = slots + (lane << (BULK_SLOT_SHIFT - 2));
 

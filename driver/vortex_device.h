@@ -3,6 +3,7 @@
 #ifndef __VORTEX_DEVICE_H__
 #define __VORTEX_DEVICE_H__
 
+#include <linux/idr.h>
 #include <linux/io.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
@@ -21,6 +22,7 @@ struct pci_dev;
 struct pid;
 struct vortex_debug;
 struct vortex_job;
+struct vortex_vm;
 
 /* Module parameters (vortex_drv.c). */
 extern unsigned int vortex_job_timeout_ms;
@@ -76,6 +78,12 @@ struct vortex_device {
 	struct drm_mm mm;
 	/** @mm_lock: protects @mm: BO create and free race */
 	struct mutex mm_lock;
+
+	/* ---- address spaces (vortex_vm.c) */
+	/** @asids: ASIDs of the files' address spaces */
+	struct ida asids;
+	/** @tlb_lock: serialises the TLB_ASID/TLB_VA/TLB_INVAL sequences */
+	spinlock_t tlb_lock;
 
 	/* ---- command ring and scheduler (vortex_job.c) */
 	/** @ring_node: the ring's VRAM */
@@ -205,6 +213,8 @@ struct vortex_file {
 	char comm[TASK_COMM_LEN];
 	/** @cmdline: its command line, quoted, or NULL (crash dumps) */
 	char *cmdline;
+	/** @vm: the file's GPU address space (vortex_vm.c) */
+	struct vortex_vm *vm;
 	/** @dump_flags: DRM_VORTEX_DUMP_* for this file's jobs */
 	u32 dump_flags;
 	/** @entity: the file's queue into the scheduler */

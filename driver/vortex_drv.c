@@ -37,6 +37,7 @@
 #include "vortex_fdinfo.h"
 #include "vortex_gem.h"
 #include "vortex_job.h"
+#include "vortex_vm.h"
 
 #define VORTEX_TIMEOUT_MIN_MS	10
 #define VORTEX_TIMEOUT_MAX_MS	60000
@@ -107,6 +108,7 @@ static int vortex_get_param_ioctl(struct drm_device *drm, void *data,
 			args->value |= DRM_VORTEX_CAP_DEBUG;
 		if (vortex_job_fast_lane(vdev))
 			args->value |= DRM_VORTEX_CAP_FAST_LANE;
+		args->value |= DRM_VORTEX_CAP_VM;
 		break;
 	case DRM_VORTEX_PARAM_JOB_TIMEOUT_MS:
 		args->value = vortex_job_timeout_ms;
@@ -125,6 +127,8 @@ static void vortex_file_release(struct kref *ref)
 {
 	struct vortex_file *vfile = container_of(ref, struct vortex_file, ref);
 
+	/* Its jobs are gone too: nothing can use the space any more. */
+	vortex_vm_destroy(vfile->vm);
 	put_pid(vfile->pid);
 	kfree(vfile->cmdline);
 	kfree(vfile);
@@ -149,11 +153,14 @@ static int vortex_open(struct drm_device *drm, struct drm_file *file)
 	mutex_init(&vfile->lock);
 	INIT_LIST_HEAD(&vfile->code_objects);
 
-	ret = vortex_job_file_open(vfile);
-	if (ret) {
-		kfree(vfile);
-		return ret;
+	vfile->vm = vortex_vm_create(vfile->vdev);
+	if (IS_ERR(vfile->vm)) {
+		ret = PTR_ERR(vfile->vm);
+		goto err_free;
 	}
+	ret = vortex_job_file_open(vfile);
+	if (ret)
+		goto err_vm;
 	vfile->pid = get_task_pid(current, PIDTYPE_TGID);
 	get_task_comm(vfile->comm, current);
 	vfile->cmdline = kstrdup_quotable_cmdline(current, GFP_KERNEL);
@@ -161,6 +168,12 @@ static int vortex_open(struct drm_device *drm, struct drm_file *file)
 
 	file->driver_priv = vfile;
 	return 0;
+
+err_vm:
+	vortex_vm_destroy(vfile->vm);
+err_free:
+	kfree(vfile);
+	return ret;
 }
 
 static void vortex_postclose(struct drm_device *drm, struct drm_file *file)
@@ -203,7 +216,8 @@ static const struct file_operations vortex_fops = {
 };
 
 static const struct drm_driver vortex_drm_driver = {
-	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_SYNCOBJ,
+	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_GEM_GPUVA |
+			   DRIVER_SYNCOBJ,
 	.open = vortex_open,
 	.postclose = vortex_postclose,
 	.show_fdinfo = vortex_fdinfo_show,
@@ -266,6 +280,9 @@ static int vortex_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 		return ret;
 
 	ret = vortex_gem_init(vdev);
+	if (ret)
+		goto err_device_fini;
+	ret = vortex_vm_init(vdev);
 	if (ret)
 		goto err_device_fini;
 

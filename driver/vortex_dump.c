@@ -63,6 +63,7 @@
 #include "vortex_dump_state.h"
 #include "vortex_gem.h"
 #include "vortex_job.h"
+#include "vortex_vm.h"
 
 static bool vortex_dump_enable = true;
 module_param_named(dump, vortex_dump_enable, bool, 0644);
@@ -129,32 +130,41 @@ static int vortex_dump_copy(struct vortex_device *vdev, struct vortex_dump_bo *b
 	return 0;
 }
 
-/* A NUL-terminated string of device memory at @addr, if it is in VRAM. */
-static void vortex_dump_string(struct vortex_device *vdev, u32 addr, char *out)
+/*
+ * A NUL-terminated string at @addr in the job's space, as far as it is
+ * mapped there: a kernel names no other client's memory.
+ */
+static void vortex_dump_string(struct vortex_device *vdev, struct vortex_job *job,
+			       u32 addr, char *out)
 {
+	struct drm_gem_object *obj;
+	u64 avail = 0;
 	u32 i;
 
 	out[0] = 0;
-	if (addr < vdev->devaddr ||
-	    addr - vdev->devaddr > vdev->vram_size - VORTEX_DUMP_STR)
+	obj = vortex_vm_get_bo(job->vfile->vm, addr, &avail);
+	if (!obj)
 		return;
-	for (i = 0; i < VORTEX_DUMP_STR - 1; i++) {
+	for (i = 0; i < VORTEX_DUMP_STR - 1 && i < avail; i++) {
 		out[i] = readb(vdev->vram + (addr - vdev->devaddr) + i);
 		if (!out[i])
-			return;
+			break;
 	}
 	out[i] = 0;
+	drm_gem_object_put(obj);
 }
 
 /*
- * A warp's registers: stored by the warp itself when the card is reset
- * next (the fast way, vortex_warp_dump_regs()), else through DSCRATCH.
+ * A warp's registers: stored by the warp itself at @regs_va, the dump
+ * window in its space, when the card is reset next (the fast way,
+ * vortex_warp_dump_regs()), else through DSCRATCH.
  */
 static int vortex_dump_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
-				 bool reset_next)
+				 bool reset_next, u32 regs_va)
 {
-	if (reset_next && drm_mm_node_allocated(&vdev->dump_node))
-		return vortex_warp_dump_regs(vdev, warp, vdev->dump_node.start, out);
+	if (reset_next && regs_va)
+		return vortex_warp_dump_regs(vdev, warp, regs_va,
+					     vdev->dump_node.start, out);
 	return vortex_warp_read_regs(vdev, warp, out, reset_next);
 }
 
@@ -164,7 +174,7 @@ static int vortex_dump_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
  * on-demand dump can let them go on.
  */
 static void vortex_dump_warps(struct vortex_device *vdev, struct vortex_dump *d,
-			      u32 *running)
+			      u32 *running, u32 regs_va)
 {
 	u32 total = vortex_device_total_warps(vdev), w, win, active, halted, n = 0;
 	u32 regs = VORTEX_WARP_REGS * vdev->num_threads;
@@ -215,7 +225,7 @@ static void vortex_dump_warps(struct vortex_device *vdev, struct vortex_dump *d,
 			continue;
 		}
 		dw->regs = kvmalloc_array(regs, sizeof(u32), VORTEX_DUMP_GFP);
-		if (!dw->regs || vortex_dump_read_regs(vdev, w, dw->regs, !running)) {
+		if (!dw->regs || vortex_dump_read_regs(vdev, w, dw->regs, !running, regs_va)) {
 			kvfree(dw->regs);
 			dw->regs = NULL;
 			vortex_dump_missing(d, "registers");
@@ -512,8 +522,9 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	u64 budget = (u64)vortex_dump_max_mb << 20;
 	u64 start = error ? vdev->recovery_start_ns : ktime_get_ns();
 	u64 accesses = vdev->dm.accesses;
-	u32 *running = NULL;
+	u32 *running = NULL, regs_va = 0;
 	struct vortex_dump *d;
+	u64 window = 0;
 	int ret;
 	u32 i;
 
@@ -533,9 +544,10 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	for (i = 0; i < ARRAY_SIZE(d->regs); i++)
 		d->regs[i] = vortex_read(vdev, i * 4);
 	/* An assert's a0, a1, a3: expression, file, function (a2 the line). */
-	if (d->regs[VX_REG_ERR_CAUSE / 4] == VX_ERR_ASSERT)
+	if (job && d->regs[VX_REG_ERR_CAUSE / 4] == VX_ERR_ASSERT)
 		for (i = 0; i < 3; i++)
-			vortex_dump_string(vdev, d->regs[VX_REG_ERR_INFO(i == 2 ? 3 : i) / 4],
+			vortex_dump_string(vdev, job,
+					   d->regs[VX_REG_ERR_INFO(i == 2 ? 3 : i) / 4],
 					   d->assert[i]);
 
 	if (vortex_dump_copy(vdev, &d->ring, vdev->devaddr + vdev->ring_node.start,
@@ -580,8 +592,21 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 			return -ENOMEM;
 		}
 	}
-	/* Without @running (recovery), the card is reset after the capture. */
-	vortex_dump_warps(vdev, d, running);
+	/*
+	 * Without @running (recovery), the card is reset after the capture,
+	 * and the warps may store their registers themselves: through the
+	 * dump window, mapped in the job's space only while the card is
+	 * frozen.
+	 */
+	if (!running && job && drm_mm_node_allocated(&vdev->dump_node) &&
+	    vdev->dump_node.size <= SZ_4M)
+		window = vdev->dump_node.size;
+	if (window)
+		regs_va = vortex_vm_window_map(job->vfile->vm, vdev->dump_node.start,
+					       window);
+	vortex_dump_warps(vdev, d, running, regs_va);
+	if (window)
+		vortex_vm_window_unmap(job->vfile->vm, window);
 	d->elf = vortex_dump_elf(vdev, d, &d->elf_len);
 	if (!d->elf)
 		vortex_dump_missing(d, "cuda-coredump (no memory)");

@@ -31,6 +31,7 @@
 #include "vortex_accel.h"
 #include "vortex_device.h"
 #include "vortex_gem.h"
+#include "vortex_vm.h"
 
 u64 vortex_bo_devaddr(struct vortex_bo *bo)
 {
@@ -142,6 +143,8 @@ static int vortex_gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vm
 
 static const struct drm_gem_object_funcs vortex_gem_funcs = {
 	.free = vortex_gem_free,
+	.open = vortex_vm_gem_open,
+	.close = vortex_vm_gem_close,
 	.status = vortex_gem_status,
 	.mmap = vortex_gem_mmap,
 	.vm_ops = &vortex_gem_vm_ops,
@@ -163,8 +166,10 @@ static struct vortex_bo *vortex_bo_create(struct vortex_device *vdev, u64 size)
 	bo->base.funcs = &vortex_gem_funcs;
 	drm_gem_private_object_init(&vdev->drm, &bo->base, size);
 
+	/* Large buffers on 4 MiB boundaries: mapped with megapages. */
 	mutex_lock(&vdev->mm_lock);
-	ret = drm_mm_insert_node_generic(&vdev->mm, &bo->node, size, PAGE_SIZE,
+	ret = drm_mm_insert_node_generic(&vdev->mm, &bo->node, size,
+					 size >= SZ_4M ? SZ_4M : PAGE_SIZE,
 					 0, DRM_MM_INSERT_BEST);
 	mutex_unlock(&vdev->mm_lock);
 	if (ret) {

@@ -63,6 +63,7 @@
 #include "vortex_dump.h"
 #include "vortex_gem.h"
 #include "vortex_job.h"
+#include "vortex_vm.h"
 
 /* One job on the card at a time needs only a few dwords of ring. */
 #define VORTEX_RING_SIZE	VX_RING_SIZE_MIN
@@ -533,6 +534,7 @@ void vortex_job_release(struct vortex_job *job)
 		kfree(job->hw_fence);
 
 	atomic_dec(&job->vfile->jobs_in_flight);
+	vortex_vm_job_put(job->vfile->vm);
 	vortex_file_put(job->vfile);
 	kfree(job);
 

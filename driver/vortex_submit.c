@@ -39,6 +39,7 @@
 #include "vortex_device.h"
 #include "vortex_gem.h"
 #include "vortex_job.h"
+#include "vortex_vm.h"
 
 #define VORTEX_SUBMIT_MAX_BOS	4096
 
@@ -217,7 +218,7 @@ static void vortex_job_build_launch(struct vortex_job *job,
 	l[VX_LAUNCH_STACK_BASE] = args->stack_addr;
 	l[VX_LAUNCH_STACK_SIZE] = args->stack_size;
 	l[VX_LAUNCH_FLAGS] = 0;
-	l[VX_LAUNCH_RSVD] = 0;
+	l[VX_LAUNCH_SATP] = vortex_vm_satp(job->vfile->vm);
 }
 
 /*
@@ -247,6 +248,8 @@ static struct vortex_job *vortex_job_alloc(struct vortex_file *vfile)
 	job->vdev = vdev;
 	kref_get(&vfile->ref);
 	job->vfile = vfile;
+	/* Before any handle is looked up: see vortex_vm_gem_close(). */
+	vortex_vm_job_get(vfile->vm);
 	atomic_inc(&vdev->job_count);
 	return job;
 

@@ -86,6 +86,12 @@ extern "C" {
  * WAIT, syncobjs, order, timeouts and errors are the same on both lanes.
  */
 #define DRM_VORTEX_CAP_FAST_LANE	(1ull << 4)
+/*
+ * Every file has its own GPU address space: a kernel reaches the buffers
+ * its file has handles to, at their dev_addr, and nothing else (see
+ * "Address spaces" below).
+ */
+#define DRM_VORTEX_CAP_VM		(1ull << 5)
 
 /**
  * struct drm_vortex_get_param - query one device or driver parameter

@@ -1,0 +1,682 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Copyright 2026 The Vortex driver authors */
+
+/**
+ * DOC: GPU address spaces
+ *
+ * Every open file has its own GPU address space: Sv32 page tables in VRAM
+ * and an ASID (docs/hardware.md, "Address translation"), named by the SATP
+ * dword of the LAUNCH packet of each of the file's jobs.  A kernel reaches
+ * exactly the buffers its file has handles to.  Other files' buffers, freed
+ * VRAM, the ring, the page tables themselves and every other driver
+ * structure are mapped in no space, and a kernel touching them takes a
+ * page fault (-EIO, the cause and virtual address in the log and the dump).
+ *
+ * A buffer is mapped when a file gets a handle to it (BO_CREATE, or a PRIME
+ * import) and unmapped when that handle goes: the GEM object's open and
+ * close callbacks.  It is mapped at the virtual address equal to its
+ * device address, so a buffer has one address in every space that maps
+ * it, and the address fields of the uapi keep their meaning.  Leaves allow
+ * read, write and execute; the card never sets A or D, so both are set.
+ * Buffers of 4 MiB or more start on a 4 MiB boundary (vortex_gem.c) and
+ * their aligned 4 MiB pieces are megapages.  &drm_gpuvm keeps the
+ * mappings: one &drm_gpuva each, linked to its object through a
+ * &drm_gpuvm_bo, which holds a reference on the object.
+ *
+ * A handle closed while the file still has jobs keeps its mapping until
+ * the last of them is freed: a job may use any buffer of its file, not
+ * only those it lists.  Unmapping clears the PTEs and invalidates the
+ * card's TLB before the mapping lets go of the object, and an object's
+ * memory is cleared before it is freed (vortex_gem.c), so no space ever
+ * maps memory another client may get.
+ *
+ * Page tables are VRAM nodes outside every buffer, taken from the top of
+ * VRAM.  A level-0 table is freed when its last PTE is cleared, after the
+ * TLB invalidation.  ASIDs come from an IDA, 1 to %VORTEX_VM_MAX_ASID (so
+ * a card has at most that many open files), and a file's ASID is
+ * invalidated before it is given to another file.
+ *
+ * The only other mapping is the dump window: while a recovery dump holds
+ * the card frozen, warps store their registers through it into driver
+ * VRAM (vortex_warp_dump_regs()).  It lies below VRAM, reserved in the
+ * &drm_gpuvm, and is unmapped and invalidated before the card runs again.
+ */
+
+#include <linux/dma-resv.h>
+#include <linux/idr.h>
+#include <linux/io.h>
+#include <linux/slab.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gpuvm.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_mm.h>
+#include <drm/drm_print.h>
+
+#include "vortex_device.h"
+#include "vortex_gem.h"
+#include "vortex_regs.h"
+#include "vortex_vm.h"
+
+#define VORTEX_VM_PTES		1024		/* entries of a table */
+#define VORTEX_VM_MAX_ASID	511		/* 9 bits; 0 is never used */
+/* The dump window: one level-0 table's worth, below VRAM. */
+#define VORTEX_VM_WINDOW	0x40000000ull
+/* Unmapping more pages than this invalidates the ASID, not each page. */
+#define VORTEX_VM_INVAL_PAGES	16
+
+#define VORTEX_PTE_LEAF		(VX_PTE_V | VX_PTE_R | VX_PTE_W | VX_PTE_X | \
+				 VX_PTE_U | VX_PTE_A | VX_PTE_D)
+
+/**
+ * struct vortex_vma - one buffer mapped in one address space
+ */
+struct vortex_vma {
+	/** @va: the mapping, in the space's &drm_gpuvm */
+	struct drm_gpuva va;
+	/** @handles: the file's handles to the buffer (one, in practice) */
+	unsigned int handles;
+	/** @deferred: on &vortex_vm.deferred while unmapping waits for jobs */
+	struct list_head deferred;
+};
+
+/**
+ * struct vortex_vm - one file's GPU address space
+ */
+struct vortex_vm {
+	/** @base: VA ranges, mappings and buffer links */
+	struct drm_gpuvm base;
+	/** @vdev: the card */
+	struct vortex_device *vdev;
+	/** @lock: protects the mappings, the page tables and @deferred */
+	struct mutex lock;
+	/** @jobs: the file's jobs not yet freed (vortex_vm_job_get()) */
+	atomic_t jobs;
+	/** @deferred: mappings without a handle, unmapped when @jobs is 0 */
+	struct list_head deferred;
+	/** @asid: the space's ASID */
+	u32 asid;
+	/** @root: the level-1 table */
+	struct drm_mm_node root;
+	/** @window: the level-0 table of the dump window */
+	struct drm_mm_node window;
+	/** @tables: level-0 tables, by level-1 index, or NULL */
+	struct drm_mm_node *tables[VORTEX_VM_PTES];
+	/** @used: valid PTEs in each of @tables */
+	u16 used[VORTEX_VM_PTES];
+};
+
+static struct vortex_vm *to_vortex_vm(struct drm_gpuvm *gpuvm)
+{
+	return container_of(gpuvm, struct vortex_vm, base);
+}
+
+static struct vortex_vma *to_vortex_vma(struct drm_gpuva *va)
+{
+	return container_of(va, struct vortex_vma, va);
+}
+
+static u64 vortex_vm_node_pa(struct vortex_device *vdev, struct drm_mm_node *node)
+{
+	return vdev->devaddr + node->start;
+}
+
+static u32 vortex_pte(u64 pa, u32 flags)
+{
+	return VX_PTE_MAKE(pa >> VX_PAGE_SHIFT, flags);
+}
+
+/* Entry @i of the table @node; the caller is inside drm_dev_enter(). */
+static void vortex_vm_set(struct vortex_vm *vm, struct drm_mm_node *node,
+			  u32 i, u32 pte)
+{
+	writel(pte, vm->vdev->vram + node->start + i * sizeof(u32));
+}
+
+static int vortex_vm_table_alloc(struct vortex_vm *vm, struct drm_mm_node *node)
+{
+	struct vortex_device *vdev = vm->vdev;
+	int ret;
+
+	mutex_lock(&vdev->mm_lock);
+	ret = drm_mm_insert_node_generic(&vdev->mm, node, SZ_4K, SZ_4K, 0,
+					 DRM_MM_INSERT_HIGH);
+	mutex_unlock(&vdev->mm_lock);
+	if (ret)
+		return -ENOMEM;
+	memset_io(vdev->vram + node->start, 0, SZ_4K);
+	return 0;
+}
+
+static void vortex_vm_table_free(struct vortex_vm *vm, struct drm_mm_node *node)
+{
+	struct vortex_device *vdev = vm->vdev;
+
+	if (!drm_mm_node_allocated(node))
+		return;
+	mutex_lock(&vdev->mm_lock);
+	drm_mm_remove_node(node);
+	mutex_unlock(&vdev->mm_lock);
+}
+
+/*
+ * Whether the 4 MiB piece of [@va, @end) at @va is a megapage: map and
+ * unmap decide alike.  The address is its own physical address.
+ */
+static bool vortex_vm_mega(u64 va, u64 end)
+{
+	return IS_ALIGNED(va, SZ_4M) && end - va >= SZ_4M;
+}
+
+/*
+ * Unmaps [@va, @end): PTEs only, and only the counts while the card is
+ * gone (@hw false); the caller invalidates, then sweeps.
+ */
+static void vortex_vm_clear_range(struct vortex_vm *vm, u64 va, u64 end, bool hw)
+{
+	while (va < end) {
+		u32 l1 = va >> 22;
+		u64 next = min_t(u64, end, ALIGN_DOWN(va, SZ_4M) + SZ_4M);
+		u32 n = (next - va) >> VX_PAGE_SHIFT;
+
+		if (vortex_vm_mega(va, end)) {
+			if (hw)
+				vortex_vm_set(vm, &vm->root, l1, 0);
+		} else if (vm->tables[l1]) {
+			if (hw)
+				memset_io(vm->vdev->vram + vm->tables[l1]->start +
+					  ((va >> VX_PAGE_SHIFT) & 1023) * sizeof(u32),
+					  0, n * sizeof(u32));
+			vm->used[l1] -= n;
+			if (!vm->used[l1] && hw)
+				vortex_vm_set(vm, &vm->root, l1, 0);
+		}
+		va = next;
+	}
+}
+
+/* Frees the level-0 tables of [@va, @end) left empty, after invalidation. */
+static void vortex_vm_sweep(struct vortex_vm *vm, u64 va, u64 end)
+{
+	u32 l1;
+
+	for (l1 = va >> 22; l1 <= (end - 1) >> 22; l1++) {
+		if (vm->tables[l1] && !vm->used[l1]) {
+			vortex_vm_table_free(vm, vm->tables[l1]);
+			kfree(vm->tables[l1]);
+			vm->tables[l1] = NULL;
+		}
+	}
+}
+
+/* The level-0 table of @l1, made if needed. */
+static int vortex_vm_table_get(struct vortex_vm *vm, u32 l1)
+{
+	struct drm_mm_node *node;
+	int ret;
+
+	if (vm->tables[l1])
+		return 0;
+	node = kzalloc(sizeof(*node), GFP_KERNEL_ACCOUNT);
+	if (!node)
+		return -ENOMEM;
+	ret = vortex_vm_table_alloc(vm, node);
+	if (ret) {
+		kfree(node);
+		return ret;
+	}
+	vm->tables[l1] = node;
+	vortex_vm_set(vm, &vm->root, l1,
+		      vortex_pte(vortex_vm_node_pa(vm->vdev, node), VX_PTE_V));
+	return 0;
+}
+
+/* Maps [@va, @va + @size) onto itself; undone in full on failure. */
+static int vortex_vm_map_range(struct vortex_vm *vm, u64 va, u64 size)
+{
+	u64 start = va, end = va + size;
+	int ret;
+
+	while (va < end) {
+		u32 l1 = va >> 22;
+		u64 next = min_t(u64, end, ALIGN_DOWN(va, SZ_4M) + SZ_4M);
+
+		if (vortex_vm_mega(va, end)) {
+			vortex_vm_set(vm, &vm->root, l1, vortex_pte(va, VORTEX_PTE_LEAF));
+			va = next;
+			continue;
+		}
+		ret = vortex_vm_table_get(vm, l1);
+		if (ret) {
+			vortex_vm_clear_range(vm, start, va, true);
+			vortex_vm_sweep(vm, start, va);
+			return ret;
+		}
+		for (; va < next; va += SZ_4K) {
+			vortex_vm_set(vm, vm->tables[l1], (va >> VX_PAGE_SHIFT) & 1023,
+				      vortex_pte(va, VORTEX_PTE_LEAF));
+			vm->used[l1]++;
+		}
+	}
+	/* In VRAM before a doorbell can start a job that uses them. */
+	wmb();
+	return 0;
+}
+
+/* Drops the card's cached translations of [@va, @va + @size) in @vm. */
+static void vortex_vm_tlb_inval(struct vortex_vm *vm, u64 va, u64 size)
+{
+	struct vortex_device *vdev = vm->vdev;
+	unsigned long flags;
+	u64 off;
+
+	/* The cleared PTEs out of the write-combining buffer first. */
+	wmb();
+	spin_lock_irqsave(&vdev->tlb_lock, flags);
+	vortex_write(vdev, VX_REG_TLB_ASID, vm->asid);
+	if (size >> VX_PAGE_SHIFT > VORTEX_VM_INVAL_PAGES) {
+		vortex_write(vdev, VX_REG_TLB_INVAL, VX_TLB_INVAL_ASID);
+	} else {
+		for (off = 0; off < size; off += SZ_4K) {
+			vortex_write(vdev, VX_REG_TLB_VA, va + off);
+			vortex_write(vdev, VX_REG_TLB_INVAL, VX_TLB_INVAL_PAGE);
+		}
+	}
+	spin_unlock_irqrestore(&vdev->tlb_lock, flags);
+}
+
+/*
+ * Removes @vma: PTEs cleared and the TLB invalidated (if the card is still
+ * there) before the link, and so the object, is let go.
+ */
+static void vortex_vm_unmap_locked(struct vortex_vm *vm, struct vortex_vma *vma)
+{
+	struct drm_gem_object *obj = vma->va.gem.obj;
+	u64 va = vma->va.va.addr, size = vma->va.va.range;
+	int idx;
+
+	lockdep_assert_held(&vm->lock);
+	if (drm_dev_enter(&vm->vdev->drm, &idx)) {
+		vortex_vm_clear_range(vm, va, va + size, true);
+		vortex_vm_tlb_inval(vm, va, size);
+		drm_dev_exit(idx);
+	} else {
+		/* The card is gone: only the bookkeeping is left. */
+		vortex_vm_clear_range(vm, va, va + size, false);
+	}
+	vortex_vm_sweep(vm, va, va + size);
+
+	list_del(&vma->deferred);
+	drm_gpuva_remove(&vma->va);
+	/* The link may hold the last reference: keep one past the unlock. */
+	drm_gem_object_get(obj);
+	dma_resv_lock(obj->resv, NULL);
+	drm_gpuva_unlink(&vma->va);
+	dma_resv_unlock(obj->resv);
+	drm_gem_object_put(obj);
+	kfree(vma);
+}
+
+static struct vortex_vma *vortex_vm_find(struct vortex_vm *vm,
+					 struct drm_gem_object *obj)
+{
+	struct drm_gpuva *va;
+
+	va = drm_gpuva_find(&vm->base, vortex_bo_devaddr(to_vortex_bo(obj)),
+			    obj->size);
+	return va ? to_vortex_vma(va) : NULL;
+}
+
+static int vortex_vm_map_locked(struct vortex_vm *vm, struct drm_gem_object *obj)
+{
+	u64 va = vortex_bo_devaddr(to_vortex_bo(obj));
+	struct drm_gpuvm_bo *vm_bo;
+	struct vortex_vma *vma;
+	int ret, idx;
+
+	if (!drm_dev_enter(&vm->vdev->drm, &idx))
+		return -ENODEV;
+	vma = kzalloc(sizeof(*vma), GFP_KERNEL_ACCOUNT);
+	if (!vma) {
+		ret = -ENOMEM;
+		goto out_exit;
+	}
+	INIT_LIST_HEAD(&vma->deferred);
+	vma->handles = 1;
+	drm_gpuva_init(&vma->va, va, obj->size, obj, 0);
+	/* Buffers never overlap, and none is in the reserved window. */
+	ret = drm_gpuva_insert(&vm->base, &vma->va);
+	if (drm_WARN_ON(&vm->vdev->drm, ret))
+		goto out_free;
+	ret = vortex_vm_map_range(vm, va, obj->size);
+	if (ret)
+		goto out_remove;
+
+	dma_resv_lock(obj->resv, NULL);
+	vm_bo = drm_gpuvm_bo_obtain(&vm->base, obj);
+	if (IS_ERR(vm_bo)) {
+		dma_resv_unlock(obj->resv);
+		ret = PTR_ERR(vm_bo);
+		goto out_unmap;
+	}
+	drm_gpuva_link(&vma->va, vm_bo);
+	drm_gpuvm_bo_put(vm_bo);	/* the link holds it */
+	dma_resv_unlock(obj->resv);
+	drm_dev_exit(idx);
+	return 0;
+
+out_unmap:
+	/* Never used: nothing of it can be in a TLB. */
+	vortex_vm_clear_range(vm, va, va + obj->size, true);
+	vortex_vm_sweep(vm, va, va + obj->size);
+out_remove:
+	drm_gpuva_remove(&vma->va);
+out_free:
+	kfree(vma);
+out_exit:
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/**
+ * vortex_vm_gem_open() - map a buffer in the space of a file that got a handle
+ * @obj: the buffer
+ * @file: the file
+ *
+ * A buffer whose earlier handle is closed but still mapped (jobs were in
+ * flight) takes that mapping back.
+ *
+ * Return: 0, -ENOMEM (no memory or VRAM for page tables), -ENODEV.
+ */
+int vortex_vm_gem_open(struct drm_gem_object *obj, struct drm_file *file)
+{
+	struct vortex_file *vfile = file->driver_priv;
+	struct vortex_vm *vm = vfile->vm;
+	struct vortex_vma *vma;
+	int ret = 0;
+
+	mutex_lock(&vm->lock);
+	vma = vortex_vm_find(vm, obj);
+	if (vma) {
+		if (!vma->handles++)
+			list_del_init(&vma->deferred);
+	} else {
+		ret = vortex_vm_map_locked(vm, obj);
+	}
+	mutex_unlock(&vm->lock);
+	return ret;
+}
+
+/**
+ * vortex_vm_gem_close() - a file's handle to a buffer is gone
+ * @obj: the buffer
+ * @file: the file
+ *
+ * Unmaps the buffer from the file's space, at once if the file has no
+ * jobs, else when its last job is freed (vortex_vm_job_put()).
+ */
+void vortex_vm_gem_close(struct drm_gem_object *obj, struct drm_file *file)
+{
+	struct vortex_file *vfile = file->driver_priv;
+	struct vortex_vm *vm = vfile->vm;
+	struct vortex_vma *vma;
+
+	mutex_lock(&vm->lock);
+	vma = vortex_vm_find(vm, obj);
+	if (!drm_WARN_ON(obj->dev, !vma || !vma->handles) && !--vma->handles) {
+		/*
+		 * SUBMIT counts its job before it looks handles up, and this
+		 * handle is out of the table by now: a job that found it is
+		 * counted here.
+		 */
+		if (atomic_read(&vm->jobs))
+			list_add_tail(&vma->deferred, &vm->deferred);
+		else
+			vortex_vm_unmap_locked(vm, vma);
+	}
+	mutex_unlock(&vm->lock);
+}
+
+/**
+ * vortex_vm_job_get() - a job of the space's file was made
+ * @vm: the space
+ *
+ * Until its vortex_vm_job_put(), closing a handle leaves the mapping be.
+ */
+void vortex_vm_job_get(struct vortex_vm *vm)
+{
+	atomic_inc(&vm->jobs);
+}
+
+/**
+ * vortex_vm_job_put() - a job of the space's file was freed
+ * @vm: the space
+ *
+ * The last one unmaps the buffers whose handles were closed meanwhile.
+ * Process context.
+ */
+void vortex_vm_job_put(struct vortex_vm *vm)
+{
+	struct vortex_vma *vma, *next;
+
+	if (!atomic_dec_and_mutex_lock(&vm->jobs, &vm->lock))
+		return;
+	list_for_each_entry_safe(vma, next, &vm->deferred, deferred)
+		vortex_vm_unmap_locked(vm, vma);
+	mutex_unlock(&vm->lock);
+}
+
+/**
+ * vortex_vm_get_bo() - the buffer mapped at an address, with a reference
+ * @vm: the space
+ * @addr: a virtual address
+ * @avail: out: bytes of the mapping from @addr on
+ *
+ * Return: the buffer, to drm_gem_object_put(), or NULL if @addr is not
+ * mapped in @vm.
+ */
+struct drm_gem_object *vortex_vm_get_bo(struct vortex_vm *vm, u64 addr, u64 *avail)
+{
+	struct drm_gem_object *obj = NULL;
+	struct drm_gpuva *va;
+
+	mutex_lock(&vm->lock);
+	va = drm_gpuva_find_first(&vm->base, addr, 1);
+	if (va && va->gem.obj && va != &vm->base.kernel_alloc_node) {
+		obj = va->gem.obj;
+		drm_gem_object_get(obj);
+		*avail = va->va.addr + va->va.range - addr;
+	}
+	mutex_unlock(&vm->lock);
+	return obj;
+}
+
+/**
+ * vortex_vm_window_map() - map driver VRAM into a space for a recovery dump
+ * @vm: the space of the job on the card
+ * @vram_offset: VRAM offset of the area, page aligned
+ * @size: bytes, at most 4 MiB
+ *
+ * Only while the card is frozen under the driver's control (DM lock held,
+ * the card reset before it runs a program again), and undone with
+ * vortex_vm_window_unmap() before then.  The caller is inside
+ * drm_dev_enter().
+ *
+ * Return: the area's virtual address in @vm.
+ */
+u64 vortex_vm_window_map(struct vortex_vm *vm, u64 vram_offset, u64 size)
+{
+	u64 pa = vm->vdev->devaddr + vram_offset, off;
+
+	for (off = 0; off < size; off += SZ_4K)
+		vortex_vm_set(vm, &vm->window, off >> VX_PAGE_SHIFT,
+			      vortex_pte(pa + off, VORTEX_PTE_LEAF));
+	/* In VRAM before the injected stores use them. */
+	wmb();
+	return VORTEX_VM_WINDOW;
+}
+
+/**
+ * vortex_vm_window_unmap() - undo vortex_vm_window_map()
+ * @vm: the space
+ * @size: as mapped
+ */
+void vortex_vm_window_unmap(struct vortex_vm *vm, u64 size)
+{
+	memset_io(vm->vdev->vram + vm->window.start, 0,
+		  (size >> VX_PAGE_SHIFT) * sizeof(u32));
+	vortex_vm_tlb_inval(vm, VORTEX_VM_WINDOW, size);
+}
+
+/**
+ * vortex_vm_satp() - the SATP dword of the space's launches
+ * @vm: the space
+ *
+ * Return: Sv32, the space's ASID and root table.
+ */
+u32 vortex_vm_satp(const struct vortex_vm *vm)
+{
+	return VX_SATP_MAKE(vm->asid,
+			    (vm->vdev->devaddr + vm->root.start) >> VX_PAGE_SHIFT);
+}
+
+/**
+ * vortex_vm_asid() - the space's ASID (logs and dumps)
+ * @vm: the space
+ *
+ * Return: 1 .. %VORTEX_VM_MAX_ASID.
+ */
+u32 vortex_vm_asid(const struct vortex_vm *vm)
+{
+	return vm->asid;
+}
+
+static void vortex_vm_free(struct drm_gpuvm *gpuvm)
+{
+	kvfree(to_vortex_vm(gpuvm));
+}
+
+static const struct drm_gpuvm_ops vortex_vm_ops = {
+	.vm_free = vortex_vm_free,
+};
+
+/**
+ * vortex_vm_create() - a new, empty address space (for a new file)
+ * @vdev: the card
+ *
+ * Return: the space, or an ERR_PTR: -ENOSPC when every ASID is taken,
+ * -ENOMEM, -ENODEV.
+ */
+struct vortex_vm *vortex_vm_create(struct vortex_device *vdev)
+{
+	struct drm_gem_object *r_obj;
+	struct vortex_vm *vm;
+	int ret, idx;
+
+	vm = kvzalloc(sizeof(*vm), GFP_KERNEL_ACCOUNT);
+	if (!vm)
+		return ERR_PTR(-ENOMEM);
+	vm->vdev = vdev;
+	mutex_init(&vm->lock);
+	INIT_LIST_HEAD(&vm->deferred);
+
+	ret = ida_alloc_range(&vdev->asids, 1, VORTEX_VM_MAX_ASID, GFP_KERNEL);
+	if (ret < 0)
+		goto err_free;
+	vm->asid = ret;
+
+	if (!drm_dev_enter(&vdev->drm, &idx)) {
+		ret = -ENODEV;
+		goto err_asid;
+	}
+	ret = vortex_vm_table_alloc(vm, &vm->root);
+	if (!ret)
+		ret = vortex_vm_table_alloc(vm, &vm->window);
+	if (!ret)
+		vortex_vm_set(vm, &vm->root, VORTEX_VM_WINDOW >> 22,
+			      vortex_pte(vortex_vm_node_pa(vdev, &vm->window), VX_PTE_V));
+	drm_dev_exit(idx);
+	if (ret)
+		goto err_tables;
+
+	r_obj = drm_gpuvm_resv_object_alloc(&vdev->drm);
+	if (!r_obj) {
+		ret = -ENOMEM;
+		goto err_tables;
+	}
+	/* Sv32 spans 4 GiB; the dump window is never a buffer's. */
+	drm_gpuvm_init(&vm->base, "vortex", 0, &vdev->drm, r_obj, 0, SZ_4G,
+		       VORTEX_VM_WINDOW, SZ_4M, &vortex_vm_ops);
+	drm_gem_object_put(r_obj);
+	return vm;
+
+err_tables:
+	vortex_vm_table_free(vm, &vm->window);
+	vortex_vm_table_free(vm, &vm->root);
+err_asid:
+	ida_free(&vdev->asids, vm->asid);
+err_free:
+	mutex_destroy(&vm->lock);
+	kvfree(vm);
+	return ERR_PTR(ret);
+}
+
+/**
+ * vortex_vm_destroy() - end a file's address space
+ * @vm: the space; its file and every job of it are gone
+ *
+ * Unmaps what is left, invalidates the ASID, then frees the tables and
+ * the ASID.
+ */
+void vortex_vm_destroy(struct vortex_vm *vm)
+{
+	struct vortex_device *vdev = vm->vdev;
+	struct drm_gpuva *va, *next;
+	u32 l1;
+	int idx;
+
+	mutex_lock(&vm->lock);
+	drm_gpuvm_for_each_va_safe(va, next, &vm->base)
+		if (va != &vm->base.kernel_alloc_node)
+			vortex_vm_unmap_locked(vm, to_vortex_vma(va));
+	if (drm_dev_enter(&vdev->drm, &idx)) {
+		vortex_vm_tlb_inval(vm, 0, SZ_4G);
+		drm_dev_exit(idx);
+	}
+	for (l1 = 0; l1 < VORTEX_VM_PTES; l1++)
+		drm_WARN_ON(&vdev->drm, vm->tables[l1]);
+	vortex_vm_table_free(vm, &vm->window);
+	vortex_vm_table_free(vm, &vm->root);
+	mutex_unlock(&vm->lock);
+	mutex_destroy(&vm->lock);
+
+	ida_free(&vdev->asids, vm->asid);
+	drm_gpuvm_put(&vm->base);
+}
+
+static void vortex_vm_fini(struct drm_device *drm, void *arg)
+{
+	struct vortex_device *vdev = arg;
+
+	ida_destroy(&vdev->asids);
+}
+
+/**
+ * vortex_vm_init() - ASIDs and TLB invalidation of a card
+ * @vdev: the device, registers mapped
+ *
+ * Return: 0, -ENODEV for a card without an MMU (this driver isolates
+ * clients, so it needs one), or another negative errno.
+ */
+int vortex_vm_init(struct vortex_device *vdev)
+{
+	if (!(vdev->caps & VX_CAPS_MMU)) {
+		drm_err(&vdev->drm, "card without an MMU (CAPS 0x%x): clients could not be isolated\n",
+			vdev->caps);
+		return -ENODEV;
+	}
+	ida_init(&vdev->asids);
+	spin_lock_init(&vdev->tlb_lock);
+	return drmm_add_action_or_reset(&vdev->drm, vortex_vm_fini, vdev);
+}

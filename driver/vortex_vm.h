@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Copyright 2026 The Vortex driver authors */
+#ifndef __VORTEX_VM_H__
+#define __VORTEX_VM_H__
+
+#include <linux/types.h>
+
+struct drm_file;
+struct drm_gem_object;
+struct vortex_device;
+struct vortex_vm;
+
+int vortex_vm_init(struct vortex_device *vdev);
+
+struct vortex_vm *vortex_vm_create(struct vortex_device *vdev);
+void vortex_vm_destroy(struct vortex_vm *vm);
+u32 vortex_vm_satp(const struct vortex_vm *vm);
+u32 vortex_vm_asid(const struct vortex_vm *vm);
+
+/* A job of the space's file exists: closed handles keep their mapping. */
+void vortex_vm_job_get(struct vortex_vm *vm);
+void vortex_vm_job_put(struct vortex_vm *vm);
+
+/* &drm_gem_object_funcs.open and .close: a handle maps, its close unmaps. */
+int vortex_vm_gem_open(struct drm_gem_object *obj, struct drm_file *file);
+void vortex_vm_gem_close(struct drm_gem_object *obj, struct drm_file *file);
+
+struct drm_gem_object *vortex_vm_get_bo(struct vortex_vm *vm, u64 addr,
+					u64 *avail);
+
+u64 vortex_vm_window_map(struct vortex_vm *vm, u64 vram_offset, u64 size);
+void vortex_vm_window_unmap(struct vortex_vm *vm, u64 size);
+
+#endif /* __VORTEX_VM_H__ */
