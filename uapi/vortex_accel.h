@@ -19,10 +19,13 @@
  * SIGNAL, TIMELINE_SIGNAL, QUERY) accept at most 1024 handles per call;
  * more is -EINVAL.
  *
- * Isolation: until the card has per-context address spaces, a kernel
- * running on the card can read and write all of VRAM, including other
- * clients' buffers.  The device node is therefore root-only by default;
- * see docs/security.md before opening it to others.
+ * Isolation (DRM_VORTEX_CAP_VM): every open file has its own GPU address
+ * space.  A kernel can load from, store to and execute exactly the buffers
+ * its file holds handles to; any other address (another file's buffers,
+ * freed memory, the driver's ring and page tables) is a page fault that
+ * ends the job with -EIO.  The node is still root-only by default;
+ * docs/security.md says what the isolation covers and how to open the
+ * node to a group.
  */
 #ifndef _UAPI_VORTEX_ACCEL_H_
 #define _UAPI_VORTEX_ACCEL_H_
@@ -94,6 +97,29 @@ extern "C" {
 #define DRM_VORTEX_CAP_VM		(1ull << 5)
 
 /**
+ * DOC: Address spaces
+ *
+ * Each open file of the node has its own GPU address space (Sv32 on the
+ * card, 4 GiB of virtual addresses).  A buffer is mapped into a file's
+ * space when the file gets a handle to it -- DRM_IOCTL_VORTEX_BO_CREATE,
+ * or DRM_IOCTL_PRIME_FD_TO_HANDLE of a buffer another file exported -- at
+ * the virtual address the ``dev_addr`` fields report, which is the same
+ * in every file that has the buffer.  Every address in this ABI (entry
+ * point, argument and stack pointers, code object ranges, the debugger's
+ * memory and breakpoint addresses, the addresses in crash dumps) is a
+ * virtual address in the space of the file concerned.
+ *
+ * Closing a handle (DRM_IOCTL_GEM_CLOSE, or closing the file) unmaps the
+ * buffer from that file's space; while the file still has jobs that were
+ * submitted and not yet retired, the mapping stays until they are.  A
+ * buffer's memory is cleared before it is freed and is never mapped by
+ * anyone else before that.
+ *
+ * Opening the node fails with -ENOSPC while 511 files of the card are
+ * open (one address-space id each).
+ */
+
+/**
  * struct drm_vortex_get_param - query one device or driver parameter
  */
 struct drm_vortex_get_param {
@@ -110,8 +136,10 @@ struct drm_vortex_get_param {
 /**
  * struct drm_vortex_bo_create - allocate a zero-filled buffer in VRAM
  *
- * The buffer is contiguous in VRAM and page aligned; its size is rounded
- * up to whole pages.  No VRAM left is -ENOMEM and creates nothing.
+ * The buffer is contiguous in VRAM and page aligned (4 MiB aligned from
+ * 4 MiB up); its size is rounded up to whole pages.  It is mapped in the
+ * file's address space at @dev_addr.  No VRAM left (for the buffer or
+ * its page tables) is -ENOMEM and creates nothing.
  */
 struct drm_vortex_bo_create {
 	/** @size: bytes, non-zero, at most the VRAM size */
@@ -120,7 +148,10 @@ struct drm_vortex_bo_create {
 	__u32 flags;
 	/** @handle: out: GEM handle, released with DRM_IOCTL_GEM_CLOSE */
 	__u32 handle;
-	/** @dev_addr: out: device address of the first byte */
+	/**
+	 * @dev_addr: out: virtual address of the first byte in the file's
+	 * space (see "Address spaces"; it is also the buffer's VRAM address)
+	 */
 	__u64 dev_addr;
 };
 
@@ -134,7 +165,7 @@ struct drm_vortex_bo_info {
 	__u32 pad;
 	/** @mmap_offset: out: offset to pass to mmap() on the device fd */
 	__u64 mmap_offset;
-	/** @dev_addr: out: device address of the first byte */
+	/** @dev_addr: out: virtual address of the first byte, as at creation */
 	__u64 dev_addr;
 	/** @size: out: size in bytes (whole pages) */
 	__u64 size;
@@ -169,9 +200,11 @@ struct drm_vortex_submit_bo {
  *
  * Every thread of every block starts at @entry_pc with the argument
  * pointer in mscratch and a0 and its stack pointer at the top of its own
- * slice of the stack area (docs/hardware.md, "Launch ABI").  @entry_pc,
- * @arg_addr (unless zero) and the whole stack area must lie inside buffers
- * listed in @bos; the job holds references on those buffers until it ends.
+ * slice of the stack area (docs/hardware.md, "Launch ABI").  All addresses
+ * are virtual, in the file's space.  @entry_pc, @arg_addr (unless zero)
+ * and the whole stack area must lie inside buffers listed in @bos; the job
+ * holds references on those buffers until it ends.  The kernel may use
+ * every buffer the file has a handle to, listed or not; nothing else.
  *
  * Grid and block dimensions must each be at least 1; a block must fit on
  * one core (at most warps-per-core x threads-per-warp threads) and the
@@ -192,11 +225,11 @@ struct drm_vortex_submit_bo {
  * is out of memory; -ENODEV once the card is gone.
  */
 struct drm_vortex_submit {
-	/** @entry_pc: device address of the first instruction */
+	/** @entry_pc: virtual address of the first instruction */
 	__u64 entry_pc;
-	/** @arg_addr: device address of the argument block, or 0 */
+	/** @arg_addr: virtual address of the argument block, or 0 */
 	__u64 arg_addr;
-	/** @stack_addr: device address of the stack area, or 0 for none */
+	/** @stack_addr: virtual address of the stack area, or 0 for none */
 	__u64 stack_addr;
 	/** @stack_size: bytes per hardware thread, multiple of 16, 0 for none */
 	__u64 stack_size;
@@ -342,7 +375,7 @@ struct drm_vortex_dump_config {
  * exist on this card; -E2BIG a count above its documented maximum;
  * -EFAULT an unreadable or unwritable user pointer; -ESRCH no job of the
  * target on the card; -EBUSY the warp is running where it must be halted;
- * -ENXIO an address range outside device memory (or wrapping); -EIO the
+ * -ENXIO an address range the target's spaces do not map (or wrapping); -EIO the
  * card did not answer in time or an injected instruction faulted;
  * -ENODEV the card is gone.  A failed call changes nothing on the card
  * unless it says otherwise (a batch stops at the first failing entry;
@@ -391,7 +424,7 @@ struct drm_vortex_code_object {
 	__u64 offset;
 	/** @size: bytes of the ELF file */
 	__u64 size;
-	/** @load_addr: device address the image's lowest segment was loaded at */
+	/** @load_addr: virtual address the image's lowest segment was loaded at */
 	__u64 load_addr;
 	/** @load_size: bytes of device memory the loaded image spans */
 	__u64 load_size;
@@ -402,9 +435,10 @@ struct drm_vortex_code_object {
 };
 
 /*
- * Address spaces of debug addresses.  Today the card has one: device
- * addresses are physical.  Once the card has per-context address spaces,
- * DEVICE means the target's.
+ * Address spaces of debug addresses.  DEVICE is the target's: the spaces
+ * of the target's files, which agree on every address they map (see
+ * "Address spaces").  Other values are reserved for spaces the debugger
+ * names explicitly and are -EINVAL today.
  */
 #define DRM_VORTEX_DEBUG_SPACE_DEVICE	0
 
@@ -639,15 +673,16 @@ struct drm_vortex_debug_regs {
 /**
  * struct drm_vortex_debug_mem_op - one range of device memory
  *
- * Any length and alignment.  Today device addresses are physical and the
- * driver copies through the VRAM BAR directly (the fast path); a write
- * into code is seen by the next instruction fetch.  Breakpoints are
- * invisible: a read returns the original instruction where one is set, and
- * a write there replaces the instruction the breakpoint will execute.  With per-context
- * address spaces, ranges will be translated in the target's space.
+ * Any length and alignment.  The range is translated in the target's
+ * space: every byte must be mapped there (it may span adjacent buffers),
+ * else -ENXIO.  The driver copies through the VRAM BAR directly (the fast
+ * path); a write into code is seen by the next instruction fetch.
+ * Breakpoints are invisible: a read returns the original instruction where
+ * one is set, and a write there replaces the instruction the breakpoint
+ * will execute.
  */
 struct drm_vortex_debug_mem_op {
-	/** @addr: device address */
+	/** @addr: virtual address in the target's space */
 	__u64 addr;
 	/** @buf: user pointer to @len bytes */
 	__u64 buf;
@@ -685,13 +720,16 @@ struct drm_vortex_debug_mem {
  * SET keeps the word at @addr and writes ``ebreak`` there; while any is
  * set, ebreak halts the warp (hacause EBREAK) instead of faulting.  A warp
  * resumed or stepped from a breakpoint executes the original instruction
- * exactly once, and the breakpoint stays.  CLEAR restores the word.
- * -EINVAL @addr not 4-byte aligned; -ENXIO outside device memory; -EEXIST
+ * exactly once, and the breakpoint stays.  CLEAR restores the word.  A set
+ * breakpoint keeps its buffer's memory (not its mapping) alive, so the
+ * word goes back even if the target freed the buffer meanwhile.
+ * -EINVAL @addr not 4-byte aligned; -ENXIO SET where the target's spaces
+ * map nothing; -EEXIST
  * already set; -ENOENT not set; -ENOSPC DRM_VORTEX_DEBUG_MAX_BREAKPOINTS
  * set.  Breakpoints do not need a job on the card.
  */
 struct drm_vortex_debug_breakpoint {
-	/** @addr: device address of the instruction */
+	/** @addr: virtual address of the instruction, in the target's space */
 	__u64 addr;
 	/** @op: DRM_VORTEX_DEBUG_BP_SET or _CLEAR */
 	__u32 op;
@@ -755,7 +793,7 @@ struct drm_vortex_debug_event {
 	 * - HALTED: [0] hacause, [1] warps halted now (count), [2] first such
 	 *   warp, [3] its PC;
 	 * - LAUNCHED: [0..2] grid, [3..5] block, [6] entry PC, [7] code
-	 *   object id (0 if none registered), [8] its ELF's device address,
+	 *   object id (0 if none registered), [8] its ELF's virtual address,
 	 *   [9] its ELF's size, [10] its load address, [11] its load size;
 	 * - FINISHED: [0] status as WAIT reports it (0, -ETIMEDOUT, -EIO,
 	 *   -ECANCELED);
