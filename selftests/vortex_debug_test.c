@@ -1230,6 +1230,110 @@ TEST_F(dbg, mem_bulk_read_and_write_match_the_buffer)
 	free(buf);
 }
 
+/*
+ * Another process's buffer, filled with a pattern: the child sends its
+ * address down @out, waits for a byte on @in, and exits 0 only if the
+ * pattern is intact.
+ */
+static int stranger_main(int in, int out)
+{
+	uint32_t h, i, *map;
+	uint64_t addr;
+	char c;
+	int fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0 || _vx_bo_create(fd, 4096, 0, &h, &addr))
+		return 1;
+	map = vx_bo_map(fd, h, NULL);
+	if (!map)
+		return 2;
+	for (i = 0; i < 1024; i++)
+		map[i] = 0x5eed0000u | i;
+	if (write(out, &addr, sizeof(addr)) != sizeof(addr) || read(in, &c, 1) != 1)
+		return 3;
+	for (i = 0; i < 1024; i++)
+		if (map[i] != (0x5eed0000u | i))
+			return 4;
+	return 0;
+}
+
+/* The session reaches the target's space only; the rest is -ENXIO. */
+TEST_F(dbg, mem_and_breakpoints_stay_in_the_targets_space)
+{
+	uint32_t word = 0xdeadbeef, tail = self->data_map[DATA_SIZE / 4 - 1];
+	int to[2], from[2], st;
+	uint64_t addr;
+	char c = 'x';
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(to));
+	ASSERT_EQ(0, pipe(from));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(stranger_main(to[0], from[1]));
+	ASSERT_EQ(sizeof(addr), read(from[0], &addr, sizeof(addr)));
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-ENXIO, dbg_mem(self->sfd, addr, &word, 4, false));
+	EXPECT_EQ(0xdeadbeef, word);
+	EXPECT_EQ(-ENXIO, dbg_mem(self->sfd, addr + 16, &word, 4, true));
+	EXPECT_EQ(-ENXIO, dbg_bp(self->sfd, addr, DRM_VORTEX_DEBUG_BP_SET));
+	/* A range running off the target's buffer fails whole. */
+	EXPECT_EQ(-ENXIO, dbg_mem(self->sfd, self->data_addr + DATA_SIZE - 4, &word, 8, true));
+	EXPECT_EQ(tail, self->data_map[DATA_SIZE / 4 - 1]);
+
+	ASSERT_EQ(1, write(to[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st)) TH_LOG("the other process's buffer changed");
+}
+
+/* A buffer the target closed is out of its space for the debugger too. */
+TEST_F(dbg, mem_of_a_closed_buffer_is_enxio)
+{
+	uint32_t h, word = 0;
+	uint64_t addr;
+
+	vx_cmd(_vx_bo_create(self->fd, 4096, 0, &h, &addr));
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	vx_cmd(dbg_mem(self->sfd, addr, &word, 4, false));
+	vx_cmd(_vx_bo_close(self->fd, h));
+	EXPECT_EQ(-ENXIO, dbg_mem(self->sfd, addr, &word, 4, false));
+	EXPECT_EQ(-ENXIO, dbg_bp(self->sfd, addr, DRM_VORTEX_DEBUG_BP_SET));
+}
+
+/*
+ * A breakpoint keeps the memory under it: the target frees the buffer,
+ * and until the breakpoint is cleared no new buffer gets that memory (a
+ * best-fit allocator would hand the exact hole out first).
+ */
+TEST_F(dbg, breakpoint_holds_a_freed_buffers_memory)
+{
+	uint32_t h, h2[8], *map, i;
+	uint64_t addr, addr2;
+
+	vx_cmd(_vx_bo_create(self->fd, 4096, 0, &h, &addr));
+	map = vx_bo_map(self->fd, h, NULL);
+	ASSERT_NE(NULL, map);
+	map[0] = prog_store[0];
+	munmap(map, 4096);
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	vx_cmd(dbg_bp(self->sfd, addr, DRM_VORTEX_DEBUG_BP_SET));
+	vx_cmd(_vx_bo_close(self->fd, h));
+	for (i = 0; i < 8; i++) {
+		vx_cmd(_vx_bo_create(self->fd, 4096, 0, &h2[i], &addr2));
+		EXPECT_NE(addr, addr2) TH_LOG("buffer %u got the breakpoint's memory", i);
+	}
+	/* Still the target's breakpoint: clearing it works. */
+	vx_cmd(dbg_bp(self->sfd, addr, DRM_VORTEX_DEBUG_BP_CLEAR));
+	for (i = 0; i < 8; i++)
+		vx_cmd(_vx_bo_close(self->fd, h2[i]));
+}
+
 /* --- BREAKPOINT */
 TEST_F(dbg, breakpoint_err_bad_requests)
 {
