@@ -7,14 +7,17 @@
 #ifndef VORTEX_TEST_IOCTL_H
 #define VORTEX_TEST_IOCTL_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "vortex_accel.h"
 
@@ -127,6 +130,15 @@ static inline int _vx_wait(int fd, uint64_t seqno, int64_t rel_ns, int32_t *stat
 	return ret;
 }
 
+/* Polls @cond for up to @ms milliseconds; true once it holds. */
+#define vx_poll_ms(cond, ms) ({						\
+	int64_t __end = vx_now() + (int64_t)(ms) * MS;			\
+	int __ok;							\
+	while (!(__ok = !!(cond)) && vx_now() < __end)			\
+		usleep(1000);						\
+	__ok;								\
+})
+
 /*
  * Opens the card's debugfs file @name: the directory is named after the
  * card's PCI device, /sys/kernel/debug/accel/<pci name>/.
@@ -144,6 +156,107 @@ static inline int vx_debugfs_open(const char *name, int flags)
 	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/%s",
 		 pci ? pci + 1 : link, name);
 	return open(path, flags | O_CLOEXEC);
+}
+
+/*
+ * Crash dumps (/sys/class/devcoredump/devcdN/data).  The card keeps one
+ * dump while it is unread and drops later ones, so a test that reads the
+ * dump of its own failure discards any earlier one first.
+ */
+#define VX_DEVCD	"/sys/class/devcoredump"
+
+/* Calls @fn with the data file of every dump; the number of dumps. */
+static inline int vx_dump_each(void (*fn)(const char *data, void *ctx), void *ctx)
+{
+	DIR *d = opendir(VX_DEVCD);
+	struct dirent *e;
+	char path[300];
+	int n = 0;
+
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "devcd", 5))
+			continue;
+		snprintf(path, sizeof(path), VX_DEVCD "/%s/data", e->d_name);
+		if (fn)
+			fn(path, ctx);
+		n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static inline void vx_dump_discard_one(const char *data, void *ctx)
+{
+	int fd = open(data, O_WRONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (write(fd, "1", 1) != 1)
+			perror("discard dump");
+		close(fd);
+	}
+}
+
+/* Discards every dump; devcoredump deletes from a work item: 5 s at most. */
+static inline void vx_dump_discard(void)
+{
+	vx_dump_each(vx_dump_discard_one, NULL);
+	for (int i = 0; i < 500 && vx_dump_each(NULL, NULL); i++)
+		usleep(10000);
+}
+
+static inline void vx_dump_slurp(const char *data, void *ctx)
+{
+	char **text = ctx;
+	size_t len = 0, cap = 1 << 16;
+	char *buf = malloc(cap + 1);
+	int fd = open(data, O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0;
+
+	while (buf && fd >= 0 && (n = read(fd, buf + len, cap - len)) > 0) {
+		len += n;
+		if (len == cap)
+			buf = realloc(buf, (cap *= 2) + 1);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (buf)
+		buf[len] = 0;
+	free(*text);
+	*text = buf;
+}
+
+/*
+ * The text of the one dump there is, waiting up to @ms for it to be
+ * published; NULL if none came (or several are there).  Free it.
+ */
+static inline char *vx_dump_read(int ms)
+{
+	char *text = NULL;
+	int n;
+
+	while ((n = vx_dump_each(NULL, NULL)) == 0 && ms-- > 0)
+		usleep(1000);
+	if (n == 1)
+		vx_dump_each(vx_dump_slurp, &text);
+	return text;
+}
+
+/*
+ * The number after "<key>: " in the section "\n<section>:\n" of a dump
+ * (the first such key after the header), or ~0ull.
+ */
+static inline unsigned long long vx_dump_num(const char *text,
+					     const char *section, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\n%s:\n", section);
+	p = text ? strstr(text, pat) : NULL;
+	snprintf(pat, sizeof(pat), " %s: ", key);
+	p = p ? strstr(p, pat) : NULL;
+	return p ? strtoull(p + strlen(pat), NULL, 0) : ~0ull;
 }
 
 /* For kselftest_harness.h tests: the call must succeed / fail with errnum. */
