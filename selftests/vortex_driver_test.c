@@ -1070,6 +1070,40 @@ static int vx_child(int jobs, uint32_t salt)
 	return 0;
 }
 
+/*
+ * Each open file has an address space with its own ASID, 511 of them: the
+ * next open is -ENOSPC and changes nothing, and closing a file frees its
+ * ASID for the next.  (The fixture's own file is open too.)
+ */
+TEST_F_TIMEOUT(vx, open_beyond_the_asids_is_enospc, 120)
+{
+	static int fds[600];
+	int32_t status = 1;
+	uint64_t v;
+	int n, i;
+
+	for (n = 0; n < 600; n++) {
+		fds[n] = open(VX_NODE, O_RDWR | O_CLOEXEC);
+		if (fds[n] < 0)
+			break;
+	}
+	EXPECT_EQ(ENOSPC, errno);
+	EXPECT_GE(510, n) TH_LOG("%d files open", n);
+	EXPECT_LE(500, n);
+	ASSERT_GT(n, 0);
+	close(fds[--n]);
+	fds[n] = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fds[n]);
+	vx_cmd(_vx_get_param(fds[n++], DRM_VORTEX_PARAM_CAPABILITIES, &v));
+	EXPECT_TRUE(v & DRM_VORTEX_CAP_VM);
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	/* And the fixture's file still runs jobs. */
+	vx_run(status);
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(STORE_MAGIC, self->data_map[0]);
+}
+
 TEST_F_TIMEOUT(vx, clients_several_processes, 120)
 {
 	const int nproc = 4, jobs = 25;
