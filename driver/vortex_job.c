@@ -116,6 +116,8 @@ static void vortex_job_end_locked(struct vortex_device *vdev,
 		atomic64_add(cycles - vdev->clock_mark, &job->vfile->engine_cycles);
 		vdev->clock_mark = cycles;
 	}
+	/* Off the card: buffers closed meanwhile may go (vortex_vm.c). */
+	vortex_vm_job_end(job->vfile->vm, &job->vm_ticket);
 	if (error)
 		dma_fence_set_error(job->hw_fence, error);
 	dma_fence_signal_locked(job->hw_fence);
@@ -534,7 +536,7 @@ void vortex_job_release(struct vortex_job *job)
 		kfree(job->hw_fence);
 
 	atomic_dec(&job->vfile->jobs_in_flight);
-	vortex_vm_job_put(job->vfile->vm);
+	vortex_vm_job_put(job->vfile->vm, &job->vm_ticket);
 	vortex_file_put(job->vfile);
 	kfree(job);
 

@@ -7,6 +7,7 @@
 
 #include "vortex_code_object.h"
 #include "vortex_regs.h"
+#include "vortex_vm.h"
 
 struct drm_device;
 struct drm_file;
@@ -59,6 +60,8 @@ struct vortex_job {
 	bool ended;
 	/** @release_work: frees a fast-lane job that ended after SUBMIT */
 	struct work_struct release_work;
+	/** @vm_ticket: keeps closed buffers mapped while the job exists */
+	struct vortex_vm_ticket vm_ticket;
 	/** @start_ns: when run_job put it on the card */
 	u64 start_ns;
 };

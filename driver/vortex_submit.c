@@ -249,7 +249,7 @@ static struct vortex_job *vortex_job_alloc(struct vortex_file *vfile)
 	kref_get(&vfile->ref);
 	job->vfile = vfile;
 	/* Before any handle is looked up: see vortex_vm_gem_close(). */
-	vortex_vm_job_get(vfile->vm);
+	vortex_vm_job_get(vfile->vm, &job->vm_ticket);
 	atomic_inc(&vdev->job_count);
 	return job;
 

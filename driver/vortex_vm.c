@@ -23,12 +23,15 @@
  * mappings: one &drm_gpuva each, linked to its object through a
  * &drm_gpuvm_bo, which holds a reference on the object.
  *
- * A handle closed while the file still has jobs keeps its mapping until
- * the last of them is freed: a job may use any buffer of its file, not
- * only those it lists.  Unmapping clears the PTEs and invalidates the
- * card's TLB before the mapping lets go of the object, and an object's
- * memory is cleared before it is freed (vortex_gem.c), so no space ever
- * maps memory another client may get.
+ * A handle closed while the file has jobs keeps its mapping until every
+ * job made before the close has left the card for good (a job may use any
+ * buffer of its file, not only those it lists); jobs made after it do not
+ * hold it up, and the next job made, or the release of an ended one, does
+ * the unmapping.
+ * Unmapping clears the PTEs and invalidates the card's TLB before the
+ * mapping lets go of the object, and an object's memory is cleared before
+ * it is freed (vortex_gem.c), so no space ever maps memory another client
+ * may get.
  *
  * Page tables are VRAM nodes outside every buffer, taken from the top of
  * VRAM.  A level-0 table is freed when its last PTE is cleared, after the
@@ -79,6 +82,8 @@ struct vortex_vma {
 	unsigned int handles;
 	/** @deferred: on &vortex_vm.deferred while unmapping waits for jobs */
 	struct list_head deferred;
+	/** @last_job: the space's newest job when the last handle closed */
+	u64 last_job;
 };
 
 /**
@@ -91,9 +96,16 @@ struct vortex_vm {
 	struct vortex_device *vdev;
 	/** @lock: protects the mappings, the page tables and @deferred */
 	struct mutex lock;
-	/** @jobs: the file's jobs not yet freed (vortex_vm_job_get()) */
-	atomic_t jobs;
-	/** @deferred: mappings without a handle, unmapped when @jobs is 0 */
+	/** @jobs_lock: protects @jobs and @job_seq; taken in IRQ context */
+	spinlock_t jobs_lock;
+	/** @jobs: the file's jobs that have not ended, oldest first */
+	struct list_head jobs;
+	/** @job_seq: number of the newest job */
+	u64 job_seq;
+	/**
+	 * @deferred: mappings without a handle, by &vortex_vma.last_job:
+	 * each is unmapped once every job up to its last_job has ended
+	 */
 	struct list_head deferred;
 	/** @asid: the space's ASID */
 	u32 asid;
@@ -408,63 +420,127 @@ int vortex_vm_gem_open(struct drm_gem_object *obj, struct drm_file *file)
 	return ret;
 }
 
+/* Number of the oldest job that has not ended, or past the newest if none. */
+static u64 vortex_vm_oldest_job(struct vortex_vm *vm)
+{
+	struct vortex_vm_ticket *t;
+	unsigned long flags;
+	u64 oldest;
+
+	spin_lock_irqsave(&vm->jobs_lock, flags);
+	t = list_first_entry_or_null(&vm->jobs, struct vortex_vm_ticket, link);
+	oldest = t ? t->seq : vm->job_seq + 1;
+	spin_unlock_irqrestore(&vm->jobs_lock, flags);
+	return oldest;
+}
+
+/* Unmaps the deferred mappings whose jobs have all ended. */
+static void vortex_vm_reap_locked(struct vortex_vm *vm)
+{
+	u64 oldest = vortex_vm_oldest_job(vm);
+	struct vortex_vma *vma, *next;
+
+	list_for_each_entry_safe(vma, next, &vm->deferred, deferred) {
+		if (vma->last_job >= oldest)
+			break;
+		vortex_vm_unmap_locked(vm, vma);
+	}
+}
+
 /**
  * vortex_vm_gem_close() - a file's handle to a buffer is gone
  * @obj: the buffer
  * @file: the file
  *
- * Unmaps the buffer from the file's space, at once if the file has no
- * jobs, else when its last job is freed (vortex_vm_job_put()).
+ * Unmaps the buffer from the file's space once the jobs the file has made
+ * so far have ended (at once if there are none): any of them may use it.
+ * Jobs made later cannot, and do not hold the mapping up.
  */
 void vortex_vm_gem_close(struct drm_gem_object *obj, struct drm_file *file)
 {
 	struct vortex_file *vfile = file->driver_priv;
 	struct vortex_vm *vm = vfile->vm;
 	struct vortex_vma *vma;
+	unsigned long flags;
 
 	mutex_lock(&vm->lock);
 	vma = vortex_vm_find(vm, obj);
 	if (!drm_WARN_ON(obj->dev, !vma || !vma->handles) && !--vma->handles) {
 		/*
-		 * SUBMIT counts its job before it looks handles up, and this
-		 * handle is out of the table by now: a job that found it is
-		 * counted here.
+		 * SUBMIT numbers its job before it looks handles up, and this
+		 * handle is out of the table by now: a job that found it has
+		 * a number up to this one.  On the list before the check, so
+		 * that a job ending meanwhile either is seen gone here or has
+		 * its successor or its release see the entry.
 		 */
-		if (atomic_read(&vm->jobs))
-			list_add_tail(&vma->deferred, &vm->deferred);
-		else
-			vortex_vm_unmap_locked(vm, vma);
+		spin_lock_irqsave(&vm->jobs_lock, flags);
+		vma->last_job = vm->job_seq;
+		spin_unlock_irqrestore(&vm->jobs_lock, flags);
+		list_add_tail(&vma->deferred, &vm->deferred);
+		vortex_vm_reap_locked(vm);
 	}
 	mutex_unlock(&vm->lock);
 }
 
-/**
- * vortex_vm_job_get() - a job of the space's file was made
- * @vm: the space
- *
- * Until its vortex_vm_job_put(), closing a handle leaves the mapping be.
- */
-void vortex_vm_job_get(struct vortex_vm *vm)
+static void vortex_vm_reap(struct vortex_vm *vm)
 {
-	atomic_inc(&vm->jobs);
+	if (list_empty(&vm->deferred))
+		return;
+	mutex_lock(&vm->lock);
+	vortex_vm_reap_locked(vm);
+	mutex_unlock(&vm->lock);
 }
 
 /**
- * vortex_vm_job_put() - a job of the space's file was freed
+ * vortex_vm_job_get() - a job of the space's file is made
  * @vm: the space
+ * @t: the job's ticket
  *
- * The last one unmaps the buffers whose handles were closed meanwhile.
- * Process context.
+ * First unmaps the closed buffers whose jobs have ended, so the new job
+ * finds them gone even if those jobs are not freed yet.  Until the job
+ * ends (vortex_vm_job_end()), buffers whose handles close keep their
+ * mapping.  Process context.
  */
-void vortex_vm_job_put(struct vortex_vm *vm)
+void vortex_vm_job_get(struct vortex_vm *vm, struct vortex_vm_ticket *t)
 {
-	struct vortex_vma *vma, *next;
+	unsigned long flags;
 
-	if (!atomic_dec_and_mutex_lock(&vm->jobs, &vm->lock))
-		return;
-	list_for_each_entry_safe(vma, next, &vm->deferred, deferred)
-		vortex_vm_unmap_locked(vm, vma);
-	mutex_unlock(&vm->lock);
+	vortex_vm_reap(vm);
+	spin_lock_irqsave(&vm->jobs_lock, flags);
+	t->seq = ++vm->job_seq;
+	list_add_tail(&t->link, &vm->jobs);
+	spin_unlock_irqrestore(&vm->jobs_lock, flags);
+}
+
+/**
+ * vortex_vm_job_end() - a job of the space's file has left the card for good
+ * @vm: the space
+ * @t: its ticket
+ *
+ * Any context; the unmapping it allows happens in the next
+ * vortex_vm_job_get() or vortex_vm_job_put().
+ */
+void vortex_vm_job_end(struct vortex_vm *vm, struct vortex_vm_ticket *t)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&vm->jobs_lock, flags);
+	list_del_init(&t->link);
+	spin_unlock_irqrestore(&vm->jobs_lock, flags);
+}
+
+/**
+ * vortex_vm_job_put() - a job of the space's file is freed
+ * @vm: the space
+ * @t: its ticket
+ *
+ * Ends the job if nothing did (one that never reached the card) and
+ * unmaps the closed buffers no older job holds up.  Process context.
+ */
+void vortex_vm_job_put(struct vortex_vm *vm, struct vortex_vm_ticket *t)
+{
+	vortex_vm_job_end(vm, t);
+	vortex_vm_reap(vm);
 }
 
 /**
@@ -579,6 +655,8 @@ struct vortex_vm *vortex_vm_create(struct vortex_device *vdev)
 		return ERR_PTR(-ENOMEM);
 	vm->vdev = vdev;
 	mutex_init(&vm->lock);
+	spin_lock_init(&vm->jobs_lock);
+	INIT_LIST_HEAD(&vm->jobs);
 	INIT_LIST_HEAD(&vm->deferred);
 
 	ret = ida_alloc_range(&vdev->asids, 1, VORTEX_VM_MAX_ASID, GFP_KERNEL);

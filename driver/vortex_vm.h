@@ -3,6 +3,7 @@
 #ifndef __VORTEX_VM_H__
 #define __VORTEX_VM_H__
 
+#include <linux/list.h>
 #include <linux/types.h>
 
 struct drm_file;
@@ -17,9 +18,20 @@ void vortex_vm_destroy(struct vortex_vm *vm);
 u32 vortex_vm_satp(const struct vortex_vm *vm);
 u32 vortex_vm_asid(const struct vortex_vm *vm);
 
-/* A job of the space's file exists: closed handles keep their mapping. */
-void vortex_vm_job_get(struct vortex_vm *vm);
-void vortex_vm_job_put(struct vortex_vm *vm);
+/**
+ * struct vortex_vm_ticket - a job, as its address space counts it
+ */
+struct vortex_vm_ticket {
+	/** @link: in the space's list of jobs, oldest first */
+	struct list_head link;
+	/** @seq: the job's number in the space */
+	u64 seq;
+};
+
+/* A job of the space's file exists: handles closed now keep their mapping. */
+void vortex_vm_job_get(struct vortex_vm *vm, struct vortex_vm_ticket *t);
+void vortex_vm_job_end(struct vortex_vm *vm, struct vortex_vm_ticket *t);
+void vortex_vm_job_put(struct vortex_vm *vm, struct vortex_vm_ticket *t);
 
 /* &drm_gem_object_funcs.open and .close: a handle maps, its close unmaps. */
 int vortex_vm_gem_open(struct drm_gem_object *obj, struct drm_file *file);

@@ -110,9 +110,9 @@ extern "C" {
  * virtual address in the space of the file concerned.
  *
  * Closing a handle (DRM_IOCTL_GEM_CLOSE, or closing the file) unmaps the
- * buffer from that file's space; while the file still has jobs that were
- * submitted and not yet retired, the mapping stays until they are.  A
- * buffer's memory is cleared before it is freed and is never mapped by
+ * buffer from that file's space, once the jobs the file submitted before
+ * the close have ended and been retired (any of them may use the buffer);
+ * jobs submitted after the close fault on it.  A buffer's memory is cleared before it is freed and is never mapped by
  * anyone else before that.
  *
  * Opening the node fails with -ENOSPC while 511 files of the card are
