@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -880,6 +881,115 @@ TEST_F_TIMEOUT(vm, closed_buffer_unmapped_once_older_jobs_end, 120)
 	EXPECT_EQ(addr + 12, vx_dump_num(text, "fault-info", "address"));
 	free(text);
 	munmap((void *)x, PAGE);
+}
+
+/* ------------------------------------------------------- close races */
+
+/* Busy-waits @us microseconds: sleeps are too coarse for these windows. */
+static void vx_spin_us(uint64_t us)
+{
+	int64_t end = vx_now() + (int64_t)us * 1000;
+
+	while (vx_now() < end)
+		;
+}
+
+/* The closing thread's side: one handle at a time, published by the test. */
+struct close_race {
+	int fd;
+	uint32_t handle;	/* to close; 0 when none (atomic) */
+	bool stop;		/* atomic */
+	uint32_t closed, errors;
+	uint64_t rng;
+};
+
+static void *close_race_thread(void *arg)
+{
+	struct close_race *r = arg;
+	uint32_t h;
+
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
+		h = __atomic_exchange_n(&r->handle, 0, __ATOMIC_ACQ_REL);
+		if (!h)
+			continue;
+		/* A window of 0-63 us: before, inside or after the SUBMIT. */
+		r->rng = r->rng * 6364136223846793005ull + 1442695040888963407ull;
+		vx_spin_us((r->rng >> 33) % 64);
+		if (_vx_bo_close(r->fd, h))
+			r->errors++;
+		r->closed++;
+	}
+	return NULL;
+}
+
+/*
+ * A thread closes each buffer while the test submits a job that lists it
+ * and loads from it: the close lands before the SUBMIT (-ENOENT), between
+ * its job count and its handle lookup, while the job runs, or after.  A
+ * SUBMIT that found the handle must run to the end with the buffer's own
+ * value: its mapping stays until the job has left the card.
+ */
+TEST_F_TIMEOUT(vm, close_races_submit_that_lists_the_buffer, 300)
+{
+	struct close_race r = { .fd = self->a.fd, .rng = (uint64_t)vx_now() | 1 };
+	struct vm_client *a = &self->a;
+	uint32_t i, h, ran = 0, gone = 0, *map;
+	uint64_t rng = (uint64_t)vx_now() * 3 + 1;
+	const uint32_t rounds = 1500;
+	int32_t status;
+	uint64_t addr;
+	pthread_t t;
+	int ret;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, close_race_thread, &r));
+	for (i = 0; i < rounds; i++) {
+		vx_cmd(_vx_bo_create(a->fd, PAGE, 0, &h, &addr));
+		map = vx_bo_map(a->fd, h, NULL);
+		ASSERT_NE(NULL, map);
+		map[0] = 0xc0de0000u | i;
+		munmap(map, PAGE);
+		a->args_map[ARG_TARGET] = (uint32_t)addr;
+		a->args_map[ARG_OUT] = 0xdeadbeefu;
+		vm_use_bo(a, h);
+		__atomic_store_n(&r.handle, h, __ATOMIC_RELEASE);
+		/*
+		 * And a window of 0-127 us on this side; on a guest with one
+		 * CPU the closer runs while this thread sleeps in WAIT, or,
+		 * every other round, first, when this thread yields to it.
+		 */
+		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+		if (rng >> 63)
+			sched_yield();
+		vx_spin_us((rng >> 33) % 128);
+		ret = vm_launch(a, PROG_LOAD, a->args_addr);
+		if (ret) {
+			EXPECT_EQ(-ENOENT, ret) TH_LOG("round %u", i);
+			gone++;
+		} else {
+			vx_cmd(_vx_wait(a->fd, a->sub.seqno, 30 * SEC, &status));
+			EXPECT_EQ(0, status) TH_LOG("round %u: the job lost its buffer", i);
+			EXPECT_EQ(0xc0de0000u | i, a->args_map[ARG_OUT]) TH_LOG("round %u", i);
+			ran++;
+		}
+		/* Next round only once this buffer is closed. */
+		ASSERT_TRUE(vx_poll_ms(!__atomic_load_n(&r.handle, __ATOMIC_ACQUIRE) &&
+				       __atomic_load_n(&r.closed, __ATOMIC_ACQUIRE) == i + 1,
+				       10000));
+		if (_metadata->exit_code == KSFT_FAIL)
+			break;
+	}
+	__atomic_store_n(&r.stop, true, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	vm_use_bo(a, 0);
+	EXPECT_EQ(0, r.errors);
+	ksft_print_msg("%u jobs ran, %u SUBMITs found the handle closed\n", ran, gone);
+	/* The races ended with no mapping left behind: the last address faults. */
+	{
+		struct vm_fault load = { VX_ERR_LOAD_PAGE_FAULT,
+					 a->code_addr + PROG_LOAD + LOAD_PC, addr };
+
+		free(vm_expect_fault(_metadata, a, PROG_LOAD, addr, &load, false));
+	}
 }
 
 /* -------------------------------------------------------------- fuzz */
