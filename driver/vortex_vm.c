@@ -539,7 +539,9 @@ void vortex_vm_job_end(struct vortex_vm *vm, struct vortex_vm_ticket *t)
  */
 void vortex_vm_job_put(struct vortex_vm *vm, struct vortex_vm_ticket *t)
 {
-	vortex_vm_job_end(vm, t);
+	/* Ended on the card (the usual case) before its fence signalled. */
+	if (!list_empty(&t->link))
+		vortex_vm_job_end(vm, t);
 	vortex_vm_reap(vm);
 }
 
