@@ -861,7 +861,7 @@ exec_ref(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
 {
     enum vx_exec_result r = VX_EXEC_OK;
     const uint8_t *page = NULL;
-    uint32_t vpage = 1;     /* the code page translated: none yet */
+    uint32_t vpage = VX_CODE_PAGE_NONE;     /* the code page translated */
     uint64_t n = 0;
 
     while (n < max && r == VX_EXEC_OK) {

@@ -105,6 +105,14 @@ enum vx_exec_result vx_exec_fetch_fault(struct vx_sim *sim, struct vx_warp *w);
  * within one burst: the next lookup would find the same entry.
  */
 const uint8_t *vx_exec_code_page(struct vx_sim *sim, struct vx_warp *w);
+/*
+ * The reference executor keeps the translated code page's address and
+ * compares (pc & ~0xffc) with it, so that a misaligned PC never matches;
+ * with no page, it compares with this, which has a bit the mask clears
+ * and so matches no PC at all (1, its old value, matched PC 1: a
+ * debugger's DPC of 1 read the code at a NULL page).
+ */
+#define VX_CODE_PAGE_NONE       4u
 
 /* ---- vx_exec_fast.c ---- */
 /* vx_exec_burst() for VX_SIM_EXEC_BURST and VX_SIM_EXEC_AVX2. */

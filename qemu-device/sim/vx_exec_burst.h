@@ -17,7 +17,12 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
     const uint64_t vram_size = sim->cfg.vram_size;
     /* vx_vram_range_ok() for a whole warp's consecutive words at offset o */
     const uint32_t lim4 = (uint32_t)(vram_size - 4 * T);
-    uint8_t *const vram = sim->vram;
+    const uint32_t lim4k = 4096 - 4 * T;    /* the same in a 4 KiB page */
+    /*
+     * Translated, only TLB probes need VRAM's address: they take it from
+     * sim, leaving the register to the hot path.
+     */
+    uint8_t *const vram = VX_BURST_MMU ? NULL : sim->vram;
     uint32_t *const X = w->x, *const F = w->f;
     enum vx_exec_result r;
     uint32_t pc = w->pc, lane0;
@@ -27,20 +32,37 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
      */
     uint64_t left = max, synced = 0;
     uint32_t VT;        /* T if every lane is active and T % 8 == 0, else 0 */
-    const struct vx_asp asp = vx_mmu_asp(w->satp);     /* VX_BURST_MMU */
 #if VX_BURST_MMU
-    const uint8_t *code = NULL;
-    uint32_t cpage = 1;     /* the code page translated: none yet */
+    /*
+     * The code page: its virtual address and host address.  pc - cpage
+     * has no bits of 0xfffff003 for an aligned PC in it, the test the
+     * untranslated fetch makes of pc - VX_VRAM_DEVADDR (so a misaligned
+     * PC never matches, and goes where vx_exec_code_page() faults).
+     */
+    uint32_t cpage;
+    const uint8_t *code;
 
-    /* the memo (vx_xlat) holds only what the DTLB says now */
+    /* the memo (vx_xlat) holds only what the TLBs say now */
 #define XLAT_SYNC()                                                     \
     do {                                                                \
-        if (__builtin_expect(w->xlat_gen != sim->dtlb_gen, 0)) {        \
+        if (__builtin_expect(w->xlat_gen != sim->tlb_gen ||             \
+                             w->xlat_satp != w->satp, 0)) {             \
             memset(w->xlat, 0, sizeof(w->xlat));                        \
-            w->xlat_gen = sim->dtlb_gen;                                \
+            memset(&w->xlat_code, 0, sizeof(w->xlat_code));             \
+            w->xlat_gen = sim->tlb_gen;                                 \
+            w->xlat_satp = w->satp;                                     \
         }                                                               \
     } while (0)
     XLAT_SYNC();
+    /*
+     * The last burst's code page, not probed again while it is the PC's;
+     * else one the PC is not in, so that the first fetch looks it up.
+     */
+    cpage = pc & ~0xfffu;
+    if (w->xlat_code.key != (cpage | VX_XLAT_VALID)) {
+        cpage ^= 0x1000;
+    }
+    code = w->xlat_code.host;
 #endif
 
     VT = (T & 7) == 0 && tmask_is_full(&w->tmask, T) ? T : 0;
@@ -52,14 +74,13 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
 
         left--;
 #if VX_BURST_MMU
-        /* a misaligned PC never matches: vx_exec_code_page() faults */
-        if (__builtin_expect((pc & ~0xffcu) != cpage, 0)) {
+        if (__builtin_expect((pc - cpage) & 0xfffff003u, 0)) {
             /* an ITLB hit inline, as vx_mmu_translate() would find it */
             const struct vx_tlb_entry *e = (pc & 3) ? NULL :
-                vx_tlb_probe(sim, asp, pc, VX_ACC_FETCH);
+                vx_tlb_probe(sim, vx_mmu_asp(w->satp), pc, VX_ACC_FETCH);
 
             if (e) {
-                code = vram + e->poff;
+                code = sim->vram + e->poff;
             } else {
                 w->pc = pc;
                 code = vx_exec_code_page(sim, w);
@@ -72,8 +93,10 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
                 XLAT_SYNC();
             }
             cpage = pc & ~0xfffu;
+            w->xlat_code = (struct vx_xlat){ cpage | VX_XLAT_VALID,
+                                             (uint8_t *)code };
         }
-        word = ld32(code + (pc & 0xfff));
+        word = ld32(code + (pc - cpage));
 #else
         if (!vx_vram_pc_ok(vram_size, pc)) {
             w->pc = pc;

@@ -260,28 +260,41 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
  * offset of a whole warp's consecutive words.
  */
 #define MEM_SETUP(size)                                                 \
-    const uint32_t va0 = VX_BURST_MMU ? X[d->rs1 + lane0] + d->imm : 0; \
-    const uint32_t bias = VX_BURST_MMU ? d->imm - (va0 & ~0xfffu)       \
-                                       : vx_vram_off(d->imm);           \
+    uint32_t va0 = 0;                                                   \
+    uint32_t bias = VX_BURST_MMU ? 0 : vx_vram_off(d->imm);             \
     const uint32_t fb = VX_BURST_MMU ? ~0xfffu | ((size) - 1)           \
                                      : vx_vram_fault_bits(vram_size, size); \
-    const uint32_t lim = VX_BURST_MMU ? 4096 - 4 * T : lim4;            \
+    const uint32_t lim = VX_BURST_MMU ? lim4k : lim4;                   \
     uint8_t *mem = vram
+/*
+ * Translated: va0 and bias from @a, the lowest lane's x[rs1].  Only the
+ * path that checks lane by lane calls this; the coalesced one
+ * (CONTIG_WORDS) takes va0 from x[rs1] of lane 0, which it has loaded
+ * anyway, and needs no bias: computing both up front, through lane0,
+ * cost a translated 8-lane warp several percent of its speed.
+ */
+#define MEM_BASE(a)                                                     \
+    do {                                                                \
+        if (VX_BURST_MMU) {                                             \
+            va0 = (a) + d->imm;                                         \
+            bias = d->imm - (va0 & ~0xfffu);                            \
+        }                                                               \
+    } while (0)
 #define MEM_PAGE(acc)                                                   \
     do {                                                                \
         if (VX_BURST_MMU) {                                             \
             struct vx_xlat *x_ = &w->xlat[(pc >> 2) % VX_XLAT_SLOTS];   \
-            const uint32_t key_ = (asp.khi | va0 >> VX_PAGE_SHIFT) |    \
+            const uint32_t key_ = (va0 & ~0xfffu) | VX_XLAT_VALID |     \
                                   ((acc) == VX_ACC_STORE ? VX_XLAT_STORE : 0); \
             if (__builtin_expect(x_->key != key_, 0)) {                 \
                 const struct vx_tlb_entry *e_ =                         \
-                    vx_tlb_probe(sim, asp, va0, acc);                   \
+                    vx_tlb_probe(sim, vx_mmu_asp(w->satp), va0, acc);   \
                 if (!e_) {                                              \
                     goto slow;                                          \
                 }                                                       \
-                *x_ = (struct vx_xlat){ key_, e_->poff };               \
+                *x_ = (struct vx_xlat){ key_, sim->vram + e_->poff };   \
             }                                                           \
-            mem = vram + x_->poff;                                      \
+            mem = x_->host;                                             \
         }                                                               \
     } while (0)
 /*
@@ -319,7 +332,12 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
         VEC e0_ = (VEC)VIOTA4 + a0_;                                    \
         VEC e1_ = e0_ + 16;                                             \
         VEC acc_ = { 0 };                                               \
-        o0 = a0_ + bias;                                                \
+        if (VX_BURST_MMU) {                                             \
+            va0 = a0_ + d->imm;                                         \
+            o0 = va0 & 0xfffu;                                          \
+        } else {                                                        \
+            o0 = a0_ + bias;                                            \
+        }                                                               \
         VX_UNROLL for (uint32_t l = 0; l < VT; l += 8) {                \
             acc_ |= VLD(bp + l) ^ e0_;                                  \
             if (VL == 4) acc_ |= VLD(bp + l + 4) ^ e1_;                 \
@@ -346,6 +364,7 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
             pc += 4;                                                    \
             break;                                                      \
         }                                                               \
+        MEM_BASE(bp[lane0]);                                            \
         ADDR_CHECK(size);                                               \
         MEM_PAGE(VX_ACC_LOAD);                                          \
         if (VT) {                                                       \
@@ -377,6 +396,7 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
             pc += 4;                                                    \
             break;                                                      \
         }                                                               \
+        MEM_BASE(bp[lane0]);                                            \
         ADDR_CHECK(size);                                               \
         MEM_PAGE(VX_ACC_STORE);                                         \
         if (VT) {                                                       \

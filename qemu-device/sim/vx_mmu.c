@@ -17,6 +17,8 @@
  * Fetches have their own TLB so that an executor may keep the current
  * code page's translation for a burst without looking it up again: only
  * fetches fill the ITLB, so nothing can change that entry meanwhile.
+ * Between bursts, a warp's memo of it (vx_warp.xlat_code) lives only as
+ * long as no TLB changes (vx_sim.tlb_gen).
  * Software invalidates after changing a page table (TLB_* registers or
  * a TLB_INVAL packet); until it does, the card may use the old entry.
  */
@@ -52,15 +54,18 @@ static bool phys_off(const struct vx_sim *sim, uint64_t pa, uint32_t *off)
     return true;
 }
 
-/* The DTLB changed: the executors' memos of it (vx_xlat) are stale. */
-static void dtlb_changed(struct vx_sim *sim)
+/* A TLB changed: the executors' memos of them (vx_xlat) are stale. */
+static void tlb_changed(struct vx_sim *sim)
 {
-    if (++sim->dtlb_gen != 0) {
+    if (++sim->tlb_gen != 0) {
         return;
     }
     /* a wrapped generation could match an old memo */
     for (uint32_t g = 0; g < sim->nwarps; g++) {
-        memset(sim->warps[g].xlat, 0, sizeof(sim->warps[g].xlat));
+        struct vx_warp *w = &sim->warps[g];
+
+        memset(w->xlat, 0, sizeof(w->xlat));
+        memset(&w->xlat_code, 0, sizeof(w->xlat_code));
     }
 }
 
@@ -77,9 +82,7 @@ static void tlb_fill(struct vx_sim *sim, struct vx_asp asp, uint32_t va,
     bool wd = (pte & (VX_PTE_W | VX_PTE_D)) == (VX_PTE_W | VX_PTE_D);
 
     e->tag = key | (mega ? VX_TLB_MEGA : 0);
-    if (acc != VX_ACC_FETCH) {
-        dtlb_changed(sim);
-    }
+    tlb_changed(sim);
     if (acc == VX_ACC_FETCH) {
         e->ok[VX_TLB_ACC_READ] = pte & VX_PTE_X ? key : 0;
         e->ok[VX_TLB_ACC_WRITE] = 0;
@@ -216,7 +219,7 @@ bool vx_mmu_inval(struct vx_sim *sim, uint32_t cmd, uint32_t asid, uint32_t va)
     }
     tlb_inval(sim->itlb, 1u << VX_ITLB_BITS, cmd, asid, va);
     tlb_inval(sim->dtlb, 1u << VX_DTLB_BITS, cmd, asid, va);
-    dtlb_changed(sim);
+    tlb_changed(sim);
     return true;
 }
 
@@ -224,7 +227,7 @@ void vx_mmu_reset(struct vx_sim *sim)
 {
     memset(sim->itlb, 0, sizeof(sim->itlb));
     memset(sim->dtlb, 0, sizeof(sim->dtlb));
-    dtlb_changed(sim);
+    tlb_changed(sim);
     sim->tlb_asid = 0;
     sim->tlb_va = 0;
 }

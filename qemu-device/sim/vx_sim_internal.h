@@ -46,19 +46,23 @@ struct vx_ipdom_entry {
 
 /*
  * The burst executors' memo of a warp's recent translations, a slot per
- * memory instruction (by PC): every slot was filled at DTLB generation
- * vx_warp.xlat_gen, and a burst empties the memo first if the DTLB has
- * changed since (vx_sim.dtlb_gen; nothing in a burst changes it but the
- * calls out of line, after which it checks again).  So a slot always
- * says what a DTLB probe would, one compare away and without a
- * dependent load.
+ * memory instruction (by PC) and one for the code page: everything in it
+ * was filled at TLB generation vx_warp.xlat_gen for address space
+ * vx_warp.xlat_satp, and a burst empties the memo first if either has
+ * changed since (vx_sim.tlb_gen is bumped by every TLB fill, invalidation
+ * and reset; nothing in a burst changes it but the calls out of line,
+ * after which it checks again).  So the memo always says what a TLB
+ * probe would, one compare away and without a dependent load, and a
+ * replaced or invalidated entry is dropped from it before the next
+ * instruction of any warp.
  */
 #define VX_XLAT_SLOTS           8
-#define VX_XLAT_STORE           VX_BIT(30)      /* in key: a store's */
+#define VX_XLAT_VALID           VX_BIT(0)       /* in key: a slot in use */
+#define VX_XLAT_STORE           VX_BIT(1)       /* in key: a store's */
 
 struct vx_xlat {
-    uint32_t key;           /* the DTLB key (| VX_XLAT_STORE), 0 = none */
-    uint32_t poff;          /* the entry's poff */
+    uint32_t key;           /* virtual page | VX_XLAT_*, 0 = none */
+    uint8_t *host;          /* host address of the physical page */
 };
 
 /* One warp context.  Per-lane state is register-major: x[reg * threads + lane]. */
@@ -92,11 +96,17 @@ struct vx_warp {
     uint32_t block_idx[3];
     uint32_t warp_in_block;
 
-    uint32_t xlat_gen;      /* vx_sim.dtlb_gen the xlat slots are of */
-    struct vx_xlat xlat[VX_XLAT_SLOTS];
-
     uint64_t cycle;         /* cycles this warp has been resident */
     uint64_t instret;       /* instructions retired */
+
+    /*
+     * The burst executors' memo, last: ahead of cycle and instret, its
+     * size moved them and cost the reference interpreter a few percent.
+     */
+    uint32_t xlat_gen;      /* vx_sim.tlb_gen the memo is of */
+    uint32_t xlat_satp;     /* satp the memo is of */
+    struct vx_xlat xlat[VX_XLAT_SLOTS];
+    struct vx_xlat xlat_code;       /* the code page of the last burst */
 };
 
 struct vx_core {
@@ -226,7 +236,7 @@ struct vx_sim {
     struct vx_tlb_entry itlb[1u << VX_ITLB_BITS];
     struct vx_tlb_entry dtlb[1u << VX_DTLB_BITS];
     uint32_t tlb_asid, tlb_va;
-    uint32_t dtlb_gen;      /* bumped by every DTLB fill or invalidation */
+    uint32_t tlb_gen;       /* bumped by every TLB fill or invalidation */
 };
 
 /* ---- vx_sim.c ---- */

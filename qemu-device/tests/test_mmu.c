@@ -514,6 +514,55 @@ TEST_F(mmu, tlb_inval_packet_ordered_with_launches)
     EXPECT_EQ(VX_ERR_BAD_PACKET, rd(c, VX_REG_ERR_CAUSE));
 }
 
+/*
+ * Invalidation reaches a warp that is running, not only the next launch:
+ * the executors' memos of the code page and of a load's page are
+ * dropped with the TLB entry, between two bursts of the same warp.
+ */
+TEST_F(mmu, tlb_inval_code_page_under_a_running_warp)
+{
+    struct card *c = &self->c;
+    const uint32_t other[] = {
+        LI_HI(T3, VA_OK), ADDI(T2, 0, 0x55), SW(T2, T3, 0), END,
+    };
+
+    PUT_CODE(c, JSELF);
+    put_code(c, PA_D, other, 4);
+    queue_launch(c, vx_sv32_satp(&self->pt, 1), 0);
+    ring_kick(c);
+    vx_sim_run(c->sim, 1000);       /* many bursts at VA_CODE */
+    ASSERT_TRUE(vx_sim_runnable(c->sim));
+    vx_sv32_map(&self->pt, VA_CODE, DEV(PA_D), URX);
+    tlb_inval(c, VX_TLB_INVAL_PAGE, 1, VA_CODE);
+    run_idle(c, SLOTS);
+    EXPECT_FALSE(vx_sim_runnable(c->sim));
+    EXPECT_EQ(0, rd(c, VX_REG_ERR_CAUSE));
+    EXPECT_EQ(0x55, vram32(c, PA_B));
+}
+
+TEST_F(mmu, tlb_inval_data_page_under_a_running_warp)
+{
+    struct card *c = &self->c;
+
+    /* load VA_DATA until it is not 0, store what it was to VA_OK */
+    PUT_CODE(c, LI_HI(T1, VA_DATA), LW(T2, T1, 0), BEQ(T2, 0, -4),
+             LI_HI(T3, VA_OK), SW(T2, T3, 0), END);
+    vx_sv32_map(&self->pt, VA_DATA, DEV(PA_A), VX_PTE_URWX);
+    vram32_set(c, PA_A, 0);
+    vram32_set(c, PA_C, 222);
+    queue_launch(c, vx_sv32_satp(&self->pt, 1), 0);
+    ring_kick(c);
+    vx_sim_run(c->sim, 1000);
+    ASSERT_TRUE(vx_sim_runnable(c->sim));
+    vx_sv32_map(&self->pt, VA_DATA, DEV(PA_C), VX_PTE_URWX);
+    vx_sim_run(c->sim, 1000);       /* stale until invalidated */
+    ASSERT_TRUE(vx_sim_runnable(c->sim));
+    tlb_inval(c, VX_TLB_INVAL_ALL, 0, 0);
+    run_idle(c, SLOTS);
+    EXPECT_EQ(0, rd(c, VX_REG_ERR_CAUSE));
+    EXPECT_EQ(222, vram32(c, PA_B));
+}
+
 TEST_F(mmu, two_asids_same_va)
 {
     struct card *c = &self->c;
@@ -564,6 +613,20 @@ static uint32_t dm_gpr(struct card *c, uint32_t r)
     return dm_rd(c, VX_DM_DSCRATCH(0));
 }
 
+/* Launch the code translated, run it a little, halt warp 0, select @lane. */
+static void launch_halted(FIXTURE_DATA(mmu) *self, uint32_t lane)
+{
+    struct card *c = &self->c;
+
+    queue_launch(c, vx_sv32_satp(&self->pt, 1), 0);
+    ring_kick(c);
+    vx_sim_run(c->sim, 10);
+    dm_wr(c, VX_DM_DCTRL, VX_DCTRL_DMACTIVE);
+    dm_wr(c, VX_DM_WMASK, 1);
+    dm_wr(c, VX_DM_DCTRL, VX_DCTRL_DMACTIVE | VX_DCTRL_HALTREQ);
+    dm_wr(c, VX_DM_DSELECT, VX_DSELECT_MAKE(0, 0, lane));
+}
+
 TEST_F(mmu, dm_inject_through_translation)
 {
     struct card *c = &self->c;
@@ -571,13 +634,7 @@ TEST_F(mmu, dm_inject_through_translation)
     vx_sv32_map(&self->pt, VA_DATA, DEV(PA_A), VX_PTE_URWX);
     vram32_set(c, PA_A + 4, 0xfeed);
     PUT_CODE(c, LI_HI(T1, VA_DATA), JSELF);
-    queue_launch(c, vx_sv32_satp(&self->pt, 1), 0);
-    ring_kick(c);
-    vx_sim_run(c->sim, 10);
-    dm_wr(c, VX_DM_DCTRL, VX_DCTRL_DMACTIVE);
-    dm_wr(c, VX_DM_WMASK, 1);
-    dm_wr(c, VX_DM_DCTRL, VX_DCTRL_DMACTIVE | VX_DCTRL_HALTREQ);
-    dm_wr(c, VX_DM_DSELECT, VX_DSELECT_MAKE(0, 0, 2));
+    launch_halted(self, 2);
     ASSERT_EQ(VA_DATA, dm_gpr(c, T1));
     /* a load and a store at the warp's virtual addresses */
     EXPECT_FALSE(dm_inject(c, LW(T2, T1, 4)));
@@ -592,6 +649,25 @@ TEST_F(mmu, dm_inject_through_translation)
     dm_wr(c, VX_DM_DSCRATCH(0), DEV(PA_A));
     dm_inject(c, CSRR(T1, VX_CSR_DSCRATCH(0)));
     EXPECT_TRUE(dm_inject(c, LW(T2, T1, 4)));
+}
+
+/* A debugger's misaligned DPC faults on the fetch, as untranslated. */
+TEST_F(mmu, dm_misaligned_dpc_faults)
+{
+    static const uint32_t dpcs[] = { 1, 2, VA_CODE + 2 };
+    struct card *c = &self->c;
+
+    for (uint32_t i = 0; i < sizeof(dpcs) / sizeof(dpcs[0]); i++) {
+        PUT_CODE(c, JSELF);
+        launch_halted(self, 0);
+        dm_wr(c, VX_DM_DPC, dpcs[i]);
+        dm_wr(c, VX_DM_DCTRL, VX_DCTRL_DMACTIVE | VX_DCTRL_RESUMEREQ);
+        run_idle(c, SLOTS);
+        EXPECT_EQ(VX_ERR_FETCH_FAULT, rd(c, VX_REG_ERR_CAUSE));
+        EXPECT_EQ(dpcs[i], rd(c, VX_REG_ERR_PC));
+        dm_wr(c, VX_DM_DCTRL, 0);
+        recover(c);
+    }
 }
 
 TEST_HARNESS_MAIN
