@@ -349,6 +349,14 @@ static void vortex_dump_render(struct vortex_device *vdev,
 				    d->assert[0], d->assert[1],
 				    d->regs[VX_REG_ERR_INFO(2) / 4], d->assert[2]);
 	}
+	/* As msm's pgtable-fault-info: the space the address was looked up in. */
+	if (cause >= VX_ERR_FETCH_PAGE_FAULT && cause <= VX_ERR_STORE_PAGE_FAULT) {
+		u32 satp = d->launch[VX_LAUNCH_SATP];
+
+		vortex_text(t, "pgtable-fault-info:\n  - satp: 0x%08x\n    asid: %u\n    root: 0x%08llx\n",
+			    satp, VX_SATP_ASID(satp),
+			    (u64)VX_SATP_PPN(satp) << VX_PAGE_SHIFT);
+	}
 
 	vortex_text(t, "ringbuffer:\n  - id: 0\n    iova: 0x%016llx\n", d->ring.iova);
 	vortex_text(t, "    last-fence: %u\n    retired-fence: %u\n", d->last_fence,

@@ -286,6 +286,10 @@ static char *vm_expect_fault(struct __test_metadata *_metadata,
 	EXPECT_EQ(want->cause, vx_dump_num(text, "fault-info", "cause"));
 	EXPECT_EQ(want->addr, vx_dump_num(text, "fault-info", "address"));
 	EXPECT_EQ(want->pc, vx_dump_num(text, "fault-info", "pc"));
+	/* The space it was looked up in: the file's, never ASID 0. */
+	EXPECT_LE(1, vx_dump_num(text, "pgtable-fault-info", "asid"));
+	EXPECT_GE(511, vx_dump_num(text, "pgtable-fault-info", "asid"));
+	EXPECT_LE(0x80000000ull, vx_dump_num(text, "pgtable-fault-info", "root"));
 	/* A faulting access commits nothing: no data reached the kernel. */
 	EXPECT_EQ(0xdeadbeefu, c->args_map[ARG_OUT]) TH_LOG("the faulting job returned data");
 	if (log) {

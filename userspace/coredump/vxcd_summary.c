@@ -76,6 +76,10 @@ static void sum_fault(struct sum *s, const struct vxcd_node *root)
 	if (vxcd_get(f, "assert"))
 		say(s, "assert:  %s failed at %s:%s in %s", val(f, "assert"),
 		    val(f, "file"), val(f, "line"), val(f, "function"));
+	f = vxcd_item(vxcd_get(root, "pgtable-fault-info"), 0);
+	if (f)
+		say(s, "space:   asid %s, page tables at 0x%08llx",
+		    val(f, "asid"), (unsigned long long)num(f, "root"));
 }
 
 /* Warps grouped by PC, in order of first appearance. */
