@@ -96,9 +96,9 @@ struct vortex_vm {
 	struct vortex_device *vdev;
 	/** @lock: protects the mappings, the page tables and @deferred */
 	struct mutex lock;
-	/** @jobs_lock: protects @jobs and @job_seq; taken in IRQ context */
+	/** @jobs_lock: protects @jobs and @job_seq (process context) */
 	spinlock_t jobs_lock;
-	/** @jobs: the file's jobs that have not ended, oldest first */
+	/** @jobs: the file's jobs not yet freed, oldest first */
 	struct list_head jobs;
 	/** @job_seq: number of the newest job */
 	u64 job_seq;
@@ -424,13 +424,17 @@ int vortex_vm_gem_open(struct drm_gem_object *obj, struct drm_file *file)
 static u64 vortex_vm_oldest_job(struct vortex_vm *vm)
 {
 	struct vortex_vm_ticket *t;
-	unsigned long flags;
 	u64 oldest;
 
-	spin_lock_irqsave(&vm->jobs_lock, flags);
-	t = list_first_entry_or_null(&vm->jobs, struct vortex_vm_ticket, link);
-	oldest = t ? t->seq : vm->job_seq + 1;
-	spin_unlock_irqrestore(&vm->jobs_lock, flags);
+	spin_lock(&vm->jobs_lock);
+	oldest = vm->job_seq + 1;
+	list_for_each_entry(t, &vm->jobs, link) {
+		if (!smp_load_acquire(&t->ended)) {
+			oldest = t->seq;
+			break;
+		}
+	}
+	spin_unlock(&vm->jobs_lock);
 	return oldest;
 }
 
@@ -461,7 +465,6 @@ void vortex_vm_gem_close(struct drm_gem_object *obj, struct drm_file *file)
 	struct vortex_file *vfile = file->driver_priv;
 	struct vortex_vm *vm = vfile->vm;
 	struct vortex_vma *vma;
-	unsigned long flags;
 
 	mutex_lock(&vm->lock);
 	vma = vortex_vm_find(vm, obj);
@@ -473,9 +476,9 @@ void vortex_vm_gem_close(struct drm_gem_object *obj, struct drm_file *file)
 		 * that a job ending meanwhile either is seen gone here or has
 		 * its successor or its release see the entry.
 		 */
-		spin_lock_irqsave(&vm->jobs_lock, flags);
+		spin_lock(&vm->jobs_lock);
 		vma->last_job = vm->job_seq;
-		spin_unlock_irqrestore(&vm->jobs_lock, flags);
+		spin_unlock(&vm->jobs_lock);
 		list_add_tail(&vma->deferred, &vm->deferred);
 		vortex_vm_reap_locked(vm);
 	}
@@ -503,13 +506,12 @@ static void vortex_vm_reap(struct vortex_vm *vm)
  */
 void vortex_vm_job_get(struct vortex_vm *vm, struct vortex_vm_ticket *t)
 {
-	unsigned long flags;
-
 	vortex_vm_reap(vm);
-	spin_lock_irqsave(&vm->jobs_lock, flags);
+	t->ended = false;
+	spin_lock(&vm->jobs_lock);
 	t->seq = ++vm->job_seq;
 	list_add_tail(&t->link, &vm->jobs);
-	spin_unlock_irqrestore(&vm->jobs_lock, flags);
+	spin_unlock(&vm->jobs_lock);
 }
 
 /**
@@ -517,16 +519,14 @@ void vortex_vm_job_get(struct vortex_vm *vm, struct vortex_vm_ticket *t)
  * @vm: the space
  * @t: its ticket
  *
- * Any context; the unmapping it allows happens in the next
- * vortex_vm_job_get() or vortex_vm_job_put().
+ * Any context, no lock: the ticket stays listed, marked, until the job is
+ * freed.  The unmapping it allows happens in the next vortex_vm_job_get()
+ * or vortex_vm_job_put().
  */
 void vortex_vm_job_end(struct vortex_vm *vm, struct vortex_vm_ticket *t)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&vm->jobs_lock, flags);
-	list_del_init(&t->link);
-	spin_unlock_irqrestore(&vm->jobs_lock, flags);
+	/* Before the job's fence signals: whoever saw that sees this. */
+	smp_store_release(&t->ended, true);
 }
 
 /**
@@ -539,9 +539,9 @@ void vortex_vm_job_end(struct vortex_vm *vm, struct vortex_vm_ticket *t)
  */
 void vortex_vm_job_put(struct vortex_vm *vm, struct vortex_vm_ticket *t)
 {
-	/* Ended on the card (the usual case) before its fence signalled. */
-	if (!list_empty(&t->link))
-		vortex_vm_job_end(vm, t);
+	spin_lock(&vm->jobs_lock);
+	list_del(&t->link);
+	spin_unlock(&vm->jobs_lock);
 	vortex_vm_reap(vm);
 }
 

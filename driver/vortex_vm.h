@@ -26,6 +26,8 @@ struct vortex_vm_ticket {
 	struct list_head link;
 	/** @seq: the job's number in the space */
 	u64 seq;
+	/** @ended: the job has left the card for good (vortex_vm_job_end()) */
+	bool ended;
 };
 
 /* A job of the space's file exists: handles closed now keep their mapping. */
