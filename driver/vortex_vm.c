@@ -244,6 +244,19 @@ static int vortex_vm_table_get(struct vortex_vm *vm, u32 l1)
 	return 0;
 }
 
+static void vortex_vm_tlb_inval(struct vortex_vm *vm, u64 va, u64 size);
+
+/*
+ * Undoes a mapping that never got to a job of its own: a job of the file
+ * may still have touched it meanwhile, so it is invalidated like any.
+ */
+static void vortex_vm_unmap_range(struct vortex_vm *vm, u64 va, u64 end)
+{
+	vortex_vm_clear_range(vm, va, end, true);
+	vortex_vm_tlb_inval(vm, va, end - va);
+	vortex_vm_sweep(vm, va, end);
+}
+
 /* Maps [@va, @va + @size) onto itself; undone in full on failure. */
 static int vortex_vm_map_range(struct vortex_vm *vm, u64 va, u64 size)
 {
@@ -261,8 +274,8 @@ static int vortex_vm_map_range(struct vortex_vm *vm, u64 va, u64 size)
 		}
 		ret = vortex_vm_table_get(vm, l1);
 		if (ret) {
-			vortex_vm_clear_range(vm, start, va, true);
-			vortex_vm_sweep(vm, start, va);
+			if (va > start)
+				vortex_vm_unmap_range(vm, start, va);
 			return ret;
 		}
 		for (; va < next; va += SZ_4K) {
@@ -379,9 +392,7 @@ static int vortex_vm_map_locked(struct vortex_vm *vm, struct drm_gem_object *obj
 	return 0;
 
 out_unmap:
-	/* Never used: nothing of it can be in a TLB. */
-	vortex_vm_clear_range(vm, va, va + obj->size, true);
-	vortex_vm_sweep(vm, va, va + obj->size);
+	vortex_vm_unmap_range(vm, va, va + obj->size);
 out_remove:
 	drm_gpuva_remove(&vma->va);
 out_free:
