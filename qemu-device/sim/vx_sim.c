@@ -210,6 +210,17 @@ static int alloc_lane_state(struct vx_sim *sim)
     return 0;
 }
 
+/* Zeroed and as aligned as struct vx_warp says, which calloc() is not. */
+static struct vx_warp *alloc_warps(size_t n)
+{
+    void *p;
+
+    if (posix_memalign(&p, VX_CACHE_LINE, n * sizeof(struct vx_warp))) {
+        return NULL;
+    }
+    return memset(p, 0, n * sizeof(struct vx_warp));
+}
+
 static void init_topology(struct vx_sim *sim)
 {
     for (uint32_t c = 0; c < sim->ncores; c++) {
@@ -249,7 +260,7 @@ struct vx_sim *vx_sim_new(const struct vx_sim_config *cfg, uint8_t *vram,
 
     mask_words = (sim->nwarps + 31) / 32;
     sim->cores = calloc(sim->ncores, sizeof(*sim->cores));
-    sim->warps = calloc(sim->nwarps, sizeof(*sim->warps));
+    sim->warps = alloc_warps(sim->nwarps);
     sim->cp.blocks = calloc(sim->nwarps, sizeof(*sim->cp.blocks));
     sim->dm.wmask = calloc(mask_words, sizeof(uint32_t));
     sim->dm.resethalt = calloc(mask_words, sizeof(uint32_t));

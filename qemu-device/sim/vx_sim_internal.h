@@ -65,6 +65,9 @@ struct vx_xlat {
     uint8_t *host;          /* host address of the physical page */
 };
 
+/* The host's cache line, for the layout of what every launch touches. */
+#define VX_CACHE_LINE           64
+
 /* One warp context.  Per-lane state is register-major: x[reg * threads + lane]. */
 struct vx_warp {
     uint32_t gid;           /* global warp id (DM numbering) */
@@ -102,12 +105,16 @@ struct vx_warp {
     /*
      * The burst executors' memo, last: ahead of cycle and instret, its
      * size moved them and cost the reference interpreter a few percent.
+     * What every translated burst reads shares instret's cache line
+     * (warps are cache-line aligned): a launch finds the card's lines
+     * cold, and one more line missed was most of what translation added
+     * to a tiny job's launch.
      */
     uint32_t xlat_gen;      /* vx_sim.tlb_gen the memo is of */
     uint32_t xlat_satp;     /* satp the memo is of */
-    struct vx_xlat xlat[VX_XLAT_SLOTS];
     struct vx_xlat xlat_code;       /* the code page of the last burst */
-};
+    struct vx_xlat xlat[VX_XLAT_SLOTS];
+} __attribute__((aligned(VX_CACHE_LINE)));
 
 struct vx_core {
     uint32_t id;
@@ -215,6 +222,12 @@ struct vx_sim {
     uint32_t gbar_count[VX_NUM_BARRIERS];   /* device-wide barriers */
     uint32_t run_cursor;    /* round-robin position of the scheduler */
     enum vx_sim_exec exec;  /* the executor vx_exec_burst() runs */
+    /*
+     * vx_mmu.c: bumped by every TLB fill or invalidation.  Here, not with
+     * the TLBs: every translated burst reads it, and this line is one a
+     * launch touches anyway.
+     */
+    uint32_t tlb_gen;
 
     /* BAR0 registers */
     uint32_t irq_status, irq_enable;
@@ -236,7 +249,6 @@ struct vx_sim {
     struct vx_tlb_entry itlb[1u << VX_ITLB_BITS];
     struct vx_tlb_entry dtlb[1u << VX_DTLB_BITS];
     uint32_t tlb_asid, tlb_va;
-    uint32_t tlb_gen;       /* bumped by every TLB fill or invalidation */
 };
 
 /* ---- vx_sim.c ---- */
