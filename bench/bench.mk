@@ -20,3 +20,12 @@ $(O)/guest/bench/vm_bench: bench/vm_bench.c uapi/vortex_accel.h selftests/vortex
 	$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_INC) -I$(TOP)/selftests -o $@ $<
 
 GUEST_FILES += $(O)/guest/bench/vm_bench
+
+# --- host: what address translation adds to a tiny job's launch in the
+# simulator, fast doorbell, no QEMU (launch_sim_bench)
+$(O)/host/bench/launch_sim_bench: bench/launch_sim_bench.c $(LIBVXSIM) \
+		$(SIM_HDRS) $(SIM_TDIR)/uncore_util.h testlib/vx_sv32.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(SIM_TEST_CFLAGS) -o $@ $< $(LIBVXSIM) -lm
+
+BENCHES += $(O)/host/bench/launch_sim_bench
