@@ -1290,6 +1290,70 @@ TEST_F(dbg, mem_and_breakpoints_stay_in_the_targets_space)
 	EXPECT_EQ(0, WEXITSTATUS(st)) TH_LOG("the other process's buffer changed");
 }
 
+/* Whether every byte of [@a, @a + @n) is in [@start, @start + @size). */
+static bool in_range(uint64_t a, uint64_t n, uint64_t start, uint64_t size)
+{
+	return a >= start && n <= size && a - start <= size - n;
+}
+
+/*
+ * Random ranges around the target's two buffers: a read is 0 with the
+ * buffers' bytes exactly when every byte is in one of them (or in both,
+ * where they touch), else -ENXIO; a write outside changes nothing.
+ */
+TEST_F(dbg, mem_random_ranges_match_the_targets_space)
+{
+	uint64_t lo = self->code_addr < self->data_addr ? self->code_addr : self->data_addr;
+	uint64_t rng = (uint64_t)vx_now() | 1, a, n, i;
+	static uint8_t buf[3 * DATA_SIZE];
+	uint32_t round, ok = 0, refused = 0;
+	uint8_t before[DATA_SIZE];
+	int ret;
+	bool want;
+
+	for (i = 0; i < DATA_SIZE / 4; i++)
+		self->data_map[i] = (uint32_t)(i * 2246822519u);
+	memcpy(before, (void *)self->data_map, DATA_SIZE);
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	for (round = 0; round < 2000; round++) {
+		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+		a = lo - 8192 + (rng >> 20) % (CODE_SIZE + DATA_SIZE + 4 * 8192);
+		n = 1 + (rng >> 8) % (round % 4 ? 64 : DATA_SIZE + 8192);
+		/* Code and data may touch: a range across both is fine. */
+		want = in_range(a, n, self->code_addr, CODE_SIZE) ||
+		       in_range(a, n, self->data_addr, DATA_SIZE) ||
+		       (self->code_addr + CODE_SIZE == self->data_addr &&
+			in_range(a, n, self->code_addr, CODE_SIZE + DATA_SIZE)) ||
+		       (self->data_addr + DATA_SIZE == self->code_addr &&
+			in_range(a, n, self->data_addr, CODE_SIZE + DATA_SIZE));
+		if (round & 1)
+			memset(buf, (int)(rng >> 56), n);
+		ret = dbg_mem(self->sfd, a, buf, n, round & 1);
+		EXPECT_EQ(want ? 0 : -ENXIO, ret) TH_LOG("round %u: 0x%llx + %llu", round,
+							 (unsigned long long)a,
+							 (unsigned long long)n);
+		if (!(round & 1) && !ret && in_range(a, n, self->data_addr, DATA_SIZE))
+			EXPECT_EQ(0, memcmp(buf, (uint8_t *)before + (a - self->data_addr), n));
+		if ((round & 1) && ret) {
+			EXPECT_EQ(0, memcmp(before, (void *)self->data_map, DATA_SIZE))
+				TH_LOG("round %u: a refused write changed the buffer", round);
+		}
+		if ((round & 1) && !ret) {
+			if (in_range(a, n, self->data_addr, DATA_SIZE))
+				EXPECT_EQ(0, memcmp(buf, (uint8_t *)self->data_map +
+						    (a - self->data_addr), n));
+			memcpy(before, (void *)self->data_map, DATA_SIZE);
+		}
+		ret ? refused++ : ok++;
+		if (_metadata->exit_code == KSFT_FAIL)
+			break;
+	}
+	ksft_print_msg("%u ranges served, %u refused\n", ok, refused);
+	EXPECT_LT(100u, ok);
+	EXPECT_LT(100u, refused);
+}
+
 /* A buffer the target closed is out of its space for the debugger too. */
 TEST_F(dbg, mem_of_a_closed_buffer_is_enxio)
 {
