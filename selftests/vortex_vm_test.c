@@ -887,6 +887,65 @@ TEST_F_TIMEOUT(vm, closed_buffer_unmapped_once_older_jobs_end, 120)
 	munmap((void *)x, PAGE);
 }
 
+/*
+ * PRIME import as a second file of the same process sees it: a non-dma-buf
+ * or closed fd is refused; before the import the buffer is not in the
+ * importer's space; importing twice gives one handle and one mapping, so
+ * one close unmaps; importing again maps it again.
+ */
+TEST_F_TIMEOUT(vm, prime_import_errors_and_reimport, 120)
+{
+	struct drm_prime_handle p = { .flags = DRM_CLOEXEC };
+	struct vm_client *a = &self->a, b;
+	uint32_t h, hb, *map;
+	struct vm_fault load;
+	uint64_t addr;
+	int nullfd;
+
+	ASSERT_EQ(0, vm_client_open(&b));
+	vx_cmd(_vx_bo_create(a->fd, PAGE, 0, &h, &addr));
+	map = vx_bo_map(a->fd, h, NULL);
+	ASSERT_NE(NULL, map);
+	map[5] = 0x1234abcdu;
+	load = (struct vm_fault){ VX_ERR_LOAD_PAGE_FAULT,
+				  b.code_addr + PROG_LOAD + LOAD_PC, addr + 20 };
+
+	nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, nullfd);
+	p.fd = nullfd;
+	EXPECT_EQ(-EINVAL, vx_ioctl(b.fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p));
+	close(nullfd);
+	EXPECT_EQ(-EBADF, vx_ioctl(b.fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p));
+	free(vm_expect_fault(_metadata, &b, PROG_LOAD, addr + 20, &load, false));
+
+	p.handle = h;
+	vx_cmd(vx_ioctl(a->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &p));
+	p.handle = 0;
+	vx_cmd(vx_ioctl(b.fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p));
+	hb = p.handle;
+	p.handle = 0;
+	vx_cmd(vx_ioctl(b.fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p));
+	EXPECT_EQ(hb, p.handle);
+	EXPECT_EQ(0, vm_run(&b, PROG_LOAD, addr + 20, 0));
+	EXPECT_EQ(0x1234abcdu, b.args_map[ARG_OUT]);
+
+	vx_cmd(_vx_bo_close(b.fd, hb));
+	EXPECT_EQ(-EINVAL, _vx_bo_close(b.fd, hb));
+	free(vm_expect_fault(_metadata, &b, PROG_LOAD, addr + 20, &load, false));
+	/* A's mapping is its own: untouched by B's close. */
+	EXPECT_EQ(0, vm_run(a, PROG_LOAD, addr + 20, 0));
+	EXPECT_EQ(0x1234abcdu, a->args_map[ARG_OUT]);
+
+	p.handle = 0;
+	vx_cmd(vx_ioctl(b.fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p));
+	EXPECT_EQ(0, vm_run(&b, PROG_LOAD, addr + 20, 0));
+	EXPECT_EQ(0x1234abcdu, b.args_map[ARG_OUT]);
+
+	close(p.fd);
+	munmap(map, PAGE);
+	vm_client_close(&b);
+}
+
 /* ------------------------------------------------------- close races */
 
 /* Busy-waits @us microseconds: sleeps are too coarse for these windows. */
