@@ -190,6 +190,11 @@ int gdbs_read_registers(struct gdbs *s);
 int gdbs_write_registers(struct gdbs *s, const char *hex);
 int gdbs_read_register(struct gdbs *s, const char *args);
 int gdbs_write_register(struct gdbs *s, const char *args);
+/**
+ * gdbs_write_pc() - move the warp of thread @tid to @pc (all its lanes)
+ * Return: 0, or the library's error.
+ */
+vxdbg_result gdbs_write_pc(struct gdbs *s, uint32_t tid, uint32_t pc);
 
 /* gdbs_mem.c */
 int gdbs_read_memory(struct gdbs *s, const char *args);
@@ -206,8 +211,16 @@ bool gdbs_bp_is_set(struct gdbs *s, uint64_t addr);
 void gdbs_forget_state(struct gdbs *s, int64_t only_gw);
 /** gdbs_stop_reason() - the reply to '?': the card is halted (all-stop) */
 int gdbs_stop_reason(struct gdbs *s);
-int gdbs_continue(struct gdbs *s, const char *args);
-int gdbs_step(struct gdbs *s, const char *args);
+/**
+ * gdbs_continue() - "c[ADDR]", "Csig[;ADDR]": resume the card
+ * @pkt: the packet, from its letter on
+ *
+ * With ADDR the resumed thread's warp first moves there, as a 'P' of pc
+ * would move it; the signal is not delivered (the card has none).
+ */
+int gdbs_continue(struct gdbs *s, const char *pkt);
+/** gdbs_step() - "s[ADDR]", "Ssig[;ADDR]": one instruction of a warp, as gdbs_continue() */
+int gdbs_step(struct gdbs *s, const char *pkt);
 int gdbs_vcont(struct gdbs *s, const char *args);
 /** gdbs_signal_of() - the gdb signal number of a card exception */
 int gdbs_signal_of(vxdbg_exception e);

@@ -52,6 +52,15 @@ static vxdbg_result write_one(struct gdbs *s, uint32_t sm, uint32_t wp, uint32_t
 	return r;
 }
 
+vxdbg_result gdbs_write_pc(struct gdbs *s, uint32_t tid, uint32_t pc)
+{
+	uint32_t sm, wp, ln;
+
+	if (!gdbs_tid_split(s, tid, &sm, &wp, &ln))
+		return VXDBG_ERROR_INVALID_ARGS;
+	return write_one(s, sm, wp, ln, VXDBG_REG_PC, pc);
+}
+
 int gdbs_read_registers(struct gdbs *s)
 {
 	uint32_t sm, wp, ln, x[32], pc;

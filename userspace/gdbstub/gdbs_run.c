@@ -338,23 +338,58 @@ int gdbs_stop_reason(struct gdbs *s)
 	return gdbs_reply(s, "%s", s->last_stop);
 }
 
-/* "c[ADDR]" / "Csig[;ADDR]": resuming elsewhere needs a PC write. */
-int gdbs_continue(struct gdbs *s, const char *args)
+/*
+ * The ADDR of "c[ADDR]", "s[ADDR]", "Csig[;ADDR]", "Ssig[;ADDR]": with
+ * one, the warp of @tid moves there before it resumes.  True to go on;
+ * false once the error reply is sent, with what sending it returned in
+ * *@ret.
+ */
+static bool resume_at(struct gdbs *s, const char *pkt, uint32_t tid, int *ret)
 {
+	const char *p = pkt + 1;
+	uint64_t sig, addr;
+
+	if ((pkt[0] == 'C' || pkt[0] == 'S') &&
+	    (!rsp_parse_hex(&p, &sig) || sig > 0xff || (*p && *p++ != ';'))) {
+		*ret = gdbs_error(s, 1);
+		return false;
+	}
+	if (!*p)
+		return true;
+	if (!rsp_parse_hex(&p, &addr) || *p || addr > UINT32_MAX) {
+		*ret = gdbs_error(s, 1);
+		return false;
+	}
+	if (!tid || gdbs_write_pc(s, tid, addr)) {
+		*ret = gdbs_error(s, 3);
+		return false;
+	}
+	return true;
+}
+
+int gdbs_continue(struct gdbs *s, const char *pkt)
+{
+	int ret;
+
 	if (s->c_tid && s->c_tid != (uint32_t)-1)
 		s->resume_tid = s->c_tid;
 	else
 		s->resume_tid = s->g_tid;
+	if (!resume_at(s, pkt, gdbs_resolve_tid(s, s->resume_tid), &ret))
+		return ret;
 	return run_all(s);
 }
 
-int gdbs_step(struct gdbs *s, const char *args)
+int gdbs_step(struct gdbs *s, const char *pkt)
 {
 	uint32_t tid = s->c_tid && s->c_tid != (uint32_t)-1 ? s->c_tid : s->g_tid;
+	int ret;
 
 	tid = gdbs_resolve_tid(s, tid ?: 0);
 	if (!tid)
 		tid = gdbs_resolve_tid(s, 0);
+	if (!resume_at(s, pkt, tid, &ret))
+		return ret;
 	return run_warp(s, tid, 1);
 }
 

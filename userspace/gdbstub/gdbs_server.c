@@ -181,8 +181,8 @@ static int dispatch(struct gdbs *s)
 	case 'X': return gdbs_write_memory(s, p + 1, s->pkt_len - 1, true);
 	case 'Z': return gdbs_breakpoint(s, p + 1, true);
 	case 'z': return gdbs_breakpoint(s, p + 1, false);
-	case 'c': case 'C': return gdbs_continue(s, p + 1);
-	case 's': case 'S': return gdbs_step(s, p + 1);
+	case 'c': case 'C': return gdbs_continue(s, p);
+	case 's': case 'S': return gdbs_step(s, p);
 	case 'H': return set_thread(s, p + 1);
 	case 'T': return thread_alive(s, p + 1);
 	case 'q': return query(s, p);

@@ -432,6 +432,23 @@ def test_raw(server_path, kdir):
           c.cmd('P20=' + pc) == 'OK' and c.cmd('p20') == pc and
           c.cmd('P21=0000803f') == 'OK' and c.cmd('p21') == '0000803f' and
           c.cmd('p20') == pc, pc)
+    def pc_now():
+        return int.from_bytes(bytes.fromhex(c.cmd('p20')), 'little')
+    p0 = pc_now()
+    s1, p1 = c.cmd('s'), pc_now()
+    s2, p2 = c.cmd('s'), pc_now()
+    check('raw: s steps the warp (_start: auipc, then the jump of its call)',
+          s1.startswith('T05') and s2.startswith('T05') and p0 != p1 != p2 != p0,
+          (s1, s2, p0, p1, p2))
+    check('raw: malformed c/C/s/S addresses and signals get E01, nothing moves',
+          all(c.cmd(bad) == 'E01' for bad in
+              ('czz', 'c1ffffffff', 'C05;zz', 'C100', 'C05x', 'S;0', 's12g')) and
+          pc_now() == p2)
+    s3, p3 = c.cmd('s%x' % p0), pc_now()
+    s4, p4 = c.cmd('S05;%x' % p1), pc_now()
+    check('raw: s ADDR, S sig;ADDR move the warp to ADDR and step from there',
+          s3.startswith('T05') and p3 == p1 and s4.startswith('T05') and p4 == p2,
+          (s3, s4, p3, p4))
     g = c.cmd('g')
     a0 = int.from_bytes(bytes.fromhex(g[80:88]), 'little')
     cbuf = int.from_bytes(bytes.fromhex(c.cmd('m%x,4' % (a0 + 8))), 'little')
