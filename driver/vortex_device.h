@@ -84,6 +84,13 @@ struct vortex_device {
 	struct ida asids;
 	/** @tlb_lock: serialises the TLB_ASID/TLB_VA/TLB_INVAL sequences */
 	spinlock_t tlb_lock;
+	/** @vm_ids: the last &vortex_vm id given out */
+	atomic64_t vm_ids;
+	/**
+	 * @shared_asid_owner: id of the space whose translations the TLB may
+	 * hold under the shared ASID (DM lock); 0 for none
+	 */
+	u64 shared_asid_owner;
 
 	/* ---- command ring and scheduler (vortex_job.c) */
 	/** @ring_node: the ring's VRAM */

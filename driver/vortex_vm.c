@@ -35,9 +35,15 @@
  *
  * Page tables are VRAM nodes outside every buffer, taken from the top of
  * VRAM.  A level-0 table is freed when its last PTE is cleared, after the
- * TLB invalidation.  ASIDs come from an IDA, 1 to %VORTEX_VM_MAX_ASID (so
- * a card has at most that many open files), and a file's ASID is
- * invalidated before it is given to another file.
+ * TLB invalidation.  ASIDs come from an IDA, 1 to %VORTEX_VM_MAX_ASID - 1,
+ * and a file's ASID is invalidated before it is given to another file.
+ * Files opened while those are all taken share the last ASID,
+ * %VORTEX_VM_SHARED_ASID: a launch of such a file whose space is not the
+ * one that last ran under it first drops every translation of that ASID
+ * (vortex_vm_switch(), the card idle between jobs), so the TLB never
+ * serves one file another's translations.  The number of open files is
+ * thus bounded by VRAM for the tables only; the files past the first
+ * %VORTEX_VM_MAX_ASID - 1 pay a TLB refill when they take turns.
  *
  * The only other mapping is the dump window: while a recovery dump holds
  * the card frozen, warps store their registers through it into driver
@@ -64,6 +70,7 @@
 
 #define VORTEX_VM_PTES		1024		/* entries of a table */
 #define VORTEX_VM_MAX_ASID	511		/* 9 bits; 0 is never used */
+#define VORTEX_VM_SHARED_ASID	VORTEX_VM_MAX_ASID
 /* The dump window: one level-0 table's worth, below VRAM. */
 #define VORTEX_VM_WINDOW	0x40000000ull
 /* Unmapping more pages than this invalidates the ASID, not each page. */
@@ -109,6 +116,8 @@ struct vortex_vm {
 	struct list_head deferred;
 	/** @asid: the space's ASID */
 	u32 asid;
+	/** @id: unique on the card, never reused (the shared ASID's owner) */
+	u64 id;
 	/** @root: the level-1 table */
 	struct drm_mm_node root;
 	/** @window: the level-0 table of the dump window */
@@ -631,14 +640,41 @@ u32 vortex_vm_satp(const struct vortex_vm *vm)
 }
 
 /**
+ * vortex_vm_switch() - make the TLB fit for a launch of @vm
+ * @vm: the space of the job about to go on the ring
+ *
+ * Called with the DM lock held and the card idle (no job on it), before
+ * the job's packets are written.  A space with an ASID of its own needs
+ * nothing; one under the shared ASID drops the TLB's entries of that ASID
+ * unless it was the last to run under it.
+ */
+void vortex_vm_switch(struct vortex_vm *vm)
+{
+	struct vortex_device *vdev = vm->vdev;
+
+	lockdep_assert_held(&vdev->dm.lock);
+	if (likely(vm->asid != VORTEX_VM_SHARED_ASID) ||
+	    vdev->shared_asid_owner == vm->id)
+		return;
+	vortex_vm_tlb_inval(vm, 0, SZ_4G);
+	vdev->shared_asid_owner = vm->id;
+}
+
+/**
  * vortex_vm_asid() - the space's ASID (logs and dumps)
  * @vm: the space
  *
- * Return: 1 .. %VORTEX_VM_MAX_ASID.
+ * Return: 1 .. %VORTEX_VM_MAX_ASID; %VORTEX_VM_MAX_ASID may be shared.
  */
 u32 vortex_vm_asid(const struct vortex_vm *vm)
 {
 	return vm->asid;
+}
+
+static void vortex_vm_asid_free(struct vortex_vm *vm)
+{
+	if (vm->asid != VORTEX_VM_SHARED_ASID)
+		ida_free(&vm->vdev->asids, vm->asid);
 }
 
 static void vortex_vm_free(struct drm_gpuvm *gpuvm)
@@ -654,8 +690,8 @@ static const struct drm_gpuvm_ops vortex_vm_ops = {
  * vortex_vm_create() - a new, empty address space (for a new file)
  * @vdev: the card
  *
- * Return: the space, or an ERR_PTR: -ENOSPC when every ASID is taken,
- * -ENOMEM, -ENODEV.
+ * Return: the space, or an ERR_PTR: -ENOMEM (also when VRAM has no room
+ * for its tables), -ENODEV.
  */
 struct vortex_vm *vortex_vm_create(struct vortex_device *vdev)
 {
@@ -672,10 +708,13 @@ struct vortex_vm *vortex_vm_create(struct vortex_device *vdev)
 	INIT_LIST_HEAD(&vm->jobs);
 	INIT_LIST_HEAD(&vm->deferred);
 
-	ret = ida_alloc_range(&vdev->asids, 1, VORTEX_VM_MAX_ASID, GFP_KERNEL);
+	ret = ida_alloc_range(&vdev->asids, 1, VORTEX_VM_SHARED_ASID - 1, GFP_KERNEL);
+	if (ret == -ENOSPC)
+		ret = VORTEX_VM_SHARED_ASID;
 	if (ret < 0)
 		goto err_free;
 	vm->asid = ret;
+	vm->id = atomic64_inc_return(&vdev->vm_ids);
 
 	if (!drm_dev_enter(&vdev->drm, &idx)) {
 		ret = -ENODEV;
@@ -706,7 +745,7 @@ err_tables:
 	vortex_vm_table_free(vm, &vm->window);
 	vortex_vm_table_free(vm, &vm->root);
 err_asid:
-	ida_free(&vdev->asids, vm->asid);
+	vortex_vm_asid_free(vm);
 err_free:
 	mutex_destroy(&vm->lock);
 	kvfree(vm);
@@ -742,7 +781,7 @@ void vortex_vm_destroy(struct vortex_vm *vm)
 	mutex_unlock(&vm->lock);
 	mutex_destroy(&vm->lock);
 
-	ida_free(&vdev->asids, vm->asid);
+	vortex_vm_asid_free(vm);
 	drm_gpuvm_put(&vm->base);
 }
 

@@ -17,6 +17,7 @@ struct vortex_vm *vortex_vm_create(struct vortex_device *vdev);
 void vortex_vm_destroy(struct vortex_vm *vm);
 u32 vortex_vm_satp(const struct vortex_vm *vm);
 u32 vortex_vm_asid(const struct vortex_vm *vm);
+void vortex_vm_switch(struct vortex_vm *vm);
 
 /**
  * struct vortex_vm_ticket - a job, as its address space counts it

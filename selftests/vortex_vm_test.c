@@ -1055,6 +1055,74 @@ TEST_F_TIMEOUT(vm, close_races_submit_that_lists_the_buffer, 300)
 	}
 }
 
+/* ------------------------------------------------- the shared ASID */
+
+#define SHARED_ASID	511	/* the last of the card's 9-bit ASIDs */
+#define FILLER_FILES	520	/* more than the card's private ASIDs */
+
+/* Loads @c's last argument word, @value, in a job of @c: 0 if it did. */
+static int vm_load_own(struct vm_client *c, uint32_t value)
+{
+	c->args_map[ARG_WORDS - 1] = value;
+	if (vm_run(c, PROG_LOAD, c->args_addr + 4 * (ARG_WORDS - 1), 0))
+		return -1;
+	return c->args_map[ARG_OUT] == value ? 0 : -1;
+}
+
+/*
+ * Files opened while every private ASID is taken share the last one.
+ * B and A are two such files.  Before each attack B's kernel reads its
+ * own argument page and runs its own code, so the card's TLB holds B's
+ * translations under the shared ASID; A's kernel, next on the card under
+ * the same ASID, then loads from and stores to B's page and jumps into
+ * B's code: each must be a page fault found in A's own tables, never B's
+ * page served from the TLB.  B's word is unchanged, and jobs of B and A
+ * taking turns keep reading their own values.
+ */
+TEST_F_TIMEOUT(vm, files_past_the_asids_share_one_and_stay_isolated, 300)
+{
+	static int fds[FILLER_FILES];
+	struct vm_client cb, ca, *a = &ca, *b = &cb;
+	uint64_t word;
+	char *text;
+	int i, n;
+
+	for (n = 0; n < FILLER_FILES; n++) {
+		fds[n] = open(VX_NODE, O_RDWR | O_CLOEXEC);
+		ASSERT_LE(0, fds[n]) TH_LOG("open %d: %s", n, strerror(errno));
+	}
+	cb.fd = ca.fd = -1;
+	ASSERT_EQ(0, vm_client_open(b));
+	ASSERT_EQ(0, vm_client_open(a));
+	word = b->args_addr + 4 * (ARG_WORDS - 1);
+
+	for (i = 0; i < 3; i++) {
+		static const unsigned int progs[] = { PROG_LOAD, PROG_STORE, PROG_JUMP };
+		struct vm_fault want[] = {
+			{ VX_ERR_LOAD_PAGE_FAULT, a->code_addr + PROG_LOAD + LOAD_PC, word },
+			{ VX_ERR_STORE_PAGE_FAULT, a->code_addr + PROG_STORE + STORE_PC, word },
+			{ VX_ERR_FETCH_PAGE_FAULT, b->code_addr + PROG_LOAD,
+			  b->code_addr + PROG_LOAD },
+		};
+		uint64_t target = want[i].addr;
+
+		ASSERT_EQ(0, vm_load_own(b, 0xb0b00000u + i)) TH_LOG("B's own job");
+		text = vm_expect_fault(_metadata, a, progs[i], target, &want[i], false);
+		EXPECT_EQ(SHARED_ASID, vx_dump_num(text, "pgtable-fault-info", "asid"))
+			TH_LOG("A is not a file under the shared ASID");
+		free(text);
+		EXPECT_EQ(0xb0b00000u + i, b->args_map[ARG_WORDS - 1]) TH_LOG("B's word changed");
+	}
+	for (i = 0; i < 20; i++) {
+		EXPECT_EQ(0, vm_load_own(b, 0xb0000000u + i)) TH_LOG("round %d, B", i);
+		EXPECT_EQ(0, vm_load_own(a, 0xa0000000u + i)) TH_LOG("round %d, A", i);
+	}
+	vm_client_close(a);
+	vm_client_close(b);
+	for (n = 0; n < FILLER_FILES; n++)
+		close(fds[n]);
+}
+
 /* -------------------------------------------------------------- fuzz */
 
 #define FUZZ_OPS	400

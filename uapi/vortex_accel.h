@@ -115,8 +115,8 @@ extern "C" {
  * jobs submitted after the close fault on it.  A buffer's memory is cleared before it is freed and is never mapped by
  * anyone else before that.
  *
- * Opening the node fails with -ENOSPC while 511 files of the card are
- * open (one address-space id each).
+ * Opening the node fails with -ENOMEM when VRAM has no room for the new
+ * file's page tables; the number of open files has no other bound.
  */
 
 /**
