@@ -108,7 +108,7 @@ static int vortex_get_param_ioctl(struct drm_device *drm, void *data,
 			args->value |= DRM_VORTEX_CAP_DEBUG;
 		if (vortex_job_fast_lane(vdev))
 			args->value |= DRM_VORTEX_CAP_FAST_LANE;
-		args->value |= DRM_VORTEX_CAP_VM;
+		args->value |= DRM_VORTEX_CAP_VM | DRM_VORTEX_CAP_BO_ACCESS;
 		break;
 	case DRM_VORTEX_PARAM_JOB_TIMEOUT_MS:
 		args->value = vortex_job_timeout_ms;

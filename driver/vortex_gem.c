@@ -150,7 +150,8 @@ static const struct drm_gem_object_funcs vortex_gem_funcs = {
 	.vm_ops = &vortex_gem_vm_ops,
 };
 
-static struct vortex_bo *vortex_bo_create(struct vortex_device *vdev, u64 size)
+static struct vortex_bo *vortex_bo_create(struct vortex_device *vdev, u64 size,
+					   u32 flags)
 {
 	struct vortex_bo *bo;
 	int ret, idx;
@@ -164,6 +165,7 @@ static struct vortex_bo *vortex_bo_create(struct vortex_device *vdev, u64 size)
 		goto out_exit;
 	}
 	bo->base.funcs = &vortex_gem_funcs;
+	bo->flags = flags;
 	drm_gem_private_object_init(&vdev->drm, &bo->base, size);
 
 	/* Large buffers on 4 MiB boundaries: mapped with megapages. */
@@ -212,7 +214,7 @@ int vortex_gem_bo_create_ioctl(struct drm_device *drm, void *data,
 	}
 	size = PAGE_ALIGN(args->size);
 
-	bo = vortex_bo_create(vdev, size);
+	bo = vortex_bo_create(vdev, size, args->flags);
 	if (IS_ERR(bo))
 		return PTR_ERR(bo);
 
@@ -230,8 +232,8 @@ int vortex_gem_bo_info_ioctl(struct drm_device *drm, void *data,
 	struct drm_vortex_bo_info *args = data;
 	struct drm_gem_object *obj;
 
-	if (args->pad) {
-		drm_dbg(drm, "BO_INFO pad not zero\n");
+	if (args->flags) {
+		drm_dbg(drm, "BO_INFO flags not zero\n");
 		return -EINVAL;
 	}
 
@@ -244,6 +246,7 @@ int vortex_gem_bo_info_ioctl(struct drm_device *drm, void *data,
 	args->mmap_offset = drm_vma_node_offset_addr(&obj->vma_node);
 	args->dev_addr = vortex_bo_devaddr(to_vortex_bo(obj));
 	args->size = obj->size;
+	args->flags = to_vortex_bo(obj)->flags;
 
 	drm_gem_object_put(obj);
 	return 0;

@@ -18,6 +18,8 @@ struct vortex_bo {
 	struct drm_gem_object base;
 	/** @node: VRAM range, byte offsets */
 	struct drm_mm_node node;
+	/** @flags: DRM_VORTEX_BO_GPU_*, fixed at creation */
+	u32 flags;
 };
 
 static inline struct vortex_bo *to_vortex_bo(struct drm_gem_object *obj)

@@ -17,7 +17,8 @@
  * close callbacks.  It is mapped at the virtual address equal to its
  * device address, so a buffer has one address in every space that maps
  * it, and the address fields of the uapi keep their meaning.  Leaves allow
- * read, write and execute; the card never sets A or D, so both are set.
+ * read, and write and execute unless the buffer's DRM_VORTEX_BO_GPU_*
+ * flags forbid them; the card never sets A or D, so both are set.
  * Buffers of 4 MiB or more start on a 4 MiB boundary (vortex_gem.c) and
  * their aligned 4 MiB pieces are megapages.  &drm_gpuvm keeps the
  * mappings: one &drm_gpuva each, linked to its object through a
@@ -63,6 +64,7 @@
 #include <drm/drm_mm.h>
 #include <drm/drm_print.h>
 
+#include "vortex_accel.h"
 #include "vortex_device.h"
 #include "vortex_gem.h"
 #include "vortex_regs.h"
@@ -78,6 +80,18 @@
 
 #define VORTEX_PTE_LEAF		(VX_PTE_V | VX_PTE_R | VX_PTE_W | VX_PTE_X | \
 				 VX_PTE_U | VX_PTE_A | VX_PTE_D)
+
+/* The leaf bits of a buffer's mapping: what its DRM_VORTEX_BO_GPU_* flags allow. */
+static u32 vortex_vm_leaf(const struct vortex_bo *bo)
+{
+	u32 leaf = VORTEX_PTE_LEAF;
+
+	if (bo->flags & DRM_VORTEX_BO_GPU_READ_ONLY)
+		leaf &= ~VX_PTE_W;
+	if (bo->flags & DRM_VORTEX_BO_GPU_NO_EXEC)
+		leaf &= ~VX_PTE_X;
+	return leaf;
+}
 
 /**
  * struct vortex_vma - one buffer mapped in one address space
@@ -266,8 +280,8 @@ static void vortex_vm_unmap_range(struct vortex_vm *vm, u64 va, u64 end)
 	vortex_vm_sweep(vm, va, end);
 }
 
-/* Maps [@va, @va + @size) onto itself; undone in full on failure. */
-static int vortex_vm_map_range(struct vortex_vm *vm, u64 va, u64 size)
+/* Maps [@va, @va + @size) onto itself with @leaf; undone in full on failure. */
+static int vortex_vm_map_range(struct vortex_vm *vm, u64 va, u64 size, u32 leaf)
 {
 	u64 start = va, end = va + size;
 	int ret;
@@ -277,7 +291,7 @@ static int vortex_vm_map_range(struct vortex_vm *vm, u64 va, u64 size)
 		u64 next = min_t(u64, end, ALIGN_DOWN(va, SZ_4M) + SZ_4M);
 
 		if (vortex_vm_mega(va, end)) {
-			vortex_vm_set(vm, &vm->root, l1, vortex_pte(va, VORTEX_PTE_LEAF));
+			vortex_vm_set(vm, &vm->root, l1, vortex_pte(va, leaf));
 			va = next;
 			continue;
 		}
@@ -289,7 +303,7 @@ static int vortex_vm_map_range(struct vortex_vm *vm, u64 va, u64 size)
 		}
 		for (; va < next; va += SZ_4K) {
 			vortex_vm_set(vm, vm->tables[l1], (va >> VX_PAGE_SHIFT) & 1023,
-				      vortex_pte(va, VORTEX_PTE_LEAF));
+				      vortex_pte(va, leaf));
 			vm->used[l1]++;
 		}
 	}
@@ -383,7 +397,7 @@ static int vortex_vm_map_locked(struct vortex_vm *vm, struct drm_gem_object *obj
 	ret = drm_gpuva_insert(&vm->base, &vma->va);
 	if (drm_WARN_ON(&vm->vdev->drm, ret))
 		goto out_free;
-	ret = vortex_vm_map_range(vm, va, obj->size);
+	ret = vortex_vm_map_range(vm, va, obj->size, vortex_vm_leaf(to_vortex_bo(obj)));
 	if (ret)
 		goto out_remove;
 

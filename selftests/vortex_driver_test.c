@@ -183,7 +183,8 @@ TEST_F(vx, get_param_device)
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_CAPABILITIES, &v));
 	/* FAST_LANE depends on the card (fast-doorbell) and fast_lane=. */
 	EXPECT_EQ(DRM_VORTEX_CAP_SUBMIT | DRM_VORTEX_CAP_SYNCOBJ | DRM_VORTEX_CAP_DEBUG |
-		  DRM_VORTEX_CAP_DUMP | DRM_VORTEX_CAP_VM, v & ~DRM_VORTEX_CAP_FAST_LANE);
+		  DRM_VORTEX_CAP_DUMP | DRM_VORTEX_CAP_VM | DRM_VORTEX_CAP_BO_ACCESS,
+		  v & ~DRM_VORTEX_CAP_FAST_LANE);
 	EXPECT_GE(self->timeout_ms, 10);
 	EXPECT_LE(self->timeout_ms, 60000);
 }
@@ -333,7 +334,7 @@ TEST_F(vx, bo_create_err_unknown_flags)
 {
 	uint32_t h;
 
-	vx_err(EINVAL, _vx_bo_create(self->fd, 4096, 1, &h, NULL));
+	vx_err(EINVAL, _vx_bo_create(self->fd, 4096, 4, &h, NULL));
 	vx_err(EINVAL, _vx_bo_create(self->fd, 4096, 0x80000000, &h, NULL));
 }
 
@@ -375,9 +376,9 @@ TEST_F(vx, bo_info_err_bad_handle)
 	vx_err(ENOENT, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_BO_INFO, &info));
 }
 
-TEST_F(vx, bo_info_err_pad)
+TEST_F(vx, bo_info_err_input_flags)
 {
-	struct drm_vortex_bo_info info = { .handle = self->data, .pad = 1 };
+	struct drm_vortex_bo_info info = { .handle = self->data, .flags = 1 };
 
 	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_BO_INFO, &info));
 }

@@ -38,9 +38,6 @@
 #include "vx_asm.h"
 #include "kselftest_harness.h"
 
-#ifndef DRM_VORTEX_CAP_VM
-#define DRM_VORTEX_CAP_VM	(1ull << 5)
-#endif
 
 #define PAGE		4096u
 #define JALR(rd, rs1, imm)	RV_I(imm, rs1, 0, rd, 0x67)
@@ -946,6 +943,95 @@ TEST_F_TIMEOUT(vm, prime_import_errors_and_reimport, 120)
 	vm_client_close(&b);
 }
 
+/* ------------------------------------------------- access flags */
+
+struct access_bo {
+	uint32_t flags, handle;
+	uint64_t size, addr;
+	uint32_t *map;
+};
+
+/*
+ * In @c's space: @bo's word 8 loads as the CPU wrote it; a store to it
+ * lands or, for a read-only buffer, is a store page fault that leaves the
+ * word alone; a jump to its start (a TMC that ends the warp) runs or,
+ * for a no-exec buffer, is a fetch page fault there.
+ */
+static void check_access(struct __test_metadata *_metadata, struct vm_client *c,
+			 const struct access_bo *bo)
+{
+	uint64_t word = bo->addr + bo->size - 32;
+	struct vm_fault store = { VX_ERR_STORE_PAGE_FAULT,
+				  c->code_addr + PROG_STORE + STORE_PC, word };
+	struct vm_fault fetch = { VX_ERR_FETCH_PAGE_FAULT, bo->addr, bo->addr };
+	uint32_t *w = bo->map + (bo->size - 32) / 4;
+
+	*w = 0x0dd0f00du;
+	EXPECT_EQ(0, vm_run(c, PROG_LOAD, word, 0)) TH_LOG("flags 0x%x", bo->flags);
+	EXPECT_EQ(0x0dd0f00du, c->args_map[ARG_OUT]);
+	if (bo->flags & DRM_VORTEX_BO_GPU_READ_ONLY) {
+		free(vm_expect_fault(_metadata, c, PROG_STORE, word, &store, false));
+		EXPECT_EQ(0x0dd0f00du, *w) TH_LOG("a store to a read-only buffer landed");
+	} else {
+		EXPECT_EQ(0, vm_run(c, PROG_STORE, word, 0x5a5a0001u));
+		EXPECT_EQ(0x5a5a0001u, *w);
+	}
+	bo->map[0] = TMC(X0);
+	if (bo->flags & DRM_VORTEX_BO_GPU_NO_EXEC)
+		free(vm_expect_fault(_metadata, c, PROG_JUMP, bo->addr, &fetch, false));
+	else
+		EXPECT_EQ(0, vm_run(c, PROG_JUMP, bo->addr, 0)) TH_LOG("flags 0x%x", bo->flags);
+}
+
+/*
+ * Every combination of DRM_VORTEX_BO_GPU_READ_ONLY and _NO_EXEC, on a
+ * page and on a 4 MiB megapage: loads always work, stores and fetches
+ * fault exactly where the flags forbid them, in the creator's space and
+ * in another file's that imported the buffer through PRIME (BO_INFO
+ * reports the creator's flags there).  The CPU's mapping writes any.
+ */
+TEST_F_TIMEOUT(vm, bo_access_flags_hold_in_every_space, 300)
+{
+	struct drm_prime_handle p = { .flags = DRM_CLOEXEC };
+	struct drm_vortex_bo_info info;
+	struct vm_client *a = &self->a, b;
+	struct access_bo bo, imp;
+	uint64_t caps = 0;
+	int i;
+
+	vx_cmd(_vx_get_param(a->fd, DRM_VORTEX_PARAM_CAPABILITIES, &caps));
+	ASSERT_TRUE(caps & DRM_VORTEX_CAP_BO_ACCESS);
+	ASSERT_EQ(0, vm_client_open(&b));
+	for (i = 0; i < 8; i++) {
+		bo = (struct access_bo){ .flags = i & 3, .size = i < 4 ? 2 * PAGE : 4u << 20 };
+		vx_cmd(_vx_bo_create(a->fd, bo.size, bo.flags, &bo.handle, &bo.addr));
+		bo.map = vx_bo_map(a->fd, bo.handle, NULL);
+		ASSERT_NE(NULL, bo.map);
+		info = (struct drm_vortex_bo_info){ .handle = bo.handle };
+		vx_cmd(vx_ioctl(a->fd, DRM_IOCTL_VORTEX_BO_INFO, &info));
+		EXPECT_EQ(bo.flags, info.flags);
+		check_access(_metadata, a, &bo);
+
+		p.handle = bo.handle;
+		vx_cmd(vx_ioctl(a->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &p));
+		p.handle = 0;
+		vx_cmd(vx_ioctl(b.fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p));
+		close(p.fd);
+		imp = bo;
+		imp.handle = p.handle;
+		info = (struct drm_vortex_bo_info){ .handle = imp.handle };
+		vx_cmd(vx_ioctl(b.fd, DRM_IOCTL_VORTEX_BO_INFO, &info));
+		EXPECT_EQ(bo.flags, info.flags) TH_LOG("imported");
+		EXPECT_EQ(bo.addr, info.dev_addr);
+		check_access(_metadata, &b, &imp);
+
+		vx_cmd(_vx_bo_close(b.fd, imp.handle));
+		munmap(bo.map, bo.size);
+		vx_cmd(_vx_bo_close(a->fd, bo.handle));
+	}
+	vm_client_close(&b);
+}
+
 /* ------------------------------------------------------- close races */
 
 /* Busy-waits @us microseconds: sleeps are too coarse for these windows. */
@@ -1130,7 +1216,7 @@ TEST_F_TIMEOUT(vm, files_past_the_asids_share_one_and_stay_isolated, 300)
 #define FUZZ_FAULTS	6
 
 struct fuzz_bo {
-	uint32_t handle;
+	uint32_t handle, flags;
 	uint64_t addr, size;
 };
 
@@ -1154,10 +1240,10 @@ static uint64_t fuzz_rand(struct fuzz *f)
 /* A size and flags for BO_CREATE, and the errno the uapi promises. */
 static int fuzz_create_args(struct fuzz *f, uint64_t *size, uint32_t *flags)
 {
-	static const uint32_t bad_flags[] = { 1, 2, 0x80000000u, 0xffffffffu };
+	static const uint32_t bad_flags[] = { 4, 5, 0x80000000u, 0xffffffffu };
 	uint64_t r = fuzz_rand(f);
 
-	*flags = r % 8 ? 0 : bad_flags[(r >> 8) % 4];
+	*flags = r % 8 ? (r >> 4) % 4 : bad_flags[(r >> 8) % 4];
 	switch ((r >> 16) % 10) {
 	case 0:
 		*size = 0;
@@ -1174,7 +1260,7 @@ static int fuzz_create_args(struct fuzz *f, uint64_t *size, uint32_t *flags)
 	default:
 		*size = 1 + (r >> 24) % (2u << 20);
 	}
-	if (*flags || !*size || *size > f->vram)
+	if (*flags & ~DRM_VORTEX_BO_FLAGS || !*size || *size > f->vram)
 		return -EINVAL;
 	return *size == f->vram ? -ENOMEM : 0;
 }
@@ -1201,7 +1287,8 @@ static void fuzz_create(struct __test_metadata *_metadata, struct fuzz *f,
 			f->stale_addr[i] = f->stale_addr[f->nstale];
 			break;
 		}
-	f->live[f->nlive++] = (struct fuzz_bo){ h, addr, (size + PAGE - 1) & ~(uint64_t)(PAGE - 1) };
+	f->live[f->nlive++] = (struct fuzz_bo){ h, flags, addr,
+						(size + PAGE - 1) & ~(uint64_t)(PAGE - 1) };
 }
 
 static void fuzz_close(struct __test_metadata *_metadata, struct fuzz *f,
@@ -1273,7 +1360,19 @@ static void fuzz_submit(struct __test_metadata *_metadata, struct fuzz *f,
 	bo = &f->live[(r >> 8) % f->nlive];
 	addr = bo->addr + ((r >> 16) % (bo->size / 4)) * 4;
 	vm_use_bo(c, bo->handle);
-	EXPECT_EQ(0, vm_run(c, PROG_STORE, addr, v));
+	if (bo->flags & DRM_VORTEX_BO_GPU_READ_ONLY) {
+		/* Its memory stays as created: zero. */
+		if (f->faults < FUZZ_FAULTS) {
+			struct vm_fault want = { VX_ERR_STORE_PAGE_FAULT,
+				c->code_addr + PROG_STORE + STORE_PC, addr };
+
+			f->faults++;
+			free(vm_expect_fault(_metadata, c, PROG_STORE, addr, &want, false));
+		}
+		v = 0;
+	} else {
+		EXPECT_EQ(0, vm_run(c, PROG_STORE, addr, v));
+	}
 	EXPECT_EQ(0, vm_run(c, PROG_LOAD, addr, 0));
 	EXPECT_EQ(v, c->args_map[ARG_OUT]) TH_LOG("word 0x%llx", (unsigned long long)addr);
 	vm_use_bo(c, 0);

@@ -95,6 +95,8 @@ extern "C" {
  * "Address spaces" below).
  */
 #define DRM_VORTEX_CAP_VM		(1ull << 5)
+/* BO_CREATE takes DRM_VORTEX_BO_GPU_READ_ONLY and _NO_EXEC; BO_INFO reports them. */
+#define DRM_VORTEX_CAP_BO_ACCESS	(1ull << 6)
 
 /**
  * DOC: Address spaces
@@ -131,7 +133,19 @@ struct drm_vortex_get_param {
 	__u64 value;
 };
 
-#define DRM_VORTEX_BO_FLAGS		0	/* no flags defined yet */
+/*
+ * What the card's kernels may do with a buffer, in every address space
+ * that maps it (the CPU's mmap() is not affected, nor is the debugger):
+ * a store to a DRM_VORTEX_BO_GPU_READ_ONLY buffer is a store page fault,
+ * and a fetch from a DRM_VORTEX_BO_GPU_NO_EXEC buffer a fetch page fault,
+ * each ending the job with -EIO like any device exception.  Without
+ * flags a kernel may load, store and execute.  DRM_VORTEX_CAP_BO_ACCESS
+ * says a kernel knows these flags.
+ */
+#define DRM_VORTEX_BO_GPU_READ_ONLY	(1u << 0)
+#define DRM_VORTEX_BO_GPU_NO_EXEC	(1u << 1)
+#define DRM_VORTEX_BO_FLAGS		(DRM_VORTEX_BO_GPU_READ_ONLY | \
+					 DRM_VORTEX_BO_GPU_NO_EXEC)
 
 /**
  * struct drm_vortex_bo_create - allocate a zero-filled buffer in VRAM
@@ -144,7 +158,7 @@ struct drm_vortex_get_param {
 struct drm_vortex_bo_create {
 	/** @size: bytes, non-zero, at most the VRAM size */
 	__u64 size;
-	/** @flags: must be zero (DRM_VORTEX_BO_FLAGS) */
+	/** @flags: DRM_VORTEX_BO_GPU_*; other bits are -EINVAL */
 	__u32 flags;
 	/** @handle: out: GEM handle, released with DRM_IOCTL_GEM_CLOSE */
 	__u32 handle;
@@ -161,8 +175,11 @@ struct drm_vortex_bo_create {
 struct drm_vortex_bo_info {
 	/** @handle: GEM handle of the buffer */
 	__u32 handle;
-	/** @pad: must be zero */
-	__u32 pad;
+	/**
+	 * @flags: must be zero; out: the buffer's DRM_VORTEX_BO_GPU_* flags
+	 * (as its creator gave them, also for an imported buffer)
+	 */
+	__u32 flags;
 	/** @mmap_offset: out: offset to pass to mmap() on the device fd */
 	__u64 mmap_offset;
 	/** @dev_addr: out: virtual address of the first byte, as at creation */

@@ -65,13 +65,13 @@ DBG_THDRS := $(DBG_HDRS) $(wildcard $(DBG_TDIR)/*.h)
 $(O)/host/userspace/test_vxdbg_api: $(DBG_TDIR)/test_vxdbg_api.c $(DBG_THDRS) \
 		$(DBG_LIB) $(DBG_SIM_LIB) $(US_LIB) $(TESTLIB_SAMPLES) $(LIBVXSIM) | $(US_KERNELS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(DBG_CFLAGS) -I$(TOP)/$(DBG_TDIR) $(KSFT_INC) -DVXDBG_TEST_SIM \
+	$(HOST_CC) $(DBG_CFLAGS) -Wno-clobbered -I$(TOP)/$(DBG_TDIR) $(KSFT_INC) -DVXDBG_TEST_SIM \
 		-DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $< $(DBG_HOST_LIBS)
 
 $(O)/guest/selftests/vortex_vxdbg_api_test: $(DBG_TDIR)/test_vxdbg_api.c $(DBG_THDRS) \
 		$(DBG_LIB) $(US_LIB)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered -Wno-clobbered $(DBG_INC) -I$(TOP)/$(DBG_TDIR) \
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(DBG_INC) -I$(TOP)/$(DBG_TDIR) \
 		$(KSFT_INC) -o $@ $< $(DBG_GUEST_LIBS)
 
 HOST_TESTS += $(O)/host/userspace/test_vxdbg_api
@@ -97,7 +97,7 @@ $(O)/host/userspace/test_vxdbg_cli: $(DBG_TDIR)/test_vxdbg_cli.c \
 
 $(O)/guest/selftests/vortex_vxdbg_cli_test: $(DBG_TDIR)/test_vxdbg_cli.c $(US_LIB) $(US_HDRS)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered -Wno-clobbered $(US_INC) $(GUEST_INC) $(KSFT_INC) \
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(US_INC) $(GUEST_INC) $(KSFT_INC) \
 		-o $@ $< $(US_LIB)
 
 HOST_TESTS += $(O)/host/userspace/test_vxdbg_cli
