@@ -24,7 +24,9 @@
  * from /sys/class/devcoredump/devcdN/data and discard it by writing to
  * that file.  devcoredump keeps one dump per device and drops a new one
  * while the last is unread; the driver notices, counts the drop (debugfs
- * ``dumps_dropped``) and says so in the kernel log, rate limited.
+ * ``dumps_dropped``) and says so in the kernel log, rate limited.  A dump
+ * its user has just discarded is not unread: a failure right then waits
+ * for devcoredump to finish removing it, and leaves its own dump.
  *
  * A debugger can also ask for a dump of the target's running or halted job
  * (DRM_VORTEX_DEBUG_IOCTL_COREDUMP); the card is not reset then, and warps
@@ -45,6 +47,7 @@
 
 #include <linux/ascii85.h>
 #include <linux/devcoredump.h>
+#include <linux/iopoll.h>
 #include <linux/kernfs.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
@@ -456,14 +459,33 @@ static void vortex_dump_free(struct vortex_dump *d)
 	kfree(d);
 }
 
-/* Whether devcoredump still holds an unread dump of this device. */
-static bool vortex_dump_pending(struct vortex_device *vdev)
-{
-	struct kernfs_node *kn;
+/*
+ * Where the device's devcoredump slot stands.  devcoredump lets a new dump
+ * in as soon as the last one has left its class, but removes the card's
+ * "devcoredump" link to it only on its last put, later in its work item:
+ * a dump published in between collides with that link (a duplicate-name
+ * warning, and a dump without its link).  A dump the user discarded lost
+ * its "subsystem" link first, with its class entry: that one is leaving.
+ */
+enum vortex_dump_slot {
+	VORTEX_DUMP_SLOT_FREE,
+	VORTEX_DUMP_SLOT_UNREAD,
+	VORTEX_DUMP_SLOT_LEAVING,
+};
 
-	kn = kernfs_find_and_get(vdev->drm.dev->kobj.sd, "devcoredump");
-	kernfs_put(kn);
-	return kn;
+static enum vortex_dump_slot vortex_dump_slot(struct vortex_device *vdev)
+{
+	struct kernfs_node *link, *subsys = NULL;
+
+	link = kernfs_find_and_get(vdev->drm.dev->kobj.sd, "devcoredump");
+	if (!link)
+		return VORTEX_DUMP_SLOT_FREE;
+	/* the link holds its target, and we hold the link */
+	if (kernfs_type(link) == KERNFS_LINK)
+		subsys = kernfs_find_and_get(link->symlink.target_kn, "subsystem");
+	kernfs_put(subsys);
+	kernfs_put(link);
+	return subsys ? VORTEX_DUMP_SLOT_UNREAD : VORTEX_DUMP_SLOT_LEAVING;
 }
 
 /*
@@ -489,11 +511,19 @@ static void vortex_dump_announce(struct vortex_device *vdev, u64 job, size_t len
 static int vortex_dump_publish(struct vortex_device *vdev, struct vortex_dump *d)
 {
 	struct vortex_text t = {};
+	enum vortex_dump_slot slot;
 
-	if (vortex_dump_pending(vdev)) {
+	/*
+	 * A user who just discarded the last dump made room for this one:
+	 * wait for that dump's link to go rather than drop this dump.  It
+	 * goes at once unless devcoredump's work is starved (one CPU).
+	 */
+	read_poll_timeout(vortex_dump_slot, slot, slot != VORTEX_DUMP_SLOT_LEAVING,
+			  1000, 200 * USEC_PER_MSEC, false, vdev);
+	if (slot != VORTEX_DUMP_SLOT_FREE) {
 		atomic_inc(&vdev->dumps_dropped);
 		dev_warn_ratelimited(vdev->drm.dev,
-				     "crash dump dropped: the last one is unread (write to /sys/class/devcoredump/devcd*/data to discard it)\n");
+				     "crash dump dropped: the last one is still there (write to /sys/class/devcoredump/devcd*/data to discard it)\n");
 		return -EBUSY;
 	}
 	vortex_dump_render(vdev, d, &t);
