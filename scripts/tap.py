@@ -23,6 +23,9 @@ import sys
 
 RESULT = re.compile(r'^(not ok|ok)\s+\d+\s+(.*?)(?:\s+#\s*(SKIP|skip|TODO|XFAIL)\b.*)?$')
 PLAN = re.compile(r'^1\.\.(\d+)')
+# kselftest_harness.h's "# file.c:LINE:test:message" lines
+ASSERTION = re.compile(r'^#\s+\S+\.c:\d+:')
+DIAG_LINES = 8
 BAD_LOG = re.compile(r'WARNING:|BUG:|Oops|general protection|KASAN|Call Trace:|'
                      r'kernel BUG|UBSAN:|refcount_t:|unreferenced object')
 
@@ -47,9 +50,16 @@ class Verdict:
             self.failures.append(f'{suite}: {name}' + (f' ({why})' if why else ''))
 
 
+def failure_context(diag):
+    """What a failed test printed: the harness's file:line assertion and
+    log lines if any, else its last diagnostics; a few lines at most."""
+    where = [l for l in diag if ASSERTION.match(l)]
+    return '\n    '.join((where or diag[-3:])[:DIAG_LINES])
+
+
 def parse_tap(verdict, suite, lines, rc):
     """One program's TAP; a crash or a short plan counts as a failure."""
-    planned, seen, failed = None, 0, 0
+    planned, seen, failed, diag = None, 0, 0, []
     for line in lines:
         m = PLAN.match(line)
         if m and planned is None:
@@ -57,6 +67,8 @@ def parse_tap(verdict, suite, lines, rc):
             continue
         m = RESULT.match(line)
         if not m:
+            if line.startswith('#'):
+                diag.append(line)
             continue
         seen += 1
         ok = m.group(1) == 'ok'
@@ -64,7 +76,9 @@ def parse_tap(verdict, suite, lines, rc):
         if not ok:
             failed += 1
         verdict.add(suite, m.group(2), ok or directive == 'TODO',
-                    skip=ok and directive == 'SKIP')
+                    skip=ok and directive == 'SKIP',
+                    why='' if ok else failure_context(diag))
+        diag = []
     if planned is not None and seen < planned:
         verdict.add(suite, 'plan', False, why=f'{seen} of {planned} tests reported')
     elif seen == 0:

@@ -44,7 +44,7 @@ def boot(body, rc=0, done=True, dmesg=DMESG_OK):
 
 
 CASES = [
-    # name, make args, passed, failed, skipped
+    # name, make args, passed, failed, skipped[, text shown, text not shown]
     ('all pass', lambda t: host(t, '1..2\nok 1 a\nok 2 b\n', 0), 2, 0, 0),
     ('not ok fails', lambda t: host(t, '1..2\nok 1 a\nnot ok 2 b\n', 1), 1, 1, 0),
     ('skip counted', lambda t: host(t, '1..2\nok 1 a\nok 2 b # SKIP no card\n', 0), 1, 0, 1),
@@ -74,6 +74,12 @@ CASES = [
      + ['--expect', 'g/t', '--expect', 'g/vortex_bar_test'], 5, 1, 0),
     ('expected boot missing fails', lambda t: guest(t, boot('1..1\nok 1 a\n'))
      + ['--expect', 'g', '--expect', 'g2', '--expect', 'g2/t'], 5, 2, 0),
+    # a failure shows the harness's assertion, not only the test's name
+    ('failure shows its assertion', lambda t: host(t, (
+        '1..2\n# RUN f.a\n# x.c:12:a:not this test\nok 1 f.a\n# RUN f.b\n'
+        '# x.c:40:b:Expected 1 (1) == got (2)\n# x.c:41:b:round 7\nnot ok 2 f.b\n'), 1),
+     1, 1, 0, ['FAIL h: f.b (# x.c:40:b:Expected 1 (1) == got (2)', '# x.c:41:b:round 7)'],
+     ['not this test']),
 ]
 
 
@@ -81,7 +87,8 @@ def main():
     print('TAP version 13')
     print(f'1..{len(CASES)}')
     failed = 0
-    for i, (name, make, p, f, s) in enumerate(CASES, 1):
+    for i, (name, make, p, f, s, *text) in enumerate(CASES, 1):
+        shown, hidden = text + [[], []][len(text):]
         with tempfile.TemporaryDirectory() as tmp:
             r = subprocess.run([sys.executable, TAP] + make(tmp),
                                capture_output=True, text=True)
@@ -89,8 +96,13 @@ def main():
         last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ''
         ok = last == want and r.returncode == (1 if f else 0)
         if not ok:
-            failed += 1
             print(f'# want "{want}" exit {1 if f else 0}, got "{last}" exit {r.returncode}')
+        for t in shown + hidden:
+            if (t in r.stdout) != (t in shown):
+                ok = False
+                print(f'# "{t}" should {"" if t in shown else "not "}be in:\n# '
+                      + r.stdout.replace('\n', '\n# '))
+        failed += not ok
         print(f'{"ok" if ok else "not ok"} {i} {name}')
     return 1 if failed else 0
 
