@@ -21,6 +21,7 @@
 #include "kselftest_harness.h"
 
 #include "vortex.h"
+#include "vortex_accel.h"
 #include "vx_samples.h"
 
 #define NODE		"/dev/accel/accel0"
@@ -450,6 +451,44 @@ TEST_F_TIMEOUT(vx, multi_process, 120)
 }
 
 /* The runtime's argument ring wraps (256 slots) without mixing up jobs. */
+/*
+ * The runtime's copy of the ELF for debuggers is read-only and no-exec
+ * for kernels: vecadd told to write its sums there faults on the first
+ * store, and the debugger's bytes stay the ELF's.
+ */
+TEST_F(vx, elf_copy_for_debuggers_is_read_only_for_kernels)
+{
+	const uint32_t flags = DRM_VORTEX_BO_GPU_READ_ONLY | DRM_VORTEX_BO_GPU_NO_EXEC;
+	struct vx_bo *eb = vx_kernel_elf_bo(self->vecadd);
+	struct drm_vortex_bo_info info = {};
+	struct vecadd_args args;
+	struct vx_launch_bo bo;
+	struct vx_launch l = { .grid = { 1 }, .block = { self->core } };
+	struct hbuf in = { 0 };
+	const uint8_t *elf;
+	uint8_t now[256];
+	size_t len;
+
+	ASSERT_NE(NULL, eb);
+	info.handle = vx_bo_handle(eb);
+	ASSERT_EQ(0, vx_ioctl(vx_device_fd(self->dev), DRM_IOCTL_VORTEX_BO_INFO, &info));
+	EXPECT_EQ(flags, info.flags);
+
+	ASSERT_EQ(0, hbuf_new(self->dev, &in, self->core));
+	args = (struct vecadd_args){ hbuf_addr(&in), hbuf_addr(&in),
+				     vx_bo_dev_addr(eb), self->core };
+	bo = (struct vx_launch_bo){ in.bo, VX_BO_READ };
+	launch_set(&l, &args, sizeof(args), &bo, 1);
+	EXPECT_EQ(-EIO, vx_run(self->vecadd, &l, self->timeout_ms));
+	elf = vx_kernel_elf(self->vecadd, &len);
+	ASSERT_LE(sizeof(now), len);
+	ASSERT_EQ(0, vx_bo_download(eb, 0, now, sizeof(now)));
+	EXPECT_EQ(0, memcmp(elf, now, sizeof(now)));
+	/* and the runtime's argument slots did not stop the next job */
+	EXPECT_EQ(0, run_vecadd(self->dev, self->vecadd, 100, 3, self->timeout_ms));
+	hbuf_free(&in);
+}
+
 TEST_F(vx, arg_slots_wrap)
 {
 	for (int r = 0; r < 300; r++) {

@@ -131,6 +131,21 @@ int vx_ioctl(int fd, unsigned long request, void *arg);
  */
 int vx_bo_alloc(struct vx_device *dev, uint64_t size, struct vx_bo **out);
 
+/**
+ * vx_bo_alloc_flags() - vx_bo_alloc() that also says what kernels may do
+ * @dev: device
+ * @size: bytes (rounded up to pages by the driver)
+ * @flags: 0, or DRM_VORTEX_BO_GPU_READ_ONLY (a kernel's store to the
+ *	buffer is a page fault) and DRM_VORTEX_BO_GPU_NO_EXEC (so is a jump
+ *	into it); the CPU's mapping writes the buffer whatever they say
+ * @out: receives the buffer
+ *
+ * Return: as vx_bo_alloc(); -EINVAL for flags the driver does not know,
+ * any flag if it lacks DRM_VORTEX_CAP_BO_ACCESS.
+ */
+int vx_bo_alloc_flags(struct vx_device *dev, uint64_t size, uint32_t flags,
+		      struct vx_bo **out);
+
 /** vx_bo_free() - unmap and release a buffer; NULL is a no-op. */
 void vx_bo_free(struct vx_bo *bo);
 
@@ -207,6 +222,14 @@ uint64_t vx_kernel_base(const struct vx_kernel *k);
 
 /** vx_kernel_bo() - the buffer holding the image. */
 struct vx_bo *vx_kernel_bo(const struct vx_kernel *k);
+
+/**
+ * vx_kernel_elf_bo() - the buffer holding the ELF's bytes for debuggers
+ * (the code object's); NULL if the driver took no code object.  Kernels
+ * can neither store to it nor jump into it where the driver has
+ * DRM_VORTEX_CAP_BO_ACCESS.
+ */
+struct vx_bo *vx_kernel_elf_bo(const struct vx_kernel *k);
 
 /** vx_kernel_code_object() - the driver's code object id, 0 if not registered. */
 uint32_t vx_kernel_code_object(const struct vx_kernel *k);

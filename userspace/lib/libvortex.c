@@ -207,7 +207,13 @@ const struct vx_topology *vx_device_topology(const struct vx_device *dev)
 /* ------------------------------------------------------------ buffers */
 int vx_bo_alloc(struct vx_device *dev, uint64_t size, struct vx_bo **out)
 {
-	struct drm_vortex_bo_create req = { .size = size };
+	return vx_bo_alloc_flags(dev, size, 0, out);
+}
+
+int vx_bo_alloc_flags(struct vx_device *dev, uint64_t size, uint32_t flags,
+		      struct vx_bo **out)
+{
+	struct drm_vortex_bo_create req = { .size = size, .flags = flags };
 	struct vx_bo *bo;
 	int ret;
 
@@ -226,6 +232,18 @@ int vx_bo_alloc(struct vx_device *dev, uint64_t size, struct vx_bo **out)
 	bo->size = (size + 4095) & ~(uint64_t)4095;
 	*out = bo;
 	return 0;
+}
+
+/*
+ * BO_CREATE flags for what kernels only read: the argument slots and the
+ * ELF copy for debuggers, so a kernel's stray store or jump there faults
+ * rather than corrupting them; none on a driver without the flags.
+ */
+static uint32_t vx_data_only(const struct vx_device *dev)
+{
+	if (!(dev->topo.caps & DRM_VORTEX_CAP_BO_ACCESS))
+		return 0;
+	return DRM_VORTEX_BO_GPU_READ_ONLY | DRM_VORTEX_BO_GPU_NO_EXEC;
 }
 
 void vx_bo_free(struct vx_bo *bo)
@@ -343,7 +361,7 @@ static void vx_kernel_register(struct vx_kernel *k)
 		.load_size = k->layout.size,
 	};
 
-	if (vx_bo_alloc(k->dev, k->elf_len, &k->elf_bo))
+	if (vx_bo_alloc_flags(k->dev, k->elf_len, vx_data_only(k->dev), &k->elf_bo))
 		return;
 	co.handle = k->elf_bo->handle;
 	if (vx_bo_upload(k->elf_bo, 0, k->elf, k->elf_len) ||
@@ -450,6 +468,11 @@ struct vx_bo *vx_kernel_bo(const struct vx_kernel *k)
 	return k->bo;
 }
 
+struct vx_bo *vx_kernel_elf_bo(const struct vx_kernel *k)
+{
+	return k->elf_bo;
+}
+
 uint32_t vx_kernel_code_object(const struct vx_kernel *k)
 {
 	return k->code_object;
@@ -488,7 +511,8 @@ static int vx_launch_arg_slot(struct vx_device *dev, unsigned int *slot)
 	int ret, status;
 
 	if (!dev->args) {
-		ret = vx_bo_alloc(dev, VX_ARG_SLOTS * VX_ARG_SLOT_SIZE, &dev->args);
+		ret = vx_bo_alloc_flags(dev, VX_ARG_SLOTS * VX_ARG_SLOT_SIZE,
+					vx_data_only(dev), &dev->args);
 		if (ret)
 			return ret;
 	}
