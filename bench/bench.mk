@@ -14,10 +14,13 @@ $(O)/guest/bench/dump_bench: bench/dump_bench.c uapi/vortex_accel.h selftests/vo
 
 GUEST_FILES += $(O)/guest/bench/dump_bench
 
-# --- guest: what a file's address space costs a 64 MiB buffer (vm_bench)
-$(O)/guest/bench/vm_bench: bench/vm_bench.c uapi/vortex_accel.h selftests/vortex_test_ioctl.h
+# --- guest: what a file's address space costs a 64 MiB buffer, and what
+# sharing the last ASID costs files that take turns (vm_bench)
+$(O)/guest/bench/vm_bench: bench/vm_bench.c uapi/vortex_accel.h selftests/vortex_test_ioctl.h \
+		$(TESTLIB_HDRS)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_INC) -I$(TOP)/selftests -o $@ $<
+	$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_INC) -I$(TOP)/selftests -I$(TOP)/hw $(TESTLIB_INC) \
+		-o $@ $<
 
 GUEST_FILES += $(O)/guest/bench/vm_bench
 
