@@ -33,6 +33,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <linux/dma-heap.h>
+
 #include "vortex_accel.h"
 #include "vortex_test_ioctl.h"
 #include "vx_asm.h"
@@ -948,6 +950,56 @@ TEST_F_TIMEOUT(vm, prime_import_errors_and_reimport, 120)
 	close(p.fd);
 	munmap(map, PAGE);
 	vm_client_close(&b);
+}
+
+/* A dma-buf of the system heap: memory the card cannot reach. */
+static int heap_dmabuf(size_t len)
+{
+	struct dma_heap_allocation_data a = {
+		.len = len, .fd_flags = O_RDWR | O_CLOEXEC,
+	};
+	int heap = open("/dev/dma_heap/system", O_RDONLY | O_CLOEXEC), ret;
+
+	if (heap < 0)
+		return -errno;
+	ret = ioctl(heap, DMA_HEAP_IOCTL_ALLOC, &a) ? -errno : (int)a.fd;
+	close(heap);
+	return ret;
+}
+
+/*
+ * Another driver's dma-buf is not VRAM, so the card cannot map it: the
+ * import is refused with -EINVAL and makes no handle, the file's next
+ * buffer and job work, and the dma-buf stays usable by its owner.
+ */
+TEST_F_TIMEOUT(vm, foreign_dmabuf_import_is_refused, 60)
+{
+	struct drm_prime_handle p = { .flags = DRM_CLOEXEC };
+	struct vm_client *a = &self->a;
+	uint32_t h, *cpu;
+	uint64_t addr;
+	int buf;
+
+	buf = heap_dmabuf(2 * PAGE);
+	if (buf == -ENOENT)
+		SKIP(return, "no /dev/dma_heap/system");
+	ASSERT_LE(0, buf) TH_LOG("DMA_HEAP_IOCTL_ALLOC: %s", strerror(-buf));
+	p.fd = buf;
+	EXPECT_EQ(-EINVAL, vx_ioctl(a->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p));
+	EXPECT_EQ(0u, p.handle);
+	/* twice: no half-made object was cached for the dma-buf */
+	EXPECT_EQ(-EINVAL, vx_ioctl(a->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p));
+
+	cpu = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, buf, 0);
+	ASSERT_NE(MAP_FAILED, cpu);
+	cpu[1] = 0xfeedf00du;
+	EXPECT_EQ(0xfeedf00du, cpu[1]);
+	munmap(cpu, 2 * PAGE);
+	close(buf);
+
+	vx_cmd(_vx_bo_create(a->fd, PAGE, 0, &h, &addr));
+	EXPECT_EQ(0, vm_load_own(a, 0x600d0001u));
+	vx_cmd(_vx_bo_close(a->fd, h));
 }
 
 /* ------------------------------------------------- access flags */

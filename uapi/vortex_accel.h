@@ -109,13 +109,15 @@ extern "C" {
  * in every file that has the buffer.  Every address in this ABI (entry
  * point, argument and stack pointers, code object ranges, the debugger's
  * memory and breakpoint addresses, the addresses in crash dumps) is a
- * virtual address in the space of the file concerned.
+ * virtual address in the space of the file concerned.  The card reaches
+ * only its VRAM: importing another device's dma-buf is -EINVAL.
  *
  * Closing a handle (DRM_IOCTL_GEM_CLOSE, or closing the file) unmaps the
  * buffer from that file's space, once the jobs the file submitted before
  * the close have ended and been retired (any of them may use the buffer);
- * jobs submitted after the close fault on it.  A buffer's memory is cleared before it is freed and is never mapped by
- * anyone else before that.
+ * jobs submitted after the close fault on it.  A buffer's memory is
+ * cleared before it is freed and is never mapped by anyone else before
+ * that.
  *
  * Opening the node fails with -ENOMEM when VRAM has no room for the new
  * file's page tables; the number of open files has no other bound.
