@@ -80,8 +80,11 @@ bench:
 module:
 	+@$(TOP)/scripts/build-module.sh
 
+# qtest_vortex.py drives the real QEMU: the cached build ($VX_QEMU, else
+# scripts/qemu.sh finds or builds it).
 host-tests: $(HOST_TESTS)
-	@$(TOP)/scripts/tap.py $$($(TOP)/scripts/run-host-tests.sh $(O)/results/host $(HOST_TESTS))
+	@q=$${VX_QEMU:-$$($(TOP)/scripts/qemu.sh)} && export VX_QEMU=$$q && \
+	$(TOP)/scripts/tap.py $$($(TOP)/scripts/run-host-tests.sh $(O)/results/host $(HOST_TESTS))
 
 # Used by the scripts: print a variable's value.
 print-%:
