@@ -1370,6 +1370,36 @@ TEST_F(dbg, mem_of_a_closed_buffer_is_enxio)
 }
 
 /*
+ * A buffer's GPU access flags bind the target's kernels, not its
+ * debugger (as ptrace writes read-only text): MEM writes into a
+ * read-only, no-exec buffer, across its page boundary, and reads back
+ * what it wrote, the CPU's
+ * mapping sees it, and the flags are still there.
+ */
+TEST_F(dbg, mem_write_reaches_a_gpu_read_only_buffer)
+{
+	const uint32_t flags = DRM_VORTEX_BO_GPU_READ_ONLY | DRM_VORTEX_BO_GPU_NO_EXEC;
+	uint32_t h, *map, in[3] = { 0x11111111u, 0x22222222u, 0x33333333u }, out[3];
+	struct drm_vortex_bo_info info;
+	uint64_t addr;
+
+	vx_cmd(_vx_bo_create(self->fd, 8192, flags, &h, &addr));
+	map = vx_bo_map(self->fd, h, NULL);
+	ASSERT_NE(NULL, map);
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	vx_cmd(dbg_mem(self->sfd, addr + 4094, in, sizeof(in), true));
+	vx_cmd(dbg_mem(self->sfd, addr + 4094, out, sizeof(out), false));
+	EXPECT_EQ(0, memcmp(in, out, sizeof(in)));
+	EXPECT_EQ(0, memcmp((char *)map + 4094, in, sizeof(in)));
+	info = (struct drm_vortex_bo_info){ .handle = h };
+	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_VORTEX_BO_INFO, &info));
+	EXPECT_EQ(flags, info.flags);
+	munmap(map, 8192);
+	vx_cmd(_vx_bo_close(self->fd, h));
+}
+
+/*
  * A breakpoint keeps the memory under it: the target frees the buffer,
  * and until the breakpoint is cleared no new buffer gets that memory (a
  * best-fit allocator would hand the exact hole out first).
