@@ -952,6 +952,49 @@ TEST_F_TIMEOUT(vm, prime_import_errors_and_reimport, 120)
 	vm_client_close(&b);
 }
 
+/*
+ * The CPU side of the same isolation: another file's mmap() at a
+ * buffer's offset is refused (-EACCES) until that file holds a handle
+ * (a PRIME import), and after the last handle is closed the offset maps
+ * nothing in any file.
+ */
+TEST_F_TIMEOUT(vm, other_file_mmap_of_a_buffer_offset_is_refused, 60)
+{
+	struct drm_prime_handle p = { .flags = DRM_CLOEXEC };
+	struct drm_vortex_bo_info info;
+	struct vm_client *a = &self->a, b;
+	uint32_t h, *cpu;
+	uint64_t addr;
+
+	ASSERT_EQ(0, vm_client_open(&b));
+	vx_cmd(_vx_bo_create(a->fd, PAGE, 0, &h, &addr));
+	info = (struct drm_vortex_bo_info){ .handle = h };
+	vx_cmd(vx_ioctl(a->fd, DRM_IOCTL_VORTEX_BO_INFO, &info));
+	cpu = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, b.fd, info.mmap_offset);
+	EXPECT_EQ(MAP_FAILED, cpu);
+	EXPECT_EQ(EACCES, errno);
+
+	p.handle = h;
+	vx_cmd(vx_ioctl(a->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &p));
+	p.handle = 0;
+	vx_cmd(vx_ioctl(b.fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p));
+	close(p.fd);
+	cpu = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, b.fd, info.mmap_offset);
+	ASSERT_NE(MAP_FAILED, cpu) TH_LOG("the importer cannot map: %s", strerror(errno));
+	cpu[2] = 0x5eedu;
+	munmap(cpu, PAGE);
+	EXPECT_EQ(0, vm_run(a, PROG_LOAD, addr + 8, 0));
+	EXPECT_EQ(0x5eedu, a->args_map[ARG_OUT]);
+
+	vx_cmd(_vx_bo_close(b.fd, p.handle));
+	vx_cmd(_vx_bo_close(a->fd, h));
+	cpu = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, a->fd, info.mmap_offset);
+	EXPECT_EQ(MAP_FAILED, cpu) TH_LOG("a freed buffer's offset still maps");
+	cpu = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, b.fd, info.mmap_offset);
+	EXPECT_EQ(MAP_FAILED, cpu) TH_LOG("a freed buffer's offset still maps");
+	vm_client_close(&b);
+}
+
 /* A dma-buf of the system heap: memory the card cannot reach. */
 static int heap_dmabuf(size_t len)
 {
