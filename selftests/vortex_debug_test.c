@@ -1194,6 +1194,8 @@ TEST_F(dbg, mem_err_bad_requests)
 	MEM_EXPECT(-ENXIO);
 	op.addr = ~0ull - 1;				/* wraps */
 	MEM_EXPECT(-ENXIO);
+	op.addr = self->data_addr | 1ull << 32;		/* no alias of the buffer */
+	MEM_EXPECT(-ENXIO);
 	op.addr = self->data_addr;
 	op.buf = 16;
 	MEM_EXPECT(-EFAULT);
@@ -1442,6 +1444,8 @@ TEST_F(dbg, breakpoint_err_bad_requests)
 	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT, &b));
 	EXPECT_EQ(-EINVAL, dbg_bp(self->sfd, self->code_addr + 2, DRM_VORTEX_DEBUG_BP_SET));
 	EXPECT_EQ(-ENXIO, dbg_bp(self->sfd, 0x1000, DRM_VORTEX_DEBUG_BP_SET));
+	EXPECT_EQ(-ENXIO, dbg_bp(self->sfd, self->code_addr | 1ull << 32,
+				 DRM_VORTEX_DEBUG_BP_SET));
 	EXPECT_EQ(-ENOENT, dbg_bp(self->sfd, self->code_addr, DRM_VORTEX_DEBUG_BP_CLEAR));
 	vx_cmd(dbg_bp(self->sfd, self->code_addr, DRM_VORTEX_DEBUG_BP_SET));
 	EXPECT_EQ(-EEXIST, dbg_bp(self->sfd, self->code_addr, DRM_VORTEX_DEBUG_BP_SET));

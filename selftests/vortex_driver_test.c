@@ -717,6 +717,25 @@ TEST_F(vx, submit_err_arg_outside_bos)
 	vx_submit_err(EINVAL);
 }
 
+/*
+ * The card's addresses are 32 bits: one with a bit above them is no
+ * alias of the buffer its low half names.
+ */
+TEST_F(vx, submit_err_addresses_past_32_bits)
+{
+	const uint64_t high = 1ull << 32;
+
+	self->sub.entry_pc = self->code_addr | high;
+	vx_submit_err(EINVAL);
+	self->sub.entry_pc = self->code_addr;
+	self->sub.arg_addr = self->data_addr | high;
+	vx_submit_err(EINVAL);
+	self->sub.arg_addr = self->data_addr;
+	self->sub.stack_addr = self->data_addr | high;
+	self->sub.stack_size = 16;
+	vx_submit_err(EINVAL);
+}
+
 TEST_F(vx, submit_err_stack_size_unaligned)
 {
 	self->sub.stack_addr = self->data_addr;
