@@ -290,7 +290,8 @@ static char *vm_expect_fault(struct __test_metadata *_metadata,
 	EXPECT_EQ(-EIO, vm_run(c, prog, target, 0x5a5a5a5au))
 		TH_LOG("program +%u on 0x%llx", prog, (unsigned long long)target);
 	text = vx_dump_read(5000);
-	EXPECT_NE(NULL, text) TH_LOG("no crash dump of the fault");
+	EXPECT_NE(NULL, text) TH_LOG("no crash dump of the fault (%d in sysfs)",
+				     vx_dump_each(NULL, NULL));
 	EXPECT_EQ(want->cause, vx_dump_num(text, "fault-info", "cause"));
 	EXPECT_EQ(want->addr, vx_dump_num(text, "fault-info", "address"));
 	EXPECT_EQ(want->pc, vx_dump_num(text, "fault-info", "pc"));
