@@ -18,6 +18,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1290,6 +1292,162 @@ TEST_F(dbg, mem_and_breakpoints_stay_in_the_targets_space)
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	EXPECT_TRUE(WIFEXITED(st));
 	EXPECT_EQ(0, WEXITSTATUS(st)) TH_LOG("the other process's buffer changed");
+}
+
+/* ------------------------------------ MEM against the target's closes */
+
+#define RACE_PAGES	4
+#define RACE_BYTES	(RACE_PAGES * 4096u)
+#define RACE_WORDS	(RACE_BYTES / 4)
+#define TARGET_WORD(i)	(0x7a000000u | (i))	/* every target buffer's word i */
+#define NEIGHBOUR_WORD(i) (0xbad00000u | (i))
+
+static uint32_t race_rand(uint64_t *rng, uint32_t n)
+{
+	*rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+	return (*rng >> 33) % n;
+}
+
+/* Busy-waits @us microseconds: sleeps are too coarse for these windows. */
+static void race_spin_us(uint32_t us)
+{
+	int64_t end = vx_now() + (int64_t)us * 1000;
+
+	while (vx_now() < end)
+		;
+}
+
+/*
+ * The target's side: buffers that live 0-199 us each.  The address of
+ * the last one stays published after its close, so the debugger keeps
+ * aiming at memory the target no longer has.
+ */
+struct mem_race {
+	int fd;
+	uint64_t addr;		/* atomic */
+	bool stop;		/* atomic */
+	uint32_t made;
+	uint64_t rng;
+};
+
+static void *mem_race_target(void *arg)
+{
+	struct mem_race *r = arg;
+	uint32_t h, i, *map;
+	uint64_t addr;
+
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
+		if (_vx_bo_create(r->fd, RACE_BYTES, 0, &h, &addr))
+			break;
+		map = vx_bo_map(r->fd, h, NULL);
+		if (!map)
+			break;
+		for (i = 0; i < RACE_WORDS; i++)
+			map[i] = TARGET_WORD(i);
+		munmap(map, RACE_BYTES);
+		__atomic_store_n(&r->addr, addr, __ATOMIC_RELEASE);
+		race_spin_us(race_rand(&r->rng, 200));
+		_vx_bo_close(r->fd, h);
+		r->made++;
+		race_spin_us(race_rand(&r->rng, 100));
+	}
+	return NULL;
+}
+
+/*
+ * Another process, cycling 8 buffers of the target's size so that it
+ * takes the memory the target frees; until a byte on @in.  Exits 0 only
+ * if no word of any of its buffers ever changed.
+ */
+static int neighbour_main(int in)
+{
+	int fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	struct pollfd p = { .fd = in, .events = POLLIN };
+	uint32_t h[8], *m[8], n, i, s;
+
+	if (fd < 0)
+		return 1;
+	for (n = 0; !poll(&p, 1, 0); n++) {
+		s = n % 8;
+		if (n >= 8) {
+			for (i = 0; i < RACE_WORDS; i++)
+				if (m[s][i] != NEIGHBOUR_WORD(i))
+					return 4;
+			munmap(m[s], RACE_BYTES);
+			_vx_bo_close(fd, h[s]);
+		}
+		if (_vx_bo_create(fd, RACE_BYTES, 0, &h[s], NULL))
+			return 2;
+		m[s] = vx_bo_map(fd, h[s], NULL);
+		if (!m[s])
+			return 3;
+		for (i = 0; i < RACE_WORDS; i++)
+			m[s][i] = NEIGHBOUR_WORD(i);
+	}
+	for (s = 0; s < 8 && s < n; s++)
+		for (i = 0; i < RACE_WORDS; i++)
+			if (m[s][i] != NEIGHBOUR_WORD(i))
+				return 4;
+	return 0;
+}
+
+/*
+ * The debugger reads and writes the target's newest buffer while the
+ * target closes it and another process takes the freed memory: each MEM
+ * is whole or -ENXIO, a read returns only the target's words (or the
+ * zeros of a buffer it is still filling), and no write lands in the
+ * other process's buffers.
+ */
+TEST_F_TIMEOUT(dbg, mem_races_the_targets_closes, 300)
+{
+	struct mem_race r = { .fd = self->fd, .rng = (uint64_t)vx_now() | 1 };
+	uint32_t i, j, k, v, *buf, read_ok = 0, gone = 0, wrong = 0;
+	uint64_t addr, rng = (uint64_t)vx_now() * 7 + 1;
+	int to[2], st, ret;
+	pthread_t t;
+	pid_t pid;
+
+	buf = malloc(RACE_BYTES);
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, pipe(to));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(neighbour_main(to[0]));
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	ASSERT_EQ(0, pthread_create(&t, NULL, mem_race_target, &r));
+	for (i = 0; i < 3000; i++) {
+		addr = __atomic_load_n(&r.addr, __ATOMIC_ACQUIRE);
+		if (!addr) {
+			sched_yield();
+			continue;
+		}
+		ret = dbg_mem(self->sfd, addr, buf, RACE_BYTES, false);
+		if (ret == -ENXIO) {
+			gone++;
+		} else {
+			EXPECT_EQ(0, ret);
+			read_ok++;
+			for (j = 0; j < RACE_WORDS; j++)
+				if (buf[j] && buf[j] != TARGET_WORD(j) && !wrong++)
+					TH_LOG("read %u: word %u is 0x%08x", i, j, buf[j]);
+		}
+		k = race_rand(&rng, RACE_WORDS);
+		v = TARGET_WORD(k);
+		ret = dbg_mem(self->sfd, addr + 4 * k, &v, 4, true);
+		EXPECT_TRUE(!ret || ret == -ENXIO) TH_LOG("write: %d", ret);
+	}
+	__atomic_store_n(&r.stop, true, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	ASSERT_EQ(1, write(to[1], "x", 1));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		TH_LOG("the other process's buffers changed or failed (status 0x%x)", st);
+	EXPECT_EQ(0, wrong);
+	EXPECT_LT(0, read_ok);
+	TH_LOG("%u target buffers; %u reads whole, %u -ENXIO", r.made, read_ok, gone);
+	free(buf);
 }
 
 /* Whether every byte of [@a, @a + @n) is in [@start, @start + @size). */
