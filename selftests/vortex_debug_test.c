@@ -1302,19 +1302,10 @@ TEST_F(dbg, mem_and_breakpoints_stay_in_the_targets_space)
 #define TARGET_WORD(i)	(0x7a000000u | (i))	/* every target buffer's word i */
 #define NEIGHBOUR_WORD(i) (0xbad00000u | (i))
 
+/* A random number below @n. */
 static uint32_t race_rand(uint64_t *rng, uint32_t n)
 {
-	*rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
-	return (*rng >> 33) % n;
-}
-
-/* Busy-waits @us microseconds: sleeps are too coarse for these windows. */
-static void race_spin_us(uint32_t us)
-{
-	int64_t end = vx_now() + (int64_t)us * 1000;
-
-	while (vx_now() < end)
-		;
+	return (vx_lcg(rng) >> 33) % n;
 }
 
 /*
@@ -1346,10 +1337,10 @@ static void *mem_race_target(void *arg)
 			map[i] = TARGET_WORD(i);
 		munmap(map, RACE_BYTES);
 		__atomic_store_n(&r->addr, addr, __ATOMIC_RELEASE);
-		race_spin_us(race_rand(&r->rng, 200));
+		vx_spin_us(race_rand(&r->rng, 200));
 		_vx_bo_close(r->fd, h);
 		r->made++;
-		race_spin_us(race_rand(&r->rng, 100));
+		vx_spin_us(race_rand(&r->rng, 100));
 	}
 	return NULL;
 }
@@ -1477,7 +1468,7 @@ TEST_F(dbg, mem_random_ranges_match_the_targets_space)
 	self->sfd = dbg_attach(self->fd);
 	ASSERT_LE(0, self->sfd);
 	for (round = 0; round < 2000; round++) {
-		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+		vx_lcg(&rng);
 		a = lo - 8192 + (rng >> 20) % (CODE_SIZE + DATA_SIZE + 4 * 8192);
 		n = 1 + (rng >> 8) % (round % 4 ? 64 : DATA_SIZE + 8192);
 		/* Code and data may touch: a range across both is fine. */

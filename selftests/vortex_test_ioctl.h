@@ -44,6 +44,21 @@ static inline int64_t vx_now(void)
 	return ts.tv_sec * SEC + ts.tv_nsec;
 }
 
+/* Busy-waits @us microseconds: race windows, where sleeps are too coarse. */
+static inline void vx_spin_us(uint64_t us)
+{
+	int64_t end = vx_now() + (int64_t)us * 1000;
+
+	while (vx_now() < end)
+		;
+}
+
+/* Steps the 64-bit LCG @rng (Knuth's MMIX constants); its new state. */
+static inline uint64_t vx_lcg(uint64_t *rng)
+{
+	return *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+}
+
 static inline int _vx_get_param(int fd, uint32_t param, uint64_t *value)
 {
 	struct drm_vortex_get_param gp = { .param = param };

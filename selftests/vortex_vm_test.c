@@ -1137,15 +1137,6 @@ TEST_F_TIMEOUT(vm, bo_access_flags_hold_in_every_space, 300)
 
 /* ------------------------------------------------------- close races */
 
-/* Busy-waits @us microseconds: sleeps are too coarse for these windows. */
-static void vx_spin_us(uint64_t us)
-{
-	int64_t end = vx_now() + (int64_t)us * 1000;
-
-	while (vx_now() < end)
-		;
-}
-
 /* The closing thread's side: one handle at a time, published by the test. */
 struct close_race {
 	int fd;
@@ -1165,8 +1156,7 @@ static void *close_race_thread(void *arg)
 		if (!h)
 			continue;
 		/* A window of 0-63 us: before, inside or after the SUBMIT. */
-		r->rng = r->rng * 6364136223846793005ull + 1442695040888963407ull;
-		vx_spin_us((r->rng >> 33) % 64);
+		vx_spin_us((vx_lcg(&r->rng) >> 33) % 64);
 		if (_vx_bo_close(r->fd, h))
 			r->errors++;
 		r->closed++;
@@ -1209,8 +1199,7 @@ TEST_F_TIMEOUT(vm, close_races_submit_that_lists_the_buffer, 300)
 		 * CPU the closer runs while this thread sleeps in WAIT, or,
 		 * every other round, first, when this thread yields to it.
 		 */
-		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-		if (rng >> 63)
+		if (vx_lcg(&rng) >> 63)
 			sched_yield();
 		vx_spin_us((rng >> 33) % 128);
 		ret = vm_launch(a, PROG_LOAD, a->args_addr);
