@@ -15,7 +15,6 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -38,7 +37,6 @@
 #include "vx_asm.h"
 #include "kselftest_harness.h"
 
-#define DEVCD		"/sys/class/devcoredump"
 #define CODE_SIZE	4096
 #define DATA_SIZE	16384
 
@@ -83,89 +81,6 @@ static const uint32_t prog_assert[] = {
 };
 
 /* ------------------------------------------------------------ dumps */
-
-static int count_dumps(void)
-{
-	DIR *d = opendir(DEVCD);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d)))
-		n += !strncmp(e->d_name, "devcd", 5);
-	closedir(d);
-	return n;
-}
-
-/* Asks devcoredump to delete every dump: it does so in a work item. */
-static void discard_dumps_nowait(void)
-{
-	DIR *d = opendir(DEVCD);
-	struct dirent *e;
-	char path[300];
-	int fd;
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "devcd", 5))
-			continue;
-		snprintf(path, sizeof(path), DEVCD "/%s/data", e->d_name);
-		fd = open(path, O_WRONLY);
-		if (fd >= 0) {
-			if (write(fd, "1", 1) < 0)
-				perror("discard");
-			close(fd);
-		}
-	}
-	closedir(d);
-}
-
-/* Discards every dump and waits for them to go, 5 s at most. */
-static void discard_dumps(void)
-{
-	discard_dumps_nowait();
-	for (int i = 0; i < 500 && count_dumps(); i++)
-		usleep(10000);
-}
-
-/* The one dump's text, NUL-terminated; NULL if there is not exactly one. */
-static char *read_dump(void)
-{
-	DIR *d = opendir(DEVCD);
-	struct dirent *e;
-	char path[300] = "", *buf = NULL;
-	size_t len = 0, cap = 0;
-	ssize_t n;
-	int fd, found = 0;
-
-	if (!d)
-		return NULL;
-	while ((e = readdir(d)))
-		if (!strncmp(e->d_name, "devcd", 5)) {
-			snprintf(path, sizeof(path), DEVCD "/%s/data", e->d_name);
-			found++;
-		}
-	closedir(d);
-	if (found != 1)
-		return NULL;
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return NULL;
-	do {
-		if (cap - len < 65536) {
-			cap = cap * 2 + 65536;
-			buf = realloc(buf, cap + 1);
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n > 0)
-			len += n;
-	} while (n > 0);
-	close(fd);
-	buf[len] = 0;
-	return buf;
-}
 
 /* The lines after the section header "\n<name>:\n", or NULL. */
 static const char *section(const char *text, const char *name)
@@ -325,8 +240,8 @@ FIXTURE_SETUP(dump)
 {
 	uint32_t i;
 
-	discard_dumps();
-	ASSERT_EQ(0, count_dumps());
+	vx_dump_discard();
+	ASSERT_EQ(0, vx_dump_each(NULL, NULL));
 	self->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_THREADS, &self->threads));
@@ -352,7 +267,7 @@ FIXTURE_TEARDOWN(dump)
 {
 	free(self->text);
 	close(self->fd);
-	discard_dumps();
+	vx_dump_discard();
 }
 
 /* Runs @prog to its end (a hang or a fault) and reads the dump. */
@@ -365,8 +280,8 @@ static int32_t run_and_dump(struct __test_metadata *_metadata,
 	memcpy(self->code_map, prog, bytes);
 	vx_cmd(_vx_submit(self->fd, &self->sub));
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
-	EXPECT_EQ(1, count_dumps());
-	self->text = read_dump();
+	EXPECT_EQ(1, vx_dump_each(NULL, NULL));
+	self->text = vx_dump_read(0);
 	EXPECT_NE(NULL, self->text);
 	return status;
 }
@@ -765,7 +680,7 @@ TEST_F_TIMEOUT(dump, none_and_no_exception_publish_nothing, 60)
 		vx_cmd(_vx_submit(self->fd, &self->sub));
 		vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
 		EXPECT_EQ(-EIO, status);
-		EXPECT_EQ(0, count_dumps()) TH_LOG("flags 0x%x", flags[i]);
+		EXPECT_EQ(0, vx_dump_each(NULL, NULL)) TH_LOG("flags 0x%x", flags[i]);
 	}
 }
 
@@ -803,7 +718,7 @@ TEST_F_TIMEOUT(dump, new_dump_is_announced, 60)
 		vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
 		EXPECT_EQ(-EIO, status);
 	}
-	self->text = read_dump();
+	self->text = vx_dump_read(0);
 	ASSERT_NE(NULL, self->text);
 	for (i = 0; i < 50 && !seen; i++) {
 		struct pollfd p = { .fd = nl, .events = POLLIN };
@@ -856,7 +771,7 @@ TEST_F_TIMEOUT(dump, second_failure_while_unread_is_dropped, 120)
 	vx_cmd(_vx_submit(self->fd, &self->sub));
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
 	EXPECT_EQ(-EIO, status);
-	EXPECT_EQ(1, count_dumps());
+	EXPECT_EQ(1, vx_dump_each(NULL, NULL));
 	EXPECT_EQ(dropped + 1, debugfs_num("dumps_dropped"));
 
 	/* The card still works... */
@@ -866,8 +781,8 @@ TEST_F_TIMEOUT(dump, second_failure_while_unread_is_dropped, 120)
 	EXPECT_EQ(0, status);
 	EXPECT_EQ(self->data_addr, self->data_map[0]);
 	/* ...and a discarded dump makes room for the next. */
-	discard_dumps();
-	EXPECT_EQ(0, count_dumps());
+	vx_dump_discard();
+	EXPECT_EQ(0, vx_dump_each(NULL, NULL));
 	free(self->text);
 	self->text = NULL;
 	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
@@ -892,15 +807,16 @@ TEST_F_TIMEOUT(dump, failure_right_after_a_discard_leaves_a_dump, 300)
 	ASSERT_LE(0, dropped);
 	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
 	if (sched_setscheduler(0, SCHED_FIFO, &rt))
-		TH_LOG("no real-time priority (%s): a wider window", strerror(errno));
+		TH_LOG("no real-time priority (%s): the window is hit less often",
+		       strerror(errno));
 	for (i = 0; i < 200; i++) {
-		discard_dumps_nowait();
-		for (j = 0; j < 100000 && count_dumps(); j++)
+		vx_dump_each(vx_dump_discard_one, NULL);
+		for (j = 0; j < 100000 && vx_dump_each(NULL, NULL); j++)
 			usleep(50);
 		vx_cmd(_vx_submit(self->fd, &self->sub));
 		vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
 		EXPECT_EQ(-EIO, status);
-		text = read_dump();
+		text = vx_dump_read(0);
 		if (!text || num(text, "job") != self->sub.seqno) {
 			TH_LOG("round %d: job %llu's dump is not there", i,
 			       (unsigned long long)self->sub.seqno);
@@ -975,7 +891,7 @@ TEST_F_TIMEOUT(dump, requested_dump_equals_what_the_debugger_reads, 120)
 	ASSERT_EQ(0, ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_REGS, &r));
 
 	ASSERT_EQ(0, request_dump(sfd));
-	self->text = read_dump();
+	self->text = vx_dump_read(0);
 	ASSERT_NE(NULL, self->text);
 	EXPECT_EQ(0, strncmp(field(self->text, "error"), "requested\n", 10));
 	w = strstr(self->text, "\nwarps:\n  - id: ");
@@ -997,7 +913,7 @@ TEST_F_TIMEOUT(dump, requested_dump_equals_what_the_debugger_reads, 120)
 	EXPECT_EQ(-EBUSY, request_dump(sfd));
 	vx_err(ETIME, _vx_wait(self->fd, self->sub.seqno, 0, &status));
 	close(sfd);
-	discard_dumps();
+	vx_dump_discard();
 	/* Detached, the loop runs on until the timeout. */
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
 	EXPECT_EQ(-ETIMEDOUT, status);
@@ -1025,7 +941,7 @@ TEST_F_TIMEOUT(dump, requested_dump_of_a_running_job_lets_it_run, 60)
 	vx_cmd(_vx_submit(self->fd, &self->sub));
 	usleep(100 * 1000);
 	ASSERT_EQ(0, request_dump(sfd));
-	EXPECT_EQ(1, count_dumps());
+	EXPECT_EQ(1, vx_dump_each(NULL, NULL));
 	self->data_map[16] = 1;
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
