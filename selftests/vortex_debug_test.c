@@ -1524,8 +1524,8 @@ TEST_F(dbg, mem_of_a_closed_buffer_is_enxio)
  * A buffer's GPU access flags bind the target's kernels, not its
  * debugger (as ptrace writes read-only text): MEM writes into a
  * read-only, no-exec buffer, across its page boundary, and reads back
- * what it wrote, the CPU's
- * mapping sees it, and the flags are still there.
+ * what it wrote, the CPU's mapping sees it, and the flags are still
+ * there.
  */
 TEST_F(dbg, mem_write_reaches_a_gpu_read_only_buffer)
 {

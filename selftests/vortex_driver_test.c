@@ -1091,9 +1091,10 @@ static int vx_child(int jobs, uint32_t salt)
 }
 
 /*
- * Each open file has an address space with its own ASID, 511 of them: the
- * next open is -ENOSPC and changes nothing, and closing a file frees its
- * ASID for the next.  (The fixture's own file is open too.)
+ * Each open file has an address space; past the card's 510 private ASIDs
+ * files share the last one, so opening never runs out of ASIDs: 600
+ * opens all succeed, the last file answers, and the fixture's file (open
+ * too) still runs jobs once they are closed.
  */
 TEST_F_TIMEOUT(vx, open_past_the_asids, 120)
 {

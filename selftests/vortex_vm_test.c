@@ -40,7 +40,6 @@
 #include "vx_asm.h"
 #include "kselftest_harness.h"
 
-
 #define PAGE		4096u
 #define JALR(rd, rs1, imm)	RV_I(imm, rs1, 0, rd, 0x67)
 
