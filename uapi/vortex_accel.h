@@ -142,7 +142,7 @@ struct drm_vortex_get_param {
  * and a fetch from a DRM_VORTEX_BO_GPU_NO_EXEC buffer a fetch page fault,
  * each ending the job with -EIO like any device exception.  Without
  * flags a kernel may load, store and execute.  DRM_VORTEX_CAP_BO_ACCESS
- * says a kernel knows these flags.
+ * says the driver knows these flags.
  */
 #define DRM_VORTEX_BO_GPU_READ_ONLY	(1u << 0)
 #define DRM_VORTEX_BO_GPU_NO_EXEC	(1u << 1)
