@@ -21,6 +21,13 @@
  *	a test holds a job there, taken by the scheduler but not yet
  *	started, while it closes the job's file.
  *
+ * pop_gate
+ *	The same inside drm_sched_entity_pop_job() (the scheduler's
+ *	prepare_job callback): the scheduler has chosen a file's entity and is
+ *	taking its first job, and has not yet looked at the job behind it.  A
+ *	test closes the file there, the window in which gpu_sched 6.12 puts a
+ *	killed entity back into its run queue (vortex_job_file_close()).
+ *
  * fast_jobs
  *	Jobs that took the fast lane (vortex_job_run_inline()).
  *
@@ -161,6 +168,7 @@ void vortex_debugfs_init(struct vortex_device *vdev)
 {
 	vortex_gate_init(vdev, &vdev->recover_gate, vdev->reset_wq, "recover_gate");
 	vortex_gate_init(vdev, &vdev->run_gate, vdev->submit_wq, "run_gate");
+	vortex_gate_init(vdev, &vdev->pop_gate, vdev->submit_wq, "pop_gate");
 	debugfs_create_u64("dm_accesses", 0400, vdev->drm.debugfs_root,
 			   &vdev->dm.accesses);
 	debugfs_create_u64("fast_jobs", 0400, vdev->drm.debugfs_root, &vdev->fast_jobs);

@@ -180,6 +180,11 @@ struct vortex_device {
 	struct vortex_gate recover_gate;
 	/** @run_gate: test hook at the entry of run_job (debugfs) */
 	struct vortex_gate run_gate;
+	/**
+	 * @pop_gate: test hook where the scheduler takes a job off its
+	 * entity, before it looks at the entity's next job (debugfs)
+	 */
+	struct vortex_gate pop_gate;
 
 	/* ---- debugger (vortex_dm.c, vortex_debug.c) */
 	/** @dm: the Debug Module, its lock and shadows */

@@ -554,7 +554,21 @@ static void vortex_job_free(struct drm_sched_job *sched_job)
 	vortex_job_release(job);
 }
 
+/*
+ * The scheduler takes @sched_job off its entity and asks whether it must
+ * wait for more than its dependencies: never.  Only a race test stops
+ * here (debugfs pop_gate), at the point where gpu_sched has chosen the
+ * entity and not yet looked at the job behind this one.
+ */
+static struct dma_fence *vortex_job_prepare(struct drm_sched_job *sched_job,
+					    struct drm_sched_entity *entity)
+{
+	vortex_gate_pass(&to_vortex_job(sched_job)->vdev->pop_gate);
+	return NULL;
+}
+
 static const struct drm_sched_backend_ops vortex_sched_ops = {
+	.prepare_job = vortex_job_prepare,
 	.run_job = vortex_job_run,
 	.timedout_job = vortex_job_timedout,
 	.free_job = vortex_job_free,
@@ -578,13 +592,25 @@ static void vortex_job_release_work(struct work_struct *work)
 	vortex_job_release(container_of(work, struct vortex_job, release_work));
 }
 
+/* Whether @job may take the fast lane now: job_lock held. */
+static bool vortex_job_card_idle_locked(struct vortex_device *vdev,
+					struct vortex_job *job)
+{
+	lockdep_assert_held(&vdev->job_lock);
+	/* A debug session's target goes through the scheduler; others need not. */
+	return !vdev->active_job && !vdev->sched_jobs &&
+	       !vortex_debug_owns(vdev->debug, job) &&
+	       !vdev->reset_error && !vdev->cancel_pending;
+}
+
 /**
  * vortex_job_run_inline() - the fast lane: SUBMIT runs the job on an idle card
  * @job: a job of SUBMIT, its file's lock held, with no dependency left
  *
  * The scheduler is for jobs that must wait: for other jobs, for their
  * in-syncobjs, for the card.  A job that finds the card idle (nothing on
- * it, nothing in the scheduler, no recovery or debugger about) is put on
+ * it, nothing in the scheduler, no recovery about, and not the
+ * job of a debugger's target) is put on
  * it by SUBMIT itself, the same way run_job does, and the fast doorbell
  * (docs/hardware.md) runs it within the doorbell write: if its fence has
  * executed by then, SUBMIT ends it then and there, and WAIT returns at
@@ -606,14 +632,25 @@ bool vortex_job_run_inline(struct vortex_job *job)
 	unsigned long flags;
 	bool idle;
 
-	/* A test holding run_job's gate wants its job to go through run_job. */
-	if (!vortex_job_fast_lane(vdev) || vortex_gate_armed(&vdev->run_gate))
+	/* A test holding a scheduler gate wants its job to go through it. */
+	if (!vortex_job_fast_lane(vdev) || vortex_gate_armed(&vdev->run_gate) ||
+	    vortex_gate_armed(&vdev->pop_gate))
+		return false;
+
+	/*
+	 * A busy card sends the job to the scheduler without waiting for the
+	 * DM lock, which a debugger or a recovery may hold; an idle one is
+	 * checked again under it.
+	 */
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	idle = vortex_job_card_idle_locked(vdev, job);
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	if (!idle)
 		return false;
 
 	mutex_lock(&vdev->dm.lock);
 	spin_lock_irqsave(&vdev->job_lock, flags);
-	idle = !vdev->active_job && !vdev->sched_jobs && !vdev->debug &&
-	       !vdev->reset_error && !vdev->cancel_pending;
+	idle = vortex_job_card_idle_locked(vdev, job);
 	if (idle && !vortex_job_activate_locked(vdev, job)) {
 		job->inline_lane = true;
 		job->submit_owns = true;
@@ -715,6 +752,7 @@ int vortex_job_sched_prepare(struct vortex_job *job)
 
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	vdev->sched_jobs++;
+	vortex_debug_job_queued_locked(vdev, job);
 	fence = vdev->inline_fence;
 	if (fence && !dma_fence_is_signaled_locked(fence))
 		dma_fence_get(fence);
@@ -761,6 +799,45 @@ int vortex_job_file_open(struct vortex_file *vfile)
 	return ret;
 }
 
+/* drm_sched_entity_fini() of a closing file, run on the scheduler's queue. */
+struct vortex_entity_kill {
+	struct work_struct work;
+	struct drm_sched_entity *entity;
+};
+
+static void vortex_job_entity_kill_work(struct work_struct *work)
+{
+	struct vortex_entity_kill *kill = container_of(work, struct vortex_entity_kill,
+						       work);
+
+	drm_sched_entity_fini(kill->entity);
+}
+
+/*
+ * Kills @entity where the scheduler cannot be taking a job off it.
+ *
+ * On 6.12, drm_sched_entity_pop_job() puts the entity back into the run
+ * queue's FIFO tree when a job waits behind the one it takes, without
+ * looking at entity->stopped.  drm_sched_entity_kill() removes the entity
+ * and then waits for entity_idle, which the run work completes only after
+ * that re-insert: an entity killed while the scheduler pops its first of
+ * two jobs is back in the tree when drm_sched_entity_fini() returns, and
+ * the file is freed with it inside (rb_next() on poison in
+ * drm_sched_run_job_work(), then both CPUs spinning on the run queue's
+ * lock).  The scheduler's run work is on our ordered submit_wq, so a kill
+ * queued there runs between two of its iterations, never inside one.
+ */
+static void vortex_job_entity_kill(struct vortex_device *vdev,
+				   struct drm_sched_entity *entity)
+{
+	struct vortex_entity_kill kill = { .entity = entity };
+
+	INIT_WORK_ONSTACK(&kill.work, vortex_job_entity_kill_work);
+	queue_work(vdev->submit_wq, &kill.work);
+	flush_work(&kill.work);
+	destroy_work_on_stack(&kill.work);
+}
+
 /**
  * vortex_job_file_close() - drop a closing file's work without waiting
  * @vfile: the file
@@ -792,7 +869,7 @@ void vortex_job_file_close(struct vortex_file *vfile)
 	}
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 
-	drm_sched_entity_fini(&vfile->entity);
+	vortex_job_entity_kill(vdev, &vfile->entity);
 
 	for (i = 0; i < VORTEX_WAIT_HISTORY; i++)
 		dma_fence_put(vfile->fences[i]);
@@ -803,14 +880,30 @@ void vortex_job_file_close(struct vortex_file *vfile)
 /* ------------------------------------------------------- init / fini */
 
 /**
- * vortex_job_unplug() - the card is gone: fail what was on it
+ * vortex_job_unplug() - the card is gone: fail what was on it, wait for the rest
  * @vdev: the device, unplugged and quiet (vortex_device_fini())
  *
- * Jobs still queued drain through run_job, which refuses them.
+ * Jobs still queued drain through run_job, which refuses them; jobs of
+ * closed files end through gpu_sched's kill work, on the system
+ * workqueue, which calls our free_job.  Either may still be under way
+ * when the driver is unbound, and after ``rmmod`` nothing of the module
+ * may be called: so unbinding waits here until every job has been freed.
+ * (The DRM device may outlive the unbind, held by a buffer; its release
+ * calls vortex_job_fini(), which needs no module code it cannot find:
+ * every file is closed before the module can go.)
+ *
+ * What is left is the return from vortex_job_release() to the caller in
+ * gpu_sched: no sleeping call follows the last job's count, and the
+ * module's unload waits for an RCU grace period before it frees the text.
  */
 void vortex_job_unplug(struct vortex_device *vdev)
 {
 	vortex_job_fail_active(vdev, -ECANCELED);
+	while (!wait_var_event_timeout(&vdev->job_count,
+				       !atomic_read(&vdev->job_count), 10 * HZ))
+		drm_info(&vdev->drm, "unbind waits for %d jobs to be freed\n",
+			 atomic_read(&vdev->job_count));
+	/* Fast-lane jobs free themselves from system_wq. */
 }
 
 /*

@@ -59,10 +59,14 @@ guest_boot unplug vortex_driver_test --tests vortex_driver_test \
 # job through the scheduler and its FENCE interrupt.
 guest_boot doorbell-off "$guest_tests" --device-props fast-doorbell=off
 
-# The race and debugger tests again under slub_debug: a use-after-free in
-# the driver then reads poison and oopses, which fails the boot.
-guest_boot slub "vortex_reliability_test vortex_debug_test" \
-	--tests vortex_reliability_test,vortex_debug_test --append "slub_debug=FZPU"
+# The race and debugger tests again under slub_debug, on two vCPUs: a
+# use-after-free in the driver then reads poison and oopses, which fails
+# the boot, and the driver's work items really run beside the ioctls
+# (some races, like a closed file's entity put back into the scheduler's
+# run queue, were seen only with two CPUs).
+guest_boot slub-smp2 "vortex_reliability_test vortex_debug_test vortex_vm_test" \
+	--smp 2 --tests vortex_reliability_test,vortex_debug_test,vortex_vm_test \
+	--append "slub_debug=FZPU"
 
 # The debug servers in a guest, driven from the host: gdb-multiarch against
 # vortex-gdbserver, the scripted client against vortex-dmserver.

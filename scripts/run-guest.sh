@@ -8,6 +8,9 @@
 #     --topology C,K,W,T   clusters, cores/cluster, warps/core, threads/warp
 #                          (default 1,2,4,8)
 #     --vram BYTES         VRAM size (default 268435456)
+#     --smp N              guest CPUs (default 1); with N > 1 QEMU runs one
+#                          host thread per vCPU (MTTCG), so races between
+#                          ioctls and the driver's work items really overlap
 #     --device-props K=V,...  more properties of the vortex device, e.g.
 #                          fast-doorbell=off
 #     --mode MODE          test (default), demo, shell (interactive), debug
@@ -28,12 +31,13 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-topology=1,2,4,8 vram=268435456 mode=test tests= timeout=900 out= append= dports=
+topology=1,2,4,8 vram=268435456 smp=1 mode=test tests= timeout=900 out= append= dports=
 props=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--topology) topology=$2; shift 2 ;;
 	--vram) vram=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
 	--device-props) props=$2; shift 2 ;;
 	--mode) mode=$2; shift 2 ;;
 	--tests) tests=$2; shift 2 ;;
@@ -41,7 +45,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--debug-ports) dports=$2; shift 2 ;;
-	-h|--help) sed -n '3,27p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,30p' "$0"; exit 0 ;;
 	*) vx_die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -63,7 +67,7 @@ cmdline+=" vxtest.topology=$topology vxtest.vram=$vram"
 
 qemu=(
 	"$VX_QEMU/bin/qemu-system-x86_64" -L "$VX_QEMU/share"
-	-machine pc -accel tcg -m 512 -nodefaults -nographic -no-reboot
+	-machine pc -accel tcg,thread=multi -smp "$smp" -m 512 -nodefaults -nographic -no-reboot
 	-kernel "$VX_KERNEL/vmlinuz" -initrd "$VX_INITRD" -append "$cmdline"
 	-device "vortex,id=vx0,clusters=$clusters,cores=$cores,warps=$warps,threads=$threads,vram=$vram${props:+,$props}"
 	-qmp "unix:$out/qmp.sock,server=on,wait=off"

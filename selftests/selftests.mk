@@ -44,6 +44,8 @@ $(VX_RAW_TESTS:%=$(O)/guest/selftests/%): $(O)/guest/selftests/%: selftests/%.c 
 $(O)/guest/selftests/vortex_dump_test: VX_TEST_LDLIBS := -lz
 # vortex_vm_test closes a buffer from a thread while a job uses it.
 $(O)/guest/selftests/vortex_vm_test: VX_TEST_LDLIBS := -lpthread
+# vortex_reliability_test closes a file from a thread while the scheduler holds it.
+$(O)/guest/selftests/vortex_reliability_test: VX_TEST_LDLIBS := -lpthread
 
 GUEST_TESTS += $(VX_RAW_TESTS:%=$(O)/guest/selftests/%)
 

@@ -17,7 +17,9 @@
 #include <string.h>
 #include <dirent.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "vortex_accel.h"
@@ -191,6 +193,107 @@ TEST(unload_with_a_dump_pending)
 	EXPECT_EQ(0, count_dumps());
 	ASSERT_EQ(0, module_load(""));
 	EXPECT_TRUE(node_appears());
+}
+
+#define KILL_FILES	20
+
+/*
+ * The victim of kill_with_queued_jobs_then_rmmod: KILL_FILES files, the
+ * first one with a job that loops forever, and every one with as many
+ * jobs as a file may have, all queued behind that one.  Says 'r' on @ready once all is
+ * submitted, then waits to be killed.
+ */
+static void queue_and_wait(int ready, uint64_t per_file)
+{
+	static const uint32_t prog_hang[] = { JSELF };
+	static const uint32_t prog_exit[] = { TMC(0) };
+	struct drm_vortex_submit_bo bo = { 0, DRM_VORTEX_SUBMIT_BO_READ };
+	struct drm_vortex_submit sub;
+	uint64_t addr;
+	uint32_t *code;
+	int f, fd;
+
+	for (f = 0; f < KILL_FILES; f++) {
+		uint64_t j;
+
+		fd = open(VX_NODE, O_RDWR);
+		if (fd < 0 || _vx_bo_create(fd, 4096, 0, &bo.handle, &addr))
+			_exit(1);
+		code = vx_bo_map(fd, bo.handle, NULL);
+		if (!code)
+			_exit(2);
+		memcpy(code, prog_hang, sizeof(prog_hang));
+		memcpy(code + 4, prog_exit, sizeof(prog_exit));
+		munmap(code, 4096);
+		vx_submit_init(&sub, f ? addr + 16 : addr, 0, 1, &bo, 1);
+		for (j = 0; j < per_file; j++) {
+			if (_vx_submit(fd, &sub))
+				_exit(3);
+			sub.entry_pc = addr + 16;	/* behind the hang: ends at once */
+		}
+	}
+	if (write(ready, "r", 1) != 1)
+		_exit(4);
+	pause();
+	_exit(0);
+}
+
+/*
+ * Issue 22, item 2: a client with a hung job and KILL_FILES x (jobs in
+ * flight) queued jobs is killed, and rmmod is retried until it succeeds.
+ * The queued jobs end through gpu_sched's kill work, which calls the
+ * driver's free_job; before the fix the module could be gone by then
+ * ("unable to handle page fault ... instruction fetch" in
+ * drm_sched_entity_kill_jobs_work within 40 ms), and the DRM device was
+ * never released, so the reloaded card came back as accel1.  Now unbind
+ * waits for every job, and the card comes back as accel0 and works.
+ */
+TEST(kill_with_queued_jobs_then_rmmod)
+{
+	struct drm_vortex_submit_bo bo = { 0 };
+	struct drm_vortex_submit sub;
+	uint64_t per_file = 0, addr;
+	int p[2], ret, tries = 0;
+	int32_t status = 1;
+	uint32_t *code;
+	char c;
+	pid_t pid;
+	int fd;
+
+	ASSERT_EQ(0, get_param(DRM_VORTEX_PARAM_MAX_JOBS_IN_FLIGHT, &per_file));
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(p[0]);
+		queue_and_wait(p[1], per_file);
+	}
+	close(p[1]);
+	ASSERT_EQ(1, read(p[0], &c, 1)) TH_LOG("the victim could not queue its jobs");
+	close(p[0]);
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	do {
+		ret = module_unload();
+	} while ((ret == -EBUSY || ret == -EAGAIN) && ++tries < 1000000);
+	ASSERT_EQ(0, ret) TH_LOG("rmmod: %s", strerror(-ret));
+	ASSERT_FALSE(module_loaded());
+
+	ASSERT_EQ(0, module_load(""));
+	ASSERT_TRUE(node_appears()) TH_LOG("the card did not come back as accel0");
+	EXPECT_NE(0, access("/dev/accel/accel1", F_OK));
+	fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	vx_cmd(_vx_bo_create(fd, 4096, 0, &bo.handle, &addr));
+	code = vx_bo_map(fd, bo.handle, NULL);
+	ASSERT_NE(NULL, code);
+	code[0] = TMC(0);
+	munmap(code, 4096);
+	vx_submit_init(&sub, addr, 0, 1, &bo, 1);
+	vx_cmd(_vx_submit(fd, &sub));
+	vx_cmd(_vx_wait(fd, sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN

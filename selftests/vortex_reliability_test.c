@@ -23,6 +23,8 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include "vortex_accel.h"
@@ -199,6 +201,8 @@ FIXTURE_TEARDOWN(rel)
 		for (int i = 0; i < 8; i++)
 			vx_let_go(&self->b.cells_map[i]);
 	gate_name = "run_gate";
+	gate_write("open");
+	gate_name = "pop_gate";
 	gate_write("open");
 	gate_name = "recover_gate";
 	gate_write("open");
@@ -395,6 +399,91 @@ TEST_F_TIMEOUT(rel, close_while_job_spins_frees_the_card, 120)
 	vx_let_go(&b->cells_map[0]);
 	vx_cmd(_vx_wait(b->fd, b_job, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
+}
+
+/* A thread that closes a client, and the state the test watches it in. */
+struct closer {
+	struct vx_client *c;
+	volatile pid_t tid;
+};
+
+static void *closer_run(void *arg)
+{
+	struct closer *cl = arg;
+
+	cl->tid = syscall(SYS_gettid);
+	client_close(cl->c);
+	return NULL;
+}
+
+/* The state letter of thread @tid of this process ('D': blocked in the kernel). */
+static char thread_state(pid_t tid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/*
+ * Issue 22, item 1: a file closed while the scheduler takes the first of
+ * its two queued jobs.  gpu_sched 6.12's drm_sched_entity_pop_job() puts
+ * the entity back into the run queue's FIFO tree for the job behind, after
+ * the close's drm_sched_entity_kill() took it out and while the kill waits
+ * for entity_idle; the file was then freed with its entity in the tree
+ * (slub_debug: "Poison overwritten" in the vortex_file, then a GPF at
+ * rb_next() in drm_sched_run_job_work() and both CPUs locked).  The pop
+ * gate (the driver's prepare_job) holds the scheduler inside pop_job; the
+ * close runs in a thread until it blocks; the gate opens; B's jobs then
+ * make the scheduler walk its tree.  The driver now kills the entity on
+ * the scheduler's own ordered queue, between two of its runs.
+ */
+TEST_F_TIMEOUT(rel, close_while_scheduler_pops_its_entity, 120)
+{
+	struct vx_client *a = &self->a, *b = &self->b;
+	struct closer cl = { .c = a };
+	uint64_t b_job[3];
+	pthread_t thread;
+	int32_t status;
+	int i;
+
+	gate_name = "pop_gate";
+	ASSERT_TRUE(gate_write("arm"));
+	/* Not a spin: A's jobs must not run, only be taken. */
+	vx_cmd(client_spin(a, 0, NULL));
+	ASSERT_TRUE(vx_poll(gate_is("waiting"), 10000))
+		TH_LOG("the scheduler did not take A's job");
+	vx_cmd(client_spin(a, 1, NULL));	/* the job behind it */
+	ASSERT_EQ(0, pthread_create(&thread, NULL, closer_run, &cl));
+	ASSERT_TRUE(vx_poll(cl.tid && thread_state(cl.tid) == 'D', 10000))
+		TH_LOG("the close did not block on the scheduler");
+	ASSERT_TRUE(gate_write("open"));
+	gate_name = "recover_gate";
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+
+	/* Two of B's jobs queue behind a third: the scheduler walks its tree. */
+	for (i = 0; i < 3; i++)
+		vx_cmd(client_spin(b, i, &b_job[i]));
+	for (i = 0; i < 3; i++) {
+		ASSERT_TRUE(vx_poll(b->cells_map[i].started, 10000))
+			TH_LOG("B's job %d never started", i);
+		vx_let_go(&b->cells_map[i]);
+		status = 1;
+		vx_cmd(_vx_wait(b->fd, b_job[i], 10 * SEC, &status));
+		EXPECT_EQ(0, status);
+		EXPECT_EQ(DONE_MAGIC, b->cells_map[i].done);
+	}
 }
 
 /* ------------------------------------------------ scheduling order */
