@@ -48,6 +48,16 @@ bool vortex_debug_enable = true;
 module_param_named(debug, vortex_debug_enable, bool, 0444);
 MODULE_PARM_DESC(debug, "Allow debuggers to attach (default true)");
 
+static unsigned int vortex_debug_hold_ms = 10000;
+module_param_named(debug_hold_ms, vortex_debug_hold_ms, uint, 0644);
+MODULE_PARM_DESC(debug_hold_ms,
+		 "Once another client's job waits, a debugged job keeps the card at most this long more, halted or not, unless its debugger has CAP_SYS_ADMIN (default 10000)");
+
+static unsigned int vortex_debug_timeout_max_ms = 600000;
+module_param_named(debug_timeout_max_ms, vortex_debug_timeout_max_ms, uint, 0644);
+MODULE_PARM_DESC(debug_timeout_max_ms,
+		 "Longest run-time limit an unprivileged debugger may give its target's jobs (default 600000)");
+
 bool vortex_debug_owns(struct vortex_debug *dbg, struct vortex_job *job)
 {
 	return dbg && job && job->vfile->pid == dbg->target;
@@ -577,13 +587,13 @@ static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg,
 }
 
 /*
- * Breakpoints are invisible to memory access: after a read of [@addr,
- * @addr + @len) into @ubuf the original words replace ebreak there, and
- * after a write the written words become the kept ones while ebreak goes
- * back into memory.
+ * Breakpoints are invisible to memory access.  After a read of [@addr,
+ * @addr + @len) into @buf the original words replace ebreak there; after
+ * a write of that range the written words become the kept ones, and
+ * ebreak goes back into memory.  DM lock held (the breakpoints stay put).
  */
-static int vortex_debug_mem_hide_bps(struct vortex_debug *dbg, u64 addr,
-				     u8 __user *ubuf, u32 len, bool write)
+static void vortex_debug_mem_hide_bps(struct vortex_debug *dbg, u64 addr,
+				      u8 *buf, u32 len, bool write)
 {
 	static const u32 ebreak = VORTEX_EBREAK;
 	u32 i, b;
@@ -597,65 +607,96 @@ static int vortex_debug_mem_hide_bps(struct vortex_debug *dbg, u64 addr,
 			if (a < addr || a >= addr + len)
 				continue;
 			if (!write) {
-				if (put_user(((u8 *)&bp->orig)[b], ubuf + (a - addr)))
-					return -EFAULT;
+				buf[a - addr] = ((u8 *)&bp->orig)[b];
 				continue;
 			}
 			((u8 *)&bp->orig)[b] = readb(vortex_debug_vram(dbg->vdev, a));
 			writeb(((const u8 *)&ebreak)[b], vortex_debug_vram(dbg->vdev, a));
 		}
 	}
+}
+
+/*
+ * Bytes a debugger's MEM moves under one hold of the DM lock: the lock
+ * is the card's, and SUBMIT, run_job and recovery wait for it.  The user's
+ * memory is never touched under it (it may fault, slowly: a userfaultfd
+ * page held the card for 60 s), only this bounce buffer.
+ */
+#define VORTEX_DEBUG_MEM_CHUNK	SZ_64K
+
+/*
+ * @n bytes at @addr of the target's space, to or from @bounce, a buffer
+ * at a time, each held by a reference while it is copied (the target may
+ * close its handle meanwhile; its memory is not handed out again until
+ * the copy is done).  DM lock held.
+ */
+static int vortex_debug_mem_chunk(struct vortex_debug *dbg, u64 addr,
+				  u8 *bounce, u32 n, bool write)
+{
+	struct drm_gem_object *obj;
+	u64 done, piece;
+
+	for (done = 0; done < n; done += piece) {
+		obj = vortex_debug_target_bo(dbg, addr + done, &piece);
+		if (!obj)
+			return -ENXIO;	/* unmapped since it was checked */
+		piece = min_t(u64, piece, n - done);
+		if (write)
+			memcpy_toio(vortex_debug_vram(dbg->vdev, addr + done),
+				    bounce + done, piece);
+		else
+			memcpy_fromio(bounce + done,
+				      vortex_debug_vram(dbg->vdev, addr + done), piece);
+		drm_gem_object_put(obj);
+	}
+	vortex_debug_mem_hide_bps(dbg, addr, bounce, n, write);
+	if (write) {
+		/* Written code is fetched by the next step or resume. */
+		wmb();
+	}
 	return 0;
 }
 
 /*
- * One memory range of the target's space, a buffer at a time, each held
- * by a reference while it is copied (the target may close its handle
- * meanwhile; its memory is not handed out again until the copy is done).
- * A buffer's address is its device address, so the copy goes straight
- * between the user buffer and the write-combined VRAM mapping, as i915's
- * GTT pread/pwrite do: on the x86 machines this card lives in, that
- * mapping is ordinary memory to the CPU, and a bounce buffer would halve
- * the bandwidth.
+ * One memory range, in chunks: the DM lock is taken per chunk, for the
+ * device side only, and user memory is copied outside it.  The whole
+ * range was checked to be mapped first, so a range running off the
+ * target's buffers fails before any byte moves.
  */
 static int vortex_debug_mem_op(struct vortex_debug *dbg,
-			       const struct drm_vortex_debug_mem_op *op)
+			       const struct drm_vortex_debug_mem_op *op,
+			       u8 *bounce)
 {
 	u8 __user *ubuf = u64_to_user_ptr(op->buf);
 	bool write = op->flags & DRM_VORTEX_DEBUG_MEM_WRITE;
-	struct drm_gem_object *obj;
-	u64 done, n;
-	void *io;
+	struct vortex_device *vdev = dbg->vdev;
+	u32 done, n;
 	int ret;
 
-	for (done = 0; done < op->len; done += n) {
-		obj = vortex_debug_target_bo(dbg, op->addr + done, &n);
-		if (!obj)
-			return -ENXIO;	/* unmapped since it was checked */
-		n = min_t(u64, n, op->len - done);
-		io = (void __force *)vortex_debug_vram(dbg->vdev, op->addr + done);
-		if (write)
-			ret = copy_from_user(io, ubuf + done, n) ? -EFAULT : 0;
-		else
-			ret = copy_to_user(ubuf + done, io, n) ? -EFAULT : 0;
-		drm_gem_object_put(obj);
-		if (ret)
-			return ret;
-	}
-	ret = vortex_debug_mem_hide_bps(dbg, op->addr, ubuf, op->len, write);
-	if (write) {
-		/* Written code is fetched by the next step or resume. */
-		wmb();
+	mutex_lock(&vdev->dm.lock);
+	ret = vortex_debug_target_maps(dbg, op->addr, op->len) ? 0 : -ENXIO;
+	mutex_unlock(&vdev->dm.lock);
+
+	for (done = 0; !ret && done < op->len; done += n) {
+		n = min_t(u32, op->len - done, VORTEX_DEBUG_MEM_CHUNK);
+		if (write && copy_from_user(bounce, ubuf + done, n))
+			return -EFAULT;
+		mutex_lock(&vdev->dm.lock);
+		ret = vortex_debug_mem_chunk(dbg, op->addr + done, bounce, n, write);
+		mutex_unlock(&vdev->dm.lock);
+		if (!ret && !write && copy_to_user(ubuf + done, bounce, n))
+			ret = -EFAULT;
+		cond_resched();
 	}
 	return ret;
 }
 
 static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void __user *uarg)
 {
-	struct vortex_device *vdev = dbg->vdev;
 	struct drm_vortex_debug_mem_op __user *uops;
 	struct drm_vortex_debug_mem_op op;
 	struct drm_vortex_debug_mem args;
+	u8 *bounce;
 	int ret = 0;
 
 	if (copy_from_user(&args, uarg, sizeof(args)))
@@ -666,8 +707,9 @@ static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void __user *uarg)
 		return -E2BIG;
 	uops = u64_to_user_ptr(args.ops);
 
-	/* Holds the breakpoints still while they are hidden. */
-	mutex_lock(&vdev->dm.lock);
+	bounce = kvmalloc(VORTEX_DEBUG_MEM_CHUNK, GFP_KERNEL_ACCOUNT);
+	if (!bounce)
+		return -ENOMEM;
 	for (; args.done < args.count; args.done++) {
 		if (copy_from_user(&op, &uops[args.done], sizeof(op))) {
 			ret = -EFAULT;
@@ -682,15 +724,15 @@ static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void __user *uarg)
 			ret = -E2BIG;
 			break;
 		}
-		if (!vortex_debug_target_maps(dbg, op.addr, op.len)) {
-			ret = -ENXIO;
-			break;
-		}
-		ret = vortex_debug_mem_op(dbg, &op);
+		ret = vortex_debug_mem_op(dbg, &op, bounce);
 		if (ret)
 			break;
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
 	}
-	mutex_unlock(&vdev->dm.lock);
+	kvfree(bounce);
 	if (put_user(args.done, &((struct drm_vortex_debug_mem __user *)uarg)->done))
 		return -EFAULT;
 	return ret;
@@ -759,6 +801,34 @@ static int vortex_debug_coredump_ioctl(struct vortex_debug *dbg,
 	__ret;								\
 })
 
+/* DRM_VORTEX_DEBUG_IOCTL_TIMEOUT: see the uapi. */
+static int vortex_debug_timeout_ioctl(struct vortex_debug *dbg,
+				      void __user *uarg)
+{
+	struct drm_vortex_debug_timeout args;
+	struct drm_device *drm = &dbg->vdev->drm;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.flags || args.pad) {
+		drm_dbg(drm, "DEBUG_TIMEOUT: flags 0x%x, pad 0x%x\n", args.flags,
+			args.pad);
+		return -EINVAL;
+	}
+	if (args.timeout_ms > READ_ONCE(vortex_debug_timeout_max_ms) &&
+	    !capable(CAP_SYS_ADMIN)) {
+		drm_dbg(drm, "DEBUG_TIMEOUT: %u ms is over debug_timeout_max_ms\n",
+			args.timeout_ms);
+		return -EPERM;
+	}
+	args.old_timeout_ms = xchg(&dbg->timeout_ms, args.timeout_ms);
+	if (copy_to_user(uarg, &args, sizeof(args))) {
+		WRITE_ONCE(dbg->timeout_ms, args.old_timeout_ms);
+		return -EFAULT;
+	}
+	return 0;
+}
+
 static long vortex_debug_ioctl(struct file *f, unsigned int cmd,
 			       unsigned long arg)
 {
@@ -768,6 +838,10 @@ static long vortex_debug_ioctl(struct file *f, unsigned int cmd,
 	long ret;
 	int idx;
 
+	/* Whoever uses the session must still be allowed to (vortex_debug_perm.c). */
+	ret = vortex_debug_may_access(dbg->target);
+	if (ret)
+		return ret;
 	if (!drm_dev_enter(&vdev->drm, &idx))
 		return -ENODEV;
 
@@ -798,6 +872,9 @@ static long vortex_debug_ioctl(struct file *f, unsigned int cmd,
 	case DRM_VORTEX_DEBUG_IOCTL_COREDUMP:
 		ret = vortex_debug_coredump_ioctl(dbg, uarg);
 		break;
+	case DRM_VORTEX_DEBUG_IOCTL_TIMEOUT:
+		ret = vortex_debug_timeout_ioctl(dbg, uarg);
+		break;
 	default:
 		ret = -ENOTTY;
 	}
@@ -813,15 +890,21 @@ static void vortex_debug_work(struct work_struct *work)
 	struct vortex_device *vdev = dbg->vdev;
 	u32 pending, data[9] = {}, win, bits, halted = 0, first = ~0u;
 	unsigned long flags;
+	bool ours = false;
 	u64 job = 0;
 	int idx;
 
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	pending = dbg->pending;
 	dbg->pending = 0;
-	if (vortex_debug_owns(dbg, vdev->active_job))
+	if (vortex_debug_owns(dbg, vdev->active_job)) {
 		job = vdev->active_job->seqno;
+		ours = true;
+	}
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	/* A session hears of its target's jobs only. */
+	if (!ours)
+		pending &= ~VORTEX_DEBUG_WORK_HALTED;
 
 	if (!drm_dev_enter(&vdev->drm, &idx))
 		return;
@@ -910,13 +993,31 @@ static void vortex_debug_post_launch(struct vortex_debug *dbg,
 			  data, ARRAY_SIZE(data));
 }
 
+/*
+ * A halt-at-start arms every warp of the card (the reset applies the
+ * resethaltreq latch to all of them), and a warp stays armed until it is
+ * launched: those the halted job did not use would halt the next job that
+ * uses them, of this client or another, at its first instruction.  The
+ * latch is empty again by now, so one more reset disarms them all.  DM
+ * lock held, card idle.
+ */
+static void vortex_debug_disarm_leftover(struct vortex_debug *dbg)
+{
+	if (!dbg->armed_leftover)
+		return;
+	vortex_device_reset(dbg->vdev);
+	dbg->armed_leftover = false;
+}
+
 /**
- * vortex_debug_job_start() - the target's job is going on the card
+ * vortex_debug_job_start() - a job is going on the card
  * @vdev: the device; DM lock held, card idle
  * @job: the job
  *
- * Arms halt-at-start (the warps halt before their first instruction) and
- * queues LAUNCHED.
+ * For the target's job: arms halt-at-start if asked (the warps halt
+ * before their first instruction), makes ebreak halt its warp, and queues
+ * LAUNCHED.  For any other job, undoes both: a session changes nothing for
+ * the card's other clients.
  */
 void vortex_debug_job_start(struct vortex_device *vdev, struct vortex_job *job)
 {
@@ -927,8 +1028,23 @@ void vortex_debug_job_start(struct vortex_device *vdev, struct vortex_job *job)
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	dbg = vdev->debug;
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
-	if (!vortex_debug_owns(dbg, job))
+	if (!dbg)
 		return;
+	/*
+	 * Another client's job runs as if no session existed: its ebreak
+	 * fails it, and no warp of it is left armed to halt at its start.
+	 */
+	vortex_debug_disarm_leftover(dbg);
+	if (!vortex_debug_owns(dbg, job)) {
+		vortex_dm_set_dconfig(vdev, 0);
+		/* Another client has the card: nobody waits on the target now. */
+		spin_lock_irqsave(&vdev->job_lock, flags);
+		dbg->contended_ns = 0;
+		spin_unlock_irqrestore(&vdev->job_lock, flags);
+		return;
+	}
+	/* An ebreak halts the warp instead of failing the job. */
+	vortex_dm_set_dconfig(vdev, VX_DCONFIG_EBREAKH);
 
 	if (dbg->halt_at_start) {
 		/* Latched warps are armed by a reset; then forget the latch. */
@@ -938,6 +1054,8 @@ void vortex_debug_job_start(struct vortex_device *vdev, struct vortex_job *job)
 		vortex_dm_set_mask_all(vdev, false);
 		vortex_dm_request(vdev, VX_DCTRL_RESETHALTREQ, NULL);
 		dbg->halt_at_start = false;
+		/* The warps this job does not launch stay armed: see above. */
+		dbg->armed_leftover = true;
 	}
 	dbg->last_run_ns = ktime_get_ns();
 	vortex_debug_post_launch(dbg, job);
@@ -965,6 +1083,35 @@ void vortex_debug_job_end_locked(struct vortex_device *vdev,
 }
 
 /**
+ * vortex_debug_job_queued_locked() - a job goes to the scheduler
+ * @vdev: the device; job_lock held
+ * @job: the job
+ *
+ * Another client's job now waits for the card (the target's job is on it,
+ * or will be before this one): the target's hold on the card is bounded
+ * from here (vortex_debug_job_paused()).
+ */
+void vortex_debug_job_queued_locked(struct vortex_device *vdev,
+				    struct vortex_job *job)
+{
+	struct vortex_debug *dbg = vdev->debug;
+
+	lockdep_assert_held(&vdev->job_lock);
+	if (dbg && !vortex_debug_owns(dbg, job) && !dbg->contended_ns)
+		dbg->contended_ns = ktime_get_ns();
+}
+
+/* The target's run-time limit in ns; U64_MAX for none. */
+static u64 vortex_debug_timeout_ns(struct vortex_debug *dbg)
+{
+	u32 ms = READ_ONCE(dbg->timeout_ms);
+
+	if (ms == DRM_VORTEX_DEBUG_TIMEOUT_NONE)
+		return U64_MAX;
+	return (u64)(ms ?: vortex_job_timeout_ms) * NSEC_PER_MSEC;
+}
+
+/**
  * vortex_debug_job_paused() - whether the timeout must spare the job now
  * @vdev: the device
  * @job: the job the scheduler timed out
@@ -972,12 +1119,14 @@ void vortex_debug_job_end_locked(struct vortex_device *vdev,
  * From the timeout handler only (it takes the DM lock).
  *
  * Return: true while a session covers the job and the card is frozen for
- * it, any of its warps is halted, or it has run for less than the timeout
- * since it was last resumed.
+ * it, any of its warps is halted, or it has run for less than the
+ * session's timeout since it was last resumed; but false once another
+ * client's job has waited ``debug_hold_ms`` for the card, unless the
+ * session is privileged.
  */
 bool vortex_debug_job_paused(struct vortex_device *vdev, struct vortex_job *job)
 {
-	u64 ran, timeout = (u64)vortex_job_timeout_ms * NSEC_PER_MSEC;
+	u64 ran, now = ktime_get_ns();
 	struct vortex_debug *dbg;
 	bool paused = false;
 	unsigned long flags;
@@ -990,17 +1139,24 @@ bool vortex_debug_job_paused(struct vortex_device *vdev, struct vortex_job *job)
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	dbg = vdev->debug;
 	/* @job may be gone unless it is the active job: check that first. */
-	if (vdev->active_job != job || !vortex_debug_owns(dbg, job))
+	if (vdev->active_job != job || !vortex_debug_owns(dbg, job)) {
 		dbg = NULL;
-	else
+	} else if (!dbg->privileged && dbg->contended_ns &&
+		   now - dbg->contended_ns >=
+		   (u64)READ_ONCE(vortex_debug_hold_ms) * NSEC_PER_MSEC) {
+		drm_dbg(&vdev->drm, "debugged job held the card %u ms past another's arrival\n",
+			(u32)div_u64(now - dbg->contended_ns, NSEC_PER_MSEC));
+		dbg = NULL;
+	} else {
 		paused = dbg->frozen;
+	}
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 
 	if (dbg && !paused) {
 		for (win = 0; win < vdev->dm.windows && !paused; win++)
 			paused = vortex_dm_window(vdev, VX_DM_WSTATUS, win);
-		ran = ktime_get_ns() - dbg->last_run_ns;
-		paused |= ran < timeout;
+		ran = now - dbg->last_run_ns;
+		paused |= ran < vortex_debug_timeout_ns(dbg);
 	}
 	mutex_unlock(&vdev->dm.lock);
 	drm_dev_exit(idx);
@@ -1101,15 +1257,16 @@ static int vortex_debug_publish(struct vortex_debug *dbg)
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 	if (ret)
 		goto out_unlock;
-	/* An ebreak halts the warp instead of failing the job. */
-	vortex_dm_set_dconfig(vdev, VX_DCONFIG_EBREAKH);
 	vortex_device_irq_enable(vdev);
 	/*
 	 * Attached mid-job: the debugger learns of it as if it just started
-	 * (under job_lock, where the job on the card cannot be freed).
+	 * (under job_lock, where the job on the card cannot be freed), and
+	 * from now on its ebreak halts its warp.  Other jobs' ebreaks fail
+	 * them as before (vortex_debug_job_start()).
 	 */
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	if (vortex_debug_owns(dbg, vdev->active_job)) {
+		vortex_dm_set_dconfig(vdev, VX_DCONFIG_EBREAKH);
 		dbg->last_run_ns = ktime_get_ns();
 		vortex_debug_post_launch(dbg, vdev->active_job);
 	}
@@ -1133,14 +1290,19 @@ int vortex_debug_attach_ioctl(struct drm_device *drm, void *data,
 		return -EOPNOTSUPP;
 	if (args->flags || args->pad || args->version != DRM_VORTEX_DEBUG_VERSION)
 		return -EINVAL;
-	if (!pid_task(vfile->pid, PIDTYPE_TGID))
-		return -ESRCH;
+	ret = vortex_debug_may_access(vfile->pid);
+	if (ret) {
+		drm_dbg(drm, "DEBUG_ATTACH: no ptrace access to the file's owner (%d)\n",
+			ret);
+		return ret;
+	}
 
 	dbg = kvzalloc(sizeof(*dbg), GFP_KERNEL_ACCOUNT);
 	if (!dbg)
 		return -ENOMEM;
 	dbg->vdev = vdev;
 	dbg->target = get_pid(vfile->pid);
+	dbg->privileged = capable(CAP_SYS_ADMIN);
 	spin_lock_init(&dbg->ev_lock);
 	init_waitqueue_head(&dbg->ev_wait);
 	INIT_WORK(&dbg->work, vortex_debug_work);

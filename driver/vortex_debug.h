@@ -15,6 +15,7 @@ struct drm_device;
 struct drm_file;
 struct drm_gem_object;
 struct vortex_device;
+struct pid;
 struct vortex_job;
 
 /* Events a session queues before it drops (and counts) the newest. */
@@ -80,8 +81,25 @@ struct vortex_debug {
 
 	/** @halt_at_start: the target's next job halts at its first instruction */
 	bool halt_at_start;
+	/**
+	 * @armed_leftover: a halt-at-start may have left warps armed that
+	 * its job did not launch (DM lock)
+	 */
+	bool armed_leftover;
 	/** @last_run_ns: when the target's job last started or resumed */
 	u64 last_run_ns;
+	/**
+	 * @timeout_ms: how long the target's job may run (0: the module's
+	 * job_timeout_ms; DRM_VORTEX_DEBUG_TIMEOUT_NONE: no limit)
+	 */
+	u32 timeout_ms;
+	/** @privileged: attached with CAP_SYS_ADMIN: may hold the card */
+	bool privileged;
+	/**
+	 * @contended_ns: since when another client's job waits for the card
+	 * without any having had it, or 0 (under job_lock)
+	 */
+	u64 contended_ns;
 	/** @bps: breakpoints, @nbps of them */
 	struct vortex_breakpoint bps[DRM_VORTEX_DEBUG_MAX_BREAKPOINTS];
 	/** @nbps: breakpoints set */
@@ -98,8 +116,13 @@ void vortex_debug_job_end_locked(struct vortex_device *vdev,
 bool vortex_debug_irq_error(struct vortex_device *vdev);
 void vortex_debug_irq_debug(struct vortex_device *vdev);
 bool vortex_debug_job_paused(struct vortex_device *vdev, struct vortex_job *job);
+void vortex_debug_job_queued_locked(struct vortex_device *vdev,
+				    struct vortex_job *job);
 int vortex_debug_attach_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *file);
+
+/* vortex_debug_perm.c */
+int vortex_debug_may_access(struct pid *target);
 
 /* vortex_debug.c: for the session's other files */
 void vortex_debug_post(struct vortex_debug *dbg, u16 type, u64 job,

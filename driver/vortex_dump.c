@@ -452,6 +452,7 @@ static void vortex_dump_free(struct vortex_dump *d)
 		kvfree(d->warps[i].regs);
 	kvfree(d->ring.data);
 	kvfree(d->code.data);
+	put_pid(d->owner);
 	vfree(d->elf);
 	kfree(d->bos);
 	kfree(d->warps);
@@ -490,20 +491,23 @@ static enum vortex_dump_slot vortex_dump_slot(struct vortex_device *vdev)
 
 /*
  * A uevent on the card (VORTEX_CRASH_DUMP=1, beside devcoredump's own for
- * devcdN) and, with a debugger attached, a DUMP event.  DM lock held, so
- * the session cannot go meanwhile.
+ * devcdN) and, with a debugger attached to the dumped job's process, a
+ * DUMP event: a session hears of its target's dumps only.  DM lock held,
+ * so the session cannot go meanwhile.
  */
-static void vortex_dump_announce(struct vortex_device *vdev, u64 job, size_t len)
+static void vortex_dump_announce(struct vortex_device *vdev,
+				 const struct vortex_dump *d, size_t len)
 {
 	static char *envp[] = { "VORTEX_CRASH_DUMP=1", NULL };
 	struct vortex_debug *dbg;
 	unsigned long flags;
 	u32 bytes = min_t(size_t, len, U32_MAX);
+	u64 job = d->job;
 
 	kobject_uevent_env(&vdev->drm.dev->kobj, KOBJ_CHANGE, envp);
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	dbg = vdev->debug;
-	if (dbg)
+	if (dbg && d->owner && d->owner == dbg->target)
 		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_DUMP, job, &bytes, 1);
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 }
@@ -540,7 +544,7 @@ static int vortex_dump_publish(struct vortex_device *vdev, struct vortex_dump *d
 	drm_info(&vdev->drm, "crash dump of job %llu: %zu bytes in /sys/class/devcoredump\n",
 		 d->job, t.len);
 	vdev->last_dump.bytes = t.len;
-	vortex_dump_announce(vdev, d->job, t.len);
+	vortex_dump_announce(vdev, d, t.len);
 	return 0;
 }
 
@@ -600,6 +604,7 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 				     job->code.elf_size, &budget, true))
 			vortex_dump_missing(d, "kernel image");
 		strscpy(d->comm, job->vfile->comm, sizeof(d->comm));
+		d->owner = get_pid(job->vfile->pid);
 		d->cmdline = kstrdup(job->vfile->cmdline, VORTEX_DUMP_GFP);
 		d->bos = kcalloc(job->bo_count, sizeof(*d->bos), VORTEX_DUMP_GFP);
 		for (i = 0; d->bos && i < job->bo_count; i++) {

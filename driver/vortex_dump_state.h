@@ -8,6 +8,7 @@
  * written out as text there and as a CUDA-format ELF by vortex_dump_elf.c.
  */
 
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/time64.h>
 #include <linux/types.h>
@@ -60,6 +61,8 @@ struct vortex_dump {
 	char comm[TASK_COMM_LEN];
 	/** @cmdline: its command line, or NULL */
 	char *cmdline;
+	/** @owner: the process that opened the job's file (a reference), or NULL */
+	struct pid *owner;
 	/** @job: the file's job seqno */
 	u64 job;
 	/** @regs: BAR0 0x0000 .. VX_REG_ERR_PKT */

@@ -27,6 +27,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <linux/userfaultfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -367,6 +369,150 @@ TEST_F(dbg, attach_err_other_uid_cannot_get_the_file)
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* Drops to uid/gid 65534, which also drops every capability. */
+static bool become_nobody(void)
+{
+	return !setresgid(65534, 65534, 65534) && !setresuid(65534, 65534, 65534);
+}
+
+/* Sends fd @fd over the unix socket @sock (SCM_RIGHTS). */
+static int send_fd(int sock, int fd)
+{
+	char c = 'f', ctl[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -errno;
+}
+
+static int recv_fd(int sock)
+{
+	char c, ctl[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+	struct cmsghdr *cm;
+	int fd;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -1;
+	cm = CMSG_FIRSTHDR(&msg);
+	if (!cm || cm->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
+
+/*
+ * What an unprivileged process holding @fd (one of root's accel files)
+ * can do to root's secret at @secret: 0 if ATTACH is -EPERM; 12 if it
+ * attached, 13 if it then also read the secret.
+ */
+static int nobody_attack(int fd, uint64_t secret)
+{
+	uint32_t word = 0;
+	int sfd = dbg_attach(fd);
+
+	if (sfd == -EPERM)
+		return 0;
+	if (sfd < 0)
+		return 20;
+	return dbg_mem(sfd, secret, &word, 4, false) == 0 && word == 0x5ec12e7 ?
+	       13 : 12;
+}
+
+static int wait_exit_code(pid_t pid)
+{
+	int st;
+
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+/*
+ * Issue 22, item 3: holding one of a process's files is no permission to
+ * debug it.  Root opens the node twice and keeps a secret in a buffer of
+ * its other file (the fixture's).  A child that drops to uid 65534 keeps
+ * an inherited fd of the first file; another unprivileged process gets it
+ * over a unix socket; a third gets a session fd root made.  Each is
+ * refused (-EPERM), and the secret stays root's.  Before the fix the
+ * inherited fd attached and read the secret (exit 13), and so did the
+ * passed one.  A child that stays root may attach (ptrace's uid rules).
+ */
+TEST_F(dbg, attach_err_inherited_or_passed_fd_without_ptrace_rights)
+{
+	int f1 = open(VX_NODE, O_RDWR | O_CLOEXEC), sv[2], sfd;
+	uint64_t secret = self->data_addr + IN_OFF;
+	struct drm_vortex_debug_status st = { 0 };
+	pid_t pid;
+
+	ASSERT_LE(0, f1);
+	self->data_map[IN_OFF / 4] = 0x5ec12e7;
+
+	/* Inherited across fork(). */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(become_nobody() ? nobody_attack(f1, secret) : 10);
+	EXPECT_EQ(0, wait_exit_code(pid)) TH_LOG("an inherited fd gave a session");
+
+	/* Passed over a unix socket to a process that never was root. */
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int fd;
+
+		close(f1);
+		close(self->fd);
+		if (!become_nobody())
+			_exit(10);
+		fd = recv_fd(sv[1]);
+		_exit(fd < 0 ? 11 : nobody_attack(fd, secret));
+	}
+	ASSERT_EQ(0, send_fd(sv[0], f1));
+	EXPECT_EQ(0, wait_exit_code(pid)) TH_LOG("a passed fd gave a session");
+	close(sv[0]);
+	close(sv[1]);
+
+	/* A session fd root made, used by an unprivileged process. */
+	sfd = dbg_attach(f1);
+	ASSERT_LE(0, sfd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		uint32_t word = 0;
+
+		if (!become_nobody())
+			_exit(10);
+		if (dbg_mem(sfd, secret, &word, 4, false) != -EPERM)
+			_exit(14);
+		_exit(dbg_ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_STATUS, &st) == -EPERM ?
+		      0 : 15);
+	}
+	EXPECT_EQ(0, wait_exit_code(pid)) TH_LOG("a handed-over session still worked");
+	close(sfd);
+
+	/* Same uid, as ptrace allows: the inherited fd attaches. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int s = dbg_attach(f1);
+
+		_exit(s >= 0 ? 0 : 16);
+	}
+	EXPECT_EQ(0, wait_exit_code(pid));
+	EXPECT_EQ(0x5ec12e7, self->data_map[IN_OFF / 4]);
+	close(f1);
 }
 
 /*
@@ -763,6 +909,406 @@ TEST_F_TIMEOUT(dbg, halted_job_does_not_time_out, 120)
 	EXPECT_EQ(0, resume_and_wait(_metadata, self));
 	for (l = 0; l < self->threads; l++)
 		EXPECT_EQ(100 + l, self->data_map[l]);
+}
+
+/* ------------------------------------------- other clients of the card */
+
+/* What another process's job did: its status and how long it took. */
+struct other_result {
+	int32_t status;
+	int32_t submit_err;
+	int64_t ns;
+};
+
+/*
+ * Runs @prog in a new process on a file of its own (so not the session's
+ * target): @blocks blocks of @threads lanes, waiting up to @wait_ms.
+ * Returns what happened; the child's exit code is 0 if it could run.
+ */
+static struct other_result other_client_run(const uint32_t *prog, size_t bytes,
+					    uint32_t blocks, uint32_t threads,
+					    int wait_ms)
+{
+	struct other_result r = { .status = 1, .submit_err = -1 };
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		return r;
+	pid = fork();
+	if (!pid) {
+		struct drm_vortex_submit_bo bo = { 0, DRM_VORTEX_SUBMIT_BO_READ };
+		struct drm_vortex_submit sub;
+		uint64_t addr;
+		uint32_t *map;
+		int64_t t0;
+		int fd;
+
+		close(p[0]);
+		fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+		if (fd < 0 || _vx_bo_create(fd, 4096, 0, &bo.handle, &addr))
+			_exit(1);
+		map = vx_bo_map(fd, bo.handle, NULL);
+		if (!map)
+			_exit(2);
+		memcpy(map, prog, bytes);
+		vx_submit_init(&sub, addr, 0, threads, &bo, 1);
+		sub.grid[0] = blocks;
+		t0 = vx_now();
+		r.submit_err = _vx_submit(fd, &sub);
+		if (!r.submit_err)
+			r.submit_err = _vx_wait(fd, sub.seqno,
+						(int64_t)wait_ms * MS, &r.status);
+		r.ns = vx_now() - t0;
+		_exit(write(p[1], &r, sizeof(r)) == sizeof(r) ? 0 : 3);
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], &r, sizeof(r)) != sizeof(r))
+		r.submit_err = -100;
+	close(p[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return r;
+}
+
+/* Sets a module parameter of vortex.ko; returns its old value. */
+static long module_param_set(const char *name, long value)
+{
+	char path[128], buf[32];
+	long old = -1;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/module/vortex/parameters/%s", name);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n > 0) {
+		buf[n] = 0;
+		old = strtol(buf, NULL, 0);
+	}
+	n = snprintf(buf, sizeof(buf), "%ld", value);
+	if (pwrite(fd, buf, n, 0) != n)
+		old = -1;
+	close(fd);
+	return old;
+}
+
+static const uint32_t prog_ebreak[] = { EBREAK, TMC(X0) };
+static const uint32_t prog_exit[] = { TMC(X0) };
+
+/*
+ * Issue 22, item 5: an idle session changes nothing for other clients.
+ * Another process's kernel that executes ebreak fails at once with -EIO,
+ * well inside the hang timeout, and the session hears nothing of it.
+ * Before the fix DCONFIG.ebreakh was card-wide while any session existed:
+ * the other job's warp halted, the job ended -ETIMEDOUT after the
+ * timeout, and the session got a HALTED event with that job's warp and PC.
+ */
+TEST_F_TIMEOUT(dbg, idle_session_leaves_other_clients_ebreak_alone, 60)
+{
+	struct drm_vortex_debug_event ev;
+	struct other_result r;
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	r = other_client_run(prog_ebreak, sizeof(prog_ebreak), 1, self->threads,
+			     10000);
+	ASSERT_EQ(0, r.submit_err);
+	EXPECT_EQ(-EIO, r.status);
+	EXPECT_LT(r.ns, (int64_t)self->timeout_ms * MS)
+		TH_LOG("the ebreak took %lld ms to fail", (long long)(r.ns / MS));
+	EXPECT_EQ(-ETIME, dbg_event(self->sfd, 0, 500, &ev))
+		TH_LOG("the session heard of another client's job: event %u",
+		       ev.type);
+}
+
+/*
+ * Issue 22, item 6: halt-at-start arms the card's warps for the target's
+ * job only.  The target's one-warp job halts at start and is resumed; the
+ * session stays open.  Another client's job on every warp of the card then
+ * runs to its end.  Before the fix the warps the target's job did not
+ * launch stayed armed, and the other job started halted and ended
+ * -ETIMEDOUT (3 runs of 3).  The target's own next job, not armed, must
+ * not halt either.
+ */
+TEST_F_TIMEOUT(dbg, halt_at_start_arms_the_targets_job_only, 120)
+{
+	struct other_result r;
+	int32_t status = 1;
+
+	ATTACH_SUBMIT_HALTED();
+	EXPECT_EQ(0, resume_and_wait(_metadata, self));
+	r = other_client_run(prog_exit, sizeof(prog_exit), self->total,
+			     self->threads, 10000);
+	ASSERT_EQ(0, r.submit_err);
+	EXPECT_EQ(0, r.status);
+	EXPECT_LT(r.ns, (int64_t)self->timeout_ms * MS);
+
+	self->sub.grid[0] = self->total;
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	EXPECT_EQ(0, _vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+}
+
+/* Drops every capability while staying uid 0. */
+static bool drop_caps(void)
+{
+	struct { uint32_t version; int pid; } hdr = { 0x20080522, 0 };
+	struct { uint32_t eff, perm, inh; } data[2] = { 0 };
+
+	return syscall(SYS_capset, &hdr, data) == 0;
+}
+
+/*
+ * Issue 22, item 4a: a halted job does not hold the card for others
+ * forever.  An unprivileged debugger (a child without capabilities, same
+ * uid) halts the test's job at start and does nothing; another client's
+ * one-instruction job then waits at most debug_hold_ms (set to 1000 here)
+ * plus one timeout period, and the held job ends -ETIMEDOUT with a
+ * TIMEOUT event.  Before the fix the other job waited as long as the
+ * debugger liked (its 10 s wait ran out).  With nobody waiting,
+ * halted_job_does_not_time_out shows the hold is unbounded.
+ */
+TEST_F_TIMEOUT(dbg, halted_job_yields_the_card_after_debug_hold_ms, 120)
+{
+	long old = module_param_set("debug_hold_ms", 1000);
+	int to[2], from[2], fd = self->fd;
+	struct other_result r;
+	int32_t status = 1;
+	char c = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(to));
+	ASSERT_EQ(0, pipe(from));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int sfd;
+
+		if (!drop_caps())
+			_exit(10);
+		sfd = dbg_attach(fd);
+		if (sfd < 0 || dbg_warps(sfd, DRM_VORTEX_DEBUG_WARPS_HALT_AT_START,
+					 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0))
+			_exit(11);
+		if (write(from[1], "a", 1) != 1 ||
+		    dbg_event(sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, 10000, NULL) ||
+		    write(from[1], "h", 1) != 1)
+			_exit(12);
+		_exit(dbg_event(sfd, DRM_VORTEX_DEBUG_EVENT_TIMEOUT, 20000, NULL) ?
+		      13 : 0);
+	}
+	ASSERT_EQ(1, read(from[0], &c, 1));
+	ASSERT_EQ('a', c);
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	ASSERT_EQ(1, read(from[0], &c, 1));
+	ASSERT_EQ('h', c);
+	r = other_client_run(prog_exit, sizeof(prog_exit), 1, self->threads,
+			     10000);
+	if (r.submit_err || r.status)
+		kill(pid, SIGKILL);	/* the next test needs the card */
+	ASSERT_LE(0, old) TH_LOG("no debug_hold_ms parameter");
+	module_param_set("debug_hold_ms", old);
+	ASSERT_EQ(0, r.submit_err);
+	EXPECT_EQ(0, r.status) TH_LOG("the other client's job did not run");
+	EXPECT_LT(r.ns, (1000 + 2 * (int64_t)self->timeout_ms + 1000) * MS)
+		TH_LOG("it waited %lld ms", (long long)(r.ns / MS));
+	EXPECT_EQ(0, _vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(-ETIMEDOUT, status);
+	EXPECT_EQ(0, wait_exit_code(pid)) TH_LOG("the debugger saw no TIMEOUT");
+}
+
+/* A debugger's MEM read into a page that userfaultfd holds missing. */
+struct uffd_reader {
+	int sfd, uffd;
+	uint64_t addr;
+	uint8_t *page;
+	int ret;
+	volatile int resolved;
+};
+
+static void *uffd_reader_run(void *arg)
+{
+	struct uffd_reader *u = arg;
+
+	u->ret = dbg_mem(u->sfd, u->addr, u->page, 4096, false);
+	return NULL;
+}
+
+/* Fills the missing page (with zeros), so the reader's copy goes on. */
+static void uffd_resolve(struct uffd_reader *u)
+{
+	struct uffdio_zeropage z = {
+		.range = { .start = (uintptr_t)u->page, .len = 4096 },
+	};
+
+	if (!__sync_lock_test_and_set(&u->resolved, 1))
+		ioctl(u->uffd, UFFDIO_ZEROPAGE, &z);
+}
+
+static void *uffd_resolver_run(void *arg)
+{
+	struct uffd_reader *u = arg;
+	int64_t end = vx_now() + 3 * SEC;
+
+	while (!u->resolved && vx_now() < end)
+		usleep(10000);
+	uffd_resolve(u);
+	return NULL;
+}
+
+/*
+ * Issue 22, item 4b: a debugger's MEM holds the card only while it moves
+ * bytes between the card and the kernel, never while it waits for user
+ * memory.  The debugger reads into a page userfaultfd holds missing (the
+ * window, opened on purpose: the copy waits until the test fills the
+ * page).  Another client's one-instruction job meanwhile runs at once.
+ * Before the fix MEM copied straight to the user page under the card-wide
+ * DM lock, and SUBMIT waited for that lock: the other job waited until
+ * the page was filled (3 s here; 60 s with hung-task reports in the
+ * hostile run).  The bytes read are then the buffer's.
+ */
+TEST_F_TIMEOUT(dbg, mem_waiting_for_user_memory_does_not_hold_the_card, 60)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffd_reader u = { .addr = self->data_addr };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct pollfd pfd;
+	struct uffd_msg msg;
+	pthread_t reader, resolver;
+	struct other_result r;
+	uint32_t i;
+
+	for (i = 0; i < 1024; i++)
+		self->data_map[i] = 0xa5000000u + i;
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	u.sfd = self->sfd;
+	u.uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	ASSERT_LE(0, u.uffd);
+	ASSERT_EQ(0, ioctl(u.uffd, UFFDIO_API, &api));
+	u.page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, u.page);
+	reg.range.start = (uintptr_t)u.page;
+	reg.range.len = 4096;
+	ASSERT_EQ(0, ioctl(u.uffd, UFFDIO_REGISTER, &reg));
+
+	ASSERT_EQ(0, pthread_create(&reader, NULL, uffd_reader_run, &u));
+	/* The debugger is inside MEM, at the user page, once the fault comes. */
+	pfd = (struct pollfd){ .fd = u.uffd, .events = POLLIN };
+	ASSERT_EQ(1, poll(&pfd, 1, 10000)) TH_LOG("MEM never touched the page");
+	ASSERT_EQ(sizeof(msg), read(u.uffd, &msg, sizeof(msg)));
+	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+	ASSERT_EQ(0, pthread_create(&resolver, NULL, uffd_resolver_run, &u));
+
+	r = other_client_run(prog_exit, sizeof(prog_exit), 1, self->threads, 10000);
+	uffd_resolve(&u);
+	ASSERT_EQ(0, pthread_join(reader, NULL));
+	ASSERT_EQ(0, pthread_join(resolver, NULL));
+	ASSERT_EQ(0, r.submit_err);
+	EXPECT_EQ(0, r.status);
+	EXPECT_LT(r.ns, 1000 * MS)
+		TH_LOG("the other client's job waited %lld ms for the debugger",
+		       (long long)(r.ns / MS));
+	EXPECT_EQ(0, u.ret);
+	for (i = 0; i < 1024; i++)
+		if (((uint32_t *)u.page)[i] != 0xa5000000u + i)
+			break;
+	EXPECT_EQ(1024, i) TH_LOG("word %u read wrong", i);
+	munmap(u.page, 4096);
+	close(u.uffd);
+}
+
+static int dbg_timeout(int sfd, uint32_t ms, uint32_t *old)
+{
+	struct drm_vortex_debug_timeout t = { .timeout_ms = ms };
+	int ret = dbg_ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_TIMEOUT, &t);
+
+	if (!ret && old)
+		*old = t.old_timeout_ms;
+	return ret;
+}
+
+/*
+ * Issue 21, section 2: a hang can be debugged.  With the target's run
+ * limit raised, a kernel that loops forever keeps running past three hang
+ * timeouts, is halted by the debugger, and ends only when let go of (here:
+ * detaching ends the loop's job as the limit is back to the default).
+ */
+TEST_F_TIMEOUT(dbg, raised_timeout_lets_a_hang_run_until_halted, 120)
+{
+	static const uint32_t prog_hang[] = { JSELF };
+	int32_t status = 1;
+	uint32_t old = 1;
+
+	load(self, prog_hang, sizeof(prog_hang));
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	ASSERT_EQ(0, dbg_timeout(self->sfd, 60000, &old));
+	EXPECT_EQ(0, old);
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	usleep(self->timeout_ms * 3 * 1000);
+	vx_err(ETIME, _vx_wait(self->fd, self->sub.seqno, 0, &status));
+	EXPECT_EQ(0, dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_HALT,
+			       DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+	EXPECT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, 10000, NULL));
+	/* Back to the default: resumed, the loop times out as any hang. */
+	ASSERT_EQ(0, dbg_timeout(self->sfd, 0, &old));
+	EXPECT_EQ(60000, old);
+	EXPECT_EQ(0, dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+			       DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+	EXPECT_EQ(0, _vx_wait(self->fd, self->sub.seqno, 20 * SEC, &status));
+	EXPECT_EQ(-ETIMEDOUT, status);
+}
+
+/*
+ * The run limit's bounds: flags and padding are -EINVAL; past
+ * debug_timeout_max_ms, and "none", need CAP_SYS_ADMIN (-EPERM), and a
+ * refused call changes nothing.
+ */
+TEST_F(dbg, timeout_err_bad_requests)
+{
+	struct drm_vortex_debug_timeout t = { .flags = 1 };
+	long old_max = module_param_set("debug_timeout_max_ms", 5000);
+	uint32_t old = 1;
+	pid_t pid;
+	int st;
+
+	ASSERT_LE(0, old_max);
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_TIMEOUT, &t));
+	t.flags = 0;
+	t.pad = 1;
+	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_TIMEOUT, &t));
+	EXPECT_EQ(-EFAULT, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_TIMEOUT, NULL));
+	EXPECT_EQ(0, dbg_timeout(self->sfd, 4000, &old));
+	EXPECT_EQ(0, old);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		uint32_t o = 0;
+
+		if (!drop_caps())
+			_exit(10);
+		if (dbg_timeout(self->sfd, 5001, NULL) != -EPERM)
+			_exit(11);
+		if (dbg_timeout(self->sfd, DRM_VORTEX_DEBUG_TIMEOUT_NONE, NULL) != -EPERM)
+			_exit(12);
+		if (dbg_timeout(self->sfd, 5000, &o) || o != 4000)
+			_exit(13);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	/* Root may lift it. */
+	EXPECT_EQ(0, dbg_timeout(self->sfd, DRM_VORTEX_DEBUG_TIMEOUT_NONE, &old));
+	EXPECT_EQ(5000, old);
+	module_param_set("debug_timeout_max_ms", old_max);
 }
 
 /* ------------------------------------------------------------ exceptions */

@@ -361,7 +361,10 @@ struct drm_vortex_dump_config {
  * accel file that the *target* opened; the debugger gets that file with
  * pidfd_getfd(2), which succeeds only if the debugger may ptrace-attach
  * the target (PTRACE_MODE_ATTACH_REALCREDS: the same uid rules,
- * CAP_SYS_PTRACE and Yama/LSM policy as for gdb).  The session then
+ * CAP_SYS_PTRACE and Yama/LSM policy as for gdb).  Holding such a file
+ * by other means (inherited across fork(), passed over a socket) is not
+ * enough: ATTACH itself checks the uid rules and CAP_SYS_PTRACE against
+ * the process that opened the file (-EPERM).  The session then
  * covers every job the target process submits, on any of its files.  A
  * process attaching through its own file debugs itself.
  *
@@ -372,12 +375,17 @@ struct drm_vortex_dump_config {
  * parameter ``debug=0`` disables the interface (ATTACH is -EOPNOTSUPP, and
  * DRM_VORTEX_CAP_DEBUG is clear).
  *
- * While a session is attached, ``ebreak`` in any kernel halts its warp
- * (hacause EBREAK) instead of failing the job.  While the target's job is
- * on the card:
+ * A session changes nothing for the card's other clients, and tells its
+ * debugger nothing of their jobs.  While the target's job is on the card,
+ * its ``ebreak`` halts its warp (hacause EBREAK) instead of failing the
+ * job; another client's ``ebreak`` fails that client's job at once, as
+ * without a session.  While the target's job is on the card:
  *
  * - the job does not time out while any of its warps is halted: the hang
- *   timeout counts only the time the job ran;
+ *   timeout counts only the time the job ran, and the debugger may change
+ *   that timeout (DRM_VORTEX_DEBUG_IOCTL_TIMEOUT); but once another
+ *   client's job waits for the card, the target's job keeps it at most
+ *   ``debug_hold_ms`` longer, halted or not;
  * - a device exception does not end the job at once: the card stays
  *   frozen, every warp is halted for inspection and a
  *   %DRM_VORTEX_DEBUG_EVENT_EXCEPTION event is queued; a RESUME (of any
@@ -409,7 +417,8 @@ struct drm_vortex_dump_config {
  * Issued on an accel file of the target (see the DOC above).  Errors:
  * -EOPNOTSUPP debugging disabled; -EBUSY another session is attached;
  * -EINVAL unknown flags, padding or @version; -ESRCH the file's opener
- * has exited.
+ * has exited; -EPERM the caller may not ptrace the file's opener.  Every
+ * session ioctl checks that again, for whoever calls it (-EPERM).
  */
 struct drm_vortex_debug_attach {
 	/** @version: DRM_VORTEX_DEBUG_VERSION, the ABI the debugger speaks */
@@ -479,6 +488,8 @@ struct drm_vortex_code_object {
 	_IOWR(DRM_VORTEX_DEBUG_IOCTL_BASE, 0x06, struct drm_vortex_debug_breakpoint)
 #define DRM_VORTEX_DEBUG_IOCTL_COREDUMP \
 	_IOWR(DRM_VORTEX_DEBUG_IOCTL_BASE, 0x07, struct drm_vortex_debug_coredump)
+#define DRM_VORTEX_DEBUG_IOCTL_TIMEOUT \
+	_IOWR(DRM_VORTEX_DEBUG_IOCTL_BASE, 0x08, struct drm_vortex_debug_timeout)
 
 /**
  * struct drm_vortex_debug_dm_op - one raw Debug Module register access
@@ -769,6 +780,41 @@ struct drm_vortex_debug_breakpoint {
 struct drm_vortex_debug_coredump {
 	/** @flags: must be zero */
 	__u32 flags;
+	/** @pad: must be zero */
+	__u32 pad;
+};
+
+/* No run-time limit: a privileged session's (CAP_SYS_ADMIN) only. */
+#define DRM_VORTEX_DEBUG_TIMEOUT_NONE	0xffffffffu
+
+/**
+ * struct drm_vortex_debug_timeout - how long the target's job may run
+ *
+ * A job of the target times out once it has *run* for this long since it
+ * last started or resumed; time its warps stand halted (or the card frozen
+ * for the debugger) does not count.  The default, and what 0 sets, is the
+ * module's ``job_timeout_ms``.  A debugger raises it to let a person
+ * ``continue`` into a hang and interrupt it later.  An unprivileged session
+ * may set up to the module parameter ``debug_timeout_max_ms`` (default
+ * 600000, 10 minutes; more is -EPERM); %DRM_VORTEX_DEBUG_TIMEOUT_NONE
+ * needs CAP_SYS_ADMIN (-EPERM otherwise).  The setting lasts as long as
+ * the session and applies from the next check of the job on the card.
+ *
+ * Whatever is set here, another client's job never waits for the
+ * target's job longer than the module parameter ``debug_hold_ms`` (default
+ * 10000): past it the target's job ends with -ETIMEDOUT (and the session
+ * gets %DRM_VORTEX_DEBUG_EVENT_TIMEOUT), unless the session was attached
+ * with CAP_SYS_ADMIN.  docs/security.md says who may hold the card.
+ *
+ * -EINVAL unknown flags or non-zero padding.
+ */
+struct drm_vortex_debug_timeout {
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @timeout_ms: run-time limit in ms, 0 (default) or _NONE */
+	__u32 timeout_ms;
+	/** @old_timeout_ms: out: the limit before this call (0: default) */
+	__u32 old_timeout_ms;
 	/** @pad: must be zero */
 	__u32 pad;
 };
