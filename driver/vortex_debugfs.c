@@ -28,6 +28,11 @@
  *	test closes the file there, the window in which gpu_sched 6.12 puts a
  *	killed entity back into its run queue (vortex_job_file_close()).
  *
+ * release_gate
+ *	The same where a fast-lane job that ended after its SUBMIT returned
+ *	is freed (its release work): a test holds an ended job unfreed while
+ *	the next job runs.  Opening it does not wait for the release.
+ *
  * fast_jobs
  *	Jobs that took the fast lane (vortex_job_run_inline()).
  *
@@ -121,7 +126,8 @@ static ssize_t vortex_gate_write(struct file *f, const char __user *buf,
 		atomic_set(&gate->state, VORTEX_GATE_ARMED);
 	} else if (!strcmp(cmd, "open")) {
 		complete(&gate->open);
-		flush_workqueue(gate->wq);
+		if (gate->wq)
+			flush_workqueue(gate->wq);
 	} else {
 		return -EINVAL;
 	}
@@ -169,6 +175,8 @@ void vortex_debugfs_init(struct vortex_device *vdev)
 	vortex_gate_init(vdev, &vdev->recover_gate, vdev->reset_wq, "recover_gate");
 	vortex_gate_init(vdev, &vdev->run_gate, vdev->submit_wq, "run_gate");
 	vortex_gate_init(vdev, &vdev->pop_gate, vdev->submit_wq, "pop_gate");
+	/* On system_wq, which is not ours to flush. */
+	vortex_gate_init(vdev, &vdev->release_gate, NULL, "release_gate");
 	debugfs_create_u64("dm_accesses", 0400, vdev->drm.debugfs_root,
 			   &vdev->dm.accesses);
 	debugfs_create_u64("fast_jobs", 0400, vdev->drm.debugfs_root, &vdev->fast_jobs);

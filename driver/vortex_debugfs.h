@@ -25,7 +25,7 @@ struct vortex_gate {
 	atomic_t state;
 	/** @open: completed when the test opens the gate */
 	struct completion open;
-	/** @wq: where the gated work runs; flushed after opening */
+	/** @wq: where the gated work runs; flushed after opening (if not NULL) */
 	struct workqueue_struct *wq;
 };
 

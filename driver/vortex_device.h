@@ -185,6 +185,8 @@ struct vortex_device {
 	 * entity, before it looks at the entity's next job (debugfs)
 	 */
 	struct vortex_gate pop_gate;
+	/** @release_gate: test hook where an ended fast-lane job is freed */
+	struct vortex_gate release_gate;
 
 	/* ---- debugger (vortex_dm.c, vortex_debug.c) */
 	/** @dm: the Debug Module, its lock and shadows */

@@ -589,7 +589,10 @@ bool vortex_job_fast_lane(struct vortex_device *vdev)
 
 static void vortex_job_release_work(struct work_struct *work)
 {
-	vortex_job_release(container_of(work, struct vortex_job, release_work));
+	struct vortex_job *job = container_of(work, struct vortex_job, release_work);
+
+	vortex_gate_pass(&job->vdev->release_gate);
+	vortex_job_release(job);
 }
 
 /* Whether @job may take the fast lane now: job_lock held. */

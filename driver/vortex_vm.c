@@ -27,8 +27,9 @@
  * A handle closed while the file has jobs keeps its mapping until every
  * job made before the close has left the card for good (a job may use any
  * buffer of its file, not only those it lists); jobs made after it do not
- * hold it up, and the next job made, or the release of an ended one, does
- * the unmapping.
+ * hold it up: the next job made, the next job put on the card, or the
+ * release of an ended one does the unmapping, so no job made after the
+ * close runs with the buffer mapped.
  * Unmapping clears the PTEs and invalidates the card's TLB before the
  * mapping lets go of the object, and an object's memory is cleared before
  * it is freed (vortex_gem.c), so no space ever maps memory another client
@@ -667,6 +668,12 @@ void vortex_vm_switch(struct vortex_vm *vm)
 	struct vortex_device *vdev = vm->vdev;
 
 	lockdep_assert_held(&vdev->dm.lock);
+	/*
+	 * A buffer closed while an older job ran was left mapped for that
+	 * job, which has ended by now (one job at a time) but may not be
+	 * freed yet: unmap it before this job, made after the close, runs.
+	 */
+	vortex_vm_reap(vm);
 	if (likely(vm->asid != VORTEX_VM_SHARED_ASID) ||
 	    vdev->shared_asid_owner == vm->id)
 		return;

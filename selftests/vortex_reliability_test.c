@@ -204,6 +204,8 @@ FIXTURE_TEARDOWN(rel)
 	gate_write("open");
 	gate_name = "pop_gate";
 	gate_write("open");
+	gate_name = "release_gate";
+	gate_write("open");
 	gate_name = "recover_gate";
 	gate_write("open");
 	client_close(&self->a);
@@ -484,6 +486,71 @@ TEST_F_TIMEOUT(rel, close_while_scheduler_pops_its_entity, 120)
 		EXPECT_EQ(0, status);
 		EXPECT_EQ(DONE_MAGIC, b->cells_map[i].done);
 	}
+}
+
+/* Stores 0x5a at the address in its cell's last word (a0 + 12). */
+static const uint32_t prog_store_far[] = {
+	LW(T0, A0, 12),
+	ADDI(T1, X0, 0x5a),
+	SW(T1, T0, 0),
+	TMC(X0),
+};
+#define STORE_FAR_OFF	256
+
+/*
+ * Issue 22, item 8: a job made after its file closed a buffer faults on
+ * the buffer, even when an older job of the file still ran at the close.
+ * A's job spins, on the fast lane; A closes its handle to buffer Y (B
+ * keeps Y's memory through a PRIME import, to look at it); A's next job,
+ * queued behind the first, stores to Y; the first is let go and ends,
+ * and the release gate holds it unfreed while the next one runs.  Before
+ * the fix the closed buffer was unmapped only at the next SUBMIT or at
+ * the old job's free, so the store landed in Y (status 0, Y's word 0x5a;
+ * 25-33% of such jobs in the hostile run).  Now the mapping goes before
+ * the new job is put on the card: a page fault, and Y unchanged.
+ */
+TEST_F_TIMEOUT(rel, job_after_gem_close_faults_while_older_job_ran, 120)
+{
+	struct vx_client *a = &self->a, *b = &self->b;
+	struct drm_prime_handle prime = { .flags = DRM_CLOEXEC };
+	uint32_t y, *y_map;
+	uint64_t y_addr, a_job, b_job;
+	int32_t status = 1;
+
+	vx_cmd(_vx_bo_create(a->fd, PAGE, 0, &y, &y_addr));
+	prime.handle = y;
+	vx_cmd(vx_ioctl(a->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &prime));
+	prime.handle = 0;
+	vx_cmd(vx_ioctl(b->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &prime));
+	close(prime.fd);
+	y_map = vx_bo_map(b->fd, prime.handle, NULL);
+	ASSERT_NE(NULL, y_map);
+	y_map[0] = 0;
+	memcpy((uint8_t *)a->code_map + STORE_FAR_OFF, prog_store_far,
+	       sizeof(prog_store_far));
+
+	vx_cmd(client_spin(a, 0, &a_job));
+	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
+	vx_cmd(_vx_bo_close(a->fd, y));
+
+	gate_name = "release_gate";
+	ASSERT_TRUE(gate_write("arm"));
+	a->cells_map[2].pad = (uint32_t)y_addr;
+	a->sub.entry_pc = a->code_addr + STORE_FAR_OFF;
+	vx_cmd(client_spin(a, 2, &b_job));
+	a->sub.entry_pc = a->code_addr;
+	vx_let_go(&a->cells_map[0]);
+	vx_cmd(_vx_wait(a->fd, a_job, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	status = 1;
+	vx_cmd(_vx_wait(a->fd, b_job, 10 * SEC, &status));
+	EXPECT_TRUE(gate_is("waiting")) TH_LOG("the first job was freed already");
+	ASSERT_TRUE(gate_write("open"));
+	gate_name = "recover_gate";
+
+	EXPECT_EQ(-EIO, status) TH_LOG("the job made after the close ran with the buffer");
+	EXPECT_EQ(0, y_map[0]) TH_LOG("it wrote the closed buffer");
+	munmap(y_map, PAGE);
 }
 
 /* ------------------------------------------------ scheduling order */
