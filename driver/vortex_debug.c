@@ -363,7 +363,7 @@ static int vortex_debug_warps_ioctl(struct vortex_debug *dbg, void __user *uarg)
 	if (!(args.flags & DRM_VORTEX_DEBUG_WARPS_ALL) && args.mask_words > windows)
 		return -E2BIG;
 
-	mask = kcalloc(windows, sizeof(*mask), GFP_KERNEL);
+	mask = kcalloc(windows, sizeof(*mask), GFP_KERNEL_ACCOUNT);
 	if (!mask)
 		return -ENOMEM;
 	total = vortex_device_total_warps(vdev);

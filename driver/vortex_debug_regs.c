@@ -347,7 +347,7 @@ int vortex_debug_regs(struct vortex_debug *dbg, struct drm_vortex_debug_regs *ar
 	if (args->count > DRM_VORTEX_DEBUG_MAX_REG_OPS)
 		return -E2BIG;
 
-	ctx = vortex_regs_ctx_alloc(vdev, GFP_KERNEL, &vals);
+	ctx = vortex_regs_ctx_alloc(vdev, GFP_KERNEL_ACCOUNT, &vals);
 	if (!ctx)
 		return -ENOMEM;
 

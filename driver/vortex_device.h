@@ -76,8 +76,16 @@ struct vortex_device {
 	/* ---- VRAM (vortex_gem.c) */
 	/** @mm: allocator of VRAM byte offsets */
 	struct drm_mm mm;
-	/** @mm_lock: protects @mm: BO create and free race */
+	/** @mm_lock: protects @mm and @bo_bytes: BO create and free race */
 	struct mutex mm_lock;
+	/** @bo_bytes: VRAM that buffers hold (under @mm_lock) */
+	u64 bo_bytes;
+	/**
+	 * @bo_limit: the most VRAM buffers may hold together; the rest is
+	 * kept for page tables, the ring and the dump window, so opening the
+	 * node never fails because buffers took all VRAM
+	 */
+	u64 bo_limit;
 
 	/* ---- address spaces (vortex_vm.c) */
 	/** @asids: ASIDs of the files' address spaces */

@@ -144,7 +144,7 @@ static int vortex_open(struct drm_device *drm, struct drm_file *file)
 	struct vortex_file *vfile;
 	int ret;
 
-	vfile = kzalloc(sizeof(*vfile), GFP_KERNEL);
+	vfile = kzalloc(sizeof(*vfile), GFP_KERNEL_ACCOUNT);
 	if (!vfile)
 		return -ENOMEM;
 
@@ -163,7 +163,7 @@ static int vortex_open(struct drm_device *drm, struct drm_file *file)
 		goto err_vm;
 	vfile->pid = get_task_pid(current, PIDTYPE_TGID);
 	get_task_comm(vfile->comm, current);
-	vfile->cmdline = kstrdup_quotable_cmdline(current, GFP_KERNEL);
+	vfile->cmdline = kstrdup_quotable_cmdline(current, GFP_KERNEL_ACCOUNT);
 	vortex_dump_file_open(vfile);
 
 	file->driver_priv = vfile;

@@ -70,6 +70,7 @@ static void vortex_gem_free(struct drm_gem_object *obj)
 			drm_dev_exit(idx);
 		}
 		mutex_lock(&vdev->mm_lock);
+		vdev->bo_bytes -= bo->node.size;
 		drm_mm_remove_node(&bo->node);
 		mutex_unlock(&vdev->mm_lock);
 	}
@@ -159,7 +160,7 @@ static struct vortex_bo *vortex_bo_create(struct vortex_device *vdev, u64 size,
 	if (!drm_dev_enter(&vdev->drm, &idx))
 		return ERR_PTR(-ENODEV);
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	if (!bo) {
 		ret = -ENOMEM;
 		goto out_exit;
@@ -170,9 +171,14 @@ static struct vortex_bo *vortex_bo_create(struct vortex_device *vdev, u64 size,
 
 	/* Large buffers on 4 MiB boundaries: mapped with megapages. */
 	mutex_lock(&vdev->mm_lock);
-	ret = drm_mm_insert_node_generic(&vdev->mm, &bo->node, size,
-					 size >= SZ_4M ? SZ_4M : PAGE_SIZE,
-					 0, DRM_MM_INSERT_BEST);
+	if (size > vdev->bo_limit - vdev->bo_bytes)
+		ret = -ENOSPC;
+	else
+		ret = drm_mm_insert_node_generic(&vdev->mm, &bo->node, size,
+						 size >= SZ_4M ? SZ_4M : PAGE_SIZE,
+						 0, DRM_MM_INSERT_BEST);
+	if (!ret)
+		vdev->bo_bytes += size;
 	mutex_unlock(&vdev->mm_lock);
 	if (ret) {
 		/* drm_mm says -ENOSPC; the uapi promises -ENOMEM. */
@@ -288,5 +294,13 @@ int vortex_gem_init(struct vortex_device *vdev)
 		return ret;
 
 	drm_mm_init(&vdev->mm, 0, vdev->vram_size);
+	/*
+	 * VRAM for buffers is first come, first served; what buffers cannot
+	 * take is a sixteenth of VRAM (1 to 16 MiB): the ring, the dump
+	 * window and page tables, so that a client holding every buffer byte
+	 * does not keep other users from opening the node.
+	 */
+	vdev->bo_limit = vdev->vram_size -
+			 clamp_t(u64, vdev->vram_size / 16, SZ_1M, SZ_16M);
 	return drmm_add_action_or_reset(&vdev->drm, vortex_gem_fini, vdev);
 }

@@ -369,6 +369,43 @@ TEST_F_TIMEOUT(vx, bo_create_vram_exhaustion_enomem, 120)
 	free(h);
 }
 
+/*
+ * Issue 22, item 7 (VRAM): a client holding all the VRAM buffers can take
+ * does not keep other clients off the card.  A takes 1 MiB buffers until
+ * -ENOMEM, then 4 KiB ones until -ENOMEM; B can still open the node, 64
+ * times over (each file needs page tables in VRAM), and a file already
+ * open can still create a buffer once A frees one.  Before the fix A's
+ * buffers took the page tables' VRAM too, and B's open() failed -ENOMEM.
+ */
+TEST_F_TIMEOUT(vx, vram_held_by_one_client_leaves_open_to_others, 120)
+{
+	uint32_t *h, n = 0, i, one;
+	uint64_t max = self->vram / 4096 + 1;
+	int files[64], fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+
+	ASSERT_LE(0, fd);
+	h = calloc(max, sizeof(*h));
+	ASSERT_NE(NULL, h);
+	while (n < max && !_vx_bo_create(fd, 1 << 20, 0, &h[n], NULL))
+		n++;
+	while (n < max && !_vx_bo_create(fd, 4096, 0, &h[n], NULL))
+		n++;
+	ASSERT_LT(n, max);
+	vx_err(ENOMEM, _vx_bo_create(self->fd, 4096, 0, &one, NULL));
+
+	for (i = 0; i < 64; i++) {
+		files[i] = open(VX_NODE, O_RDWR | O_CLOEXEC);
+		EXPECT_LE(0, files[i]) TH_LOG("open %u: %s", i, strerror(errno));
+	}
+	vx_cmd(_vx_bo_close(fd, h[--n]));
+	vx_cmd(_vx_bo_create(files[0], 4096, 0, &one, NULL));
+	for (i = 0; i < 64; i++)
+		if (files[i] >= 0)
+			close(files[i]);
+	close(fd);
+	free(h);
+}
+
 TEST_F(vx, bo_info_err_bad_handle)
 {
 	struct drm_vortex_bo_info info = { .handle = 0xdead };

@@ -24,6 +24,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -551,6 +552,98 @@ TEST_F_TIMEOUT(rel, job_after_gem_close_faults_while_older_job_ran, 120)
 	EXPECT_EQ(-EIO, status) TH_LOG("the job made after the close ran with the buffer");
 	EXPECT_EQ(0, y_map[0]) TH_LOG("it wrote the closed buffer");
 	munmap(y_map, PAGE);
+}
+
+/*
+ * One process of close_burst_across_cpus: for @ms milliseconds, opens the
+ * node, submits 1-64 jobs (one in eight loops forever, one in eight
+ * faults, the rest end at once), sleeps 0-3 ms or not, and closes.
+ * Returns the number of rounds, or -1 if a call failed unexpectedly.
+ */
+static int close_burst_client(uint64_t seed, int ms)
+{
+	static const uint32_t progs[3][2] = {
+		{ TMC(X0), 0 },		/* ends at once */
+		{ JSELF, 0 },		/* hangs until closed */
+		{ 0xffffffffu, 0 },	/* illegal instruction */
+	};
+	struct drm_vortex_submit_bo bo = { 0, DRM_VORTEX_SUBMIT_BO_READ };
+	struct drm_vortex_submit sub;
+	int64_t end = vx_now() + (int64_t)ms * MS;
+	int rounds = 0;
+
+	while (vx_now() < end) {
+		int fd = open(VX_NODE, O_RDWR | O_CLOEXEC), n, j, ret;
+		uint64_t addr;
+		uint32_t *code;
+
+		if (fd < 0 || _vx_bo_create(fd, PAGE, 0, &bo.handle, &addr))
+			return -1;
+		code = vx_bo_map(fd, bo.handle, NULL);
+		if (!code)
+			return -1;
+		memcpy(code, progs, sizeof(progs));
+		munmap(code, PAGE);
+		n = 1 + vx_lcg(&seed) % 64;
+		for (j = 0; j < n; j++) {
+			unsigned int r = vx_lcg(&seed) % 8;
+
+			vx_submit_init(&sub, addr + 8 * (r == 0 ? 1 : r == 1 ? 2 : 0),
+				       0, 1, &bo, 1);
+			ret = _vx_submit(fd, &sub);
+			if (ret && ret != -EBUSY)
+				return -1;
+		}
+		if (vx_lcg(&seed) % 2)
+			usleep(vx_lcg(&seed) % 3000);
+		close(fd);
+		rounds++;
+	}
+	return rounds;
+}
+
+/*
+ * Issue 22, item 1, as the hostile run found it: three processes open,
+ * submit a burst of hanging, faulting and short jobs, and close, over and
+ * over, for 8 s.  On two vCPUs with slub_debug this took the kernel down
+ * within 12.5 s before the fix (a closed file's entity back in the
+ * scheduler's run queue; close_while_scheduler_pops_its_entity opens that
+ * window on purpose).  Afterwards the card still runs a job.
+ */
+TEST_F_TIMEOUT(rel, close_burst_across_cpus, 120)
+{
+	struct vx_client *b = &self->b;
+	pid_t pids[3];
+	int i, st, rounds = 0;
+	uint64_t job;
+	int32_t status = 1;
+
+	int p[2], r;
+
+	ASSERT_EQ(0, pipe(p));
+	for (i = 0; i < 3; i++) {
+		pids[i] = fork();
+		ASSERT_LE(0, pids[i]);
+		if (!pids[i]) {
+			r = close_burst_client(0x9e3779b97f4a7c15ull * (i + 1), 8000);
+			_exit(r >= 0 && write(p[1], &r, sizeof(r)) == sizeof(r) ? 0 : 1);
+		}
+	}
+	close(p[1]);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(pids[i], waitpid(pids[i], &st, 0));
+		ASSERT_TRUE(WIFEXITED(st));
+		ASSERT_EQ(0, WEXITSTATUS(st)) TH_LOG("client %d: a call failed", i);
+		ASSERT_EQ(sizeof(r), read(p[0], &r, sizeof(r)));
+		rounds += r;
+	}
+	close(p[0]);
+	TH_LOG("%d open-submit-close rounds", rounds);
+	EXPECT_LT(0, rounds);
+	vx_cmd(client_spin(b, 0, &job));
+	vx_let_go(&b->cells_map[0]);
+	vx_cmd(_vx_wait(b->fd, job, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
 }
 
 /* ------------------------------------------------ scheduling order */

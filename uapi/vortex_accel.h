@@ -121,6 +121,10 @@ extern "C" {
  *
  * Opening the node fails with -ENOMEM when VRAM has no room for the new
  * file's page tables; the number of open files has no other bound.
+ * Buffers together never take the last sixteenth of VRAM (at least 1 MiB,
+ * at most 16 MiB), which is kept for page tables and the driver's own
+ * structures: a client holding all the VRAM buffers can take does not
+ * keep other users from opening the node.
  */
 
 /**
