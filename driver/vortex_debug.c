@@ -274,10 +274,10 @@ static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void __user *uarg)
 {
 	struct vortex_device *vdev = dbg->vdev;
 	struct drm_vortex_debug_dm_op __user *uops;
-	struct drm_vortex_debug_dm_op op;
+	struct drm_vortex_debug_dm_op *ops, *op;
 	struct drm_vortex_debug_dm args;
 	int ret = 0;
-	u32 i;
+	u32 i, n;
 
 	if (copy_from_user(&args, uarg, sizeof(args)))
 		return -EFAULT;
@@ -290,34 +290,39 @@ static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void __user *uarg)
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	uops = u64_to_user_ptr(args.ops);
+	/* In and out of user memory outside the DM lock: it may stall. */
+	ops = memdup_array_user(uops, args.count, sizeof(*ops));
+	if (IS_ERR(ops))
+		return PTR_ERR(ops);
 
 	mutex_lock(&vdev->dm.lock);
 	for (i = 0; i < args.count; i++) {
-		if (copy_from_user(&op, &uops[i], sizeof(op))) {
-			ret = -EFAULT;
-			break;
-		}
-		if (op.pad || op.flags & ~DRM_VORTEX_DEBUG_DM_WRITE) {
+		op = &ops[i];
+		if (op->pad || op->flags & ~DRM_VORTEX_DEBUG_DM_WRITE) {
 			ret = -EINVAL;
 			break;
 		}
-		if (op.reg >= VX_DM_NREGS) {
+		if (op->reg >= VX_DM_NREGS) {
 			ret = -ERANGE;
 			break;
 		}
-		if (op.flags & DRM_VORTEX_DEBUG_DM_WRITE) {
-			vortex_dm_write(vdev, op.reg, op.value);
-			continue;
-		}
-		op.value = vortex_dm_read(vdev, op.reg);
-		if (put_user(op.value, &uops[i].value)) {
-			ret = -EFAULT;
-			break;
-		}
+		if (op->flags & DRM_VORTEX_DEBUG_DM_WRITE)
+			vortex_dm_write(vdev, op->reg, op->value);
+		else
+			op->value = vortex_dm_read(vdev, op->reg);
 	}
 	/* The batch wrote behind the driver's back: forget the shadows. */
 	vortex_dm_forget(vdev);
 	mutex_unlock(&vdev->dm.lock);
+
+	/* The reads that ran go back. */
+	for (n = i, i = 0; i < n; i++)
+		if (!(ops[i].flags & DRM_VORTEX_DEBUG_DM_WRITE) &&
+		    put_user(ops[i].value, &uops[i].value)) {
+			ret = -EFAULT;
+			break;
+		}
+	kfree(ops);
 	return ret;
 }
 

@@ -683,9 +683,9 @@ int vortex_debug_status(struct vortex_debug *dbg,
 			struct drm_vortex_debug_status *args)
 {
 	struct vortex_device *vdev = dbg->vdev;
-	struct drm_vortex_debug_warp_state st;
-	u32 total = vortex_device_total_warps(vdev), per_cluster, i, active = 0,
-	    halted = 0;
+	struct drm_vortex_debug_warp_state st, *sts;
+	u32 total = vortex_device_total_warps(vdev), per_cluster, i = 0, n,
+	    active = 0, halted = 0;
 	int ret = 0;
 
 	if (args->flags || args->stride < sizeof(st) || args->stride > SZ_4K)
@@ -698,6 +698,10 @@ int vortex_debug_status(struct vortex_debug *dbg,
 		return -ERANGE;
 	args->count = min(args->count, total - args->first);
 	per_cluster = vdev->num_cores * vdev->num_warps;
+	/* Filled under the DM lock, copied out after: user memory may stall. */
+	sts = kvcalloc(args->count, sizeof(*sts), GFP_KERNEL_ACCOUNT);
+	if (!sts)
+		return -ENOMEM;
 
 	mutex_lock(&vdev->dm.lock);
 	if (!vortex_debug_on_card(dbg)) {
@@ -727,17 +731,22 @@ int vortex_debug_status(struct vortex_debug *dbg,
 			if (vortex_debug_on_breakpoint(dbg, st.pc))
 				st.state |= DRM_VORTEX_DEBUG_WARP_ON_BREAKPOINT;
 		}
+		sts[i] = st;
+	}
+out_unlock:
+	mutex_unlock(&vdev->dm.lock);
+	n = ret == -ESRCH ? 0 : i;
+	for (i = 0; i < n; i++) {
+		void __user *rec = u64_to_user_ptr(args->states) + (u64)i * args->stride;
+
 		/* Longer records from newer userspace: the tail is zeroed. */
-		if (copy_to_user(u64_to_user_ptr(args->states) + (u64)i * args->stride,
-				 &st, sizeof(st)) ||
-		    clear_user(u64_to_user_ptr(args->states) + (u64)i * args->stride +
-			       sizeof(st), args->stride - sizeof(st))) {
+		if (copy_to_user(rec, &sts[i], sizeof(st)) ||
+		    clear_user(rec + sizeof(st), args->stride - sizeof(st))) {
 			ret = -EFAULT;
 			break;
 		}
 	}
 	args->count = i;
-out_unlock:
-	mutex_unlock(&vdev->dm.lock);
+	kvfree(sts);
 	return ret;
 }
