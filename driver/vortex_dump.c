@@ -40,7 +40,11 @@
  * attached debugger, by a DUMP event.
  *
  * Module parameters: ``dump`` (default on) turns capture on failures off;
- * ``dump_max_mb`` bounds the buffer bytes a dump holds (default 64);
+ * ``dump_max_mb`` bounds the buffer bytes a dump holds (default 64), and
+ * so does a thirty-second of RAM, since a dump takes about three times its
+ * buffer bytes (the copy, the ELF's copy, the ascii85 text); a recovery
+ * copies buffers for half the hang timeout at most, so the card is not
+ * held much past a timeout for a dump;
  * ``dump_all_bos`` (default on) includes every buffer of the job, or only
  * those submitted with DRM_VORTEX_SUBMIT_BO_DUMP.
  */
@@ -48,6 +52,7 @@
 #include <linux/ascii85.h>
 #include <linux/devcoredump.h>
 #include <linux/iopoll.h>
+#include <linux/mm.h>
 #include <linux/kernfs.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
@@ -74,7 +79,7 @@ MODULE_PARM_DESC(dump, "Capture a crash dump when a job hangs or faults (default
 
 static unsigned int vortex_dump_max_mb = 64;
 module_param_named(dump_max_mb, vortex_dump_max_mb, uint, 0644);
-MODULE_PARM_DESC(dump_max_mb, "Buffer contents a crash dump may hold, in MiB (default 64)");
+MODULE_PARM_DESC(dump_max_mb, "Buffer contents a crash dump may hold, in MiB (default 64; never more than a thirty-second of RAM)");
 
 static int vortex_dump_flags_set(const char *val, const struct kernel_param *kp)
 {
@@ -561,11 +566,13 @@ static int vortex_dump_publish(struct vortex_device *vdev, struct vortex_dump *d
 int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 			int error)
 {
-	u64 budget = (u64)vortex_dump_max_mb << 20;
+	u64 budget = min_t(u64, (u64)vortex_dump_max_mb << 20,
+			   ((u64)totalram_pages() << PAGE_SHIFT) / 32);
 	u64 start = error ? vdev->recovery_start_ns : ktime_get_ns();
 	u64 accesses = vdev->dm.accesses;
 	u32 *running = NULL, regs_va = 0;
 	struct vortex_dump *d;
+	bool late = false;
 	u64 window = 0;
 	int ret;
 	u32 i;
@@ -616,6 +623,15 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 			d->bos[d->nbos].flags = job->bo_flags[i];
 			d->bos[d->nbos].iova = vortex_bo_devaddr(bo);
 			d->bos[d->nbos].size = bo->base.size;
+			/* Recovery holds the card: half a timeout of copying at most. */
+			if (error && ktime_get_ns() - start >
+			    (u64)vortex_job_timeout_ms * NSEC_PER_MSEC / 2) {
+				d->bos[d->nbos].iova = vortex_bo_devaddr(bo);
+				d->bos[d->nbos].size = bo->base.size;
+				d->nbos++;
+				late = true;
+				continue;
+			}
 			if (!(flags & DRM_VORTEX_DUMP_SKIP_GLOBAL) &&
 			    vortex_dump_copy(vdev, &d->bos[d->nbos], vortex_bo_devaddr(bo),
 					     bo->base.size, &budget, false))
@@ -623,7 +639,9 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 			d->nbos++;
 		}
 		if (!budget)
-			vortex_dump_missing(d, "buffer contents past dump_max_mb");
+			vortex_dump_missing(d, "buffer contents past dump_max_mb or a thirty-second of RAM");
+		if (late)
+			vortex_dump_missing(d, "buffer contents past half the hang timeout");
 		if (flags & DRM_VORTEX_DUMP_SKIP_GLOBAL)
 			vortex_dump_missing(d, "buffer contents (DRM_VORTEX_DUMP_SKIP_GLOBAL)");
 	}
