@@ -496,6 +496,24 @@ def test_raw(server_path, kdir):
           'kernel finished, status 0' in srv.log, srv.log)
 
 
+def test_on_connect(server_path, kdir):
+    """--on-connect: the target starts when the client comes; if it cannot,
+    the client is told why (E.text, which gdb prints) instead of silence."""
+    vecadd = os.path.join(kdir, 'vecadd.elf')
+    srv = Server(server_path, vecadd, '--on-connect', '-n', '64')
+    c = Raw(srv.addr)
+    stop = c.cmd('?')
+    check('on-connect: the target starts when the client comes, halted at its start',
+          re.fullmatch(r'T05thread:[0-9a-f]+;', stop) and c.cmd('D') == 'OK' and
+          srv.finish() == 0 and 'kernel finished, status 0' in srv.log, stop + srv.log)
+    srv = Server(server_path, os.path.join(kdir, 'nosuch.elf'), '--on-connect')
+    out = run_gdb(vecadd, *srv.addr, 'echo @@after\n', timeout=60) if srv.addr else ''
+    rc = srv.finish()
+    check('on-connect: a target that cannot start is told to gdb, the server exits 1',
+          re.search(r"Remote failure reply: E\.vortex-gdbserver-sim: the target did not "
+                    r"start: ", out) and rc == 1, out + srv.log)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--server', help='vortex-gdbserver-sim to start')
@@ -517,6 +535,7 @@ def main():
               rc == 0 and 'session over: the job ended' in srv.log, srv.log + out)
     test_interrupt(o.server, o.elf_dir)
     test_raw(o.server, o.elf_dir)
+    test_on_connect(o.server, o.elf_dir)
     return report()
 
 
