@@ -399,7 +399,8 @@ def test_raw(server_path, kdir):
     check('raw: ... and not acted on (still stopped, T05 with a thread)',
           c.ack_byte() == b'+' and re.fullmatch(r'T05thread:[0-9a-f]+;', c.reply()))
     check('raw: unknown packets get the empty reply', c.cmd('qFrobnicate:1') == '' and
-          c.cmd('vMustReplyEmpty') == '' and c.cmd('Z2,0,4') == '')
+          c.cmd('vMustReplyEmpty') == '' and c.cmd('Z3,0,4') == '' and
+          c.cmd('Z4,0,4') == '' and c.cmd('Z1,0,4') == '')
     c.send('m' + '0' * (5000))
     check('raw: an oversized packet is NAKed', c.ack_byte() == b'-')
     # every byte but the protocol's own ('$' starts a packet, '+'/'-' ack, 0x03)
@@ -496,6 +497,57 @@ def test_raw(server_path, kdir):
           'kernel finished, status 0' in srv.log, srv.log)
 
 
+WATCH_SCRIPT = r'''
+break vecadd.c:11
+continue
+delete
+echo @@where\n
+p i
+p $_thread
+set $c = &arg->c[i]
+echo @@watch\n
+watch -l arg->c[i]
+continue
+echo @@after\n
+p *$c
+p $_thread
+delete
+echo @@end\n
+continue
+'''
+
+
+def test_watch(server_path, kdir):
+    """`watch` as typed, no `set can-use-hw-watchpoints 0`: gdb makes it a
+    hardware watchpoint (its remote target decides so from its own
+    `remote hardware-watchpoint-limit`, gdb manual "Remote Configuration")
+    and inserts it with Z2, which the stub keeps by single steps
+    (gdbs_watch.c); the stop says watch:ADDR and gdb prints the change."""
+    vecadd = os.path.join(kdir, 'vecadd.elf')
+    srv = Server(server_path, vecadd, '-n', str(N), '-g', '2', '-b', '32')
+    out = run_gdb(vecadd, *srv.addr, WATCH_SCRIPT) if srv.addr else ''
+    rc = srv.finish()
+    where, watch, after = section(out, 'where'), section(out, 'watch'), section(out, 'after')
+    v = ints(where)
+    ea, eb = vecadd_inputs(N)
+    i, tid = (v + [None, None])[:2]
+    want = None
+    if i is not None and 0 <= i < N:
+        want = (ea[i] + eb[i]) & 0xffffffff
+        want = want - (1 << 32) if want & 0x80000000 else want
+    check('watch: a write watchpoint is set without a workaround',
+          re.search(r'^Hardware watchpoint 2: -location arg->c\[i\]', watch, re.M) and
+          'Could not insert' not in out, out)
+    check('watch: continue stops when the lane stores c[i], old 0, new a[i] + b[i], same thread',
+          want is not None and
+          re.search(r'Thread %d "[\d.]+" hit Hardware watchpoint 2: -location arg->c\[i\]' % tid,
+                    watch) and
+          re.search(r'Old value = 0\s+New value = %d\b' % want, watch) and
+          ints(after) == [want, tid], out)
+    check('watch: deleted, the job runs to its end',
+          'exited normally' in section(out, 'end') and rc == 0, out + srv.log)
+
+
 def test_on_connect(server_path, kdir):
     """--on-connect: the target starts when the client comes; if it cannot,
     the client is told why (E.text, which gdb prints) instead of silence."""
@@ -536,6 +588,7 @@ def main():
     test_interrupt(o.server, o.elf_dir)
     test_raw(o.server, o.elf_dir)
     test_on_connect(o.server, o.elf_dir)
+    test_watch(o.server, o.elf_dir)
     return report()
 
 
