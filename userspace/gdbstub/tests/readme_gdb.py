@@ -32,23 +32,10 @@ import time
 
 import pexpect
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_gdb import check, report  # noqa: E402  (one TAP writer for both)
+
 PROMPT = '(gdb) '
-results = []
-
-
-def check(name, ok, diag=''):
-    results.append((name, bool(ok), diag))
-
-
-def report():
-    print('TAP version 13')
-    print(f'1..{len(results)}')
-    for i, (name, ok, diag) in enumerate(results, 1):
-        print(f'{"ok" if ok else "not ok"} {i} {name}')
-        if not ok and diag:
-            for line in str(diag).splitlines()[-40:]:
-                print(f'# {line}')
-    return 0 if all(ok for _, ok, _ in results) else 1
 
 
 def readme_session(path):
