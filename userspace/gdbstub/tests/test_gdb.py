@@ -9,9 +9,11 @@ and runs three parts: a source-level gdb session, a gdb session
 interrupted with Ctrl-C (SIGINT to gdb, so gdb sends 0x03) on hang.elf with
 the monitor commands and kill, and raw-socket hostile clients.
 
-With --connect HOST:PORT --elf PATH (suite gdb_guest) only the gdb session
-runs, against a server already listening, e.g. in the guest:
-    vortex-gdbserver --listen vport:vortex.gdb -- vortex-run /vortex/kernels/vecadd.elf 64
+With --connect HOST:PORT --elf PATH (suite gdb_guest) the gdb session and
+the watchpoint session run, against a server that the guest starts for
+each session, e.g. (scripts/guest/init, in a loop):
+    vortex-gdbserver --listen vport:vortex.gdb --on-connect -- \
+        vortex-run --timeout 86400000 /vortex/kernels/vecadd.elf 64
 Every value it asserts holds for any warp stopping first: expected values
 are derived from the stopped lane's own CSRs and from the inputs both
 vortex-run and the simulator generate (seed 1, testlib/vx_samples.c).
@@ -517,16 +519,14 @@ continue
 '''
 
 
-def test_watch(server_path, kdir):
+def test_watch(vecadd, host, port, srv=None):
     """`watch` as typed, no `set can-use-hw-watchpoints 0`: gdb makes it a
     hardware watchpoint (its remote target decides so from its own
     `remote hardware-watchpoint-limit`, gdb manual "Remote Configuration")
     and inserts it with Z2, which the stub keeps by single steps
     (gdbs_watch.c); the stop says watch:ADDR and gdb prints the change."""
-    vecadd = os.path.join(kdir, 'vecadd.elf')
-    srv = Server(server_path, vecadd, '-n', str(N), '-g', '2', '-b', '32')
-    out = run_gdb(vecadd, *srv.addr, WATCH_SCRIPT) if srv.addr else ''
-    rc = srv.finish()
+    out = run_gdb(vecadd, host, port, WATCH_SCRIPT)
+    rc, log = (srv.finish(), srv.log) if srv else (0, '')
     where, watch, after = section(out, 'where'), section(out, 'watch'), section(out, 'after')
     v = ints(where)
     ea, eb = vecadd_inputs(N)
@@ -545,7 +545,7 @@ def test_watch(server_path, kdir):
           re.search(r'Old value = 0\s+New value = %d\b' % want, watch) and
           ints(after) == [want, tid], out)
     check('watch: deleted, the job runs to its end',
-          'exited normally' in section(out, 'end') and rc == 0, out + srv.log)
+          'exited normally' in section(out, 'end') and rc == 0, out + log)
 
 
 def test_on_connect(server_path, kdir):
@@ -576,6 +576,8 @@ def main():
     if o.connect:
         host, port = o.connect.rsplit(':', 1)
         test_source(o.elf, host, int(port), 'gdb')
+        # the guest starts a server for every session (scripts/guest/init)
+        test_watch(o.elf, host, int(port))
         return report()
     vecadd = os.path.join(o.elf_dir, 'vecadd.elf')
     srv = Server(o.server, vecadd, '-n', str(N), '-g', '2', '-b', '32')
@@ -588,7 +590,9 @@ def main():
     test_interrupt(o.server, o.elf_dir)
     test_raw(o.server, o.elf_dir)
     test_on_connect(o.server, o.elf_dir)
-    test_watch(o.server, o.elf_dir)
+    srv = Server(o.server, vecadd, '-n', str(N), '-g', '2', '-b', '32')
+    if srv.addr:
+        test_watch(vecadd, *srv.addr, srv)
     return report()
 
 
