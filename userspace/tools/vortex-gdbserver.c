@@ -428,6 +428,10 @@ int main(int argc, char **argv)
 				 ret == -ESRCH ? "it ended before its first job halted" :
 				 ret == -ETIME ? "no job halted in time" : strerror(-ret));
 			refuse_client(fd, why);
+		} else if (is_vport(conn) && resync(fd)) {
+			/* what came while the target started was a departed client's */
+			vx_conn_hangup(conn, fd);
+			fd = accept_clean(conn, &t);
 		}
 	}
 	if (fd >= 0 && !ret)
