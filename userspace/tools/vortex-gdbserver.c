@@ -336,13 +336,11 @@ static void serve(struct vxdbg *d, struct vx_conn *conn, int fd, const struct op
 static void finish_target(struct vxdbg_tool_target *t, enum gdbs_end end, const char *name)
 {
 #ifdef VXDBG_SIM
-	int status;
-
 	struct timespec t0, now;
+	int status, ret = -ETIME;
 
 	if (!t->sim)
 		return;
-	int ret = -ETIME;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	now = t0;
