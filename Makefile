@@ -2,14 +2,21 @@
 #
 # Vortex driver and debug stack: the user-facing targets.
 #
-#   make check   set up everything, build, run every host and guest test
-#   make demo    boot the simulated card and show it working
-#   make bench   print the benchmark figures
+#   make check        set up everything, build, run every host and guest test
+#   make demo         boot the simulated card and show it working
+#   make bench        print the benchmark figures
 #   make debug-shell  a guest with the debug servers, for gdb-multiarch on the host
+#   make all          the module and every host-built program (the default)
+#   make module       vortex.ko against the cached Debian headers (KDIR= another tree)
+#   make host-tests   build and run the host test suites
+#   make guest        the guest's initramfs, build/guest/initramfs.cpio.gz
+#   make clean        remove build/ (O=) and the module's objects
+#   make distclean    the same (the download and build cache is kept)
+#   make print-VAR    print a make variable, e.g. print-HOST_TESTS
+#   make help         this text
 #
 # `make -C $KDIR M=$PWD` reads ./Kbuild instead of this file, so the module
-# also builds against any kernel tree; `make module` does that against the
-# cached Debian headers the guest boots with.
+# also builds against any kernel tree.
 
 VX_CACHE ?= $(HOME)/.cache/vortex-bench
 O ?= build
@@ -60,7 +67,7 @@ include userspace/dmserver/dmserver.mk
 include userspace/coredump/coredump.mk
 
 # The bench's own judge: scripts/tap.py decides every verdict.
-HOST_TESTS += scripts/tests/test_tap.py
+HOST_TESTS += scripts/tests/test_tap.py scripts/tests/test_make_help.py
 
 host-all: $(HOST_TESTS) $(GUEST_TESTS) $(GUEST_FILES) $(RV_KERNELS) $(BENCHES)
 
@@ -86,6 +93,11 @@ host-tests: $(HOST_TESTS)
 	@q=$${VX_QEMU:-$$($(TOP)/scripts/qemu.sh)} && export VX_QEMU=$$q && \
 	$(TOP)/scripts/tap.py $$($(TOP)/scripts/run-host-tests.sh $(O)/results/host $(HOST_TESTS))
 
+# The guest's initramfs: the module, the guest tests and files, busybox.
+guest: module host-all
+	@k=$$($(TOP)/scripts/kernel.sh) && $(TOP)/scripts/initramfs.sh \
+		$(O)/guest/initramfs.cpio.gz "$$k" vortex.ko $(GUEST_TESTS) -- $(GUEST_FILES)
+
 # Used by the scripts: print a variable's value.
 print-%:
 	@echo '$($*)'
@@ -99,4 +111,4 @@ distclean: clean
 	@echo "cache kept in $(VX_CACHE); remove it by hand to rebuild QEMU and refetch kernels"
 
 help:
-	@sed -n '3,12p' Makefile
+	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//' 

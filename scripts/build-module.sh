@@ -12,4 +12,3 @@ fi
 jobs=-j$(nproc)
 [ -n "${MAKELEVEL:-}" ] && jobs=
 make -C "$KDIR" M="$VX_TOP" $jobs W="${W:-1}" modules >&2
-echo "$VX_TOP/vortex.ko"

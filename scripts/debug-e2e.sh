@@ -4,12 +4,14 @@
 # The debug servers end to end: boots a guest whose vortex-gdbserver and
 # vortex-dmserver listen on virtio-serial ports (run-guest.sh --mode
 # debugtest), then drives them from the host through QEMU's TCP sockets:
-# gdb-multiarch against the stub (suite gdb_guest), the scripted DM client
-# against the bridge (suite dmserver_guest), in that order since the card
-# has one debug session.  Then tells the guest to finish, which reports how
+# gdb-multiarch against the stub (suite gdb_guest), the README's gdb session
+# typed at human speed through a pty after a client that gave up (suite
+# gdb_readme; the guest restarts the stub for every client), the scripted
+# DM client against the bridge (suite dmserver_guest), in that order since
+# the card has one debug session.  Then tells the guest to finish, which reports how
 # the servers ended, unloads the module and hands over its kernel log.
 #
-#   debug-e2e.sh OUTDIR     prints the tap.py arguments of the three suites
+#   debug-e2e.sh OUTDIR     prints the tap.py arguments of the four suites
 #
 # Needs VX_QEMU, VX_KERNEL and VX_INITRD (scripts/prepare.sh).
 set -euo pipefail
@@ -18,6 +20,7 @@ out=$1
 mkdir -p "$out"
 O=${O:-build}
 gdb_e2e=$VX_TOP/userspace/gdbstub/tests/test_gdb.py
+gdb_readme=$VX_TOP/userspace/gdbstub/tests/readme_gdb.py
 dm_e2e=$VX_TOP/userspace/dmserver/tests/dmserver_e2e.py
 ready_timeout=300
 
@@ -54,6 +57,8 @@ suite() {
 }
 suite gdb_guest "$gdb_e2e" --connect "127.0.0.1:$gdb_port" \
 	--elf "$VX_TOP/$O/riscv/vecadd.elf"
+suite gdb_readme "$gdb_readme" --readme "$VX_TOP/README.md" --top "$VX_TOP" \
+	--elf "$VX_TOP/$O/riscv/vecadd.elf" --port "$gdb_port" --log "$out/gdb_readme.pty"
 suite dmserver_guest "$dm_e2e" --connect "127.0.0.1:$dm_port"
 
 # "finish" on the control port, held until the guest has read it (QEMU

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make debug-shell`: boots the guest with the debug servers listening
-# (vortex-gdbserver with vecadd halted at its first instruction, and
-# vortex-dmserver with vecadd staged), reachable from this machine on
+# (vortex-gdbserver, which starts vecadd halted at its first instruction
+# for each gdb that connects, and vortex-dmserver with vecadd staged),
+# reachable from this machine on
 # 127.0.0.1, and gives a shell on the guest's console.
 # VX_GDB_PORT (1234), VX_DM_PORT (1235) and VX_CTL_PORT (1236) choose the
 # host ports; VX_TOPOLOGY=C,K,W,T the card (1,2,4,8).
@@ -18,8 +19,9 @@ cat >&2 <<MSG
   then e.g.  break vecadd.c:11, continue, info threads, print i, continue.
   The Debug Module bridge (line protocol, docs/debugging.md):
     python3 -c 'import socket,sys; s=socket.create_connection(("127.0.0.1",$dm_port)); s.sendall(b"p\\n"); print(s.recv(64))'
-  One debugger holds the card at a time: the DM bridge gets it after gdb's
-  session ends.  In the guest: poweroff -f to leave.
+  Every gdb that connects gets a new vecadd halted at its start.  One
+  debugger holds the card at a time: the DM bridge gets it when no gdb
+  session is on.  In the guest: poweroff -f to leave.
 
 MSG
 exec scripts/run-guest.sh --mode debug --topology "${VX_TOPOLOGY:-1,2,4,8}" \

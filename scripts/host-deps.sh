@@ -21,6 +21,7 @@ groups=(
 	"GPU kernels: clang lld llvm gcc-riscv64-unknown-elf qemu-user"
 	"userspace: libdrm-dev"
 	"crash dump decoder: zlib1g-dev gdb-multiarch"
+	"debugger sessions at human speed: python3-pexpect"
 )
 bpo_pkgs=(meson python3-pycotap)
 

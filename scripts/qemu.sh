@@ -99,9 +99,12 @@ fi
 find "$VX_CACHE/qemu" -mindepth 1 -maxdepth 1 ! -name "$ver-$key" -exec rm -rf {} +
 src=$entry/src
 link_device "$src"
-# ninja's "[N/M]" is what vx_run shows as progress.
-VX_FAIL_ERE='error:|FAILED:' vx_run "$VX_LOGS/qemu-build.log" "building qemu-system-x86_64" \
-	env NINJA_STATUS='[%f/%t] ' ninja -C "$src/build" qemu-system-x86_64
+# ninja's "[N/M]" is what vx_run shows as progress.  Nothing is said when
+# the binary is up to date (ninja's dry run has no work to do).
+if ! ninja -C "$src/build" -n qemu-system-x86_64 2>/dev/null | grep -q '^ninja: no work to do'; then
+	VX_FAIL_ERE='error:|FAILED:' vx_run "$VX_LOGS/qemu-build.log" "building qemu-system-x86_64" \
+		env NINJA_STATUS='[%f/%t] ' ninja -C "$src/build" qemu-system-x86_64
+fi
 # -kernel needs the linuxboot_dma option ROM and the pc machine loads
 # kvmvapic.bin; the tarball ships neither.
 roms=(linuxboot_dma.bin kvmvapic.bin)

@@ -1423,6 +1423,13 @@ TEST_F_TIMEOUT(vx, unplug_with_open_client, 120)
 	pid_t pid;
 	int i, wst;
 
+	/*
+	 * Only a boot whose host watches for the request unplugs the card
+	 * (check.sh's unplug boot, vxtest.unplug=1): elsewhere, e.g. run by
+	 * hand with -t, nobody would, and that is no failure of the driver.
+	 */
+	if (!vx_cmdline_has("vxtest.unplug=1"))
+		SKIP(return, "no host will unplug the card (boot with vxtest.unplug=1)");
 	memcpy(self->code_map + 16, prog_loop, sizeof(prog_loop));
 	self->sub.entry_pc = self->code_addr + 64;
 	vx_cmd(_vx_submit(self->fd, &self->sub));

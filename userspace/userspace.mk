@@ -77,6 +77,17 @@ $(O)/guest/vortex-run: $(US_DIR)/tools/vortex-run.c $(US_LIB) $(US_HDRS) \
 
 GUEST_FILES += $(O)/guest/vortex-run
 
+# The tools as a person runs them in the guest's shell (TAP); the README's
+# command that discards a crash dump goes in as written.
+$(O)/guest/selftests/vortex_tools_test: $(US_DIR)/tools/tests/vortex_tools_test.sh README.md
+	@mkdir -p $(@D)
+	line=$$(grep -m1 'devcd\*/data.*# discard it' README.md | sed 's/ *# discard it.*//') && \
+	[ -n "$$line" ] && awk -v l="$$line" '{ i = index($$0, "@README_DISCARD@"); \
+		if (i) $$0 = substr($$0, 1, i - 1) l substr($$0, i + 16); print }' $< > $@
+	chmod +x $@
+
+GUEST_TESTS += $(O)/guest/selftests/vortex_tools_test
+
 # ---------------------------------------------- host test on the simulator
 # Needs the simulator library; built from qemu-device/sim.mk's rule.
 $(O)/host/userspace/test_kernels_sim: $(US_DIR)/tests/test_kernels_sim.c \

@@ -23,6 +23,22 @@
 /* How long one wait for a card event lasts before the client is polled. */
 #define GDBS_WAIT_MS		10
 
+/* Write watchpoints (Z2): how many, and how many bytes each. */
+#define GDBS_MAX_WATCH		4
+#define GDBS_WATCH_MAX_LEN	64
+
+/**
+ * struct gdbs_watch - a write watchpoint
+ * @addr: device address
+ * @len: bytes
+ * @old: their contents at the last look
+ */
+struct gdbs_watch {
+	uint64_t addr;
+	uint32_t len;
+	uint8_t old[GDBS_WATCH_MAX_LEN];
+};
+
 /* Thread ids per qfThreadInfo/qsThreadInfo reply. */
 #define GDBS_TIDS_PER_REPLY	128
 
@@ -122,6 +138,7 @@ struct gdbs_warp {
  * @end: why the session is over, GDBS_END_NONE while it is not
  * @stop: set by a signal handler: leave at the next chance
  * @last_stop: the last stop reply, repeated for '?'
+ * @watch: the write watchpoints (gdbs_watch.c), @nwatch of them
  * @tdesc: target.xml
  * @tdesc_len: its length
  * @pkt: the packet being handled, NUL-terminated (@pkt_len bytes)
@@ -144,6 +161,8 @@ struct gdbs {
 	enum gdbs_end end;
 	volatile sig_atomic_t *stop;
 	char last_stop[64];
+	struct gdbs_watch watch[GDBS_MAX_WATCH];
+	uint32_t nwatch;
 	char *tdesc;
 	size_t tdesc_len;
 	uint8_t pkt[RSP_PACKET_MAX + 1];
@@ -201,6 +220,18 @@ int gdbs_read_memory(struct gdbs *s, const char *args);
 int gdbs_write_memory(struct gdbs *s, const char *args, size_t len, bool binary);
 int gdbs_breakpoint(struct gdbs *s, const char *args, bool set);
 bool gdbs_bp_is_set(struct gdbs *s, uint64_t addr);
+
+/* gdbs_watch.c */
+/** gdbs_watchpoint() - Z2/z2 ",ADDR,LEN": a write watchpoint set or removed */
+int gdbs_watchpoint(struct gdbs *s, const char *args, bool set);
+/** gdbs_watch_refresh() - take the watched bytes as they are now (before a run) */
+void gdbs_watch_refresh(struct gdbs *s);
+/**
+ * gdbs_watch_changed() - a watchpoint whose bytes changed since the last look
+ * @addr: receives its address
+ * Return: its index, or -1.  The copies are brought up to date.
+ */
+int gdbs_watch_changed(struct gdbs *s, uint64_t *addr);
 
 /* gdbs_run.c */
 /**

@@ -7,8 +7,9 @@
  * of VRAM still returns its readable start (gdb reads ahead for
  * disassembly and prologue analysis); nothing readable is E03.
  * Breakpoints are the library's (software ebreaks, invisible to memory
- * reads); Z0/z0 are idempotent as the protocol asks.  Other Z types get
- * the empty reply: the card has no watchpoints.
+ * reads); Z0/z0 are idempotent as the protocol asks.  Z2 is a write
+ * watchpoint the stub keeps itself (gdbs_watch.c); Z1, Z3 and Z4 get the
+ * empty reply: the card has no hardware breakpoints or data triggers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -110,8 +111,10 @@ int gdbs_breakpoint(struct gdbs *s, const char *args, bool set)
 	uint64_t addr, kind;
 	vxdbg_result r;
 
+	if (args[0] == '2')
+		return gdbs_watchpoint(s, args + 1, set);
 	if (args[0] != '0')
-		return gdbs_reply(s, "%s", "");
+		return gdbs_reply(s, "%s", "");	/* Z1, Z3, Z4: not supported */
 	args++;
 	if (*args++ != ',' || !rsp_parse_hex(&args, &addr) || *args++ != ',' ||
 	    !rsp_parse_hex(&args, &kind) || (*args && *args != ';'))

@@ -274,13 +274,79 @@ static int drain_events(struct gdbs *s)
 	return 0;
 }
 
+/* A write watchpoint's stop: warp @gw's step changed the bytes at @addr. */
+static int report_watch(struct gdbs *s, uint32_t gw, uint64_t addr)
+{
+	uint32_t tid = thread_in_warp(s, gw);
+
+	s->g_tid = tid;
+	snprintf(s->last_stop, sizeof(s->last_stop), "T%02xwatch:%llx;thread:%x;",
+		 GDB_SIGTRAP, (unsigned long long)addr, tid);
+	return gdbs_reply(s, "%s", s->last_stop);
+}
+
+static int run_free(struct gdbs *s);
+
+/*
+ * With write watchpoints set (gdbs_watch.c): every halted warp in turn,
+ * one instruction each, the watched bytes compared after every step.  A
+ * change stops with watch:ADDR naming the warp that stepped; a breakpoint,
+ * an exception or the job's end stop as in a free run.  Once no warp can
+ * step (they ended, or wait on each other) the card runs freely.
+ */
+static int run_watched(struct gdbs *s)
+{
+	const struct gdbs_warp *w;
+	uint64_t moved, addr;
+	vxdbg_result r;
+	bool any;
+	int ret;
+
+	gdbs_watch_refresh(s);
+	do {
+		any = false;
+		for (uint32_t gw = 0; gw < nwarps_total(s); gw++) {
+			w = gdbs_snapshot(s);
+			if (!w[gw].valid || !w[gw].halted)
+				continue;
+			gdbs_forget_state(s, gw);
+			r = vxdbg_single_step_warp(s->d, 0, gw / s->nwarps, gw % s->nwarps, 1,
+						   &moved);
+			ret = drain_events(s);
+			if (ret)
+				return ret < 0 ? ret : 0;
+			if (r || !moved)
+				continue;
+			any = true;
+			w = gdbs_snapshot(s);
+			if (gdbs_watch_changed(s, &addr) >= 0)
+				return report_watch(s, gw, addr);
+			if (w[gw].valid && w[gw].broken && gdbs_bp_is_set(s, w[gw].pc))
+				return report_hit(s, gw);
+		}
+		ret = client_poll(s, 0);
+		if (ret)
+			return ret > 0 ? interrupted(s) : 0;
+	} while (any);
+	return run_free(s);
+}
+
 static int run_all(struct gdbs *s)
 {
 	int64_t gw = unreported_hit(s);
-	vxdbg_result r;
 
 	if (gw >= 0)
 		return report_hit(s, gw);
+	if (s->nwatch)
+		return run_watched(s);
+	return run_free(s);
+}
+
+/* Every warp resumed; waits for the card to stop. */
+static int run_free(struct gdbs *s)
+{
+	vxdbg_result r;
+
 	gdbs_forget_state(s, -1);
 	r = vxdbg_resume_device(s->d, 0);
 	if (r) {

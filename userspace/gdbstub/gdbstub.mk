@@ -12,7 +12,7 @@
 
 GDBS_DIR := userspace/gdbstub
 GDBS_NAMES := rsp gdbs_io gdbs_server gdbs_threads gdbs_regs gdbs_mem gdbs_run \
-	gdbs_monitor gdbs_target_xml
+	gdbs_monitor gdbs_target_xml gdbs_watch
 GDBS_SRCS := $(GDBS_NAMES:%=$(GDBS_DIR)/%.c)
 GDBS_HDRS := $(wildcard $(GDBS_DIR)/*.h) $(DBG_HDRS)
 GDBS_INC := -I$(TOP)/$(GDBS_DIR) $(DBG_INC)

@@ -6,6 +6,7 @@
  * the CUDA-format ELF (as is, or with cuda-gdb 11.8's r400 rows), one
  * buffer's bytes, or a RISC-V ELF core of one lane for gdb.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -30,7 +31,7 @@ static void usage(FILE *f)
 		"  -h, --help\n");
 }
 
-static char *read_all(const char *path)
+static char *read_all(const char *path, size_t *out_len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	size_t len = 0, cap = 0, n;
@@ -47,7 +48,35 @@ static char *read_all(const char *path)
 	if (f != stdin)
 		fclose(f);
 	buf[len] = 0;
+	*out_len = len;
 	return buf;
+}
+
+/* What the file is if it is plainly no dump text, else NULL. */
+static const char *not_a_dump(const char *text, size_t len)
+{
+	size_t n = len < 4096 ? len : 4096;
+
+	if (!len)
+		return "an empty file, not a Vortex crash dump";
+	if (len >= 4 && !memcmp(text, "\x7f" "ELF", 4))
+		return "an ELF file, not a Vortex crash dump (the dump is the text of "
+		       "/sys/class/devcoredump/devcdN/data; --extract-elf and --gdb-core "
+		       "write ELFs from it)";
+	for (size_t i = 0; i < n; i++)
+		if (!text[i] || ((unsigned char)text[i] < 0x20 && !isspace((unsigned char)text[i])))
+			return "binary data, not a Vortex crash dump (a text file)";
+	return NULL;
+}
+
+/* @s on stderr, bytes that are not printable ASCII as \xNN. */
+static void put_clean(const char *s)
+{
+	for (; *s; s++)
+		if (isprint((unsigned char)*s))
+			fputc(*s, stderr);
+		else
+			fprintf(stderr, "\\x%02x", (unsigned char)*s);
 }
 
 static int write_all(const char *path, const void *buf, size_t len)
@@ -89,13 +118,56 @@ static int write_bo(const struct vxcd_dump *d, uint64_t iova, const char *path,
 	return EXIT_FAILURE;
 }
 
-static int fail(const char *path, const struct vxcd_err *err)
+/*
+ * A dump that is cut short (devcoredump's size limit, a partial copy) fails
+ * on its last line: say so.
+ */
+static int fail(const char *path, const struct vxcd_err *err, const char *text, size_t len)
 {
+	int lines = 0;
+
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	if (len && text[len - 1] != '\n')
+		lines++;
 	if (err->line)
-		fprintf(stderr, "%s:%d: %s: %s\n", path, err->line, err->field, err->msg);
+		fprintf(stderr, "%s:%d: %s: ", path, err->line, err->field);
 	else
-		fprintf(stderr, "%s: %s: %s\n", path, err->field, err->msg);
+		fprintf(stderr, "%s: %s: ", path, err->field);
+	put_clean(err->msg);
+	if (err->line && err->line >= lines)
+		fprintf(stderr, " (the text ends there: the dump is truncated)");
+	fputc('\n', stderr);
 	return EXIT_FAILURE;
+}
+
+/* A usage mistake, named, and where the rest is. */
+static int usage_error(const char *what)
+{
+	fprintf(stderr, "vortex-coredump: %s (--help for the options)\n", what);
+	return EXIT_FAILURE;
+}
+
+/* "[WARP.]LANE": numbers, WARP -1 when absent.  Return: 0 or -EINVAL. */
+static int parse_lane(const char *arg, int *warp, int *lane)
+{
+	const char *dot = strchr(arg, '.');
+	char *end;
+	long v;
+
+	*warp = -1;
+	if (dot) {
+		v = strtol(arg, &end, 0);
+		if (end != dot || end == arg || v < 0 || v > 65535)
+			return -EINVAL;
+		*warp = v;
+		arg = dot + 1;
+	}
+	v = strtol(arg, &end, 0);
+	if (*end || end == arg || v < 0 || v > 65535)
+		return -EINVAL;
+	*lane = v;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -114,10 +186,12 @@ int main(int argc, char **argv)
 	struct vxcd_elf e = {}, r400;
 	struct vxcd_err err = {};
 	struct vxcd_dump d;
-	int c, check = 0, warp = -1, lane, ret;
+	int c, check = 0, warp = -1, lane = 0, ret;
+	unsigned long long iova = 0;
+	const char *what;
 	uint8_t *buf;
-	size_t len;
-	char *text;
+	size_t len, text_len;
+	char *text, *end;
 
 	while ((c = getopt_long(argc, argv, "e:r:b:g:o:ch", opts, NULL)) != -1) {
 		switch (c) {
@@ -131,19 +205,36 @@ int main(int argc, char **argv)
 		default: usage(stderr); return EXIT_FAILURE;
 		}
 	}
-	if (optind + 1 != argc || (layout && (strcmp(layout, "r400") || !elf_out)) ||
-	    ((bo || core) && !out)) {
-		usage(stderr);
-		return EXIT_FAILURE;
+	if (optind + 1 != argc)
+		return usage_error(optind == argc ? "which DUMP?" : "one DUMP only");
+	if (layout && strcmp(layout, "r400"))
+		return usage_error("--cuda-layout knows only r400");
+	if (layout && !elf_out)
+		return usage_error("--cuda-layout goes with --extract-elf FILE");
+	if ((bo || core) && !out)
+		return usage_error(bo ? "--bo writes to -o FILE: which?" :
+				   "--gdb-core writes to -o FILE: which?");
+	if (core && parse_lane(core, &warp, &lane))
+		return usage_error("--gdb-core wants [WARP.]LANE, numbers");
+	if (bo) {
+		errno = 0;
+		iova = strtoull(bo, &end, 0);
+		if (errno || *end || end == bo)
+			return usage_error("--bo wants an IOVA, a number");
 	}
-	text = read_all(argv[optind]);
+	text = read_all(argv[optind], &text_len);
 	if (!text) {
 		fprintf(stderr, "vortex-coredump: %s: %s\n", argv[optind], strerror(errno));
 		return EXIT_FAILURE;
 	}
+	what = not_a_dump(text, text_len);
+	if (what) {
+		fprintf(stderr, "vortex-coredump: %s: %s\n", argv[optind], what);
+		return EXIT_FAILURE;
+	}
 	if (vxcd_parse(&d, text, &err) || vxcd_validate(&d, &err) ||
 	    (vxcd_get(d.root, "cuda-coredump") && vxcd_elf_get(&d, &e, &err)))
-		return fail(argv[optind], &err);
+		return fail(argv[optind], &err, text, text_len);
 	ret = EXIT_SUCCESS;
 	if (elf_out && !e.buf) {
 		fprintf(stderr, "vortex-coredump: the dump holds no CUDA ELF\n");
@@ -153,15 +244,12 @@ int main(int argc, char **argv)
 	} else if (elf_out) {
 		ret = write_all(elf_out, e.buf, e.len);
 	} else if (bo) {
-		ret = write_bo(&d, strtoull(bo, NULL, 0), out, &err);
+		ret = write_bo(&d, iova, out, &err);
 		if (ret < 0)
-			return fail(argv[optind], &err);
+			return fail(argv[optind], &err, text, text_len);
 	} else if (core) {
-		if (strchr(core, '.'))
-			warp = strtol(core, NULL, 0);
-		lane = strtol(strchr(core, '.') ? strchr(core, '.') + 1 : core, NULL, 0);
 		if (vxcd_core(&d, &e, warp, lane, &buf, &len, &err))
-			return fail(argv[optind], &err);
+			return fail(argv[optind], &err, text, text_len);
 		ret = write_all(out, buf, len);
 		free(buf);
 	} else if (!check) {

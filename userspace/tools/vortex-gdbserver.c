@@ -17,14 +17,27 @@
  * always removes every breakpoint and resumes every warp (a spawned
  * program then runs to its end and is waited for; on the simulator the
  * kernel is run to its end), except after kill, which kills a spawned
- * program (or just stops the simulator).
+ * program (or just stops the simulator).  With --on-connect the target is
+ * started (or attached to) only when the client has come, so a server
+ * waiting for its client holds no debug session: the guest's debug modes
+ * restart it for every session (scripts/guest/init).
+ *
+ * A virtio-serial port keeps what the host sent while the server was not
+ * reading, e.g. the packets of a gdb that gave up before the server was
+ * there: a new client starts clean, what came before it is discarded
+ * (gdb resends a packet it got no '+' for), and a host side that has gone
+ * by then is waited for again.  A target that cannot be started once the
+ * client is there is told to it: every packet gets "E.<why>", which gdb
+ * prints, instead of silence.
  *
  * stderr: "vortex-gdbserver: listening on tcp 127.0.0.1:PORT" (or the
  * virtio port) once ready, then a line for how the session ended.
- * Exit status: 0; 1 usage or setup error.
+ * Exit status: 0; 1 usage or setup error (the program could not be
+ * started, or ended or failed before its first job halted: said at once).
  */
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +57,11 @@
 #else
 #define PROG	"vortex-gdbserver"
 #endif
+
+/* Quiet the line must be before a new virtio-port client's session begins. */
+#define RESYNC_QUIET_MS		200
+/* How long a client is told why its target did not start. */
+#define REFUSE_MS		5000
 
 /* After the session, the simulated kernel runs to its end: at most this long. */
 #define SIM_FINISH_MS		10000
@@ -79,12 +97,14 @@ static void usage(FILE *f)
 	      "  -B, --base ADDR         device address of the ELF's address 0, for\n"
 	      "                          qOffsets when no code object is known\n"
 	      "  -w, --wait MS           how long to wait for the job's first halt (30000)\n"
+	      "      --on-connect        start the target only once a client has come\n"
 	      "  -h, --help              this text\n", f);
 }
 
 struct opts {
 	const char *listen;
 	long long base;
+	bool on_connect;
 };
 
 /* Returns the index of the first operand, or -1. */
@@ -94,6 +114,7 @@ static int parse_opts(int argc, char **argv, struct opts *o, struct vxdbg_tool_t
 		{ "listen", required_argument, NULL, 'l' },
 		{ "base", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "on-connect", no_argument, NULL, 'O' },
 		VXDBG_TOOL_LONGOPTS,
 		{ 0 }
 	};
@@ -104,6 +125,7 @@ static int parse_opts(int argc, char **argv, struct opts *o, struct vxdbg_tool_t
 		case 'l': o->listen = optarg; continue;
 		case 'B': o->base = strtoll(optarg, NULL, 0); continue;
 		case 'h': usage(stdout); exit(0);
+		case 'O': o->on_connect = true; continue;
 		}
 		ret = vxdbg_tool_opt(t, c, optarg, PROG);
 		if (ret < 0)
@@ -136,7 +158,9 @@ static bool some_warp_halted(struct vxdbg *d)
  * object) come first.  On attach, a job already running is suspended;
  * without one, the next job halts at its start.
  */
-static int wait_first_halt(struct vxdbg *d, const struct vxdbg_tool_target *t, int wait_ms)
+static bool child_gone(struct vxdbg_tool_target *t, const char *when);
+
+static int wait_first_halt(struct vxdbg *d, struct vxdbg_tool_target *t, int wait_ms)
 {
 	struct vxdbg_event ev;
 	int waited = 0;
@@ -151,8 +175,11 @@ static int wait_first_halt(struct vxdbg *d, const struct vxdbg_tool_target *t, i
 		vxdbg_result r = vxdbg_get_next_event(d, &ev, 100);
 
 		waited += 100;
-		if (r == VXDBG_ERROR_NO_EVENT_AVAILABLE)
+		if (r == VXDBG_ERROR_NO_EVENT_AVAILABLE) {
+			if (child_gone(t, "before its first job halted"))
+				return -ESRCH;
 			continue;
+		}
 		if (r)
 			return fprintf(stderr, PROG ": %s\n", vxdbg_result_name(r)), -EIO;
 		if (ev.kind == VXDBG_EVENT_HALTED)
@@ -164,13 +191,24 @@ static int wait_first_halt(struct vxdbg *d, const struct vxdbg_tool_target *t, i
 	return -ETIME;
 }
 
-static bool child_gone(struct vxdbg_tool_target *t)
+/*
+ * Has the program we started ended?  Said at once, with the status a shell
+ * would show: 127 is an exec that failed (a missing program).
+ */
+static bool child_gone(struct vxdbg_tool_target *t, const char *when)
 {
 	int st;
 
 	if (!t->child || waitpid(t->child, &st, WNOHANG) != t->child)
 		return false;
-	fprintf(stderr, PROG ": the program ended before a client came (status 0x%x)\n", st);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+		fprintf(stderr, PROG ": the program could not be run (exit status 127)\n");
+	else if (WIFEXITED(st))
+		fprintf(stderr, PROG ": the program exited with status %d %s\n",
+			WEXITSTATUS(st), when);
+	else
+		fprintf(stderr, PROG ": the program was killed by signal %d %s\n",
+			WTERMSIG(st), when);
 	t->child = 0;
 	return true;
 }
@@ -180,7 +218,7 @@ static int accept_client(struct vx_conn *conn, struct vxdbg_tool_target *t)
 {
 	int fd;
 
-	while (!quit_signal && !child_gone(t)) {
+	while (!quit_signal && !child_gone(t, "before a client came")) {
 		fd = vx_conn_accept(conn, 500);
 		if (fd >= 0)
 			return fd;
@@ -192,8 +230,83 @@ static int accept_client(struct vx_conn *conn, struct vxdbg_tool_target *t)
 	return -1;
 }
 
-static int serve(struct vxdbg *d, struct vx_conn *conn, struct vxdbg_tool_target *t,
-		 const struct opts *o, enum gdbs_end *end)
+static bool is_vport(const struct vx_conn *conn)
+{
+	return !strncmp(vx_conn_describe(conn), "virtio-serial", 13);
+}
+
+/*
+ * A new client on a virtio port starts clean: drop what is there until the
+ * line has been quiet for RESYNC_QUIET_MS (gdb resends an unacknowledged
+ * packet after its 2 s remotetimeout).  Return: 0, or -EPIPE when the
+ * host side has gone meanwhile (the bytes were a departed client's).
+ */
+static int resync(int fd)
+{
+	char buf[4096];
+	size_t dropped = 0;
+	ssize_t n;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int ret = poll(&p, 1, RESYNC_QUIET_MS);
+
+		if (ret < 0 && errno == EINTR && !quit_signal)
+			continue;
+		if (ret <= 0)
+			break;
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			return -EPIPE;
+		dropped += n;
+	}
+	if (dropped)
+		fprintf(stderr, PROG ": %zu bytes sent before this client discarded\n", dropped);
+	return 0;
+}
+
+/* The next client with a clean line, or -1 (signal, program gone, error). */
+static int accept_clean(struct vx_conn *conn, struct vxdbg_tool_target *t)
+{
+	int fd;
+
+	while ((fd = accept_client(conn, t)) >= 0) {
+		if (!is_vport(conn) || !resync(fd))
+			return fd;
+		fprintf(stderr, PROG ": the host side went away before the session began\n");
+		vx_conn_hangup(conn, fd);
+	}
+	return -1;
+}
+
+/*
+ * The client came, the target did not start: answer its packets with
+ * "E.<why>" (gdb prints the text) for a few seconds, instead of silence.
+ */
+static void refuse_client(int fd, const char *why)
+{
+	struct gdbs_io *io = malloc(sizeof(*io));
+	uint8_t *pkt = malloc(RSP_PACKET_MAX + 1);
+	char msg[200];
+	size_t len;
+
+	snprintf(msg, sizeof(msg), "E." PROG ": %s", why);
+	if (io && pkt) {
+		gdbs_io_init(io, fd);
+		for (int waited = 0; waited < REFUSE_MS && !quit_signal && !io->gone;
+		     waited += 100)
+			if (gdbs_io_next(io, 100, pkt, &len) == GDBS_IO_PACKET)
+				gdbs_io_send(io, msg, strlen(msg));
+	}
+	free(pkt);
+	free(io);
+}
+
+/* One session with the client on @fd; hangs it up. */
+static void serve(struct vxdbg *d, struct vx_conn *conn, int fd, const struct opts *o,
+		  enum gdbs_end *end)
 {
 	static const char *const why[] = {
 		[GDBS_END_NONE] = "no client", [GDBS_END_EXITED] = "the job ended",
@@ -202,10 +315,9 @@ static int serve(struct vxdbg *d, struct vx_conn *conn, struct vxdbg_tool_target
 		[GDBS_END_SIGNAL] = "signalled", [GDBS_END_ERROR] = "the card failed",
 	};
 	struct gdbs *s = malloc(sizeof(*s));
-	int fd = accept_client(conn, t);
 
 	*end = GDBS_END_NONE;
-	if (fd >= 0 && s && !gdbs_init(s, d, fd, &quit_signal)) {
+	if (s && !gdbs_init(s, d, fd, &quit_signal)) {
 		if (o->base >= 0) {
 			s->base = o->base;
 			s->base_known = true;
@@ -218,17 +330,17 @@ static int serve(struct vxdbg *d, struct vx_conn *conn, struct vxdbg_tool_target
 	free(s);
 	vx_conn_hangup(conn, fd);
 	fprintf(stderr, PROG ": session over: %s\n", why[*end]);
-	return fd < 0 ? -1 : 0;
 }
 
 /* After the session: the card runs on; the job is seen to its end. */
 static void finish_target(struct vxdbg_tool_target *t, enum gdbs_end end, const char *name)
 {
 #ifdef VXDBG_SIM
-	int status;
-
 	struct timespec t0, now;
-	int ret = -ETIME;
+	int status, ret = -ETIME;
+
+	if (!t->sim)
+		return;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	now = t0;
@@ -259,6 +371,22 @@ static void finish_target(struct vxdbg_tool_target *t, enum gdbs_end end, const 
 #endif
 }
 
+/* The target halted at its start, with a session on it: 0, or -errno (said). */
+static int setup(struct vxdbg_tool_target *t, char **argv, struct vxdbg **d)
+{
+	struct vxdbg_backend *be;
+	int ret;
+
+	ret = start_target(t, argv, PROG, &be);
+	if (ret)
+		return ret;
+	if (vxdbg_initialize(be, d)) {
+		fprintf(stderr, PROG ": no debug session on the card\n");
+		return -EIO;
+	}
+	return wait_first_halt(*d, t, t->wait_ms);
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .listen = "127.0.0.1:0", .base = -1 };
@@ -266,9 +394,8 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	enum gdbs_end end = GDBS_END_NONE;
 	struct vx_conn *conn = NULL;
-	struct vxdbg_backend *be;
-	struct vxdbg *d;
-	int first, ret;
+	struct vxdbg *d = NULL;
+	int first, ret, fd = -1;
 
 	first = parse_opts(argc, argv, &o, &t);
 	if (first < 0)
@@ -277,21 +404,41 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	if (start_target(&t, argv + first, PROG, &be))
-		return EXIT_FAILURE;
-	if (vxdbg_initialize(be, &d))
-		return EXIT_FAILURE;
-	ret = wait_first_halt(d, &t, t.wait_ms);
-	if (!ret)
+	ret = o.on_connect ? 0 : setup(&t, argv + first, &d);
+	if (!ret) {
 		ret = vx_conn_open(o.listen, &conn);
+		if (ret)
+			fprintf(stderr, PROG ": listening on %s: %s\n", o.listen, strerror(-ret));
+	}
 	if (!ret) {
 		fprintf(stderr, PROG ": listening on %s\n", vx_conn_describe(conn));
-		ret = serve(d, conn, &t, &o, &end);
-	} else if (ret != -ETIME && ret != -ESRCH && ret != -EIO) {
-		fprintf(stderr, PROG ": listening on %s: %s\n", o.listen, strerror(-ret));
+		fd = accept_clean(conn, &t);
+		/* no client: a signal is no failure, a program gone is */
+		if (fd < 0 && !quit_signal)
+			ret = -ESRCH;
 	}
+	if (fd >= 0 && o.on_connect) {
+		ret = setup(&t, argv + first, &d);
+		if (ret) {
+			char why[120];
+
+			snprintf(why, sizeof(why), "the target did not start: %s",
+				 ret == -ESRCH ? "it ended before its first job halted" :
+				 ret == -ETIME ? "no job halted in time" : strerror(-ret));
+			refuse_client(fd, why);
+		} else if (is_vport(conn) && resync(fd)) {
+			/* what came while the target started was a departed client's */
+			vx_conn_hangup(conn, fd);
+			fd = accept_clean(conn, &t);
+		}
+	}
+	if (fd >= 0 && !ret)
+		serve(d, conn, fd, &o, &end);
+	else if (fd >= 0)
+		vx_conn_hangup(conn, fd);
 	vx_conn_close(conn);
-	vxdbg_finalize(d);		/* breakpoints out, every warp resumed */
+	if (d)
+		vxdbg_finalize(d);	/* breakpoints out, every warp resumed */
 	finish_target(&t, end, argv[first]);
 	return ret ? EXIT_FAILURE : EXIT_SUCCESS;
 }

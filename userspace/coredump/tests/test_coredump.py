@@ -249,6 +249,46 @@ def gdb_core(tmp):
           re.search(r'fcsr +0x21\b', g.stdout), g.stdout + g.stderr)
 
 
+def printable(text):
+    return all(c == '\n' or ' ' <= c <= '~' for c in text)
+
+
+def misuse(tmp):
+    """What a person gets wrong: the wrong file, a cut dump, a bad option."""
+    elf = os.path.join(KDIR, 'vecadd.elf')
+    r = run(elf)
+    check('not a dump: an ELF is named as one, in printable text',
+          r.returncode == 1 and 'an ELF file, not a Vortex crash dump' in r.stderr and
+          printable(r.stderr), repr(r.stderr))
+    junk = os.path.join(tmp, 'junk.bin')
+    open(junk, 'wb').write(bytes(range(256)) * 4)
+    r = subprocess.run([TOOL, junk], capture_output=True)
+    err = r.stderr.decode('latin1')
+    check('not a dump: binary data is named as such, no raw bytes echoed',
+          r.returncode == 1 and 'binary data, not a Vortex crash dump' in err and
+          printable(err), repr(err))
+    text = open(os.path.join(DATA, 'hang.devcd')).read()
+    cut = os.path.join(tmp, 'cut.devcd')
+    open(cut, 'w').write(text[:3000])
+    last = text[:3000].count('\n') + 1
+    r = run('--check', cut)
+    check('a dump cut mid-line is reported truncated, at its last line',
+          r.returncode == 1 and r.stderr.startswith(f'{cut}:{last}: ') and
+          'the dump is truncated' in r.stderr, r.stderr)
+    core = os.path.join(tmp, 'xy.core')
+    dump = os.path.join(DATA, 'hang.devcd')
+    r = run('--gdb-core', 'x.y', '-o', core, dump)
+    check('--gdb-core x.y is refused, nothing written',
+          r.returncode == 1 and '--gdb-core wants [WARP.]LANE' in r.stderr and
+          not os.path.exists(core), r.stderr)
+    r = run('--gdb-core', '1', dump)
+    check('a missing -o is named, not the whole usage',
+          r.returncode == 1 and '-o FILE' in r.stderr and 'usage:' not in r.stderr, r.stderr)
+    r = run('--bo', '0x1000zz', '-o', core, dump)
+    check('--bo with a bad number is refused',
+          r.returncode == 1 and '--bo wants an IOVA' in r.stderr, r.stderr)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in DUMPS:
@@ -261,6 +301,7 @@ def main():
         malformed(tmp, 'corrupt zlib stream', corrupt_stream, None, 'cuda-coredump.data')
         malformed(tmp, 'unknown encoding', unknown_encoding, None, 'cuda-coredump.encoding')
         gdb_core(tmp)
+        misuse(tmp)
     print('TAP version 13')
     print(f'1..{len(results)}')
     for n, (name, ok, diag) in enumerate(results, 1):

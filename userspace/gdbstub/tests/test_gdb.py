@@ -9,9 +9,11 @@ and runs three parts: a source-level gdb session, a gdb session
 interrupted with Ctrl-C (SIGINT to gdb, so gdb sends 0x03) on hang.elf with
 the monitor commands and kill, and raw-socket hostile clients.
 
-With --connect HOST:PORT --elf PATH (suite gdb_guest) only the gdb session
-runs, against a server already listening, e.g. in the guest:
-    vortex-gdbserver --listen vport:vortex.gdb -- vortex-run /vortex/kernels/vecadd.elf 64
+With --connect HOST:PORT --elf PATH (suite gdb_guest) the gdb session and
+the watchpoint session run, against a server that the guest starts for
+each session, e.g. (scripts/guest/init, in a loop):
+    vortex-gdbserver --listen vport:vortex.gdb --on-connect -- \
+        vortex-run --timeout 86400000 /vortex/kernels/vecadd.elf 64
 Every value it asserts holds for any warp stopping first: expected values
 are derived from the stopped lane's own CSRs and from the inputs both
 vortex-run and the simulator generate (seed 1, testlib/vx_samples.c).
@@ -399,7 +401,8 @@ def test_raw(server_path, kdir):
     check('raw: ... and not acted on (still stopped, T05 with a thread)',
           c.ack_byte() == b'+' and re.fullmatch(r'T05thread:[0-9a-f]+;', c.reply()))
     check('raw: unknown packets get the empty reply', c.cmd('qFrobnicate:1') == '' and
-          c.cmd('vMustReplyEmpty') == '' and c.cmd('Z2,0,4') == '')
+          c.cmd('vMustReplyEmpty') == '' and c.cmd('Z3,0,4') == '' and
+          c.cmd('Z4,0,4') == '' and c.cmd('Z1,0,4') == '')
     c.send('m' + '0' * (5000))
     check('raw: an oversized packet is NAKed', c.ack_byte() == b'-')
     # every byte but the protocol's own ('$' starts a packet, '+'/'-' ack, 0x03)
@@ -496,6 +499,73 @@ def test_raw(server_path, kdir):
           'kernel finished, status 0' in srv.log, srv.log)
 
 
+WATCH_SCRIPT = r'''
+break vecadd.c:11
+continue
+delete
+echo @@where\n
+p i
+p $_thread
+set $c = &arg->c[i]
+echo @@watch\n
+watch -l arg->c[i]
+continue
+echo @@after\n
+p *$c
+p $_thread
+delete
+echo @@end\n
+continue
+'''
+
+
+def test_watch(vecadd, host, port, srv=None):
+    """`watch` as typed, no `set can-use-hw-watchpoints 0`: gdb makes it a
+    hardware watchpoint (its remote target decides so from its own
+    `remote hardware-watchpoint-limit`, gdb manual "Remote Configuration")
+    and inserts it with Z2, which the stub keeps by single steps
+    (gdbs_watch.c); the stop says watch:ADDR and gdb prints the change."""
+    out = run_gdb(vecadd, host, port, WATCH_SCRIPT)
+    rc, log = (srv.finish(), srv.log) if srv else (0, '')
+    where, watch, after = section(out, 'where'), section(out, 'watch'), section(out, 'after')
+    v = ints(where)
+    ea, eb = vecadd_inputs(N)
+    i, tid = (v + [None, None])[:2]
+    want = None
+    if i is not None and 0 <= i < N:
+        want = (ea[i] + eb[i]) & 0xffffffff
+        want = want - (1 << 32) if want & 0x80000000 else want
+    check('watch: a write watchpoint is set without a workaround',
+          re.search(r'^Hardware watchpoint 2: -location arg->c\[i\]', watch, re.M) and
+          'Could not insert' not in out, out)
+    check('watch: continue stops when the lane stores c[i], old 0, new a[i] + b[i], same thread',
+          want is not None and
+          re.search(r'Thread %d "[\d.]+" hit Hardware watchpoint 2: -location arg->c\[i\]' % tid,
+                    watch) and
+          re.search(r'Old value = 0\s+New value = %d\b' % want, watch) and
+          ints(after) == [want, tid], out)
+    check('watch: deleted, the job runs to its end',
+          'exited normally' in section(out, 'end') and rc == 0, out + log)
+
+
+def test_on_connect(server_path, kdir):
+    """--on-connect: the target starts when the client comes; if it cannot,
+    the client is told why (E.text, which gdb prints) instead of silence."""
+    vecadd = os.path.join(kdir, 'vecadd.elf')
+    srv = Server(server_path, vecadd, '--on-connect', '-n', '64')
+    c = Raw(srv.addr)
+    stop = c.cmd('?')
+    check('on-connect: the target starts when the client comes, halted at its start',
+          re.fullmatch(r'T05thread:[0-9a-f]+;', stop) and c.cmd('D') == 'OK' and
+          srv.finish() == 0 and 'kernel finished, status 0' in srv.log, stop + srv.log)
+    srv = Server(server_path, os.path.join(kdir, 'nosuch.elf'), '--on-connect')
+    out = run_gdb(vecadd, *srv.addr, 'echo @@after\n', timeout=60) if srv.addr else ''
+    rc = srv.finish()
+    check('on-connect: a target that cannot start is told to gdb, the server exits 1',
+          re.search(r"Remote failure reply: E\.vortex-gdbserver-sim: the target did not "
+                    r"start: ", out) and rc == 1, out + srv.log)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--server', help='vortex-gdbserver-sim to start')
@@ -506,6 +576,8 @@ def main():
     if o.connect:
         host, port = o.connect.rsplit(':', 1)
         test_source(o.elf, host, int(port), 'gdb')
+        # the guest starts a server for every session (scripts/guest/init)
+        test_watch(o.elf, host, int(port))
         return report()
     vecadd = os.path.join(o.elf_dir, 'vecadd.elf')
     srv = Server(o.server, vecadd, '-n', str(N), '-g', '2', '-b', '32')
@@ -517,6 +589,10 @@ def main():
               rc == 0 and 'session over: the job ended' in srv.log, srv.log + out)
     test_interrupt(o.server, o.elf_dir)
     test_raw(o.server, o.elf_dir)
+    test_on_connect(o.server, o.elf_dir)
+    srv = Server(o.server, vecadd, '-n', str(N), '-g', '2', '-b', '32')
+    if srv.addr:
+        test_watch(vecadd, *srv.addr, srv)
     return report()
 
 
