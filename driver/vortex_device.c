@@ -15,6 +15,7 @@
  * vortex_debug.c.
  */
 
+#include <linux/string_choices.h>
 #include <linux/interrupt.h>
 #include <linux/pci.h>
 #include <drm/drm_print.h>
@@ -151,10 +152,13 @@ static int vortex_device_identify(struct vortex_device *vdev)
 		return -ENODEV;
 	}
 
-	drm_info(drm, "Vortex %u.%u: %u clusters x %u cores x %u warps x %u threads, %llu MiB VRAM\n",
+	drm_info(drm, "Vortex %u.%u: %u cluster%s x %u core%s x %u warp%s x %u thread%s, %llu MiB VRAM\n",
 		 VX_VERSION_MAJOR(vdev->version), VX_VERSION_MINOR(vdev->version),
-		 vdev->num_clusters, vdev->num_cores, vdev->num_warps,
-		 vdev->num_threads, vdev->vram_size >> 20);
+		 vdev->num_clusters, str_plural(vdev->num_clusters),
+		 vdev->num_cores, str_plural(vdev->num_cores),
+		 vdev->num_warps, str_plural(vdev->num_warps),
+		 vdev->num_threads, str_plural(vdev->num_threads),
+		 vdev->vram_size >> 20);
 	return 0;
 }
 
