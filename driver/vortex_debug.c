@@ -282,6 +282,7 @@ static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void __user *uarg)
 	uops = u64_to_user_ptr(args.ops);
 
 	mutex_lock(&vdev->dm.lock);
+	vortex_dm_raw_begin(vdev);
 	for (i = 0; i < args.count; i++) {
 		if (copy_from_user(&op, &uops[i], sizeof(op))) {
 			ret = -EFAULT;
@@ -296,7 +297,7 @@ static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void __user *uarg)
 			break;
 		}
 		if (op.flags & DRM_VORTEX_DEBUG_DM_WRITE) {
-			vortex_dm_write(vdev, op.reg, op.value);
+			vortex_dm_raw_write(vdev, op.reg, op.value);
 			continue;
 		}
 		op.value = vortex_dm_read(vdev, op.reg);
@@ -305,8 +306,8 @@ static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void __user *uarg)
 			break;
 		}
 	}
-	/* The batch wrote behind the driver's back: forget the shadows. */
-	vortex_dm_forget(vdev);
+	/* The shadows become what the batch left (vortex_dm.c). */
+	vortex_dm_raw_end(vdev);
 	mutex_unlock(&vdev->dm.lock);
 	return ret;
 }
