@@ -297,7 +297,8 @@ static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void __user *uarg)
 			break;
 		}
 		if (op.flags & DRM_VORTEX_DEBUG_DM_WRITE) {
-			vortex_dm_raw_write(vdev, op.reg, op.value);
+			if (vortex_dm_raw_write(vdev, op.reg, op.value))
+				vortex_job_ndmreset(vdev);
 			continue;
 		}
 		op.value = vortex_dm_read(vdev, op.reg);

@@ -217,13 +217,21 @@ void vortex_dm_raw_begin(struct vortex_device *vdev)
  * @vdev: the device
  * @reg: DM register index
  * @val: the value
+ *
+ * A DCTRL write with ndmreset goes to the card without that bit: the card's
+ * reset would also reset the ring and interrupt registers under the driver.
+ * The caller resets the card the driver's way (vortex_job_ndmreset()).
+ *
+ * Return: true if @val asked for ndmreset.
  */
-void vortex_dm_raw_write(struct vortex_device *vdev, u32 reg, u32 val)
+bool vortex_dm_raw_write(struct vortex_device *vdev, u32 reg, u32 val)
 {
+	bool ndmreset = reg == VX_DM_DCTRL && val & VX_DCTRL_DMACTIVE &&
+			val & VX_DCTRL_NDMRESET;
 	struct vortex_dm *dm = &vdev->dm;
 	u32 win;
 
-	vortex_dm_write(vdev, reg, val);
+	vortex_dm_write(vdev, reg, ndmreset ? val & ~VX_DCTRL_NDMRESET : val);
 	switch (reg) {
 	case VX_DM_DCTRL:
 		if (!(val & VX_DCTRL_DMACTIVE)) {
@@ -244,6 +252,7 @@ void vortex_dm_raw_write(struct vortex_device *vdev, u32 reg, u32 val)
 			dm->raw_wmask[win] = val;
 		break;
 	}
+	return ndmreset;
 }
 
 /**

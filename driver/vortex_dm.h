@@ -63,7 +63,7 @@ void vortex_dm_set_mask_all(struct vortex_device *vdev, bool all);
 u32 vortex_dm_window(struct vortex_device *vdev, u32 reg, u32 win);
 int vortex_dm_inject(struct vortex_device *vdev, u32 insn, bool warp_wide);
 void vortex_dm_raw_begin(struct vortex_device *vdev);
-void vortex_dm_raw_write(struct vortex_device *vdev, u32 reg, u32 val);
+bool vortex_dm_raw_write(struct vortex_device *vdev, u32 reg, u32 val);
 void vortex_dm_raw_end(struct vortex_device *vdev);
 
 #endif /* __VORTEX_DM_H__ */

@@ -143,11 +143,13 @@ void sim_dm_raw_begin(struct vxdbg_sim *s)
 }
 
 /* vortex_dm_raw_write(): one raw write, remembered for the client. */
-void sim_dm_raw_write(struct vxdbg_sim *s, uint32_t reg, uint32_t val)
+bool sim_dm_raw_write(struct vxdbg_sim *s, uint32_t reg, uint32_t val)
 {
+	bool ndmreset = reg == VX_DM_DCTRL && val & VX_DCTRL_DMACTIVE &&
+			val & VX_DCTRL_NDMRESET;
 	uint32_t win;
 
-	sim_dm_write(s, reg, val);
+	sim_dm_write(s, reg, ndmreset ? val & ~VX_DCTRL_NDMRESET : val);
 	switch (reg) {
 	case VX_DM_DCTRL:
 		if (!(val & VX_DCTRL_DMACTIVE)) {
@@ -166,6 +168,7 @@ void sim_dm_raw_write(struct vxdbg_sim *s, uint32_t reg, uint32_t val)
 			s->raw_wmask[win] = val;
 		break;
 	}
+	return ndmreset;
 }
 
 /*
@@ -446,6 +449,17 @@ void sim_job_end(struct vxdbg_sim *s, int status)
 		s->dbg->frozen = false;
 		sim_post(s->dbg, DRM_VORTEX_DEBUG_EVENT_FINISHED, j->seqno, &st, 1);
 	}
+}
+
+/*
+ * vortex_job_ndmreset(): the job on the card (if any) ends with -ECANCELED
+ * and the card is reset, as recovery does it (at once here).
+ */
+void sim_ndmreset(struct vxdbg_sim *s)
+{
+	if (s->active)
+		sim_job_end(s, -ECANCELED);
+	sim_card_reset(s);
 }
 
 /* ------------------------------------------------------------ events */
