@@ -28,6 +28,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import dm_line_client as line  # noqa: E402
+from dm_line_client import csrr, csrw, lw, sw  # noqa: E402  (RV32 encodings)
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.realpath(__file__)), '..', '..', '..'))
 O = os.path.join(TOP, os.environ.get('O', 'build'))
@@ -52,23 +53,6 @@ results = []
 def check(name, ok, diag=''):
     results.append((name, bool(ok), diag))
     return bool(ok)
-
-
-# RV32 encodings of what the client injects
-def csrw(csr, rs1):
-    return csr << 20 | rs1 << 15 | 1 << 12 | 0x73
-
-
-def csrr(rd, csr):
-    return csr << 20 | 2 << 12 | rd << 7 | 0x73
-
-
-def lw(rd, rs1, imm=0):
-    return imm << 20 | rs1 << 15 | 2 << 12 | rd << 7 | 0x03
-
-
-def sw(rs2, rs1, imm=0):
-    return (imm >> 5) << 25 | rs2 << 20 | rs1 << 15 | 2 << 12 | (imm & 31) << 7 | 0x23
 
 
 class Protocol(Exception):
