@@ -226,9 +226,10 @@ void vortex_dm_raw_begin(struct vortex_device *vdev)
  */
 bool vortex_dm_raw_write(struct vortex_device *vdev, u32 reg, u32 val)
 {
-	bool ndmreset = reg == VX_DM_DCTRL && val & VX_DCTRL_DMACTIVE &&
-			val & VX_DCTRL_NDMRESET;
 	struct vortex_dm *dm = &vdev->dm;
+	/* (The write that activates the DM does nothing else.) */
+	bool ndmreset = reg == VX_DM_DCTRL && dm->active &&
+			val & VX_DCTRL_DMACTIVE && val & VX_DCTRL_NDMRESET;
 	u32 win;
 
 	vortex_dm_write(vdev, reg, ndmreset ? val & ~VX_DCTRL_NDMRESET : val);

@@ -145,8 +145,8 @@ void sim_dm_raw_begin(struct vxdbg_sim *s)
 /* vortex_dm_raw_write(): one raw write, remembered for the client. */
 bool sim_dm_raw_write(struct vxdbg_sim *s, uint32_t reg, uint32_t val)
 {
-	bool ndmreset = reg == VX_DM_DCTRL && val & VX_DCTRL_DMACTIVE &&
-			val & VX_DCTRL_NDMRESET;
+	bool ndmreset = reg == VX_DM_DCTRL && s->dm_active &&
+			val & VX_DCTRL_DMACTIVE && val & VX_DCTRL_NDMRESET;
 	uint32_t win;
 
 	sim_dm_write(s, reg, ndmreset ? val & ~VX_DCTRL_NDMRESET : val);
