@@ -812,6 +812,27 @@ TEST_F_TIMEOUT(dbg, dm_raw_selection_kept_across_start_and_step, 120)
 	EXPECT_EQ(0, resume_and_wait(_metadata, self));
 }
 
+/*
+ * A raw ndmreset resets the card the driver's way: the halted job ends at
+ * once with -ECANCELED (before the fix the card's reset took the ring with
+ * it and the job ended only by timing out, -ETIMEDOUT, with a crash dump),
+ * and the next job runs.
+ */
+TEST_F_TIMEOUT(dbg, dm_raw_ndmreset_cancels_the_job, 60)
+{
+	int32_t status = 1;
+
+	ATTACH_SUBMIT_HALTED();
+	dm1(_metadata, self->sfd, VX_DM_DCTRL, true, VX_DCTRL_DMACTIVE | VX_DCTRL_NDMRESET);
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 20 * SEC, &status));
+	EXPECT_EQ(-ECANCELED, status);
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 20 * SEC, &status));
+	EXPECT_EQ(0, status);
+	for (uint32_t l = 0; l < self->threads; l++)
+		EXPECT_EQ(100 + l, self->data_map[l]);
+}
+
 /* Halted for three times the timeout, the job is not timed out. */
 TEST_F_TIMEOUT(dbg, halted_job_does_not_time_out, 120)
 {
@@ -869,7 +890,8 @@ TEST_F_TIMEOUT(dbg, exception_held_for_debugger_then_eio, 60)
 	vx_cmd(_vx_submit(self->fd, &self->sub));
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
-	EXPECT_EQ(100, self->data_map[0]);
+	for (uint32_t l = 0; l < self->threads; l++)
+		EXPECT_EQ(100 + l, self->data_map[l]);
 }
 
 /* ------------------------------------------------------------ events */
@@ -950,7 +972,8 @@ TEST_F_TIMEOUT(dbg, detach_restores_and_resumes, 60)
 	EXPECT_EQ(prog_store[STORE_BP / 4], self->code_map[STORE_BP / 4]);
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
-	EXPECT_EQ(100, self->data_map[0]);
+	for (uint32_t l = 0; l < self->threads; l++)
+		EXPECT_EQ(100 + l, self->data_map[l]);
 }
 
 /* ------------------------------------------------------------ validation */
