@@ -418,6 +418,8 @@ def vxdbg_session(c, card, sim, server):
 
     # reset --halt: the kernel again from its entry, every warp halted there.
     reset = v.reset_halt()
+    if not sim:
+        time.sleep(3)   # a person's pause, past the guest's 2 s job timeout
     v.setup()
     st = v.wait_bits(line.WSTATUS, lambda b: bin(b).count('1') >= want)
     act = v.warp_bits(line.WACTIVE)
