@@ -279,6 +279,7 @@ static void dms_client(struct dms *s, int fd)
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	int ret;
 
+	s->resethalt = false;	/* the last session's DM was reset with it */
 	ret = dmtarget_attach(s->t, &s->be);
 	if (ret) {
 		s->be = NULL;
