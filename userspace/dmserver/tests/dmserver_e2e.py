@@ -458,6 +458,18 @@ def vxdbg_session(c, card, sim, server):
         check('server log: the restarted job ended ok and checked out',
               server.wait_log(r'vecadd result checked: 64 of 64', checked + 1), server.text())
 
+    # reset (no --halt) on an idle card: the kernel runs again, to its end.
+    reset = v.wrfield('ndmreset', 1) or v.poll('ndmreset', 0)
+    st = v.warp_bits(line.WSTATUS)
+    act = v.wait_bits(line.WACTIVE, lambda b: b == 0)
+    ok = reset and st == 0 and act == 0
+    if sim:
+        ok = ok and server.wait_log(r'ndmreset: started job \d+: [^\n]*entry[^\n;]*\n') and \
+            server.wait_log(r'vecadd result checked: 64 of 64', checked + 2)
+    check('reset on an idle card: the kernel runs again, none halted, to its end', ok,
+          f'ndmreset polled {reset}, WSTATUS {st:#x}, WACTIVE {act:#x}\n' +
+          (server.text() if sim else ''))
+
 
 def disconnect_halted(c, card, addr, sim, server):
     checked = len(re.findall(r'vecadd result checked: 64 of 64', server.text())) if sim else 0
