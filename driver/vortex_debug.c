@@ -296,6 +296,7 @@ static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void __user *uarg)
 		return PTR_ERR(ops);
 
 	mutex_lock(&vdev->dm.lock);
+	vortex_dm_raw_begin(vdev);
 	for (i = 0; i < args.count; i++) {
 		op = &ops[i];
 		if (op->pad || op->flags & ~DRM_VORTEX_DEBUG_DM_WRITE) {
@@ -306,13 +307,15 @@ static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void __user *uarg)
 			ret = -ERANGE;
 			break;
 		}
-		if (op->flags & DRM_VORTEX_DEBUG_DM_WRITE)
-			vortex_dm_write(vdev, op->reg, op->value);
-		else
+		if (op->flags & DRM_VORTEX_DEBUG_DM_WRITE) {
+			if (vortex_dm_raw_write(vdev, op->reg, op->value))
+				vortex_job_ndmreset(vdev);
+		} else {
 			op->value = vortex_dm_read(vdev, op->reg);
+		}
 	}
-	/* The batch wrote behind the driver's back: forget the shadows. */
-	vortex_dm_forget(vdev);
+	/* The shadows become what the batch left (vortex_dm.c). */
+	vortex_dm_raw_end(vdev);
 	mutex_unlock(&vdev->dm.lock);
 
 	/* The reads that ran go back. */

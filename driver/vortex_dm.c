@@ -13,6 +13,14 @@
  * The mask array is written a 32-warp window at a time; the driver keeps
  * what it last wrote to each window and to DSELECT and DCONFIG, and skips
  * writes that would change nothing.
+ *
+ * A raw client (DRM_VORTEX_DEBUG_IOCTL_DM, e.g. vortex-dmserver's) owns its
+ * selection: "All subsequent step and instruction injection commands then
+ * use the selected warp/thread pair" (shared/specs/vxdebug-spec.md).  The
+ * driver's own sequences borrow DSELECT and the mask array between its
+ * batches (the HALTED work selects the first halted warp, halt-at-start
+ * selects every warp), so the driver also keeps what the client's batches
+ * left there, and each batch first gets it back (vortex_dm_raw_begin()).
  */
 
 #include <linux/delay.h>
@@ -62,6 +70,9 @@ int vortex_dm_activate(struct vortex_device *vdev)
 	dm->dconfig = 0;
 	memset(dm->wmask, 0, dm->windows * sizeof(*dm->wmask));
 	dm->wmask_known = true;
+	/* A raw client starts from the reset values too. */
+	dm->raw_dselect = 0;
+	memset(dm->raw_wmask, 0, dm->windows * sizeof(*dm->raw_wmask));
 	return 0;
 }
 
@@ -105,22 +116,6 @@ int vortex_dm_request(struct vortex_device *vdev, u32 bits, u32 *dctrl)
 		udelay(1);
 	}
 	return -EIO;
-}
-
-/**
- * vortex_dm_forget() - raw accesses changed the DM behind the shadows
- * @vdev: the device
- *
- * Rereads what can be read; the mask array is rewritten whole next time.
- */
-void vortex_dm_forget(struct vortex_device *vdev)
-{
-	struct vortex_dm *dm = &vdev->dm;
-
-	dm->active = vortex_dm_read(vdev, VX_DM_DCTRL) & VX_DCTRL_DMACTIVE;
-	dm->dselect = vortex_dm_read(vdev, VX_DM_DSELECT);
-	dm->dconfig = vortex_dm_read(vdev, VX_DM_DCONFIG);
-	dm->wmask_known = false;
 }
 
 /* Selects warp @warp and thread @thread, keeping the window. */
@@ -196,6 +191,92 @@ void vortex_dm_set_mask_all(struct vortex_device *vdev, bool all)
 	dm->wmask_known = true;
 }
 
+/**
+ * vortex_dm_raw_begin() - give a raw client back its selection
+ * @vdev: the device
+ *
+ * Before a raw batch: DSELECT and the mask array as the client's last
+ * batch left them, wherever the driver's sequences moved them since.
+ * Nothing is written when nothing moved.
+ */
+void vortex_dm_raw_begin(struct vortex_device *vdev)
+{
+	struct vortex_dm *dm = &vdev->dm;
+
+	if (!dm->active)
+		return;		/* the registers read 0 and ignore writes */
+	vortex_dm_set_mask(vdev, dm->raw_wmask);
+	if (dm->dselect != dm->raw_dselect) {
+		vortex_dm_write(vdev, VX_DM_DSELECT, dm->raw_dselect);
+		dm->dselect = dm->raw_dselect;
+	}
+}
+
+/**
+ * vortex_dm_raw_write() - one write of a raw batch, remembered for the client
+ * @vdev: the device
+ * @reg: DM register index
+ * @val: the value
+ *
+ * A DCTRL write with ndmreset goes to the card without that bit: the card's
+ * reset would also reset the ring and interrupt registers under the driver.
+ * The caller resets the card the driver's way (vortex_job_ndmreset()).
+ *
+ * Return: true if @val asked for ndmreset.
+ */
+bool vortex_dm_raw_write(struct vortex_device *vdev, u32 reg, u32 val)
+{
+	struct vortex_dm *dm = &vdev->dm;
+	/* (The write that activates the DM does nothing else.) */
+	bool ndmreset = reg == VX_DM_DCTRL && dm->active &&
+			val & VX_DCTRL_DMACTIVE && val & VX_DCTRL_NDMRESET;
+	u32 win;
+
+	vortex_dm_write(vdev, reg, ndmreset ? val & ~VX_DCTRL_NDMRESET : val);
+	switch (reg) {
+	case VX_DM_DCTRL:
+		if (!(val & VX_DCTRL_DMACTIVE)) {
+			/* A DM reset: the registers go back to 0. */
+			dm->raw_dselect = 0;
+			memset(dm->raw_wmask, 0, dm->windows * sizeof(*dm->raw_wmask));
+		}
+		dm->active = val & VX_DCTRL_DMACTIVE;
+		break;
+	case VX_DM_DSELECT:
+		if (dm->active)
+			dm->raw_dselect = val;
+		break;
+	case VX_DM_WMASK:
+		/* Windows past the last warp ignore writes. */
+		win = VX_DSELECT_WINSEL(dm->raw_dselect);
+		if (dm->active && win < dm->windows)
+			dm->raw_wmask[win] = val;
+		break;
+	}
+	return ndmreset;
+}
+
+/**
+ * vortex_dm_raw_end() - after a raw batch: the shadows are the client's view
+ * @vdev: the device
+ *
+ * Rereads DCTRL.dmactive, DSELECT and DCONFIG; the mask array holds what
+ * the batch wrote to it, which vortex_dm_raw_write() kept.
+ */
+void vortex_dm_raw_end(struct vortex_device *vdev)
+{
+	struct vortex_dm *dm = &vdev->dm;
+
+	dm->active = vortex_dm_read(vdev, VX_DM_DCTRL) & VX_DCTRL_DMACTIVE;
+	dm->dselect = vortex_dm_read(vdev, VX_DM_DSELECT);
+	dm->dconfig = vortex_dm_read(vdev, VX_DM_DCONFIG);
+	if (!dm->active)
+		memset(dm->raw_wmask, 0, dm->windows * sizeof(*dm->raw_wmask));
+	dm->raw_dselect = dm->dselect;
+	memcpy(dm->wmask, dm->raw_wmask, dm->windows * sizeof(*dm->wmask));
+	dm->wmask_known = true;
+}
+
 /* Window @win of WACTIVE or WSTATUS (@reg). */
 u32 vortex_dm_window(struct vortex_device *vdev, u32 reg, u32 win)
 {
@@ -243,5 +324,7 @@ int vortex_dm_init(struct vortex_device *vdev)
 	dm->windows = DIV_ROUND_UP(vortex_device_total_warps(vdev), 32);
 	dm->wmask = drmm_kcalloc(&vdev->drm, dm->windows, sizeof(*dm->wmask),
 				 GFP_KERNEL);
-	return dm->wmask ? 0 : -ENOMEM;
+	dm->raw_wmask = drmm_kcalloc(&vdev->drm, dm->windows,
+				     sizeof(*dm->raw_wmask), GFP_KERNEL);
+	return dm->wmask && dm->raw_wmask ? 0 : -ENOMEM;
 }

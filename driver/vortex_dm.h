@@ -39,6 +39,13 @@ struct vortex_dm {
 	bool wmask_known;
 	/** @accesses: DM register accesses so far (debugfs, for benchmarks) */
 	u64 accesses;
+	/**
+	 * @raw_dselect: DSELECT as the last raw batch (DRM_VORTEX_DEBUG_IOCTL_DM)
+	 * left it; the reset value until the first
+	 */
+	u32 raw_dselect;
+	/** @raw_wmask: the mask array as the raw client's batches left it */
+	u32 *raw_wmask;
 };
 
 int vortex_dm_init(struct vortex_device *vdev);
@@ -48,7 +55,6 @@ u32 vortex_dm_read(struct vortex_device *vdev, u32 reg);
 void vortex_dm_write(struct vortex_device *vdev, u32 reg, u32 val);
 int vortex_dm_activate(struct vortex_device *vdev);
 void vortex_dm_deactivate(struct vortex_device *vdev);
-void vortex_dm_forget(struct vortex_device *vdev);
 int vortex_dm_request(struct vortex_device *vdev, u32 bits, u32 *dctrl);
 void vortex_dm_select(struct vortex_device *vdev, u32 warp, u32 thread);
 void vortex_dm_set_dconfig(struct vortex_device *vdev, u32 dconfig);
@@ -56,5 +62,8 @@ void vortex_dm_set_mask(struct vortex_device *vdev, const u32 *mask);
 void vortex_dm_set_mask_all(struct vortex_device *vdev, bool all);
 u32 vortex_dm_window(struct vortex_device *vdev, u32 reg, u32 win);
 int vortex_dm_inject(struct vortex_device *vdev, u32 insn, bool warp_wide);
+void vortex_dm_raw_begin(struct vortex_device *vdev);
+bool vortex_dm_raw_write(struct vortex_device *vdev, u32 reg, u32 val);
+void vortex_dm_raw_end(struct vortex_device *vdev);
 
 #endif /* __VORTEX_DM_H__ */

@@ -842,6 +842,34 @@ static void vortex_job_entity_kill(struct vortex_device *vdev,
 }
 
 /**
+ * vortex_job_ndmreset() - a debugger's DCTRL.ndmreset, the driver's way
+ * @vdev: the device; DM lock held (no job goes on the card meanwhile)
+ *
+ * The card is reset as recovery resets it (ring and interrupts set up
+ * again): the job on the card, whoever's, is stopped through recovery with
+ * -ECANCELED, as when its file closes (no crash dump); with none there,
+ * the card is reset at once.  Either reset arms the warps a resethaltreq
+ * latched (docs/hardware.md).
+ */
+void vortex_job_ndmreset(struct vortex_device *vdev)
+{
+	struct vortex_job *job;
+	unsigned long flags;
+
+	lockdep_assert_held(&vdev->dm.lock);
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	job = vdev->active_job;
+	if (job) {
+		vdev->cancel_pending = true;
+		vdev->cancel_seqno = lower_32_bits(job->hw_fence->seqno);
+		queue_work(vdev->reset_wq, &vdev->reset_work);
+	}
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	if (!job)
+		vortex_device_reset(vdev);
+}
+
+/**
  * vortex_job_file_close() - drop a closing file's work without waiting
  * @vfile: the file
  *

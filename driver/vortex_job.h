@@ -71,6 +71,7 @@ void vortex_job_unplug(struct vortex_device *vdev);
 
 int vortex_job_file_open(struct vortex_file *vfile);
 void vortex_job_file_close(struct vortex_file *vfile);
+void vortex_job_ndmreset(struct vortex_device *vdev);
 
 void vortex_job_irq_fence(struct vortex_device *vdev);
 void vortex_job_irq_error(struct vortex_device *vdev);

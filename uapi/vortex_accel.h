@@ -520,6 +520,12 @@ struct drm_vortex_debug_dm_op {
  * Needs CAP_SYS_ADMIN (a raw DCTRL write can reset or halt anything on
  * the card, whoever's job it is): -EPERM otherwise.  Does not need the
  * target's job on the card.  -E2BIG above DRM_VORTEX_DEBUG_DM_MAX_OPS.
+ * DSELECT and the mask array are the caller's: each batch starts with
+ * them as its last batch left them, whatever the driver selected since.
+ * A DCTRL write with ndmreset (and dmactive) resets the card the driver's
+ * way: the job on the card, whoever's, ends with -ECANCELED through
+ * recovery (no crash dump), or with none there the card is reset at once;
+ * warps latched by resethaltreq are armed by that reset.
  */
 struct drm_vortex_debug_dm {
 	/** @ops: user pointer to @count struct drm_vortex_debug_dm_op */

@@ -118,10 +118,17 @@ static bool ndmreset_asserted(const struct vx_sim *sim)
     return sim->clock < sim->dm.ndmreset_until;
 }
 
-/* all/any halted, running, unavail over the warps selected in WMASK. */
+/*
+ * all/any halted, running, unavail over the warps selected in WMASK.  As in
+ * the reference RTL (docs/hardware.md, "Summary bits"), running means "not
+ * halted": a warp without a context counts as running for allrunning and
+ * anyrunning.  It cannot be halted here (haltreq leaves it alone, where the
+ * RTL sets its halted bit), so allhalted asks only that every selected warp
+ * with a context be halted: "halt all" then reads allhalted, as there.
+ */
 static uint32_t dctrl_summary(struct vx_sim *sim)
 {
-    uint32_t nsel = 0, nhalted = 0, nrunning = 0, nunavail = 0, v = 0;
+    uint32_t nsel = 0, nhalted = 0, nactive = 0, v = 0;
 
     for (uint32_t g = 0; g < sim->nwarps; g++) {
         const struct vx_warp *w = &sim->warps[g];
@@ -130,23 +137,18 @@ static uint32_t dctrl_summary(struct vx_sim *sim)
             continue;
         }
         nsel++;
-        if (!w->active) {
-            nunavail++;
-        } else if (w->halted) {
-            nhalted++;
-        } else {
-            nrunning++;
-        }
+        nactive += w->active;
+        nhalted += w->halted;
     }
     if (!nsel) {
         return 0;
     }
     v |= nhalted ? VX_DCTRL_ANYHALTED : 0;
-    v |= nhalted == nsel ? VX_DCTRL_ALLHALTED : 0;
-    v |= nrunning ? VX_DCTRL_ANYRUNNING : 0;
-    v |= nrunning == nsel ? VX_DCTRL_ALLRUNNING : 0;
-    v |= nunavail ? VX_DCTRL_ANYUNAVAIL : 0;
-    v |= nunavail == nsel ? VX_DCTRL_ALLUNAVAIL : 0;
+    v |= nhalted == nactive ? VX_DCTRL_ALLHALTED : 0;
+    v |= nhalted < nsel ? VX_DCTRL_ANYRUNNING : 0;
+    v |= !nhalted ? VX_DCTRL_ALLRUNNING : 0;
+    v |= nactive < nsel ? VX_DCTRL_ANYUNAVAIL : 0;
+    v |= !nactive ? VX_DCTRL_ALLUNAVAIL : 0;
     return v;
 }
 

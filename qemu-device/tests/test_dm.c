@@ -200,8 +200,13 @@ TEST(wmask_windows_large_card)
     EXPECT_EQ(0xff, dm_rd(&c, VX_DM_WMASK));
     dm_wr(&c, VX_DM_DSELECT, VX_DSELECT_MAKE(0, 0, 0));
     EXPECT_EQ(0, dm_rd(&c, VX_DM_WMASK));
-    /* 8 selected warps, none with a context */
-    EXPECT_EQ(VX_DCTRL_ANYUNAVAIL | VX_DCTRL_ALLUNAVAIL,
+    /*
+     * 8 selected warps, none with a context: none halted, so all running
+     * (the RTL's all_running = &(~warp_status_arr), docs/hardware.md
+     * "Summary bits"), and none left to halt, so all halted too.
+     */
+    EXPECT_EQ(VX_DCTRL_ANYUNAVAIL | VX_DCTRL_ALLUNAVAIL | VX_DCTRL_ANYRUNNING |
+              VX_DCTRL_ALLRUNNING | VX_DCTRL_ALLHALTED,
               dm_rd(&c, VX_DM_DCTRL) & VX_MASK(29, 24));
     card_close(&c);
 }
@@ -261,12 +266,21 @@ TEST_F(dm, halt_ignores_warps_without_context)
 
     spin_halted(c, 0xff);
     EXPECT_EQ(0x11, dm_rd(c, VX_DM_WSTATUS));
-    EXPECT_EQ(VX_DCTRL_ANYHALTED | VX_DCTRL_ANYUNAVAIL,
-              dm_rd(c, VX_DM_DCTRL) & VX_MASK(29, 24));
+    /*
+     * "Halt all" reads allhalted although 6 selected warps have no
+     * context, as in the RTL, where the same haltreq sets their halted
+     * bits and all_halted = &warp_status_arr (docs/hardware.md, "Summary
+     * bits"); they count as running (not halted) for anyrunning.
+     */
+    EXPECT_EQ(VX_DCTRL_ANYHALTED | VX_DCTRL_ALLHALTED | VX_DCTRL_ANYRUNNING |
+              VX_DCTRL_ANYUNAVAIL, dm_rd(c, VX_DM_DCTRL) & VX_MASK(29, 24));
     EXPECT_EQ(VX_STATUS_HALTED, rd(c, VX_REG_STATUS) & VX_STATUS_HALTED);
     EXPECT_FALSE(vx_sim_runnable(c->sim));
     dm_ctrl(c, VX_DCTRL_RESUMEREQ);
     EXPECT_TRUE(vx_sim_runnable(c->sim));
+    /* "Continue all" reads allrunning: no selected warp is halted. */
+    EXPECT_EQ(VX_DCTRL_ANYRUNNING | VX_DCTRL_ALLRUNNING | VX_DCTRL_ANYUNAVAIL,
+              dm_rd(c, VX_DM_DCTRL) & VX_MASK(29, 24));
 }
 
 TEST_F(dm, nothing_selected_reads_no_summary)

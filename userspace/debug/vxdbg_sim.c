@@ -128,16 +128,64 @@ void sim_dm_set_mask_all(struct vxdbg_sim *s, bool all)
 }
 
 /*
- * vortex_dm_forget(): raw accesses changed the DM behind the shadows.  The
- * driver rereads DCTRL and DCONFIG too (for shadows this backend does not
- * keep): read them all the same, so the access counts stay the driver's.
+ * vortex_dm_raw_begin(): a raw client gets back the selection its last
+ * batch left, wherever the backend's own sequences moved it since.
  */
-void sim_dm_forget(struct vxdbg_sim *s)
+void sim_dm_raw_begin(struct vxdbg_sim *s)
 {
-	sim_dm_read(s, VX_DM_DCTRL);
+	if (!s->dm_active)
+		return;
+	sim_dm_set_mask(s, s->raw_wmask);
+	if (s->dselect != s->raw_dselect) {
+		sim_dm_write(s, VX_DM_DSELECT, s->raw_dselect);
+		s->dselect = s->raw_dselect;
+	}
+}
+
+/* vortex_dm_raw_write(): one raw write, remembered for the client. */
+bool sim_dm_raw_write(struct vxdbg_sim *s, uint32_t reg, uint32_t val)
+{
+	bool ndmreset = reg == VX_DM_DCTRL && s->dm_active &&
+			val & VX_DCTRL_DMACTIVE && val & VX_DCTRL_NDMRESET;
+	uint32_t win;
+
+	sim_dm_write(s, reg, ndmreset ? val & ~VX_DCTRL_NDMRESET : val);
+	switch (reg) {
+	case VX_DM_DCTRL:
+		if (!(val & VX_DCTRL_DMACTIVE)) {
+			s->raw_dselect = 0;
+			memset(s->raw_wmask, 0, s->windows * sizeof(*s->raw_wmask));
+		}
+		s->dm_active = val & VX_DCTRL_DMACTIVE;
+		break;
+	case VX_DM_DSELECT:
+		if (s->dm_active)
+			s->raw_dselect = val;
+		break;
+	case VX_DM_WMASK:
+		win = VX_DSELECT_WINSEL(s->raw_dselect);
+		if (s->dm_active && win < s->windows)
+			s->raw_wmask[win] = val;
+		break;
+	}
+	return ndmreset;
+}
+
+/*
+ * vortex_dm_raw_end(): the shadows become the client's view.  The driver
+ * rereads DCONFIG too (a shadow this backend does not keep): read it all
+ * the same, so the access counts stay the driver's.
+ */
+void sim_dm_raw_end(struct vxdbg_sim *s)
+{
+	s->dm_active = sim_dm_read(s, VX_DM_DCTRL) & VX_DCTRL_DMACTIVE;
 	s->dselect = sim_dm_read(s, VX_DM_DSELECT);
 	sim_dm_read(s, VX_DM_DCONFIG);
-	s->wmask_known = false;
+	if (!s->dm_active)
+		memset(s->raw_wmask, 0, s->windows * sizeof(*s->raw_wmask));
+	s->raw_dselect = s->dselect;
+	memcpy(s->wmask, s->raw_wmask, s->windows * sizeof(*s->wmask));
+	s->wmask_known = true;
 }
 
 uint32_t sim_dm_window(struct vxdbg_sim *s, uint32_t reg, uint32_t win)
@@ -212,7 +260,8 @@ int vxdbg_sim_new(struct vxdbg_topology *topo, struct vxdbg_sim **out)
 	s->windows = (vxdbg_topology_warps(topo) + 31) / 32;
 	s->vram = calloc(1, topo->vram_size);
 	s->wmask = calloc(s->windows, sizeof(*s->wmask));
-	if (s->vram && s->wmask)
+	s->raw_wmask = calloc(s->windows, sizeof(*s->raw_wmask));
+	if (s->vram && s->wmask && s->raw_wmask)
 		s->sim = vx_sim_new(&cfg, s->vram, NULL, NULL);
 	if (!s->sim || vxdbg_sim_alloc(s, SIM_RING_SIZE, &s->ring) ||
 	    vxdbg_sim_alloc(s, hw * SIM_STACK_SIZE, &s->stack)) {
@@ -233,6 +282,7 @@ void vxdbg_sim_free(struct vxdbg_sim *s)
 	if (s->sim)
 		vx_sim_free(s->sim);
 	free(s->wmask);
+	free(s->raw_wmask);
 	free(s->vram);
 	free(s);
 }
@@ -399,6 +449,17 @@ void sim_job_end(struct vxdbg_sim *s, int status)
 		s->dbg->frozen = false;
 		sim_post(s->dbg, DRM_VORTEX_DEBUG_EVENT_FINISHED, j->seqno, &st, 1);
 	}
+}
+
+/*
+ * vortex_job_ndmreset(): the job on the card (if any) ends with -ECANCELED
+ * and the card is reset, as recovery does it (at once here).
+ */
+void sim_ndmreset(struct vxdbg_sim *s)
+{
+	if (s->active)
+		sim_job_end(s, -ECANCELED);
+	sim_card_reset(s);
 }
 
 /* ------------------------------------------------------------ events */
@@ -571,9 +632,12 @@ int vxdbg_sim_attach(struct vxdbg_sim *s, struct vxdbg_backend **out)
 	d->s = s;
 	/* vortex_dm_activate(): the activating write does nothing else. */
 	sim_dm_write(s, VX_DM_DCTRL, VX_DCTRL_DMACTIVE);
+	s->dm_active = true;
 	s->dselect = 0;
 	memset(s->wmask, 0, s->windows * sizeof(*s->wmask));
 	s->wmask_known = true;
+	s->raw_dselect = 0;
+	memset(s->raw_wmask, 0, s->windows * sizeof(*s->raw_wmask));
 	/* An ebreak halts the warp instead of failing the job. */
 	sim_dm_write(s, VX_DM_DCONFIG, VX_DCONFIG_EBREAKH);
 	s->dbg = d;
@@ -598,5 +662,6 @@ void sim_session_detach(struct sim_session *d)
 	}
 	s->dbg = NULL;
 	sim_dm_write(s, VX_DM_DCTRL, 0);
+	s->dm_active = false;
 	free(d);
 }

@@ -65,10 +65,14 @@ struct vxdbg_sim {
 	struct sim_session *dbg;	/* attached session, or NULL */
 	/* Debug Module shadows (vortex_dm.c's) */
 	uint64_t dm_accesses;
+	bool dm_active;			/* DCTRL.dmactive */
 	uint32_t dselect;
 	uint32_t *wmask;
-	bool wmask_known;		/* false after raw DM writes */
+	bool wmask_known;
 	uint32_t windows;
+	/* what the raw client's batches left (vortex_dm.c's raw_*) */
+	uint32_t raw_dselect;
+	uint32_t *raw_wmask;
 };
 
 /* DM access, as vortex_dm.c does it (same accesses, same counts). */
@@ -80,12 +84,15 @@ void sim_dm_set_mask(struct vxdbg_sim *s, const uint32_t *mask);
 void sim_dm_set_mask_all(struct vxdbg_sim *s, bool all);
 uint32_t sim_dm_window(struct vxdbg_sim *s, uint32_t reg, uint32_t win);
 int sim_dm_inject(struct vxdbg_sim *s, uint32_t insn, bool warp_wide);
-void sim_dm_forget(struct vxdbg_sim *s);
+void sim_dm_raw_begin(struct vxdbg_sim *s);
+bool sim_dm_raw_write(struct vxdbg_sim *s, uint32_t reg, uint32_t val);
+void sim_dm_raw_end(struct vxdbg_sim *s);
 
 /* The card and its jobs (vxdbg_sim.c). */
 uint32_t sim_total_warps(const struct vxdbg_sim *s);
 bool sim_in_vram(const struct vxdbg_sim *s, uint64_t addr, uint64_t len);
 void sim_card_reset(struct vxdbg_sim *s);
+void sim_ndmreset(struct vxdbg_sim *s);
 void sim_job_end(struct vxdbg_sim *s, int status);
 void sim_post(struct sim_session *d, uint16_t type, uint64_t job,
 	      const uint32_t *data, unsigned int n);

@@ -97,17 +97,18 @@ static int sim_dm(struct vxdbg_backend *be, struct drm_vortex_debug_dm *a)
 		return -E2BIG;
 	if (bad_ptr(a->ops))
 		return -EFAULT;
+	sim_dm_raw_begin(s);
 	for (uint32_t i = 0; i < a->count && !ret; i++) {
 		if (ops[i].pad || ops[i].flags & ~DRM_VORTEX_DEBUG_DM_WRITE)
 			ret = -EINVAL;
 		else if (ops[i].reg >= VX_DM_NREGS)
 			ret = -ERANGE;
-		else if (ops[i].flags & DRM_VORTEX_DEBUG_DM_WRITE)
-			sim_dm_write(s, ops[i].reg, ops[i].value);
-		else
+		else if (!(ops[i].flags & DRM_VORTEX_DEBUG_DM_WRITE))
 			ops[i].value = sim_dm_read(s, ops[i].reg);
+		else if (sim_dm_raw_write(s, ops[i].reg, ops[i].value))
+			sim_ndmreset(s);
 	}
-	sim_dm_forget(s);
+	sim_dm_raw_end(s);
 	return ret;
 }
 

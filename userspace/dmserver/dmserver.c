@@ -6,7 +6,8 @@
  * ticks the target between polls, so the simulator build advances only
  * here and the driver build notices the job's end within a tick.  Each
  * R/W line is one DM batch: one DRM_VORTEX_DEBUG_IOCTL_DM, run in order
- * under the driver's DM lock.
+ * under the driver's DM lock; after a DCTRL write with ndmreset the
+ * bridge starts the staged kernel again (dms_reset()).
  */
 #include <errno.h>
 #include <poll.h>
@@ -16,9 +17,11 @@
 
 #include "dmproto.h"
 #include "dmserver.h"
+#include "vortex_regs.h"
 
 #define DMS_TICK_MS	20	/* poll timeout while nothing moves */
 #define DMS_RX		512
+#define DMS_RESET_MS	5000	/* a reset's job on the card, its warps halted */
 
 struct dms {
 	struct vx_conn *conn;
@@ -26,6 +29,7 @@ struct dms {
 	const struct dmserver_opts *o;
 	struct vxdbg_backend *be;	/* the session, NULL without one */
 	int last;			/* verdict of the last job: 0 ok, 1 not */
+	bool resethalt;			/* the client wrote resethaltreq since the last reset */
 };
 
 #define dms_log(...)	fprintf(stderr, "vortex-dmserver: " __VA_ARGS__)
@@ -61,49 +65,81 @@ static int dms_timeout(struct dms *s)
 	return dms_tick(s) == DMTARGET_BUSY ? 0 : DMS_TICK_MS;
 }
 
-/* One R or W line: a single DM batch. */
+/* @n raw accesses, in order; a read's value lands in @ops. */
+static int dms_batch(struct dms *s, struct drm_vortex_debug_dm_op *ops, unsigned int n)
+{
+	struct drm_vortex_debug_dm args = { .ops = (uintptr_t)ops, .count = n };
+	int ret;
+
+	if (!n)
+		return 0;
+	ret = s->be->ops->dm(s->be, &args);
+	if (ret)
+		dms_log("DM access failed: %s\n", strerror(-ret));
+	return ret;
+}
+
+/*
+ * A DCTRL write that resets the platform: dmactive with ndmreset (one
+ * without dmactive resets the Debug Module instead, and nothing else).
+ * Notes a resethaltreq on the way, for the reset that follows.
+ */
+static bool dms_wants_reset(struct dms *s, const struct drm_vortex_debug_dm_op *op)
+{
+	if (op->reg != VX_DM_DCTRL || !(op->flags & DRM_VORTEX_DEBUG_DM_WRITE))
+		return false;
+	if (!(op->value & VX_DCTRL_DMACTIVE)) {
+		s->resethalt = false;
+		return false;
+	}
+	if (op->value & VX_DCTRL_RESETHALTREQ)
+		s->resethalt = true;
+	return op->value & VX_DCTRL_NDMRESET;
+}
+
+static int dms_reset(struct dms *s);
+
+/*
+ * One R or W line: a single DM batch, cut after each DCTRL write with
+ * ndmreset (the driver resets the card its own way) for dms_reset().
+ */
 static int dms_access(struct dms *s, struct dmproto_req *req)
 {
 	struct drm_vortex_debug_dm_op ops[DMPROTO_MAX_REGS] = { 0 };
-	struct drm_vortex_debug_dm args = { .ops = (uintptr_t)ops, .count = req->count };
-	int ret;
+	unsigned int i, from = 0;
+	int ret = 0;
 
 	if (!s->be)
 		return -ENODEV;
-	for (unsigned int i = 0; i < req->count; i++) {
+	for (i = 0; i < req->count; i++) {
 		ops[i].reg = req->reg[i];
 		if (req->op == DMPROTO_WRITE) {
 			ops[i].flags = DRM_VORTEX_DEBUG_DM_WRITE;
 			ops[i].value = req->value[i];
 		}
 	}
-	ret = s->be->ops->dm(s->be, &args);
-	if (ret) {
-		dms_log("DM access failed: %s\n", strerror(-ret));
-		return ret;
+	for (i = 0; i < req->count && !ret; i++) {
+		if (!dms_wants_reset(s, &ops[i]))
+			continue;
+		ret = dms_batch(s, ops + from, i + 1 - from) ?: dms_reset(s);
+		from = i + 1;
 	}
-	for (unsigned int i = 0; i < req->count; i++)
+	if (!ret)
+		ret = dms_batch(s, ops + from, req->count - from);
+	for (i = 0; i < req->count; i++)
 		req->value[i] = ops[i].value;
-	return 0;
+	return ret;
 }
 
-/* `s`: arm halt-at-start if asked, then launch (disarming if that fails). */
-static int dms_start(struct dms *s)
+/* Launches the staged kernel, its warps armed to halt at start if @halt. */
+static int dms_launch(struct dms *s, bool halt, const char *why)
 {
 	struct drm_vortex_debug_warps w = { .op = DRM_VORTEX_DEBUG_WARPS_HALT_AT_START,
 					    .flags = DRM_VORTEX_DEBUG_WARPS_ALL };
-	enum dmtarget_state st;
 	char msg[256];
 	int ret;
 
-	if (!s->be)
-		return -ENODEV;
-	st = dms_tick(s);	/* a job that just ended is not running */
-	if (st == DMTARGET_BUSY || st == DMTARGET_WAITING) {
-		dms_log("s: the last job is still running\n");
-		return -EBUSY;
-	}
-	if (s->o->halt_at_start) {
+	if (halt) {
 		ret = s->be->ops->warps(s->be, &w);
 		if (ret) {
 			dms_log("cannot arm halt-at-start: %s\n", strerror(-ret));
@@ -114,13 +150,88 @@ static int dms_start(struct dms *s)
 	if (ret) {
 		dms_log("cannot start the kernel: %s\n", strerror(-ret));
 		w.flags = 0;
-		if (s->o->halt_at_start)
+		if (halt)
 			s->be->ops->warps(s->be, &w);
 		return ret;
 	}
 	dmtarget_describe(s->t, msg, sizeof(msg));
-	dms_log("started %s%s\n", msg, s->o->halt_at_start ? "; its warps halt at start" : "");
+	dms_log("%sstarted %s%s\n", why, msg, halt ? "; its warps halt at start" : "");
 	return 0;
+}
+
+/* `s`: arm halt-at-start if asked, then launch (disarming if that fails). */
+static int dms_start(struct dms *s)
+{
+	enum dmtarget_state st;
+
+	if (!s->be)
+		return -ENODEV;
+	st = dms_tick(s);	/* a job that just ended is not running */
+	if (st == DMTARGET_BUSY || st == DMTARGET_WAITING) {
+		dms_log("s: the last job is still running\n");
+		return -EBUSY;
+	}
+	return dms_launch(s, s->o->halt_at_start, "");
+}
+
+/*
+ * Waits until the job a reset launched is on the card (LAUNCHED) and, if
+ * its warps were armed, one of them halted (HALTED): what a client polls
+ * for after a reset then reads at once.  Earlier events were drained.
+ */
+static void dms_reset_wait(struct dms *s, bool halt)
+{
+	struct drm_vortex_debug_event ev;
+	int left = DMS_RESET_MS, step = 100;
+	bool launched = false;
+
+	while (left > 0) {
+		if (s->be->ops->event(s->be, &ev, step)) {
+			left -= step;
+			continue;
+		}
+		if (ev.type == DRM_VORTEX_DEBUG_EVENT_LAUNCHED)
+			launched = true;
+		else if (ev.type == DRM_VORTEX_DEBUG_EVENT_FINISHED && launched)
+			return;
+		if (launched && (!halt || ev.type == DRM_VORTEX_DEBUG_EVENT_HALTED))
+			return;
+	}
+	dms_log("ndmreset: the new job %s within %d ms\n",
+		launched ? "did not halt" : "was not on the card", DMS_RESET_MS);
+}
+
+/*
+ * ndmreset, as Vortex's RTL debug server has it: the platform resets and
+ * the staged kernel starts again from its entry, the warps a resethaltreq
+ * selected halting before its first instruction (docs/debugging.md,
+ * "ndmreset").  The driver has reset the card and is cancelling the job
+ * that was on it (vortex_job_ndmreset()); once it has ended, the kernel is
+ * launched again, with every warp armed to halt at start if the client
+ * wrote resethaltreq since the last reset (once, as the RTL's resethaltreq
+ * is).
+ */
+static int dms_reset(struct dms *s)
+{
+	struct drm_vortex_debug_event ev;
+	bool halt = s->resethalt;
+	enum dmtarget_state st;
+	int left;
+
+	s->resethalt = false;
+	for (left = DMS_RESET_MS; left > 0; left -= DMS_TICK_MS) {
+		st = dms_tick(s);
+		if (st == DMTARGET_IDLE || st == DMTARGET_ENDED)
+			break;
+		poll(NULL, 0, DMS_TICK_MS);
+	}
+	if (left <= 0) {
+		dms_log("ndmreset: the job on the card did not end\n");
+		return -EBUSY;
+	}
+	while (!s->be->ops->event(s->be, &ev, 0))
+		;			/* what came before the reset */
+	return dms_launch(s, halt, "ndmreset: ") ?: (dms_reset_wait(s, halt), 0);
 }
 
 /* One line: parse, do, answer.  Returns false when the client is done. */
@@ -168,6 +279,7 @@ static void dms_client(struct dms *s, int fd)
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	int ret;
 
+	s->resethalt = false;	/* the last session's DM was reset with it */
 	ret = dmtarget_attach(s->t, &s->be);
 	if (ret) {
 		s->be = NULL;

@@ -44,7 +44,7 @@ $(O)/host/userspace/test_dm_sim: $(DMS_DIR)/tests/test_dm_sim.c $(DMS_HDRS) \
 	$(HOST_CC) $(HOST_CFLAGS) -Wno-clobbered $(DMS_INC) $(KSFT_INC) \
 		-DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $< $(DBG_HOST_LIBS)
 
-$(O)/host/userspace/dmserver_sim: $(DMS_DIR)/tests/dmserver_e2e.py \
+$(O)/host/userspace/dmserver_sim: $(DMS_DIR)/tests/dmserver_e2e.py $(DMS_DIR)/tests/dm_line_client.py \
 		$(O)/host/userspace/vortex-dmserver-sim | $(US_KERNELS)
 	@mkdir -p $(@D)
 	ln -sf $(abspath $<) $@

@@ -8,7 +8,8 @@ with --connect HOST:PORT it talks to a server already running the same way
 (the guest's, through its virtio-serial port: suite dmserver_guest).
 
 Everything the client learns it learns through the Debug Module alone, as a
-JTAG-level tool would: the topology from PLATFORM, halted warps from
+JTAG-level tool would (and vxdbg_session() talks exactly as Vortex's own
+debugger does, one access per line, dm_line_client.py): the topology from PLATFORM, halted warps from
 WSTATUS, registers and memory by injecting instructions and moving values
 through the selected lane's DSCRATCH registers.  The expected values come
 from docs/hardware.md ("Launch ABI"): a0 = mscratch = the argument block,
@@ -24,6 +25,10 @@ import subprocess
 import sys
 import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+import dm_line_client as line  # noqa: E402
+from dm_line_client import csrr, csrw, lw, sw  # noqa: E402  (RV32 encodings)
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.realpath(__file__)), '..', '..', '..'))
 O = os.path.join(TOP, os.environ.get('O', 'build'))
@@ -48,23 +53,6 @@ results = []
 def check(name, ok, diag=''):
     results.append((name, bool(ok), diag))
     return bool(ok)
-
-
-# RV32 encodings of what the client injects
-def csrw(csr, rs1):
-    return csr << 20 | rs1 << 15 | 1 << 12 | 0x73
-
-
-def csrr(rd, csr):
-    return csr << 20 | 2 << 12 | rd << 7 | 0x73
-
-
-def lw(rd, rs1, imm=0):
-    return imm << 20 | rs1 << 15 | 2 << 12 | rd << 7 | 0x03
-
-
-def sw(rs2, rs1, imm=0):
-    return (imm >> 5) << 25 | rs2 << 20 | rs1 << 15 | 2 << 12 | (imm & 31) << 7 | 0x23
 
 
 class Protocol(Exception):
@@ -372,7 +360,119 @@ def start_again(c):
     return reply == '+'
 
 
+def vxdbg_session(c, card, sim, server):
+    """What a person does with vxdbg, line by line as vxdbg sends it: the
+    selection of a warp other than 0 kept across steps (the spec: "All
+    subsequent step and instruction injection commands then use the
+    selected warp/thread pair"), a software breakpoint on another warp,
+    reset --halt (the kernel starts again, every warp halted at its entry),
+    then "halt all" and "continue all" polled while a warp has no context
+    (allhalted/allrunning from the halted bits, docs/hardware.md)."""
+    v = line.Vxdbg(c, card.total, card.threads)
+    want = card.launched_warps()
+    checked = len(re.findall(r'vecadd result checked: 64 of 64', server.text())) if sim else 0
+    ok = start_again(c)
+    v.setup()
+    st = v.wait_bits(line.WSTATUS, lambda b: bin(b).count('1') >= want)
+    if not check('vxdbg: s again, every warp of the job halted at its start',
+                 ok and bin(st).count('1') == want, f's {ok}, WSTATUS {st:#x}'):
+        return
+    warps = [w for w in range(card.total) if st >> w & 1]
+    w = 3 if 3 in warps else warps[-1]
+    lane = min(3, card.threads - 1)
+    other = [x for x in warps if x not in (0, w)][-1]
+    sel = w << 7 | lane
+
+    # Steps: vxdbg selects once (w2:183 for warp 3 lane 3), then steps.
+    v.select(w, lane)
+    entry = v.rd(line.DPC)
+    pcs, sels, done = [entry], [], []
+    for _ in range(3):
+        done.append(v.step())
+        sels.append(v.rd(line.DSELECT))
+        pcs.append(v.rd(line.DPC))
+    cause = v.rdfield('hacause')
+    check(f'3 steps of warp {w} lane {lane}: DSELECT reads {sel:#x} after each',
+          sels == [sel] * 3 and all(done), f'DSELECT {[hex(x) for x in sels]}, steps {done}')
+    check(f'each step moved warp {w} one instruction on, hacause STEP',
+          len(set(pcs)) == 4 and cause == line.HACAUSE_STEP,
+          f'PCs {[hex(x) for x in pcs]}, hacause {cause}')
+    hart = v.read_csr(CSR_MHARTID)
+    check(f'injection after the steps runs in warp {w} lane {lane} (mhartid)',
+          hart == w * card.threads + lane, f'mhartid {hart}, expected {w * card.threads + lane}')
+
+    # A software breakpoint, as vxdbg sets one: ebreak written by injection.
+    bp = pcs[3]
+    orig = v.load(bp)
+    planted = orig is not None and v.store(bp, line.EBREAK)
+    v.select_warps([other])
+    v.request('resumereq')
+    st = v.wait_bits(line.WSTATUS, lambda b: b >> other & 1)
+    v.select(other, 0)
+    cause, pc = v.rdfield('hacause'), v.rd(line.DPC)
+    check(f'a breakpoint planted by warp {w} halts warp {other} on it, hacause EBREAK',
+          planted and st >> other & 1 and cause == line.HACAUSE_EBREAK and pc == bp,
+          f'planted {planted}, WSTATUS {st:#x}, hacause {cause}, PC {pc:#x}, bp {bp:#x}')
+    v.select(w, lane)
+    restored = v.store(bp, orig or 0) and v.load(bp) == orig
+
+    # reset --halt: the kernel again from its entry, every warp halted there.
+    reset = v.reset_halt()
+    if not sim:
+        time.sleep(3)   # a person's pause, past the guest's 2 s job timeout
+    v.setup()
+    st = v.wait_bits(line.WSTATUS, lambda b: bin(b).count('1') >= want)
+    act = v.warp_bits(line.WACTIVE)
+    pcs, causes = set(), set()
+    for x in warps:
+        v.select(x, 0)
+        pcs.add(v.rd(line.DPC))
+        causes.add(v.rdfield('hacause'))
+    allhalted = v.rdfield('allhalted')
+    check('reset --halt: the kernel starts again, every warp halted at its entry',
+          restored and reset and bin(st).count('1') == want and st == act and
+          pcs == {entry} and causes <= {line.HACAUSE_RESETHALTREQ, line.HACAUSE_HALTREQ}
+          and allhalted, f'restored {restored}, ndmreset polled {reset}, WSTATUS {st:#x}, '
+          f'WACTIVE {act:#x}, PCs {[hex(x) for x in pcs]}, causes {causes}, allhalted {allhalted}')
+    if sim:
+        check('server log: the halted job cancelled, the kernel started again',
+              server.wait_log(r'job ended: Operation canceled\n.*ndmreset: started job'),
+              server.text())
+
+    # One warp runs to its end; then "halt all" and "continue all".
+    v.select_warps([other])
+    v.request('resumereq')
+    act = v.wait_bits(line.WACTIVE, lambda b: not b >> other & 1)
+    v.select_warps()
+    v.request('haltreq')
+    halted = v.poll('allhalted', 1)
+    check(f'halt all: allhalted, though warp {other} has ended (no context)',
+          not act >> other & 1 and halted, f'WACTIVE {act:#x}, allhalted polled {halted}')
+    v.select_warps()
+    v.request('resumereq')
+    running = v.poll('allrunning', 1)
+    act = v.wait_bits(line.WACTIVE, lambda b: b == 0)
+    check('continue all: allrunning, and the job runs to its end',
+          running and act == 0, f'allrunning polled {running}, WACTIVE {act:#x}')
+    if sim:
+        check('server log: the restarted job ended ok and checked out',
+              server.wait_log(r'vecadd result checked: 64 of 64', checked + 1), server.text())
+
+    # reset (no --halt) on an idle card: the kernel runs again, to its end.
+    reset = v.wrfield('ndmreset', 1) or v.poll('ndmreset', 0)
+    st = v.warp_bits(line.WSTATUS)
+    act = v.wait_bits(line.WACTIVE, lambda b: b == 0)
+    ok = reset and st == 0 and act == 0
+    if sim:
+        ok = ok and server.wait_log(r'ndmreset: started job \d+: [^\n]*entry[^\n;]*\n') and \
+            server.wait_log(r'vecadd result checked: 64 of 64', checked + 2)
+    check('reset on an idle card: the kernel runs again, none halted, to its end', ok,
+          f'ndmreset polled {reset}, WSTATUS {st:#x}, WACTIVE {act:#x}\n' +
+          (server.text() if sim else ''))
+
+
 def disconnect_halted(c, card, addr, sim, server):
+    checked = len(re.findall(r'vecadd result checked: 64 of 64', server.text())) if sim else 0
     ok = start_again(c)
     want = card.launched_warps()
     st = card.wait_bits(WSTATUS, lambda v: bin(v).count('1') >= want, 60)
@@ -389,7 +489,7 @@ def disconnect_halted(c, card, addr, sim, server):
     if sim:
         check('server log: session detached, then the second job checked out',
               server.wait_log(r'session detached', 1) and
-              server.wait_log(r'vecadd result checked: 64 of 64', 2), server.text())
+              server.wait_log(r'vecadd result checked: 64 of 64', checked + 1), server.text())
     return c
 
 
@@ -435,6 +535,7 @@ def main():
                 out = registers(c, card, warps)
                 memory(c, card, warps, out)
                 resume(c, card, sim, server)
+                vxdbg_session(c, card, sim, server)
                 c = disconnect_halted(c, card, addr, sim, server)
                 quit_closes(c)
     except (Protocol, OSError) as e:

@@ -4,8 +4,10 @@
  * DRM_VORTEX_DEBUG_IOCTL_DM) on the simulator backend: a running kernel
  * (hang: every warp loops, lane 0 of warp 0 counts) halted and resumed by
  * raw DCTRL writes in one batch, DPC/WSTATUS/DCTRL read back, every error
- * path with the driver's errno, and the session's own operations still
- * right after raw writes moved DSELECT and WMASK behind its shadows.
+ * path with the driver's errno, the session's own operations still
+ * right after raw writes moved DSELECT and WMASK behind its shadows, the
+ * client's selection kept across the session's own (the HALTED work), and
+ * a raw ndmreset cancelling the job as the driver does.
  */
 #include <errno.h>
 #include <string.h>
@@ -29,13 +31,14 @@ FIXTURE(dm) {
 	struct vxdbg_sim_staged st;
 	volatile uint32_t *count;
 	uint64_t base;
+	uint64_t seqno;
 };
 
 FIXTURE_SETUP(dm)
 {
 	struct vxdbg_sim_start o = { .grid = 2, .block = 32 };
 	struct hang_args *args;
-	uint64_t count, seqno;
+	uint64_t count;
 
 	ASSERT_EQ(0, vxdbg_sim_stage(VX_KERNEL_DIR "/hang.elf", &o, &self->sim, &self->st));
 	self->base = o.base;
@@ -44,7 +47,7 @@ FIXTURE_SETUP(dm)
 	args = vxdbg_sim_ptr(self->sim, self->st.launch.arg);
 	*args = (struct hang_args){ .count = count };
 	ASSERT_EQ(0, vxdbg_sim_attach(self->sim, &self->be));
-	ASSERT_EQ(0, vxdbg_sim_launch(self->sim, &self->st.launch, &seqno));
+	ASSERT_EQ(0, vxdbg_sim_launch(self->sim, &self->st.launch, &self->seqno));
 	ASSERT_EQ(SLICE, vxdbg_sim_run(self->sim, SLICE));
 	ASSERT_NE(0, *self->count);
 }
@@ -212,6 +215,64 @@ TEST_F(dm, session_ops_after_raw_writes)
 	ASSERT_EQ(0, self->be->ops->regs(self->be, &regs));
 	EXPECT_EQ(0, hartid);					/* warp 0 lane 0 */
 	ASSERT_EQ(0, self->be->ops->warps(self->be, &resume));
+}
+
+/*
+ * A raw client's selection survives the session's own sequence after a
+ * step: the HALTED work selects the lowest halted warp, lane 0, to read
+ * its cause ("All subsequent step and instruction injection commands then
+ * use the selected warp/thread pair", vxdebug-spec.md).  Before the fix
+ * DSELECT read 0 and the next step moved warp 0.
+ */
+TEST_F(dm, raw_selection_kept_across_a_step)
+{
+	const uint32_t sel = VX_DSELECT_MAKE(0, 3, 3);
+	struct drm_vortex_debug_dm_op halt[] = {
+		WR(VX_DM_WMASK, ALL_WARPS),
+		WR(VX_DM_DCTRL, VX_DCTRL_DMACTIVE | VX_DCTRL_HALTREQ),
+	};
+	struct drm_vortex_debug_dm_op pick[] = { WR(VX_DM_DSELECT, sel), RD(VX_DM_DPC) };
+	struct drm_vortex_debug_dm_op step[] = {
+		WR(VX_DM_DCTRL, VX_DCTRL_DMACTIVE | VX_DCTRL_STEPREQ) };
+	struct drm_vortex_debug_dm_op after[] = { RD(VX_DM_DSELECT), RD(VX_DM_DPC) };
+	struct drm_vortex_debug_event ev;
+
+	ASSERT_EQ(0, dm(self->be, halt, 2));
+	while (!self->be->ops->event(self->be, &ev, 0))
+		;
+	ASSERT_EQ(0, dm(self->be, pick, 2));
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(0, dm(self->be, step, 1));
+		/* The card's DEBUG interrupt, serviced: HALTED, warp 0 selected. */
+		ASSERT_EQ(0, self->be->ops->event(self->be, &ev, 0));
+		EXPECT_EQ(DRM_VORTEX_DEBUG_EVENT_HALTED, ev.type);
+		EXPECT_EQ(0, ev.data[2]);
+		ASSERT_EQ(0, dm(self->be, after, 2));
+		EXPECT_EQ(sel, after[0].value);
+		EXPECT_NE(pick[1].value, after[1].value);	/* warp 3 moved */
+		pick[1].value = after[1].value;
+	}
+}
+
+/*
+ * A raw ndmreset is done the driver's way: the job ends with -ECANCELED
+ * and the card, reset, runs the next one.  Before, the card's own reset
+ * dropped the job and the ring, and it never ended.
+ */
+TEST_F(dm, raw_ndmreset_cancels_the_job)
+{
+	struct drm_vortex_debug_dm_op reset[] = {
+		WR(VX_DM_DCTRL, VX_DCTRL_DMACTIVE | VX_DCTRL_NDMRESET) };
+	uint32_t before;
+	int status = 1;
+
+	ASSERT_EQ(0, dm(self->be, reset, 1));
+	ASSERT_EQ(0, vxdbg_sim_wait(self->sim, self->seqno, SLICE, &status));
+	EXPECT_EQ(-ECANCELED, status);
+	before = *self->count;
+	ASSERT_EQ(0, vxdbg_sim_launch(self->sim, &self->st.launch, &self->seqno));
+	EXPECT_EQ(SLICE, vxdbg_sim_run(self->sim, SLICE));
+	EXPECT_NE(before, *self->count);
 }
 
 TEST_HARNESS_MAIN
