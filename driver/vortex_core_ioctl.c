@@ -20,11 +20,12 @@
  * when count_handles exceeds %VORTEX_SYNCOBJ_MAX_HANDLES.  The driver's
  * own ioctls (DRM_COMMAND_BASE and up) go straight to drm_ioctl().
  *
- * The count is read here and again by DRM when it copies the argument, so
- * a second thread that rewrites it between the two reads still reaches
- * the unbounded allocation; closing that needs the fix in DRM itself (a
- * bound, or __GFP_NOWARN and kvmalloc_array(), in drm_syncobj_array_find()
- * and drm_syncobj_array_wait()).
+ * A count read here would be read again by DRM when it copies the
+ * argument, and a second thread can rewrite it in between: so WAIT, RESET
+ * and SIGNAL do not go to DRM at all, the driver serves them from one copy
+ * of their argument (vortex_syncobj.c).  The timeline ones are bounded
+ * here and reach no allocation in DRM (no timeline syncobjs on this
+ * driver: -EOPNOTSUPP).
  */
 
 #include <linux/compat.h>
@@ -77,6 +78,20 @@ static bool vortex_core_ioctl_allowed(unsigned int nr)
 	}
 }
 
+/* Whether @cmd is a syncobj array ioctl the driver serves itself. */
+static bool vortex_syncobj_served(unsigned int cmd)
+{
+	/* Any size: an older, shorter struct is zero-extended. */
+	switch (DRM_IOCTL_NR(cmd)) {
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_WAIT):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_RESET):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_SIGNAL):
+		return _IOC_TYPE(cmd) == DRM_IOCTL_BASE;
+	default:
+		return false;
+	}
+}
+
 /* 0, or why a core ioctl does not reach DRM. */
 static long vortex_core_ioctl_check(unsigned int cmd, void __user *arg)
 {
@@ -114,7 +129,12 @@ long vortex_accel_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	long ret = vortex_core_ioctl_check(cmd, (void __user *)arg);
 
-	return ret ?: drm_ioctl(filp, cmd, arg);
+	if (ret)
+		return ret;
+	if (vortex_syncobj_served(cmd))
+		return vortex_syncobj_ioctl(filp->private_data, cmd,
+					    (void __user *)arg);
+	return drm_ioctl(filp, cmd, arg);
 }
 
 #ifdef CONFIG_COMPAT
@@ -134,6 +154,11 @@ long vortex_accel_compat_ioctl(struct file *filp, unsigned int cmd,
 {
 	long ret = vortex_core_ioctl_check(cmd, compat_ptr(arg));
 
-	return ret ?: drm_compat_ioctl(filp, cmd, arg);
+	if (ret)
+		return ret;
+	/* The three structs have the same layout for 32-bit callers. */
+	if (vortex_syncobj_served(cmd))
+		return vortex_syncobj_ioctl(filp->private_data, cmd, compat_ptr(arg));
+	return drm_compat_ioctl(filp, cmd, arg);
 }
 #endif

@@ -3,6 +3,7 @@
 #ifndef __VORTEX_CORE_IOCTL_H__
 #define __VORTEX_CORE_IOCTL_H__
 
+struct drm_file;
 struct file;
 
 /* Handles one syncobj array ioctl may name (the uapi says so too). */
@@ -15,5 +16,9 @@ long vortex_accel_compat_ioctl(struct file *filp, unsigned int cmd,
 #else
 #define vortex_accel_compat_ioctl NULL
 #endif
+
+/* vortex_syncobj.c */
+long vortex_syncobj_ioctl(struct drm_file *file, unsigned int cmd,
+			  void __user *uarg);
 
 #endif /* __VORTEX_CORE_IOCTL_H__ */
