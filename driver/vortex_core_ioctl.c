@@ -32,9 +32,11 @@
 #include <linux/stddef.h>
 #include <linux/uaccess.h>
 #include <drm/drm.h>
+#include <drm/drm_file.h>
 #include <drm/drm_ioctl.h>
 
 #include "vortex_core_ioctl.h"
+#include "vortex_device.h"
 
 /*
  * Where count_handles sits in the argument of a syncobj array ioctl, or -1
@@ -92,6 +94,46 @@ static bool vortex_syncobj_served(unsigned int cmd)
 	}
 }
 
+/*
+ * Syncobjs made through the node count against the user's bound
+ * (vortex_user.c): CREATE, and FD_TO_HANDLE, counted as making one even
+ * when it imports a sync file into a syncobj that exists (its flags are
+ * the caller's memory, which may change after a look); DESTROY gives one
+ * back, and a closing file all of its own.  Returns what the call is
+ * charged, or a negative errno.
+ */
+static int vortex_syncobj_charge(struct drm_file *file, unsigned int cmd)
+{
+	struct vortex_file *vfile = file->driver_priv;
+	int ret;
+
+	switch (DRM_IOCTL_NR(cmd)) {
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_CREATE):
+	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE):
+		ret = vortex_user_syncobj_add(vfile->user, 1);
+		if (ret)
+			return ret;
+		atomic_inc(&vfile->syncobjs);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* After the call: a failed make gives its charge back, a destroy one. */
+static void vortex_syncobj_settle(struct drm_file *file, unsigned int cmd,
+				  int charged, long ret)
+{
+	struct vortex_file *vfile = file->driver_priv;
+	int back = ret ? charged :
+		   DRM_IOCTL_NR(cmd) == DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_DESTROY);
+
+	if (back && atomic_read(&vfile->syncobjs) > 0) {
+		atomic_dec(&vfile->syncobjs);
+		vortex_user_syncobj_del(vfile->user, 1);
+	}
+}
+
 /* 0, or why a core ioctl does not reach DRM. */
 static long vortex_core_ioctl_check(unsigned int cmd, void __user *arg)
 {
@@ -128,13 +170,19 @@ static long vortex_core_ioctl_check(unsigned int cmd, void __user *arg)
 long vortex_accel_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	long ret = vortex_core_ioctl_check(cmd, (void __user *)arg);
+	int charged;
 
 	if (ret)
 		return ret;
 	if (vortex_syncobj_served(cmd))
 		return vortex_syncobj_ioctl(filp->private_data, cmd,
 					    (void __user *)arg);
-	return drm_ioctl(filp, cmd, arg);
+	charged = vortex_syncobj_charge(filp->private_data, cmd);
+	if (charged < 0)
+		return charged;
+	ret = drm_ioctl(filp, cmd, arg);
+	vortex_syncobj_settle(filp->private_data, cmd, charged, ret);
+	return ret;
 }
 
 #ifdef CONFIG_COMPAT
@@ -153,12 +201,18 @@ long vortex_accel_compat_ioctl(struct file *filp, unsigned int cmd,
 			       unsigned long arg)
 {
 	long ret = vortex_core_ioctl_check(cmd, compat_ptr(arg));
+	int charged;
 
 	if (ret)
 		return ret;
 	/* The three structs have the same layout for 32-bit callers. */
 	if (vortex_syncobj_served(cmd))
 		return vortex_syncobj_ioctl(filp->private_data, cmd, compat_ptr(arg));
-	return drm_compat_ioctl(filp, cmd, arg);
+	charged = vortex_syncobj_charge(filp->private_data, cmd);
+	if (charged < 0)
+		return charged;
+	ret = drm_compat_ioctl(filp, cmd, arg);
+	vortex_syncobj_settle(filp->private_data, cmd, charged, ret);
+	return ret;
 }
 #endif

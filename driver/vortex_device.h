@@ -10,6 +10,7 @@
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <drm/drm_device.h>
 #include <drm/drm_mm.h>
 #include <drm/gpu_scheduler.h>
@@ -17,6 +18,7 @@
 #include "vortex_debugfs.h"
 #include "vortex_dm.h"
 #include "vortex_regs.h"
+#include "vortex_user.h"
 
 struct pci_dev;
 struct pid;
@@ -78,6 +80,10 @@ struct vortex_device {
 	struct drm_mm mm;
 	/** @mm_lock: protects @mm and @bo_bytes: BO create and free race */
 	struct mutex mm_lock;
+	/** @users: &struct vortex_user by uid (vortex_user.c) */
+	struct xarray users;
+	/** @users_lock: serialises finding, making and freeing those */
+	struct mutex users_lock;
 	/** @bo_bytes: VRAM that buffers hold (under @mm_lock) */
 	u64 bo_bytes;
 	/**
@@ -264,6 +270,10 @@ struct vortex_file {
 	 * %VORTEX_MAX_JOBS_IN_FLIGHT
 	 */
 	atomic_t jobs_in_flight;
+	/** @user: its opener's counts (vortex_user.c), a reference */
+	struct vortex_user *user;
+	/** @syncobjs: syncobjs made through this file, counted in @user */
+	atomic_t syncobjs;
 	/**
 	 * @closed: the file is closing; run_job puts none of its jobs on the
 	 * card any more.  Under &vortex_device.job_lock.

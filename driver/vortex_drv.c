@@ -37,6 +37,7 @@
 #include "vortex_fdinfo.h"
 #include "vortex_gem.h"
 #include "vortex_job.h"
+#include "vortex_user.h"
 #include "vortex_vm.h"
 
 #define VORTEX_TIMEOUT_MIN_MS	10
@@ -129,6 +130,7 @@ static void vortex_file_release(struct kref *ref)
 
 	/* Its jobs are gone too: nothing can use the space any more. */
 	vortex_vm_destroy(vfile->vm);
+	vortex_user_put(vfile->user);
 	put_pid(vfile->pid);
 	kfree(vfile->cmdline);
 	kfree(vfile);
@@ -153,10 +155,18 @@ static int vortex_open(struct drm_device *drm, struct drm_file *file)
 	mutex_init(&vfile->lock);
 	INIT_LIST_HEAD(&vfile->code_objects);
 
+	vfile->user = vortex_user_get(vfile->vdev);
+	if (IS_ERR(vfile->user)) {
+		ret = PTR_ERR(vfile->user);
+		goto err_free;
+	}
+	ret = vortex_user_open(vfile->user);
+	if (ret)
+		goto err_user_put;
 	vfile->vm = vortex_vm_create(vfile->vdev);
 	if (IS_ERR(vfile->vm)) {
 		ret = PTR_ERR(vfile->vm);
-		goto err_free;
+		goto err_user_close;
 	}
 	ret = vortex_job_file_open(vfile);
 	if (ret)
@@ -171,6 +181,10 @@ static int vortex_open(struct drm_device *drm, struct drm_file *file)
 
 err_vm:
 	vortex_vm_destroy(vfile->vm);
+err_user_close:
+	vortex_user_close(vfile->user);
+err_user_put:
+	vortex_user_put(vfile->user);
 err_free:
 	kfree(vfile);
 	return ret;
@@ -182,6 +196,9 @@ static void vortex_postclose(struct drm_device *drm, struct drm_file *file)
 
 	vortex_job_file_close(vfile);
 	vortex_code_object_fini(vfile);
+	/* DRM released the file's syncobjs before this. */
+	vortex_user_syncobj_del(vfile->user, atomic_read(&vfile->syncobjs));
+	vortex_user_close(vfile->user);
 	/* Jobs still alive keep their own reference. */
 	vortex_file_put(vfile);
 }
@@ -280,6 +297,9 @@ static int vortex_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 		return ret;
 
 	ret = vortex_gem_init(vdev);
+	if (ret)
+		goto err_device_fini;
+	ret = vortex_user_init(vdev);
 	if (ret)
 		goto err_device_fini;
 	ret = vortex_vm_init(vdev);

@@ -536,6 +536,7 @@ void vortex_job_release(struct vortex_job *job)
 	else
 		kfree(job->hw_fence);
 
+	vortex_user_job_del(job->vfile->user, job->user_bo_refs);
 	atomic_dec(&job->vfile->jobs_in_flight);
 	vortex_vm_job_put(job->vfile->vm, &job->vm_ticket);
 	vortex_file_put(job->vfile);

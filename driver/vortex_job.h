@@ -38,6 +38,8 @@ struct vortex_job {
 	u32 few_bo_flags[VORTEX_JOB_FEW_BOS];
 	/** @bo_count: entries in @bos and @bo_flags */
 	u32 bo_count;
+	/** @user_bo_refs: buffer references counted in the user's bound */
+	u32 user_bo_refs;
 
 	/** @launch: LAUNCH payload, validated */
 	u32 launch[VX_LAUNCH_NDW];

@@ -227,16 +227,23 @@ static void vortex_job_build_launch(struct vortex_job *job,
  * charged to the caller's memory cgroup, like everything SUBMIT allocates
  * for it.
  */
-static struct vortex_job *vortex_job_alloc(struct vortex_file *vfile)
+static struct vortex_job *vortex_job_alloc(struct vortex_file *vfile, u32 bo_count)
 {
 	struct vortex_device *vdev = vfile->vdev;
 	struct vortex_job *job;
+	int ret;
 
 	if (atomic_inc_return(&vfile->jobs_in_flight) > VORTEX_MAX_JOBS_IN_FLIGHT) {
 		atomic_dec(&vfile->jobs_in_flight);
 		drm_dbg(&vdev->drm, "SUBMIT: %u jobs in flight already\n",
 			VORTEX_MAX_JOBS_IN_FLIGHT);
 		return ERR_PTR(-EBUSY);
+	}
+	/* And against its user's, over all files (vortex_user.c). */
+	ret = vortex_user_job_add(vfile->user, bo_count);
+	if (ret) {
+		atomic_dec(&vfile->jobs_in_flight);
+		return ERR_PTR(ret);
 	}
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
@@ -245,6 +252,7 @@ static struct vortex_job *vortex_job_alloc(struct vortex_file *vfile)
 	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL_ACCOUNT);
 	if (!job->hw_fence)
 		goto err_free_job;
+	job->user_bo_refs = bo_count;
 	job->vdev = vdev;
 	kref_get(&vfile->ref);
 	job->vfile = vfile;
@@ -256,6 +264,7 @@ static struct vortex_job *vortex_job_alloc(struct vortex_file *vfile)
 err_free_job:
 	kfree(job);
 err_uncount:
+	vortex_user_job_del(vfile->user, bo_count);
 	atomic_dec(&vfile->jobs_in_flight);
 	return ERR_PTR(-ENOMEM);
 }
@@ -394,7 +403,7 @@ int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
 
-	job = vortex_job_alloc(vfile);
+	job = vortex_job_alloc(vfile, args->bo_count);
 	if (IS_ERR(job)) {
 		ret = PTR_ERR(job);
 		goto out_exit;

@@ -646,6 +646,117 @@ TEST_F_TIMEOUT(rel, close_burst_across_cpus, 120)
 	EXPECT_EQ(0, status);
 }
 
+/* Sets a module parameter of vortex.ko; returns its old value, or -1. */
+static long param_set(const char *name, long value)
+{
+	char path[128], buf[32];
+	long old = -1;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/module/vortex/parameters/%s", name);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n > 0) {
+		buf[n] = 0;
+		old = strtol(buf, NULL, 0);
+	}
+	n = snprintf(buf, sizeof(buf), "%ld", value);
+	if (pwrite(fd, buf, n, 0) != n)
+		old = -1;
+	close(fd);
+	return old;
+}
+
+/*
+ * Issue 22, item 7: what one user can hold, over all of its files.  With
+ * the bounds lowered for the test: open() past user_max_files is -EMFILE;
+ * SUBMIT past user_max_jobs jobs in flight, or past user_max_bo_refs
+ * buffer references held by them, is -EBUSY, from any of the user's
+ * files; SYNCOBJ_CREATE past user_max_syncobjs is -ENOSPC.  Each comes
+ * back when the jobs end, a syncobj is destroyed or a file closes.  Before,
+ * 33 files of 256 jobs with 4096 references each took the slab from 15 to
+ * 441 MB, 5,000 files or 1.5 M syncobjs ended in the OOM killer.
+ */
+TEST_F_TIMEOUT(rel, per_user_bounds_over_all_files, 120)
+{
+	struct vx_client *a = &self->a, *b = &self->b;
+	long files = param_set("user_max_files", 6);
+	long jobs = param_set("user_max_jobs", 3);
+	long refs = param_set("user_max_bo_refs", 1 << 20);
+	long syncobjs = param_set("user_max_syncobjs", 4);
+	struct drm_syncobj_create create = { 0 };
+	struct drm_syncobj_destroy destroy = { 0 };
+	uint64_t seq[3];
+	int fds[8], n = 0, i;
+	int32_t status = 1;
+
+	ASSERT_LE(0, files) TH_LOG("no user_max_files parameter");
+	/* The fixture's two clients hold two files. */
+	while (n < 8 && (fds[n] = open(VX_NODE, O_RDWR | O_CLOEXEC)) >= 0)
+		n++;
+	EXPECT_EQ(4, n);
+	EXPECT_EQ(EMFILE, errno);
+	close(fds[--n]);
+	fds[n] = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	EXPECT_LE(0, fds[n]);
+	n++;
+
+	/* Three jobs in flight, over both files: the fourth is refused. */
+	vx_cmd(client_spin(a, 0, &seq[0]));
+	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
+	vx_cmd(client_spin(a, 1, &seq[1]));
+	vx_cmd(client_spin(b, 0, &seq[2]));
+	EXPECT_EQ(-EBUSY, client_spin(b, 1, NULL));
+	EXPECT_EQ(-EBUSY, client_spin(a, 2, NULL));
+	/* Six references in flight (two a job): a seventh and eighth do not fit in seven. */
+	param_set("user_max_jobs", 8);
+	param_set("user_max_bo_refs", 7);
+	EXPECT_EQ(-EBUSY, client_spin(b, 1, NULL));
+	param_set("user_max_bo_refs", 1 << 20);
+	param_set("user_max_jobs", 3);
+	vx_let_go(&a->cells_map[0]);
+	vx_let_go(&a->cells_map[1]);
+	vx_let_go(&b->cells_map[0]);
+	vx_cmd(_vx_wait(a->fd, seq[1], 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	vx_cmd(_vx_wait(b->fd, seq[2], 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	/* Ended jobs give theirs back once freed: three fit again. */
+	ASSERT_TRUE(vx_poll(client_spin(a, 3, &seq[0]) == 0, 5000));
+	vx_cmd(client_spin(a, 4, &seq[1]));
+	vx_cmd(client_spin(b, 2, &seq[2]));
+	vx_let_go(&a->cells_map[3]);
+	vx_let_go(&a->cells_map[4]);
+	vx_let_go(&b->cells_map[2]);
+	vx_cmd(_vx_wait(b->fd, seq[2], 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+
+	/* Four syncobjs over two files; a destroy or a close gives back. */
+	for (i = 0; i < 4; i++)
+		vx_cmd(vx_ioctl(i % 2 ? b->fd : fds[0], DRM_IOCTL_SYNCOBJ_CREATE, &create));
+	EXPECT_EQ(-ENOSPC, vx_ioctl(b->fd, DRM_IOCTL_SYNCOBJ_CREATE, &create));
+	destroy.handle = create.handle;
+	vx_cmd(vx_ioctl(b->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &destroy));
+	vx_cmd(vx_ioctl(b->fd, DRM_IOCTL_SYNCOBJ_CREATE, &create));
+	EXPECT_EQ(-ENOSPC, vx_ioctl(b->fd, DRM_IOCTL_SYNCOBJ_CREATE, &create));
+	close(fds[0]);
+	fds[0] = -1;
+	vx_cmd(vx_ioctl(b->fd, DRM_IOCTL_SYNCOBJ_CREATE, &create));
+	vx_cmd(vx_ioctl(b->fd, DRM_IOCTL_SYNCOBJ_CREATE, &create));
+	EXPECT_EQ(-ENOSPC, vx_ioctl(b->fd, DRM_IOCTL_SYNCOBJ_CREATE, &create));
+
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	param_set("user_max_files", files);
+	param_set("user_max_jobs", jobs);
+	param_set("user_max_bo_refs", refs);
+	param_set("user_max_syncobjs", syncobjs);
+}
+
 /* ------------------------------------------------ scheduling order */
 
 /* gpu_sched's policy: 0 round robin between files, 1 FIFO (its default). */
