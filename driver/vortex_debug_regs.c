@@ -336,96 +336,84 @@ int vortex_debug_regs(struct vortex_debug *dbg, struct drm_vortex_debug_regs *ar
 {
 	struct drm_vortex_debug_reg_op __user *uops = u64_to_user_ptr(args->ops);
 	struct vortex_device *vdev = dbg->vdev;
-	struct drm_vortex_debug_reg_op ops[GROUP];
-	u32 (*vals)[VX_DM_MAX_THREADS];
+	struct drm_vortex_debug_reg_op *ops;
+	u32 (*vals)[VX_DM_MAX_THREADS], (*group_vals)[VX_DM_MAX_THREADS];
 	struct vortex_regs_ctx *ctx;
-	u32 i, n, g, nlanes[GROUP];
-	int ret = 0;
+	u32 i, g, good, ran, *nlanes;
+	int ret = 0, bad = 0;
 
 	if (!args->count || args->done)
 		return -EINVAL;
 	if (args->count > DRM_VORTEX_DEBUG_MAX_REG_OPS)
 		return -E2BIG;
 
-	ctx = vortex_regs_ctx_alloc(vdev, GFP_KERNEL_ACCOUNT, &vals);
-	if (!ctx)
-		return -ENOMEM;
+	/*
+	 * User memory in and out outside the DM lock, which is the card's:
+	 * the ops and written values are copied in first, read values out
+	 * after.  A bad op stops the batch there; those before it run.
+	 */
+	ops = memdup_array_user(uops, args->count, sizeof(*ops));
+	if (IS_ERR(ops))
+		return PTR_ERR(ops);
+	ctx = vortex_regs_ctx_alloc(vdev, GFP_KERNEL_ACCOUNT, &group_vals);
+	vals = kvcalloc(args->count, sizeof(*vals), GFP_KERNEL_ACCOUNT);
+	nlanes = kvcalloc(args->count, sizeof(*nlanes), GFP_KERNEL_ACCOUNT);
+	if (!ctx || !vals || !nlanes) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	for (good = 0; good < args->count; good++) {
+		bad = vortex_regs_check(ctx, &ops[good], &nlanes[good]);
+		if (!bad && ops[good].flags & DRM_VORTEX_DEBUG_REG_WRITE &&
+		    copy_from_user(vals[good], u64_to_user_ptr(ops[good].values),
+				   nlanes[good] * sizeof(u32)))
+			bad = -EFAULT;
+		if (bad)
+			break;
+	}
 
 	mutex_lock(&vdev->dm.lock);
 	if (!vortex_debug_on_card(dbg)) {
 		ret = -ESRCH;
 		goto out_unlock;
 	}
-
-	while (args->done < args->count) {
-		n = min_t(u32, GROUP, args->count - args->done);
-		if (copy_from_user(ops, &uops[args->done], n * sizeof(ops[0]))) {
-			ret = -EFAULT;
-			break;
-		}
-		for (i = 0; i < n; i++) {
-			ret = vortex_regs_check(ctx, &ops[i], &nlanes[i]);
-			if (ret)
-				break;
-		}
-		/* The ops before a bad one run; the next round fails on it. */
-		if (!i)
-			break;
-		n = i;
-		ret = 0;
-		g = vortex_regs_group_len(ops, n);
-		ret = vortex_regs_borrow(ctx, ops[0].warp);
+	for (ran = 0; ran < good && !ret; ran += g) {
+		g = vortex_regs_group_len(&ops[ran], good - ran);
+		ret = vortex_regs_borrow(ctx, ops[ran].warp);
 		if (ret)
 			break;
-		if (ops[0].reg == DRM_VORTEX_DEBUG_REG_PC) {
-			void __user *uvals = u64_to_user_ptr(ops[0].values);
-			size_t bytes = nlanes[0] * sizeof(u32);
-
-			if (ops[0].flags & DRM_VORTEX_DEBUG_REG_WRITE ?
-			    copy_from_user(vals[0], uvals, bytes) : 0) {
-				ret = -EFAULT;
-				break;
-			}
-			vortex_regs_pc(ctx, &ops[0], vals[0], nlanes[0]);
-			if (!(ops[0].flags & DRM_VORTEX_DEBUG_REG_WRITE) &&
-			    copy_to_user(uvals, vals[0], bytes)) {
-				ret = -EFAULT;
-				break;
-			}
-			args->done++;
-			continue;
-		}
-		if (ops[0].flags & DRM_VORTEX_DEBUG_REG_WRITE) {
-			if (copy_from_user(vals[0], u64_to_user_ptr(ops[0].values),
-					   nlanes[0] * sizeof(u32))) {
-				ret = -EFAULT;
-				break;
-			}
-			ret = vortex_regs_write(ctx, &ops[0], vals[0]);
-			if (ret)
-				break;
-			args->done++;
-			continue;
-		}
-		ret = vortex_regs_read_group(ctx, ops, g, vals);
-		if (ret)
-			break;
-		for (i = 0; i < g; i++) {
-			if (copy_to_user(u64_to_user_ptr(ops[i].values), vals[i],
-					 nlanes[i] * sizeof(u32))) {
-				ret = -EFAULT;
-				break;
-			}
-			args->done++;
-		}
-		if (ret)
-			break;
+		if (ops[ran].reg == DRM_VORTEX_DEBUG_REG_PC)
+			vortex_regs_pc(ctx, &ops[ran], vals[ran], nlanes[ran]);
+		else if (ops[ran].flags & DRM_VORTEX_DEBUG_REG_WRITE)
+			ret = vortex_regs_write(ctx, &ops[ran], vals[ran]);
+		else
+			ret = vortex_regs_read_group(ctx, &ops[ran], g, &vals[ran]);
 	}
+	if (ret)
+		good = ran;	/* the group that failed did not take effect */
 	vortex_regs_restore(ctx);
 out_unlock:
 	mutex_unlock(&vdev->dm.lock);
-	kfree(vals);
+	if (ret == -ESRCH)
+		goto out_free;
+
+	for (i = 0; i < good; i++) {
+		if (!(ops[i].flags & DRM_VORTEX_DEBUG_REG_WRITE) &&
+		    copy_to_user(u64_to_user_ptr(ops[i].values), vals[i],
+				 nlanes[i] * sizeof(u32))) {
+			ret = -EFAULT;
+			break;
+		}
+		args->done++;
+	}
+	if (!ret && good < args->count)
+		ret = bad;
+out_free:
+	kvfree(nlanes);
+	kvfree(vals);
+	kfree(group_vals);
 	kfree(ctx);
+	kfree(ops);
 	return ret;
 }
 
