@@ -39,22 +39,33 @@
 
 #include "vortex_core_ioctl.h"
 
-/* The syncobjs of @count @handles, each referenced. */
+/*
+ * The syncobjs named by @count handles at user address @uhandles, each
+ * referenced; the handles themselves in *@handles, to kfree().
+ */
 static struct drm_syncobj **vortex_syncobj_find(struct drm_file *file,
-						const u32 *handles, u32 count)
+						u64 uhandles, u32 count,
+						u32 **handles)
 {
 	struct drm_syncobj **objs;
 	u32 i;
 
+	*handles = memdup_array_user(u64_to_user_ptr(uhandles), count,
+				     sizeof(**handles));
+	if (IS_ERR(*handles))
+		return ERR_CAST(*handles);
 	objs = kcalloc(count, sizeof(*objs), GFP_KERNEL_ACCOUNT);
-	if (!objs)
+	if (!objs) {
+		kfree(*handles);
 		return ERR_PTR(-ENOMEM);
+	}
 	for (i = 0; i < count; i++) {
-		objs[i] = drm_syncobj_find(file, handles[i]);
+		objs[i] = drm_syncobj_find(file, (*handles)[i]);
 		if (!objs[i]) {
 			while (i--)
 				drm_syncobj_put(objs[i]);
 			kfree(objs);
+			kfree(*handles);
 			return ERR_PTR(-ENOENT);
 		}
 	}
@@ -114,15 +125,9 @@ static int vortex_syncobj_wait(struct drm_file *file, struct drm_syncobj_wait *a
 		return 0;
 	if (args->count_handles > VORTEX_SYNCOBJ_MAX_HANDLES)
 		return -EINVAL;
-	handles = memdup_array_user(u64_to_user_ptr(args->handles),
-				    args->count_handles, sizeof(*handles));
-	if (IS_ERR(handles))
-		return PTR_ERR(handles);
-	objs = vortex_syncobj_find(file, handles, args->count_handles);
-	if (IS_ERR(objs)) {
-		kfree(handles);
+	objs = vortex_syncobj_find(file, args->handles, args->count_handles, &handles);
+	if (IS_ERR(objs))
 		return PTR_ERR(objs);
-	}
 	fences = kcalloc(args->count_handles, sizeof(*fences), GFP_KERNEL_ACCOUNT);
 	if (!fences) {
 		ret = -ENOMEM;
@@ -169,14 +174,10 @@ static int vortex_syncobj_set(struct drm_file *file, struct drm_syncobj_array *a
 	if (args->pad || !args->count_handles ||
 	    args->count_handles > VORTEX_SYNCOBJ_MAX_HANDLES)
 		return -EINVAL;
-	handles = memdup_array_user(u64_to_user_ptr(args->handles),
-				    args->count_handles, sizeof(*handles));
-	if (IS_ERR(handles))
-		return PTR_ERR(handles);
-	objs = vortex_syncobj_find(file, handles, args->count_handles);
-	kfree(handles);
+	objs = vortex_syncobj_find(file, args->handles, args->count_handles, &handles);
 	if (IS_ERR(objs))
 		return PTR_ERR(objs);
+	kfree(handles);
 	for (i = 0; i < args->count_handles; i++) {
 		/* What drm_syncobj_assign_null_handle() puts there. */
 		fence = signal ? dma_fence_allocate_private_stub(ktime_get()) : NULL;

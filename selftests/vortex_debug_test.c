@@ -1053,30 +1053,6 @@ static struct other_result other_client_run(const uint32_t *prog, size_t bytes,
 	return r;
 }
 
-/* Sets a module parameter of vortex.ko; returns its old value. */
-static long module_param_set(const char *name, long value)
-{
-	char path[128], buf[32];
-	long old = -1;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/sys/module/vortex/parameters/%s", name);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n > 0) {
-		buf[n] = 0;
-		old = strtol(buf, NULL, 0);
-	}
-	n = snprintf(buf, sizeof(buf), "%ld", value);
-	if (pwrite(fd, buf, n, 0) != n)
-		old = -1;
-	close(fd);
-	return old;
-}
-
 static const uint32_t prog_ebreak[] = { EBREAK, TMC(X0) };
 static const uint32_t prog_exit[] = { TMC(X0) };
 
@@ -1155,7 +1131,7 @@ static bool drop_caps(void)
  */
 TEST_F_TIMEOUT(dbg, halted_job_yields_the_card_after_debug_hold_ms, 120)
 {
-	long old = module_param_set("debug_hold_ms", 1000);
+	long old = vx_param_set("debug_hold_ms", 1000);
 	int to[2], from[2], fd = self->fd;
 	struct other_result r;
 	int32_t status = 1;
@@ -1192,7 +1168,7 @@ TEST_F_TIMEOUT(dbg, halted_job_yields_the_card_after_debug_hold_ms, 120)
 	if (r.submit_err || r.status)
 		kill(pid, SIGKILL);	/* the next test needs the card */
 	ASSERT_LE(0, old) TH_LOG("no debug_hold_ms parameter");
-	module_param_set("debug_hold_ms", old);
+	vx_param_set("debug_hold_ms", old);
 	ASSERT_EQ(0, r.submit_err);
 	EXPECT_EQ(0, r.status) TH_LOG("the other client's job did not run");
 	EXPECT_LT(r.ns, (1000 + 2 * (int64_t)self->timeout_ms + 1000) * MS)
@@ -1354,7 +1330,7 @@ TEST_F_TIMEOUT(dbg, raised_timeout_lets_a_hang_run_until_halted, 120)
 TEST_F(dbg, timeout_err_bad_requests)
 {
 	struct drm_vortex_debug_timeout t = { .flags = 1 };
-	long old_max = module_param_set("debug_timeout_max_ms", 5000);
+	long old_max = vx_param_set("debug_timeout_max_ms", 5000);
 	uint32_t old = 1;
 	pid_t pid;
 	int st;
@@ -1390,7 +1366,7 @@ TEST_F(dbg, timeout_err_bad_requests)
 	/* Root may lift it. */
 	EXPECT_EQ(0, dbg_timeout(self->sfd, DRM_VORTEX_DEBUG_TIMEOUT_NONE, &old));
 	EXPECT_EQ(5000, old);
-	module_param_set("debug_timeout_max_ms", old_max);
+	vx_param_set("debug_timeout_max_ms", old_max);
 }
 
 /* ------------------------------------------------------------ exceptions */

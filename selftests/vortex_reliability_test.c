@@ -646,30 +646,6 @@ TEST_F_TIMEOUT(rel, close_burst_across_cpus, 120)
 	EXPECT_EQ(0, status);
 }
 
-/* Sets a module parameter of vortex.ko; returns its old value, or -1. */
-static long param_set(const char *name, long value)
-{
-	char path[128], buf[32];
-	long old = -1;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/sys/module/vortex/parameters/%s", name);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n > 0) {
-		buf[n] = 0;
-		old = strtol(buf, NULL, 0);
-	}
-	n = snprintf(buf, sizeof(buf), "%ld", value);
-	if (pwrite(fd, buf, n, 0) != n)
-		old = -1;
-	close(fd);
-	return old;
-}
-
 /*
  * Issue 22, item 7: what one user can hold, over all of its files.  With
  * the bounds lowered for the test: open() past user_max_files is -EMFILE;
@@ -683,10 +659,10 @@ static long param_set(const char *name, long value)
 TEST_F_TIMEOUT(rel, per_user_bounds_over_all_files, 120)
 {
 	struct vx_client *a = &self->a, *b = &self->b;
-	long files = param_set("user_max_files", 6);
-	long jobs = param_set("user_max_jobs", 3);
-	long refs = param_set("user_max_bo_refs", 1 << 20);
-	long syncobjs = param_set("user_max_syncobjs", 4);
+	long files = vx_param_set("user_max_files", 6);
+	long jobs = vx_param_set("user_max_jobs", 3);
+	long refs = vx_param_set("user_max_bo_refs", 1 << 20);
+	long syncobjs = vx_param_set("user_max_syncobjs", 4);
 	struct drm_syncobj_create create = { 0 };
 	struct drm_syncobj_destroy destroy = { 0 };
 	uint64_t seq[3];
@@ -712,11 +688,11 @@ TEST_F_TIMEOUT(rel, per_user_bounds_over_all_files, 120)
 	EXPECT_EQ(-EBUSY, client_spin(b, 1, NULL));
 	EXPECT_EQ(-EBUSY, client_spin(a, 2, NULL));
 	/* Six references in flight (two a job): a seventh and eighth do not fit in seven. */
-	param_set("user_max_jobs", 8);
-	param_set("user_max_bo_refs", 7);
+	vx_param_set("user_max_jobs", 8);
+	vx_param_set("user_max_bo_refs", 7);
 	EXPECT_EQ(-EBUSY, client_spin(b, 1, NULL));
-	param_set("user_max_bo_refs", 1 << 20);
-	param_set("user_max_jobs", 3);
+	vx_param_set("user_max_bo_refs", 1 << 20);
+	vx_param_set("user_max_jobs", 3);
 	vx_let_go(&a->cells_map[0]);
 	vx_let_go(&a->cells_map[1]);
 	vx_let_go(&b->cells_map[0]);
@@ -751,10 +727,10 @@ TEST_F_TIMEOUT(rel, per_user_bounds_over_all_files, 120)
 	for (i = 0; i < n; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
-	param_set("user_max_files", files);
-	param_set("user_max_jobs", jobs);
-	param_set("user_max_bo_refs", refs);
-	param_set("user_max_syncobjs", syncobjs);
+	vx_param_set("user_max_files", files);
+	vx_param_set("user_max_jobs", jobs);
+	vx_param_set("user_max_bo_refs", refs);
+	vx_param_set("user_max_syncobjs", syncobjs);
 }
 
 /* ------------------------------------------------ scheduling order */

@@ -155,6 +155,33 @@ static inline int _vx_wait(int fd, uint64_t seqno, int64_t rel_ns, int32_t *stat
 })
 
 /*
+ * Sets vortex.ko's module parameter @name (root, /sys/module); returns its
+ * old value, or -1 if there is no such parameter.
+ */
+static inline long vx_param_set(const char *name, long value)
+{
+	char path[128], buf[32];
+	long old = -1;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/module/vortex/parameters/%s", name);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n > 0) {
+		buf[n] = 0;
+		old = strtol(buf, NULL, 0);
+	}
+	n = snprintf(buf, sizeof(buf), "%ld", value);
+	if (pwrite(fd, buf, n, 0) != n)
+		old = -1;
+	close(fd);
+	return old;
+}
+
+/*
  * Opens the card's debugfs file @name: the directory is named after the
  * card's PCI device, /sys/kernel/debug/accel/<pci name>/.
  */
