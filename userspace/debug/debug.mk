@@ -15,7 +15,7 @@ DBG_DIR := userspace/debug
 DBG_INC := -I$(TOP)/$(DBG_DIR) $(US_INC) $(GUEST_INC) -I$(TOP)/qemu-device/sim \
 	-I$(TOP)/qemu-device/tests -I$(TOP)/testlib
 DBG_CFLAGS = $(HOST_CFLAGS) $(DBG_INC)
-DBG_HDRS := $(wildcard $(DBG_DIR)/*.h) $(US_HDRS) hw/vortex_regs.h \
+DBG_HDRS := $(wildcard $(DBG_DIR)/*.h) $(US_HDRS) hw/vortex_regs.h hw/vortex_causes.h \
 	qemu-device/sim/vx_sim.h testlib/vx_asm.h
 
 DBG_LIB := $(O)/userspace/libvortex-debug.a
@@ -102,6 +102,22 @@ $(O)/guest/selftests/vortex_vxdbg_cli_test: $(DBG_TDIR)/test_vxdbg_cli.c $(US_LI
 
 HOST_TESTS += $(O)/host/userspace/test_vxdbg_cli
 GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_cli_test
+
+# test_vxdbg_pty: the README's vxdbg session typed at human speed on a pty;
+# the guest types it to vxdbg on vortex-run, the host to vxdbg-sim.
+$(O)/host/userspace/test_vxdbg_pty: $(DBG_TDIR)/test_vxdbg_pty.c \
+		$(O)/host/userspace/vxdbg-sim | $(US_KERNELS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -DVXDBG_TEST_SIM \
+		-DVXDBG_SIM_PATH='"$(abspath $(O)/host/userspace/vxdbg-sim)"' \
+		-DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $<
+
+$(O)/guest/selftests/vortex_vxdbg_pty_test: $(DBG_TDIR)/test_vxdbg_pty.c
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(KSFT_INC) -o $@ $<
+
+HOST_TESTS += $(O)/host/userspace/test_vxdbg_pty
+GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_pty_test
 
 # ---------------------------------------------------------- benchmark
 # debug_bench: DM accesses per register, register and memory throughput of

@@ -52,52 +52,6 @@ static const char script[] =
 	"delete vx_kernel_main\n"
 	"continue\n";
 
-/*
- * Runs vxdbg on @text as a script, on @opt @arg (-p PID) or else on the
- * usual target; returns its output (stdout + stderr).
- */
-static char *run_vxdbg_args(const char *text, int *status, const char *opt, const char *arg)
-{
-	char path[] = "/tmp/vxdbg-script-XXXXXX";
-	int fd = mkstemp(path), out[2];
-	size_t len = 0, cap = 1 << 16;
-	char *buf = malloc(cap);
-	ssize_t n;
-	pid_t pid;
-
-	if (fd < 0 || !buf || write(fd, text, strlen(text)) != (ssize_t)strlen(text) ||
-	    pipe(out))
-		return NULL;
-	close(fd);
-	pid = fork();
-	if (!pid) {
-		dup2(out[1], 1);
-		dup2(out[1], 2);
-		close(out[0]);
-		if (opt)
-			execl(VXDBG, VXDBG, "-w", "60000", "-x", path, opt, arg, (char *)NULL);
-		else
-			execl(VXDBG, VXDBG, "-w", "60000", "-x", path, TARGET, (char *)NULL);
-		_exit(127);
-	}
-	close(out[1]);
-	while ((n = read(out[0], buf + len, cap - len - 1)) > 0) {
-		len += n;
-		if (len + 1 == cap)
-			buf = realloc(buf, cap *= 2);
-	}
-	buf[len] = 0;
-	close(out[0]);
-	waitpid(pid, status, 0);
-	unlink(path);
-	return buf;
-}
-
-static char *run_vxdbg(const char *text, int *status)
-{
-	return run_vxdbg_args(text, status, NULL, NULL);
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -175,6 +129,23 @@ static char *run_vxdbg_on(const char *script_path, const char *text, char *const
 			  int *status, double *secs)
 {
 	return run_vxdbg_int(script_path, text, tail, status, secs, 0);
+}
+
+/*
+ * Runs vxdbg on @text as a script, on @opt @arg (-p PID) or else on the
+ * usual target; returns its output (stdout + stderr).
+ */
+static char *run_vxdbg_args(const char *text, int *status, const char *opt, const char *arg)
+{
+	char *usual[] = { TARGET, NULL }, *given[] = { (char *)opt, (char *)arg, NULL };
+	double secs;
+
+	return run_vxdbg_on(NULL, text, opt ? given : usual, status, &secs);
+}
+
+static char *run_vxdbg(const char *text, int *status)
+{
+	return run_vxdbg_args(text, status, NULL, NULL);
 }
 
 #ifdef VXDBG_TEST_SIM
@@ -447,7 +418,8 @@ TEST(attach_by_pid_ctrl_c_during_continue_halts_the_card)
 	ASSERT_NE(NULL, out);
 	show(out);
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	EXPECT_OUTPUT(out, "(vxdbg) continue\n[interrupted: card halted]\n(vxdbg) warps\n");
+	EXPECT_OUTPUT(out, "(vxdbg) continue\n");
+	EXPECT_OUTPUT(out, "[interrupted: card halted]\n(vxdbg) warps\n");
 	EXPECT_OUTPUT(out, "halted (halt request)");
 	EXPECT_EQ(NULL, strstr(out, "VXDBG_"));
 	EXPECT_EQ(-ETIME, vx_wait(dev, seqno, 0, &st));
