@@ -883,6 +883,27 @@ static int cmd_sym(struct vxdbg_cli *c, int argc, char **argv)
 	return 0;
 }
 
+/* dump: a crash dump of the job as it stands, for vortex-coredump. */
+static int cmd_dump(struct vxdbg_cli *c, int argc, char **argv)
+{
+	vxdbg_result r;
+
+	if (argc > 1)
+		return fail(c, "usage: dump");
+	r = vxdbg_generate_coredump(c->d, "", 0);
+	if (r == VXDBG_ERROR_RUNNING_DEVICE)
+		return fail(c, "dump: the card's last crash dump is still unread: read it "
+			    "(vortex-coredump /sys/class/devcoredump/devcd*/data) or delete it "
+			    "(echo 1 > that file) first");
+	if (r == VXDBG_ERROR_INVALID_WARP)
+		return fail(c, "dump: no job of the program on the card");
+	if (r)
+		return fail_r(c, r, "dump");
+	fprintf(c->out, "crash dump captured: /sys/class/devcoredump/devcd*/data "
+		"(vortex-coredump reads it)\n");
+	return 0;
+}
+
 static int cmd_echo(struct vxdbg_cli *c, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
@@ -920,6 +941,7 @@ static const struct cmd cmds[] = {
 	{ "disas", NULL, cmd_disas, "disas [LOC [N]]", "disassemble around the PC, or at LOC" },
 	{ "info", NULL, cmd_info, "info [breakpoints|warps|registers]", "the card, or a listing" },
 	{ "sym", NULL, cmd_sym, "sym LOC", "the symbol of an address" },
+	{ "dump", NULL, cmd_dump, "dump", "a crash dump of the job as it stands" },
 	{ "echo", NULL, cmd_echo, "echo TEXT", "print TEXT" },
 	{ "help", "h", cmd_help, "help", "this list" },
 	{ "quit", "q", cmd_quit, "quit", "detach (every warp resumes) and leave" },

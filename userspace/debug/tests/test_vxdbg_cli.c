@@ -12,6 +12,7 @@
  * nothing halted.
  */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,6 +290,24 @@ TEST(pc_as_a_location_step_limit_and_prefixes)
 	free(out);
 }
 
+/* next at _start's call of vx_kernel_main runs the call to its return. */
+TEST(next_runs_a_call_to_its_return)
+{
+	char *tail[] = { TARGET, NULL };
+	int status = -1;
+	double secs;
+	char *out = run_vxdbg_on(NULL, "wait\nwait\nwait\nstep\nnext\nnext\n", tail, &status,
+				 &secs);
+
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_OUTPUT(out, " <_start+0x4>:  0b0080e7  jalr    176(ra)\n"
+		      "(vxdbg) next\n[warp 0.0 halted (breakpoint) at 0x");
+	EXPECT_OUTPUT(out, " <_start+0x8>; ");
+	EXPECT_EQ(NULL, strstr(out, "vxdbg: "));
+	free(out);
+}
+
 /* -x with a file that is not there: said before anything runs. */
 TEST(missing_script_is_refused_before_the_target_starts)
 {
@@ -326,6 +345,51 @@ TEST(no_such_program_fails_at_once)
 	EXPECT_OUTPUT(out, "vxdbg: starting /nonexistent/prog: No such file or directory\n");
 	EXPECT_EQ(NULL, strstr(out, "(vxdbg)"));
 	EXPECT_GT(5.0, secs);
+	free(out);
+}
+
+/* Deletes the card's unread crash dumps (devcoredump: any write). */
+static void delete_dumps(void)
+{
+	DIR *d = opendir("/sys/class/devcoredump");
+	struct dirent *de;
+	char path[300];
+	int fd;
+
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, "devcd", 5))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/devcoredump/%s/data", de->d_name);
+		fd = open(path, O_WRONLY);
+		if (fd >= 0 && write(fd, "1", 1) < 0)
+			perror(path);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
+ * `dump` captures the job; a second one, with the first still unread, is
+ * refused in a sentence that says what is in the way (the driver's -EBUSY
+ * is the API's RUNNING_DEVICE, which means something else to a person).
+ */
+TEST(dump_then_dump_again_says_an_unread_dump_is_in_the_way)
+{
+	char *tail[] = { TARGET, NULL };
+	int status = -1;
+	double secs;
+	char *out;
+
+	delete_dumps();
+	out = run_vxdbg_on(NULL, "wait\nwait\nwait\ndump\ndump\n", tail, &status, &secs);
+	delete_dumps();
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_OUTPUT(out, "(vxdbg) dump\ncrash dump captured: /sys/class/devcoredump/devcd*/data");
+	EXPECT_OUTPUT(out, "vxdbg: dump: the card's last crash dump is still unread");
+	EXPECT_EQ(NULL, strstr(out, "RUNNING_DEVICE"));
 	free(out);
 }
 

@@ -420,7 +420,7 @@ TEST_F_TIMEOUT(pty, ctrl_c_halts_the_card_not_the_program, 120)
 	self->fd = start_halted(argv, s, &self->pid);
 	ASSERT_LE(0, self->fd);
 	at = s->n;
-	ASSERT_EQ(5, write(self->fd, "cont\r", 5));
+	ASSERT_EQ(9, write(self->fd, "continue\r", 9));
 	/* within the driver's 2 s timeout, which counts while the hang runs */
 	screen_read(self->fd, s, 500, 0);
 	ASSERT_EQ(0, type(self->fd, s, "\x03"));
