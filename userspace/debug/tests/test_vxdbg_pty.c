@@ -367,8 +367,9 @@ static bool screen_has(const struct screen *s, int from, const char *text)
 	EXPECT_TRUE(screen_has(s, from, text)) TH_LOG("no '%s' on the screen", text)
 
 /*
- * A debugger's habits: Tab completes a symbol and a register, Enter
- * repeats a step, a unique prefix is its command.
+ * A debugger's habits: lines typed during a command are kept, Tab
+ * completes a symbol and a register, Enter repeats a step, a unique
+ * prefix is its command.
  */
 TEST_F_TIMEOUT(pty, tab_completion_enter_repeats_step, 120)
 {
@@ -382,6 +383,11 @@ TEST_F_TIMEOUT(pty, tab_completion_enter_repeats_step, 120)
 
 	self->fd = start_halted(argv, s, &self->pid);
 	ASSERT_LE(0, self->fd);
+	/* typed during a wait: run at the next prompt, not thrown away */
+	at = s->n;
+	ASSERT_EQ(0, type(self->fd, s, "wait 1500\rinfo break\r"));
+	screen_read(self->fd, s, 300, 0);
+	EXPECT_SCREEN(at, "no breakpoints");
 	at = s->n;
 	ASSERT_EQ(0, type(self->fd, s, "b vx_ker\t\r"));
 	EXPECT_SCREEN(at, "(vxdbg) b vx_kernel_main ");
