@@ -86,10 +86,15 @@ $(O)/host/userspace/test_vx_disasm: $(DBG_TDIR)/test_vx_disasm.c $(DBG_THDRS) \
 
 HOST_TESTS += $(O)/host/userspace/test_vx_disasm
 
+# bt_calls.elf: a kernel with a frame that keeps ra on the stack, for bt.
+$(RV_KDIR)/obj/bt_calls.o: $(DBG_TDIR)/bt_calls.c $(RV_KHDRS)
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_KCFLAGS) -c -o $@ $<
+
 # test_vxdbg_cli: vxdbg -x SCRIPT on vecadd started halted; the host runs
 # vxdbg-sim, the guest vxdbg on vortex-run.
 $(O)/host/userspace/test_vxdbg_cli: $(DBG_TDIR)/test_vxdbg_cli.c \
-		$(O)/host/userspace/vxdbg-sim | $(US_KERNELS)
+		$(O)/host/userspace/vxdbg-sim | $(US_KERNELS) $(RV_KDIR)/bt_calls.elf
 	@mkdir -p $(@D)
 	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -DVXDBG_TEST_SIM \
 		-DVXDBG_SIM_PATH='"$(abspath $(O)/host/userspace/vxdbg-sim)"' \

@@ -28,6 +28,8 @@
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 #define WAIT_SLICE_MS	200
 #define STEP_EVENT_MS	50	/* how long a step's events take to arrive */
+#define BT_SCAN		64	/* prologue instructions bt reads */
+#define BT_MAX_FRAMES	32
 
 struct vxdbg_cli {
 	struct vxdbg *d;
@@ -883,6 +885,77 @@ static int cmd_sym(struct vxdbg_cli *c, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The frame of the function holding @pc, from its prologue (RV32I, no
+ * frame pointer, as -O2 builds kernels): how far it moved sp before @pc,
+ * and where it stored ra (-1: ra is still in its register).  A function
+ * past its epilogue's `addi sp, sp, N` has no frame left.
+ */
+static int frame_of(struct vxdbg_cli *c, uint64_t pc, int32_t *size, int32_t *ra_at)
+{
+	char sym[128], *plus;
+	uint64_t start;
+	uint32_t insn;
+
+	*size = 0;
+	*ra_at = -1;
+	if (vxdbg_symbolize(c->d, pc, sym, sizeof(sym)))
+		return -1;
+	plus = strstr(sym, "+0x");
+	start = pc - (plus ? strtoull(plus + 3, NULL, 16) : 0);
+	for (uint64_t a = start; a < pc && a < start + 4 * BT_SCAN; a += 4) {
+		if (vxdbg_read_global_memory(c->d, a, &insn, 4))
+			return -1;
+		if ((insn & 0xfffff) == 0x10113) {		/* addi sp, sp, imm */
+			int32_t imm = (int32_t)insn >> 20;
+
+			*size = imm < 0 ? -imm : 0;
+			if (imm > 0)
+				*ra_at = -1;
+		} else if ((insn & 0x1fff07f) == 0x112023) {	/* sw ra, imm(sp) */
+			*ra_at = ((int32_t)(insn & 0xfe000000) >> 20) | (insn >> 7 & 0x1f);
+		}
+	}
+	return 0;
+}
+
+/* bt: the current lane's calls, innermost first, unwound by prologues. */
+static int cmd_bt(struct vxdbg_cli *c, int argc, char **argv)
+{
+	uint32_t sp, ra, word;
+	int32_t size, ra_at;
+	uint64_t pc;
+	char loc[128];
+	vxdbg_result r;
+
+	if (argc > 1)
+		return fail(c, "usage: bt");
+	if (!need_warp(c))
+		return VXDBG_CLI_ERROR;
+	r = vxdbg_read_virtual_pc(c->d, 0, c->sm, c->wp, c->ln, &pc);
+	if (r)
+		return fail_r(c, r, "reading the PC");
+	if (read_reg(c, c->ln, 2, &sp) || read_reg(c, c->ln, 1, &ra))
+		return VXDBG_CLI_ERROR;
+	for (int n = 0; n < BT_MAX_FRAMES; n++) {
+		fprintf(c->out, "#%-2d %s\n", n, loc_str(c, pc, loc, sizeof(loc)));
+		if (frame_of(c, pc, &size, &ra_at))
+			break;
+		if (ra_at >= 0) {
+			if (vxdbg_read_global_memory(c->d, sp + ra_at, &word, 4))
+				break;
+			ra = word;
+		} else if (n) {
+			break;		/* an outer frame that kept ra in its register */
+		}
+		sp += size;
+		if (!ra || ra == pc || vxdbg_symbolize(c->d, ra, loc, sizeof(loc)))
+			break;
+		pc = ra;
+	}
+	return 0;
+}
+
 /* dump: a crash dump of the job as it stands, for vortex-coredump. */
 static int cmd_dump(struct vxdbg_cli *c, int argc, char **argv)
 {
@@ -941,6 +1014,7 @@ static const struct cmd cmds[] = {
 	{ "disas", NULL, cmd_disas, "disas [LOC [N]]", "disassemble around the PC, or at LOC" },
 	{ "info", NULL, cmd_info, "info [breakpoints|warps|registers]", "the card, or a listing" },
 	{ "sym", NULL, cmd_sym, "sym LOC", "the symbol of an address" },
+	{ "bt", NULL, cmd_bt, "bt", "the calls that led to the PC (from function prologues)" },
 	{ "dump", NULL, cmd_dump, "dump", "a crash dump of the job as it stands" },
 	{ "echo", NULL, cmd_echo, "echo TEXT", "print TEXT" },
 	{ "help", "h", cmd_help, "help", "this list" },

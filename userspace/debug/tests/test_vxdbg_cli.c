@@ -267,7 +267,7 @@ TEST(step_onto_a_fault_reports_the_exception)
 /* `x $pc`, a step count past the driver's limit, unique prefixes. */
 TEST(pc_as_a_location_step_limit_and_prefixes)
 {
-	static const char text[] = "wait\nwait\nwait\nbr vx_kernel_main\ncont\nx $pc 4\n"
+	static const char text[] = "wait\nwait\nwait\nbr vx_kernel_main\ncont\nx $pc 4\nbt\n"
 				   "s 1\nstep 65537\n";
 	char *tail[] = { TARGET, NULL };
 	int status = -1;
@@ -280,6 +280,10 @@ TEST(pc_as_a_location_step_limit_and_prefixes)
 	EXPECT_OUTPUT(out, "(vxdbg) cont\n[warp 0.0 halted (breakpoint) at 0x");
 	/* csrr a1, block_idx_x = 0xcd0025f3, little-endian */
 	EXPECT_OUTPUT(out, ": f3 25 00 cd ");
+	/* a leaf: its caller is in ra, the instruction after _start's call */
+	EXPECT_OUTPUT(out, "(vxdbg) bt\n#0  0x");
+	EXPECT_OUTPUT(out, " <vx_kernel_main>\n#1  0x");
+	EXPECT_OUTPUT(out, " <_start+0x8>\n(vxdbg) s 1\n");
 	EXPECT_OUTPUT(out, "vxdbg: 's' is ambiguous: step, set, sym");
 	EXPECT_EQ(NULL, strstr(out, "(vxdbg) step 65537"));
 	free(out);
@@ -307,6 +311,33 @@ TEST(next_runs_a_call_to_its_return)
 	EXPECT_EQ(NULL, strstr(out, "vxdbg: "));
 	free(out);
 }
+
+#ifdef VXDBG_TEST_SIM
+/*
+ * bt through frames that keep ra on the stack (tests/bt_calls.c): each
+ * caller's line is the instruction after its call, as llvm-objdump -d of
+ * bt_calls.elf shows them (outer calls inner at +0x18 and +0x28,
+ * vx_kernel_main calls outer at +0x18, _start vx_kernel_main at +0x4).
+ */
+TEST(bt_unwinds_frames_from_prologues)
+{
+	char *tail[] = { VX_KERNEL_DIR "/bt_calls.elf", NULL };
+	int status = -1;
+	double secs;
+	char *out = run_vxdbg_on(NULL, "wait\nwait\nwait\nbreak inner\ncontinue\ncontinue\n"
+				 "step 3\nbt\n", tail, &status, &secs);
+
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_OUTPUT(out, "(vxdbg) bt\n#0  0x");
+	EXPECT_OUTPUT(out, " <inner+0xc>\n#1  0x");
+	EXPECT_OUTPUT(out, " <outer+0x2c>\n#2  0x");
+	EXPECT_OUTPUT(out, " <vx_kernel_main+0x1c>\n#3  0x");
+	EXPECT_OUTPUT(out, " <_start+0x8>\n");
+	free(out);
+}
+#endif
 
 /* -x with a file that is not there: said before anything runs. */
 TEST(missing_script_is_refused_before_the_target_starts)
