@@ -173,6 +173,13 @@ static int start_on_pty(char *const argv[], pid_t *pid)
 	return m;
 }
 
+/* The README's command line; vxdbg-sim on the same kernel on the host. */
+#ifdef VXDBG_TEST_SIM
+#define README_SESSION	VXDBG_SIM_PATH, VX_KERNEL_DIR "/vecadd.elf"
+#else
+#define README_SESSION	"vxdbg", "--", "vortex-run", "/vortex/kernels/vecadd.elf", "64"
+#endif
+
 /*
  * The README's transcript: what is typed after each prompt, and what the
  * screen then shows, one POSIX extended regex per line (anchored).  ADDR
@@ -268,11 +275,7 @@ FIXTURE_TEARDOWN(pty)
 
 TEST_F_TIMEOUT(pty, readme_session_at_human_speed, 180)
 {
-#ifdef VXDBG_TEST_SIM
-	char *argv[] = { VXDBG_SIM_PATH, VX_KERNEL_DIR "/vecadd.elf", NULL };
-#else
-	char *argv[] = { "vxdbg", "--", "vortex-run", "/vortex/kernels/vecadd.elf", "64", NULL };
-#endif
+	char *argv[] = { README_SESSION, NULL };
 	struct screen *s = self->s;
 	int line = 0, status = -1, threads = 0;
 
@@ -373,11 +376,7 @@ static bool screen_has(const struct screen *s, int from, const char *text)
  */
 TEST_F_TIMEOUT(pty, tab_completion_enter_repeats_step, 120)
 {
-#ifdef VXDBG_TEST_SIM
-	char *argv[] = { VXDBG_SIM_PATH, VX_KERNEL_DIR "/vecadd.elf", NULL };
-#else
-	char *argv[] = { "vxdbg", "--", "vortex-run", "/vortex/kernels/vecadd.elf", "64", NULL };
-#endif
+	char *argv[] = { README_SESSION, NULL };
 	struct screen *s = self->s;
 	int at;
 
