@@ -56,6 +56,7 @@
 #include <drm/drm_print.h>
 
 #include "vortex_accel.h"
+#include "vortex_causes.h"
 #include "vortex_compat.h"
 #include "vortex_debug.h"
 #include "vortex_debugfs.h"
@@ -272,32 +273,10 @@ static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
 	return dma_fence_get(job->hw_fence);
 }
 
-/* The VX_ERR_* causes, as the kernel log names them. */
-static const char *const vortex_err_names[] = {
-	[VX_ERR_NONE] = "none",
-	[VX_ERR_ILLEGAL_INSTR] = "illegal instruction",
-	[VX_ERR_MISALIGNED_LOAD] = "misaligned load",
-	[VX_ERR_MISALIGNED_STORE] = "misaligned store",
-	[VX_ERR_LOAD_FAULT] = "load outside device memory",
-	[VX_ERR_STORE_FAULT] = "store outside device memory",
-	[VX_ERR_FETCH_FAULT] = "fetch outside device memory",
-	[VX_ERR_EBREAK] = "ebreak",
-	[VX_ERR_ASSERT] = "device-side assert",
-	[VX_ERR_ECALL] = "ecall",
-	[VX_ERR_DIVERGENCE] = "divergence stack",
-	[VX_ERR_BAD_PACKET] = "bad ring packet",
-	[VX_ERR_BARRIER] = "impossible barrier",
-	[VX_ERR_MISALIGNED_FETCH] = "jump to a misaligned target",
-	[VX_ERR_FETCH_PAGE_FAULT] = "page fault on fetch",
-	[VX_ERR_LOAD_PAGE_FAULT] = "page fault on load",
-	[VX_ERR_STORE_PAGE_FAULT] = "page fault on store",
-};
-
+/* The VX_ERR_* causes in words, from the table every tool shares. */
 const char *vortex_err_name(u32 cause)
 {
-	if (cause < ARRAY_SIZE(vortex_err_names) && vortex_err_names[cause])
-		return vortex_err_names[cause];
-	return "unknown";
+	return vx_cause_text(cause);
 }
 
 /**

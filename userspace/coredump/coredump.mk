@@ -9,7 +9,7 @@
 
 CD_DIR := userspace/coredump
 CD_SRCS := $(wildcard $(CD_DIR)/vxcd_*.c) userspace/tools/vortex-coredump.c
-CD_HDRS := $(CD_DIR)/vxcd.h hw/vortex_regs.h
+CD_HDRS := $(CD_DIR)/vxcd.h hw/vortex_regs.h hw/vortex_causes.h
 CD_INC := -I$(TOP)/$(CD_DIR) -I$(TOP)/hw
 
 $(O)/host/userspace/vortex-coredump: $(CD_SRCS) $(CD_HDRS)

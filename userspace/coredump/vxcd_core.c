@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vortex_regs.h"
+#include "vortex_causes.h"
 #include "vxcd.h"
 
 #define PRSTATUS_SIZE		204	/* struct elf_prstatus, rv32 (bfd's elf32-riscv) */
@@ -26,11 +26,6 @@
  * slots, fcsr, then one more zero word; 132 bytes is "too small" to it.
  */
 #define FPREGSET_WORDS		34
-
-/* Signals gdb prints for the dump's cause. */
-#define SIGILL_	4
-#define SIGTRAP_ 5
-#define SIGSEGV_ 11
 
 struct core_seg {
 	uint64_t iova, size;
@@ -66,24 +61,19 @@ static int core_lane_regs(const struct vxcd_node *warp, int lane, uint32_t *x,
 	return -ENOENT;
 }
 
+/* The signal gdb shows for the dump: the stub's for the same stop. */
 static int core_signal(const struct vxcd_dump *d)
 {
 	const struct vxcd_node *f = vxcd_item(vxcd_get(d->root, "fault-info"), 0);
+	const struct vxcd_node *e = vxcd_get(d->root, "error");
 	uint64_t cause = 0;
 	struct vxcd_err err;
 
-	if (!f || vxcd_u64(f, "cause", "", &cause, &err))
-		return SIGTRAP_;
-	switch (cause) {
-	case VX_ERR_MISALIGNED_LOAD ... VX_ERR_FETCH_FAULT:
-		return SIGSEGV_;
-	case VX_ERR_NONE:
-	case VX_ERR_EBREAK:
-	case VX_ERR_ASSERT:
-		return SIGTRAP_;
-	default:
-		return SIGILL_;
-	}
+	if (e && e->value && !strcmp(e->value, "timeout"))
+		return VX_GDB_SIGALRM;
+	if (!f || vxcd_u64(f, "cause", "", &cause, &err) || cause == VX_ERR_NONE)
+		return VX_GDB_SIGTRAP;
+	return vx_cause_gdb_signal(cause);
 }
 
 /* The job's buffers, decoded to their full size. */

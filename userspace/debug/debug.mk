@@ -15,7 +15,7 @@ DBG_DIR := userspace/debug
 DBG_INC := -I$(TOP)/$(DBG_DIR) $(US_INC) $(GUEST_INC) -I$(TOP)/qemu-device/sim \
 	-I$(TOP)/qemu-device/tests -I$(TOP)/testlib
 DBG_CFLAGS = $(HOST_CFLAGS) $(DBG_INC)
-DBG_HDRS := $(wildcard $(DBG_DIR)/*.h) $(US_HDRS) hw/vortex_regs.h \
+DBG_HDRS := $(wildcard $(DBG_DIR)/*.h) $(US_HDRS) hw/vortex_regs.h hw/vortex_causes.h \
 	qemu-device/sim/vx_sim.h testlib/vx_asm.h
 
 DBG_LIB := $(O)/userspace/libvortex-debug.a
@@ -86,10 +86,15 @@ $(O)/host/userspace/test_vx_disasm: $(DBG_TDIR)/test_vx_disasm.c $(DBG_THDRS) \
 
 HOST_TESTS += $(O)/host/userspace/test_vx_disasm
 
+# bt_calls.elf: a kernel with a frame that keeps ra on the stack, for bt.
+$(RV_KDIR)/obj/bt_calls.o: $(DBG_TDIR)/bt_calls.c $(RV_KHDRS)
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_KCFLAGS) -c -o $@ $<
+
 # test_vxdbg_cli: vxdbg -x SCRIPT on vecadd started halted; the host runs
 # vxdbg-sim, the guest vxdbg on vortex-run.
 $(O)/host/userspace/test_vxdbg_cli: $(DBG_TDIR)/test_vxdbg_cli.c \
-		$(O)/host/userspace/vxdbg-sim | $(US_KERNELS)
+		$(O)/host/userspace/vxdbg-sim | $(US_KERNELS) $(RV_KDIR)/bt_calls.elf
 	@mkdir -p $(@D)
 	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -DVXDBG_TEST_SIM \
 		-DVXDBG_SIM_PATH='"$(abspath $(O)/host/userspace/vxdbg-sim)"' \
@@ -102,6 +107,22 @@ $(O)/guest/selftests/vortex_vxdbg_cli_test: $(DBG_TDIR)/test_vxdbg_cli.c $(US_LI
 
 HOST_TESTS += $(O)/host/userspace/test_vxdbg_cli
 GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_cli_test
+
+# test_vxdbg_pty: the README's vxdbg session typed at human speed on a pty;
+# the guest types it to vxdbg on vortex-run, the host to vxdbg-sim.
+$(O)/host/userspace/test_vxdbg_pty: $(DBG_TDIR)/test_vxdbg_pty.c \
+		$(O)/host/userspace/vxdbg-sim | $(US_KERNELS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -DVXDBG_TEST_SIM \
+		-DVXDBG_SIM_PATH='"$(abspath $(O)/host/userspace/vxdbg-sim)"' \
+		-DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $<
+
+$(O)/guest/selftests/vortex_vxdbg_pty_test: $(DBG_TDIR)/test_vxdbg_pty.c
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(KSFT_INC) -o $@ $<
+
+HOST_TESTS += $(O)/host/userspace/test_vxdbg_pty
+GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_pty_test
 
 # ---------------------------------------------------------- benchmark
 # debug_bench: DM accesses per register, register and memory throughput of

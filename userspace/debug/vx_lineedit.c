@@ -6,6 +6,7 @@
  * any terminal emulator and the Linux console understand.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,20 @@ struct vx_lineedit {
 	FILE *in_file;		/* without a tty */
 	char *line;		/* getline's buffer */
 	size_t line_cap;
+	void (*complete)(void *arg, const char *line, size_t pos,
+			 void (*add)(void *ctx, const char *word), void *ctx);
+	void *complete_arg;
+	bool tabbed;		/* the last key was a Tab that listed nothing */
+	int watch_fd;
+	int (*watch)(void *arg);
+	void *watch_arg;
+	const char *prompt;
+};
+
+/* Candidates of one Tab. */
+struct candidates {
+	char words[64][96];
+	int n;
 };
 
 struct vx_lineedit *vx_lineedit_new(int in_fd, int out_fd)
@@ -39,6 +54,7 @@ struct vx_lineedit *vx_lineedit_new(int in_fd, int out_fd)
 		return NULL;
 	le->in = in_fd;
 	le->out = out_fd;
+	le->watch_fd = -1;
 	le->tty = isatty(in_fd) && isatty(out_fd) && !tcgetattr(in_fd, &le->saved);
 	if (!le->tty)
 		le->in_file = fdopen(dup(in_fd), "r");
@@ -134,15 +150,79 @@ static void delete_at(struct vx_lineedit *le, size_t at, size_t n)
 		le->pos = le->pos - at >= n ? le->pos - n : at;
 }
 
+/* The watched descriptor has something: it goes above the line. */
+static void show_watched(struct vx_lineedit *le)
+{
+	put(le, "\r\x1b[K", 4);
+	if (le->watch(le->watch_arg))
+		le->watch_fd = -1;
+	redraw(le, le->prompt);
+}
+
 static int read_byte(struct vx_lineedit *le)
 {
+	struct pollfd p[2] = { { le->in, POLLIN, 0 }, { le->watch_fd, POLLIN, 0 } };
 	unsigned char c;
 	ssize_t n;
 
-	do {
+	for (;;) {
+		p[1].fd = le->watch_fd;
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (p[1].revents) {
+			show_watched(le);
+			continue;
+		}
 		n = read(le->in, &c, 1);
-	} while (n < 0 && errno == EINTR);
-	return n == 1 ? c : -1;
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n == 1 ? c : -1;
+	}
+}
+
+static void add_candidate(void *ctx, const char *word)
+{
+	struct candidates *k = ctx;
+
+	if (k->n < (int)(sizeof(k->words) / sizeof(k->words[0])))
+		snprintf(k->words[k->n++], sizeof(k->words[0]), "%s", word);
+}
+
+/* Tab: complete the word before the cursor, or list what could follow. */
+static void tab(struct vx_lineedit *le)
+{
+	struct candidates *k = calloc(1, sizeof(*k));
+	size_t start = le->pos, common;
+
+	if (!le->complete || !k) {
+		free(k);
+		return;
+	}
+	le->buf[le->len] = 0;
+	le->complete(le->complete_arg, le->buf, le->pos, add_candidate, k);
+	while (start && le->buf[start - 1] != ' ')
+		start--;
+	common = k->n ? strlen(k->words[0]) : 0;
+	for (int i = 1; i < k->n; i++)
+		for (size_t j = 0; j < common; j++)
+			if (k->words[i][j] != k->words[0][j])
+				common = j;
+	for (size_t j = le->pos - start; j < common; j++)
+		insert(le, k->words[0][j]);
+	if (k->n == 1)
+		insert(le, ' ');
+	else if (k->n > 1 && common == le->pos - start && le->tabbed) {
+		put(le, "\r\n", 2);		/* a second Tab: the list */
+		for (int i = 0; i < k->n; i++) {
+			put(le, k->words[i], strlen(k->words[i]));
+			put(le, i + 1 < k->n ? "  " : "\r\n", 2);
+		}
+	}
+	le->tabbed = k->n > 1 && common == le->pos - start;
+	free(k);
 }
 
 /* ESC [ ... : arrows, Home/End, Delete. */
@@ -214,6 +294,9 @@ static int key(struct vx_lineedit *le, int c)
 	case 27:
 		escape(le);
 		return 0;
+	case '\t':
+		tab(le);
+		return 0;
 	}
 	if (c >= 32 && c < 127)
 		insert(le, c);
@@ -229,22 +312,45 @@ static const char *read_tty(struct vx_lineedit *le, const char *prompt)
 	raw.c_lflag &= ~(ECHO | ICANON | ISIG | IEXTEN);
 	raw.c_cc[VMIN] = 1;
 	raw.c_cc[VTIME] = 0;
-	tcsetattr(le->in, TCSAFLUSH, &raw);
+	/* TCSANOW: what was typed ahead (during a `wait`) is kept */
+	tcsetattr(le->in, TCSANOW, &raw);
 	le->len = le->pos = 0;
 	le->hpos = le->nhist;
+	le->prompt = prompt;
+	le->tabbed = false;
 	redraw(le, prompt);
 	while (!done) {
-		done = key(le, read_byte(le));
+		int c = read_byte(le);
+
+		if (c != '\t')
+			le->tabbed = false;
+		done = key(le, c);
 		if (!done)
 			redraw(le, prompt);
 	}
-	tcsetattr(le->in, TCSAFLUSH, &le->saved);
+	tcsetattr(le->in, TCSADRAIN, &le->saved);
 	put(le, "\r\n", 2);
 	if (done < 0)
 		return NULL;
 	le->buf[le->len] = 0;
 	history_add(le, le->buf);
 	return le->buf;
+}
+
+void vx_lineedit_set_complete(struct vx_lineedit *le,
+			      void (*fn)(void *arg, const char *line, size_t pos,
+					 void (*add)(void *ctx, const char *word), void *ctx),
+			      void *arg)
+{
+	le->complete = fn;
+	le->complete_arg = arg;
+}
+
+void vx_lineedit_watch(struct vx_lineedit *le, int fd, int (*fn)(void *arg), void *arg)
+{
+	le->watch_fd = fn ? fd : -1;
+	le->watch = fn;
+	le->watch_arg = arg;
 }
 
 const char *vx_lineedit_read(struct vx_lineedit *le, const char *prompt)

@@ -218,6 +218,7 @@ struct vxdbg_event {
 			uint32_t cause;		/* VX_ERR_* */
 			vxdbg_exception exception;
 			uint32_t sm, wp, ln;	/* lowest faulting lane */
+			struct vxdbg_lanes lanes;	/* every faulting lane */
 			uint64_t pc;
 			uint64_t addr;		/* bad address or instruction word */
 		} exception;

@@ -115,15 +115,19 @@ int vxdbg_ioctl_attach_pid(pid_t pid, struct vxdbg_backend **out);
  * vxdbg_ioctl_spawn() - start a program whose first job halts at its start
  * @node: accel node the program will use, e.g. "/dev/accel/accel0"
  * @argv: the program and its arguments (PATH searched)
+ * @out_fd: the program's stdout and stderr, or -1 for the caller's
  * @pid: receives the child's pid
  * @out: receives the backend, attached, halt-at-start armed
  *
  * The child opens @node, the parent attaches through that file and arms
  * halt-at-start, then the child execs @argv: its first job's warps all
- * halt before their first instruction.
- * Return: 0 or -errno.
+ * halt before their first instruction.  The program runs in a process
+ * group of its own, so the debugger's terminal signals (Ctrl-C) are the
+ * debugger's alone.
+ * Return: 0 or -errno; the exec's -errno (-ENOENT: no such program) if the
+ * program could not start.
  */
-int vxdbg_ioctl_spawn(const char *node, char *const argv[], pid_t *pid,
+int vxdbg_ioctl_spawn(const char *node, char *const argv[], int out_fd, pid_t *pid,
 		      struct vxdbg_backend **out);
 
 #endif /* VXDBG_BACKEND_H */

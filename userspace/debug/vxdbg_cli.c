@@ -11,17 +11,25 @@
  * one line saying what and why, to the error stream; nothing else prints.
  */
 #include <ctype.h>
+#include <elf.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "vortex_accel.h"
+#include "vortex_causes.h"
 #include "vx_disasm.h"
+#include "vx_elf.h"
 #include "vxdbg_cli.h"
 
 #define MAX_ARGS	8
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 #define WAIT_SLICE_MS	200
+#define STEP_EVENT_MS	50	/* how long a step's events take to arrive */
+#define BT_SCAN		64	/* prologue instructions bt reads */
+#define BT_MAX_FRAMES	32
 
 struct vxdbg_cli {
 	struct vxdbg *d;
@@ -31,6 +39,10 @@ struct vxdbg_cli {
 	bool have_warp;
 	int timeout_ms;
 	volatile sig_atomic_t interrupted;
+	int (*poll)(void *arg);		/* vxdbg_cli_set_poll() */
+	void *poll_arg;
+	bool target_gone;
+	char last[64];			/* what an empty line repeats */
 };
 
 struct cmd {
@@ -52,29 +64,47 @@ static int fail(struct vxdbg_cli *c, const char *fmt, ...)
 	return VXDBG_CLI_ERROR;
 }
 
-static const char *hint(vxdbg_result r)
+/* Every result as a person should read it. */
+static const char *sentence(vxdbg_result r)
 {
 	switch (r) {
+	case VXDBG_SUCCESS: return "done";
 	case VXDBG_ERROR_RUNNING_DEVICE: return "the warp is running: 'halt' first";
+	case VXDBG_ERROR_SUSPENDED_DEVICE: return "the card is halted: 'continue' first";
 	case VXDBG_ERROR_INVALID_WARP: return "no such warp, or it has no context";
 	case VXDBG_ERROR_INVALID_LANE: return "no such lane";
 	case VXDBG_ERROR_INVALID_SM: return "no such SM (core)";
 	case VXDBG_ERROR_INVALID_ADDRESS: return "bad address, or no breakpoint there";
 	case VXDBG_ERROR_INVALID_MEMORY_ACCESS: return "outside device memory";
+	case VXDBG_ERROR_INVALID_MEMORY_SEGMENT: return "no such memory segment";
+	case VXDBG_ERROR_MEMORY_MAPPING_FAILED: return "the memory could not be mapped";
 	case VXDBG_ERROR_UNKNOWN_FUNCTION: return "no such symbol";
 	case VXDBG_ERROR_INVALID_MODULE: return "no code object known yet: 'wait' for a launch";
 	case VXDBG_ERROR_NO_EVENT_AVAILABLE: return "no event in time";
 	case VXDBG_ERROR_NOT_SUPPORTED: return "not supported here";
-	default: return NULL;
+	case VXDBG_ERROR_INVALID_ARGS: return "a value out of range";
+	case VXDBG_ERROR_BUFFER_TOO_SMALL: return "more than fits in one request";
+	case VXDBG_ERROR_UNINITIALIZED: return "no debugging session";
+	case VXDBG_ERROR_INVALID_COORDINATES: return "no such warp or lane";
+	case VXDBG_ERROR_INTERNAL: return "an internal error of the debugger";
+	case VXDBG_ERROR_INVALID_DEVICE: return "the card is gone";
+	case VXDBG_ERROR_INCOMPATIBLE_API: return "the driver is too old for this debugger";
+	case VXDBG_ERROR_INITIALIZATION_FAILURE: return "the session could not be set up";
+	case VXDBG_ERROR_INVALID_GRID: return "no such job";
+	case VXDBG_ERROR_COMMUNICATION_FAILURE: return "the card did not answer (it was reset?)";
+	case VXDBG_ERROR_OS_RESOURCES: return "out of memory or of a kernel resource";
+	case VXDBG_ERROR_NO_DEVICE_AVAILABLE: return "no Vortex card";
+	case VXDBG_ERROR_ATTACH_NOT_POSSIBLE: return "not allowed to debug that process";
+	case VXDBG_ERROR_WARP_RESUME_NOT_POSSIBLE: return "the warp cannot resume";
+	case VXDBG_ERROR_INVALID_WARP_MASK: return "no such warps";
+	case VXDBG_ERROR_UNKNOWN: return "the driver refused it";
 	}
+	return "an error this debugger does not know";
 }
 
 static int fail_r(struct vxdbg_cli *c, vxdbg_result r, const char *what)
 {
-	const char *h = hint(r);
-
-	return h ? fail(c, "%s: %s (%s)", what, h, vxdbg_result_name(r)) :
-	       fail(c, "%s: %s", what, vxdbg_result_name(r));
+	return fail(c, "%s: %s", what, sentence(r));
 }
 
 static bool parse_u64(const char *s, uint64_t *v)
@@ -128,6 +158,15 @@ static int parse_loc(struct vxdbg_cli *c, const char *s, uint64_t *addr)
 		*plus = 0;
 		if (!parse_u64(plus + 1, &off))
 			return fail(c, "'%s': bad offset", s);
+	}
+	if (!strcmp(name, "$pc")) {
+		if (!need_warp(c))
+			return VXDBG_CLI_ERROR;
+		r = vxdbg_read_virtual_pc(c->d, 0, c->sm, c->wp, c->ln, addr);
+		if (r)
+			return fail_r(c, r, "reading the PC");
+		*addr += off;
+		return 0;
 	}
 	if (name[0] == '$') {
 		int reg = vx_reg_parse(name + 1);
@@ -217,13 +256,16 @@ static const char *status_name(int32_t st)
 	}
 }
 
-static const char *cause_name(uint32_t cause)
+/* "LOAD_PAGE_FAULT (page fault on load)", from the table every tool shares */
+static const char *cause_str(uint32_t cause, char *buf, size_t n)
 {
-	static const char *const names[] = { "none", "ILLEGAL_INSTR", "MISALIGNED_LOAD",
-		"MISALIGNED_STORE", "LOAD_FAULT", "STORE_FAULT", "FETCH_FAULT", "EBREAK",
-		"ASSERT", "ECALL", "DIVERGENCE", "BAD_PACKET", "BARRIER" };
+	const char *name = vx_cause_name(cause);
 
-	return cause < sizeof(names) / sizeof(names[0]) ? names[cause] : "?";
+	if (name)
+		snprintf(buf, n, "%s (%s)", name, vx_cause_text(cause));
+	else
+		snprintf(buf, n, "cause %u", cause);
+	return buf;
 }
 
 static void select_warp(struct vxdbg_cli *c, uint32_t sm, uint32_t wp, uint32_t ln)
@@ -236,7 +278,7 @@ static void select_warp(struct vxdbg_cli *c, uint32_t sm, uint32_t wp, uint32_t 
 
 static void print_event(struct vxdbg_cli *c, const struct vxdbg_event *ev)
 {
-	char loc[128];
+	char loc[128], cbuf[80];
 
 	switch (ev->kind) {
 	case VXDBG_EVENT_ELF_IMAGE_LOADED:
@@ -266,7 +308,8 @@ static void print_event(struct vxdbg_cli *c, const struct vxdbg_event *ev)
 		break;
 	case VXDBG_EVENT_EXCEPTION:
 		fprintf(c->out, "[job %llu: exception %s in warp %u.%u lane %u at %s, address 0x%08llx]\n",
-			(unsigned long long)ev->grid_id, cause_name(ev->u.exception.cause),
+			(unsigned long long)ev->grid_id,
+			cause_str(ev->u.exception.cause, cbuf, sizeof(cbuf)),
 			ev->u.exception.sm, ev->u.exception.wp, ev->u.exception.ln,
 			loc_str(c, ev->u.exception.pc, loc, sizeof(loc)),
 			(unsigned long long)ev->u.exception.addr);
@@ -296,6 +339,39 @@ static uint32_t first_active_lane(struct vxdbg_cli *c)
 	return 0;
 }
 
+/* Lets the tool relay the program's output; true once the program is gone. */
+static bool target_gone(struct vxdbg_cli *c)
+{
+	if (c->poll && !c->target_gone && c->poll(c->poll_arg))
+		c->target_gone = true;
+	return c->target_gone;
+}
+
+/* Ctrl-C: whatever the wait was doing, the card stops. */
+static int interrupted(struct vxdbg_cli *c)
+{
+	vxdbg_result r = vxdbg_suspend_device(c->d, 0);
+
+	c->interrupted = 0;
+	if (r)
+		return fail_r(c, r, "interrupted, halting the card");
+	fprintf(c->out, "[interrupted: card halted]\n");
+	return 0;
+}
+
+/* A halt or an exception: the card stands still at @ev's warp. */
+static void stopped_at(struct vxdbg_cli *c, const struct vxdbg_event *ev)
+{
+	if (ev->kind == VXDBG_EVENT_HALTED) {
+		vxdbg_suspend_device(c->d, 0);
+		select_warp(c, ev->u.halted.sm, ev->u.halted.wp, 0);
+		c->ln = first_active_lane(c);
+	} else {
+		select_warp(c, ev->u.exception.sm, ev->u.exception.wp, ev->u.exception.ln);
+	}
+	print_where(c);
+}
+
 /*
  * Prints events until something stops: a halt (the card is then
  * suspended and the warp selected), an exception, or the job's end.
@@ -309,13 +385,14 @@ static int wait_stop(struct vxdbg_cli *c, int timeout_ms, bool once)
 
 	c->interrupted = 0;
 	for (;;) {
-		if (c->interrupted) {
-			vxdbg_suspend_device(c->d, 0);
-			fprintf(c->out, "[interrupted: card halted]\n");
-			return 0;
-		}
+		if (c->interrupted)
+			return interrupted(c);
 		r = vxdbg_get_next_event(c->d, &ev, WAIT_SLICE_MS);
+		if (c->interrupted)	/* the signal may have cut the wait short */
+			return interrupted(c);
 		if (r == VXDBG_ERROR_NO_EVENT_AVAILABLE) {
+			if (target_gone(c))
+				return fail(c, "the program has exited: no more events ('quit' leaves)");
 			waited += WAIT_SLICE_MS;
 			if (timeout_ms >= 0 && waited >= timeout_ms)
 				return fail(c, "nothing happened within %d ms (the card runs on; "
@@ -325,16 +402,8 @@ static int wait_stop(struct vxdbg_cli *c, int timeout_ms, bool once)
 		if (r)
 			return fail_r(c, r, "waiting for an event");
 		print_event(c, &ev);
-		if (ev.kind == VXDBG_EVENT_HALTED) {
-			vxdbg_suspend_device(c->d, 0);
-			select_warp(c, ev.u.halted.sm, ev.u.halted.wp, 0);
-			c->ln = first_active_lane(c);
-			print_where(c);
-			return 0;
-		}
-		if (ev.kind == VXDBG_EVENT_EXCEPTION) {
-			select_warp(c, ev.u.exception.sm, ev.u.exception.wp, ev.u.exception.ln);
-			print_where(c);
+		if (ev.kind == VXDBG_EVENT_HALTED || ev.kind == VXDBG_EVENT_EXCEPTION) {
+			stopped_at(c, &ev);
 			return 0;
 		}
 		if (once || ev.kind == VXDBG_EVENT_KERNEL_FINISHED)
@@ -394,19 +463,48 @@ static int cmd_until(struct vxdbg_cli *c, int argc, char **argv)
 	return wait_stop(c, c->timeout_ms, false);
 }
 
+/*
+ * After a step: the step's own halt is expected and says nothing new; an
+ * exception (the instruction faulted), a breakpoint of another warp or
+ * the job's end is reported as `continue` reports it.  Returns whether
+ * the card stopped somewhere else than the step's end.
+ */
+static bool step_events(struct vxdbg_cli *c, uint32_t sm, uint32_t wp)
+{
+	struct vxdbg_event ev;
+	bool stopped = false;
+
+	while (!vxdbg_get_next_event(c->d, &ev, STEP_EVENT_MS)) {
+		/* the step's end, or the halt that follows a fault in all-stop */
+		if (ev.kind == VXDBG_EVENT_HALTED && ev.u.halted.sm == sm && ev.u.halted.wp == wp &&
+		    (ev.u.halted.cause == VXDBG_HALT_STEP || stopped))
+			continue;
+		print_event(c, &ev);
+		if (!stopped && ev.kind == VXDBG_EVENT_EXCEPTION) {
+			stopped_at(c, &ev);
+			stopped = true;
+		}
+		if (ev.kind == VXDBG_EVENT_KERNEL_FINISHED)
+			stopped = true;
+	}
+	return stopped;
+}
+
 static int cmd_step(struct vxdbg_cli *c, int argc, char **argv)
 {
 	struct vxdbg_warp_state ws;
 	uint64_t n = 1, moved;
 	vxdbg_result r;
 
-	if (argc > 1 && (!parse_u64(argv[1], &n) || !n))
-		return fail(c, "'%s': step takes a count", argv[1]);
+	if (argc > 1 && (!parse_u64(argv[1], &n) || !n || n > DRM_VORTEX_DEBUG_MAX_STEPS))
+		return fail(c, "'%s': step takes a count from 1 to %u", argv[1], DRM_VORTEX_DEBUG_MAX_STEPS);
 	if (!need_warp(c))
 		return VXDBG_CLI_ERROR;
 	r = vxdbg_single_step_warp(c->d, 0, c->sm, c->wp, (uint32_t)n, &moved);
 	if (r)
 		return fail_r(c, r, "stepping");
+	if (step_events(c, c->sm, c->wp))
+		return 0;
 	if (!vxdbg_read_warp_state(c->d, 0, c->sm, c->wp, &ws) && !ws.valid) {
 		fprintf(c->out, "[warp %u.%u ended]\n", c->sm, c->wp);
 		c->have_warp = false;
@@ -414,6 +512,30 @@ static int cmd_step(struct vxdbg_cli *c, int argc, char **argv)
 	}
 	print_where(c);
 	return 0;
+}
+
+/* next: a step that runs a call (jal/jalr linking ra) to its return. */
+static int cmd_next(struct vxdbg_cli *c, int argc, char **argv)
+{
+	uint64_t pc;
+	uint32_t insn;
+	vxdbg_result r;
+
+	if (argc > 1)
+		return fail(c, "usage: next");
+	if (!need_warp(c))
+		return VXDBG_CLI_ERROR;
+	r = vxdbg_read_virtual_pc(c->d, 0, c->sm, c->wp, c->ln, &pc);
+	if (!r)
+		r = vxdbg_read_global_memory(c->d, pc, &insn, 4);
+	if (r)
+		return fail_r(c, r, "reading the instruction");
+	if (((insn & 0x7f) != 0x6f && (insn & 0x707f) != 0x67) || (insn >> 7 & 0x1f) != 1)
+		return cmd_step(c, 1, argv);
+	r = vxdbg_resume_warps_until_pc(c->d, 0, c->sm, 1ull << c->wp, pc + 4);
+	if (r)
+		return fail_r(c, r, "running the call");
+	return wait_stop(c, c->timeout_ms, false);
 }
 
 static int cmd_warps(struct vxdbg_cli *c, int argc, char **argv)
@@ -763,6 +885,98 @@ static int cmd_sym(struct vxdbg_cli *c, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The frame of the function holding @pc, from its prologue (RV32I, no
+ * frame pointer, as -O2 builds kernels): how far it moved sp before @pc,
+ * and where it stored ra (-1: ra is still in its register).  A function
+ * past its epilogue's `addi sp, sp, N` has no frame left.
+ */
+static int frame_of(struct vxdbg_cli *c, uint64_t pc, int32_t *size, int32_t *ra_at)
+{
+	char sym[128], *plus;
+	uint64_t start;
+	uint32_t insn;
+
+	*size = 0;
+	*ra_at = -1;
+	if (vxdbg_symbolize(c->d, pc, sym, sizeof(sym)))
+		return -1;
+	plus = strstr(sym, "+0x");
+	start = pc - (plus ? strtoull(plus + 3, NULL, 16) : 0);
+	for (uint64_t a = start; a < pc && a < start + 4 * BT_SCAN; a += 4) {
+		if (vxdbg_read_global_memory(c->d, a, &insn, 4))
+			return -1;
+		if ((insn & 0xfffff) == 0x10113) {		/* addi sp, sp, imm */
+			int32_t imm = (int32_t)insn >> 20;
+
+			*size = imm < 0 ? -imm : 0;
+			if (imm > 0)
+				*ra_at = -1;
+		} else if ((insn & 0x1fff07f) == 0x112023) {	/* sw ra, imm(sp) */
+			*ra_at = ((int32_t)(insn & 0xfe000000) >> 20) | (insn >> 7 & 0x1f);
+		}
+	}
+	return 0;
+}
+
+/* bt: the current lane's calls, innermost first, unwound by prologues. */
+static int cmd_bt(struct vxdbg_cli *c, int argc, char **argv)
+{
+	uint32_t sp, ra, word;
+	int32_t size, ra_at;
+	uint64_t pc;
+	char loc[128];
+	vxdbg_result r;
+
+	if (argc > 1)
+		return fail(c, "usage: bt");
+	if (!need_warp(c))
+		return VXDBG_CLI_ERROR;
+	r = vxdbg_read_virtual_pc(c->d, 0, c->sm, c->wp, c->ln, &pc);
+	if (r)
+		return fail_r(c, r, "reading the PC");
+	if (read_reg(c, c->ln, 2, &sp) || read_reg(c, c->ln, 1, &ra))
+		return VXDBG_CLI_ERROR;
+	for (int n = 0; n < BT_MAX_FRAMES; n++) {
+		fprintf(c->out, "#%-2d %s\n", n, loc_str(c, pc, loc, sizeof(loc)));
+		if (frame_of(c, pc, &size, &ra_at))
+			break;
+		if (ra_at >= 0) {
+			if (vxdbg_read_global_memory(c->d, sp + ra_at, &word, 4))
+				break;
+			ra = word;
+		} else if (n) {
+			break;		/* an outer frame that kept ra in its register */
+		}
+		sp += size;
+		if (!ra || ra == pc || vxdbg_symbolize(c->d, ra, loc, sizeof(loc)))
+			break;
+		pc = ra;
+	}
+	return 0;
+}
+
+/* dump: a crash dump of the job as it stands, for vortex-coredump. */
+static int cmd_dump(struct vxdbg_cli *c, int argc, char **argv)
+{
+	vxdbg_result r;
+
+	if (argc > 1)
+		return fail(c, "usage: dump");
+	r = vxdbg_generate_coredump(c->d, "", 0);
+	if (r == VXDBG_ERROR_RUNNING_DEVICE)
+		return fail(c, "dump: the card's last crash dump is still unread: read it "
+			    "(vortex-coredump /sys/class/devcoredump/devcd*/data) or delete it "
+			    "(echo 1 > that file) first");
+	if (r == VXDBG_ERROR_INVALID_WARP)
+		return fail(c, "dump: no job of the program on the card");
+	if (r)
+		return fail_r(c, r, "dump");
+	fprintf(c->out, "crash dump captured: /sys/class/devcoredump/devcd*/data "
+		"(vortex-coredump reads it)\n");
+	return 0;
+}
+
 static int cmd_echo(struct vxdbg_cli *c, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
@@ -783,6 +997,7 @@ static const struct cmd cmds[] = {
 	{ "resume", NULL, cmd_resume, "resume", "resume every warp, do not wait" },
 	{ "halt", NULL, cmd_halt, "halt", "halt every warp" },
 	{ "step", "si", cmd_step, "step [N]", "execute N instructions of the current warp" },
+	{ "next", "ni", cmd_next, "next", "one instruction, a call run to its return" },
 	{ "until", NULL, cmd_until, "until LOC", "run the current warp until LOC" },
 	{ "wait", NULL, cmd_wait, "wait [MS]", "wait for the next event and print it" },
 	{ "warps", NULL, cmd_warps, "warps", "list the warps on the card" },
@@ -799,6 +1014,8 @@ static const struct cmd cmds[] = {
 	{ "disas", NULL, cmd_disas, "disas [LOC [N]]", "disassemble around the PC, or at LOC" },
 	{ "info", NULL, cmd_info, "info [breakpoints|warps|registers]", "the card, or a listing" },
 	{ "sym", NULL, cmd_sym, "sym LOC", "the symbol of an address" },
+	{ "bt", NULL, cmd_bt, "bt", "the calls that led to the PC (from function prologues)" },
+	{ "dump", NULL, cmd_dump, "dump", "a crash dump of the job as it stands" },
 	{ "echo", NULL, cmd_echo, "echo TEXT", "print TEXT" },
 	{ "help", "h", cmd_help, "help", "this list" },
 	{ "quit", "q", cmd_quit, "quit", "detach (every warp resumes) and leave" },
@@ -845,11 +1062,55 @@ void vxdbg_cli_interrupt(struct vxdbg_cli *c)
 	c->interrupted = 1;
 }
 
+void vxdbg_cli_set_poll(struct vxdbg_cli *c, int (*fn)(void *arg), void *arg)
+{
+	c->poll = fn;
+	c->poll_arg = arg;
+}
+
+/*
+ * A command by its name, its alias, or a prefix of one name only
+ * (gdb's habit: `br`, `cont`); NULL after saying why.
+ */
+static const struct cmd *find_cmd(struct vxdbg_cli *c, const char *name)
+{
+	const struct cmd *found = NULL;
+	char many[256] = "";
+	size_t len = strlen(name), at = 0;
+
+	for (size_t i = 0; i < ARRAY_LEN(cmds); i++)
+		if (!strcmp(name, cmds[i].name) || (cmds[i].alias && !strcmp(name, cmds[i].alias)))
+			return &cmds[i];
+	for (size_t i = 0; i < ARRAY_LEN(cmds); i++) {
+		if (strncmp(name, cmds[i].name, len))
+			continue;
+		if (at < sizeof(many))
+			at += snprintf(many + at, sizeof(many) - at, "%s%s", at ? ", " : "",
+				       cmds[i].name);
+		found = found ? &cmds[ARRAY_LEN(cmds)] : &cmds[i];
+	}
+	if (!found)
+		fail(c, "'%s': unknown command ('help' lists them)", name);
+	else if (found == &cmds[ARRAY_LEN(cmds)])
+		fail(c, "'%s' is ambiguous: %s", name, many);
+	return found == &cmds[ARRAY_LEN(cmds)] ? NULL : found;
+}
+
+/* Commands an empty line repeats, as in gdb. */
+static bool repeats(const struct cmd *cmd)
+{
+	return cmd->fn == cmd_step || cmd->fn == cmd_next;
+}
+
 int vxdbg_cli_exec(struct vxdbg_cli *c, const char *line)
 {
 	char buf[1024], *argv[MAX_ARGS + 1], *save, *tok;
+	const struct cmd *cmd;
 	int argc = 0, ret;
 
+	line += strspn(line, " \t");
+	if (!*line)
+		line = c->last;		/* Enter repeats a step */
 	snprintf(buf, sizeof(buf), "%s", line);
 	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
 		if (tok[0] == '#')
@@ -861,13 +1122,86 @@ int vxdbg_cli_exec(struct vxdbg_cli *c, const char *line)
 	argv[argc] = NULL;
 	if (!argc)
 		return VXDBG_CLI_OK;
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		if (strcmp(argv[0], cmds[i].name) &&
-		    (!cmds[i].alias || strcmp(argv[0], cmds[i].alias)))
-			continue;
-		ret = cmds[i].fn(c, argc, argv);
-		fflush(c->out);
-		return ret;
+	cmd = find_cmd(c, argv[0]);
+	c->last[0] = 0;
+	if (!cmd)
+		return VXDBG_CLI_ERROR;
+	if (repeats(cmd) && strlen(line) < sizeof(c->last))
+		snprintf(c->last, sizeof(c->last), "%s", line);
+	ret = cmd->fn(c, argc, argv);
+	fflush(c->out);
+	return ret;
+}
+
+/* ------------------------------------------------------- completion */
+
+struct completion {
+	const char *word;
+	size_t len;
+	const char *prefix;		/* "$" when completing $registers */
+	void (*add)(void *ctx, const char *word);
+	void *ctx;
+};
+
+static void offer(struct completion *k, const char *name)
+{
+	char buf[160];
+
+	if (!name || strncmp(name, k->word, k->len))
+		return;
+	snprintf(buf, sizeof(buf), "%s%s", k->prefix, name);
+	k->add(k->ctx, buf);
+}
+
+static int offer_symbol(void *opaque, const char *name, uint32_t value, uint32_t size,
+			unsigned int type)
+{
+	if (type == STT_FUNC || type == STT_OBJECT)
+		offer(opaque, name);
+	return 0;
+}
+
+static void offer_registers(struct completion *k)
+{
+	unsigned int csr;
+	const char *name;
+
+	for (unsigned int i = 0; i < 64; i++)
+		offer(k, vx_reg_name(i));
+	for (unsigned int i = 0; (name = vx_csr_names(i, &csr)); i++)
+		offer(k, name);
+	offer(k, "pc");
+}
+
+void vxdbg_cli_complete(struct vxdbg_cli *c, const char *line, size_t pos,
+			void (*add)(void *ctx, const char *word), void *ctx)
+{
+	struct completion k = { .add = add, .ctx = ctx, .prefix = "" };
+	size_t start = pos, first_end = strcspn(line, " \t");
+	const void *elf;
+	uint64_t size, load;
+
+	while (start && line[start - 1] != ' ' && line[start - 1] != '\t')
+		start--;
+	k.word = line + start;
+	k.len = pos - start;
+	if (start <= strspn(line, " \t")) {	/* the command */
+		for (size_t i = 0; i < ARRAY_LEN(cmds); i++)
+			offer(&k, cmds[i].name);
+		return;
 	}
-	return fail(c, "'%s': unknown command ('help' lists them)", argv[0]);
+	if (k.word[0] == '$') {
+		k.word++;
+		k.len--;
+		k.prefix = "$";
+		offer_registers(&k);
+		return;
+	}
+	if ((first_end == 5 && !strncmp(line, "print", 5)) || (first_end == 1 && line[0] == 'p') ||
+	    (first_end == 3 && !strncmp(line, "set", 3))) {
+		offer_registers(&k);
+		return;
+	}
+	if (!vxdbg_get_elf_image(c->d, &elf, &size, &load))
+		vx_elf_symbols(elf, size, offer_symbol, &k);
 }

@@ -33,6 +33,21 @@ int vxdbg_cli_exec(struct vxdbg_cli *c, const char *line);
 /** vxdbg_cli_set_timeout() - how long `continue` and `wait` wait (ms) */
 void vxdbg_cli_set_timeout(struct vxdbg_cli *c, int ms);
 
+/**
+ * vxdbg_cli_set_poll() - @fn runs before each command and while waiting
+ * for events; it relays the program's output and returns non-zero once the
+ * program is gone, so a wait ends at once instead of running out.
+ */
+void vxdbg_cli_set_poll(struct vxdbg_cli *c, int (*fn)(void *arg), void *arg);
+
+/**
+ * vxdbg_cli_complete() - the words that complete @line at @pos: commands
+ * first on the line, registers after print/set or a `$`, else symbols of
+ * the current code object; each goes to @add whole.
+ */
+void vxdbg_cli_complete(struct vxdbg_cli *c, const char *line, size_t pos,
+			void (*add)(void *ctx, const char *word), void *ctx);
+
 /** vxdbg_cli_interrupt() - from a signal handler: end the current wait */
 void vxdbg_cli_interrupt(struct vxdbg_cli *c);
 

@@ -210,6 +210,9 @@ static void exception(struct vxdbg *d, const struct drm_vortex_debug_event *e,
 	ev->u.exception.sm = e->data[1] / d->topo.warps;
 	ev->u.exception.wp = e->data[1] % d->topo.warps;
 	ev->u.exception.ln = e->data[2];
+	memcpy(ev->u.exception.lanes.w, &e->data[5], sizeof(ev->u.exception.lanes.w));
+	if (!(e->data[5] | e->data[6] | e->data[7] | e->data[8]))	/* a driver without them */
+		ev->u.exception.lanes.w[e->data[2] / 32] = 1u << e->data[2] % 32;
 	ev->u.exception.pc = e->data[3];
 	ev->u.exception.addr = e->data[4];
 	d->exception = true;

@@ -277,32 +277,42 @@ int vxdbg_ioctl_attach_pid(pid_t pid, struct vxdbg_backend **out)
 	return ret;
 }
 
-/* The child: open the node, report the fd (or -errno), wait for the go, exec. */
-static void spawn_child(const char *node, char *const argv[], int report, int go)
+/*
+ * The child: its own process group (a Ctrl-C at the debugger's terminal is
+ * the debugger's, which halts the card, not a kill of the program), @out
+ * as stdout and stderr if >= 0; open the node, report the fd (or -errno),
+ * wait for the go, exec; if exec fails, report its -errno too.
+ */
+static void spawn_child(const char *node, char *const argv[], int out, int report, int go)
 {
-	int fd = open(node, O_RDWR | O_CLOEXEC);
+	int fd = open(node, O_RDWR | O_CLOEXEC), err;
 	char c;
 
+	setpgid(0, 0);
+	if (out >= 0 && (dup2(out, 1) < 0 || dup2(out, 2) < 0))
+		_exit(126);
 	if (fd < 0)
 		fd = -errno;
 	if (write(report, &fd, sizeof(fd)) != sizeof(fd) || fd < 0)
 		_exit(126);
 	if (read(go, &c, 1) != 1)
 		_exit(126);
-	close(report);
 	close(go);
 	execvp(argv[0], argv);
+	err = -errno;
+	if (write(report, &err, sizeof(err)) != sizeof(err))
+		_exit(126);
 	_exit(127);
 }
 
-int vxdbg_ioctl_spawn(const char *node, char *const argv[], pid_t *pid,
+int vxdbg_ioctl_spawn(const char *node, char *const argv[], int out_fd, pid_t *pid,
 		      struct vxdbg_backend **out)
 {
 	struct drm_vortex_debug_warps w = {
 		.op = DRM_VORTEX_DEBUG_WARPS_HALT_AT_START,
 		.flags = DRM_VORTEX_DEBUG_WARPS_ALL,
 	};
-	int report[2], go[2], child_fd, fd, ret;
+	int report[2], go[2], child_fd, fd, ret, err;
 	pid_t child;
 
 	if (pipe2(report, O_CLOEXEC))
@@ -317,7 +327,10 @@ int vxdbg_ioctl_spawn(const char *node, char *const argv[], pid_t *pid,
 		goto out_go;
 	}
 	if (!child)
-		spawn_child(node, argv, report[1], go[0]);
+		spawn_child(node, argv, out_fd, report[1], go[0]);
+	setpgid(child, child);		/* before any Ctrl-C, whoever runs first */
+	close(report[1]);		/* EOF on report[0]: the exec happened */
+	report[1] = -1;
 
 	ret = -EIO;
 	if (read(report[0], &child_fd, sizeof(child_fd)) != sizeof(child_fd))
@@ -338,13 +351,18 @@ int vxdbg_ioctl_spawn(const char *node, char *const argv[], pid_t *pid,
 	ret = (*out)->ops->warps(*out, &w);
 	if (ret || write(go[1], "g", 1) != 1) {
 		ret = ret ?: -EIO;
-		(*out)->ops->close(*out);
-		goto err_kill;
+		goto err_close;
+	}
+	if (read(report[0], &err, sizeof(err)) == sizeof(err)) {
+		ret = err;		/* no such program, not executable, ... */
+		goto err_close;
 	}
 	*pid = child;
 	ret = 0;
 	goto out_go;
 
+err_close:
+	(*out)->ops->close(*out);
 err_kill:
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
@@ -353,6 +371,7 @@ out_go:
 	close(go[1]);
 out_report:
 	close(report[0]);
-	close(report[1]);
+	if (report[1] >= 0)
+		close(report[1]);
 	return ret;
 }

@@ -500,7 +500,7 @@ void sim_post(struct sim_session *d, uint16_t type, uint64_t job,
 /* An exception: frozen for the debugger, or the job fails and the card resets. */
 static void sim_irq_error(struct vxdbg_sim *s)
 {
-	uint32_t data[5];
+	uint32_t data[9];
 
 	if (!s->active || !s->dbg) {
 		sim_job_end(s, -EIO);
@@ -513,10 +513,12 @@ static void sim_irq_error(struct vxdbg_sim *s)
 	data[2] = mmio_rd(s, VX_REG_ERR_THREAD);
 	data[3] = mmio_rd(s, VX_REG_ERR_PC);
 	data[4] = mmio_rd(s, VX_REG_ERR_ADDR);
+	for (int i = 0; i < 4; i++)
+		data[5 + i] = mmio_rd(s, VX_REG_ERR_TMASK(i));
 	/* Halted warps can be inspected by injection. */
 	sim_dm_set_mask_all(s, true);
 	sim_dm_request(s, VX_DCTRL_HALTREQ, NULL);
-	sim_post(s->dbg, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, s->active->seqno, data, 5);
+	sim_post(s->dbg, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, s->active->seqno, data, 9);
 }
 
 static void sim_irq_debug(struct vxdbg_sim *s)

@@ -335,10 +335,10 @@ vxdbg_result vxdbg_read_lane_exception(struct vxdbg *d, uint32_t dev, uint32_t s
 		return r;
 	if (!ex)
 		return VXDBG_ERROR_INVALID_ARGS;
-	/* The event names the lowest faulting lane only (docs/debugging.md). */
+	/* Every lane the card latched as faulting (ERR_TMASK0-3). */
 	*ex = d->exception && d->exc.u.exception.sm == sm && d->exc.u.exception.wp == wp &&
-	      d->exc.u.exception.ln == ln ? d->exc.u.exception.exception :
-	      VXDBG_EXCEPTION_NONE;
+	      (d->exc.u.exception.lanes.w[ln / 32] >> ln % 32 & 1) ?
+	      d->exc.u.exception.exception : VXDBG_EXCEPTION_NONE;
 	return VXDBG_SUCCESS;
 }
 

@@ -59,7 +59,8 @@ int vxdbg_tool_start_program(struct vxdbg_tool_target *t, char **argv, const cha
 	}
 	if (!argv[0])
 		return fprintf(stderr, "%s: -p PID or -- PROGRAM, please\n", prog), -EINVAL;
-	ret = vxdbg_ioctl_spawn(t->node ?: "/dev/accel/accel0", argv, &t->child, be);
+	ret = vxdbg_ioctl_spawn(t->node ?: "/dev/accel/accel0", argv, t->child_out, &t->child,
+				be);
 	if (ret)
 		fprintf(stderr, "%s: starting %s: %s\n", prog, argv[0], strerror(-ret));
 	return ret;

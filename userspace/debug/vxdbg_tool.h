@@ -27,6 +27,7 @@ struct vxdbg_sim;
  * @grid: -g: blocks of the simulated launch
  * @block: -b: threads per block
  * @n: -n: a sample kernel's arguments for N elements
+ * @child_out: the program's stdout and stderr (-1: the tool's own)
  * @child: out: the program the tool started, 0 if none
  * @sim: out: the simulated card (host build)
  * @seqno: out: its job
@@ -36,12 +37,13 @@ struct vxdbg_tool_target {
 	pid_t pid;
 	const char *node;
 	unsigned int topo[4], grid, block, n;
+	int child_out;
 	pid_t child;
 	struct vxdbg_sim *sim;
 	uint64_t seqno;
 };
 
-#define VXDBG_TOOL_TARGET_INIT { .wait_ms = 30000, .topo = { 1, 2, 4, 8 } }
+#define VXDBG_TOOL_TARGET_INIT { .wait_ms = 30000, .topo = { 1, 2, 4, 8 }, .child_out = -1 }
 
 /* The target options, for getopt_long(): append to the tool's own. */
 #define VXDBG_TOOL_SHORTOPTS	"w:p:d:t:g:b:n:"

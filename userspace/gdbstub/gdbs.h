@@ -132,7 +132,7 @@ struct gdbs_warp {
  *	reported yet (several hit at once) are reported by the next continue
  *	before anything runs
  * @list_cursor: global lane where the next qsThreadInfo goes on
- * @exc: the exception the last stop reported (for the exit signal)
+ * @exc: the VX_ERR_* cause the last stop reported (for the exit signal)
  * @exc_seen: @exc is set
  * @timed_out: the job timed out (KERNEL_TIMEOUT)
  * @end: why the session is over, GDBS_END_NONE while it is not
@@ -155,7 +155,7 @@ struct gdbs {
 	bool warps_fresh;
 	uint64_t *reported_pc;
 	uint32_t list_cursor;
-	vxdbg_exception exc;
+	uint32_t exc;
 	bool exc_seen;
 	bool timed_out;
 	enum gdbs_end end;
@@ -253,8 +253,8 @@ int gdbs_continue(struct gdbs *s, const char *pkt);
 /** gdbs_step() - "s[ADDR]", "Ssig[;ADDR]": one instruction of a warp, as gdbs_continue() */
 int gdbs_step(struct gdbs *s, const char *pkt);
 int gdbs_vcont(struct gdbs *s, const char *args);
-/** gdbs_signal_of() - the gdb signal number of a card exception */
-int gdbs_signal_of(vxdbg_exception e);
+/** gdbs_signal_of() - the gdb signal number of a card error cause (VX_ERR_*) */
+int gdbs_signal_of(uint32_t cause);
 
 /* gdbs_monitor.c */
 int gdbs_monitor(struct gdbs *s, const char *hex);

@@ -21,43 +21,25 @@
  * reported and the others are reported by the next continues, one each,
  * before anything runs (so no hit is lost).
  *
- * Signals (gdb's numbering, which is not Linux's for SIGBUS): see
- * gdbs_signal_of() and docs/debugging.md.
+ * Signals (gdb's numbering, which is not Linux's for SIGBUS): the shared
+ * cause table, hw/vortex_causes.h, and docs/debugging.md.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "gdbs.h"
+#include "vortex_causes.h"
 
 #define GDB_SIGINT	2
-#define GDB_SIGILL	4
-#define GDB_SIGTRAP	5
-#define GDB_SIGABRT	6
 #define GDB_SIGKILL	9
-#define GDB_SIGBUS	10
-#define GDB_SIGSEGV	11
-#define GDB_SIGALRM	14
 
 /* Instructions a lone warp runs between looks at the client. */
 #define GDBS_RUN_CHUNK	64
 
-int gdbs_signal_of(vxdbg_exception e)
+int gdbs_signal_of(uint32_t cause)
 {
-	switch (e) {
-	case VXDBG_EXCEPTION_WARP_ILLEGAL_INSTRUCTION:
-	case VXDBG_EXCEPTION_DEVICE_ILLEGAL_BARRIER:
-		return GDB_SIGILL;
-	case VXDBG_EXCEPTION_LANE_MISALIGNED_ADDRESS:
-		return GDB_SIGBUS;
-	case VXDBG_EXCEPTION_WARP_ASSERT:
-		return GDB_SIGABRT;
-	case VXDBG_EXCEPTION_LANE_ILLEGAL_ADDRESS:
-	case VXDBG_EXCEPTION_WARP_INVALID_PC:
-	case VXDBG_EXCEPTION_DEVICE_HARDWARE_STACK_OVERFLOW:
-	default:
-		return GDB_SIGSEGV;
-	}
+	return vx_cause_gdb_signal(cause);
 }
 
 static uint32_t nwarps_total(const struct gdbs *s)
@@ -128,7 +110,7 @@ static int64_t unreported_hit(struct gdbs *s)
 static int report_hit(struct gdbs *s, uint32_t gw)
 {
 	s->reported_pc[gw] = s->warps[gw].pc;
-	return stop_reply(s, GDB_SIGTRAP, thread_in_warp(s, gw), true);
+	return stop_reply(s, VX_GDB_SIGTRAP, thread_in_warp(s, gw), true);
 }
 
 /* Suspends the card (all-stop) and re-reads it. */
@@ -148,7 +130,7 @@ static int on_halted(struct gdbs *s, const struct vxdbg_event *ev)
 		return report_hit(s, gw);
 	/* a halt that is no breakpoint hit (someone else's suspend, a step) */
 	gdbs_snapshot(s);
-	return stop_reply(s, GDB_SIGTRAP,
+	return stop_reply(s, VX_GDB_SIGTRAP,
 			  thread_in_warp(s, ev->u.halted.sm * s->nwarps + ev->u.halted.wp), false);
 }
 
@@ -157,7 +139,7 @@ static int on_exception(struct gdbs *s, const struct vxdbg_event *ev)
 	uint32_t tid = gdbs_tid(s, ev->u.exception.sm, ev->u.exception.wp, ev->u.exception.ln);
 
 	suspend(s);
-	s->exc = ev->u.exception.exception;
+	s->exc = ev->u.exception.cause;
 	s->exc_seen = true;
 	if (!gdbs_thread_alive(s, tid))
 		tid = thread_in_warp(s, ev->u.exception.sm * s->nwarps + ev->u.exception.wp);
@@ -173,9 +155,9 @@ static int on_finished(struct gdbs *s, int32_t status)
 	if (!status && !s->timed_out)
 		return gdbs_reply(s, "W00");
 	if (status == -ETIMEDOUT || s->timed_out)
-		sig = GDB_SIGALRM;
+		sig = VX_GDB_SIGALRM;
 	else if (status == -EIO)
-		sig = s->exc_seen ? gdbs_signal_of(s->exc) : GDB_SIGSEGV;
+		sig = s->exc_seen ? gdbs_signal_of(s->exc) : VX_GDB_SIGSEGV;
 	else
 		sig = GDB_SIGKILL;
 	return gdbs_reply(s, "X%02x", sig);
@@ -380,14 +362,14 @@ static int run_warp(struct gdbs *s, uint32_t tid, uint32_t max)
 		if (!gdbs_snapshot(s)[gw].valid)
 			return run_all(s);	/* it ended: the others go on */
 		if (r || !moved)
-			return stop_reply(s, GDB_SIGTRAP, tid, false);
+			return stop_reply(s, VX_GDB_SIGTRAP, tid, false);
 		if (s->warps[gw].broken && gdbs_bp_is_set(s, s->warps[gw].pc)) {
 			if (!max)
 				return report_hit(s, gw);
 			s->reported_pc[gw] = s->warps[gw].pc;	/* a step is no hit */
 		}
 		if (max)
-			return stop_reply(s, GDB_SIGTRAP, tid, false);
+			return stop_reply(s, VX_GDB_SIGTRAP, tid, false);
 		ret = client_poll(s, 0);
 		if (ret)
 			return ret > 0 ? interrupted(s) : 0;
@@ -399,7 +381,7 @@ int gdbs_stop_reason(struct gdbs *s)
 	if (!s->last_stop[0]) {
 		uint32_t tid = any_thread(s);
 
-		return stop_reply(s, GDB_SIGTRAP, tid, false);
+		return stop_reply(s, VX_GDB_SIGTRAP, tid, false);
 	}
 	return gdbs_reply(s, "%s", s->last_stop);
 }

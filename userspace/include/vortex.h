@@ -311,6 +311,10 @@ int vx_wait(struct vx_device *dev, uint64_t seqno, int64_t deadline_ns,
 /**
  * vx_run() - vx_launch() then vx_wait() until @timeout_ms from now
  *
+ * A negative @timeout_ms waits until the job ends: the driver's job
+ * timeout ends a hung job, and a job a debugger holds waits for the person
+ * at the debugger, however slow.
+ *
  * Return: the launch or wait error, else the job's status.
  */
 int vx_run(struct vx_kernel *k, const struct vx_launch *l, int timeout_ms);

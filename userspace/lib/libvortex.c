@@ -627,6 +627,8 @@ int vx_run(struct vx_kernel *k, const struct vx_launch *l, int timeout_ms)
 	ret = vx_launch(k, l, &seqno);
 	if (ret)
 		return ret;
-	ret = vx_wait(k->dev, seqno, vx_deadline_ms(timeout_ms), &status);
+	/* No deadline: the driver's job timeout ends a job nobody holds. */
+	ret = vx_wait(k->dev, seqno, timeout_ms < 0 ? INT64_MAX : vx_deadline_ms(timeout_ms),
+		      &status);
 	return ret ? ret : status;
 }

@@ -178,7 +178,9 @@ static void usage(FILE *f, const char *argv0)
 		"  -i, --index N       card /dev/accel/accelN\n"
 		"  -g, --grid X[,Y,Z]  blocks (default: enough for N elements)\n"
 		"  -b, --block X[,Y,Z] threads per block (default: one core)\n"
-		"  -t, --timeout MS    wait at most MS ms (default: driver timeout + 1 s)\n"
+		"  -t, --timeout MS    wait at most MS ms (default: until the job ends, which\n"
+		"                      the driver's job timeout bounds unless a debugger\n"
+		"                      holds the job)\n"
 		"  -k, --kind NAME     argument layout (default: the ELF's base name)\n"
 		"  -s, --seed N        input generator seed (default 1)\n"
 		"  -v, --verbose       print launch details\n"
@@ -295,7 +297,7 @@ static int run_kernel(struct run *r, const struct kind *kind, const char *name)
 	       r->launch.block[0] * (r->launch.block[1] ?: 1) * (r->launch.block[2] ?: 1),
 	       r->topo->clusters, r->topo->cores, r->topo->warps, r->topo->threads);
 	if (r->verbose)
-		printf("  image at 0x%llx, entry 0x%llx, timeout %d ms\n",
+		printf("  image at 0x%llx, entry 0x%llx, wait %d ms (-1: until it ends)\n",
 		       (unsigned long long)vx_kernel_base(r->k),
 		       (unsigned long long)vx_kernel_entry(r->k), r->timeout_ms);
 	t0 = now_ms();
@@ -410,8 +412,6 @@ int main(int argc, char **argv)
 	if (open_dev(device, index, &r.dev))
 		return EXIT_FAILURE;
 	r.topo = vx_device_topology(r.dev);
-	if (r.timeout_ms < 0)
-		r.timeout_ms = r.topo->job_timeout_ms + 1000;
 	ret = vx_kernel_load_file(r.dev, elf, &r.k);
 	if (ret) {
 		fprintf(stderr, "%s: cannot load %s: %s\n", argv[0], elf, strerror(-ret));

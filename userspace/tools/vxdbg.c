@@ -10,19 +10,28 @@
  * before their first instruction.  Built for the host (vxdbg-sim), the
  * target is a kernel ELF run on the simulator in-process instead.
  *
+ * A program vxdbg starts runs in a process group of its own (Ctrl-C is
+ * vxdbg's: it halts the card) and, on a terminal, writes to a pty of
+ * vxdbg's, whose output vxdbg puts above its prompt; its exit is reported
+ * when it happens.
+ *
  * Whatever happens, the card is left running: leaving (quit, end of
- * script, a failed script command, SIGINT/SIGTERM/SIGHUP) removes every
+ * script, a failed script command, SIGTERM/SIGHUP) removes every
  * breakpoint and resumes every warp; a debugger that dies outright has its
  * session closed by the kernel, which does the same.
  *
- * Exit status: 0; 1 usage or setup error; 2 a script command failed.
+ * Exit status: 0; 1 usage or setup error (a program that cannot start);
+ * 2 a script command failed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,6 +46,16 @@
 
 static struct vxdbg_cli *the_cli;
 static volatile sig_atomic_t quit_signal;
+
+/* The program vxdbg started: its name, pid, and the pty it writes to. */
+struct program {
+	const char *name;
+	pid_t pid;
+	int pty;		/* master, -1 if none (not a terminal, or gone) */
+	bool exited;
+	char pend[4096];	/* output after its last newline, held back */
+	size_t npend;
+};
 
 static void on_signal(int sig)
 {
@@ -102,26 +121,129 @@ static int parse_opts(int argc, char **argv, const char **script,
 	return optind;
 }
 
-/* Runs @script, or the terminal; returns the exit status. */
-static int run(struct vxdbg_cli *cli, const char *script)
+/* Reports the program's end, once; true if it has ended. */
+static bool program_reap(struct program *p, bool block)
+{
+	int st;
+
+	if (!p->pid || p->exited)
+		return p->exited;
+	if (waitpid(p->pid, &st, block ? 0 : WNOHANG) != p->pid)
+		return false;
+	p->exited = true;
+	if (WIFEXITED(st))
+		printf("[%s exited with status %d]\n", p->name, WEXITSTATUS(st));
+	else
+		printf("[%s killed by signal %d]\n", p->name, WTERMSIG(st));
+	fflush(stdout);
+	return true;
+}
+
+/* Writes the held-back output up to its last newline (all of it if @all). */
+static void program_write(struct program *p, bool all)
+{
+	size_t n = p->npend;
+
+	if (!all)
+		while (n && p->pend[n - 1] != '\n')
+			n--;
+	if (n && write(1, p->pend, n) < 0)
+		n = p->npend;		/* the terminal is gone: drop it */
+	memmove(p->pend, p->pend + n, p->npend - n);
+	p->npend -= n;
+}
+
+/*
+ * Copies what the program wrote to its pty, whole lines only (the line
+ * editor redraws the prompt after each copy; half a line would be drawn
+ * over); 1 once the pty is hung up.
+ */
+static int program_relay(void *arg)
+{
+	struct program *p = arg;
+	ssize_t n;
+
+	if (p->pty < 0)
+		return 1;
+	fflush(stdout);
+	for (;;) {
+		n = read(p->pty, p->pend + p->npend, sizeof(p->pend) - p->npend);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN) {
+			program_write(p, false);
+			return 0;
+		}
+		if (n <= 0)
+			break;
+		p->npend += n;
+		program_write(p, p->npend == sizeof(p->pend));
+	}
+	program_write(p, true);
+	close(p->pty);		/* EIO: every writer is gone, the program ended */
+	p->pty = -1;
+	program_reap(p, true);
+	return 1;
+}
+
+/* vxdbg_cli's poll: the program's output, and whether it is gone. */
+static int program_poll(void *arg)
+{
+	struct program *p = arg;
+
+	if (p->pty >= 0)
+		program_relay(p);
+	return program_reap(p, false);
+}
+
+/* A pty for the program's output when vxdbg talks to a terminal; -1 if not. */
+static int program_pty(int *slave)
+{
+	struct winsize ws;
+	int m;
+
+	*slave = -1;
+	if (!isatty(1))
+		return -1;
+	m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (m < 0 || grantpt(m) || unlockpt(m) ||
+	    (*slave = open(ptsname(m), O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0) {
+		if (m >= 0)
+			close(m);
+		return -1;
+	}
+	if (!ioctl(1, TIOCGWINSZ, &ws))
+		ioctl(*slave, TIOCSWINSZ, &ws);
+	fcntl(m, F_SETFL, O_NONBLOCK);
+	return m;
+}
+
+static void complete(void *arg, const char *line, size_t pos,
+		     void (*add)(void *ctx, const char *word), void *ctx)
+{
+	vxdbg_cli_complete(arg, line, pos, add, ctx);
+}
+
+/* Runs @f (a script), or the terminal; returns the exit status. */
+static int run(struct vxdbg_cli *cli, FILE *f, struct program *p)
 {
 	struct vx_lineedit *le = NULL;
 	const char *line;
 	char *buf = NULL;
 	size_t cap = 0;
-	FILE *f = NULL;
 	int ret = 0;
 
-	if (script) {
-		f = fopen(script, "r");
-		if (!f)
-			return fprintf(stderr, "vxdbg: %s: %s\n", script, strerror(errno)), 1;
-	} else {
+	if (!f) {
 		le = vx_lineedit_new(0, 1);
 		if (!le)
 			return 1;
+		vx_lineedit_set_complete(le, complete, cli);
+		if (p->pty >= 0)
+			vx_lineedit_watch(le, p->pty, program_relay, p);
 	}
 	while (!quit_signal) {
+		if (p->pid)
+			program_poll(p);
 		if (f) {
 			if (getline(&buf, &cap, f) < 0)
 				break;
@@ -131,15 +253,16 @@ static int run(struct vxdbg_cli *cli, const char *script)
 				continue;
 			printf("(vxdbg) %s\n", line);
 			fflush(stdout);
-		} else if (!(line = vx_lineedit_read(le, "(vxdbg) "))) {
-			break;
+		} else {
+			if (p->pty < 0)
+				vx_lineedit_watch(le, -1, NULL, NULL);
+			if (!(line = vx_lineedit_read(le, "(vxdbg) ")))
+				break;
 		}
 		ret = vxdbg_cli_exec(cli, line);
 		if (ret == VXDBG_CLI_QUIT || (f && ret == VXDBG_CLI_ERROR))
 			break;
 	}
-	if (f)
-		fclose(f);
 	free(buf);
 	vx_lineedit_free(le);
 	return f && ret == VXDBG_CLI_ERROR ? 2 : 0;
@@ -149,27 +272,44 @@ int main(int argc, char **argv)
 {
 	struct vxdbg_tool_target t = VXDBG_TOOL_TARGET_INIT;
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct program p = { .pty = -1 };
 	const char *script = NULL;
 	struct vxdbg_backend *be;
+	FILE *f = NULL;
 	struct vxdbg *d;
-	int first, status = 0;
+	int first, status = 0, slave = -1;
 
 	first = parse_opts(argc, argv, &script, &t);
 	if (first < 0)
 		return 1;
+	if (script && !(f = fopen(script, "r"))) {	/* before anything runs */
+		fprintf(stderr, "vxdbg: %s: %s\n", script, strerror(errno));
+		return 1;
+	}
+	if (!VXDBG_ON_SIM && argv[first])
+		p.pty = program_pty(&slave);
+	t.child_out = slave;
 	if (start_target(&t, argv + first, "vxdbg", &be))
 		return 1;
+	if (slave >= 0)
+		close(slave);
+	p.name = argv[first];
+	p.pid = t.child;
 	if (vxdbg_initialize(be, &d))
 		return 1;
 	the_cli = vxdbg_cli_new(d, stdout, stderr);
 	if (!the_cli)
 		return 1;
 	vxdbg_cli_set_timeout(the_cli, t.wait_ms);
+	if (p.pid)
+		vxdbg_cli_set_poll(the_cli, program_poll, &p);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	status = run(the_cli, script);
+	status = run(the_cli, f, &p);
+	if (f)
+		fclose(f);
 	vxdbg_cli_free(the_cli);
 	the_cli = NULL;
 	vxdbg_finalize(d);		/* breakpoints out, every warp resumed */
@@ -178,16 +318,15 @@ int main(int argc, char **argv)
 #ifdef VXDBG_SIM
 	vxdbg_sim_free(t.sim);
 #else
-	if (t.child) {
-		int st;
+	/* the program runs on to its end; its output still comes through */
+	while (p.pty >= 0) {
+		struct pollfd pf = { p.pty, POLLIN, 0 };
 
-		if (waitpid(t.child, &st, 0) == t.child) {
-			if (WIFEXITED(st))
-				printf("[%s exited with status %d]\n", argv[first], WEXITSTATUS(st));
-			else
-				printf("[%s killed by signal %d]\n", argv[first], WTERMSIG(st));
-		}
+		if (poll(&pf, 1, -1) < 0 && errno != EINTR)
+			break;
+		program_relay(&p);
 	}
+	program_reap(&p, true);
 #endif
 	return status;
 }

@@ -289,10 +289,56 @@ def misuse(tmp):
           r.returncode == 1 and '--bo wants an IOVA' in r.stderr, r.stderr)
 
 
+def core_signals(buf):
+    """pr_cursig of each NT_PRSTATUS note of an ELF32 core, read with struct alone."""
+    phoff, = struct.unpack_from('<I', buf, 0x1c)
+    phentsize, phnum = struct.unpack_from('<HH', buf, 0x2a)
+    sigs = []
+    for i in range(phnum):
+        ptype, off, _, _, filesz = struct.unpack_from('<IIIII', buf, phoff + i * phentsize)
+        if ptype != 4:          # PT_NOTE
+            continue
+        at = off
+        while at + 12 <= off + filesz:
+            namesz, descsz, ntype = struct.unpack_from('<III', buf, at)
+            desc = at + 12 + ((namesz + 3) & ~3)
+            if ntype == 1:      # NT_PRSTATUS: elf_siginfo (12 bytes), then pr_cursig
+                sigs.append(struct.unpack_from('<h', buf, desc + 12)[0])
+            at = desc + ((descsz + 3) & ~3)
+    return sigs
+
+
+def core_signal_per_cause(tmp):
+    """--gdb-core's signal is the one the gdb stub reports for the same stop
+    (docs/debugging.md's table; gdb's numbers, include/gdb/signals.def):
+    page faults and misaligned fetches are SIGSEGV, not SIGILL; a hang is
+    SIGALRM, an assert SIGABRT."""
+    text = open(os.path.join(DATA, 'fault_illegal.devcd')).read()
+    cases = [('hang', None, 14), ('fault_assert', None, 6), ('fault_illegal', None, 4)]
+    cases += [('fault_illegal', (c, w), 11) for c, w in
+              [(13, 'jump to a misaligned target'), (14, 'page fault on fetch'),
+               (15, 'page fault on load'), (16, 'page fault on store')]]
+    cases += [('fault_illegal', (2, 'misaligned load'), 10)]
+    for name, cause, want in cases:
+        path = os.path.join(DATA, name + '.devcd')
+        label = name
+        if cause:
+            path = os.path.join(tmp, f'cause{cause[0]}.devcd')
+            open(path, 'w').write(text.replace('  - cause: 1 (illegal instruction)',
+                                               f'  - cause: {cause[0]} ({cause[1]})', 1))
+            label = f'cause {cause[0]} ({cause[1]})'
+        core = os.path.join(tmp, 'sig.core')
+        r = run('--gdb-core', '0', '-o', core, path)
+        sigs = core_signals(open(core, 'rb').read()) if r.returncode == 0 else []
+        check(f'--gdb-core of {label}: signal {want}', sigs and all(s == want for s in sigs),
+              f'{sigs} {r.stderr}')
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in DUMPS:
             test_dump(tmp, name)
+        core_signal_per_cause(tmp)
         malformed(tmp, 'truncated block', truncated, None, 'cuda-coredump.data')
         malformed(tmp, 'bad character', bad_char, None, 'bos[2].data')
         malformed(tmp, 'missing field', missing, None, 'job')

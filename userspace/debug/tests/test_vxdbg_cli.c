@@ -12,11 +12,15 @@
  * nothing halted.
  */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -49,36 +53,66 @@ static const char script[] =
 	"delete vx_kernel_main\n"
 	"continue\n";
 
-/*
- * Runs vxdbg on @text as a script, on @opt @arg (-p PID) or else on the
- * usual target; returns its output (stdout + stderr).
- */
-static char *run_vxdbg_args(const char *text, int *status, const char *opt, const char *arg)
+static double now_s(void)
 {
-	char path[] = "/tmp/vxdbg-script-XXXXXX";
-	int fd = mkstemp(path), out[2];
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Runs vxdbg -w 60000 -x @script_path (a file name, which need not exist)
+ * on @tail, sending it SIGINT (a Ctrl-C) after @sigint_ms if > 0; returns
+ * its output, @status and how long it ran.
+ */
+static char *run_vxdbg_int(const char *script_path, const char *text, char *const tail[],
+			   int *status, double *secs, int sigint_ms)
+{
+	char path[] = "/tmp/vxdbg-script-XXXXXX", *argv[16] = { VXDBG, "-w", "60000", "-x" };
+	int fd = -1, out[2], argc = 4;
 	size_t len = 0, cap = 1 << 16;
 	char *buf = malloc(cap);
+	double t0 = now_s();
 	ssize_t n;
 	pid_t pid;
 
-	if (fd < 0 || !buf || write(fd, text, strlen(text)) != (ssize_t)strlen(text) ||
-	    pipe(out))
+	if (!script_path) {
+		fd = mkstemp(path);
+		if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+			return NULL;
+		close(fd);
+		script_path = path;
+	}
+	argv[argc++] = (char *)script_path;
+	for (int i = 0; tail[i] && argc < 15; i++)
+		argv[argc++] = tail[i];
+	argv[argc] = NULL;
+	if (!buf || pipe(out))
 		return NULL;
-	close(fd);
 	pid = fork();
 	if (!pid) {
 		dup2(out[1], 1);
 		dup2(out[1], 2);
 		close(out[0]);
-		if (opt)
-			execl(VXDBG, VXDBG, "-w", "60000", "-x", path, opt, arg, (char *)NULL);
-		else
-			execl(VXDBG, VXDBG, "-w", "60000", "-x", path, TARGET, (char *)NULL);
+		execv(VXDBG, argv);
 		_exit(127);
 	}
 	close(out[1]);
-	while ((n = read(out[0], buf + len, cap - len - 1)) > 0) {
+	for (;;) {
+		struct pollfd pf = { out[0], POLLIN, 0 };
+		int left = sigint_ms > 0 ? sigint_ms - (int)((now_s() - t0) * 1000) : -1;
+
+		if (sigint_ms > 0 && left <= 0) {
+			kill(pid, SIGINT);
+			sigint_ms = 0;
+			continue;
+		}
+		if (poll(&pf, 1, left) <= 0)
+			continue;
+		n = read(out[0], buf + len, cap - len - 1);
+		if (n <= 0)
+			break;
 		len += n;
 		if (len + 1 == cap)
 			buf = realloc(buf, cap *= 2);
@@ -86,14 +120,40 @@ static char *run_vxdbg_args(const char *text, int *status, const char *opt, cons
 	buf[len] = 0;
 	close(out[0]);
 	waitpid(pid, status, 0);
-	unlink(path);
+	*secs = now_s() - t0;
+	if (fd >= 0)
+		unlink(path);
 	return buf;
+}
+
+static char *run_vxdbg_on(const char *script_path, const char *text, char *const tail[],
+			  int *status, double *secs)
+{
+	return run_vxdbg_int(script_path, text, tail, status, secs, 0);
+}
+
+/*
+ * Runs vxdbg on @text as a script, on @opt @arg (-p PID) or else on the
+ * usual target; returns its output (stdout + stderr).
+ */
+static char *run_vxdbg_args(const char *text, int *status, const char *opt, const char *arg)
+{
+	char *usual[] = { TARGET, NULL }, *given[] = { (char *)opt, (char *)arg, NULL };
+	double secs;
+
+	return run_vxdbg_on(NULL, text, opt ? given : usual, status, &secs);
 }
 
 static char *run_vxdbg(const char *text, int *status)
 {
 	return run_vxdbg_args(text, status, NULL, NULL);
 }
+
+#ifdef VXDBG_TEST_SIM
+#define FAULT_ILLEGAL	VX_KERNEL_DIR "/fault_illegal.elf"
+#else
+#define FAULT_ILLEGAL	"--", "/vortex/bin/vortex-run", "/vortex/kernels/fault_illegal.elf", "8"
+#endif
 
 /* The transcript goes into the test log, a comment line each. */
 static void show(const char *out)
@@ -183,6 +243,208 @@ TEST(bad_arguments_get_a_clear_message)
 	}
 }
 
+/*
+ * A step onto a faulting instruction reports the exception as `continue`
+ * does (fault_illegal runs the all-zero word at vx_kernel_main+0x10).
+ */
+TEST(step_onto_a_fault_reports_the_exception)
+{
+	char *tail[] = { FAULT_ILLEGAL, NULL };
+	int status = -1;
+	double secs;
+	char *out = run_vxdbg_on(NULL, "wait\nwait\nwait\nstep 100\nwarps\n", tail, &status,
+				 &secs);
+
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_OUTPUT(out, "(vxdbg) step 100\n[job 1: exception ILLEGAL_INSTR (illegal instruction) "
+		      "in warp 0.0 lane 0 at 0x");
+	EXPECT_OUTPUT(out, " <vx_kernel_main+0x10>, address 0x00000000]\nwarp 0.0 lane 0\n=> 0x");
+	EXPECT_OUTPUT(out, " <vx_kernel_main+0x10>:  00000000  .word 0x00000000\n(vxdbg) warps");
+	free(out);
+}
+
+/* `x $pc`, a step count past the driver's limit, unique prefixes. */
+TEST(pc_as_a_location_step_limit_and_prefixes)
+{
+	static const char text[] = "wait\nwait\nwait\nbr vx_kernel_main\ncont\nx $pc 4\nbt\n"
+				   "s 1\nstep 65537\n";
+	char *tail[] = { TARGET, NULL };
+	int status = -1;
+	double secs;
+	char *out = run_vxdbg_on(NULL, text, tail, &status, &secs);
+
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_OUTPUT(out, "(vxdbg) br vx_kernel_main\nbreakpoint at 0x");
+	EXPECT_OUTPUT(out, "(vxdbg) cont\n[warp 0.0 halted (breakpoint) at 0x");
+	/* csrr a1, block_idx_x = 0xcd0025f3, little-endian */
+	EXPECT_OUTPUT(out, ": f3 25 00 cd ");
+	/* a leaf: its caller is in ra, the instruction after _start's call */
+	EXPECT_OUTPUT(out, "(vxdbg) bt\n#0  0x");
+	EXPECT_OUTPUT(out, " <vx_kernel_main>\n#1  0x");
+	EXPECT_OUTPUT(out, " <_start+0x8>\n(vxdbg) s 1\n");
+	EXPECT_OUTPUT(out, "vxdbg: 's' is ambiguous: step, set, sym");
+	EXPECT_EQ(NULL, strstr(out, "(vxdbg) step 65537"));
+	free(out);
+	out = run_vxdbg_on(NULL, "wait\nwait\nwait\nstep 65537\n", tail, &status, &secs);
+	ASSERT_NE(NULL, out);
+	EXPECT_OUTPUT(out, "vxdbg: '65537': step takes a count from 1 to 65536");
+	EXPECT_EQ(NULL, strstr(out, "VXDBG_"));
+	free(out);
+}
+
+/* next at _start's call of vx_kernel_main runs the call to its return. */
+TEST(next_runs_a_call_to_its_return)
+{
+	char *tail[] = { TARGET, NULL };
+	int status = -1;
+	double secs;
+	char *out = run_vxdbg_on(NULL, "wait\nwait\nwait\nstep\nnext\nnext\n", tail, &status,
+				 &secs);
+
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_OUTPUT(out, " <_start+0x4>:  0b0080e7  jalr    176(ra)\n"
+		      "(vxdbg) next\n[warp 0.0 halted (breakpoint) at 0x");
+	EXPECT_OUTPUT(out, " <_start+0x8>; ");
+	EXPECT_EQ(NULL, strstr(out, "vxdbg: "));
+	free(out);
+}
+
+#ifdef VXDBG_TEST_SIM
+/*
+ * bt through frames that keep ra on the stack (tests/bt_calls.c): each
+ * caller's line is the instruction after its call, as llvm-objdump -d of
+ * bt_calls.elf shows them (outer calls inner at +0x18 and +0x28,
+ * vx_kernel_main calls outer at +0x18, _start vx_kernel_main at +0x4).
+ */
+TEST(bt_unwinds_frames_from_prologues)
+{
+	char *tail[] = { VX_KERNEL_DIR "/bt_calls.elf", NULL };
+	int status = -1;
+	double secs;
+	char *out = run_vxdbg_on(NULL, "wait\nwait\nwait\nbreak inner\ncontinue\ncontinue\n"
+				 "step 3\nbt\n", tail, &status, &secs);
+
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_OUTPUT(out, "(vxdbg) bt\n#0  0x");
+	EXPECT_OUTPUT(out, " <inner+0xc>\n#1  0x");
+	EXPECT_OUTPUT(out, " <outer+0x2c>\n#2  0x");
+	EXPECT_OUTPUT(out, " <vx_kernel_main+0x1c>\n#3  0x");
+	EXPECT_OUTPUT(out, " <_start+0x8>\n");
+	free(out);
+}
+#endif
+
+/* -x with a file that is not there: said before anything runs. */
+TEST(missing_script_is_refused_before_the_target_starts)
+{
+#ifdef VXDBG_TEST_SIM
+	char *tail[] = { TARGET, NULL };
+#else
+	char *tail[] = { "--", "/bin/sh", "-c", "echo ran > /tmp/vxdbg-ran", NULL };
+#endif
+	int status = -1;
+	double secs;
+	char *out;
+
+	unlink("/tmp/vxdbg-ran");
+	out = run_vxdbg_on("/nonexistent/commands.txt", NULL, tail, &status, &secs);
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+	EXPECT_OUTPUT(out, "vxdbg: /nonexistent/commands.txt: No such file or directory\n");
+	EXPECT_EQ(-1, access("/tmp/vxdbg-ran", F_OK));
+	free(out);
+}
+
+#ifndef VXDBG_TEST_SIM
+/* A program that cannot start is a setup error, said at once. */
+TEST(no_such_program_fails_at_once)
+{
+	char *tail[] = { "--", "/nonexistent/prog", NULL };
+	int status = -1;
+	double secs;
+	char *out = run_vxdbg_on(NULL, "wait\n", tail, &status, &secs);
+
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) TH_LOG("status 0x%x", status);
+	EXPECT_OUTPUT(out, "vxdbg: starting /nonexistent/prog: No such file or directory\n");
+	EXPECT_EQ(NULL, strstr(out, "(vxdbg)"));
+	EXPECT_GT(5.0, secs);
+	free(out);
+}
+
+/* Deletes the card's unread crash dumps (devcoredump: any write). */
+static void delete_dumps(void)
+{
+	DIR *d = opendir("/sys/class/devcoredump");
+	struct dirent *de;
+	char path[300];
+	int fd;
+
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, "devcd", 5))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/devcoredump/%s/data", de->d_name);
+		fd = open(path, O_WRONLY);
+		if (fd >= 0 && write(fd, "1", 1) < 0)
+			perror(path);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
+ * `dump` captures the job; a second one, with the first still unread, is
+ * refused in a sentence that says what is in the way (the driver's -EBUSY
+ * is the API's RUNNING_DEVICE, which means something else to a person).
+ */
+TEST(dump_then_dump_again_says_an_unread_dump_is_in_the_way)
+{
+	char *tail[] = { TARGET, NULL };
+	int status = -1;
+	double secs;
+	char *out;
+
+	delete_dumps();
+	out = run_vxdbg_on(NULL, "wait\nwait\nwait\ndump\ndump\n", tail, &status, &secs);
+	delete_dumps();
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_OUTPUT(out, "(vxdbg) dump\ncrash dump captured: /sys/class/devcoredump/devcd*/data");
+	EXPECT_OUTPUT(out, "vxdbg: dump: the card's last crash dump is still unread");
+	EXPECT_EQ(NULL, strstr(out, "RUNNING_DEVICE"));
+	free(out);
+}
+
+/*
+ * A program that exits before any job (vortex-run on a missing kernel):
+ * its exit is reported, and `wait` says so at once instead of waiting out
+ * its 60 s.
+ */
+TEST(program_exit_is_reported_and_ends_a_wait)
+{
+	char *tail[] = { "--", "/vortex/bin/vortex-run", "/nonexistent.elf", NULL };
+	int status = -1;
+	double secs;
+	char *out = run_vxdbg_on(NULL, "wait\nquit\n", tail, &status, &secs);
+
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_OUTPUT(out, "[/vortex/bin/vortex-run exited with status 1]\n");
+	EXPECT_OUTPUT(out, "vxdbg: the program has exited: no more events ('quit' leaves)\n");
+	EXPECT_GT(10.0, secs);
+	free(out);
+}
+#endif
+
 #ifndef VXDBG_TEST_SIM
 #include "vortex.h"
 #include "vortex_kernels.h"
@@ -215,6 +477,46 @@ TEST(attach_by_pid_halts_a_running_kernel_and_leaves_it_running)
 	EXPECT_OUTPUT(out, "card halted");
 	EXPECT_OUTPUT(out, "halted (halt request)");
 	/* Detached: the kernel runs on (until the driver's timeout stops it). */
+	EXPECT_EQ(-ETIME, vx_wait(dev, seqno, 0, &st));
+	free(out);
+	vx_kernel_free(k);
+	vx_device_close(dev);
+}
+
+/*
+ * -p PID, Ctrl-C (SIGINT) during `continue` on a kernel that never ends:
+ * the card halts, as docs/debugging.md says, and the script goes on.
+ */
+TEST(attach_by_pid_ctrl_c_during_continue_halts_the_card)
+{
+	struct hang_args ha = { 0, 0 };
+	struct vx_launch l = { .grid = { 1, 1, 1 }, .block = { 1, 1, 1 }, .args = &ha,
+			       .args_size = sizeof(ha) };
+	char pid[16], *tail[] = { "-p", pid, NULL };
+	struct vx_device *dev;
+	struct vx_kernel *k;
+	int status = -1, st;
+	uint64_t seqno;
+	double secs;
+	char *out;
+
+	ASSERT_EQ(0, vx_device_open_path("/dev/accel/accel0", &dev));
+	ASSERT_EQ(0, vx_kernel_load_file(dev, "/vortex/kernels/hang.elf", &k));
+	ASSERT_EQ(0, vx_launch(k, &l, &seqno));
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	/*
+	 * The Ctrl-C must come within the driver's 2 s job timeout, which
+	 * counts while the hang runs even under a debugger; vxdbg attaches
+	 * and continues in a few ms.
+	 */
+	out = run_vxdbg_int(NULL, "continue\nwarps\nquit\n", tail, &status, &secs, 700);
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_OUTPUT(out, "(vxdbg) continue\n");
+	EXPECT_OUTPUT(out, "[interrupted: card halted]\n(vxdbg) warps\n");
+	EXPECT_OUTPUT(out, "halted (halt request)");
+	EXPECT_EQ(NULL, strstr(out, "VXDBG_"));
 	EXPECT_EQ(-ETIME, vx_wait(dev, seqno, 0, &st));
 	free(out);
 	vx_kernel_free(k);
