@@ -191,6 +191,35 @@ static void dm_path_of(dev_t rdev, char *path, size_t len)
 	snprintf(path, len, "/sys/kernel/debug/accel/%.64s/dm_accesses", name ? name + 1 : target);
 }
 
+/*
+ * A person who continues into a hang needs time to interrupt it: the
+ * target's jobs may run as long as the session may let them, no limit for
+ * a privileged debugger, else the driver's debug_timeout_max_ms (uapi:
+ * DRM_VORTEX_DEBUG_IOCTL_TIMEOUT).  Halted time never counts, and another
+ * client waiting for the card still bounds the hold (debug_hold_ms).
+ * Nothing changes on a driver without the ioctl.
+ */
+static void vxdbg_ioctl_raise_timeout(int sfd)
+{
+	struct drm_vortex_debug_timeout t = { .timeout_ms = DRM_VORTEX_DEBUG_TIMEOUT_NONE };
+	char buf[32] = "";
+	ssize_t n;
+	int fd;
+
+	if (vx_ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_TIMEOUT, &t) != -EPERM)
+		return;
+	fd = open("/sys/module/vortex/parameters/debug_timeout_max_ms", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	t.timeout_ms = strtoul(buf, NULL, 10);
+	if (t.timeout_ms)
+		vx_ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_TIMEOUT, &t);
+}
+
 int vxdbg_ioctl_attach_fd(int accel_fd, struct vxdbg_backend **out)
 {
 	struct drm_vortex_debug_attach a = { .version = DRM_VORTEX_DEBUG_VERSION };
@@ -214,6 +243,7 @@ int vxdbg_ioctl_attach_fd(int accel_fd, struct vxdbg_backend **out)
 	if (ret)
 		goto err_close;
 	b->sfd = a.fd;
+	vxdbg_ioctl_raise_timeout(b->sfd);
 	if (!fstat(b->accel_fd, &st))
 		dm_path_of(st.st_rdev, b->dm_path, sizeof(b->dm_path));
 	*out = &b->be;

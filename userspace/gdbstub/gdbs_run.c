@@ -263,7 +263,7 @@ static int report_watch(struct gdbs *s, uint32_t gw, uint64_t addr)
 
 	s->g_tid = tid;
 	snprintf(s->last_stop, sizeof(s->last_stop), "T%02xwatch:%llx;thread:%x;",
-		 GDB_SIGTRAP, (unsigned long long)addr, tid);
+		 VX_GDB_SIGTRAP, (unsigned long long)addr, tid);
 	return gdbs_reply(s, "%s", s->last_stop);
 }
 
