@@ -12,7 +12,7 @@
  * cgroup (GFP_KERNEL_ACCOUNT), which bounds a client that runs in one; the
  * syncobjs and DRM's own per-file state are not, and a machine need not
  * limit its users' memory at all.  So the driver also counts, per user
- * (effective uid, as RLIMIT_NPROC does), what a client can multiply:
+ * (real uid, as RLIMIT_NPROC does), what a client can multiply:
  *
  * - open files of the node, at most ``user_max_files`` (default 1024):
  *   open() past it is -EMFILE;
@@ -75,7 +75,7 @@ static bool vortex_user_charge(atomic_t *count, unsigned int n, unsigned int max
  */
 struct vortex_user *vortex_user_get(struct vortex_device *vdev)
 {
-	u32 key = from_kuid(&init_user_ns, current_euid());
+	u32 key = from_kuid(&init_user_ns, current_uid());
 	struct vortex_user *user, *old;
 
 	mutex_lock(&vdev->users_lock);

@@ -17,7 +17,7 @@ struct vortex_user {
 	struct kref ref;
 	/** @vdev: the device */
 	struct vortex_device *vdev;
-	/** @key: the effective uid, in the initial namespace */
+	/** @key: the real uid, in the initial namespace */
 	u32 key;
 	/** @files: open files of the node */
 	atomic_t files;

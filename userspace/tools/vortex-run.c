@@ -280,6 +280,7 @@ static double now_ms(void)
 
 static int run_kernel(struct run *r, const struct kind *kind, const char *name)
 {
+	unsigned int blocks;
 	double t0, ms;
 	int ret;
 
@@ -290,10 +291,10 @@ static int run_kernel(struct run *r, const struct kind *kind, const char *name)
 	}
 	r->launch.args = &r->args;
 	r->launch.bos = r->bos;
-	printf("%s: %u %s, %u blocks x %u threads on %ux%ux%ux%u card "
+	blocks = r->launch.grid[0] * (r->launch.grid[1] ?: 1) * (r->launch.grid[2] ?: 1);
+	printf("%s: %u %s, %u block%s x %u threads on %ux%ux%ux%u card "
 	       "(clusters x cores x warps x threads)\n", name, r->n,
-	       kind->check ? "elements" : "threads",
-	       r->launch.grid[0] * (r->launch.grid[1] ?: 1) * (r->launch.grid[2] ?: 1),
+	       kind->check ? "elements" : "threads", blocks, blocks == 1 ? "" : "s",
 	       r->launch.block[0] * (r->launch.block[1] ?: 1) * (r->launch.block[2] ?: 1),
 	       r->topo->clusters, r->topo->cores, r->topo->warps, r->topo->threads);
 	if (r->verbose)

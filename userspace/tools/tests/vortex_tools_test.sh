@@ -31,7 +31,7 @@ gdbserver() {
 	secs=$(($(date +%s) - t0))
 }
 gdbserver /vortex/nosuchprog
-echo "$err" | grep -q "could not be run"
+echo "$err" | grep -q "starting /vortex/nosuchprog: No such file or directory"
 ok $(( $? || rc != 1 || secs > 5 )) \
 	"gdbserver: a program that cannot be run is said at once, exit 1 (rc $rc, ${secs}s)" "$err"
 gdbserver true
