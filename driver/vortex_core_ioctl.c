@@ -159,6 +159,31 @@ static long vortex_core_ioctl_check(unsigned int cmd, void __user *arg)
 	return count > VORTEX_SYNCOBJ_MAX_HANDLES ? -EINVAL : 0;
 }
 
+/*
+ * The filter, then the driver's own syncobj ioctls or @call (DRM's native
+ * or compat entry) with the syncobj count settled around it.  @uarg is
+ * @arg as a user pointer of the caller's ABI.
+ */
+static long vortex_core_ioctl_pass(struct file *filp, unsigned int cmd,
+				   unsigned long arg, void __user *uarg,
+				   long (*call)(struct file *, unsigned int, unsigned long))
+{
+	long ret = vortex_core_ioctl_check(cmd, uarg);
+	int charged;
+
+	if (ret)
+		return ret;
+	/* The three structs have the same layout for 32-bit callers. */
+	if (vortex_syncobj_served(cmd))
+		return vortex_syncobj_ioctl(filp->private_data, cmd, uarg);
+	charged = vortex_syncobj_charge(filp->private_data, cmd);
+	if (charged < 0)
+		return charged;
+	ret = call(filp, cmd, arg);
+	vortex_syncobj_settle(filp->private_data, cmd, charged, ret);
+	return ret;
+}
+
 /**
  * vortex_accel_ioctl() - &file_operations.unlocked_ioctl of the accel node
  * @filp: the file
@@ -169,20 +194,7 @@ static long vortex_core_ioctl_check(unsigned int cmd, void __user *arg)
  */
 long vortex_accel_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
-	long ret = vortex_core_ioctl_check(cmd, (void __user *)arg);
-	int charged;
-
-	if (ret)
-		return ret;
-	if (vortex_syncobj_served(cmd))
-		return vortex_syncobj_ioctl(filp->private_data, cmd,
-					    (void __user *)arg);
-	charged = vortex_syncobj_charge(filp->private_data, cmd);
-	if (charged < 0)
-		return charged;
-	ret = drm_ioctl(filp, cmd, arg);
-	vortex_syncobj_settle(filp->private_data, cmd, charged, ret);
-	return ret;
+	return vortex_core_ioctl_pass(filp, cmd, arg, (void __user *)arg, drm_ioctl);
 }
 
 #ifdef CONFIG_COMPAT
@@ -200,19 +212,6 @@ long vortex_accel_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 long vortex_accel_compat_ioctl(struct file *filp, unsigned int cmd,
 			       unsigned long arg)
 {
-	long ret = vortex_core_ioctl_check(cmd, compat_ptr(arg));
-	int charged;
-
-	if (ret)
-		return ret;
-	/* The three structs have the same layout for 32-bit callers. */
-	if (vortex_syncobj_served(cmd))
-		return vortex_syncobj_ioctl(filp->private_data, cmd, compat_ptr(arg));
-	charged = vortex_syncobj_charge(filp->private_data, cmd);
-	if (charged < 0)
-		return charged;
-	ret = drm_compat_ioctl(filp, cmd, arg);
-	vortex_syncobj_settle(filp->private_data, cmd, charged, ret);
-	return ret;
+	return vortex_core_ioctl_pass(filp, cmd, arg, compat_ptr(arg), drm_compat_ioctl);
 }
 #endif
