@@ -651,7 +651,12 @@ TEST_F_TIMEOUT(rel, close_burst_across_cpus, 120)
 	close(p[0]);
 	TH_LOG("%d open-submit-close rounds", rounds);
 	EXPECT_LT(0, rounds);
-	vx_cmd(client_spin(b, 0, &job));
+	/*
+	 * The closed files' jobs drain (killed, or cancelled on the card);
+	 * until they have, this user may be at its user_max_jobs (-EBUSY).
+	 */
+	ASSERT_TRUE(vx_poll(client_spin(b, 0, &job) == 0, 60000))
+		TH_LOG("the card took no job within 60 s of the burst");
 	vx_let_go(&b->cells_map[0]);
 	vx_cmd(_vx_wait(b->fd, job, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
@@ -971,14 +976,19 @@ static uint64_t fast_jobs(void)
  * the fast lane's own timer stops it with -ETIMEDOUT, exactly once, and
  * the card runs the next job.
  */
+static bool wait_fast_lane_open(struct vx_client *c, unsigned int cell);
+
 TEST_F_TIMEOUT(rel, fast_lane_job_that_hangs_is_timed_out, 120)
 {
 	struct vx_client *a = &self->a;
-	uint64_t before = fast_jobs(), hung, next;
+	uint64_t before, hung, next;
 	int32_t status = 1;
 
 	if (!has_fast_lane(a->fd))
 		SKIP(return, "no fast lane (fast-doorbell=off, or fast_lane=0)");
+	/* Jobs of the tests before may still be on their way out of the scheduler. */
+	ASSERT_TRUE(wait_fast_lane_open(a, 2));
+	before = fast_jobs();
 	ASSERT_NE(~0ull, before);
 	vx_cmd(client_spin(a, 0, &hung));
 	EXPECT_EQ(before + 1, fast_jobs()) TH_LOG("the job did not take the fast lane");
