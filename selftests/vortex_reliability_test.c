@@ -716,11 +716,13 @@ static int per_user_bounds_body(void)
 	vx_let_go(&a.cells_map[0]);
 	vx_let_go(&a.cells_map[1]);
 	vx_let_go(&b.cells_map[0]);
-	USER_CHECK(11, !_vx_wait(a.fd, seq[1], 10 * SEC, &status) && !status);
+	USER_CHECK(11, !_vx_wait(a.fd, seq[0], 10 * SEC, &status) && !status &&
+		       !_vx_wait(a.fd, seq[1], 10 * SEC, &status) && !status);
 	USER_CHECK(12, !_vx_wait(b.fd, seq[2], 10 * SEC, &status) && !status);
-	/* Ended jobs give theirs back once freed: three fit again. */
+	/* Ended jobs give theirs back once freed (soon after): three fit again. */
 	USER_CHECK(13, vx_poll(client_spin(&a, 3, &seq[0]) == 0, 5000));
-	USER_CHECK(14, !client_spin(&a, 4, &seq[1]) && !client_spin(&b, 2, &seq[2]));
+	USER_CHECK(14, vx_poll(client_spin(&a, 4, &seq[1]) == 0, 5000) &&
+		       vx_poll(client_spin(&b, 2, &seq[2]) == 0, 5000));
 	vx_let_go(&a.cells_map[3]);
 	vx_let_go(&a.cells_map[4]);
 	vx_let_go(&b.cells_map[2]);
