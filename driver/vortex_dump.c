@@ -626,8 +626,6 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 			/* Recovery holds the card: half a timeout of copying at most. */
 			if (error && ktime_get_ns() - start >
 			    (u64)vortex_job_timeout_ms * NSEC_PER_MSEC / 2) {
-				d->bos[d->nbos].iova = vortex_bo_devaddr(bo);
-				d->bos[d->nbos].size = bo->base.size;
 				d->nbos++;
 				late = true;
 				continue;

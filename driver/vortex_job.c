@@ -592,12 +592,11 @@ static bool vortex_job_card_idle_locked(struct vortex_device *vdev,
  *
  * The scheduler is for jobs that must wait: for other jobs, for their
  * in-syncobjs, for the card.  A job that finds the card idle (nothing on
- * it, nothing in the scheduler, no recovery about, and not the
- * job of a debugger's target) is put on
- * it by SUBMIT itself, the same way run_job does, and the fast doorbell
- * (docs/hardware.md) runs it within the doorbell write: if its fence has
- * executed by then, SUBMIT ends it then and there, and WAIT returns at
- * once.  One that runs longer ends by interrupt as any job does, and
+ * it, nothing in the scheduler, no recovery about), and is not the job of
+ * a debugger's target, is put on it by SUBMIT itself, the same way run_job
+ * does, and the fast doorbell (docs/hardware.md) runs it within the
+ * doorbell write: if its fence has executed by then, SUBMIT ends it then
+ * and there, and WAIT returns at once.  One that runs longer ends by interrupt as any job does, and
  * &vortex_device.inline_tdr bounds it with the scheduler's timeout.  Until
  * it ends, jobs given to the scheduler wait for its fence
  * (vortex_job_sched_prepare()), so the card still has one job at a time
@@ -914,7 +913,6 @@ void vortex_job_unplug(struct vortex_device *vdev)
 				       !atomic_read(&vdev->job_count), 10 * HZ))
 		drm_info(&vdev->drm, "unbind waits for %d jobs to be freed\n",
 			 atomic_read(&vdev->job_count));
-	/* Fast-lane jobs free themselves from system_wq. */
 }
 
 /*
