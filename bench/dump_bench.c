@@ -6,6 +6,12 @@
  *   dump_publish_ms_T     from the failure's handling to the published
  *                         dump (the driver's own measure, debugfs
  *                         last_dump), T the topology
+ *   dump_frozen_ms_T      how long the capture held the card frozen in
+ *                         recovery (last_dump's frozen_ns)
+ *   dump_render_ms_T      how long rendering the text and ELF took, after
+ *                         recovery (render_ns)
+ *   dump_read_mb_s_T      reading the whole dump from sysfs, 64 KiB reads,
+ *                         after it is rendered
  *   dump_mmio_per_reg_T   Debug Module accesses per lane register captured
  *   dump_bytes_vs_state_T text bytes over the bytes of state they hold
  *
@@ -25,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "vortex_accel.h"
@@ -67,7 +74,53 @@ static void discard_dumps(void)
 
 struct last_dump {
 	unsigned long long publish_ns, dm_accesses, lane_regs, bytes, state_bytes;
+	unsigned long long frozen_ns, render_ns;
 };
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Reads the one dump there is twice: the first read waits for its
+ * rendering; the second, timed, is what reading costs.  MB/s, or -1.
+ */
+static double read_dump(void)
+{
+	static char buf[1 << 16];
+	double t = 0, mb = 0;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		DIR *d = opendir("/sys/class/devcoredump");
+		struct dirent *e;
+		char path[300] = "";
+		ssize_t n;
+		size_t total = 0;
+		int fd;
+
+		while (d && (e = readdir(d)))
+			if (!strncmp(e->d_name, "devcd", 5))
+				snprintf(path, sizeof(path), "/sys/class/devcoredump/%s/data",
+					 e->d_name);
+		if (d)
+			closedir(d);
+		fd = *path ? open(path, O_RDONLY) : -1;
+		if (fd < 0)
+			return -1;
+		t = now_s();
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			total += n;
+		t = now_s() - t;
+		close(fd);
+		mb = total / 1e6;
+	}
+	return t > 0 ? mb / t : -1;
+}
 
 static int read_last_dump(struct last_dump *l)
 {
@@ -79,9 +132,10 @@ static int read_last_dump(struct last_dump *l)
 		return -1;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
-	return n > 0 && sscanf(buf, "publish_ns: %llu dm_accesses: %llu lane_regs: %llu bytes: %llu state_bytes: %llu",
+	return n > 0 && sscanf(buf, "publish_ns: %llu dm_accesses: %llu lane_regs: %llu bytes: %llu state_bytes: %llu frozen_ns: %llu render_ns: %llu",
 			       &l->publish_ns, &l->dm_accesses, &l->lane_regs,
-			       &l->bytes, &l->state_bytes) == 5 ? 0 : -1;
+			       &l->bytes, &l->state_bytes, &l->frozen_ns,
+			       &l->render_ns) == 7 ? 0 : -1;
 }
 
 static int cmp(const void *a, const void *b)
@@ -106,7 +160,8 @@ static int measure(int fd, struct drm_vortex_submit *sub, uint32_t flags,
 		   const char *zlib, const char *topo)
 {
 	struct drm_vortex_dump_config cfg = { .flags = flags };
-	double ms[RUNS], mmio[RUNS], ratio[RUNS];
+	double ms[RUNS], mmio[RUNS], ratio[RUNS], frozen[RUNS], render[RUNS];
+	double mbs[RUNS];
 	char name[64];
 	struct last_dump l;
 	int32_t status;
@@ -120,6 +175,7 @@ static int measure(int fd, struct drm_vortex_submit *sub, uint32_t flags,
 		discard_dumps();
 		if (_vx_submit(fd, sub) ||
 		    _vx_wait(fd, sub->seqno, 600 * SEC, &status) || status != -ETIMEDOUT ||
+		    (mbs[n] = read_dump()) < 0 ||
 		    read_last_dump(&l) || !l.lane_regs || !l.state_bytes) {
 			fprintf(stderr, "dump_bench: run %d failed\n", i);
 			continue;
@@ -127,6 +183,8 @@ static int measure(int fd, struct drm_vortex_submit *sub, uint32_t flags,
 		ms[n] = l.publish_ns / 1e6;
 		mmio[n] = (double)l.dm_accesses / l.lane_regs;
 		ratio[n] = (double)l.bytes / l.state_bytes;
+		frozen[n] = l.frozen_ns / 1e6;
+		render[n] = l.render_ns / 1e6;
 		n++;
 	}
 	discard_dumps();
@@ -134,6 +192,12 @@ static int measure(int fd, struct drm_vortex_submit *sub, uint32_t flags,
 		return -1;
 	snprintf(name, sizeof(name), "dump_publish_ms%s", zlib);
 	report(name, topo, ms, n, "%.1f");
+	snprintf(name, sizeof(name), "dump_frozen_ms%s", zlib);
+	report(name, topo, frozen, n, "%.1f");
+	snprintf(name, sizeof(name), "dump_render_ms%s", zlib);
+	report(name, topo, render, n, "%.1f");
+	snprintf(name, sizeof(name), "dump_read_mb_s%s", zlib);
+	report(name, topo, mbs, n, "%.1f");
 	if (!*zlib)
 		report("dump_mmio_per_reg", topo, mmio, n, "%.2f");
 	snprintf(name, sizeof(name), "dump_bytes_vs_state%s", zlib);

@@ -775,6 +775,9 @@ static void vortex_debug_dump_work(struct work_struct *work)
 	else
 		w->ret = -ESRCH;
 	mutex_unlock(&vdev->dm.lock);
+	/* Rendered before the ioctl returns: its DUMP event is posted. */
+	if (!w->ret)
+		w->ret = vortex_dump_publish(vdev, true);
 	drm_sched_wqueue_start(&vdev->sched);
 }
 

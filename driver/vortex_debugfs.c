@@ -42,7 +42,8 @@
  * last_dump
  *	What the last crash dump cost: ns from the failure's handling to the
  *	published dump, DM accesses and lane registers read, its text bytes
- *	and the bytes of state it holds.
+ *	and the bytes of state it holds; how long the card stayed frozen for
+ *	the capture (frozen_ns) and how long rendering took (render_ns).
  *
  * dm_accesses
  *	Debug Module register accesses the driver made so far (benchmarks
@@ -146,10 +147,11 @@ static int vortex_last_dump_show(struct seq_file *m, void *unused)
 {
 	struct vortex_device *vdev = m->private;
 
-	seq_printf(m, "publish_ns: %llu\ndm_accesses: %llu\nlane_regs: %llu\nbytes: %llu\nstate_bytes: %llu\n",
+	seq_printf(m, "publish_ns: %llu\ndm_accesses: %llu\nlane_regs: %llu\nbytes: %llu\nstate_bytes: %llu\nfrozen_ns: %llu\nrender_ns: %llu\n",
 		   vdev->last_dump.publish_ns, vdev->last_dump.dm_accesses,
 		   vdev->last_dump.lane_regs, vdev->last_dump.bytes,
-		   vdev->last_dump.state_bytes);
+		   vdev->last_dump.state_bytes, vdev->last_dump.frozen_ns,
+		   vdev->last_dump.render_ns);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vortex_last_dump);

@@ -17,6 +17,7 @@
 
 #include "vortex_debugfs.h"
 #include "vortex_dm.h"
+#include "vortex_dump.h"
 #include "vortex_regs.h"
 #include "vortex_user.h"
 
@@ -209,16 +210,20 @@ struct vortex_device {
 	struct vortex_debug *debug;
 	/** @dumps_dropped: crash dumps dropped while one was unread */
 	atomic_t dumps_dropped;
+	/** @dump: the crash dump slot (vortex_dump_publish.c) */
+	struct vortex_dump_slot dump;
 	/** @recovery_start_ns: when the running recovery began */
 	u64 recovery_start_ns;
 	/**
 	 * @last_dump: what the last published dump cost (debugfs
 	 * ``last_dump``, for benchmarks): ns from the failure's handling to
 	 * the published dump, DM accesses, lane registers read, text bytes
-	 * and the bytes of state it holds
+	 * and the bytes of state it holds; ns the card stayed frozen for the
+	 * capture, and ns the rendering took (outside recovery)
 	 */
 	struct {
 		u64 publish_ns, dm_accesses, lane_regs, bytes, state_bytes;
+		u64 frozen_ns, render_ns;
 	} last_dump;
 };
 

@@ -7,26 +7,18 @@
  * When recovery ends a job that hung (-ETIMEDOUT) or raised a device
  * exception (-EIO), it calls vortex_dump_capture() with the card frozen as
  * the failure left it, the interrupt masked and the DM lock held.  The
- * capture halts every warp through the Debug Module, reads the card's
- * registers, the ring, the job's buffers and, for every warp with a
- * context, its PC, halt cause, thread mask and every register of every
- * lane; then the card is reset and recovery goes on.  Every wait on the
- * card is bounded: what could not be read is named in the dump
- * (``not-captured:``), and the dump is published anyway.
- *
- * The dump is text in the layout of the MSM driver's crash dumps
- * (Documentation/gpu/msm-crash-dump.rst upstream): ``key: value`` lines,
- * sections indented two spaces, list entries starting ``- ``, buffer
- * contents in ascii85 with trailing zero words left out; its last section,
- * ``cuda-coredump:``, holds the same state as a CUDA-format ELF core
- * (vortex_dump_elf.c), ascii85 too, recoverable byte for byte.  It is rendered
- * once and handed to devcoredump (dev_coredumpv()), where users read it
- * from /sys/class/devcoredump/devcdN/data and discard it by writing to
- * that file.  devcoredump keeps one dump per device and drops a new one
- * while the last is unread; the driver notices, counts the drop (debugfs
- * ``dumps_dropped``) and says so in the kernel log, rate limited.  A dump
- * its user has just discarded is not unread: a failure right then waits
- * for devcoredump to finish removing it, and leaves its own dump.
+ * capture halts every warp through the Debug Module and takes a snapshot
+ * (struct vortex_dump, vortex_dump_state.h): the card's registers, the
+ * ring, the job's buffers, its argument bytes and, for every warp with a
+ * context, its PC, halt cause, thread mask, every register of every lane
+ * and the top of each lane's stack where no captured buffer holds it.
+ * Then the card is reset and recovery goes on.  Every wait on the card is
+ * bounded, and so is the copying of buffers (half the hang timeout): what
+ * could not be read is named in the dump (``not-captured:``), and the dump
+ * is published anyway.  Nothing is rendered in recovery: publishing and
+ * rendering (the CUDA ELF, the text) happen in a worker afterwards
+ * (vortex_dump_publish.c, vortex_dump_text.c, vortex_dump_elf.c), and
+ * users read the dump from /sys/class/devcoredump/devcdN/data.
  *
  * A debugger can also ask for a dump of the target's running or halted job
  * (DRM_VORTEX_DEBUG_IOCTL_COREDUMP); the card is not reset then, and warps
@@ -35,33 +27,25 @@
  * What a dump holds is each file's choice (DRM_IOCTL_VORTEX_DUMP_CONFIG,
  * starting from the module parameter ``dump_flags``): no buffer contents,
  * no stacks, no dumps of exceptions, or none at all; and whether the ELF
- * goes in zlib-compressed (vortex_dump_zlib.c).  A new dump is
- * announced by a uevent on the card (VORTEX_CRASH_DUMP=1) and, to an
- * attached debugger, by a DUMP event.
+ * goes in zlib-compressed (vortex_dump_zlib.c).
  *
  * Module parameters: ``dump`` (default on) turns capture on failures off;
  * ``dump_max_mb`` bounds the buffer bytes a dump holds (default 64), and
  * so does a thirty-second of RAM, since a dump takes about three times its
  * buffer bytes (the copy, the ELF's copy, the ascii85 text); a recovery
  * copies buffers for half the hang timeout at most, so the card is not
- * held much past a timeout for a dump;
+ * held past a timeout for a dump;
  * ``dump_all_bos`` (default on) includes every buffer of the job, or only
  * those submitted with DRM_VORTEX_SUBMIT_BO_DUMP.
  */
 
-#include <linux/ascii85.h>
-#include <linux/devcoredump.h>
-#include <linux/iopoll.h>
 #include <linux/mm.h>
-#include <linux/kernfs.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
-#include <linux/utsname.h>
 #include <linux/vmalloc.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_managed.h>
-#include <drm/drm_print.h>
 
 #include "vortex_accel.h"
 #include "vortex_debug.h"
@@ -203,7 +187,7 @@ static void vortex_dump_warps(struct vortex_device *vdev, struct vortex_dump *d,
 
 	for (win = 0; win < vdev->dm.windows; win++)
 		n += hweight32(vortex_dm_window(vdev, VX_DM_WACTIVE, win));
-	d->warps = kcalloc(n, sizeof(*d->warps), VORTEX_DUMP_GFP);
+	d->warps = kvcalloc(n, sizeof(*d->warps), VORTEX_DUMP_GFP);
 	if (!d->warps) {
 		vortex_dump_missing(d, "warps (no memory)");
 		return;
@@ -241,196 +225,6 @@ static void vortex_dump_warps(struct vortex_device *vdev, struct vortex_dump *d,
 	}
 }
 
-/* ---------------------------------------------------------- render */
-
-/* Text printed into @buf, or only counted while @buf is NULL. */
-struct vortex_text {
-	char *buf;
-	size_t len;
-	size_t cap;
-};
-
-static __printf(2, 3) void vortex_text(struct vortex_text *t, const char *fmt, ...)
-{
-	va_list args;
-	int n;
-
-	va_start(args, fmt);
-	n = vsnprintf(t->buf ? t->buf + t->len : NULL,
-		      t->buf ? t->cap - t->len : 0, fmt, args);
-	va_end(args);
-	t->len += n;
-}
-
-/* @n bytes of @str: the fast path for what has no format. */
-static void vortex_text_put(struct vortex_text *t, const char *str, size_t n)
-{
-	if (t->buf && !WARN_ON(t->len + n >= t->cap))
-		memcpy(t->buf + t->len, str, n);
-	t->len += n;
-}
-
-/*
- * An ascii85 block of @len bytes, 64 groups a line, @indent deep.  A
- * large dump is mostly this, so a line is built here and put at once.
- */
-static void vortex_text_ascii85(struct vortex_text *t, const char *indent,
-				const u32 *data, u64 len)
-{
-	char group[ASCII85_BUFSZ], line[64 * 5 + 1];
-	long i, n = ascii85_encode_len(len);
-	size_t used = 0;
-
-	vortex_text(t, "%sdata: !!ascii85 |\n%s  ", indent, indent);
-	for (i = 0; i < n; i++) {
-		const char *g = ascii85_encode(data[i], group);
-		size_t glen = g[1] ? 5 : 1;	/* "z" or five digits */
-
-		memcpy(line + used, g, glen);
-		used += glen;
-		if (i % 64 == 63 && i + 1 < n) {
-			line[used++] = '\n';
-			vortex_text_put(t, line, used);
-			used = 0;
-			vortex_text(t, "%s  ", indent);
-		}
-	}
-	line[used++] = '\n';
-	vortex_text_put(t, line, used);
-}
-
-/*
- * "0x1f, 0x0, ..." of @n words @stride apart into @out, as "%s0x%x" would
- * print them; returns the characters written.
- */
-static size_t vortex_text_hex_list(char *out, const u32 *v, u32 n, u32 stride)
-{
-	char *p = out;
-	u32 i;
-	int d;
-
-	for (i = 0; i < n; i++, v += stride) {
-		if (i) {
-			*p++ = ',';
-			*p++ = ' ';
-		}
-		*p++ = '0';
-		*p++ = 'x';
-		for (d = *v ? (fls(*v) - 1) / 4 : 0; d >= 0; d--)
-			*p++ = hex_asc_lo(*v >> (4 * d));
-	}
-	return p - out;
-}
-
-static const char *const vortex_dm_names[VX_DM_NREGS] = {
-	"platform", "dconfig", "dselect", "wmask", "wactive", "wstatus",
-	"dctrl", "dpc", "inject", "dscratch0", "dscratch1", "dscratch2",
-	"dscratch3",
-};
-
-static void vortex_dump_render(struct vortex_device *vdev,
-			       const struct vortex_dump *d, struct vortex_text *t)
-{
-	u32 cause = d->regs[VX_REG_ERR_CAUSE / 4], i, l;
-	char list[32 * 12];
-	size_t n;
-
-	vortex_text(t, "kernel: %s\nmodule: %s\ntime: %lld.%09ld\n",
-		    init_utsname()->release, KBUILD_MODNAME,
-		    (long long)d->time.tv_sec, d->time.tv_nsec);
-	vortex_text(t, "comm: %s\ncmdline: %s\n", d->comm,
-		    d->cmdline ?: "");
-	vortex_text(t, "revision: 0x%08x (vortex.%u.%u.0)\n", vdev->version,
-		    VX_VERSION_MAJOR(vdev->version), VX_VERSION_MINOR(vdev->version));
-	vortex_text(t, "status: 0x%08x\n", d->regs[VX_REG_STATUS / 4]);
-	vortex_text(t, "job: %llu\nerror: %s\n", d->job,
-		    !d->error ? "requested" :
-		    d->error == -ETIMEDOUT ? "timeout" : "exception");
-	if (cause != VX_ERR_NONE) {
-		vortex_text(t, "fault-info:\n  - cause: %u (%s)\n", cause,
-			    vortex_err_name(cause));
-		vortex_text(t, "    warp: %u\n    thread: %u\n    pc: 0x%08x\n    address: 0x%08x\n",
-			    d->regs[VX_REG_ERR_WARP / 4], d->regs[VX_REG_ERR_THREAD / 4],
-			    d->regs[VX_REG_ERR_PC / 4], d->regs[VX_REG_ERR_ADDR / 4]);
-		if (cause == VX_ERR_ASSERT)
-			vortex_text(t, "    assert: \"%s\"\n    file: \"%s\"\n    line: %u\n    function: \"%s\"\n",
-				    d->assert[0], d->assert[1],
-				    d->regs[VX_REG_ERR_INFO(2) / 4], d->assert[2]);
-	}
-	/* As msm's pgtable-fault-info: the space the address was looked up in. */
-	if (cause >= VX_ERR_FETCH_PAGE_FAULT && cause <= VX_ERR_STORE_PAGE_FAULT) {
-		u32 satp = d->launch[VX_LAUNCH_SATP];
-
-		vortex_text(t, "pgtable-fault-info:\n  - satp: 0x%08x\n    asid: %u\n    root: 0x%08llx\n",
-			    satp, VX_SATP_ASID(satp),
-			    (u64)VX_SATP_PPN(satp) << VX_PAGE_SHIFT);
-	}
-
-	vortex_text(t, "ringbuffer:\n  - id: 0\n    iova: 0x%016llx\n", d->ring.iova);
-	vortex_text(t, "    last-fence: %u\n    retired-fence: %u\n", d->last_fence,
-		    d->regs[VX_REG_FENCE_SEQNO / 4]);
-	vortex_text(t, "    rptr: %u\n    wptr: %u\n    size: %llu\n",
-		    d->regs[VX_REG_RING_HEAD / 4], d->regs[VX_REG_RING_TAIL / 4],
-		    d->ring.size);
-	if (d->ring.len)
-		vortex_text_ascii85(t, "    ", d->ring.data, d->ring.len);
-
-	vortex_text(t, "bos:\n");
-	for (i = 0; i < d->nbos; i++) {
-		const struct vortex_dump_bo *b = &d->bos[i];
-
-		vortex_text(t, "  - iova: 0x%016llx\n    size: %llu\n    flags: 0x%x\n    name: bo%u\n",
-			    b->iova, b->size, b->flags, i);
-		if (b->len)
-			vortex_text_ascii85(t, "    ", b->data, b->len);
-	}
-
-	vortex_text(t, "registers:\n");
-	for (i = 0; i < ARRAY_SIZE(d->regs); i++)
-		vortex_text(t, "  - { offset: 0x%04x, value: 0x%08x }\n", i * 4, d->regs[i]);
-	vortex_text(t, "debug-module:\n");
-	for (i = 0; i < VX_DM_NREGS; i++)
-		vortex_text(t, "  - { reg: 0x%x, name: %s, value: 0x%08x }\n", i,
-			    vortex_dm_names[i], d->dm[i]);
-
-	vortex_text(t, "warps:\n");
-	for (i = 0; i < d->nwarps; i++) {
-		const struct vortex_dump_warp *w = &d->warps[i];
-
-		vortex_text(t, "  - id: %u\n    cluster: %u\n    core: %u\n    warp-in-core: %u\n",
-			    w->st.warp, w->st.cluster, w->st.core, w->st.warp_in_core);
-		vortex_text(t, "    halted: %s\n    halt-cause: %u\n    pc: 0x%08x\n    thread-mask: 0x%08x\n",
-			    w->st.state & DRM_VORTEX_DEBUG_WARP_HALTED ? "yes" : "no",
-			    w->st.cause, w->st.pc, w->st.thread_mask[0]);
-		vortex_text(t, "    block: [%u, %u, %u]\n", w->st.block_idx[0],
-			    w->st.block_idx[1], w->st.block_idx[2]);
-		if (!w->regs)
-			continue;
-		vortex_text(t, "    threads:\n");
-		for (l = 0; l < d->threads; l++) {
-			if (l < 32 && !(w->st.thread_mask[0] & BIT(l)))
-				continue;
-			vortex_text(t, "      - lane: %u\n        x: [", l);
-			n = vortex_text_hex_list(list, w->regs + l, 32, d->threads);
-			vortex_text_put(t, list, n);
-			vortex_text(t, "]\n        f: [");
-			n = vortex_text_hex_list(list, w->regs + 32 * d->threads + l, 32,
-						 d->threads);
-			vortex_text_put(t, list, n);
-			vortex_text(t, "]\n        fcsr: 0x%x\n",
-				    w->regs[64 * d->threads + l]);
-		}
-	}
-	if (d->elf) {
-		vortex_text(t, "cuda-coredump:\n  size: %zu\n", d->elf_size ?: d->elf_len);
-		if (d->elf_size)
-			vortex_text(t, "  encoding: zlib\n  stored-size: %zu\n", d->elf_len);
-		vortex_text_ascii85(t, "  ", d->elf, d->elf_len);
-	}
-	if (d->missing[0])
-		vortex_text(t, "not-captured: %s\n", d->missing);
-}
-
 /* Bytes of raw state the dump holds: what its text encodes. */
 static u64 vortex_dump_state_bytes(const struct vortex_dump *d)
 {
@@ -445,123 +239,128 @@ static u64 vortex_dump_state_bytes(const struct vortex_dump *d)
 	return n;
 }
 
-static void vortex_dump_free(struct vortex_dump *d)
+static void vortex_dump_release_snapshot(struct kref *ref)
 {
+	struct vortex_dump *d = container_of(ref, struct vortex_dump, ref);
 	u32 i;
 
-	if (!d)
-		return;
 	for (i = 0; i < d->nbos; i++)
 		kvfree(d->bos[i].data);
-	for (i = 0; i < d->nwarps; i++)
+	for (i = 0; i < d->nwarps; i++) {
 		kvfree(d->warps[i].regs);
+		kvfree(d->warps[i].stack);
+	}
 	kvfree(d->ring.data);
 	kvfree(d->code.data);
+	kvfree(d->param.data);
 	put_pid(d->owner);
 	vfree(d->elf);
+	kvfree(d->text);
 	kfree(d->bos);
-	kfree(d->warps);
+	kvfree(d->warps);
 	kfree(d->cmdline);
 	kfree(d);
 }
 
-/*
- * Where the device's devcoredump slot stands.  devcoredump lets a new dump
- * in as soon as the last one has left its class, but removes the card's
- * "devcoredump" link to it only on its last put, later in its work item:
- * a dump published in between collides with that link (a duplicate-name
- * warning, and a dump without its link).  A dump the user discarded lost
- * its "subsystem" link first, with its class entry: that one is leaving.
+/**
+ * vortex_dump_put() - drop a reference to a captured dump
+ * @d: the dump, or NULL
  */
-enum vortex_dump_slot {
-	VORTEX_DUMP_SLOT_FREE,
-	VORTEX_DUMP_SLOT_UNREAD,
-	VORTEX_DUMP_SLOT_LEAVING,
-};
-
-static enum vortex_dump_slot vortex_dump_slot(struct vortex_device *vdev)
+void vortex_dump_put(struct vortex_dump *d)
 {
-	struct kernfs_node *link, *subsys = NULL;
-
-	link = kernfs_find_and_get(vdev->drm.dev->kobj.sd, "devcoredump");
-	if (!link)
-		return VORTEX_DUMP_SLOT_FREE;
-	/* the link holds its target, and we hold the link */
-	if (kernfs_type(link) == KERNFS_LINK)
-		subsys = kernfs_find_and_get(link->symlink.target_kn, "subsystem");
-	kernfs_put(subsys);
-	kernfs_put(link);
-	return subsys ? VORTEX_DUMP_SLOT_UNREAD : VORTEX_DUMP_SLOT_LEAVING;
-}
-
-/*
- * A uevent on the card (VORTEX_CRASH_DUMP=1, beside devcoredump's own for
- * devcdN) and, with a debugger attached to the dumped job's process, a
- * DUMP event: a session hears of its target's dumps only.  DM lock held,
- * so the session cannot go meanwhile.
- */
-static void vortex_dump_announce(struct vortex_device *vdev,
-				 const struct vortex_dump *d, size_t len)
-{
-	static char *envp[] = { "VORTEX_CRASH_DUMP=1", NULL };
-	struct vortex_debug *dbg;
-	unsigned long flags;
-	u32 bytes = min_t(size_t, len, U32_MAX);
-	u64 job = d->job;
-
-	kobject_uevent_env(&vdev->drm.dev->kobj, KOBJ_CHANGE, envp);
-	spin_lock_irqsave(&vdev->job_lock, flags);
-	dbg = vdev->debug;
-	if (dbg && d->owner && d->owner == dbg->target)
-		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_DUMP, job, &bytes, 1);
-	spin_unlock_irqrestore(&vdev->job_lock, flags);
-}
-
-static int vortex_dump_publish(struct vortex_device *vdev, struct vortex_dump *d)
-{
-	struct vortex_text t = {};
-	enum vortex_dump_slot slot;
-
-	/*
-	 * A user who just discarded the last dump made room for this one:
-	 * wait for that dump's link to go rather than drop this dump.  It
-	 * goes at once unless devcoredump's work is starved (one CPU).
-	 */
-	read_poll_timeout(vortex_dump_slot, slot, slot != VORTEX_DUMP_SLOT_LEAVING,
-			  1000, 200 * USEC_PER_MSEC, false, vdev);
-	if (slot != VORTEX_DUMP_SLOT_FREE) {
-		atomic_inc(&vdev->dumps_dropped);
-		dev_warn_ratelimited(vdev->drm.dev,
-				     "crash dump dropped: the last one is still there (write to /sys/class/devcoredump/devcd*/data to discard it)\n");
-		return -EBUSY;
-	}
-	vortex_dump_render(vdev, d, &t);
-	t.cap = t.len + 1;
-	t.buf = vmalloc(t.cap);
-	if (!t.buf) {
-		dev_warn_ratelimited(vdev->drm.dev, "crash dump of %zu bytes: no memory\n", t.cap);
-		return -ENOMEM;
-	}
-	t.len = 0;
-	vortex_dump_render(vdev, d, &t);
-	/* devcoredump owns the buffer from here, and vfree()s it. */
-	dev_coredumpv(vdev->drm.dev, t.buf, t.len, GFP_NOWAIT);
-	drm_info(&vdev->drm, "crash dump of job %llu: %zu bytes in /sys/class/devcoredump\n",
-		 d->job, t.len);
-	vdev->last_dump.bytes = t.len;
-	vortex_dump_announce(vdev, d, t.len);
-	return 0;
+	if (d)
+		kref_put(&d->ref, vortex_dump_release_snapshot);
 }
 
 /**
- * vortex_dump_capture() - capture the card and publish a crash dump
+ * vortex_dump_read_captured() - device memory as the snapshot holds it
+ * @d: the dump
+ * @addr: device address
+ * @size: bytes
+ * @out: receives them, or NULL to ask only whether they are there
+ *
+ * Return: whether one captured buffer holds all of [@addr, @addr + @size)
+ * (words past what was captured of it are its trailing zeros).
+ */
+bool vortex_dump_read_captured(const struct vortex_dump *d, u64 addr,
+			       size_t size, void *out)
+{
+	u32 i;
+
+	for (i = 0; i < d->nbos; i++) {
+		const struct vortex_dump_bo *b = &d->bos[i];
+		u64 off = addr - b->iova, have;
+
+		if (!b->data || addr < b->iova || off + size > b->size)
+			continue;
+		if (out) {
+			have = off < b->len ? min_t(u64, size, b->len - off) : 0;
+			memcpy(out, (u8 *)b->data + off, have);
+			memset(out + have, 0, size - have);
+		}
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The job's argument bytes, and the top of each lane's stack slice that
+ * no captured buffer holds: what the ELF shows of them, read now, since
+ * rendering comes after the reset.
+ */
+static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_dump *d)
+{
+	u64 arg = d->launch[VX_LAUNCH_ARG], slice = d->launch[VX_LAUNCH_STACK_SIZE];
+	u64 vram_end = vdev->devaddr + vdev->vram_size, top;
+	u32 i, lane, lanes = min(d->threads, 32u), take;
+	u64 budget = VORTEX_DUMP_PARAM;
+
+	if (arg >= vdev->devaddr && arg < vram_end &&
+	    vortex_dump_copy(vdev, &d->param, arg,
+			     min_t(u64, VORTEX_DUMP_PARAM, vram_end - arg), &budget, true))
+		vortex_dump_missing(d, "argument bytes");
+	if (!slice || d->flags & DRM_VORTEX_DUMP_SKIP_LOCAL)
+		return;
+	take = d->stack_take = min_t(u64, slice, VORTEX_DUMP_STACK);
+	for (i = 0; i < d->nwarps; i++) {
+		struct vortex_dump_warp *dw = &d->warps[i];
+		u32 mask = dw->st.thread_mask[0];
+
+		for (lane = 0; lane < lanes; lane++) {
+			if (!(mask & BIT(lane)))
+				continue;
+			top = d->launch[VX_LAUNCH_STACK_BASE] +
+			      ((u64)dw->st.warp * d->threads + lane + 1) * slice;
+			if (top - take < vdev->devaddr || top > vram_end ||
+			    vortex_dump_read_captured(d, top - take, take, NULL))
+				continue;
+			if (!dw->stack)
+				dw->stack = kvzalloc(lanes * take, VORTEX_DUMP_GFP);
+			if (!dw->stack) {
+				vortex_dump_missing(d, "stacks (no memory)");
+				return;
+			}
+			memcpy_fromio(dw->stack + lane * take,
+				      vdev->vram + (top - take - vdev->devaddr), take);
+		}
+	}
+}
+
+/**
+ * vortex_dump_capture() - capture the card's state for a crash dump
  * @vdev: the device: DM lock held; in recovery, interrupt masked and the
  *	card not yet reset
  * @job: the job that failed or that a debugger asked about, or NULL
  * @error: -ETIMEDOUT or -EIO in recovery; 0 for a debugger's request, in
  *	which case the warps the capture halted run again afterwards
  *
- * Return: 0, -ENOMEM, or -EBUSY if an unread dump kept this one out.
+ * Takes a snapshot and leaves it for vortex_dump_publish(), which the
+ * caller calls once it has dropped the DM lock: the card is held only for
+ * the copies, and rendering happens in a worker.
+ * Those are bounded, the buffers' by half the hang timeout, so the card is
+ * not held past a timeout for a dump.
+ *
+ * Return: 0, -ENOMEM, or -EBUSY if the last capture is still unpublished.
  */
 int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 			int error)
@@ -574,7 +373,6 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	struct vortex_dump *d;
 	bool late = false;
 	u64 window = 0;
-	int ret;
 	u32 i;
 
 	u32 flags = job ? job->vfile->dump_flags : vortex_dump_default_flags;
@@ -583,9 +381,17 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	if (error && (!vortex_dump_enable || flags & DRM_VORTEX_DUMP_NONE ||
 		      (error == -EIO && flags & DRM_VORTEX_DUMP_NO_EXCEPTION)))
 		return 0;
+	if (vortex_dump_pending(vdev)) {
+		vortex_dump_dropped(vdev);
+		return -EBUSY;
+	}
 	d = kzalloc(sizeof(*d), VORTEX_DUMP_GFP);
 	if (!d)
 		return -ENOMEM;
+	kref_init(&d->ref);
+	init_completion(&d->rendered);
+	d->vdev = vdev;
+	d->start_ns = start;
 	ktime_get_real_ts64(&d->time);
 	d->error = error;
 	d->flags = flags;
@@ -647,7 +453,7 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 		/* On demand the card goes on: which warps to let run again. */
 		running = kcalloc(vdev->dm.windows, sizeof(*running), VORTEX_DUMP_GFP);
 		if (!running) {
-			vortex_dump_free(d);
+			vortex_dump_put(d);
 			return -ENOMEM;
 		}
 	}
@@ -666,25 +472,19 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	vortex_dump_warps(vdev, d, running, regs_va);
 	if (window)
 		vortex_vm_window_unmap(job->vfile->vm, window);
-	d->elf = vortex_dump_elf(vdev, d, &d->elf_len);
-	if (!d->elf)
-		vortex_dump_missing(d, "cuda-coredump (no memory)");
-	else if (flags & DRM_VORTEX_DUMP_COMPRESS_ELF)
-		vortex_dump_compress_elf(d);	/* else it goes in as it is */
+	if (job)
+		vortex_dump_locals(vdev, d);
 	if (running) {
 		vortex_dm_set_mask(vdev, running);
 		vortex_dm_request(vdev, VX_DCTRL_RESUMEREQ, NULL);
 		kfree(running);
 	}
-	ret = vortex_dump_publish(vdev, d);
-	if (!ret) {
-		vdev->last_dump.publish_ns = ktime_get_ns() - start;
-		vdev->last_dump.dm_accesses = vdev->dm.accesses - accesses;
-		vdev->last_dump.lane_regs = (u64)d->nwarps * d->threads * VORTEX_WARP_REGS;
-		vdev->last_dump.state_bytes = vortex_dump_state_bytes(d);
-	}
-	vortex_dump_free(d);
-	return ret;
+	vdev->last_dump.frozen_ns = ktime_get_ns() - start;
+	vdev->last_dump.dm_accesses = vdev->dm.accesses - accesses;
+	vdev->last_dump.lane_regs = (u64)d->nwarps * d->threads * VORTEX_WARP_REGS;
+	vdev->last_dump.state_bytes = vortex_dump_state_bytes(d);
+	vortex_dump_offer(d);
+	return 0;
 }
 
 /**
@@ -736,7 +536,10 @@ int vortex_dump_init(struct vortex_device *vdev)
 	mutex_unlock(&vdev->mm_lock);
 	if (ret)
 		return ret;
-	return drmm_add_action_or_reset(&vdev->drm, vortex_dump_release, vdev);
+	ret = drmm_add_action_or_reset(&vdev->drm, vortex_dump_release, vdev);
+	if (ret)
+		return ret;
+	return vortex_dump_slot_init(vdev);
 }
 
 /**
@@ -745,5 +548,5 @@ int vortex_dump_init(struct vortex_device *vdev)
  */
 void vortex_dump_fini(struct vortex_device *vdev)
 {
-	dev_coredump_put(vdev->drm.dev);
+	vortex_dump_slot_fini(vdev);
 }

@@ -76,8 +76,6 @@
 #define CUDBG_KNL_ORIGIN_CPU		0
 
 #define VORTEX_ELF_REGS		64	/* x0-x31, f0-f31 */
-#define VORTEX_ELF_PARAM	256	/* argument bytes dumped */
-#define VORTEX_ELF_LOCAL	1024	/* stack bytes per lane, from the top */
 
 /* The table rows, at the r550 sizes. */
 struct cudbg_dev {
@@ -238,29 +236,6 @@ static bool same_cta(const struct vortex_dump_warp *a,
 	       !memcmp(a->st.block_idx, b->st.block_idx, sizeof(a->st.block_idx));
 }
 
-/* A section whose bytes are device memory at @addr (VRAM, iomem). */
-static __printf(7, 8) u32 elfw_section_vram(struct elfw *w, struct vortex_device *vdev,
-					    u32 type, u64 addr, size_t size,
-					    u32 link_info, const char *fmt, ...)
-{
-	char name[96];
-	va_list args;
-	u32 idx;
-
-	va_start(args, fmt);
-	vsnprintf(name, sizeof(name), fmt, args);
-	va_end(args);
-	idx = elfw_section(w, type, addr, NULL, size, 0, link_info >> 16,
-			   link_info & 0xffff, "%s", name);
-	if (w->buf)
-		memcpy_fromio(w->buf + w->sh[idx].sh_offset,
-			      vdev->vram + (addr - vdev->devaddr), size);
-	return idx;
-}
-
-/* link and info of a section, for elfw_section_vram() */
-#define LINK_INFO(link, info)	((link) << 16 | (info))
-
 /* Lanes of a warp in the dump: the active ones among the first 32. */
 static u32 dump_lanes(const struct vortex_dump *d,
 		      const struct vortex_dump_warp *dw)
@@ -270,16 +245,19 @@ static u32 dump_lanes(const struct vortex_dump *d,
 	return d->threads < 32 ? mask & (BIT(d->threads) - 1) : mask;
 }
 
-/* Each lane's registers, current frame and stack top. */
-static void elfw_lanes(struct elfw *w, struct vortex_device *vdev,
-		       const struct vortex_dump *d,
-		       const struct vortex_dump_warp *dw, u32 lntbl,
+/*
+ * Each lane's registers, current frame and stack top.  The stack bytes
+ * come from the snapshot: the warp's own copy, else a captured buffer
+ * that holds them (@scratch receives them then, when filling).
+ */
+static void elfw_lanes(struct elfw *w, const struct vortex_dump *d,
+		       const struct vortex_dump_warp *dw, u8 *scratch, u32 lntbl,
 		       u32 sm, u32 cta, u32 wp)
 {
-	u64 slice = d->launch[VX_LAUNCH_STACK_SIZE], top, at;
-	u32 mask = dump_lanes(d, dw), lane, r, n = 0;
+	u64 slice = d->launch[VX_LAUNCH_STACK_SIZE], top;
+	u32 mask = dump_lanes(d, dw), lane, r, n = 0, take = d->stack_take;
 	u32 regs[VORTEX_ELF_REGS];
-	size_t take;
+	const u8 *stack;
 
 	for (lane = 0; lane < 32; lane++) {
 		struct cudbg_bt bt = { .level = 0 };
@@ -296,24 +274,26 @@ static void elfw_lanes(struct elfw *w, struct vortex_device *vdev,
 			     lntbl, n, ".cudbg.bt.dev0.sm%u.cta%u.wp%u.ln%u",
 			     sm, cta, wp, n);
 		/* The top of the lane's stack slice (hardware thread id x size). */
-		if (slice && !(d->flags & DRM_VORTEX_DUMP_SKIP_LOCAL)) {
-			top = d->launch[VX_LAUNCH_STACK_BASE] +
-			      ((u64)dw->st.warp * d->threads + lane + 1) * slice;
-			take = min_t(u64, slice, VORTEX_ELF_LOCAL);
-			at = top - take;
-			if (at >= vdev->devaddr && top - vdev->devaddr <= vdev->vram_size)
-				elfw_section_vram(w, vdev, CUDBG_SHT_LOCAL_MEM, at, take,
-						  LINK_INFO(lntbl, n),
-						  ".cudbg.local.dev0.sm%u.cta%u.wp%u.ln%u",
-						  sm, cta, wp, n);
-		}
+		top = d->launch[VX_LAUNCH_STACK_BASE] +
+		      ((u64)dw->st.warp * d->threads + lane + 1) * slice;
+		if (dw->stack)
+			stack = dw->stack + lane * take;
+		else if (take && vortex_dump_read_captured(d, top - take, take,
+							   w->buf ? scratch : NULL))
+			stack = scratch;
+		else
+			stack = NULL;
+		if (stack)
+			elfw_section(w, CUDBG_SHT_LOCAL_MEM, top - take, stack, take, 0,
+				     lntbl, n, ".cudbg.local.dev0.sm%u.cta%u.wp%u.ln%u",
+				     sm, cta, wp, n);
 		n++;
 	}
 }
 
 /* One pass of the writer over the whole dump. */
 static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
-		      const struct vortex_dump *d)
+		      const struct vortex_dump *d, u8 *scratch)
 {
 	u32 cause = d->regs[VX_REG_ERR_CAUSE / 4];
 	u32 err_warp = d->regs[VX_REG_ERR_WARP / 4];
@@ -352,7 +332,6 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 		.cluster_dim = { 1, 1, 1 },
 	};
 	u64 arg = d->launch[VX_LAUNCH_ARG];
-	u32 param = 0;
 
 	dev.dev_name = elfw_string(w, "Vortex");
 	dev.dev_type = elfw_string(w, "vortex");
@@ -370,14 +349,11 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 
 	gridtbl = elfw_section(w, CUDBG_SHT_GRID_TABLE, 0, &grid, sizeof(grid),
 			       sizeof(grid), devtbl, 0, ".cudbg.gridtbl.dev0");
-	if (arg >= vdev->devaddr && arg - vdev->devaddr < vdev->vram_size)
-		param = min_t(u64, VORTEX_ELF_PARAM,
-			      vdev->vram_size - (arg - vdev->devaddr));
-	if (param) {
-		struct cudbg_cbank cb = { .addr = arg, .size = param };
+	if (d->param.len) {
+		struct cudbg_cbank cb = { .addr = arg, .size = d->param.len };
 
-		elfw_section_vram(w, vdev, CUDBG_SHT_PARAM_MEM, arg, param,
-				  LINK_INFO(gridtbl, 0), ".cudbg.param.dev0.grid0");
+		elfw_section(w, CUDBG_SHT_PARAM_MEM, arg, d->param.data,
+			     d->param.len, 0, gridtbl, 0, ".cudbg.param.dev0.grid0");
 		elfw_section(w, CUDBG_SHT_CB_TABLE, 0, &cb, sizeof(cb), sizeof(cb),
 			     gridtbl, 0, ".cudbg.cbankstbl.dev0.grid0");
 	}
@@ -484,7 +460,7 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 							     vortex_cuda_exception(cause) : 0,
 					};
 				}
-				elfw_lanes(w, vdev, d, dw, lntbl, sm, cta, wp);
+				elfw_lanes(w, d, dw, scratch, lntbl, sm, cta, wp);
 				wp++;
 			}
 			cta++;
@@ -513,25 +489,32 @@ void *vortex_dump_elf(struct vortex_device *vdev, const struct vortex_dump *d,
 	struct elfw w = { .off = sizeof(Elf64_Ehdr) };
 	size_t shoff, strtab_off, total;
 	Elf64_Ehdr *eh;
+	u8 *scratch;
 	u32 strtab;
 
+	scratch = kmalloc(VORTEX_DUMP_STACK, VORTEX_DUMP_GFP);
+	if (!scratch)
+		return NULL;
 	/* Size it: the data, .strtab, then the section headers. */
-	elfw_dump(&w, vdev, d);
+	elfw_dump(&w, vdev, d, scratch);
 	elfw_string(&w, ".strtab");
 	strtab_off = ALIGN(w.off, 8);
 	shoff = ALIGN(strtab_off + w.strlen, 8);
 	total = ALIGN(shoff + (w.nsh + 2) * sizeof(Elf64_Shdr), 4);
 
-	w.buf = vzalloc(total);
-	if (!w.buf)
+	w.buf = __vmalloc(total, VORTEX_DUMP_GFP | __GFP_ZERO);
+	if (!w.buf) {
+		kfree(scratch);
 		return NULL;
+	}
 	w.sh = (Elf64_Shdr *)(w.buf + shoff);
 	w.str = (char *)w.buf + strtab_off;
 	w.off = sizeof(Elf64_Ehdr);
 	w.nsh = 0;
 	w.strlen = 0;
 	elfw_string(&w, "");
-	elfw_dump(&w, vdev, d);
+	elfw_dump(&w, vdev, d, scratch);
+	kfree(scratch);
 	strtab = ++w.nsh;
 	w.sh[strtab] = (Elf64_Shdr){
 		.sh_name = elfw_string(&w, ".strtab"),

@@ -4,13 +4,20 @@
 #define __VORTEX_DUMP_STATE_H__
 
 /*
- * The card's state as a crash dump captured it: filled by vortex_dump.c,
- * written out as text there and as a CUDA-format ELF by vortex_dump_elf.c.
+ * The card's state as a crash dump captured it: a snapshot filled in
+ * recovery by vortex_dump.c, published by vortex_dump_publish.c and
+ * rendered outside recovery, as text by vortex_dump_text.c and as a
+ * CUDA-format ELF by vortex_dump_elf.c.  Once captured, the snapshot
+ * reads no card state: rendering needs only it and the device's
+ * constants (topology, version).
  */
 
+#include <linux/completion.h>
+#include <linux/kref.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/time64.h>
+#include <linux/workqueue.h>
 #include <linux/types.h>
 
 #include "vortex_accel.h"
@@ -45,12 +52,28 @@ struct vortex_dump_warp {
 	struct drm_vortex_debug_warp_state st;
 	/** @regs: VORTEX_WARP_REGS x threads, or NULL if unreadable */
 	u32 *regs;
+	/**
+	 * @stack: the top VORTEX_DUMP_STACK bytes of each lane's stack slice,
+	 * lane after lane, where no captured buffer holds them; or NULL
+	 */
+	u8 *stack;
 };
+
+/* Stack bytes per lane the ELF carries, from the top of the lane's slice. */
+#define VORTEX_DUMP_STACK	1024
+/* Argument bytes the ELF carries. */
+#define VORTEX_DUMP_PARAM	256
 
 /**
  * struct vortex_dump - the card's state, as captured
  */
 struct vortex_dump {
+	/** @ref: held by the slot while pending, by devcoredump, by a renderer */
+	struct kref ref;
+	/** @vdev: the device; a published dump holds a reference on it */
+	struct vortex_device *vdev;
+	/** @start_ns: when the failure's handling began (ktime_get_ns()) */
+	u64 start_ns;
 	/** @time: when the failure was handled */
 	struct timespec64 time;
 	/** @error: how the job ended */
@@ -93,6 +116,22 @@ struct vortex_dump {
 	struct vortex_dump_bo code;
 	/** @code_id: its id, 0 for none */
 	u32 code_id;
+	/** @param: the job's argument bytes, as the ELF's .cudbg.param */
+	struct vortex_dump_bo param;
+	/** @stack_take: bytes of each lane's stack in vortex_dump_warp.stack */
+	u32 stack_take;
+
+	/* Filled when rendered, outside recovery: */
+	/** @gone: devcoredump has let it go (or refused it) */
+	bool gone;
+	/** @render_work: renders it, outside recovery */
+	struct work_struct render_work;
+	/** @rendered: completed once @text (or its absence) is final */
+	struct completion rendered;
+	/** @text: the dump's text, @text_len bytes, or NULL without memory */
+	char *text;
+	/** @text_len: bytes of @text */
+	size_t text_len;
 	/** @elf: the CUDA-format ELF, or NULL */
 	void *elf;
 	/** @elf_len: its bytes */
@@ -104,6 +143,13 @@ struct vortex_dump {
 void *vortex_dump_elf(struct vortex_device *vdev, const struct vortex_dump *d,
 		      size_t *len);
 int vortex_dump_compress_elf(struct vortex_dump *d);
+bool vortex_dump_read_captured(const struct vortex_dump *d, u64 addr,
+			       size_t size, void *out);
+void vortex_dump_render(struct vortex_dump *d);
+void vortex_dump_offer(struct vortex_dump *d);
+bool vortex_dump_pending(struct vortex_device *vdev);
+void vortex_dump_dropped(struct vortex_device *vdev);
+void vortex_dump_put(struct vortex_dump *d);
 
 
 #endif /* __VORTEX_DUMP_STATE_H__ */

@@ -386,6 +386,9 @@ static bool vortex_job_recover(struct vortex_device *vdev,
 			vortex_device_irq_enable(vdev);
 		}
 		mutex_unlock(&vdev->dm.lock);
+		/* Before the job ends: its dump is there when its fence signals. */
+		if (error)
+			vortex_dump_publish(vdev, false);
 		drm_dev_exit(idx);
 	} else {
 		/* Gone: vortex_job_unplug() failed the job on the card. */
