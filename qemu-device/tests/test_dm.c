@@ -477,7 +477,8 @@ TEST_F(dm, ebreak_halts_with_ebreakh)
 
 /*
  * Without ebreakh an ebreak ends its core's warps, no error, no halt, as
- * upstream Vortex's trigger_ebreak() (docs/hardware.md "SIMT control").
+ * upstream Vortex's sim/simx/execute.cpp:494-495 (trigger_ebreak(), at
+ * 0087b6e6; docs/hardware.md "SIMT control").
  * It was a card error (ERR_CAUSE 7) before the card followed upstream.
  */
 TEST_F(dm, ebreak_without_ebreakh_ends_the_core)

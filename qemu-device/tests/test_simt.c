@@ -174,8 +174,9 @@ TEST(split_join_nested)
         /*
          * A token is the IPDOM depth before the split, written to every
          * lane active at it, and only a divergent split pushes: levels
-         * 0, 1, 2 and the uniform 3 for every lane (upstream's SPLIT in
-         * sim/simx/execute.cpp, docs/hardware.md "SIMT control").  It
+         * 0, 1, 2 and the uniform 3 for every lane (upstream's
+         * sim/simx/execute.cpp:1482-1502 at 0087b6e6, docs/hardware.md
+         * "SIMT control").  It
          * was 1, 2, 4, 6 and the like before the card followed upstream.
          */
         EXPECT_EQ(1 << 8 | 2 << 16 | 3 << 24, out(c, 24 + l));

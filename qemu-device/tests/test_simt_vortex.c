@@ -3,7 +3,11 @@
  * SIMT control as upstream Vortex defines it, one test per rule.  The
  * rules and the upstream lines they come from are in docs/hardware.md,
  * "SIMT control"; each test names its rule by the tag used there
- * (UPSTREAM_*).  The programs are hand-assembled, with data at DATA.
+ * (UPSTREAM_*) and its lines in github.com/vortexgpgpu/vortex:
+ * EXE = sim/simx/execute.cpp at 0087b6e6, EMU = sim/simx/emulator.cpp,
+ * INTR = kernel/include/vx_intrinsics.h, WCTL = hw/rtl/core/
+ * VX_wctl_unit.sv, the last three at 01f36d48.  The programs are
+ * hand-assembled, with data at DATA.
  */
 #include <string.h>
 #include "kselftest_harness.h"
@@ -79,12 +83,13 @@ static uint32_t popcount(uint32_t v)
 /*
  * split over 4 lanes for every predicate pattern P (lane l's bit), as
  * split and as split.n: the predicate is 2 | P's bit, never 0, so only bit
- * 0 decides (UPSTREAM_SPLIT_BIT0), and x1 holds 0, so only the rs2 field
- * negates (UPSTREAM_SPLIT_NEG).  Recorded: each side's mask in the order
+ * 0 decides (UPSTREAM_SPLIT_BIT0, EXE:1476), and x1 holds 0, so only the
+ * rs2 field negates (UPSTREAM_SPLIT_NEG, INTR:141-143).  Recorded: each side's mask in the order
  * they ran, how many ran, the mask after the last join and the token.
  * Upstream runs the smaller side first, the taken one on a tie
- * (UPSTREAM_SPLIT_ORDER), and a uniform split pushes nothing: one pass,
- * token 0 (UPSTREAM_SPLIT_UNIFORM).  The old code took any non-zero
+ * (UPSTREAM_SPLIT_ORDER, EXE:1489-1493, WCTL:119), and a uniform split
+ * pushes nothing: one pass, token 0 (UPSTREAM_SPLIT_UNIFORM,
+ * EXE:1482-1502); the second join restores the mask (EXE:1516-1518).  The old code took any non-zero
  * predicate as true and x1's value as the negation: every pattern was
  * uniform (one pass) where upstream diverges, e.g. P=1: 1 pass, not 2.
  */
@@ -143,8 +148,9 @@ TEST(split_every_pattern)
 /*
  * pred over 4 lanes for every P, as pred and pred.n (rd field 1), with the
  * same predicates and x1 = 0: the mask becomes the active lanes whose bit
- * 0 (xor the rd field) is set (UPSTREAM_PRED), or, if there are none, the
- * rs2 of the highest active lane (UPSTREAM_LAST_LANE): here 2 * lane + 1,
+ * 0 (xor the rd field, INTR:123-124) is set (UPSTREAM_PRED, EXE:1546-1553),
+ * or, if there are none, the rs2 of the highest active lane
+ * (UPSTREAM_LAST_LANE, EXE:1555): here 2 * lane + 1,
  * so 0x7 from lane 3.  The old code kept every lane (any non-zero value),
  * and its fallback would have been lane 0's 0x1.
  */
@@ -185,8 +191,10 @@ TEST(pred_every_pattern)
 }
 
 /*
- * 40 nested uniform splits push nothing (UPSTREAM_SPLIT_UNIFORM): every
- * token is 0, the 40 joins are no-ops, the depth stays 0.  The old code
+ * 40 nested uniform splits push nothing (UPSTREAM_SPLIT_UNIFORM, only a
+ * divergent split pushes, EXE:1482-1498; rd = the depth, EXE:1500-1502):
+ * every token is 0, and a join with the depth as token does nothing
+ * (EXE:1511), so the 40 joins are no-ops.  The old code
  * pushed an entry for each and faulted (ERR_CAUSE DIVERGENCE) at the 33rd.
  */
 TEST(nested_uniform_splits)
@@ -223,9 +231,10 @@ TEST(nested_uniform_splits)
  * Warp 0 spawns warps 1-3 at A, where each sets sp to w << 12 | 0x123,
  * spins 200 iterations, sets flag[w] and ends; then warp 0 spawns them
  * again at B, where each stores its sp.  Upstream's second wspawn waits
- * until warp 0 is the core's only active warp (UPSTREAM_WSPAWN_WAIT), so
- * warp 0 then sees all 3 flags, and the second start keeps the registers
- * (UPSTREAM_WSPAWN_REGS), so B sees A's sp.
+ * until warp 0 is the core's only active warp (UPSTREAM_WSPAWN_WAIT,
+ * EMU:290-298 and EMU:171-181), so warp 0 then sees all 3 flags, and the
+ * second start sets only PC and mask (UPSTREAM_WSPAWN_REGS, EMU:175-177),
+ * so B sees A's sp.
  */
 #define A_AT    20
 #define B_AT    32
@@ -296,7 +305,8 @@ TEST(wspawn_keeps_sp)
 /*
  * 2 cores x 2 warps: each core's warp 0 spawns warp 1, every warp sets
  * flag[gid], meets the others at global barrier 0 with a count of 2 -
- * cores, not warps (UPSTREAM_GBAR) - and then sums the 4 flags.  A core
+ * cores, not warps (UPSTREAM_GBAR: EMU:312-316, then sim/simx/cluster.cpp
+ * Cluster::barrier() counts cores) - and then sums the 4 flags.  A core
  * arrives when both its warps have, so every warp sees 4.  The old code
  * counted warps device-wide: the first 2 warps went on and saw 2.
  */
@@ -334,7 +344,7 @@ TEST(global_barrier_counts_cores)
 
 /*
  * A jump and a branch follow the highest active lane
- * (UPSTREAM_LAST_LANE): lane l jumps to T + 8 * l, which loads l into
+ * (UPSTREAM_LAST_LANE: jalr EXE:483, branch EXE:437): lane l jumps to T + 8 * l, which loads l into
  * x20; then lane 3 alone has x7 = 1 and bne x7, x0 is taken.  The old
  * code followed lane 0: x20 = 0 and the branch not taken (x21 = 1).
  */
@@ -376,10 +386,11 @@ TEST(jumps_follow_the_highest_lane)
 /*
  * vote and shuffle over 8 lanes with lanes 0, 4 and 7 inactive (mask
  * 0x6e), as upstream's execute.cpp computes them (UPSTREAM_VOTE,
- * UPSTREAM_SHFL) from the operands vx_intrinsics.h encodes: funct7 1,
- * funct3 0-3 vote all/any/uni/ballot, 4-7 shuffle up/down/bfly/idx with
- * rs2 = mask << 12 | c << 6 | b.  An inactive lane neither votes nor
- * serves as a source (it reads 0).  The old code faulted ILLEGAL_INSTR.
+ * EXE:319-354; UPSTREAM_SHFL, EXE:355-396) from the operands
+ * vx_intrinsics.h encodes (INTR:225-282): funct7 1, funct3 0-3 vote
+ * all/any/uni/ballot, 4-7 shuffle up/down/bfly/idx with rs2 = mask << 12
+ * | c << 6 | b.  An inactive lane neither votes nor serves as a source
+ * (it reads 0: fetch_registers reads active lanes only, EXE:55-87).  The old code faulted ILLEGAL_INSTR.
  */
 #define ROW(r)  (0x20 * (r))            /* byte offset of result row r */
 static const uint32_t vote_prog[] = {

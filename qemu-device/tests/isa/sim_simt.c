@@ -121,7 +121,8 @@ void warp_main(unsigned *out)
         barrier(out, 4, 3, 4);
         break;
     case 4:
-        barrier(out, 8, 0x80000001, 2);     /* 2 cores */
+        /* global: counts 2 cores (upstream emulator.cpp:312-316) */
+        barrier(out, 8, 0x80000001, 2);
         break;
     }
 }
