@@ -1058,11 +1058,15 @@ static const uint32_t prog_exit[] = { TMC(X0) };
 
 /*
  * Issue 22, item 5: an idle session changes nothing for other clients.
- * Another process's kernel that executes ebreak fails at once with -EIO,
- * well inside the hang timeout, and the session hears nothing of it.
- * Before the fix DCONFIG.ebreakh was card-wide while any session existed:
- * the other job's warp halted, the job ended -ETIMEDOUT after the
- * timeout, and the session got a HALTED event with that job's warp and PC.
+ * Another process's kernel that executes ebreak runs as without a
+ * debugger: the ebreak ends its core's warps, as upstream Vortex's does
+ * (docs/hardware.md, "SIMT control"), so the job completes at once, well
+ * inside the hang timeout, and the session hears nothing of it.  Before
+ * the fix DCONFIG.ebreakh was card-wide while any session existed: the
+ * other job's warp halted, the job ended -ETIMEDOUT after the timeout,
+ * and the session got a HALTED event with that job's warp and PC.  (Until
+ * the card followed upstream, an ebreak without a debugger failed the job
+ * with -EIO instead of ending it.)
  */
 TEST_F_TIMEOUT(dbg, idle_session_leaves_other_clients_ebreak_alone, 60)
 {
@@ -1074,9 +1078,9 @@ TEST_F_TIMEOUT(dbg, idle_session_leaves_other_clients_ebreak_alone, 60)
 	r = other_client_run(prog_ebreak, sizeof(prog_ebreak), 1, self->threads,
 			     10000);
 	ASSERT_EQ(0, r.submit_err);
-	EXPECT_EQ(-EIO, r.status);
+	EXPECT_EQ(0, r.status);
 	EXPECT_LT(r.ns, (int64_t)self->timeout_ms * MS)
-		TH_LOG("the ebreak took %lld ms to fail", (long long)(r.ns / MS));
+		TH_LOG("the ebreak took %lld ms to end", (long long)(r.ns / MS));
 	EXPECT_EQ(-ETIME, dbg_event(self->sfd, 0, 500, &ev))
 		TH_LOG("the session heard of another client's job: event %u",
 		       ev.type);

@@ -502,8 +502,8 @@ static void write_uniform(struct vx_exec_ctx *c, uint32_t rd, uint32_t v)
  * A jump or taken branch to a target that is not 4-byte aligned faults on
  * the jump itself (RISC-V without C: instruction-address-misaligned):
  * ERR_PC is the jump's, ERR_ADDR the target, and neither rd nor the PC
- * changes.  The target is the lowest active lane's, as for every control
- * transfer, so other lanes' values do not matter.
+ * changes.  The target is the highest active lane's, as for every control
+ * transfer (upstream's thread_last), so other lanes' values do not matter.
  */
 static enum vx_exec_result jump(struct vx_exec_ctx *c, uint32_t rd,
                                 uint32_t target)
@@ -518,10 +518,10 @@ static enum vx_exec_result jump(struct vx_exec_ctx *c, uint32_t rd,
     return VX_EXEC_OK;
 }
 
-/* A divergent branch follows the lowest active lane. */
+/* A divergent branch follows the highest active lane. */
 static enum vx_exec_result exec_branch(struct vx_exec_ctx *c, uint32_t insn)
 {
-    uint32_t lane = first_lane(c->lanes);
+    uint32_t lane = last_lane(c->lanes);
     uint32_t a = xreg(c, RS1(insn))[lane], b = xreg(c, RS2(insn))[lane];
     bool taken;
 
@@ -539,7 +539,7 @@ static enum vx_exec_result exec_branch(struct vx_exec_ctx *c, uint32_t insn)
 
 static enum vx_exec_result exec_jalr(struct vx_exec_ctx *c, uint32_t insn)
 {
-    uint32_t lane = first_lane(c->lanes);
+    uint32_t lane = last_lane(c->lanes);
     /* read the target before rd is written: rd may be rs1 */
     uint32_t target = (xreg(c, RS1(insn))[lane] + imm_i(insn)) & ~1u;
 
@@ -700,14 +700,23 @@ static enum vx_exec_result exec_csr(struct vx_exec_ctx *c, uint32_t insn)
 
 /* --------------------------------------------------- system, custom */
 
+/*
+ * ecall and ebreak end every warp of the core, without an error, as
+ * upstream's trigger_ecall()/trigger_ebreak() do; an ebreak the Debug
+ * Module asked to halt (DCONFIG.ebreakh) halts its warp instead.  Injected
+ * they fault, which makes vx_exec_inject() refuse them.
+ */
 static enum vx_exec_result exec_ebreak(struct vx_exec_ctx *c)
 {
-    if (!c->inject && vx_dm_ebreak_halts(c->sim)) {
+    if (c->inject) {
+        return exec_fault(c, VX_ERR_EBREAK, 0, c->lanes);
+    }
+    if (vx_dm_ebreak_halts(c->sim)) {
         /* the PC stays at the ebreak: resuming re-executes it */
         vx_dm_halt_warp(c->sim, c->w, VX_HACAUSE_EBREAK);
         return VX_EXEC_HALTED;
     }
-    return exec_fault(c, VX_ERR_EBREAK, 0, c->lanes);
+    return vx_simt_core_end(c->sim, c->w);
 }
 
 static enum vx_exec_result exec_system(struct vx_exec_ctx *c, uint32_t insn)
@@ -717,7 +726,8 @@ static enum vx_exec_result exec_system(struct vx_exec_ctx *c, uint32_t insn)
     }
     switch (insn) {
     case 0x00000073:
-        return exec_fault(c, VX_ERR_ECALL, 0, c->lanes);
+        return c->inject ? exec_fault(c, VX_ERR_ECALL, 0, c->lanes)
+                         : vx_simt_core_end(c->sim, c->w);
     case 0x00100073:
         return exec_ebreak(c);
     case 0x10500073:    /* wfi: nothing to wait for */
@@ -908,10 +918,8 @@ enum vx_exec_result vx_exec_burst(struct vx_sim *sim, struct vx_warp *w,
     }
     if (vx_tmask_empty(&w->tmask)) {
         /* no lane to run (only a debugger can get here): as tmc 0 */
-        vx_warp_stop(sim, w);
-        vx_cp_warp_ended(sim, w);
         *used = 1;
-        return VX_EXEC_ENDED;
+        return vx_simt_warp_end(sim, w);
     }
     if (sim->exec == VX_SIM_EXEC_REF) {
         return exec_ref(sim, w, max, used);

@@ -52,6 +52,12 @@ static inline uint32_t first_lane(const struct vx_tmask *m)
     return (uint32_t)vx_tmask_first(m);
 }
 
+/* Highest lane of @m (never empty): the one a jump or branch follows. */
+static inline uint32_t last_lane(const struct vx_tmask *m)
+{
+    return (uint32_t)vx_tmask_last(m);
+}
+
 /* Lanes at or above the warp size are always clear, so this is enough. */
 static inline bool tmask_is_full(const struct vx_tmask *m, uint32_t threads)
 {

@@ -25,7 +25,7 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
     uint8_t *const vram = VX_BURST_MMU ? NULL : sim->vram;
     uint32_t *const X = w->x, *const F = w->f;
     enum vx_exec_result r;
-    uint32_t pc = w->pc, lane0;
+    uint32_t pc = w->pc, lane0, laneN;
     /*
      * Slots left; the instructions run so far are max - left, and those
      * not yet added to w->cycle and w->instret are max - left - synced.
@@ -67,6 +67,7 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
 
     VT = (T & 7) == 0 && tmask_is_full(&w->tmask, T) ? T : 0;
     lane0 = first_lane(&w->tmask);
+    laneN = last_lane(&w->tmask);       /* jumps and branches follow it */
 
     while (left) {
         uint32_t word;
@@ -147,7 +148,7 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
             break;
         case D_JALR: {
             /* the target first: rd may be rs1 */
-            uint32_t target = (X[d->rs1 + lane0] + d->imm) & ~1u;
+            uint32_t target = (X[d->rs1 + laneN] + d->imm) & ~1u;
 
             if (target & 3) {
                 goto slow;      /* faults on the jump */
@@ -210,6 +211,7 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
         /* a Vortex op may change the mask (never to empty: that ends) */
         VT = (T & 7) == 0 && tmask_is_full(&w->tmask, T) ? T : 0;
         lane0 = first_lane(&w->tmask);
+        laneN = last_lane(&w->tmask);
     }
     w->pc = pc;
     w->cycle += max - synced;

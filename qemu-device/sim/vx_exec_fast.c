@@ -246,7 +246,7 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
     } while (0)
 #define BRANCH(cond)                                                    \
     do {                                                                \
-        uint32_t a = X[d->rs1 + lane0], b = X[d->rs2 + lane0];          \
+        uint32_t a = X[d->rs1 + laneN], b = X[d->rs2 + laneN];          \
         pc = (cond) ? d->imm : pc + 4;                                  \
     } while (0)
 /*

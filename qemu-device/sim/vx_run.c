@@ -30,6 +30,17 @@ void vx_warp_start(struct vx_sim *sim, struct vx_warp *w, uint32_t pc,
     memset(w->fflags, 0, t * sizeof(*w->fflags));
     memset(w->frm, 0, t * sizeof(*w->frm));
     memset(w->mscratch, 0, t * sizeof(*w->mscratch));
+    vx_warp_spawn(sim, w, pc, tmask);
+}
+
+/*
+ * wspawn sets only the PC and the mask (upstream's Emulator::step()): the
+ * registers keep what the warp's last context left, which Vortex's start
+ * code relies on.  The rest is that of a new context.
+ */
+void vx_warp_spawn(struct vx_sim *sim, struct vx_warp *w, uint32_t pc,
+                   const struct vx_tmask *tmask)
+{
     w->pc = pc;
     w->tmask = *tmask;
     w->active = true;

@@ -375,10 +375,7 @@ void vx_sim_core_reset(struct vx_sim *sim)
     for (uint32_t g = 0; g < sim->nwarps; g++) {
         reset_warp(sim, &sim->warps[g]);
     }
-    for (uint32_t c = 0; c < sim->ncores; c++) {
-        memset(sim->cores[c].bar_count, 0, sizeof(sim->cores[c].bar_count));
-    }
-    memset(sim->gbar_count, 0, sizeof(sim->gbar_count));
+    vx_simt_reset(sim);
     sim->run_cursor = 0;
 
     vx_cp_reset(sim);

@@ -23,25 +23,28 @@
 #include "vx_sim.h"
 #include "vortex_regs.h"
 
-#define VX_IPDOM_DEPTH          32
 #define VX_NUM_BARRIERS         16
 #define VX_TMASK_WORDS          4       /* 128 lanes */
+/*
+ * IPDOM entries a warp can hold: threads - 1 as upstream (emulator.cpp,
+ * ipdom_size_), so the array is sized for the widest warp.
+ */
+#define VX_IPDOM_DEPTH          (VX_TMASK_WORDS * 32 - 1)
 
 /* A thread mask; lanes >= threads are always clear. */
 struct vx_tmask {
     uint32_t w[VX_TMASK_WORDS];
 };
 
-enum vx_ipdom_kind {
-    VX_IPDOM_UNIFORM,       /* split did not diverge: restore mask */
-    VX_IPDOM_RESTORE,       /* mask to restore after both sides ran */
-    VX_IPDOM_ELSE,          /* lanes still to run from pc */
-};
-
+/*
+ * One divergent split: the mask to reconverge to, where the other side
+ * starts, and whether it has started (upstream's orig_tmask, else_PC,
+ * fallthrough).  A uniform split pushes nothing.
+ */
 struct vx_ipdom_entry {
-    uint8_t kind;           /* enum vx_ipdom_kind */
-    uint32_t pc;            /* VX_IPDOM_ELSE: where the else lanes resume */
     struct vx_tmask mask;
+    uint32_t pc;
+    bool fallthrough;
 };
 
 /*
@@ -84,7 +87,6 @@ struct vx_warp {
     uint32_t pc;
     struct vx_tmask tmask;
     uint32_t ipdom_depth;
-    struct vx_ipdom_entry ipdom[VX_IPDOM_DEPTH];
 
     uint32_t *x;            /* 32 * threads integer registers, x0 kept 0 */
     uint32_t *f;            /* 32 * threads float registers (raw bits) */
@@ -114,12 +116,23 @@ struct vx_warp {
     uint32_t xlat_satp;     /* satp the memo is of */
     struct vx_xlat xlat_code;       /* the code page of the last burst */
     struct vx_xlat xlat[VX_XLAT_SLOTS];
+
+    /* After everything hot: only split and join touch it, from the top. */
+    struct vx_ipdom_entry ipdom[VX_IPDOM_DEPTH];
 } __attribute__((aligned(VX_CACHE_LINE)));
 
 struct vx_core {
     uint32_t id;
     /* barrier id -> warps arrived so far, for warps outside any block */
     uint32_t bar_count[VX_NUM_BARRIERS];
+    /* global barrier id -> this core's warps arrived (vx_simt.c) */
+    uint32_t gbar_warps[VX_NUM_BARRIERS];
+    /*
+     * A wspawn waiting for its caller to be the core's only active warp
+     * (upstream's deferred wspawn_): the caller is parked meanwhile.
+     */
+    bool spawn_pending;
+    uint32_t spawn_count, spawn_pc, spawn_caller;  /* caller: lwid */
 };
 
 /* A block of the current launch that is resident on a core. */
@@ -220,7 +233,7 @@ struct vx_sim {
 
     struct vx_core *cores;
     struct vx_warp *warps;  /* nwarps, index = gid */
-    uint32_t gbar_count[VX_NUM_BARRIERS];   /* device-wide barriers */
+    uint32_t gbar_count[VX_NUM_BARRIERS];   /* global barriers: cores arrived */
     uint32_t run_cursor;    /* round-robin position of the scheduler */
     enum vx_sim_exec exec;  /* the executor vx_exec_burst() runs */
     /*
@@ -405,6 +418,9 @@ void vx_dm_reset(struct vx_sim *sim);   /* dmactive = 0 / power on */
 /* Give @w a fresh context at @pc with @tmask (registers zeroed). */
 void vx_warp_start(struct vx_sim *sim, struct vx_warp *w, uint32_t pc,
                    const struct vx_tmask *tmask);
+/* The same for wspawn: the registers are kept. */
+void vx_warp_spawn(struct vx_sim *sim, struct vx_warp *w, uint32_t pc,
+                   const struct vx_tmask *tmask);
 /* Remove @w's context (tmc 0, reset). */
 void vx_warp_stop(struct vx_sim *sim, struct vx_warp *w);
 /* Forget the launch @w belonged to (block, barrier) and its counters. */
@@ -441,6 +457,12 @@ bool vx_exec_has_avx2(void);
 
 /* ---- vx_simt.c (called by the executors for custom-0) ---- */
 enum vx_exec_result vx_simt_exec(struct vx_sim *sim, struct vx_warp *w, uint32_t insn);
+/* @w leaves (tmc 0, no lanes): context gone, CP told, a pending wspawn. */
+enum vx_exec_result vx_simt_warp_end(struct vx_sim *sim, struct vx_warp *w);
+/* ecall, ebreak: every warp of @w's core ends, without an error. */
+enum vx_exec_result vx_simt_core_end(struct vx_sim *sim, struct vx_warp *w);
+/* Reset: no barrier arrivals, no pending wspawn. */
+void vx_simt_reset(struct vx_sim *sim);
 
 /* ---- thread mask helpers ---- */
 
@@ -476,6 +498,17 @@ static inline int vx_tmask_first(const struct vx_tmask *m)
     for (int i = 0; i < VX_TMASK_WORDS; i++) {
         if (m->w[i]) {
             return i * 32 + __builtin_ctz(m->w[i]);
+        }
+    }
+    return -1;
+}
+
+/* Highest lane of @m, -1 if empty: upstream's thread_last. */
+static inline int vx_tmask_last(const struct vx_tmask *m)
+{
+    for (int i = VX_TMASK_WORDS - 1; i >= 0; i--) {
+        if (m->w[i]) {
+            return i * 32 + 31 - __builtin_clz(m->w[i]);
         }
     }
     return -1;

@@ -3,7 +3,8 @@
  * Exceptions of the simulator core: each cause must report the right
  * warp, lowest lane, lane mask, PC and address through the ERR_*
  * registers, commit nothing for any lane, and freeze the card.  Also
- * ebreak under the Debug Module's ebreakh, and DM instruction injection.
+ * ecall and ebreak, which end the core's warps without an error (or halt
+ * under the Debug Module's ebreakh), and DM instruction injection.
  * The device side is isa/sim_exc.S (one scenario per exc_select value).
  */
 #include <string.h>
@@ -46,11 +47,11 @@ FIXTURE_VARIANT_ADD(exc, fetch) {
     .select = 6, .pc_sym = NULL, .cause = VX_ERR_FETCH_FAULT,
     .akind = ADDR_ABS, .addr = 0x10, .tmask = MASK, .thread = 4,
 };
-EXC(ebreak, 7, VX_ERR_EBREAK, ADDR_ZERO, 0, MASK, 4);
-EXC(ecall, 8, VX_ERR_ECALL, ADDR_ZERO, 0, MASK, 4);
+/* 7 and 8, ebreak and ecall, end the core's warps: see ecall_ends_core */
 EXC(assert, 9, VX_ERR_ASSERT, ADDR_ZERO, 0, MASK, 4);
 EXC(join, 10, VX_ERR_DIVERGENCE, ADDR_ZERO, 0, MASK, 4);
-EXC(join_token, 11, VX_ERR_DIVERGENCE, ADDR_ZERO, 0, MASK, 4);
+/* the split ran its smaller side first: the odd lanes, on a tie */
+EXC(join_token, 11, VX_ERR_DIVERGENCE, ADDR_ZERO, 0, 0xa0, 5);
 EXC(bar, 12, VX_ERR_BARRIER, ADDR_ABS, 1, MASK, 4);
 EXC(csr_ro, 13, VX_ERR_ILLEGAL_INSTR, ADDR_INSN, 0, MASK, 4);
 EXC(csr_unknown, 14, VX_ERR_ILLEGAL_INSTR, ADDR_INSN, 0, MASK, 4);
@@ -150,6 +151,47 @@ TEST(jumps_that_do_not_fault)
     }
 }
 
+/*
+ * ecall and ebreak end every warp of their core, with no error: upstream
+ * Vortex's execute.cpp:489-496 (sim/simx, at 0087b6e6) calls
+ * trigger_ecall()/trigger_ebreak(), which clear the core's active_warps_
+ * (sim/simx/emulator.cpp; UPSTREAM_EMU_ECALL in docs/hardware.md).  Core 0's other warp, spinning, ends with it; core 1's
+ * spinning warp runs on.  On the old code both raised a card error
+ * (ERR_CAUSE 9 and 7) with every warp left active.
+ */
+static void ends_core(struct __test_metadata *_metadata, uint32_t sel)
+{
+    struct vx_card *c = vx_card_new(2, 2, 8);
+    uint32_t spin;
+
+    ASSERT_NE(NULL, c);
+    ASSERT_EQ(0, vx_card_load(c, vx_test_path("sim_exc", ".sim.elf")));
+    vx_card_wr32(c, vx_card_sym(c, "exc_select"), sel);
+    spin = vx_card_sym(c, "exc_data") + 32;
+    vx_card_wr32(c, spin, 0x0000006f);          /* j . */
+    vx_card_start(c, 0, spin, 0x1);
+    vx_card_start(c, 2, spin, 0x1);             /* core 1 */
+    vx_card_start(c, GID, c->entry, MASK);
+    vx_card_run(c, SLOTS);
+    EXPECT_EQ(VX_ERR_NONE, vx_card_reg(c, VX_REG_ERR_CAUSE));
+    EXPECT_FALSE(vx_card_reg(c, VX_REG_STATUS) & VX_STATUS_ERROR);
+    EXPECT_FALSE(c->sim->warps[0].active);
+    EXPECT_FALSE(c->sim->warps[GID].active);
+    EXPECT_TRUE(c->sim->warps[2].active);
+    EXPECT_TRUE(vx_sim_runnable(c->sim));
+    vx_card_free(c);
+}
+
+TEST(ecall_ends_core)
+{
+    ends_core(_metadata, 8);
+}
+
+TEST(ebreak_ends_core)
+{
+    ends_core(_metadata, 7);
+}
+
 /* With DCONFIG.ebreakh the warp halts at the ebreak instead. */
 TEST(ebreak_halts)
 {
@@ -174,7 +216,7 @@ TEST(ebreak_halts)
 /* A fault freezes every other warp too. */
 TEST(fault_freezes_card)
 {
-    struct vx_card *c = exc_card(8);
+    struct vx_card *c = exc_card(0);
     uint64_t before;
 
     ASSERT_NE(NULL, c);
@@ -183,7 +225,7 @@ TEST(fault_freezes_card)
     vx_card_start(c, 0, vx_card_sym(c, "exc_data") + 32, 0x1);
     vx_card_start(c, GID, c->entry, MASK);
     vx_card_run(c, SLOTS);
-    EXPECT_EQ(VX_ERR_ECALL, vx_card_reg(c, VX_REG_ERR_CAUSE));
+    EXPECT_EQ(VX_ERR_ILLEGAL_INSTR, vx_card_reg(c, VX_REG_ERR_CAUSE));
     before = c->sim->warps[0].instret;
     EXPECT_LT(0, before);
     EXPECT_EQ(0, vx_sim_run(c->sim, 1000));

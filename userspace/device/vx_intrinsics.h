@@ -9,7 +9,7 @@
  * accesses across them nor drop or merge them.
  *
  * Divergence.  A conditional branch whose outcome differs between the
- * active lanes follows the lowest active lane, so any `if` on a per-lane
+ * active lanes follows the highest active lane, so any `if` on a per-lane
  * value must be bracketed by split/join.  Use VX_IF():
  *
  *	VX_IF (i < n) {
@@ -18,11 +18,13 @@
  *		...
  *	} VX_ENDIF;
  *
- * split pushes the lanes whose condition is false and continues with the
- * others; the first join switches to the pushed lanes and jumps back just
- * after the split, where the same test now goes the other way; the second
- * join restores the full mask.  The condition is evaluated once, before the
- * split, into a per-lane register, so re-running the test is harmless.
+ * split (on bit 0 of the condition) runs the smaller of the two lane sets
+ * first, the true one on a tie; the first join switches to the other set
+ * and jumps back just after the split, where the same test now goes the
+ * other way; the second join restores the full mask.  A split whose lanes
+ * all agree changes nothing and its join does nothing.  The condition is
+ * evaluated once, before the split, into a per-lane register, so
+ * re-running the test is harmless.
  * A loop whose trip count differs between lanes needs a uniform bound with
  * VX_IF on the per-lane condition inside.  Every split must be joined
  * before the kernel returns.
@@ -89,13 +91,17 @@ static inline void vx_tmc(uint32_t mask)
 	__asm__ volatile (".insn r 0x0b, 0, 0, x0, %0, x0" :: "r"(mask) : "memory");
 }
 
-/* wspawn: start inactive warps 1..n-1 of this core at pc, mask 1. */
+/*
+ * wspawn: start warps 0..n-1 of this core but the caller at pc, lane 0,
+ * keeping their registers, once the caller is the core's only active
+ * warp (it waits until then).
+ */
 static inline void vx_wspawn(uint32_t n, void (*pc)(void))
 {
 	__asm__ volatile (".insn r 0x0b, 1, 0, x0, %0, %1" :: "r"(n), "r"(pc) : "memory");
 }
 
-/* split on a per-lane predicate; returns the token join needs. */
+/* split on bit 0 of a per-lane predicate; returns the token join needs. */
 static inline uint32_t vx_split(uint32_t pred)
 {
 	uint32_t tok;
@@ -104,13 +110,16 @@ static inline uint32_t vx_split(uint32_t pred)
 	return tok;
 }
 
-/* split on the negated predicate. */
+/*
+ * split on the negated predicate: the rs2 *field* is x1, whatever x1
+ * holds (upstream's vx_split_n).
+ */
 static inline uint32_t vx_split_n(uint32_t pred)
 {
 	uint32_t tok;
 
-	__asm__ volatile (".insn r 0x0b, 2, 0, %0, %1, %2"
-			  : "=r"(tok) : "r"(pred), "r"(1) : "memory");
+	__asm__ volatile (".insn r 0x0b, 2, 0, %0, %1, x1"
+			  : "=r"(tok) : "r"(pred) : "memory");
 	return tok;
 }
 
@@ -120,19 +129,62 @@ static inline void vx_join(uint32_t tok)
 }
 
 /*
- * bar: wait until nwarps warps reached barrier id.  Ids with bit 31 clear
- * are per core, with bit 31 set device wide.
+ * bar: wait until count arrived at barrier id.  Ids with bit 31 clear are
+ * per core (per block under a LAUNCH) and count warps; with bit 31 set
+ * the barrier is device wide and counts cores, a core arriving once all
+ * its active warps have.  A count below 2 does not wait.
  */
-static inline void vx_barrier(uint32_t id, uint32_t nwarps)
+static inline void vx_barrier(uint32_t id, uint32_t count)
 {
-	__asm__ volatile (".insn r 0x0b, 4, 0, x0, %0, %1" :: "r"(id), "r"(nwarps) : "memory");
+	__asm__ volatile (".insn r 0x0b, 4, 0, x0, %0, %1" :: "r"(id), "r"(count) : "memory");
 }
 
-/* pred: mask <- lanes with cond != 0, or fallback if there are none. */
+/*
+ * pred: mask <- the active lanes with bit 0 of cond set, or, if there are
+ * none, fallback (the highest active lane's).
+ */
 static inline void vx_pred(uint32_t cond, uint32_t fallback)
 {
 	__asm__ volatile (".insn r 0x0b, 5, 0, x0, %0, %1" :: "r"(cond), "r"(fallback) : "memory");
 }
+
+/* pred on the negated condition: the rd field is x1 (upstream's vx_pred_n). */
+static inline void vx_pred_n(uint32_t cond, uint32_t fallback)
+{
+	__asm__ volatile (".insn r 0x0b, 5, 0, x1, %0, %1" :: "r"(cond), "r"(fallback) : "memory");
+}
+
+/*
+ * Warp votes and shuffles (custom-0, funct7 1), encoded as upstream's
+ * vx_intrinsics.h: over the active lanes only, predicates on bit 0.
+ */
+#define __VX_VOTE(f3, pred) ({						\
+	uint32_t __r;							\
+	__asm__ volatile (".insn r 0x0b, " #f3 ", 1, %0, %1, x0"	\
+			  : "=r"(__r) : "r"(pred));			\
+	__r;								\
+})
+static inline uint32_t vx_vote_all(uint32_t p)    { return __VX_VOTE(0, p); }
+static inline uint32_t vx_vote_any(uint32_t p)    { return __VX_VOTE(1, p); }
+static inline uint32_t vx_vote_uni(uint32_t p)    { return __VX_VOTE(2, p); }
+static inline uint32_t vx_vote_ballot(uint32_t p) { return __VX_VOTE(3, p); }
+
+/*
+ * Shuffles: lane t reads @v of lane t - b (up), t + b (down), t ^ b
+ * (bfly) or the segment's lane b (idx), within t's segment of lanes:
+ * @mask selects the lane bits that name the segment, @c the last lane in
+ * it; a source outside the segment is t itself.
+ */
+#define __VX_SHFL(f3, v, b, c, mask) ({					\
+	uint32_t __r, __bc = (uint32_t)(mask) << 12 | (uint32_t)(c) << 6 | (b); \
+	__asm__ volatile (".insn r 0x0b, " #f3 ", 1, %0, %1, %2"	\
+			  : "=r"(__r) : "r"(v), "r"(__bc));		\
+	__r;								\
+})
+#define vx_shfl_up(v, b, c, mask)	__VX_SHFL(4, v, b, c, mask)
+#define vx_shfl_down(v, b, c, mask)	__VX_SHFL(5, v, b, c, mask)
+#define vx_shfl_bfly(v, b, c, mask)	__VX_SHFL(6, v, b, c, mask)
+#define vx_shfl_idx(v, b, c, mask)	__VX_SHFL(7, v, b, c, mask)
 
 /*
  * Barrier over the warps of this block.  Local barrier ids belong to the

@@ -108,7 +108,7 @@ exc_pc_assert:
     j       done
 
 case_join:                          /* join without a split */
-    li      t1, 0
+    li      t1, 1                   /* 0 would close a uniform split */
     .globl exc_pc_join
 exc_pc_join:
     JOIN(t1)
@@ -153,11 +153,13 @@ exc_pc_frm:
     fadd.s  ft0, ft1, ft2
     j       done
 
-case_split_overflow:                /* 33 nested splits */
-    li      t2, 33
+case_split_overflow:                /* 8 divergent splits, never joined */
+    li      t2, 8
+    li      t3, 0xf0
     .globl exc_pc_split_overflow
 exc_pc_split_overflow:
     SPLIT(t1, s0)
+    TMC(t3)                         /* all 4 lanes again */
     addi    t2, t2, -1
     bnez    t2, exc_pc_split_overflow
     j       done

@@ -26,6 +26,7 @@ test_main:
 2:  addi    s2, s2, 1
 
     andi    a3, t0, 2
+    snez    a3, a3              /* split tests bit 0 */
     SPLIT(a4, a3)
     beqz    a3, 3f
     slli    s1, s1, 1
@@ -34,6 +35,7 @@ test_main:
 3:  slli    s1, s1, 1
 4:
     andi    a5, t0, 4
+    snez    a5, a5
     SPLIT(a6, a5)
     beqz    a5, 5f
     slli    s1, s1, 1
