@@ -549,8 +549,9 @@ TEST_F(dm, inject_reads_and_writes_csrs)
 /*
  * A debugger reads and writes mscratch and fcsr per thread, but they are
  * shared as upstream Vortex has them (mscratch one per core, fcsr one per
- * warp: docs/hardware.md): a write through thread 2 is what thread 6
- * reads, the other core keeps its mscratch, the other warp its fcsr.
+ * warp: sim/simx/emulator.cpp@01f36d4:649, :635-637): a write through
+ * thread 2 is what thread 6 reads, the other core keeps its mscratch, the
+ * other warp its fcsr.
  * Old code: thread 6 still read the argument and fcsr 0 (per lane).
  */
 TEST_F(dm, inject_sees_the_shared_mscratch_and_fcsr)
