@@ -7,7 +7,7 @@
  *   vx_cp.c    command processor: ring, packets, block dispatch
  *   vx_dm.c    Debug Module
  *   vx_run.c   warp scheduler (vx_sim_run)
- *   vx_exec.c  RV32IM + Zicsr decode and execute across a warp's lanes:
+ *   vx_exec.c  RV32IMA + Zicsr + Zicond decode and execute across a warp's lanes:
  *              the reference interpreter, and the executors' entry points
  *   vx_exec_fast.c  the burst executors' fast path: decoded-instruction
  *              cache, bursts, vector lane loops (template vx_exec_burst.h);
