@@ -291,6 +291,30 @@
 #define VX_CSR_THREAD_IDX(d)		(0xcd9 + (d))	/* within the block */
 #define VX_CSR_WARP_IN_BLOCK		0xcdc	/* warp index within the block */
 
+/*
+ * Upstream Vortex's machine CSRs (hw/rtl/VX_types.vh): the ones a kernel
+ * may touch that read 0 and ignore writes, and the counters.
+ */
+#define VX_CSR_SATP			0x180
+#define VX_CSR_MSTATUS			0x300
+#define VX_CSR_MEDELEG			0x302
+#define VX_CSR_MIDELEG			0x303
+#define VX_CSR_MIE			0x304
+#define VX_CSR_MTVEC			0x305
+#define VX_CSR_MEPC			0x341
+#define VX_CSR_MCAUSE			0x342
+#define VX_CSR_PMPCFG0			0x3a0
+#define VX_CSR_PMPADDR0			0x3b0
+#define VX_CSR_MNSTATUS			0x744
+#define VX_CSR_MPM_BASE			0xb00	/* 0xb00..0xb1f, low halves */
+#define VX_CSR_MPM_BASE_H		0xb80	/* 0xb80..0xb9f, high halves */
+#define VX_CSR_MCYCLE			0xb00	/* the core's cycles */
+#define VX_CSR_MCYCLE_H			0xb80
+#define VX_CSR_MINSTRET			0xb02	/* the core's warp instructions */
+#define VX_CSR_MINSTRET_H		0xb82
+/* misa: MXL 1 (RV32), extensions A, F, I, M */
+#define VX_MISA				0x40001121
+
 /* --------------------------------------------- custom instructions */
 /* custom-0 (opcode 0x0b), R-type, funct7 = 0: Vortex SIMT control      */
 #define VX_OPCODE_CUSTOM0		0x0b

@@ -77,9 +77,9 @@ $(O)/host/tests/%: $(SIM_TDIR)/%.c $(SIM_TEST_LIBS) $(SIM_HDRS) \
 	@mkdir -p $(@D)
 	$(HOST_CC) $(SIM_TEST_CFLAGS) -o $@ $< $(SIM_TEST_LIBS) -lm
 
-# Core tests (ISA differential, SIMT, exceptions).
+# Core tests (ISA differential, SIMT, exceptions, CSRs and extensions).
 HOST_TESTS += $(O)/host/tests/test_isa $(O)/host/tests/test_simt \
-	$(O)/host/tests/test_simt_vortex $(O)/host/tests/test_exc
+	$(O)/host/tests/test_simt_vortex $(O)/host/tests/test_exc $(O)/host/tests/test_isa_ext
 
 # Uncore tests (registers, command processor, fast doorbell, Debug
 # Module, address translation): hand-assembled programs from tests/uncore_util.h, so they need
@@ -99,7 +99,7 @@ HOST_TESTS += $(UNCORE_TESTS)
 # Suites that scripts/run-host-tests.sh runs once per executor
 # (VX_SIM_EXEC=ref, burst, avx2), so a bug in any of them fails the run.
 SIM_EXEC_TESTS := $(O)/host/tests/test_isa $(O)/host/tests/test_simt \
-	$(O)/host/tests/test_simt_vortex $(O)/host/tests/test_exc $(UNCORE_TESTS) \
+	$(O)/host/tests/test_simt_vortex $(O)/host/tests/test_exc $(O)/host/tests/test_isa_ext $(UNCORE_TESTS) \
 	$(O)/host/userspace/test_kernels_sim
 
 # The QEMU device itself, through qtest (needs VX_QEMU, set by make check).

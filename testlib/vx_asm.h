@@ -56,5 +56,24 @@
 #define FMV_X_W(rd, fs1)    RV_R(0x70, 0, fs1, 0, rd, 0x53)
 #define FMV_W_X(fd, rs1)    RV_R(0x78, 0, rs1, 0, fd, 0x53)
 #define ILLEGAL             0x00000000u
+#define OR(rd, rs1, rs2)    RV_R(0, rs2, rs1, 6, rd, 0x33)
+#define SLTU(rd, rs1, rs2)  RV_R(0, rs2, rs1, 3, rd, 0x33)
+#define FDIV_S(fd, fs1, fs2) RV_R(0x0c, fs2, fs1, 0, fd, 0x53)  /* rne */
+/* A extension, .W (funct5 in funct7's top bits, aq = rl = 0) */
+#define AMO_W(f5, rd, rs1, rs2) RV_R((f5) << 2, rs2, rs1, 2, rd, 0x2f)
+#define LR_W(rd, rs1)       AMO_W(0x02, rd, rs1, 0)
+#define SC_W(rd, rs1, rs2)  AMO_W(0x03, rd, rs1, rs2)
+#define AMOADD_W(rd, rs1, rs2)  AMO_W(0x00, rd, rs1, rs2)
+#define AMOSWAP_W(rd, rs1, rs2) AMO_W(0x01, rd, rs1, rs2)
+#define AMOXOR_W(rd, rs1, rs2)  AMO_W(0x04, rd, rs1, rs2)
+#define AMOOR_W(rd, rs1, rs2)   AMO_W(0x08, rd, rs1, rs2)
+#define AMOAND_W(rd, rs1, rs2)  AMO_W(0x0c, rd, rs1, rs2)
+#define AMOMIN_W(rd, rs1, rs2)  AMO_W(0x10, rd, rs1, rs2)
+#define AMOMAX_W(rd, rs1, rs2)  AMO_W(0x14, rd, rs1, rs2)
+#define AMOMINU_W(rd, rs1, rs2) AMO_W(0x18, rd, rs1, rs2)
+#define AMOMAXU_W(rd, rs1, rs2) AMO_W(0x1c, rd, rs1, rs2)
+/* Zicond */
+#define CZERO_EQZ(rd, rs1, rs2) RV_R(0x07, rs2, rs1, 5, rd, 0x33)
+#define CZERO_NEZ(rd, rs1, rs2) RV_R(0x07, rs2, rs1, 7, rd, 0x33)
 
 #endif /* VX_ASM_H */

@@ -229,7 +229,7 @@ static uint32_t core_free_warps(const struct vx_sim *sim, uint32_t c)
     return n;
 }
 
-/* The ABI's initial a0, mscratch and sp for every lane of a fresh warp. */
+/* The ABI's initial a0 and sp for every lane of a fresh warp. */
 static void init_lanes(struct vx_sim *sim, struct vx_warp *w)
 {
     uint32_t t = sim->cfg.threads;
@@ -240,7 +240,6 @@ static void init_lanes(struct vx_sim *sim, struct vx_warp *w)
 
         /* Vortex's start clears every register (docs/hardware.md) */
         w->x[10 * t + lane] = cp->cores_mode ? 0 : cp->arg;
-        w->mscratch[lane] = cp->arg;
         if (cp->stack_size) {
             w->x[2 * t + lane] = cp->stack_base +
                                  (hartid + 1) * cp->stack_size;
@@ -301,6 +300,9 @@ static void start_block(struct vx_sim *sim, uint32_t core)
     uint32_t wib = 0, first = 0;
     int slot;
 
+    if (core_free_warps(sim, core) == sim->cfg.warps) {
+        vx_exec_core_start(sim, core, cp->arg);
+    }
     while (w[first].active) {
         first++;
     }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Vortex card simulator: the reference interpreter, RV32IM + Zicsr decode
- * and execute, and the executors' entry points.
+ * Vortex card simulator: the reference interpreter, RV32IMA + Zicsr + Zicond
+ * decode and execute, and the executors' entry points.
  *
  * An instruction is decoded once per warp and then applied to every active
  * lane in a tight loop over the register-major register file
@@ -18,7 +18,7 @@
  *
  * exec_insn() decodes the raw word and handles everything (DM injection,
  * CSRs, FP, faults).  Run one instruction after another, it is the
- * reference executor (exec_ref()); the fast path in vx_exec_fast.c runs
+ * reference executor (vx_exec_ref()); the fast path in vx_exec_fast.c runs
  * bursts from a decoded-instruction cache and hands it anything unusual.
  * vx_exec_burst() picks between them as the card's executor says.
  */
@@ -202,6 +202,9 @@ static enum vx_exec_result exec_load(struct vx_exec_ctx *c, uint32_t insn,
                                      bool fp);
 static enum vx_exec_result exec_store(struct vx_exec_ctx *c, uint32_t insn,
                                       bool fp);
+static enum vx_exec_result exec_amo(struct vx_exec_ctx *c, uint32_t insn);
+
+enum mem_kind { MEM_KIND_LOAD, MEM_KIND_STORE, MEM_KIND_AMO };
 
 /*
  * A translated access whose lanes span pages: one lane at a time, in
@@ -209,10 +212,10 @@ static enum vx_exec_result exec_store(struct vx_exec_ctx *c, uint32_t insn,
  * Every lane was translated already, so none faults.
  */
 static enum vx_exec_result mem_split(struct vx_exec_ctx *c, uint32_t insn,
-                                     bool fp, bool store)
+                                     enum mem_kind kind)
 {
     const struct vx_tmask *lanes = c->lanes;
-    bool full = c->full;
+    bool full = c->full, fp = (insn & 0x7f) == 0x07 || (insn & 0x7f) == 0x27;
     enum vx_exec_result r = VX_EXEC_OK;
 
     c->full = false;
@@ -221,7 +224,11 @@ static enum vx_exec_result mem_split(struct vx_exec_ctx *c, uint32_t insn,
 
         vx_tmask_set(&one, l);
         c->lanes = &one;
-        r = store ? exec_store(c, insn, fp) : exec_load(c, insn, fp);
+        switch (kind) {
+        case MEM_KIND_LOAD: r = exec_load(c, insn, fp); break;
+        case MEM_KIND_STORE: r = exec_store(c, insn, fp); break;
+        default: r = exec_amo(c, insn); break;
+        }
         if (r != VX_EXEC_OK) {
             break;
         }
@@ -229,6 +236,45 @@ static enum vx_exec_result mem_split(struct vx_exec_ctx *c, uint32_t insn,
     c->lanes = lanes;
     c->full = full;
     return r;
+}
+
+/*
+ * LR/SC reservations, one per core as upstream's (sim/simx mem.cpp: the
+ * core's MemoryUnit holds one; amo_reserve() sets it, any write through
+ * that unit clears it).  A reservation is the VRAM offset of an aligned
+ * word.  It is lost by any store, AMO or successful SC of its own core
+ * (upstream's rule) and, so that LR/SC is atomic across cores too, by a
+ * store, AMO or SC of any other core that touches its word.
+ */
+static void resv_drop(struct vx_sim *sim, struct vx_core *core)
+{
+    if (core->resv_valid) {
+        core->resv_valid = false;
+        sim->resv_live--;
+    }
+}
+
+/* Core @who writes @size bytes at VRAM offset @off. */
+static void resv_break(struct vx_sim *sim, uint32_t who, uint32_t off,
+                       uint32_t size)
+{
+    for (uint32_t i = 0; i < sim->ncores && sim->resv_live; i++) {
+        struct vx_core *core = &sim->cores[i];
+
+        if (i == who || (core->resv_valid && off < core->resv_off + 4 &&
+                         core->resv_off < off + size)) {
+            resv_drop(sim, core);
+        }
+    }
+}
+
+static void resv_take(struct vx_sim *sim, struct vx_core *core, uint32_t off)
+{
+    if (!core->resv_valid) {
+        core->resv_valid = true;
+        sim->resv_live++;
+    }
+    core->resv_off = off;
 }
 
 /* VRAM offset of lane @l's access, once mem_check() passed. */
@@ -260,7 +306,7 @@ static enum vx_exec_result exec_load(struct vx_exec_ctx *c, uint32_t insn,
     case MEM_FAULT:
         return VX_EXEC_FAULT;
     case MEM_SPLIT:
-        return mem_split(c, insn, fp, false);
+        return mem_split(c, insn, MEM_KIND_LOAD);
     }
     if (!fp && rd == 0) {
         return VX_EXEC_OK;
@@ -311,7 +357,10 @@ static enum vx_exec_result exec_store(struct vx_exec_ctx *c, uint32_t insn,
     case MEM_FAULT:
         return VX_EXEC_FAULT;
     case MEM_SPLIT:
-        return mem_split(c, insn, fp, true);
+        return mem_split(c, insn, MEM_KIND_STORE);
+    }
+    if (__builtin_expect(c->sim->resv_live != 0, 0)) {
+        LANES(c, l, { resv_break(c->sim, c->w->core, OFF(l), 1u << f3); });
     }
     if (f3 == 2 && contig && HOST_LE) {
         memcpy(&vram[OFF(0)], src, 4 * c->T);
@@ -337,6 +386,102 @@ static enum vx_exec_result exec_store(struct vx_exec_ctx *c, uint32_t insn,
             p[3] = (uint8_t)(src[l] >> 24);
         });
         break;
+    }
+    return VX_EXEC_OK;
+}
+
+/* ------------------------------------------------------ A extension */
+
+/* funct5 of the AMO opcode (0x2f) */
+enum {
+    AMO_ADD = 0x00, AMO_SWAP = 0x01, AMO_LR = 0x02, AMO_SC = 0x03,
+    AMO_XOR = 0x04, AMO_OR = 0x08, AMO_AND = 0x0c, AMO_MIN = 0x10,
+    AMO_MAX = 0x14, AMO_MINU = 0x18, AMO_MAXU = 0x1c,
+};
+
+/* What an AMO stores, from the word @m in memory and @v = x[rs2]. */
+static uint32_t amo_value(uint32_t f5, uint32_t m, uint32_t v)
+{
+    switch (f5) {
+    case AMO_ADD: return m + v;
+    case AMO_XOR: return m ^ v;
+    case AMO_OR: return m | v;
+    case AMO_AND: return m & v;
+    case AMO_MIN: return (int32_t)m < (int32_t)v ? m : v;
+    case AMO_MAX: return (int32_t)m > (int32_t)v ? m : v;
+    case AMO_MINU: return m < v ? m : v;
+    case AMO_MAXU: return m > v ? m : v;
+    default: return v;      /* AMO_SWAP */
+    }
+}
+
+static bool amo_valid(uint32_t insn)
+{
+    uint32_t f5 = insn >> 27;
+
+    if (F3(insn) != 2) {
+        return false;       /* RV32: .W only */
+    }
+    switch (f5) {
+    case AMO_LR:
+        return RS2(insn) == 0;
+    case AMO_ADD: case AMO_SWAP: case AMO_SC: case AMO_XOR: case AMO_OR:
+    case AMO_AND: case AMO_MIN: case AMO_MAX: case AMO_MINU: case AMO_MAXU:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/*
+ * LR.W, SC.W and AMO*.W (opcode 0x2f).  The lanes go one after another in
+ * lane order, each a whole read-modify-write, as upstream's execute.cpp
+ * loops over threads: lanes on one word see each other's results, and
+ * nothing of another warp or core runs in between.  Addresses are checked
+ * for every lane first, like any access: LR as a load, SC and AMOs as
+ * stores (misaligned: MISALIGNED_STORE; translation: store permission).
+ * aq/rl need nothing: the card's memory is sequentially consistent.
+ */
+static enum vx_exec_result exec_amo(struct vx_exec_ctx *c, uint32_t insn)
+{
+    uint32_t f5 = insn >> 27, rd = RD(insn), bias;
+    const uint32_t *base = xreg(c, RS1(insn)), *src = xreg(c, RS2(insn));
+    uint32_t *d = xreg(c, rd);
+    struct vx_sim *sim = c->sim;
+    struct vx_core *core = &sim->cores[c->w->core];
+    bool contig;
+
+    if (!amo_valid(insn)) {
+        return illegal(c, insn);
+    }
+    switch (mem_check(c, RS1(insn), 0, 4, f5 != AMO_LR, &contig, &bias)) {
+    case MEM_OK:
+        break;
+    case MEM_FAULT:
+        return VX_EXEC_FAULT;
+    case MEM_SPLIT:
+        return mem_split(c, insn, MEM_KIND_AMO);
+    }
+    VX_FOR_EACH_LANE(c->lanes, l) {
+        uint32_t off = OFF(l), m = ld32(&sim->vram[off]), r = m;
+
+        if (f5 == AMO_LR) {
+            resv_take(sim, core, off);
+        } else if (f5 == AMO_SC) {
+            r = !(core->resv_valid && core->resv_off == off);
+            if (!r) {
+                resv_break(sim, c->w->core, off, 4);
+                st32(&sim->vram[off], src[l]);
+            }
+        } else {
+            if (sim->resv_live) {
+                resv_break(sim, c->w->core, off, 4);
+            }
+            st32(&sim->vram[off], amo_value(f5, m, src[l]));
+        }
+        if (rd != 0) {
+            d[l] = r;
+        }
     }
     return VX_EXEC_OK;
 }
@@ -448,7 +593,8 @@ static enum vx_exec_result exec_op(struct vx_exec_ctx *c, uint32_t insn)
     uint32_t *d = xreg(c, RD(insn));
     const uint32_t *s1 = xreg(c, RS1(insn)), *s2 = xreg(c, RS2(insn));
 
-    if (!(f7 == 0 || f7 == 1 || (f7 == 0x20 && (f3 == 0 || f3 == 5)))) {
+    if (!(f7 == 0 || f7 == 1 || (f7 == 0x20 && (f3 == 0 || f3 == 5)) ||
+          (f7 == 7 && (f3 == 5 || f3 == 7)))) {
         return illegal(c, insn);
     }
     if (RD(insn) == 0) {
@@ -456,6 +602,15 @@ static enum vx_exec_result exec_op(struct vx_exec_ctx *c, uint32_t insn)
     }
     if (f7 == 1) {
         exec_muldiv(c, f3, d, s1, s2);
+        return VX_EXEC_OK;
+    }
+    if (f7 == 7) {
+        /* Zicond: czero.eqz (funct3 5), czero.nez (funct3 7) */
+        if (f3 == 5) {
+            ALU(c, d, s1, s2[l], b ? a : 0);
+        } else {
+            ALU(c, d, s1, s2[l], b ? 0 : a);
+        }
         return VX_EXEC_OK;
     }
     switch (f3) {
@@ -551,7 +706,12 @@ static enum vx_exec_result exec_jalr(struct vx_exec_ctx *c, uint32_t insn)
 
 /* -------------------------------------------------------------- CSRs */
 
-enum csr_access { CSR_NONE, CSR_RO, CSR_RW };
+/*
+ * CSR_ZERO: reads 0 and ignores writes, as upstream's emulator.cpp does
+ * for the machine-mode CSRs a kernel may touch but the card does not
+ * implement (set_csr() lists them as writes that do nothing).
+ */
+enum csr_access { CSR_NONE, CSR_RO, CSR_RW, CSR_ZERO };
 
 static enum csr_access csr_access(uint32_t csr)
 {
@@ -560,6 +720,15 @@ static enum csr_access csr_access(uint32_t csr)
     case VX_CSR_MSCRATCH:
     case VX_CSR_DSCRATCH(0) ... VX_CSR_DSCRATCH(3):
         return CSR_RW;
+    case VX_CSR_SATP:
+    case VX_CSR_MSTATUS:
+    case VX_CSR_MEDELEG ... VX_CSR_MTVEC:
+    case VX_CSR_MEPC:
+    case VX_CSR_MCAUSE:
+    case VX_CSR_PMPCFG0:
+    case VX_CSR_PMPADDR0:
+    case VX_CSR_MNSTATUS:
+        return CSR_ZERO;
     case VX_CSR_MISA:
     case VX_CSR_THREAD_ID ... VX_CSR_ACTIVE_THREADS:
     case VX_CSR_NUM_THREADS ... VX_CSR_NUM_CORES:
@@ -567,10 +736,32 @@ static enum csr_access csr_access(uint32_t csr)
     case VX_CSR_BLOCK_IDX(0) ... VX_CSR_WARP_IN_BLOCK:
     case 0xc00 ... 0xc02:
     case 0xc80 ... 0xc82:
+    case VX_CSR_MPM_BASE ... VX_CSR_MPM_BASE + 31:
+    case VX_CSR_MPM_BASE_H ... VX_CSR_MPM_BASE_H + 31:
         return CSR_RO;
     default:
         return CSR_NONE;
     }
+}
+
+/*
+ * mcycle (@instret false) or minstret of @w's core: what its warps counted
+ * in earlier contexts plus what they count now.  A warp in a burst has
+ * its counts up to date when it reaches a CSR (the burst executors sync
+ * them before anything runs out of line), so every read sees its own
+ * earlier instructions and the counters never go back.
+ */
+static uint64_t core_counter(const struct vx_sim *sim,
+                             const struct vx_warp *w, bool instret)
+{
+    const struct vx_core *core = &sim->cores[w->core];
+    const struct vx_warp *first = w - w->lwid;
+    uint64_t v = instret ? core->instret_base : core->cycle_base;
+
+    for (uint32_t i = 0; i < sim->cfg.warps; i++) {
+        v += instret ? first[i].instret : first[i].cycle;
+    }
+    return v;
 }
 
 /* Mask of the active warps 0..31 of @w's core. */
@@ -610,13 +801,13 @@ static uint32_t csr_read(const struct vx_exec_ctx *c, uint32_t csr,
     const struct vx_warp *w = c->w;
 
     switch (csr) {
-    case 0x001: return w->fflags[lane];
-    case 0x002: return w->frm[lane];
-    case 0x003: return (uint32_t)w->frm[lane] << 5 | w->fflags[lane];
-    case VX_CSR_MSCRATCH: return w->mscratch[lane];
+    case 0x001: return w->fflags;
+    case 0x002: return w->frm;
+    case 0x003: return (uint32_t)w->frm << 5 | w->fflags;
+    case VX_CSR_MSCRATCH: return sim->cores[w->core].mscratch;
     case VX_CSR_DSCRATCH(0) ... VX_CSR_DSCRATCH(3):
         return w->dscratch[(csr - VX_CSR_DSCRATCH(0)) * c->T + lane];
-    case VX_CSR_MISA: return 0x40001120;
+    case VX_CSR_MISA: return VX_MISA;
     case VX_CSR_THREAD_ID: return lane;
     case VX_CSR_WARP_ID: return w->lwid;
     case VX_CSR_CORE_ID: return w->core;
@@ -639,7 +830,11 @@ static uint32_t csr_read(const struct vx_exec_ctx *c, uint32_t csr,
     case 0xc80: case 0xc81: return (uint32_t)(w->cycle >> 32);
     case 0xc02: return (uint32_t)w->instret;
     case 0xc82: return (uint32_t)(w->instret >> 32);
-    default: return 0;
+    case VX_CSR_MCYCLE: return (uint32_t)core_counter(sim, w, false);
+    case VX_CSR_MCYCLE_H: return (uint32_t)(core_counter(sim, w, false) >> 32);
+    case VX_CSR_MINSTRET: return (uint32_t)core_counter(sim, w, true);
+    case VX_CSR_MINSTRET_H: return (uint32_t)(core_counter(sim, w, true) >> 32);
+    default: return 0;      /* CSR_ZERO, the other MPM counters */
     }
 }
 
@@ -650,20 +845,22 @@ static void csr_write(struct vx_exec_ctx *c, uint32_t csr, uint32_t lane,
 
     switch (csr) {
     case 0x001:
-        w->fflags[lane] = v & 0x1f;
+        w->fflags = v & 0x1f;
         break;
     case 0x002:
-        w->frm[lane] = v & 7;
+        w->frm = v & 7;
         break;
     case 0x003:
-        w->fflags[lane] = v & 0x1f;
-        w->frm[lane] = (v >> 5) & 7;
+        w->fflags = v & 0x1f;
+        w->frm = (v >> 5) & 7;
         break;
     case VX_CSR_MSCRATCH:
-        w->mscratch[lane] = v;
+        c->sim->cores[w->core].mscratch = v;
         break;
-    default:    /* dscratch0..3, the only other writable ones */
+    case VX_CSR_DSCRATCH(0) ... VX_CSR_DSCRATCH(3):
         w->dscratch[(csr - VX_CSR_DSCRATCH(0)) * c->T + lane] = v;
+        break;
+    default:    /* CSR_ZERO */
         break;
     }
 }
@@ -775,6 +972,7 @@ exec_insn(struct vx_exec_ctx *c, uint32_t insn)
     case 0x13: return exec_op_imm(c, insn);
     case 0x03: return exec_load(c, insn, false);
     case 0x23: return exec_store(c, insn, false);
+    case 0x2f: return exec_amo(c, insn);
     case 0x63: return exec_branch(c, insn);
     case 0x37:
         write_uniform(c, RD(insn), insn & 0xfffff000u);
@@ -866,8 +1064,8 @@ vx_exec_one(struct vx_sim *sim, struct vx_warp *w, uint32_t insn)
  * instruction costs a cycle even if it faults, and retires unless it
  * faults, halts or ends the warp (a parked bar retires).
  */
-static __attribute__((noinline)) enum vx_exec_result
-exec_ref(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
+__attribute__((noinline)) enum vx_exec_result
+vx_exec_ref(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
 {
     enum vx_exec_result r = VX_EXEC_OK;
     const uint8_t *page = NULL;
@@ -921,8 +1119,9 @@ enum vx_exec_result vx_exec_burst(struct vx_sim *sim, struct vx_warp *w,
         *used = 1;
         return vx_simt_warp_end(sim, w);
     }
-    if (sim->exec == VX_SIM_EXEC_REF) {
-        return exec_ref(sim, w, max, used);
+    /* the burst executors' stores do not break reservations: see vx_exec.h */
+    if (sim->exec == VX_SIM_EXEC_REF || sim->resv_live) {
+        return vx_exec_ref(sim, w, max, used);
     }
     return vx_exec_fast(sim, w, max, used);
 }
@@ -958,4 +1157,25 @@ int vx_exec_inject(struct vx_sim *sim, struct vx_warp *w, uint32_t lane,
     memset(&c.fault, 0, sizeof(c.fault));
     /* ecall/ebreak fault here, which is what injection must refuse */
     return exec_insn(&c, insn) == VX_EXEC_OK ? 0 : -1;
+}
+
+void vx_exec_core_start(struct vx_sim *sim, uint32_t core, uint32_t arg)
+{
+    struct vx_core *cr = &sim->cores[core];
+
+    cr->mscratch = arg;
+    resv_drop(sim, cr);
+}
+
+void vx_exec_reset(struct vx_sim *sim)
+{
+    for (uint32_t i = 0; i < sim->ncores; i++) {
+        struct vx_core *core = &sim->cores[i];
+
+        core->mscratch = 0;
+        core->resv_valid = false;
+        core->cycle_base = 0;
+        core->instret_base = 0;
+    }
+    sim->resv_live = 0;
 }

@@ -120,6 +120,17 @@ const uint8_t *vx_exec_code_page(struct vx_sim *sim, struct vx_warp *w);
  */
 #define VX_CODE_PAGE_NONE       4u
 
+/*
+ * The reference executor: up to @max instructions of @w, each decoded
+ * from its raw word.  It is also what runs every warp while a core holds
+ * an LR reservation (vx_sim.resv_live): its stores check reservations, the
+ * burst executors' do not, so that ordinary stores cost nothing for them.
+ * A burst executor whose instruction took a reservation hands it the rest
+ * of the burst.
+ */
+enum vx_exec_result vx_exec_ref(struct vx_sim *sim, struct vx_warp *w,
+                                uint64_t max, uint64_t *used);
+
 /* ---- vx_exec_fast.c ---- */
 /* vx_exec_burst() for VX_SIM_EXEC_BURST and VX_SIM_EXEC_AVX2. */
 enum vx_exec_result vx_exec_fast(struct vx_sim *sim, struct vx_warp *w,

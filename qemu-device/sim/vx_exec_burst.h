@@ -204,6 +204,14 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
             return r;
         }
         w->instret++;
+        if (__builtin_expect(sim->resv_live != 0, 0)) {
+            /* an LR reserved: only the reference executor's stores look */
+            uint64_t n;
+
+            r = vx_exec_ref(sim, w, left, &n);
+            *used = max - left + n;
+            return r;
+        }
         pc = w->pc;
 #if VX_BURST_MMU
         XLAT_SYNC();

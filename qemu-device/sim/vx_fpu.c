@@ -708,24 +708,13 @@ uint32_t vx_fpu_exec(struct vx_warp *w, uint32_t threads,
     uint32_t rd = (insn >> 7) & 31, rs1 = (insn >> 15) & 31;
     uint32_t rs2 = (insn >> 20) & 31, rs3 = insn >> 27;
     struct vx_fdec d;
-    bool any_bad = false;
 
     memset(bad, 0, sizeof(*bad));
-    if (!fpu_decode(insn, &d) || (d.uses_rm && (d.f3 == 5 || d.f3 == 6))) {
+    /* frm is the warp's (upstream's fcsr is one per warp) */
+    if (!fpu_decode(insn, &d) || (d.uses_rm && (d.f3 == 5 || d.f3 == 6)) ||
+        (d.uses_rm && d.f3 == RM_DYN && w->frm > RM_RMM)) {
         *bad = *lanes;
         return VX_ERR_ILLEGAL_INSTR;
-    }
-    /* A dynamic rounding mode is per lane: check every lane first. */
-    if (d.uses_rm && d.f3 == RM_DYN) {
-        VX_FOR_EACH_LANE(lanes, l) {
-            if (w->frm[l] > RM_RMM) {
-                vx_tmask_set(bad, l);
-                any_bad = true;
-            }
-        }
-        if (any_bad) {
-            return VX_ERR_ILLEGAL_INSTR;
-        }
     }
 
     const uint32_t *src1 = d.rs1_int ? &w->x[rs1 * threads]
@@ -736,8 +725,9 @@ uint32_t vx_fpu_exec(struct vx_warp *w, uint32_t threads,
     bool write = !(d.rd_int && rd == 0);
 
     VX_FOR_EACH_LANE(lanes, l) {
-        uint32_t rm = d.f3 == RM_DYN ? w->frm[l] : d.f3;
-        uint32_t v = fpu_op(&d, src1[l], src2[l], src3[l], rm, &w->fflags[l]);
+        uint32_t rm = d.f3 == RM_DYN ? w->frm : d.f3;
+        /* every lane's flags accumulate in the warp's fflags */
+        uint32_t v = fpu_op(&d, src1[l], src2[l], src3[l], rm, &w->fflags);
 
         if (write) {
             dst[l] = v;

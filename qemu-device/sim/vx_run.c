@@ -27,9 +27,8 @@ void vx_warp_start(struct vx_sim *sim, struct vx_warp *w, uint32_t pc,
     /* dscratch is the Debug Module's and survives a new context */
     memset(w->x, 0, 32 * t * sizeof(*w->x));
     memset(w->f, 0, 32 * t * sizeof(*w->f));
-    memset(w->fflags, 0, t * sizeof(*w->fflags));
-    memset(w->frm, 0, t * sizeof(*w->frm));
-    memset(w->mscratch, 0, t * sizeof(*w->mscratch));
+    w->fflags = 0;
+    w->frm = 0;
     vx_warp_spawn(sim, w, pc, tmask);
 }
 
@@ -48,11 +47,15 @@ void vx_warp_spawn(struct vx_sim *sim, struct vx_warp *w, uint32_t pc,
     w->hacause = VX_HACAUSE_NONE;
     w->at_barrier = false;
     w->ipdom_depth = 0;
-    vx_warp_forget_launch(w);
+    vx_warp_forget_launch(sim, w);
 }
 
-void vx_warp_forget_launch(struct vx_warp *w)
+void vx_warp_forget_launch(struct vx_sim *sim, struct vx_warp *w)
 {
+    struct vx_core *core = &sim->cores[w->core];
+
+    core->cycle_base += w->cycle;
+    core->instret_base += w->instret;
     w->satp = 0;
     w->barrier_id = 0;
     w->block_slot = -1;

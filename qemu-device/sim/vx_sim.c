@@ -172,9 +172,6 @@ static void free_lane_state(struct vx_sim *sim)
     }
     free(sim->warps[0].x);
     free(sim->warps[0].f);
-    free(sim->warps[0].fflags);
-    free(sim->warps[0].frm);
-    free(sim->warps[0].mscratch);
     free(sim->warps[0].dscratch);
 }
 
@@ -183,17 +180,11 @@ static int alloc_lane_state(struct vx_sim *sim)
     size_t t = sim->cfg.threads, n = sim->nwarps;
     uint32_t *x = calloc(n * 32 * t, sizeof(uint32_t));
     uint32_t *f = calloc(n * 32 * t, sizeof(uint32_t));
-    uint8_t *fflags = calloc(n * t, 1);
-    uint8_t *frm = calloc(n * t, 1);
-    uint32_t *mscratch = calloc(n * t, sizeof(uint32_t));
     uint32_t *dscratch = calloc(n * 4 * t, sizeof(uint32_t));
 
-    if (!x || !f || !fflags || !frm || !mscratch || !dscratch) {
+    if (!x || !f || !dscratch) {
         free(x);
         free(f);
-        free(fflags);
-        free(frm);
-        free(mscratch);
         free(dscratch);
         return -1;
     }
@@ -202,9 +193,6 @@ static int alloc_lane_state(struct vx_sim *sim)
 
         w->x = x + i * 32 * t;
         w->f = f + i * 32 * t;
-        w->fflags = fflags + i * t;
-        w->frm = frm + i * t;
-        w->mscratch = mscratch + i * t;
         w->dscratch = dscratch + i * 4 * t;
     }
     return 0;
@@ -362,7 +350,7 @@ static void reset_warp(struct vx_sim *sim, struct vx_warp *w)
     vx_warp_stop(sim, w);
     w->resethalt_armed = false;
     w->pc = 0;
-    vx_warp_forget_launch(w);
+    vx_warp_forget_launch(sim, w);
 }
 
 /*
@@ -401,6 +389,7 @@ void vx_sim_core_reset(struct vx_sim *sim)
     irq_update(sim);
 
     vx_mmu_reset(sim);
+    vx_exec_reset(sim);
     vx_dm_on_reset(sim);
 }
 

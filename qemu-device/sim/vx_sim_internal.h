@@ -7,7 +7,7 @@
  *   vx_cp.c    command processor: ring, packets, block dispatch
  *   vx_dm.c    Debug Module
  *   vx_run.c   warp scheduler (vx_sim_run)
- *   vx_exec.c  RV32IM + Zicsr decode and execute across a warp's lanes:
+ *   vx_exec.c  RV32IMA + Zicsr + Zicond decode and execute across a warp's lanes:
  *              the reference interpreter, and the executors' entry points
  *   vx_exec_fast.c  the burst executors' fast path: decoded-instruction
  *              cache, bursts, vector lane loops (template vx_exec_burst.h);
@@ -90,10 +90,9 @@ struct vx_warp {
 
     uint32_t *x;            /* 32 * threads integer registers, x0 kept 0 */
     uint32_t *f;            /* 32 * threads float registers (raw bits) */
-    uint8_t *fflags;        /* per lane */
-    uint8_t *frm;           /* per lane */
-    uint32_t *mscratch;     /* per lane */
     uint32_t *dscratch;     /* 4 * threads: dscratch[n * threads + lane] */
+    uint8_t fflags;         /* fcsr, one per warp as upstream's */
+    uint8_t frm;
 
     /* Launch coordinates and address space (CP sets them; wspawn copies). */
     uint32_t satp;          /* LAUNCH's VX_LAUNCH_SATP, 0 = untranslated */
@@ -102,7 +101,8 @@ struct vx_warp {
     uint32_t warp_in_block;
 
     uint64_t cycle;         /* cycles this warp has been resident */
-    uint64_t instret;       /* instructions retired */
+    /* instructions retired; starts the line the memo below shares */
+    uint64_t instret __attribute__((aligned(VX_CACHE_LINE)));
 
     /*
      * The burst executors' memo, last: ahead of cycle and instret, its
@@ -133,6 +133,19 @@ struct vx_core {
      */
     bool spawn_pending;
     uint32_t spawn_count, spawn_pc, spawn_caller;  /* caller: lwid */
+    uint32_t mscratch;      /* one per core, as upstream's */
+    /*
+     * The LR/SC reservation, one per core as upstream's: the VRAM offset
+     * of the word the last LR of any of its lanes read (vx_exec.c).
+     */
+    bool resv_valid;
+    uint32_t resv_off;
+    /*
+     * mcycle and minstret are these plus the cycle and instret of the
+     * core's warps: what they counted in contexts they no longer have.
+     */
+    uint64_t cycle_base;
+    uint64_t instret_base;
 };
 
 /* A block of the current launch that is resident on a core. */
@@ -235,6 +248,12 @@ struct vx_sim {
     struct vx_warp *warps;  /* nwarps, index = gid */
     uint32_t gbar_count[VX_NUM_BARRIERS];   /* global barriers: cores arrived */
     uint32_t run_cursor;    /* round-robin position of the scheduler */
+    /*
+     * Cores holding an LR reservation.  While any does, every warp runs
+     * on the reference interpreter, whose stores break reservations; the
+     * burst executors' stores do not look (vx_exec.c).
+     */
+    uint32_t resv_live;
     enum vx_sim_exec exec;  /* the executor vx_exec_burst() runs */
     /*
      * vx_mmu.c: bumped by every TLB fill or invalidation.  Here, not with
@@ -423,8 +442,11 @@ void vx_warp_spawn(struct vx_sim *sim, struct vx_warp *w, uint32_t pc,
                    const struct vx_tmask *tmask);
 /* Remove @w's context (tmc 0, reset). */
 void vx_warp_stop(struct vx_sim *sim, struct vx_warp *w);
-/* Forget the launch @w belonged to (block, barrier) and its counters. */
-void vx_warp_forget_launch(struct vx_warp *w);
+/*
+ * Forget the launch @w belonged to (block, barrier) and its counters (its
+ * core's mcycle and minstret keep them).
+ */
+void vx_warp_forget_launch(struct vx_sim *sim, struct vx_warp *w);
 bool vx_warp_runnable(const struct vx_sim *sim, const struct vx_warp *w);
 
 /* ---- vx_exec.c ---- */
@@ -450,6 +472,10 @@ enum vx_exec_result vx_exec_burst(struct vx_sim *sim, struct vx_warp *w,
  * allowed (see docs/hardware.md); never stops the card.
  */
 int vx_exec_inject(struct vx_sim *sim, struct vx_warp *w, uint32_t lane, uint32_t insn);
+/* Core @core starts work with no warp running: mscratch = @arg, no LR. */
+void vx_exec_core_start(struct vx_sim *sim, uint32_t core, uint32_t arg);
+/* Reset: every core's mscratch, reservation and counters to 0. */
+void vx_exec_reset(struct vx_sim *sim);
 
 /* ---- vx_exec_fast.c ---- */
 /* This build has the AVX2 copy of the burst executor and the host runs it. */

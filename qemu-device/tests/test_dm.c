@@ -556,6 +556,36 @@ TEST_F(dm, inject_reads_and_writes_csrs)
     EXPECT_EQ(0, rd(c, VX_REG_STATUS) & VX_STATUS_ERROR);
 }
 
+/*
+ * A debugger reads and writes mscratch and fcsr per thread, but they are
+ * shared as upstream Vortex has them (mscratch one per core, fcsr one per
+ * warp: sim/simx/emulator.cpp@01f36d4:649, :635-637): a write through
+ * thread 2 is what thread 6 reads, the other core keeps its mscratch, the
+ * other warp its fcsr.
+ * Old code: thread 6 still read the argument and fcsr 0 (per lane).
+ */
+TEST_F(dm, inject_sees_the_shared_mscratch_and_fcsr)
+{
+    struct card *c = &self->c;
+
+    spin_halted(c, 0x11);           /* warp 0 on core 0, warp 4 on core 1 */
+    dm_select(c, 0, 2);
+    write_gpr(c, 8, 0xabcd);
+    EXPECT_FALSE(inject(c, CSRW(VX_CSR_MSCRATCH, 8)));
+    write_gpr(c, 8, 0x65);
+    EXPECT_FALSE(inject(c, CSRW(0x003, 8)));
+    dm_select(c, 0, 6);
+    EXPECT_FALSE(inject(c, CSRR(9, VX_CSR_MSCRATCH)));
+    EXPECT_EQ(0xabcd, read_gpr(c, 9));
+    EXPECT_FALSE(inject(c, CSRR(9, 0x003)));
+    EXPECT_EQ(0x65, read_gpr(c, 9));
+    dm_select(c, 4, 6);
+    EXPECT_FALSE(inject(c, CSRR(9, VX_CSR_MSCRATCH)));
+    EXPECT_EQ(DEV(DATA_OFF), read_gpr(c, 9));
+    EXPECT_FALSE(inject(c, CSRR(9, 0x003)));
+    EXPECT_EQ(0, read_gpr(c, 9));
+}
+
 TEST_F(dm, inject_reads_and_writes_fprs)
 {
     struct card *c = &self->c;

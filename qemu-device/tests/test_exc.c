@@ -55,7 +55,8 @@ EXC(join_token, 11, VX_ERR_DIVERGENCE, ADDR_ZERO, 0, 0xa0, 5);
 EXC(bar, 12, VX_ERR_BARRIER, ADDR_ABS, 1, MASK, 4);
 EXC(csr_ro, 13, VX_ERR_ILLEGAL_INSTR, ADDR_INSN, 0, MASK, 4);
 EXC(csr_unknown, 14, VX_ERR_ILLEGAL_INSTR, ADDR_INSN, 0, MASK, 4);
-EXC(frm, 15, VX_ERR_ILLEGAL_INSTR, ADDR_INSN, 0, 0x40, 6);
+/* frm is the warp's (upstream's fcsr): every lane has the invalid one */
+EXC(frm, 15, VX_ERR_ILLEGAL_INSTR, ADDR_INSN, 0, MASK, 4);
 EXC(split_overflow, 16, VX_ERR_DIVERGENCE, ADDR_ZERO, 0, MASK, 4);
 /* Issue 14's rows: the fault is on the jump, ERR_ADDR the target pc + 6. */
 EXC(jalr_misaligned, 17, VX_ERR_MISALIGNED_FETCH, ADDR_PC, 6, MASK, 4);

@@ -5,7 +5,9 @@
  * buffer must equal, byte for byte, what the program prints under
  * qemu-riscv32.  The simulator runs it on an 8-lane warp: most programs
  * compute the same thing in every lane, diff_lanes gives each lane its own
- * data (and the Linux build plays the lanes one after the other).
+ * data (and the Linux build plays the lanes one after the other).  A
+ * program that defines test_sim_lanes runs on that many lanes instead
+ * (diff_fp_misc: read-modify-write forms of the warp's one fcsr).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,17 +37,19 @@ static long run_qemu(const char *name, uint8_t *buf, size_t cap)
     return pclose(p) == 0 ? (long)n : -1;
 }
 
-/* Run @name.sim.elf on 1 warp x 8 lanes; returns bytes of results or -1. */
+/* Run @name.sim.elf on 1 warp of 8 lanes; returns bytes of results or -1. */
 static long run_sim(struct __test_metadata *_metadata, const char *name,
                     uint8_t *buf, size_t cap)
 {
     struct vx_card *c = vx_card_new(1, 1, 8);
-    uint32_t count, res;
+    uint32_t count, res, lanes;
     long n = -1;
 
     ASSERT_NE(NULL, c);
     ASSERT_EQ(0, vx_card_load(c, vx_test_path(name, ".sim.elf")));
-    vx_card_start(c, 0, c->entry, 0xff);
+    lanes = vx_card_sym(c, "test_sim_lanes");
+    lanes = lanes ? vx_card_rd32(c, lanes) : 8;
+    vx_card_start(c, 0, c->entry, (1u << lanes) - 1);
     vx_card_run(c, MAX_SLOTS);
     EXPECT_EQ(0, vx_card_reg(c, VX_REG_ERR_CAUSE)) {
         TH_LOG("fault cause %u at pc 0x%08x addr 0x%08x",

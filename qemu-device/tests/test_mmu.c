@@ -302,6 +302,50 @@ TEST_F(perm, store)
     EXPECT_EQ(variant->store ? 0x77 : 0x11, vram32(c, PA_A));
 }
 
+/*
+ * The A extension translates as its access kind (docs/hardware.md "CSRs
+ * and ISA extensions"; RISC-V: AMOs and SC raise store/AMO page faults):
+ * an AMO and an SC need store permission, even an SC that would fail for
+ * want of a reservation; an LR needs load permission.  All four lanes
+ * add 0x77 in lane order.  Old code: opcode 0x2f was ILLEGAL_INSTR.
+ */
+TEST_F(perm, amo)
+{
+    struct card *c = &self->c;
+
+    vram32_set(c, PA_A, 0x11);
+    PUT_CODE(c, LI_HI(T1, VA_DATA), ADDI(T2, 0, 0x77), AMOADD_W(A0, T1, T2),
+             END);
+    expect_access(_metadata, c, variant->store, VX_ERR_STORE_PAGE_FAULT,
+                  VA_CODE + 8);
+    EXPECT_EQ(variant->store ? 0x11 + 4 * 0x77 : 0x11, vram32(c, PA_A));
+}
+
+TEST_F(perm, sc)
+{
+    struct card *c = &self->c;
+
+    vram32_set(c, PA_A, 0x11);
+    PUT_CODE(c, LI_HI(T1, VA_DATA), ADDI(T2, 0, 0x77), SC_W(T2, T1, T2),
+             LI_HI(T3, VA_OK), SW(T2, T3, 0), END);
+    expect_access(_metadata, c, variant->store, VX_ERR_STORE_PAGE_FAULT,
+                  VA_CODE + 8);
+    EXPECT_EQ(0x11, vram32(c, PA_A));                   /* no reservation */
+    EXPECT_EQ(variant->store ? 1 : 0, vram32(c, PA_B));
+}
+
+TEST_F(perm, lr)
+{
+    struct card *c = &self->c;
+
+    vram32_set(c, PA_A, 0xabcd1234);
+    PUT_CODE(c, LI_HI(T1, VA_DATA), LR_W(T2, T1), LI_HI(T3, VA_OK),
+             SW(T2, T3, 0), END);
+    expect_access(_metadata, c, variant->load, VX_ERR_LOAD_PAGE_FAULT,
+                  VA_CODE + 4);
+    EXPECT_EQ(variant->load ? 0xabcd1234 : 0, vram32(c, PA_B));
+}
+
 /* ------------------------------------------------------ table walks */
 
 /* Each broken walk of a load of VA_DATA + 4; @fix edits the tables. */

@@ -97,7 +97,14 @@ static unsigned from_int(unsigned *out, unsigned v)
     return n;
 }
 
-/* fflags/frm/fcsr through every CSR instruction form. */
+/*
+ * fflags/frm/fcsr through every CSR instruction form.  fcsr is one per
+ * warp on the card (upstream Vortex's), and a CSR instruction runs lane
+ * after lane, so a read-modify-write form gives each lane a different old
+ * value: the program runs on one lane (test_sim_lanes).
+ */
+const unsigned test_sim_lanes = 1;
+
 static unsigned csrs(unsigned *out)
 {
     unsigned n = 0, r;

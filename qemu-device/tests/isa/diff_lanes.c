@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Eight lanes with different data: integer and M operations on
- * lane-dependent operands, a different dynamic rounding mode per lane
- * (fflags accumulate per lane), gathers and scatters at lane-dependent
+ * lane-dependent operands, FP under every dynamic rounding mode in turn
+ * (frm and fflags are one per warp, upstream Vortex's fcsr, so the mode
+ * is the same in every lane and the flags, the OR over the lanes, are
+ * not compared), gathers and scatters at lane-dependent
  * addresses, and unit-stride word accesses across the warp (the
  * simulator's coalesced path).  Each lane writes its own 2048-word slice.
  * No control flow depends on the lane.
@@ -63,11 +65,11 @@ static unsigned floats(unsigned *out, unsigned lane)
 {
     unsigned n = 0;
 
-    get_fflags_clear();
-    set_frm(lane % 5);
     for (unsigned i = 0; i < 64; i++) {
         unsigned a = table[(i + lane * 7) & 63], b = table[(i * 5 + lane) & 63];
         unsigned c = table[(i * 11 + lane * 3) & 63];
+
+        set_frm(i % 5);
 
         out[n++] = fp_fadd(a, b);
         out[n++] = fp_fmul(a, b);
@@ -77,8 +79,7 @@ static unsigned floats(unsigned *out, unsigned lane)
         out[n++] = fp_cvt_w(a);
         out[n++] = fp_cvt_s_w(b);
     }
-    /* the flags of all of the above, accumulated per lane */
-    out[n++] = get_fflags_clear();
+    get_fflags_clear();
     set_frm(0);
     return n;
 }

@@ -42,11 +42,17 @@ static inline unsigned frand(void)
     return r;
 }
 
+/*
+ * Read, then clear: fflags is one per warp (upstream Vortex's fcsr, see
+ * docs/hardware.md), and a csrrw runs lane after lane, so in one csrrw
+ * only the lowest lane would read the flags.  As two instructions every
+ * lane reads them before any clears them.
+ */
 static inline unsigned get_fflags_clear(void)
 {
     unsigned f;
 
-    __asm__ volatile("csrrw %0, fflags, zero" : "=r"(f));
+    __asm__ volatile("csrr %0, fflags\n\tcsrw fflags, zero" : "=r"(f));
     return f;
 }
 

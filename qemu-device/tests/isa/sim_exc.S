@@ -142,11 +142,8 @@ exc_pc_csr_unknown:
     csrr    t1, 0x7c0
     j       done
 
-case_frm:                           /* lane 6 has an invalid frm */
-    addi    t1, s0, -6
-    seqz    t1, t1
-    li      t3, 5
-    mul     t1, t1, t3
+case_frm:                           /* the warp's frm is invalid */
+    li      t1, 5                   /* (one frm per warp, as upstream's) */
     csrw    frm, t1
     .globl exc_pc_frm
 exc_pc_frm:
