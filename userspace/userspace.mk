@@ -52,6 +52,22 @@ $(RV_KDIR)/%.elf: $(RV_KDIR)/obj/%.o $(RV_KRT) $(US_DIR)/device/kernel.ld
 RV_KERNELS += $(US_KERNELS)
 GUEST_FILES += $(US_KERNELS)
 
+# Vortex-style kernels: one thread per core starts (LAUNCH CORES) and the
+# project's spawn library (device/vx_spawn.c) spreads the work.
+VXS_KERNEL_NAMES := vxs_vecadd vxs_sort
+VXS_KERNELS := $(VXS_KERNEL_NAMES:%=$(RV_KDIR)/%.elf)
+VXS_RT := $(RV_KDIR)/rt/vxs_start.o $(RV_KDIR)/rt/vx_spawn.o $(RV_KDIR)/rt/vx_libc.o
+
+$(RV_KDIR)/obj/%.o: $(US_DIR)/kernels/vxstyle/%.c $(RV_KHDRS)
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_KCFLAGS) -c -o $@ $<
+
+$(VXS_KERNELS): $(RV_KDIR)/%.elf: $(RV_KDIR)/obj/%.o $(VXS_RT) $(US_DIR)/device/kernel.ld
+	$(RV_CC) $(RV_KLDFLAGS) -o $@ $(VXS_RT) $< $(RV_LIBGCC)
+
+RV_KERNELS += $(VXS_KERNELS)
+GUEST_FILES += $(VXS_KERNELS)
+
 # ------------------------------------------------------------- library
 US_LIB := $(O)/userspace/libvortex.a
 US_LIB_SRCS := $(US_DIR)/lib/libvortex.c $(US_DIR)/lib/vx_elf.c
@@ -92,9 +108,10 @@ GUEST_TESTS += $(O)/guest/selftests/vortex_tools_test
 # Needs the simulator library; built from qemu-device/sim.mk's rule.
 $(O)/host/userspace/test_kernels_sim: $(US_DIR)/tests/test_kernels_sim.c \
 		$(O)/userspace/lib/vx_elf.o $(TESTLIB_SAMPLES) $(LIBVXSIM) $(US_HDRS) \
-		$(TESTLIB_HDRS) | $(US_KERNELS)
+		$(TESTLIB_HDRS) | $(US_KERNELS) $(VXS_KERNELS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(US_INC) $(TESTLIB_INC) -I$(TOP)/qemu-device/sim \
+		-I$(TOP)/$(US_DIR)/device \
 		$(KSFT_INC) -DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $< \
 		$(O)/userspace/lib/vx_elf.o $(TESTLIB_SAMPLES) $(LIBVXSIM) -lm
 

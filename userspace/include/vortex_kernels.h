@@ -80,4 +80,11 @@ struct fault_args {
 #define FAULT_BADADDR_ADDR	0x00001000u	/* below VRAM: LOAD_FAULT */
 #define FAULT_ILLEGAL_WORD	0x00000000u	/* all-zero word is illegal */
 
+/* vxs_sort (Vortex-style): out = in sorted ascending, stable (int32). */
+struct vxs_sort_args {
+	VX_DPTR(const int32_t) in;
+	VX_DPTR(int32_t) out;
+	uint32_t n;
+};
+
 #endif /* VORTEX_KERNELS_H */

@@ -23,6 +23,8 @@
 #include "vx_sim.h"
 #include "vx_elf.h"
 #include "vx_samples.h"
+#include "vx_sv32.h"
+#include "vx_spawn_abi.h"
 
 #ifndef VX_KERNEL_DIR
 #define VX_KERNEL_DIR "build/riscv"
@@ -165,26 +167,19 @@ static void ring_put(struct card *c, uint32_t dw)
 }
 
 /*
- * Submit one LAUNCH + FENCE and run until the fence, an error, or
- * @budget slots.  Returns 0 (fence reached), -EIO (ERROR), -ETIMEDOUT.
+ * Submit one LAUNCH (payload @p) + FENCE and run until the fence, an
+ * error, or @budget slots.  Returns 0 (fence reached), -EIO (ERROR),
+ * -ETIMEDOUT.
  */
-static int card_launch(struct card *c, uint32_t arg, const uint32_t grid[3],
-		       const uint32_t block[3], uint64_t budget)
+static int card_run_launch(struct card *c, const uint32_t p[VX_LAUNCH_NDW],
+			   uint64_t budget)
 {
 	uint32_t seq = ++c->seqno;
 	uint64_t used = 0;
 
 	ring_put(c, VX_PKT_HDR(VX_PKT_LAUNCH, VX_LAUNCH_NDW));
-	ring_put(c, c->entry);
-	ring_put(c, arg);
-	for (int d = 0; d < 3; d++)
-		ring_put(c, grid[d]);
-	for (int d = 0; d < 3; d++)
-		ring_put(c, block[d]);
-	ring_put(c, c->stack);
-	ring_put(c, STACK_SIZE);
-	ring_put(c, 0);
-	ring_put(c, 0);
+	for (int i = 0; i < VX_LAUNCH_NDW; i++)
+		ring_put(c, p[i]);
 	ring_put(c, VX_PKT_HDR(VX_PKT_FENCE, VX_FENCE_NDW));
 	ring_put(c, seq);
 	ring_put(c, VX_FENCE_FLAG_IRQ);
@@ -207,6 +202,21 @@ static int card_launch(struct card *c, uint32_t arg, const uint32_t grid[3],
 	return -ETIMEDOUT;
 }
 
+/* A grid launch of the loaded kernel, untranslated, with the card's stacks. */
+static int card_launch(struct card *c, uint32_t arg, const uint32_t grid[3],
+		       const uint32_t block[3], uint64_t budget)
+{
+	const uint32_t p[VX_LAUNCH_NDW] = {
+		[VX_LAUNCH_ENTRY] = c->entry, [VX_LAUNCH_ARG] = arg,
+		[VX_LAUNCH_GRID_X] = grid[0], [VX_LAUNCH_GRID_Y] = grid[1],
+		[VX_LAUNCH_GRID_Z] = grid[2], [VX_LAUNCH_BLOCK_X] = block[0],
+		[VX_LAUNCH_BLOCK_Y] = block[1], [VX_LAUNCH_BLOCK_Z] = block[2],
+		[VX_LAUNCH_STACK_BASE] = c->stack, [VX_LAUNCH_STACK_SIZE] = STACK_SIZE,
+	};
+
+	return card_run_launch(c, p, budget);
+}
+
 /* What the driver does after an error: reset, reprogram the ring. */
 static void card_recover(struct card *c)
 {
@@ -227,6 +237,53 @@ static uint32_t card_args(struct card *c, const void *args, size_t len)
 	return a;
 }
 
+/*
+ * Vortex-style kernels (vx_spawn.h) run in a translated space laid out as
+ * Vortex's: VRAM where the card has it (VA = device address, megapages)
+ * and each hart's stack below VX_STACK_BASE_ADDR, backed by VRAM.
+ */
+static uint32_t sv32_rd(void *opaque, uint32_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, ((struct card *)opaque)->vram + off, 4);
+	return v;
+}
+
+static void sv32_wr(void *opaque, uint32_t off, uint32_t v)
+{
+	memcpy(((struct card *)opaque)->vram + off, &v, 4);
+}
+
+static uint32_t card_vortex_space(struct card *c)
+{
+	uint32_t harts = c->cfg.clusters * c->cfg.cores * c->cfg.warps * c->cfg.threads;
+	uint32_t stack = harts * VXS_STACK_SIZE, root, pool, mem;
+	struct vx_sv32 pt = { .rd = sv32_rd, .wr = sv32_wr, .opaque = c };
+
+	stack = (stack + 4095) & ~4095u;
+	root = card_alloc(c, 4096) - VX_VRAM_DEVADDR;
+	pool = card_alloc(c, 4096 * (1 + stack / (4096 * 1024) + 1)) - VX_VRAM_DEVADDR;
+	mem = card_alloc(c, stack);
+	vx_sv32_init(&pt, root, pool);
+	for (uint32_t o = 0; o < VRAM_SIZE; o += 1u << VX_MEGAPAGE_SHIFT)
+		vx_sv32_map_mega(&pt, VX_VRAM_DEVADDR + o, VX_VRAM_DEVADDR + o, VX_PTE_URWX);
+	vx_sv32_map_range(&pt, VXS_STACK_TOP - stack, mem, stack, VX_PTE_URWX);
+	return vx_sv32_satp(&pt, 1);
+}
+
+/* Vortex's start for the loaded kernel: LAUNCH CORES in that space. */
+static int card_launch_cores(struct card *c, uint32_t arg, uint64_t budget)
+{
+	const uint32_t p[VX_LAUNCH_NDW] = {
+		[VX_LAUNCH_ENTRY] = c->entry, [VX_LAUNCH_ARG] = arg,
+		[VX_LAUNCH_FLAGS] = VX_LAUNCH_FLAG_CORES,
+		[VX_LAUNCH_SATP] = card_vortex_space(c),
+	};
+
+	return card_run_launch(c, p, budget);
+}
+
 #define GUARD		0x5a5a5a5au	/* past each buffer: must survive */
 
 /*
@@ -234,9 +291,21 @@ static uint32_t card_args(struct card *c, const void *args, size_t len)
  * @block threads, inputs from @seed, and checks every output element and
  * the guard word past every buffer.
  */
+static void run_sample_as(struct __test_metadata *_metadata, struct card *c,
+			  const char *name, uint32_t n, uint32_t grid, uint32_t block,
+			  uint32_t seed, bool cores);
+
 static void run_sample(struct __test_metadata *_metadata, struct card *c,
 		       const char *name, uint32_t n, uint32_t grid, uint32_t block,
 		       uint32_t seed)
+{
+	run_sample_as(_metadata, c, name, n, grid, block, seed, false);
+}
+
+/* As run_sample(), or with Vortex's start (@cores: grid and block unused). */
+static void run_sample_as(struct __test_metadata *_metadata, struct card *c,
+			  const char *name, uint32_t n, uint32_t grid, uint32_t block,
+			  uint32_t seed, bool cores)
 {
 	const struct vx_sample *s = vx_sample_find(name);
 	struct vx_sample_job j = { .n = n, .grid = grid, .block = block };
@@ -259,8 +328,16 @@ static void run_sample(struct __test_metadata *_metadata, struct card *c,
 	vx_sample_expect(s, &j, buf, want);
 	len = vx_sample_args(s, &j, addr, args, sizeof(args));
 	ASSERT_NE(0, len);
-	ASSERT_EQ(0, card_launch(c, card_args(c, args, len), g, b, RUN_BUDGET))
-		TH_LOG("%s n %u: %u x %u threads", name, n, grid, block);
+	if (cores) {
+		ASSERT_EQ(0, card_launch_cores(c, card_args(c, args, len), RUN_BUDGET))
+			TH_LOG("%s n %u, Vortex's start: cause %u at pc 0x%x, addr 0x%x", name, n,
+			       vx_sim_mmio_read(c->sim, VX_REG_ERR_CAUSE),
+			       vx_sim_mmio_read(c->sim, VX_REG_ERR_PC),
+			       vx_sim_mmio_read(c->sim, VX_REG_ERR_ADDR));
+	} else {
+		ASSERT_EQ(0, card_launch(c, card_args(c, args, len), g, b, RUN_BUDGET))
+			TH_LOG("%s n %u: %u x %u threads", name, n, grid, block);
+	}
 	vx_sample_check(s, &j, want, buf[j.out], &d);
 	vx_sample_word_str(s, buf[j.out][d.first], h, sizeof(h));
 	vx_sample_word_str(s, want[d.first], w, sizeof(w));
@@ -355,6 +432,67 @@ TEST_F(card, diverge)
 	for (size_t s = 0; s < NSIZES; s++)
 		run_sample(_metadata, &self->c, "diverge", sizes[s],
 			   (sizes[s] + bt - 1) / bt, bt, 3 + s);
+}
+
+/*
+ * Vortex-style kernels: the card starts one thread per core, as upstream
+ * Vortex does (sim/simx/emulator.cpp: warp 0, thread mask 1, at
+ * STARTUP_ADDR), and the project's spawn library (userspace/device/
+ * vx_spawn.c) starts the warps with wspawn, turns the lanes on with tmc,
+ * gives each hart a stack below STACK_BASE_ADDR (hw/rtl/VX_config.vh) and
+ * spreads the tasks.  It relies on wspawn keeping registers and waiting
+ * for the caller, the local barrier over the core's warps and ecall ending
+ * the core: the same results as the grid launch, on every topology.
+ */
+TEST_F(card, vxstyle_vecadd)
+{
+	ASSERT_EQ(0, card_load(&self->c, "vxs_vecadd"));
+	for (size_t s = 0; s < NSIZES; s++)
+		run_sample_as(_metadata, &self->c, "vecadd", sizes[s], 0, 0, 7 + s, true);
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A rank sort whose every comparison diverges: a stable sort's result. */
+TEST_F(card, vxstyle_sort)
+{
+	struct card *c = &self->c;
+	const uint32_t ns[] = { 1, 37, 200 };
+
+	ASSERT_EQ(0, card_load(c, "vxs_sort"));
+	for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+		uint32_t n = ns[k], x = 12345 + n;
+		struct vxs_sort_args a = { .n = n };
+		int32_t *in, *out, *want;
+
+		a.in = card_alloc(c, 4 * n);
+		a.out = card_alloc(c, 4 * n + 4);
+		in = host_ptr(c, a.in);
+		out = host_ptr(c, a.out);
+		want = malloc(4 * n);
+		ASSERT_NE(NULL, want);
+		for (uint32_t i = 0; i < n; i++) {
+			x = x * 1103515245u + 12345u;
+			in[i] = (int32_t)(x >> 8) % 50 - 25;	/* with ties */
+		}
+		out[n] = GUARD;
+		memcpy(want, in, 4 * n);
+		qsort(want, n, 4, cmp_i32);
+		ASSERT_EQ(0, card_launch_cores(c, card_args(c, &a, sizeof(a)), RUN_BUDGET))
+			TH_LOG("n %u: cause %u at pc 0x%x", n,
+			       vx_sim_mmio_read(c->sim, VX_REG_ERR_CAUSE),
+			       vx_sim_mmio_read(c->sim, VX_REG_ERR_PC));
+		for (uint32_t i = 0; i < n; i++) {
+			ASSERT_EQ(want[i], out[i]) TH_LOG("n %u: [%u]", n, i);
+		}
+		ASSERT_EQ((int32_t)GUARD, out[n]);
+		free(want);
+	}
 }
 
 /* Several launches on one ring, with a recovery from a fault in between. */
