@@ -156,7 +156,8 @@ TEST(jumps_that_do_not_fault)
  * ecall and ebreak end every warp of their core, with no error: upstream
  * Vortex's execute.cpp:489-496 (sim/simx, at 0087b6e6) calls
  * trigger_ecall()/trigger_ebreak(), which clear the core's active_warps_
- * (sim/simx/emulator.cpp; UPSTREAM_EMU_ECALL in docs/hardware.md).  Core 0's other warp, spinning, ends with it; core 1's
+ * (sim/simx/emulator.cpp:823-828 at 01f36d48; UPSTREAM_EMU_ECALL in
+ * docs/hardware.md).  Core 0's other warp, spinning, ends with it; core 1's
  * spinning warp runs on.  On the old code both raised a card error
  * (ERR_CAUSE 9 and 7) with every warp left active.
  */

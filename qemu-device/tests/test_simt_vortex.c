@@ -93,15 +93,34 @@ static uint32_t popcount(uint32_t v)
  * predicate as true and x1's value as the negation: every pattern was
  * uniform (one pass) where upstream diverges, e.g. P=1: 1 pass, not 2.
  */
-static const uint32_t split_prog[2][20] = {
-#define SPLIT_PROG(neg) {                                                   \
+/* @prog (@n words) run to its end by 4 lanes with P = @p at DATA. */
+static struct vx_card *run_pattern(struct __test_metadata *_metadata,
+                                   const uint32_t *prog, size_t n, uint32_t p)
+{
+    struct vx_card *c = prog_card(1, 1, 4, prog, n, 0);
+
+    if (c) {
+        vx_card_wr32(c, DATA, p);
+        vx_card_start(c, 0, CODE, 0xf);
+        vx_card_run(c, SLOTS);
+        expect_done(_metadata, c);
+    }
+    return c;
+}
+
+/* x7 = 2 | bit lane of the word at DATA (P), x5 = lane, x8 = DATA, x1 = 0 */
+#define PREDICATE                                                           \
     CSRR(5, VX_CSR_THREAD_ID),                                              \
     LUI(8, DATA_HI),                                                        \
     LW(9, 8, 0),                /* P */                                     \
     SRL(7, 9, 5),                                                           \
     ANDI(7, 7, 1),                                                          \
     ORI(7, 7, 2),               /* 2 | bit */                               \
-    ADDI(1, 0, 0),              /* x1 = 0: the field negates, not this */   \
+    ADDI(1, 0, 0)               /* x1 = 0: the field negates, not this */
+
+static const uint32_t split_prog[2][20] = {
+#define SPLIT_PROG(neg) {                                                   \
+    PREDICATE,                                                              \
     SPLIT(10, 7, neg),                                                      \
     CSRR(11, VX_CSR_ACTIVE_THREADS),    /* each side runs from here */      \
     LW(13, 8, 8),                                                           \
@@ -124,16 +143,12 @@ TEST(split_every_pattern)
 {
     for (uint32_t neg = 0; neg < 2; neg++)
     for (uint32_t p = 0; p < 16; p++) {
-        struct vx_card *c = prog_card(1, 1, 4, split_prog[neg], 20, 0);
+        struct vx_card *c = run_pattern(_metadata, split_prog[neg], 20, p);
         uint32_t then = (neg ? ~p : p) & 0xf, other = 0xf & ~then;
         bool dvg = then && other;
         uint32_t first = popcount(then) <= popcount(other) ? then : other;
 
         ASSERT_NE(NULL, c);
-        vx_card_wr32(c, DATA, p);
-        vx_card_start(c, 0, CODE, 0xf);
-        vx_card_run(c, SLOTS);
-        expect_done(_metadata, c);
         EXPECT_EQ(dvg ? 2u : 1u, data(c, 2)) TH_LOG("P=%x neg=%u", p, neg);
         EXPECT_EQ(dvg ? first : 0xfu, data(c, 4)) TH_LOG("P=%x neg=%u", p, neg);
         EXPECT_EQ(dvg ? 0xf & ~first : 0u, data(c, 5)) {
@@ -154,19 +169,14 @@ TEST(split_every_pattern)
  * so 0x7 from lane 3.  The old code kept every lane (any non-zero value),
  * and its fallback would have been lane 0's 0x1.
  */
-static const uint32_t pred_prog[2][12] = {
+static const uint32_t pred_prog[2][13] = {
 #define PRED_PROG(neg) {                                                    \
-    CSRR(5, VX_CSR_THREAD_ID),                                              \
-    LUI(8, DATA_HI),                                                        \
-    LW(9, 8, 0),                                                            \
-    SRL(7, 9, 5),                                                           \
-    ANDI(7, 7, 1),                                                          \
-    ORI(7, 7, 2),                                                           \
-    ADDI(1, 0, 0),                                                          \
+    PREDICATE,                                                              \
     SLLI(15, 5, 1), ADDI(15, 15, 1),    /* fallback: 2 * lane + 1 */        \
     PRED(neg, 7, 15),                                                       \
     CSRR(11, VX_CSR_ACTIVE_THREADS),                                        \
     SW(11, 8, 4),                                                           \
+    TMC(0),                                                                 \
 }
     PRED_PROG(0), PRED_PROG(1),
 #undef PRED_PROG
@@ -176,15 +186,10 @@ TEST(pred_every_pattern)
 {
     for (uint32_t neg = 0; neg < 2; neg++)
     for (uint32_t p = 0; p < 16; p++) {
-        struct vx_card *c = prog_card(1, 1, 4, pred_prog[neg], 12, 0);
+        struct vx_card *c = run_pattern(_metadata, pred_prog[neg], 13, p);
         uint32_t then = (neg ? ~p : p) & 0xf;
 
         ASSERT_NE(NULL, c);
-        vx_card_wr32(c, CODE + 4 * 12, TMC(0));
-        vx_card_wr32(c, DATA, p);
-        vx_card_start(c, 0, CODE, 0xf);
-        vx_card_run(c, SLOTS);
-        expect_done(_metadata, c);
         EXPECT_EQ(then ? then : 0x7u, data(c, 1)) TH_LOG("P=%x neg=%u", p, neg);
         vx_card_free(c);
     }
