@@ -25,7 +25,6 @@
  */
 #include "kselftest_harness.h"
 #include "uncore_util.h"
-#include "vx_sv32.h"
 
 #define THREADS     8
 #define SLOTS       400000
@@ -69,18 +68,6 @@
 #define LI_HI(rd, va)   LUI(rd, (va) >> 12)
 #define LI(rd, v)   LUI(rd, ((uint32_t)(v) + 0x800) >> 12), ADDI(rd, rd, (v) & 0xfff)
 
-#define URX         (VX_PTE_V | VX_PTE_R | VX_PTE_X | VX_PTE_U | VX_PTE_A)
-
-static uint32_t pt_rd(void *opaque, uint32_t off)
-{
-    return vram32(opaque, off);
-}
-
-static void pt_wr(void *opaque, uint32_t off, uint32_t v)
-{
-    vram32_set(opaque, off, v);
-}
-
 FIXTURE(up) {
     struct card c;
     struct vx_sv32 pt;
@@ -91,9 +78,8 @@ FIXTURE_SETUP(up)
     ASSERT_EQ(0, card_open(&self->c, 1, 2, 2, THREADS));
     wr(&self->c, VX_REG_IRQ_ENABLE, VX_IRQ_ALL);
     ring_setup(&self->c, 0x1000);
-    self->pt = (struct vx_sv32){ .rd = pt_rd, .wr = pt_wr, .opaque = &self->c };
-    vx_sv32_init(&self->pt, PT_ROOT, PT_POOL);
-    vx_sv32_map(&self->pt, VA_CODE, DEV(CODE_OFF), URX);
+    card_pt_init(&self->c, &self->pt, PT_ROOT, PT_POOL);
+    vx_sv32_map(&self->pt, VA_CODE, DEV(CODE_OFF), VX_PTE_URX);
     vx_sv32_map(&self->pt, VA_OK, DEV(PA_B), VX_PTE_URWX);
 }
 
