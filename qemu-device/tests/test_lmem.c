@@ -355,6 +355,51 @@ TEST_F(up, lmem_and_memory_in_one_instruction)
     }
 }
 
+/*
+ * With 2 GiB of VRAM, VRAM covers 0x80000000-0xffffffff and so local
+ * memory's addresses: they are still local memory.  VRAM right below
+ * them and in the upper half (which the executors test apart, see
+ * vx_sim.vram_flat) works as ever, whole warps included.
+ */
+TEST(lmem_wins_over_a_2gib_vram)
+{
+    struct vx_sim_config cfg = {
+        .clusters = 1, .cores = 1, .warps = 1, .threads = THREADS,
+        .vram_size = VX_VRAM_MAX_SIZE,
+    };
+    struct card card, *c = &card;
+
+    ASSERT_EQ(0, card_open_cfg(c, &cfg));
+    wr(c, VX_REG_IRQ_ENABLE, VX_IRQ_ALL);
+    ring_setup(c, 0x1000);
+    PUT_CODE(c,
+        CSRR(T2, VX_CSR_THREAD_ID),
+        SLLI(T3, T2, 2),
+        ADDI(T0, T2, 0x40),
+        LI(S0, LMEM),
+        ADD(S1, S0, T3),
+        SW(T0, S1, 0x10),                  /* local memory */
+        LI(T4, 0xc0000000u),
+        ADD(T4, T4, T3),
+        SW(T0, T4, 0),                     /* VRAM 0x40000000 + 4 lane */
+        LW(T1, T4, 0),
+        LI(T5, LMEM - 0x20),
+        ADD(T5, T5, T3),
+        SW(T1, T5, 0),                     /* VRAM 0x7ffeffe0 + 4 lane */
+        LW(T1, S1, 0x10),
+        ADD(T6, A0, T3),
+        SW(T1, T6, 0),                     /* out[lane] */
+        END);
+    EXPECT_EQ(0, run(c, 0, 1, THREADS));
+    for (uint32_t lane = 0; lane < THREADS; lane++) {
+        EXPECT_EQ(0x40 + lane, vram32(c, DATA_OFF + 4 * lane));
+        EXPECT_EQ(0x40 + lane, vram32(c, 0x40000000u + 4 * lane));
+        EXPECT_EQ(0x40 + lane, vram32(c, 0x7ffeffe0u + 4 * lane));
+        EXPECT_EQ(0, vram32(c, 0x7fff0010u + 4 * lane));
+    }
+    card_close(c);
+}
+
 /* ----------------------------------------------------------- console */
 
 /*

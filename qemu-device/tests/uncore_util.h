@@ -85,7 +85,7 @@ static void card_io_vram_wr(void *opaque, uint32_t off, uint32_t v)
     memcpy(((struct card *)opaque)->vram + off, &v, 4);
 }
 
-/* A card of @cfg; cfg->vram_size is TEST_VRAM_SIZE. */
+/* A card of @cfg (VRAM of cfg->vram_size bytes, calloc'd: pages it never touches cost nothing). */
 static inline int card_open_cfg(struct card *c, const struct vx_sim_config *cfg)
 {
     memset(c, 0, sizeof(*c));
@@ -93,7 +93,7 @@ static inline int card_open_cfg(struct card *c, const struct vx_sim_config *cfg)
         .rd = card_io_rd, .wr = card_io_wr, .vram_wr = card_io_vram_wr,
         .opaque = c,
     };
-    c->vram = calloc(1, TEST_VRAM_SIZE);
+    c->vram = calloc(1, cfg->vram_size);
     if (!c->vram) {
         return -1;
     }
