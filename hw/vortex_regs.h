@@ -51,9 +51,14 @@
 #define   VX_CAPS_FAST_DOORBELL	VX_BIT(3)
 /* Sv32 translation: LAUNCH's SATP dword and the TLB registers below. */
 #define   VX_CAPS_MMU		VX_BIT(4)
+/* Byte stores to IO_COUT are kept in the CONS_* ring below. */
+#define   VX_CAPS_CONSOLE	VX_BIT(5)
+/* Per-core local memory at VX_LMEM_BASE_ADDR, LMEM_SIZE bytes. */
+#define   VX_CAPS_LMEM		VX_BIT(6)
 #define VX_REG_VRAM_SIZE_LO	0x0010	/* RO: VRAM bytes, low word */
 #define VX_REG_VRAM_SIZE_HI	0x0014	/* RO: VRAM bytes, high word */
 #define VX_REG_VRAM_DEVADDR	0x0018	/* RO: VX_VRAM_DEVADDR */
+#define VX_REG_LMEM_SIZE	0x001c	/* RO: local memory bytes per core */
 
 /* --------------------------------------------------- control, status */
 #define VX_REG_RESET		0x0020	/* W: VX_RESET_KEY resets cores+CP */
@@ -112,6 +117,45 @@
 #define VX_ERR_FETCH_PAGE_FAULT	14
 #define VX_ERR_LOAD_PAGE_FAULT	15
 #define VX_ERR_STORE_PAGE_FAULT	16
+
+/* ------------------------------------------------- upstream's memory map */
+/*
+ * Addresses a Vortex kernel uses whatever its page tables say: upstream
+ * Vortex's defaults for RV32 (hw/rtl/VX_config.vh, docs/hardware.md
+ * "Upstream's memory map").  Local memory and IO_COUT are decided on the
+ * address a lane computes, before translation; the stack and the rest of
+ * the I/O area are ordinary memory, there when a page table maps them.
+ */
+#define VX_STACK_BASE_ADDR	0xffff0000u	/* stacks grow down from here */
+#define VX_LMEM_BASE_ADDR	0xffff0000u	/* = STACK_BASE_ADDR upstream */
+#define VX_LMEM_LOG_SIZE	14
+#define VX_LMEM_SIZE		(1u << VX_LMEM_LOG_SIZE)	/* per core */
+#define VX_IO_BASE_ADDR		0x00000040u
+#define VX_IO_END_ADDR		0x00010000u	/* USER_BASE_ADDR */
+#define VX_IO_COUT_ADDR		VX_IO_BASE_ADDR	/* + (mhartid & 63) */
+#define VX_IO_COUT_SIZE		64
+#define VX_IO_MPM_ADDR		(VX_IO_COUT_ADDR + VX_IO_COUT_SIZE)
+
+/* ------------------------------------------------------------ console */
+/*
+ * A ring of 4-byte records in VRAM that the card fills with the bytes
+ * kernels store to IO_COUT and the driver drains (docs/hardware.md,
+ * "Console").  Writes to BASE and SIZE are ignored while it is enabled.
+ */
+#define VX_REG_CONS_BASE	0x00d0	/* RW: device address, size-aligned */
+#define VX_REG_CONS_SIZE	0x00d4	/* RW: bytes, power of 2 */
+#define   VX_CONS_SIZE_MIN	0x1000u
+#define   VX_CONS_SIZE_MAX	0x1000000u
+#define VX_REG_CONS_HEAD	0x00d8	/* RW: byte offset the driver reads next */
+#define VX_REG_CONS_TAIL	0x00dc	/* RO: byte offset the card writes next */
+#define VX_REG_CONS_CTRL	0x00e0	/* RW */
+#define   VX_CONS_CTRL_ENABLE	VX_BIT(0)
+#define VX_REG_CONS_DROPPED	0x00e4	/* RO: bytes not kept since RESET */
+/* A record: the byte, and the mhartid of the lane that stored it. */
+#define VX_CONS_REC_SIZE	4
+#define VX_CONS_REC_CHAR(r)	VX_GET(r, 7, 0)
+#define VX_CONS_REC_HART(r)	VX_GET(r, 31, 8)
+#define VX_CONS_REC_MAKE(hart, ch)	(VX_PUT(hart, 31, 8) | VX_PUT(ch, 7, 0))
 
 /* ------------------------------------------ address translation (TLB) */
 /*
@@ -285,6 +329,7 @@
 #define VX_CSR_NUM_THREADS		0xfc0	/* threads per warp */
 #define VX_CSR_NUM_WARPS		0xfc1	/* warps per core */
 #define VX_CSR_NUM_CORES		0xfc2	/* cores in the device */
+#define VX_CSR_LOCAL_MEM_BASE		0xfc3	/* VX_LMEM_BASE_ADDR */
 #define VX_CSR_BLOCK_IDX(d)		(0xcd0 + (d))	/* d = 0..2: x, y, z */
 #define VX_CSR_BLOCK_DIM(d)		(0xcd3 + (d))
 #define VX_CSR_GRID_DIM(d)		(0xcd6 + (d))

@@ -15,6 +15,8 @@
 
 #define VX_PTE_URWX	(VX_PTE_V | VX_PTE_R | VX_PTE_W | VX_PTE_X | \
 			 VX_PTE_U | VX_PTE_A | VX_PTE_D)
+/* code: readable and executable */
+#define VX_PTE_URX	(VX_PTE_V | VX_PTE_R | VX_PTE_X | VX_PTE_U | VX_PTE_A)
 
 struct vx_sv32 {
 	uint32_t (*rd)(void *opaque, uint32_t off);

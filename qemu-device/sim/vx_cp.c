@@ -561,6 +561,7 @@ static bool run_launch(struct vx_sim *sim, uint32_t off, uint32_t ndw)
     cp->blocks_issued = 0;
     cp->blocks_done = 0;
     cp->busy = true;
+    vx_lmem_launch(sim);
     return true;
 }
 

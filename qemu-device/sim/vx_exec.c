@@ -34,6 +34,7 @@ struct vx_exec_ctx {
     bool inject;            /* DM injection: one lane, no control flow */
     uint32_t pc;
     uint32_t next_pc;
+    uint8_t *mem;           /* mem_check()'s MEM_LOCAL: where offsets count from */
     struct vx_fault fault;
 };
 
@@ -81,23 +82,55 @@ static enum vx_exec_result illegal(struct vx_exec_ctx *c, uint32_t insn)
 enum mem_res {
     MEM_OK,         /* every lane's VRAM offset is x[rs1] + bias */
     MEM_FAULT,      /* c->fault filled */
-    MEM_SPLIT,      /* translated, fine, but over several pages */
+    MEM_SPLIT,      /* fine, but lanes go to different pages or places */
+    MEM_LOCAL,      /* local memory: lane l's bytes at c->mem + x[rs1] + bias */
+    MEM_COUT,       /* byte stores to IO_COUT: the console takes them */
 };
 
 /*
- * Slow path of mem_check(): find the faulting lanes.  Misalignment wins
- * over an access or page fault, and ERR_ADDR is the lowest faulting
- * lane's (virtual) address.  With translation every aligned lane is
- * translated, in lane order; the fault is the lowest failing lane's
- * cause, with the lanes that fail the same way.  None failing means the
- * lanes were just spread over pages.
+ * Every lane's access is in the core's local memory (aligned, so it ends
+ * there too): then c->mem and *@bias say where, as for MEM_LOCAL.  One
+ * OR over the lanes, as mem_check() does for VRAM.
+ */
+static bool mem_all_local(struct vx_exec_ctx *c, const uint32_t *base,
+                          uint32_t imm, uint32_t size, uint32_t *bias)
+{
+    uint32_t k = imm - VX_LMEM_BASE_ADDR, bits = 0;
+
+    LANES(c, l, { bits |= base[l] + k; });
+    if (bits & (~(VX_LMEM_SIZE - 1) | (size - 1))) {
+        return false;
+    }
+    c->mem = vx_lmem_host(c->sim, c->w->core, VX_LMEM_BASE_ADDR);
+    *bias = k;
+    return true;
+}
+
+/* Where one lane's access goes, for mem_fault(). */
+enum mem_where { WHERE_VRAM, WHERE_LOCAL, WHERE_COUT };
+
+/*
+ * Slow path of mem_check(): every access that is not a plain VRAM (or,
+ * translated, TLB-hit) access of one page comes here, so what upstream
+ * decides by address before translation is decided here: local memory
+ * (vx_lmem_hit()) and, for byte stores, the console (vx_cons_hit()).
+ * Misalignment wins over everything, and ERR_ADDR is the lowest faulting
+ * lane's (virtual) address.  Then every lane is placed, in lane order:
+ * local memory, the console (a wider store there is a STORE_FAULT), or
+ * memory, which untranslated must be VRAM and translated is what the
+ * page tables say; the fault is the lowest failing lane's cause, with
+ * the lanes that fail the same way.  Lanes that all go one way are done
+ * by the caller in one go; a mix runs lane by lane (MEM_SPLIT).
  */
 static enum mem_res mem_fault(struct vx_exec_ctx *c, uint32_t rs1,
-                              uint32_t imm, uint32_t size, bool store)
+                              uint32_t imm, uint32_t size, bool store,
+                              uint32_t *bias)
 {
     const uint32_t *base = xreg(c, rs1);
     struct vx_tmask mis = { { 0 } }, acc = { { 0 } };
-    uint32_t satp = c->w->satp, cause = 0;
+    uint32_t satp = c->w->satp, cause = 0, page = 0, poff0 = 0;
+    bool one_page = true, first = true;
+    unsigned int seen = 0;      /* bit per enum mem_where */
 
     VX_FOR_EACH_LANE(c->lanes, l) {
         if ((base[l] + imm) & (size - 1)) {
@@ -110,37 +143,72 @@ static enum mem_res mem_fault(struct vx_exec_ctx *c, uint32_t rs1,
                    base[first_lane(&mis)] + imm, &mis);
         return MEM_FAULT;
     }
+    if (mem_all_local(c, base, imm, size, bias)) {
+        return MEM_LOCAL;
+    }
     VX_FOR_EACH_LANE(c->lanes, l) {
-        uint32_t addr = base[l] + imm, poff, why;
+        uint32_t addr = base[l] + imm, poff = 0, why = 0;
+        enum mem_where where = WHERE_VRAM;
 
-        if (!satp) {
+        if (vx_lmem_hit(addr)) {
+            where = WHERE_LOCAL;
+        } else if (store && vx_cons_hit(addr)) {
+            /* upstream's simx takes bytes only (docs/hardware.md) */
+            where = WHERE_COUT;
+            why = size == 1 ? 0 : VX_ERR_STORE_FAULT;
+        } else if (!satp) {
             why = vx_vram_range_ok(c->sim, addr, size) ? 0 :
                   store ? VX_ERR_STORE_FAULT : VX_ERR_LOAD_FAULT;
         } else {
             why = vx_mmu_translate(c->sim, satp, addr,
                                    store ? VX_ACC_STORE : VX_ACC_LOAD, &poff);
+            if (first) {
+                page = addr >> VX_PAGE_SHIFT;
+                poff0 = poff;
+            }
+            one_page &= addr >> VX_PAGE_SHIFT == page;
+            first = false;
         }
+        seen |= 1u << where;
         cause = cause ? cause : why;
         if (why && why == cause) {
             vx_tmask_set(&acc, l);
         }
     }
-    if (vx_tmask_empty(&acc)) {
+    if (!vx_tmask_empty(&acc)) {
+        exec_fault(c, cause, base[first_lane(&acc)] + imm, &acc);
+        return MEM_FAULT;
+    }
+    if (seen == 1u << WHERE_COUT) {
+        return MEM_COUT;
+    }
+    if (seen != 1u << WHERE_VRAM) {
         return MEM_SPLIT;
     }
-    exec_fault(c, cause, base[first_lane(&acc)] + imm, &acc);
-    return MEM_FAULT;
+    if (!satp) {
+        /* only a 2 GiB VRAM's upper half: see vx_sim.vram_flat */
+        *bias = vx_vram_off(imm);
+        return MEM_OK;
+    }
+    if (one_page) {
+        /* the IO_COUT page, which the DTLB does not keep */
+        *bias = imm - (page << VX_PAGE_SHIFT) + poff0;
+        return MEM_OK;
+    }
+    return MEM_SPLIT;
 }
 
 /*
  * Check every lane's access of @size bytes at x[rs1] + imm: one OR of the
  * lanes' offsets checks alignment and bounds together.  Untranslated,
- * the offsets are VRAM offsets, checked against vx_vram_fault_bits().
- * Translated, they are offsets in the page of the lowest lane's address,
- * which must stay below 4 KiB: then one translation serves every lane.
- * The per-lane diagnosis only runs when something is wrong.  *@contig
- * tells that a full warp accesses consecutive elements, which the
- * callers turn into one block copy, like a GPU's coalesced access.
+ * the offsets are VRAM offsets, checked against vx_vram_fault_bits() of
+ * vx_sim.vram_flat.  Translated, they are offsets in the page of the
+ * lowest lane's address, which must stay below 4 KiB: then one
+ * translation serves every lane.  Anything else (a fault, local memory,
+ * the console) goes to mem_fault(), and a TLB miss asks vx_mmu_untlb()
+ * first: ordinary accesses pay nothing for those.  *@contig tells that a
+ * full warp accesses consecutive elements, which the callers turn into
+ * one block copy, like a GPU's coalesced access.
  * On MEM_OK, lane l's VRAM offset is x[rs1][l] + *@bias.
  */
 static enum mem_res mem_check(struct vx_exec_ctx *c, uint32_t rs1,
@@ -157,7 +225,7 @@ static enum mem_res mem_check(struct vx_exec_ctx *c, uint32_t rs1,
         bad = ~0xfffu | (size - 1);
     } else {
         k = vx_vram_off(imm);
-        bad = vx_vram_fault_bits(c->sim->cfg.vram_size, size);
+        bad = vx_vram_fault_bits(c->sim->vram_flat, size);
     }
     if (c->full && (c->T & 7) == 0) {
         /* chunks of 8 with a fixed trip count vectorise */
@@ -190,12 +258,13 @@ static enum mem_res mem_check(struct vx_exec_ctx *c, uint32_t rs1,
             *bias = k + e->poff;
             return MEM_OK;
         }
-        if (!vx_mmu_translate(c->sim, satp, va0, acc, &poff)) {
+        if (!vx_mmu_untlb(va0) &&
+            !vx_mmu_translate(c->sim, satp, va0, acc, &poff)) {
             *bias = k + poff;
             return MEM_OK;
         }
     }
-    return mem_fault(c, rs1, imm, size, store);
+    return mem_fault(c, rs1, imm, size, store, bias);
 }
 
 static enum vx_exec_result exec_load(struct vx_exec_ctx *c, uint32_t insn,
@@ -207,9 +276,10 @@ static enum vx_exec_result exec_amo(struct vx_exec_ctx *c, uint32_t insn);
 enum mem_kind { MEM_KIND_LOAD, MEM_KIND_STORE, MEM_KIND_AMO };
 
 /*
- * A translated access whose lanes span pages: one lane at a time, in
- * lane order (so the highest lane still wins on overlapping stores).
- * Every lane was translated already, so none faults.
+ * An access whose lanes go to different places (pages, or VRAM, local
+ * memory and the console): one lane at a time, in lane order (so the
+ * highest lane still wins on overlapping stores).  Every lane was
+ * checked already, so none faults.
  */
 static enum vx_exec_result mem_split(struct vx_exec_ctx *c, uint32_t insn,
                                      enum mem_kind kind)
@@ -246,6 +316,9 @@ static enum vx_exec_result mem_split(struct vx_exec_ctx *c, uint32_t insn,
  * (upstream's rule) and, so that LR/SC is atomic across cores too, by a
  * store, AMO or SC of any other core that touches its word.
  */
+/* VRAM offsets are below 2 GiB; a local word's key has bit 31 set. */
+#define VX_LMEM_RESV_KEY        0x80000000u
+
 static void resv_drop(struct vx_sim *sim, struct vx_core *core)
 {
     if (core->resv_valid) {
@@ -307,6 +380,11 @@ static enum vx_exec_result exec_load(struct vx_exec_ctx *c, uint32_t insn,
         return VX_EXEC_FAULT;
     case MEM_SPLIT:
         return mem_split(c, insn, MEM_KIND_LOAD);
+    case MEM_LOCAL:
+        vram = c->mem;
+        break;
+    case MEM_COUT:      /* stores only */
+        return illegal(c, insn);
     }
     if (!fp && rd == 0) {
         return VX_EXEC_OK;
@@ -358,8 +436,17 @@ static enum vx_exec_result exec_store(struct vx_exec_ctx *c, uint32_t insn,
         return VX_EXEC_FAULT;
     case MEM_SPLIT:
         return mem_split(c, insn, MEM_KIND_STORE);
+    case MEM_LOCAL:
+        vram = c->mem;
+        break;
+    case MEM_COUT:
+        /* the console, in lane order; hart = mhartid of the lane */
+        VX_FOR_EACH_LANE(c->lanes, l) {
+            vx_cons_putc(c->sim, c->w->gid * c->T + l, src[l] & 0xff);
+        }
+        return VX_EXEC_OK;
     }
-    if (__builtin_expect(c->sim->resv_live != 0, 0)) {
+    if (__builtin_expect(c->sim->resv_live != 0, 0) && vram != c->mem) {
         LANES(c, l, { resv_break(c->sim, c->w->core, OFF(l), 1u << f3); });
     }
     if (f3 == 2 && contig && HOST_LE) {
@@ -449,6 +536,8 @@ static enum vx_exec_result exec_amo(struct vx_exec_ctx *c, uint32_t insn)
     uint32_t *d = xreg(c, rd);
     struct vx_sim *sim = c->sim;
     struct vx_core *core = &sim->cores[c->w->core];
+    uint8_t *mem = sim->vram;
+    uint32_t rkey = 0;
     bool contig;
 
     if (!amo_valid(insn)) {
@@ -461,23 +550,30 @@ static enum vx_exec_result exec_amo(struct vx_exec_ctx *c, uint32_t insn)
         return VX_EXEC_FAULT;
     case MEM_SPLIT:
         return mem_split(c, insn, MEM_KIND_AMO);
+    case MEM_LOCAL:
+        mem = c->mem;
+        /* a local word's reservation is its core's, keyed apart from VRAM's */
+        rkey = VX_LMEM_RESV_KEY;
+        break;
+    case MEM_COUT:      /* the console takes plain stores only */
+        return illegal(c, insn);
     }
     VX_FOR_EACH_LANE(c->lanes, l) {
-        uint32_t off = OFF(l), m = ld32(&sim->vram[off]), r = m;
+        uint32_t off = OFF(l), m = ld32(&mem[off]), r = m;
 
         if (f5 == AMO_LR) {
-            resv_take(sim, core, off);
+            resv_take(sim, core, off | rkey);
         } else if (f5 == AMO_SC) {
-            r = !(core->resv_valid && core->resv_off == off);
+            r = !(core->resv_valid && core->resv_off == (off | rkey));
             if (!r) {
-                resv_break(sim, c->w->core, off, 4);
-                st32(&sim->vram[off], src[l]);
+                resv_break(sim, c->w->core, off | rkey, 4);
+                st32(&mem[off], src[l]);
             }
         } else {
             if (sim->resv_live) {
-                resv_break(sim, c->w->core, off, 4);
+                resv_break(sim, c->w->core, off | rkey, 4);
             }
-            st32(&sim->vram[off], amo_value(f5, m, src[l]));
+            st32(&mem[off], amo_value(f5, m, src[l]));
         }
         if (rd != 0) {
             d[l] = r;
@@ -732,6 +828,7 @@ static enum csr_access csr_access(uint32_t csr)
     case VX_CSR_MISA:
     case VX_CSR_THREAD_ID ... VX_CSR_ACTIVE_THREADS:
     case VX_CSR_NUM_THREADS ... VX_CSR_NUM_CORES:
+    case VX_CSR_LOCAL_MEM_BASE:
     case VX_CSR_MHARTID:
     case VX_CSR_BLOCK_IDX(0) ... VX_CSR_WARP_IN_BLOCK:
     case 0xc00 ... 0xc02:
@@ -816,6 +913,7 @@ static uint32_t csr_read(const struct vx_exec_ctx *c, uint32_t csr,
     case VX_CSR_NUM_THREADS: return sim->cfg.threads;
     case VX_CSR_NUM_WARPS: return sim->cfg.warps;
     case VX_CSR_NUM_CORES: return sim->ncores;
+    case VX_CSR_LOCAL_MEM_BASE: return VX_LMEM_BASE_ADDR;
     case VX_CSR_MHARTID: return w->gid * c->T + lane;
     case VX_CSR_BLOCK_IDX(0) ... VX_CSR_BLOCK_IDX(2):
         return w->block_idx[csr - VX_CSR_BLOCK_IDX(0)];

@@ -14,9 +14,11 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
 {
     const uint32_t T = sim->cfg.threads;
     /* in a local: a store to VRAM could alias sim->cfg for the compiler */
-    const uint64_t vram_size = sim->cfg.vram_size;
+    const uint64_t vram_size __attribute__((unused)) = sim->cfg.vram_size;
+    /* the VRAM loads and stores reach with one test (vx_sim.vram_flat) */
+    const uint64_t vram_flat = sim->vram_flat;
     /* vx_vram_range_ok() for a whole warp's consecutive words at offset o */
-    const uint32_t lim4 = (uint32_t)(vram_size - 4 * T);
+    const uint32_t lim4 = (uint32_t)(vram_flat - 4 * T);
     const uint32_t lim4k = 4096 - 4 * T;    /* the same in a 4 KiB page */
     /*
      * Translated, only TLB probes need VRAM's address: they take it from

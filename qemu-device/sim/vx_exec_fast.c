@@ -252,18 +252,22 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
 /*
  * Where a memory instruction's lanes go.  x[rs1] + bias is each lane's
  * offset: untranslated, its VRAM offset (bias folds the imm into
- * vx_vram_off()), which must have no vx_vram_fault_bits(); translated
- * (VX_BURST_MMU), its offset in the page of the lowest lane's virtual
- * address va0, which must stay below 4 KiB, so that one TLB probe
- * (MEM_PAGE, after the check, as the interpreter does) serves the warp.
- * mem is then the host address offsets count from; lim the highest
- * offset of a whole warp's consecutive words.
+ * vx_vram_off()), which must have no vx_vram_fault_bits() of
+ * vx_sim.vram_flat; translated (VX_BURST_MMU), its offset in the page of
+ * the lowest lane's virtual address va0, which must stay below 4 KiB, so
+ * that one TLB probe (MEM_PAGE, after the check, as the interpreter
+ * does) serves the warp.  mem is then the host address offsets count
+ * from; lim the highest offset of a whole warp's consecutive words.
+ * Local memory and the console are never VRAM the check lets through:
+ * untranslated, they are outside vram_flat; translated, the DTLB never
+ * holds them (vx_mmu_untlb()), and only a miss looks further: a local
+ * memory page goes into the memo like a translated one.
  */
 #define MEM_SETUP(size)                                                 \
     uint32_t va0 = 0;                                                   \
     uint32_t bias = VX_BURST_MMU ? 0 : vx_vram_off(d->imm);             \
     const uint32_t fb = VX_BURST_MMU ? ~0xfffu | ((size) - 1)           \
-                                     : vx_vram_fault_bits(vram_size, size); \
+                                     : vx_vram_fault_bits(vram_flat, size); \
     const uint32_t lim = VX_BURST_MMU ? lim4k : lim4;                   \
     uint8_t *mem = vram
 /*
@@ -289,10 +293,15 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
             if (__builtin_expect(x_->key != key_, 0)) {                 \
                 const struct vx_tlb_entry *e_ =                         \
                     vx_tlb_probe(sim, vx_mmu_asp(w->satp), va0, acc);   \
-                if (!e_) {                                              \
+                uint8_t *h_;                                            \
+                if (e_) {                                               \
+                    h_ = sim->vram + e_->poff;                          \
+                } else if (vx_lmem_hit(va0)) {                          \
+                    h_ = vx_lmem_host(sim, w->core, va0 & ~0xfffu);     \
+                } else {                                                \
                     goto slow;                                          \
                 }                                                       \
-                *x_ = (struct vx_xlat){ key_, sim->vram + e_->poff };   \
+                *x_ = (struct vx_xlat){ key_, h_ };                     \
             }                                                           \
             mem = x_->host;                                             \
         }                                                               \

@@ -69,10 +69,18 @@ static void tlb_changed(struct vx_sim *sim)
     }
 }
 
+void vx_mmu_memo_flush(struct vx_sim *sim)
+{
+    tlb_changed(sim);
+}
+
 /*
  * Cache leaf @pte for @va's 4 KiB page at VRAM offset @off.  The entry
  * records what the page allows for the kind of access that loaded it:
- * X in the ITLB; R, and W with D, in the DTLB.
+ * X in the ITLB; R, and W with D, in the DTLB.  The DTLB never holds a
+ * page vx_mmu_untlb() names (the IO_COUT page; local memory is never
+ * translated): every data access to it comes back here, so the
+ * executors can catch the console's byte stores on their miss path.
  */
 static void tlb_fill(struct vx_sim *sim, struct vx_asp asp, uint32_t va,
                      enum vx_acc acc, uint32_t pte, bool mega, uint32_t off)
@@ -81,6 +89,9 @@ static void tlb_fill(struct vx_sim *sim, struct vx_asp asp, uint32_t va,
     struct vx_tlb_entry *e = vx_tlb_set(sim, asp, vpn, acc);
     bool wd = (pte & (VX_PTE_W | VX_PTE_D)) == (VX_PTE_W | VX_PTE_D);
 
+    if (acc != VX_ACC_FETCH && vx_mmu_untlb(va)) {
+        return;
+    }
     e->tag = key | (mega ? VX_TLB_MEGA : 0);
     tlb_changed(sim);
     if (acc == VX_ACC_FETCH) {

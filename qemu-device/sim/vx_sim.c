@@ -6,7 +6,7 @@
  * This file owns the "glue" registers of the card (identification, reset,
  * status, interrupt and error capture) and routes the ring registers to the
  * command processor (vx_cp.c) and the 0x1000+ window to the Debug Module
- * (vx_dm.c), the TLB registers to vx_mmu.c.  Per-lane register files are carved out of one allocation per
+ * (vx_dm.c), the TLB registers to vx_mmu.c, the console's to vx_cons.c.  Per-lane register files are carved out of one allocation per
  * kind so that a large topology costs address space, not memory: calloc()
  * hands back lazily zeroed pages and only warps that run touch theirs.
  */
@@ -252,8 +252,12 @@ struct vx_sim *vx_sim_new(const struct vx_sim_config *cfg, uint8_t *vram,
     sim->cp.blocks = calloc(sim->nwarps, sizeof(*sim->cp.blocks));
     sim->dm.wmask = calloc(mask_words, sizeof(uint32_t));
     sim->dm.resethalt = calloc(mask_words, sizeof(uint32_t));
+    sim->lmem = calloc(sim->ncores, VX_LMEM_SIZE);
+    /* VRAM below local memory: a 2 GiB one reaches it (vx_sim.vram_flat) */
+    sim->vram_flat = cfg->vram_size < VX_VRAM_MAX_SIZE ? cfg->vram_size
+                                                       : VX_VRAM_MAX_SIZE / 2;
     if (!sim->cores || !sim->warps || !sim->cp.blocks || !sim->dm.wmask ||
-        !sim->dm.resethalt || alloc_lane_state(sim) < 0) {
+        !sim->dm.resethalt || !sim->lmem || alloc_lane_state(sim) < 0) {
         free(sim->warps);
         sim->warps = NULL;
         vx_sim_free(sim);
@@ -277,6 +281,7 @@ void vx_sim_free(struct vx_sim *sim)
     free(sim->cp.blocks);
     free(sim->dm.wmask);
     free(sim->dm.resethalt);
+    free(sim->lmem);
     free(sim);
 }
 
@@ -390,6 +395,8 @@ void vx_sim_core_reset(struct vx_sim *sim)
 
     vx_mmu_reset(sim);
     vx_exec_reset(sim);
+    vx_lmem_launch(sim);
+    vx_cons_reset(sim);
     vx_dm_on_reset(sim);
 }
 
@@ -488,7 +495,8 @@ uint32_t vx_sim_mmio_read(struct vx_sim *sim, uint32_t offset)
     if (is_dm_reg(offset)) {
         return vx_dm_read(sim, (offset - VX_DM_BASE) / 4);
     }
-    if (err_read(sim, offset, &v) || vx_mmu_reg_read(sim, offset, &v)) {
+    if (err_read(sim, offset, &v) || vx_mmu_reg_read(sim, offset, &v) ||
+        vx_cons_reg_read(sim, offset, &v)) {
         return v;
     }
     switch (offset) {
@@ -498,6 +506,7 @@ uint32_t vx_sim_mmio_read(struct vx_sim *sim, uint32_t offset)
         return VX_VERSION_CURRENT;
     case VX_REG_CAPS:
         return VX_CAPS_DM | VX_CAPS_RING | VX_CAPS_FPU | VX_CAPS_MMU |
+               VX_CAPS_CONSOLE | VX_CAPS_LMEM |
                (sim->cfg.fast_doorbell ? VX_CAPS_FAST_DOORBELL : 0);
     case VX_REG_VRAM_SIZE_LO:
         return (uint32_t)sim->cfg.vram_size;
@@ -505,6 +514,8 @@ uint32_t vx_sim_mmio_read(struct vx_sim *sim, uint32_t offset)
         return (uint32_t)(sim->cfg.vram_size >> 32);
     case VX_REG_VRAM_DEVADDR:
         return VX_VRAM_DEVADDR;
+    case VX_REG_LMEM_SIZE:
+        return VX_LMEM_SIZE;
     case VX_REG_RESET:
         return 0;   /* write-only */
     case VX_REG_STATUS:
@@ -548,7 +559,8 @@ void vx_sim_mmio_write(struct vx_sim *sim, uint32_t offset, uint32_t value)
         vx_dm_write(sim, (offset - VX_DM_BASE) / 4, value);
         return;
     }
-    if (vx_mmu_reg_write(sim, offset, value)) {
+    if (vx_mmu_reg_write(sim, offset, value) ||
+        vx_cons_reg_write(sim, offset, value)) {
         return;
     }
     switch (offset) {

@@ -15,6 +15,8 @@
  *   vx_fpu.c   RV32F with rounding modes and exception flags
  *   vx_simt.c  Vortex SIMT instructions: tmc, wspawn, split, join, bar, pred
  *   vx_mmu.c   Sv32 translation: page-table walk, TLBs, invalidation
+ *   vx_lmem.c  per-core local memory (upstream's LMEM at VX_LMEM_BASE_ADDR)
+ *   vx_cons.c  the console: byte stores to IO_COUT into a ring in VRAM
  * The functions below are the only calls between those files.
  */
 #ifndef VX_SIM_INTERNAL_H
@@ -146,6 +148,9 @@ struct vx_core {
      */
     uint64_t cycle_base;
     uint64_t instret_base;
+    /* vx_lmem.c: the vx_sim.lmem_epoch its local memory was zeroed for */
+    uint64_t lmem_epoch;
+    bool lmem_touched;      /* its pages were written to at some point */
 };
 
 /* A block of the current launch that is resident on a core. */
@@ -261,6 +266,12 @@ struct vx_sim {
      * launch touches anyway.
      */
     uint32_t tlb_gen;
+    /*
+     * VRAM the untranslated executors reach with one mask test
+     * (vx_vram_fault_bits()): all of it, but for a 2 GiB VRAM, which
+     * reaches local memory's addresses, only its lower half.
+     */
+    uint64_t vram_flat;
 
     /* BAR0 registers */
     uint32_t irq_status, irq_enable;
@@ -282,6 +293,20 @@ struct vx_sim {
     struct vx_tlb_entry itlb[1u << VX_ITLB_BITS];
     struct vx_tlb_entry dtlb[1u << VX_DTLB_BITS];
     uint32_t tlb_asid, tlb_va;
+
+    /*
+     * vx_lmem.c: VX_LMEM_SIZE bytes per core, core c's at c * VX_LMEM_SIZE
+     * (calloc: a core that never uses it costs no memory).  Local memory
+     * reads 0 at the start of every LAUNCH: a core zeroes its own at its
+     * first access after lmem_epoch moved on.
+     */
+    uint8_t *lmem;
+    uint64_t lmem_epoch;
+    bool lmem_used;         /* a memo may hold a local memory page */
+
+    /* vx_cons.c: the CONS_* registers */
+    uint32_t cons_base, cons_size, cons_head, cons_tail, cons_ctrl;
+    uint32_t cons_dropped;
 };
 
 /* ---- vx_sim.c ---- */
@@ -405,6 +430,47 @@ bool vx_mmu_reg_write(struct vx_sim *sim, uint32_t offset, uint32_t v);
 /* VX_TLB_INVAL_* @cmd for @asid / @va; false if @cmd is not one. */
 bool vx_mmu_inval(struct vx_sim *sim, uint32_t cmd, uint32_t asid, uint32_t va);
 void vx_mmu_reset(struct vx_sim *sim);  /* empty TLBs, registers 0 */
+/* Make every executor memo (vx_xlat) stale, as a TLB change does. */
+void vx_mmu_memo_flush(struct vx_sim *sim);
+/*
+ * Whether a data access at virtual address @va must skip the TLB and
+ * its memos: local memory, which is not translated, and the page of
+ * IO_COUT, whose byte stores go to the console whatever maps the page.
+ * The DTLB never caches either, so a hit in it or in a memo is always
+ * an ordinary access, and only the miss path asks this.
+ */
+static inline bool vx_mmu_untlb(uint32_t va)
+{
+    return va - VX_LMEM_BASE_ADDR < VX_LMEM_SIZE ||
+           va >> VX_PAGE_SHIFT == VX_IO_COUT_ADDR >> VX_PAGE_SHIFT;
+}
+
+/* ---- vx_lmem.c ---- */
+/* Whether @addr (as a lane computes it, before translation) is local memory. */
+static inline bool vx_lmem_hit(uint32_t addr)
+{
+    return addr - VX_LMEM_BASE_ADDR < VX_LMEM_SIZE;
+}
+/*
+ * Host address of local memory address @addr of @core: zeroed first if
+ * this is the core's first access since a LAUNCH or RESET.
+ */
+uint8_t *vx_lmem_host(struct vx_sim *sim, uint32_t core, uint32_t addr);
+/* A LAUNCH starts / the card resets: local memory reads 0 again. */
+void vx_lmem_launch(struct vx_sim *sim);
+
+/* ---- vx_cons.c ---- */
+/* Whether a byte store at @addr (before translation) goes to the console. */
+static inline bool vx_cons_hit(uint32_t addr)
+{
+    return addr - VX_IO_COUT_ADDR < VX_IO_COUT_SIZE;
+}
+/* Hardware thread @hart stored @ch to IO_COUT: a record, or a drop. */
+void vx_cons_putc(struct vx_sim *sim, uint32_t hart, uint32_t ch);
+/* The CONS_* registers (vx_sim.c routes 0xd0..0xe4 here). */
+bool vx_cons_reg_read(struct vx_sim *sim, uint32_t offset, uint32_t *v);
+bool vx_cons_reg_write(struct vx_sim *sim, uint32_t offset, uint32_t v);
+void vx_cons_reset(struct vx_sim *sim);  /* disabled, registers 0 */
 
 /* ---- vx_cp.c ---- */
 uint32_t vx_cp_read(struct vx_sim *sim, uint32_t offset);

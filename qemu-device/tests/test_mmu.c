@@ -42,17 +42,7 @@
 #define END         TMC(0)
 #define LI_HI(rd, va)   LUI(rd, (va) >> 12)
 
-#define URX         (VX_PTE_V | VX_PTE_R | VX_PTE_X | VX_PTE_U | VX_PTE_A)
-
-static uint32_t pt_rd(void *opaque, uint32_t off)
-{
-    return vram32(opaque, off);
-}
-
-static void pt_wr(void *opaque, uint32_t off, uint32_t v)
-{
-    vram32_set(opaque, off, v);
-}
+#define URX         VX_PTE_URX
 
 FIXTURE(mmu) {
     struct card c;
@@ -64,8 +54,7 @@ FIXTURE(mmu) {
 static void pt_setup(struct card *c, struct vx_sv32 *pt, uint32_t root,
                      uint32_t pool)
 {
-    *pt = (struct vx_sv32){ .rd = pt_rd, .wr = pt_wr, .opaque = c };
-    vx_sv32_init(pt, root, pool);
+    card_pt_init(c, pt, root, pool);
     vx_sv32_map(pt, VA_CODE, DEV(CODE_OFF), URX);
     vx_sv32_map(pt, VA_OK, DEV(PA_B), VX_PTE_URWX);
 }

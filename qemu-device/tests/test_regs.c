@@ -28,11 +28,13 @@ TEST_F(card, identification)
     EXPECT_EQ(VX_ID_MAGIC, rd(c, VX_REG_ID));
     EXPECT_EQ(1, VX_VERSION_MAJOR(rd(c, VX_REG_VERSION)));
     EXPECT_EQ(VX_VERSION_CURRENT, rd(c, VX_REG_VERSION));
-    EXPECT_EQ(VX_CAPS_DM | VX_CAPS_RING | VX_CAPS_FPU | VX_CAPS_MMU,
-              rd(c, VX_REG_CAPS));
+    EXPECT_EQ(VX_CAPS_DM | VX_CAPS_RING | VX_CAPS_FPU | VX_CAPS_MMU |
+              VX_CAPS_CONSOLE | VX_CAPS_LMEM, rd(c, VX_REG_CAPS));
     EXPECT_EQ(TEST_VRAM_SIZE, rd(c, VX_REG_VRAM_SIZE_LO));
     EXPECT_EQ(0, rd(c, VX_REG_VRAM_SIZE_HI));
     EXPECT_EQ(VX_VRAM_DEVADDR, rd(c, VX_REG_VRAM_DEVADDR));
+    /* upstream's 1 << LMEM_LOG_SIZE, hw/rtl/VX_config.vh (docs/hardware.md) */
+    EXPECT_EQ(16384, rd(c, VX_REG_LMEM_SIZE));
     EXPECT_EQ(0, c->guest_errors);
 }
 

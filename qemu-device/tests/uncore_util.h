@@ -14,6 +14,7 @@
 
 #include "vx_card_io.h"
 #include "vx_sim_internal.h"
+#include "vx_sv32.h"
 
 #define TEST_VRAM_SIZE  VX_VRAM_MIN_SIZE
 #define DEV(off)        VX_DEV(off)
@@ -84,7 +85,7 @@ static void card_io_vram_wr(void *opaque, uint32_t off, uint32_t v)
     memcpy(((struct card *)opaque)->vram + off, &v, 4);
 }
 
-/* A card of @cfg; cfg->vram_size is TEST_VRAM_SIZE. */
+/* A card of @cfg (VRAM of cfg->vram_size bytes, calloc'd: pages it never touches cost nothing). */
 static inline int card_open_cfg(struct card *c, const struct vx_sim_config *cfg)
 {
     memset(c, 0, sizeof(*c));
@@ -92,7 +93,7 @@ static inline int card_open_cfg(struct card *c, const struct vx_sim_config *cfg)
         .rd = card_io_rd, .wr = card_io_wr, .vram_wr = card_io_vram_wr,
         .opaque = c,
     };
-    c->vram = calloc(1, TEST_VRAM_SIZE);
+    c->vram = calloc(1, cfg->vram_size);
     if (!c->vram) {
         return -1;
     }
@@ -215,6 +216,26 @@ static inline void ring_launch_simple(struct card *c, uint32_t blocks,
 {
     vx_ring_launch_1d(&c->io, &c->ring, DEV(CODE_OFF), DEV(DATA_OFF), blocks,
                       threads);
+}
+
+/* ------------------------------------------------- Sv32 page tables */
+
+static inline uint32_t card_pt_rd(void *opaque, uint32_t off)
+{
+    return vram32(opaque, off);
+}
+
+static inline void card_pt_wr(void *opaque, uint32_t off, uint32_t v)
+{
+    vram32_set(opaque, off, v);
+}
+
+/* Tables in @c's VRAM: an empty root at @root, level-0 ones from @pool. */
+static inline void card_pt_init(struct card *c, struct vx_sv32 *pt,
+                                uint32_t root, uint32_t pool)
+{
+    *pt = (struct vx_sv32){ .rd = card_pt_rd, .wr = card_pt_wr, .opaque = c };
+    vx_sv32_init(pt, root, pool);
 }
 
 /* ------------------------------------------------------- RV32 encoder */
