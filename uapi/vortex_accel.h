@@ -41,7 +41,7 @@ extern "C" {
 #define DRM_VORTEX_BO_INFO		0x02
 #define DRM_VORTEX_SUBMIT		0x03
 #define DRM_VORTEX_WAIT			0x04
-#define DRM_VORTEX_DCR			0x05
+#define DRM_VORTEX_DCR			0x06
 /* 0x10..0x2f are reserved for the debugger interface. */
 #define DRM_VORTEX_DEBUG_ATTACH		0x10
 #define DRM_VORTEX_CODE_OBJECT		0x11
@@ -101,7 +101,7 @@ extern "C" {
 /* BO_CREATE takes DRM_VORTEX_BO_GPU_READ_ONLY and _NO_EXEC; BO_INFO reports them. */
 #define DRM_VORTEX_CAP_BO_ACCESS	(1ull << 6)
 /* DRM_VORTEX_SUBMIT_CORES and DRM_IOCTL_VORTEX_DCR: Vortex's launch model */
-#define DRM_VORTEX_CAP_CORES		(1ull << 7)
+#define DRM_VORTEX_CAP_CORES		(1ull << 8)
 
 /**
  * DOC: Address spaces
