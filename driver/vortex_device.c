@@ -62,12 +62,16 @@ void vortex_device_irq_disable(struct vortex_device *vdev)
  */
 void vortex_device_reset(struct vortex_device *vdev)
 {
+	/* RESET clears the console: its records go to their file first. */
+	if (vdev->console.owner)
+		vortex_console_drain(vdev);
 	vortex_write(vdev, VX_REG_RESET, VX_RESET_KEY);
 	vortex_write(vdev, VX_REG_RING_BASE, vdev->devaddr + vdev->ring_node.start);
 	vortex_write(vdev, VX_REG_RING_SIZE, vdev->ring_size);
 	vortex_write(vdev, VX_REG_RING_TAIL, 0);
 	vortex_write(vdev, VX_REG_RING_CTRL, VX_RING_CTRL_ENABLE);
 	vdev->ring_tail = 0;
+	vortex_console_start(vdev);
 	vortex_device_irq_enable(vdev);
 }
 

@@ -16,6 +16,7 @@
 #include <drm/gpu_scheduler.h>
 
 #include "vortex_debugfs.h"
+#include "vortex_console.h"
 #include "vortex_dcr.h"
 #include "vortex_dm.h"
 #include "vortex_dump.h"
@@ -213,6 +214,8 @@ struct vortex_device {
 	atomic_t dumps_dropped;
 	/** @dump: the crash dump slot (vortex_dump_publish.c) */
 	struct vortex_dump_slot dump;
+	/** @console: the kernels' console ring (vortex_console.c), DM lock */
+	struct vortex_console_state console;
 	/** @recovery_start_ns: when the running recovery began */
 	u64 recovery_start_ns;
 	/**
@@ -253,6 +256,8 @@ struct vortex_file {
 	u32 dump_flags;
 	/** @dcr: its DCRs, STARTUP_ADDR0 first (vortex_dcr.c) */
 	u32 dcr[VORTEX_DCR_COUNT];
+	/** @console: what its jobs printed, until read (vortex_console.c) */
+	struct vortex_console_buf console;
 	/** @entity: the file's queue into the scheduler */
 	struct drm_sched_entity entity;
 	/**

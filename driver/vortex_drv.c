@@ -111,6 +111,8 @@ static int vortex_get_param_ioctl(struct drm_device *drm, void *data,
 			args->value |= DRM_VORTEX_CAP_FAST_LANE;
 		args->value |= DRM_VORTEX_CAP_VM | DRM_VORTEX_CAP_BO_ACCESS |
 			       DRM_VORTEX_CAP_CORES;
+		if (vdev->caps & VX_CAPS_CONSOLE)
+			args->value |= DRM_VORTEX_CAP_CONSOLE;
 		break;
 	case DRM_VORTEX_PARAM_JOB_TIMEOUT_MS:
 		args->value = vortex_job_timeout_ms;
@@ -131,6 +133,7 @@ static void vortex_file_release(struct kref *ref)
 
 	/* Its jobs are gone too: nothing can use the space any more. */
 	vortex_vm_destroy(vfile->vm);
+	vortex_console_file_release(vfile);
 	vortex_user_put(vfile->user);
 	put_pid(vfile->pid);
 	kfree(vfile->cmdline);
@@ -169,9 +172,12 @@ static int vortex_open(struct drm_device *drm, struct drm_file *file)
 		ret = PTR_ERR(vfile->vm);
 		goto err_user_close;
 	}
-	ret = vortex_job_file_open(vfile);
+	ret = vortex_console_file_open(vfile);
 	if (ret)
 		goto err_vm;
+	ret = vortex_job_file_open(vfile);
+	if (ret)
+		goto err_console;
 	vfile->pid = get_task_pid(current, PIDTYPE_TGID);
 	get_task_comm(vfile->comm, current);
 	vfile->cmdline = kstrdup_quotable_cmdline(current, GFP_KERNEL_ACCOUNT);
@@ -180,6 +186,8 @@ static int vortex_open(struct drm_device *drm, struct drm_file *file)
 	file->driver_priv = vfile;
 	return 0;
 
+err_console:
+	vortex_console_file_release(vfile);
 err_vm:
 	vortex_vm_destroy(vfile->vm);
 err_user_close:
@@ -196,6 +204,7 @@ static void vortex_postclose(struct drm_device *drm, struct drm_file *file)
 	struct vortex_file *vfile = file->driver_priv;
 
 	vortex_job_file_close(vfile);
+	vortex_console_file_close(vfile);
 	vortex_code_object_fini(vfile);
 	/* DRM released the file's syncobjs before this. */
 	vortex_user_syncobj_del(vfile->user, atomic_read(&vfile->syncobjs));
@@ -213,6 +222,7 @@ static const struct drm_ioctl_desc vortex_ioctls[] = {
 	VORTEX_IOCTL(SUBMIT, vortex_job_submit_ioctl),
 	VORTEX_IOCTL(WAIT, vortex_job_wait_ioctl),
 	VORTEX_IOCTL(DCR, vortex_dcr_ioctl),
+	VORTEX_IOCTL(CONSOLE, vortex_console_ioctl),
 	VORTEX_IOCTL(DEBUG_ATTACH, vortex_debug_attach_ioctl),
 	VORTEX_IOCTL(CODE_OBJECT, vortex_code_object_ioctl),
 	VORTEX_IOCTL(DUMP_CONFIG, vortex_dump_config_ioctl),
@@ -312,6 +322,9 @@ static int vortex_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 	if (ret)
 		goto err_device_fini;
 	ret = vortex_dump_init(vdev);
+	if (ret)
+		goto err_device_fini;
+	ret = vortex_console_init(vdev);
 	if (ret)
 		goto err_device_fini;
 	vortex_debugfs_init(vdev);

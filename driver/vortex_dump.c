@@ -253,6 +253,7 @@ static void vortex_dump_release_snapshot(struct kref *ref)
 	kvfree(d->ring.data);
 	kvfree(d->code.data);
 	kvfree(d->param.data);
+	kvfree(d->console);
 	put_pid(d->owner);
 	vfree(d->elf);
 	kvfree(d->text);
@@ -344,6 +345,20 @@ static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_dump *d
 				      vdev->vram + (top - take - vdev->devaddr), take);
 		}
 	}
+}
+
+/* What the job's file has printed and not read yet, the card's records too. */
+static void vortex_dump_console(struct vortex_device *vdev, struct vortex_file *vfile,
+				struct vortex_dump *d)
+{
+	vortex_console_drain(vdev);
+	d->console = kvmalloc_array(VORTEX_DUMP_CONSOLE, sizeof(u32), VORTEX_DUMP_GFP);
+	if (!d->console) {
+		vortex_dump_missing(d, "console (no memory)");
+		return;
+	}
+	d->console_len = vortex_console_peek(vfile, d->console, VORTEX_DUMP_CONSOLE,
+					     &d->console_dropped);
 }
 
 /**
@@ -472,8 +487,10 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	vortex_dump_warps(vdev, d, running, regs_va);
 	if (window)
 		vortex_vm_window_unmap(job->vfile->vm, window);
-	if (job)
+	if (job) {
 		vortex_dump_locals(vdev, d);
+		vortex_dump_console(vdev, job->vfile, d);
+	}
 	if (running) {
 		vortex_dm_set_mask(vdev, running);
 		vortex_dm_request(vdev, VX_DCTRL_RESUMEREQ, NULL);

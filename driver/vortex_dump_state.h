@@ -61,6 +61,8 @@ struct vortex_dump_warp {
 
 /* Stack bytes per lane the ELF carries, from the top of the lane's slice. */
 #define VORTEX_DUMP_STACK	1024
+/* Console records a dump carries, the oldest unread ones. */
+#define VORTEX_DUMP_CONSOLE	4096
 /* Argument bytes the ELF carries. */
 #define VORTEX_DUMP_PARAM	256
 
@@ -120,6 +122,12 @@ struct vortex_dump {
 	struct vortex_dump_bo param;
 	/** @stack_take: bytes of each lane's stack in vortex_dump_warp.stack */
 	u32 stack_take;
+	/** @console: the job's file's unread console records, or NULL */
+	u32 *console;
+	/** @console_len: records in @console */
+	u32 console_len;
+	/** @console_dropped: records its file lost */
+	u64 console_dropped;
 
 	/* Filled when rendered, outside recovery: */
 	/** @gone: devcoredump has let it go (or refused it) */

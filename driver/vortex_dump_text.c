@@ -198,12 +198,51 @@ static void vortex_dump_print_warps(struct drm_printer *p,
 	}
 }
 
+/*
+ * The console: each hardware thread's text as a quoted string, threads in
+ * the order they first printed, bytes escaped as C escapes them.
+ */
+static void vortex_dump_print_console(struct drm_printer *p, const struct vortex_dump *d)
+{
+	char buf[8];
+	u32 i, j, hart;
+
+	if (!d->console_len && !d->console_dropped)
+		return;
+	drm_printf(p, "console:\n  dropped: %llu\n  threads:\n", d->console_dropped);
+	for (i = 0; i < d->console_len; i++) {
+		hart = DRM_VORTEX_CONSOLE_HART(d->console[i]);
+		for (j = 0; j < i && DRM_VORTEX_CONSOLE_HART(d->console[j]) != hart; j++)
+			;
+		if (j < i)
+			continue;	/* printed with its first record */
+		drm_printf(p, "    - hart: %u\n      text: \"", hart);
+		for (j = i; j < d->console_len; j++) {
+			u8 ch = DRM_VORTEX_CONSOLE_CHAR(d->console[j]);
+
+			if (DRM_VORTEX_CONSOLE_HART(d->console[j]) != hart)
+				continue;
+			if (ch == '\n')
+				strscpy(buf, "\\n", sizeof(buf));
+			else if (ch == '"' || ch == '\\')
+				snprintf(buf, sizeof(buf), "\\%c", ch);
+			else if (ch < 0x20 || ch > 0x7e)
+				snprintf(buf, sizeof(buf), "\\x%02x", ch);
+			else
+				snprintf(buf, sizeof(buf), "%c", ch);
+			drm_puts(p, buf);
+		}
+		drm_puts(p, "\"\n");
+	}
+}
+
 /* The whole text of @d, its ELF already built. */
 static void vortex_dump_print(struct drm_printer *p, const struct vortex_dump *d)
 {
 	vortex_dump_print_header(p, d);
 	vortex_dump_print_memory(p, d);
 	vortex_dump_print_warps(p, d);
+	vortex_dump_print_console(p, d);
 	if (d->elf) {
 		drm_printf(p, "cuda-coredump:\n  size: %zu\n", d->elf_size ?: d->elf_len);
 		if (d->elf_size)

@@ -215,6 +215,7 @@ static void vortex_job_emit(struct vortex_device *vdev, struct vortex_job *job)
 {
 	int i;
 
+	vortex_console_job_start(vdev, job->vfile);
 	vortex_debug_job_start(vdev, job);
 	vortex_vm_switch(job->vfile->vm);
 

@@ -83,9 +83,12 @@ link_device() {
 	old=$(readlink "$src/hw/misc/vortex" 2>/dev/null || true)
 	ln -sfn "$VX_TOP/qemu-device" "$src/hw/misc/vortex"
 	ln -sfn "$VX_TOP/hw" "$src/hw/misc/vortex-hw"
-	# Another checkout's objects may be newer than this one's sources.
+	# Another checkout's objects may be newer than this one's sources, and
+	# its build.ninja newer than this one's meson.build, which may list
+	# other files: make ninja rebuild both.
 	if [ -n "$old" ] && [ "$old" != "$VX_TOP/qemu-device" ] && [ -d "$src/build" ]; then
 		find "$src/build" -path '*hw_misc_vortex*' -name '*.o' -delete
+		touch "$VX_TOP/qemu-device/meson.build"
 	fi
 }
 

@@ -241,4 +241,144 @@ TEST_F(cores, submit_cores_starts_warp0_lane0_of_every_core)
 	EXPECT_EQ(0xdeadbeef, self->data_map[ncores * 8]);
 }
 
+/* ------------------------------------------------------------ console */
+
+static int console_read(int fd, uint32_t *rec, uint32_t *n, uint64_t *dropped)
+{
+	struct drm_vortex_console c = { .data = (uintptr_t)rec, .count = *n };
+	int ret = vx_ioctl(fd, DRM_IOCTL_VORTEX_CONSOLE, &c);
+
+	*n = c.count;
+	if (dropped)
+		*dropped = c.dropped;
+	return ret;
+}
+
+/*
+ * Every hart stores @reps x (its letter, then a newline) to IO_COUT, as
+ * upstream's vx_putchar() does: IO_COUT_ADDR + (mhartid & 63), a byte
+ * store (kernel/src/vx_print.S; hw/rtl/VX_config.vh IO_COUT_ADDR).
+ */
+static void console_kernel(FIXTURE_DATA(cores) *self, uint32_t reps)
+{
+	const uint32_t prog[] = {
+		CSRR(T0, VX_CSR_MHARTID), ANDI(T1, T0, 63), ADDI(T1, T1, 0x40),
+		ANDI(T2, T0, 15), ADDI(T2, T2, 'a'), ADDI(T3, 0, '\n'),
+		ADDI(8, 0, reps),
+		SB(T2, T1, 0), SB(T3, T1, 0), ADDI(8, 8, -1), BNE(8, 0, -12),
+		TMC(0),
+	};
+
+	memcpy(self->code_map, prog, sizeof(prog));
+	vx_submit_init(&self->sub, self->code_addr, self->data_addr, 1, self->bos, 2);
+	self->sub.grid[0] = self->clusters * self->cores;
+	self->sub.block[0] = self->warps * self->threads;
+}
+
+/*
+ * What each hardware thread printed reaches its file, in the order it
+ * printed it, with the printing thread's mhartid, and nothing twice.
+ */
+TEST_F(cores, console_from_every_hart_in_order)
+{
+	uint64_t harts = self->clusters * self->cores * self->warps * self->threads;
+	uint32_t *rec, n = 1 << 16, i, *seen;
+	uint64_t dropped = 1;
+	int32_t status = 1;
+
+	console_kernel(self, 3);
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
+	ASSERT_EQ(0, status);
+	rec = calloc(n, 4);
+	seen = calloc(harts, 4);
+	ASSERT_TRUE(rec && seen);
+	ASSERT_EQ(0, console_read(self->fd, rec, &n, &dropped));
+	EXPECT_EQ(0, dropped);
+	EXPECT_EQ(harts * 6, n);
+	for (i = 0; i < n; i++) {
+		uint32_t h = DRM_VORTEX_CONSOLE_HART(rec[i]);
+		uint8_t ch = DRM_VORTEX_CONSOLE_CHAR(rec[i]);
+
+		ASSERT_LT(h, harts);
+		EXPECT_EQ(seen[h] % 2 ? '\n' : 'a' + h % 16, ch) TH_LOG("hart %u, byte %u", h, seen[h]);
+		seen[h]++;
+	}
+	for (i = 0; i < harts; i++)
+		EXPECT_EQ(6, seen[i]) TH_LOG("hart %u", i);
+	/* read: gone */
+	n = 16;
+	ASSERT_EQ(0, console_read(self->fd, rec, &n, NULL));
+	EXPECT_EQ(0, n);
+	free(seen);
+	free(rec);
+}
+
+/* Another file's output is not this one's; errors consume nothing. */
+TEST_F(cores, console_is_per_file_and_errors_keep_it)
+{
+	uint64_t harts = self->clusters * self->cores * self->warps * self->threads;
+	struct drm_vortex_console c = { 0 };
+	int other = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	uint32_t *rec = calloc(1 << 16, 4), n;
+	int32_t status = 1;
+
+	ASSERT_LE(0, other);
+	ASSERT_NE(NULL, rec);
+	console_kernel(self, 1);
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
+	ASSERT_EQ(0, status);
+	n = 1 << 16;
+	ASSERT_EQ(0, console_read(other, rec, &n, NULL));
+	EXPECT_EQ(0, n);
+	c.count = 1 << 16;
+	c.data = (uintptr_t)rec;
+	c.flags = 1;
+	EXPECT_EQ(-EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CONSOLE, &c));
+	c.flags = 0;
+	c.pad = 1;
+	EXPECT_EQ(-EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CONSOLE, &c));
+	c.pad = 0;
+	c.data = 8;
+	EXPECT_EQ(-EFAULT, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CONSOLE, &c));
+	/* all of it is still there */
+	n = 1 << 16;
+	ASSERT_EQ(0, console_read(self->fd, rec, &n, NULL));
+	EXPECT_EQ(harts * 2, n);
+	EXPECT_EQ('a' + DRM_VORTEX_CONSOLE_HART(rec[0]) % 16, DRM_VORTEX_CONSOLE_CHAR(rec[0]));
+	free(rec);
+	close(other);
+}
+
+/*
+ * More than the card's ring holds between two drains: the newest bytes
+ * are dropped and counted (docs/hardware.md, "Console"), so what was kept
+ * plus what was dropped is what was printed.
+ */
+TEST_F(cores, console_past_its_bound_counts_the_dropped)
+{
+	uint64_t harts = self->clusters * self->cores * self->warps * self->threads;
+	uint32_t reps = (1 << 16) / 4 / harts + 8, *rec, n, total = 0;
+	uint64_t dropped = 0, d;
+	int32_t status = 1;
+
+	console_kernel(self, reps);
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 60 * SEC, &status));
+	ASSERT_EQ(0, status);
+	rec = calloc(1 << 16, 4);
+	ASSERT_NE(NULL, rec);
+	do {
+		n = 1 << 16;
+		ASSERT_EQ(0, console_read(self->fd, rec, &n, &d));
+		total += n;
+		dropped += d;
+	} while (n);
+	EXPECT_EQ(harts * reps * 2, total + dropped);
+	EXPECT_LT(0, dropped);
+	EXPECT_EQ((1 << 16) / 4 - 1, total);
+	free(rec);
+}
+
 TEST_HARNESS_MAIN

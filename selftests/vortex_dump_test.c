@@ -780,6 +780,27 @@ TEST_F_TIMEOUT(dump, recovery_holds_the_card_only_for_the_capture, 120)
 }
 
 /*
+ * What the job printed before it faulted is in its dump: each hardware
+ * thread's text (docs/driver.md, "The kernels' console").
+ */
+TEST_F_TIMEOUT(dump, console_output_is_in_the_dump, 60)
+{
+	const uint32_t prog[] = {
+		CSRR(5, VX_CSR_MHARTID), ANDI(6, 5, 63), ADDI(6, 6, 0x40),
+		ADDI(7, 0, 'o'), SB(7, 6, 0), ADDI(7, 0, 'k'), SB(7, 6, 0),
+		LW(7, 0, 0x10),		/* a load fault */
+	};
+	const char *sec;
+
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog, sizeof(prog)));
+	ASSERT_NE(NULL, self->text);
+	sec = strstr(self->text, "\nconsole:\n");
+	ASSERT_NE(NULL, sec) TH_LOG("no console section");
+	EXPECT_EQ(0, num(sec, "dropped"));
+	EXPECT_NE(NULL, strstr(sec, "    - hart: 0\n      text: \"ok\"\n"));
+}
+
+/*
  * COMPRESS_ELF: the section says zlib, the stream is smaller than the ELF,
  * and it inflates to an ELF with the fault's rows.
  */

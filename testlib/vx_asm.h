@@ -32,6 +32,8 @@
 #define LUI(rd, imm20)      ((uint32_t)(imm20) << 12 | (rd) << 7 | 0x37)
 #define LW(rd, rs1, imm)    RV_I(imm, rs1, 2, rd, 0x03)
 #define SW(rs2, rs1, imm)   RV_S(imm, rs2, rs1, 2, 0x23)
+#define SB(rs2, rs1, imm)   RV_S(imm, rs2, rs1, 0, 0x23)
+#define ANDI(rd, rs1, imm)  RV_I(imm, rs1, 7, rd, 0x13)
 #define SLLI(rd, rs1, sh)   RV_I(sh, rs1, 1, rd, 0x13)
 #define CSRRW(rd, csr, rs1) RV_I(csr, rs1, 1, rd, 0x73)
 #define CSRR(rd, csr)       RV_I(csr, 0, 2, rd, 0x73)

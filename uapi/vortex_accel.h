@@ -42,6 +42,7 @@ extern "C" {
 #define DRM_VORTEX_SUBMIT		0x03
 #define DRM_VORTEX_WAIT			0x04
 #define DRM_VORTEX_DCR			0x06
+#define DRM_VORTEX_CONSOLE		0x07
 /* 0x10..0x2f are reserved for the debugger interface. */
 #define DRM_VORTEX_DEBUG_ATTACH		0x10
 #define DRM_VORTEX_CODE_OBJECT		0x11
@@ -59,6 +60,10 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_WAIT, struct drm_vortex_wait)
 #define DRM_IOCTL_VORTEX_DCR \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_DCR, struct drm_vortex_dcr)
+#define DRM_IOCTL_VORTEX_CONSOLE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_CONSOLE, struct drm_vortex_console)
+#define DRM_IOCTL_VORTEX_CONSOLE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_CONSOLE, struct drm_vortex_console)
 #define DRM_IOCTL_VORTEX_DEBUG_ATTACH \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_DEBUG_ATTACH, struct drm_vortex_debug_attach)
 #define DRM_IOCTL_VORTEX_CODE_OBJECT \
@@ -102,6 +107,8 @@ extern "C" {
 #define DRM_VORTEX_CAP_BO_ACCESS	(1ull << 6)
 /* DRM_VORTEX_SUBMIT_CORES and DRM_IOCTL_VORTEX_DCR: Vortex's launch model */
 #define DRM_VORTEX_CAP_CORES		(1ull << 8)
+/* DRM_IOCTL_VORTEX_CONSOLE: what the file's kernels printed */
+#define DRM_VORTEX_CAP_CONSOLE		(1ull << 9)
 
 /**
  * DOC: Address spaces
@@ -337,6 +344,36 @@ struct drm_vortex_dcr {
 	__u32 value;
 	/** @pad: must be zero */
 	__u32 pad;
+};
+
+/* A console record: the byte, and the mhartid of the lane that printed it. */
+#define DRM_VORTEX_CONSOLE_CHAR(rec)	((rec) & 0xff)
+#define DRM_VORTEX_CONSOLE_HART(rec)	((rec) >> 8)
+
+/**
+ * struct drm_vortex_console - read what this file's kernels printed
+ *
+ * Kernels print by storing bytes to Vortex's IO_COUT (vx_putchar(),
+ * vx_printf()); each byte is a record, DRM_VORTEX_CONSOLE_CHAR() and the
+ * mhartid of the printing lane, DRM_VORTEX_CONSOLE_HART().  Each hardware
+ * thread's records are in the order it printed them.  CONSOLE moves up to
+ * @count records, the oldest first, to @data, and reports in @dropped how
+ * many were lost since the last read (the card's ring or the file's
+ * console was full: docs/driver.md gives the bounds).  Nothing is consumed
+ * on an error.  Errors: -EINVAL for non-zero @flags or @pad, -EFAULT for a
+ * bad @data, -ENOMEM.
+ */
+struct drm_vortex_console {
+	/** @data: user pointer to @count __u32 records */
+	__u64 data;
+	/** @count: in: room in @data; out: records copied */
+	__u32 count;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @dropped: out: records lost since the last read */
+	__u64 dropped;
+	/** @pad: must be zero */
+	__u64 pad;
 };
 
 #define DRM_VORTEX_WAIT_FLAGS		0	/* no flags defined yet */

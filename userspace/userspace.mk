@@ -84,6 +84,7 @@ $(US_LIB): $(US_LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
+
 # ----------------------------------------------------------- vortex-run
 $(O)/guest/vortex-run: $(US_DIR)/tools/vortex-run.c $(US_LIB) $(US_HDRS) \
 		$(TESTLIB_SAMPLES) $(TESTLIB_HDRS)
