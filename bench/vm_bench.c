@@ -11,6 +11,19 @@
  *
  * Medians of RUNS create/close pairs on an idle card, with their range.
  *
+ * And the same 64 MiB at an address the client chooses (VM_BIND, with
+ * DRM_VORTEX_CAP_VM_BIND), of a DRM_VORTEX_BO_NO_MAP buffer made once:
+ *
+ *   vm_bind_map_unmap_64mib_ms
+ *                            VM_BIND MAP at 0x20000000 (16384 4 KiB
+ *                            PTEs) then UNMAP (PTEs cleared, the ASID's
+ *                            TLB entries invalidated); no memory cleared
+ *   vm_bind_vs_bo_create_ratio
+ *                            of each iteration, which runs a create/close
+ *                            pair and a map/unmap pair back to back
+ *
+ * Medians of BIND_RUNS iterations with p10 and p90.
+ *
  * And what sharing ASID 511 costs files past the 510 private ones: two
  * files take turns launching a job that loads a word from each of
  * WALK_PAGES pages, launch + wait each, µs:
@@ -49,6 +62,8 @@
 
 #define RUNS	9
 #define SIZE	(64ull << 20)
+#define BIND_RUNS	31
+#define BIND_VA		0x20000000ull
 
 static int cmp(const void *a, const void *b)
 {
@@ -179,6 +194,52 @@ static int bench_turns(void)
 	return ret;
 }
 
+/* The whole cost of one 64 MiB BO_CREATE + GEM_CLOSE, ms; negative on failure. */
+static double create_close(int fd)
+{
+	int64_t t0 = vx_now();
+	uint32_t h;
+
+	if (_vx_bo_create(fd, SIZE, 0, &h, NULL) || _vx_bo_close(fd, h))
+		return -1;
+	return (vx_now() - t0) / 1e6;
+}
+
+/* VM_BIND map + unmap of 64 MiB against BO_CREATE + GEM_CLOSE, interleaved. */
+static int bench_bind(int fd)
+{
+	static double bind[BIND_RUNS], ratio[BIND_RUNS];
+	int64_t t0, t1;
+	double cc;
+	uint32_t h;
+	int i, ret = 0;
+
+	if (_vx_bo_create(fd, SIZE, DRM_VORTEX_BO_NO_MAP, &h, NULL))
+		return -ENOMEM;
+	for (i = 0; !ret && i < BIND_RUNS; i++) {
+		cc = create_close(fd);
+		t0 = vx_now();
+		ret = _vx_vm_bind(fd, DRM_VORTEX_VM_BIND_OP_MAP, h, 0, BIND_VA, SIZE,
+				  DRM_VORTEX_VM_BIND_READ | DRM_VORTEX_VM_BIND_WRITE);
+		if (!ret)
+			ret = _vx_vm_bind(fd, DRM_VORTEX_VM_BIND_OP_UNMAP, 0, 0,
+					  BIND_VA, SIZE, 0);
+		t1 = vx_now();
+		if (cc < 0)
+			ret = -EIO;
+		bind[i] = (t1 - t0) / 1e6;
+		ratio[i] = bind[i] / cc;
+	}
+	_vx_bo_close(fd, h);
+	if (ret) {
+		fprintf(stderr, "vm_bench: VM_BIND: %s\n", strerror(-ret));
+		return ret;
+	}
+	report_spread("vm_bind_map_unmap_64mib_ms", bind, BIND_RUNS);
+	report_spread("vm_bind_vs_bo_create_ratio", ratio, BIND_RUNS);
+	return 0;
+}
+
 int main(void)
 {
 	double create[RUNS], close_[RUNS], both[RUNS];
@@ -213,6 +274,8 @@ int main(void)
 	report("vm_map_unmap_64mib_ms", both, RUNS);
 	report("vm_bo_create_64mib_ms", create, RUNS);
 	report("vm_bo_close_64mib_ms", close_, RUNS);
+	if (caps & DRM_VORTEX_CAP_VM_BIND && bench_bind(fd))
+		return 1;
 	close(fd);
 	return bench_turns() ? 1 : 0;
 }

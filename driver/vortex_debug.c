@@ -208,15 +208,20 @@ bool vortex_debug_on_breakpoint(struct vortex_debug *dbg, u32 pc)
 	return vortex_debug_bp(dbg, pc);
 }
 
-static void __iomem *vortex_debug_vram(struct vortex_device *vdev, u64 addr)
+/*
+ * VRAM at offset @vram: what a virtual address of the target translates
+ * to (vortex_vm_get_bo()), since a VM_BIND mapping's address says nothing
+ * of where its buffer sits.
+ */
+static void __iomem *vortex_debug_vram(struct vortex_device *vdev, u64 vram)
 {
-	return vdev->vram + (addr - vdev->devaddr);
+	return vdev->vram + vram;
 }
 
 /* Writes an instruction word the card may fetch right after. */
-static void vortex_debug_poke(struct vortex_device *vdev, u64 addr, u32 word)
+static void vortex_debug_poke(struct vortex_device *vdev, u64 vram, u32 word)
 {
-	writel(word, vortex_debug_vram(vdev, addr));
+	writel(word, vortex_debug_vram(vdev, vram));
 	/* Out of the write-combining buffer before the card runs again. */
 	wmb();
 }
@@ -234,10 +239,10 @@ static int vortex_debug_step_one(struct vortex_debug *dbg, u32 warp)
 	vortex_dm_select(vdev, warp, 0);
 	bp = vortex_debug_bp(dbg, vortex_dm_read(vdev, VX_DM_DPC));
 	if (bp)
-		vortex_debug_poke(vdev, bp->addr, bp->orig);
+		vortex_debug_poke(vdev, bp->vram, bp->orig);
 	ret = vortex_dm_request(vdev, VX_DCTRL_STEPREQ, NULL);
 	if (bp)
-		vortex_debug_poke(vdev, bp->addr, VORTEX_EBREAK);
+		vortex_debug_poke(vdev, bp->vram, VORTEX_EBREAK);
 	return ret;
 }
 
@@ -490,12 +495,15 @@ out_unlock:
 }
 
 /*
- * The target's buffer at @addr, with a reference, and in @avail its bytes
- * from @addr on; NULL if no space of the target maps @addr.  Any of the
- * target's files will do: a buffer has one address in every space.
+ * The target's buffer at @addr, with a reference, in @avail its bytes
+ * from @addr on and in @vram the VRAM offset of @addr; NULL if no space of
+ * the target maps @addr.  The first of the target's files that maps it:
+ * they agree unless VM_BIND made them differ (uapi, "User-chosen virtual
+ * addresses").
  */
 static struct drm_gem_object *vortex_debug_target_bo(struct vortex_debug *dbg,
-						     u64 addr, u64 *avail)
+						     u64 addr, u64 *avail,
+						     u64 *vram)
 {
 	struct drm_device *drm = &dbg->vdev->drm;
 	struct drm_gem_object *obj = NULL;
@@ -507,7 +515,7 @@ static struct drm_gem_object *vortex_debug_target_bo(struct vortex_debug *dbg,
 
 		if (vfile->pid != dbg->target)
 			continue;
-		obj = vortex_vm_get_bo(vfile->vm, addr, avail);
+		obj = vortex_vm_get_bo(vfile->vm, addr, avail, vram);
 		if (obj)
 			break;
 	}
@@ -519,12 +527,12 @@ static struct drm_gem_object *vortex_debug_target_bo(struct vortex_debug *dbg,
 static bool vortex_debug_target_maps(struct vortex_debug *dbg, u64 addr, u64 len)
 {
 	struct drm_gem_object *obj;
-	u64 avail;
+	u64 avail, vram;
 
 	if (addr + len < addr)
 		return false;
 	while (len) {
-		obj = vortex_debug_target_bo(dbg, addr, &avail);
+		obj = vortex_debug_target_bo(dbg, addr, &avail, &vram);
 		if (!obj)
 			return false;
 		drm_gem_object_put(obj);
@@ -540,8 +548,8 @@ static void vortex_debug_clear_bp(struct vortex_debug *dbg,
 				  struct vortex_breakpoint *bp, bool card)
 {
 	/* Unless the program or the debugger wrote over it meanwhile. */
-	if (card && readl(vortex_debug_vram(dbg->vdev, bp->addr)) == VORTEX_EBREAK)
-		vortex_debug_poke(dbg->vdev, bp->addr, bp->orig);
+	if (card && readl(vortex_debug_vram(dbg->vdev, bp->vram)) == VORTEX_EBREAK)
+		vortex_debug_poke(dbg->vdev, bp->vram, bp->orig);
 	drm_gem_object_put(bp->obj);
 	bp->obj = NULL;
 }
@@ -553,7 +561,7 @@ static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg,
 	struct drm_vortex_debug_breakpoint args;
 	struct drm_gem_object *obj = NULL;
 	struct vortex_breakpoint *bp;
-	u64 avail;
+	u64 avail, vram = 0;
 	int ret = 0;
 
 	if (copy_from_user(&args, uarg, sizeof(args)))
@@ -562,7 +570,7 @@ static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg,
 	    args.space != DRM_VORTEX_DEBUG_SPACE_DEVICE || args.addr & 3)
 		return -EINVAL;
 	if (args.op == DRM_VORTEX_DEBUG_BP_SET) {
-		obj = vortex_debug_target_bo(dbg, args.addr, &avail);
+		obj = vortex_debug_target_bo(dbg, args.addr, &avail, &vram);
 		if (!obj)
 			return -ENXIO;
 	}
@@ -577,10 +585,11 @@ static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg,
 		} else {
 			bp = &dbg->bps[dbg->nbps++];
 			bp->addr = args.addr;
-			bp->orig = readl(vortex_debug_vram(vdev, args.addr));
+			bp->vram = vram;
+			bp->orig = readl(vortex_debug_vram(vdev, vram));
 			bp->obj = obj;
 			obj = NULL;
-			vortex_debug_poke(vdev, args.addr, VORTEX_EBREAK);
+			vortex_debug_poke(vdev, vram, VORTEX_EBREAK);
 		}
 	} else if (!bp) {
 		ret = -ENOENT;
@@ -618,8 +627,8 @@ static void vortex_debug_mem_hide_bps(struct vortex_debug *dbg, u64 addr,
 				buf[a - addr] = ((u8 *)&bp->orig)[b];
 				continue;
 			}
-			((u8 *)&bp->orig)[b] = readb(vortex_debug_vram(dbg->vdev, a));
-			writeb(((const u8 *)&ebreak)[b], vortex_debug_vram(dbg->vdev, a));
+			((u8 *)&bp->orig)[b] = readb(vortex_debug_vram(dbg->vdev, bp->vram + b));
+			writeb(((const u8 *)&ebreak)[b], vortex_debug_vram(dbg->vdev, bp->vram + b));
 		}
 	}
 }
@@ -642,19 +651,19 @@ static int vortex_debug_mem_chunk(struct vortex_debug *dbg, u64 addr,
 				  u8 *bounce, u32 n, bool write)
 {
 	struct drm_gem_object *obj;
-	u64 done, piece;
+	u64 done, piece, vram;
 
 	for (done = 0; done < n; done += piece) {
-		obj = vortex_debug_target_bo(dbg, addr + done, &piece);
+		obj = vortex_debug_target_bo(dbg, addr + done, &piece, &vram);
 		if (!obj)
 			return -ENXIO;	/* unmapped since it was checked */
 		piece = min_t(u64, piece, n - done);
 		if (write)
-			memcpy_toio(vortex_debug_vram(dbg->vdev, addr + done),
+			memcpy_toio(vortex_debug_vram(dbg->vdev, vram),
 				    bounce + done, piece);
 		else
 			memcpy_fromio(bounce + done,
-				      vortex_debug_vram(dbg->vdev, addr + done), piece);
+				      vortex_debug_vram(dbg->vdev, vram), piece);
 		drm_gem_object_put(obj);
 	}
 	vortex_debug_mem_hide_bps(dbg, addr, bounce, n, write);

@@ -33,6 +33,8 @@ struct vortex_breakpoint {
 	u32 addr;
 	/** @orig: the word ebreak replaced */
 	u32 orig;
+	/** @vram: the VRAM offset @addr translated to when it was set */
+	u64 vram;
 	/**
 	 * @obj: the buffer holding it, referenced: its memory is nobody
 	 * else's until the breakpoint is cleared and the word restored

@@ -130,15 +130,15 @@ static void vortex_dump_string(struct vortex_device *vdev, struct vortex_job *jo
 			       u32 addr, char *out)
 {
 	struct drm_gem_object *obj;
-	u64 avail = 0;
+	u64 avail = 0, vram;
 	u32 i;
 
 	out[0] = 0;
-	obj = vortex_vm_get_bo(job->vfile->vm, addr, &avail);
+	obj = vortex_vm_get_bo(job->vfile->vm, addr, &avail, &vram);
 	if (!obj)
 		return;
 	for (i = 0; i < VORTEX_DUMP_STR - 1 && i < avail; i++) {
-		out[i] = readb(vdev->vram + (addr - vdev->devaddr) + i);
+		out[i] = readb(vdev->vram + vram + i);
 		if (!out[i])
 			break;
 	}

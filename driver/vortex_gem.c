@@ -41,6 +41,15 @@ u64 vortex_bo_devaddr(struct vortex_bo *bo)
 }
 
 /*
+ * The address a client learns: a DRM_VORTEX_BO_NO_MAP buffer's client
+ * places it with VM_BIND and is not told where it sits in VRAM.
+ */
+static u64 vortex_bo_user_addr(struct vortex_bo *bo)
+{
+	return bo->flags & DRM_VORTEX_BO_NO_MAP ? 0 : vortex_bo_devaddr(bo);
+}
+
+/*
  * Zero a buffer, a slice at a time: a buffer may be 2 GiB.  Done when it is
  * freed, so freed data is not left for the next job, and again when it is
  * created, because any kernel can write anywhere in VRAM, free parts too,
@@ -226,7 +235,7 @@ int vortex_gem_bo_create_ioctl(struct drm_device *drm, void *data,
 
 	ret = drm_gem_handle_create(file, &bo->base, &args->handle);
 	if (!ret)
-		args->dev_addr = vortex_bo_devaddr(bo);
+		args->dev_addr = vortex_bo_user_addr(bo);
 	/* The handle holds the object now, or it goes away here. */
 	drm_gem_object_put(&bo->base);
 	return ret;
@@ -250,7 +259,7 @@ int vortex_gem_bo_info_ioctl(struct drm_device *drm, void *data,
 	}
 
 	args->mmap_offset = drm_vma_node_offset_addr(&obj->vma_node);
-	args->dev_addr = vortex_bo_devaddr(to_vortex_bo(obj));
+	args->dev_addr = vortex_bo_user_addr(to_vortex_bo(obj));
 	args->size = obj->size;
 	args->flags = to_vortex_bo(obj)->flags;
 

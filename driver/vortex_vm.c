@@ -24,6 +24,10 @@
  * mappings: one &drm_gpuva each, linked to its object through a
  * &drm_gpuvm_bo, which holds a reference on the object.
  *
+ * DRM_VORTEX_BO_NO_MAP buffers get no such mapping; VM_BIND
+ * (vortex_vm_bind.c) maps pages of any buffer at addresses the client
+ * chooses, beside the handle mappings, in the same &drm_gpuvm and tables.
+ *
  * A handle closed while the file has jobs keeps its mapping until every
  * job made before the close has left the card for good (a job may use any
  * buffer of its file, not only those it lists); jobs made after it do not
@@ -70,12 +74,12 @@
 #include "vortex_gem.h"
 #include "vortex_regs.h"
 #include "vortex_vm.h"
+#include "vortex_vm_internal.h"
 
-#define VORTEX_VM_PTES		1024		/* entries of a table */
 #define VORTEX_VM_MAX_ASID	511		/* 9 bits; 0 is never used */
 #define VORTEX_VM_SHARED_ASID	VORTEX_VM_MAX_ASID
 /* The dump window: one level-0 table's worth, below VRAM. */
-#define VORTEX_VM_WINDOW	0x40000000ull
+#define VORTEX_VM_WINDOW	DRM_VORTEX_VM_RESERVED_START
 /* Unmapping more pages than this invalidates the ASID, not each page. */
 #define VORTEX_VM_INVAL_PAGES	16
 
@@ -83,7 +87,7 @@
 				 VX_PTE_U | VX_PTE_A | VX_PTE_D)
 
 /* The leaf bits of a buffer's mapping: what its DRM_VORTEX_BO_GPU_* flags allow. */
-static u32 vortex_vm_leaf(const struct vortex_bo *bo)
+u32 vortex_vm_leaf(const struct vortex_bo *bo)
 {
 	u32 leaf = VORTEX_PTE_LEAF;
 
@@ -92,65 +96,6 @@ static u32 vortex_vm_leaf(const struct vortex_bo *bo)
 	if (bo->flags & DRM_VORTEX_BO_GPU_NO_EXEC)
 		leaf &= ~VX_PTE_X;
 	return leaf;
-}
-
-/**
- * struct vortex_vma - one buffer mapped in one address space
- */
-struct vortex_vma {
-	/** @va: the mapping, in the space's &drm_gpuvm */
-	struct drm_gpuva va;
-	/** @handles: the file's handles to the buffer (one, in practice) */
-	unsigned int handles;
-	/** @deferred: on &vortex_vm.deferred while unmapping waits for jobs */
-	struct list_head deferred;
-	/** @last_job: the space's newest job when the last handle closed */
-	u64 last_job;
-};
-
-/**
- * struct vortex_vm - one file's GPU address space
- */
-struct vortex_vm {
-	/** @base: VA ranges, mappings and buffer links */
-	struct drm_gpuvm base;
-	/** @vdev: the card */
-	struct vortex_device *vdev;
-	/** @lock: protects the mappings, the page tables and @deferred */
-	struct mutex lock;
-	/** @jobs_lock: protects @jobs and @job_seq (process context) */
-	spinlock_t jobs_lock;
-	/** @jobs: the file's jobs not yet freed, oldest first */
-	struct list_head jobs;
-	/** @job_seq: number of the newest job */
-	u64 job_seq;
-	/**
-	 * @deferred: mappings without a handle, by &vortex_vma.last_job:
-	 * each is unmapped once every job up to its last_job has ended
-	 */
-	struct list_head deferred;
-	/** @asid: the space's ASID */
-	u32 asid;
-	/** @id: unique on the card, never reused (the shared ASID's owner) */
-	u64 id;
-	/** @root: the level-1 table */
-	struct drm_mm_node root;
-	/** @window: the level-0 table of the dump window */
-	struct drm_mm_node window;
-	/** @tables: level-0 tables, by level-1 index, or NULL */
-	struct drm_mm_node *tables[VORTEX_VM_PTES];
-	/** @used: valid PTEs in each of @tables */
-	u16 used[VORTEX_VM_PTES];
-};
-
-static struct vortex_vm *to_vortex_vm(struct drm_gpuvm *gpuvm)
-{
-	return container_of(gpuvm, struct vortex_vm, base);
-}
-
-static struct vortex_vma *to_vortex_vma(struct drm_gpuva *va)
-{
-	return container_of(va, struct vortex_vma, va);
 }
 
 static u64 vortex_vm_node_pa(struct vortex_device *vdev, struct drm_mm_node *node)
@@ -197,8 +142,9 @@ static void vortex_vm_table_free(struct vortex_vm *vm, struct drm_mm_node *node)
 }
 
 /*
- * Whether the 4 MiB piece of [@va, @end) at @va is a megapage: map and
- * unmap decide alike.  The address is its own physical address.
+ * Whether the 4 MiB piece of [@va, @end) at @va may be a megapage: a
+ * handle's mapping, where the address is its own physical address, is
+ * mapped with one wherever this holds; VM_BIND's never are.
  */
 static bool vortex_vm_mega(u64 va, u64 end)
 {
@@ -216,7 +162,8 @@ static void vortex_vm_clear_range(struct vortex_vm *vm, u64 va, u64 end, bool hw
 		u64 next = min_t(u64, end, ALIGN_DOWN(va, SZ_4M) + SZ_4M);
 		u32 n = (next - va) >> VX_PAGE_SHIFT;
 
-		if (vortex_vm_mega(va, end)) {
+		/* A 4 MiB slot with a level-0 table holds no megapage. */
+		if (vortex_vm_mega(va, end) && !vm->tables[l1]) {
 			if (hw)
 				vortex_vm_set(vm, &vm->root, l1, 0);
 		} else if (vm->tables[l1]) {
@@ -274,15 +221,20 @@ static void vortex_vm_tlb_inval(struct vortex_vm *vm, u64 va, u64 size);
  * Undoes a mapping that never got to a job of its own: a job of the file
  * may still have touched it meanwhile, so it is invalidated like any.
  */
-static void vortex_vm_unmap_range(struct vortex_vm *vm, u64 va, u64 end)
+void vortex_vm_unmap_range(struct vortex_vm *vm, u64 va, u64 end)
 {
 	vortex_vm_clear_range(vm, va, end, true);
 	vortex_vm_tlb_inval(vm, va, end - va);
 	vortex_vm_sweep(vm, va, end);
 }
 
-/* Maps [@va, @va + @size) onto itself with @leaf; undone in full on failure. */
-static int vortex_vm_map_range(struct vortex_vm *vm, u64 va, u64 size, u32 leaf)
+/*
+ * Maps [@va, @va + @size) onto the device addresses from @pa with @leaf,
+ * with megapages (@mega, a handle's mapping: @pa == @va) where they fit;
+ * undone in full on failure.
+ */
+int vortex_vm_map_range(struct vortex_vm *vm, u64 va, u64 pa, u64 size,
+			u32 leaf, bool mega)
 {
 	u64 start = va, end = va + size;
 	int ret;
@@ -291,8 +243,9 @@ static int vortex_vm_map_range(struct vortex_vm *vm, u64 va, u64 size, u32 leaf)
 		u32 l1 = va >> 22;
 		u64 next = min_t(u64, end, ALIGN_DOWN(va, SZ_4M) + SZ_4M);
 
-		if (vortex_vm_mega(va, end)) {
-			vortex_vm_set(vm, &vm->root, l1, vortex_pte(va, leaf));
+		if (mega && vortex_vm_mega(va, end)) {
+			vortex_vm_set(vm, &vm->root, l1, vortex_pte(pa, leaf));
+			pa += next - va;
 			va = next;
 			continue;
 		}
@@ -302,9 +255,9 @@ static int vortex_vm_map_range(struct vortex_vm *vm, u64 va, u64 size, u32 leaf)
 				vortex_vm_unmap_range(vm, start, va);
 			return ret;
 		}
-		for (; va < next; va += SZ_4K) {
+		for (; va < next; va += SZ_4K, pa += SZ_4K) {
 			vortex_vm_set(vm, vm->tables[l1], (va >> VX_PAGE_SHIFT) & 1023,
-				      vortex_pte(va, leaf));
+				      vortex_pte(pa, leaf));
 			vm->used[l1]++;
 		}
 	}
@@ -339,7 +292,7 @@ static void vortex_vm_tlb_inval(struct vortex_vm *vm, u64 va, u64 size)
  * Removes @vma: PTEs cleared and the TLB invalidated (if the card is still
  * there) before the link, and so the object, is let go.
  */
-static void vortex_vm_unmap_locked(struct vortex_vm *vm, struct vortex_vma *vma)
+void vortex_vm_unmap_locked(struct vortex_vm *vm, struct vortex_vma *vma)
 {
 	struct drm_gem_object *obj = vma->va.gem.obj;
 	u64 va = vma->va.va.addr, size = vma->va.va.range;
@@ -367,6 +320,7 @@ static void vortex_vm_unmap_locked(struct vortex_vm *vm, struct vortex_vma *vma)
 	kfree(vma);
 }
 
+/* The mapping @obj's handles made, if any (not one VM_BIND made there). */
 static struct vortex_vma *vortex_vm_find(struct vortex_vm *vm,
 					 struct drm_gem_object *obj)
 {
@@ -374,7 +328,33 @@ static struct vortex_vma *vortex_vm_find(struct vortex_vm *vm,
 
 	va = drm_gpuva_find(&vm->base, vortex_bo_devaddr(to_vortex_bo(obj)),
 			    obj->size);
-	return va ? to_vortex_vma(va) : NULL;
+	if (!va || va->gem.obj != obj || to_vortex_vma(va)->bound)
+		return NULL;
+	return to_vortex_vma(va);
+}
+
+/**
+ * vortex_vm_range_free() - whether nothing is mapped in [@start, @end)
+ * @vm: the space, locked, reaped
+ * @start: first address
+ * @end: past the last
+ *
+ * Return: 0; -EEXIST something is mapped there; -EBUSY only mappings
+ * whose unmapping waits for older jobs.
+ */
+int vortex_vm_range_free(struct vortex_vm *vm, u64 start, u64 end)
+{
+	struct drm_gpuva *va;
+	int ret = 0;
+
+	lockdep_assert_held(&vm->lock);
+	drm_gpuvm_for_each_va_range(va, &vm->base, start, end) {
+		if (va == &vm->base.kernel_alloc_node ||
+		    list_empty(&to_vortex_vma(va)->deferred))
+			return -EEXIST;
+		ret = -EBUSY;
+	}
+	return ret;
 }
 
 static int vortex_vm_map_locked(struct vortex_vm *vm, struct drm_gem_object *obj)
@@ -394,11 +374,19 @@ static int vortex_vm_map_locked(struct vortex_vm *vm, struct drm_gem_object *obj
 	INIT_LIST_HEAD(&vma->deferred);
 	vma->handles = 1;
 	drm_gpuva_init(&vma->va, va, obj->size, obj, 0);
-	/* Buffers never overlap, and none is in the reserved window. */
+	/*
+	 * Buffers never overlap, and none is in the reserved window; but
+	 * VM_BIND may have put another buffer at this one's address.
+	 */
+	vortex_vm_reap_locked(vm);
+	ret = vortex_vm_range_free(vm, va, va + obj->size);
+	if (ret)
+		goto out_free;
 	ret = drm_gpuva_insert(&vm->base, &vma->va);
 	if (drm_WARN_ON(&vm->vdev->drm, ret))
 		goto out_free;
-	ret = vortex_vm_map_range(vm, va, obj->size, vortex_vm_leaf(to_vortex_bo(obj)));
+	ret = vortex_vm_map_range(vm, va, va, obj->size,
+				  vortex_vm_leaf(to_vortex_bo(obj)), true);
 	if (ret)
 		goto out_remove;
 
@@ -434,7 +422,10 @@ out_exit:
  * A buffer whose earlier handle is closed but still mapped (jobs were in
  * flight) takes that mapping back.
  *
- * Return: 0, -ENOMEM (no memory or VRAM for page tables), -ENODEV.
+ * A DRM_VORTEX_BO_NO_MAP buffer is mapped only by VM_BIND.
+ *
+ * Return: 0, -ENOMEM (no memory or VRAM for page tables), -ENODEV,
+ * -EEXIST or -EBUSY (VM_BIND mapped something else there).
  */
 int vortex_vm_gem_open(struct drm_gem_object *obj, struct drm_file *file)
 {
@@ -442,6 +433,9 @@ int vortex_vm_gem_open(struct drm_gem_object *obj, struct drm_file *file)
 	struct vortex_vm *vm = vfile->vm;
 	struct vortex_vma *vma;
 	int ret = 0;
+
+	if (to_vortex_bo(obj)->flags & DRM_VORTEX_BO_NO_MAP)
+		return 0;
 
 	mutex_lock(&vm->lock);
 	vma = vortex_vm_find(vm, obj);
@@ -474,7 +468,7 @@ static u64 vortex_vm_oldest_job(struct vortex_vm *vm)
 }
 
 /* Unmaps the deferred mappings whose jobs have all ended. */
-static void vortex_vm_reap_locked(struct vortex_vm *vm)
+void vortex_vm_reap_locked(struct vortex_vm *vm)
 {
 	u64 oldest = vortex_vm_oldest_job(vm);
 	struct vortex_vma *vma, *next;
@@ -501,23 +495,40 @@ void vortex_vm_gem_close(struct drm_gem_object *obj, struct drm_file *file)
 	struct vortex_vm *vm = vfile->vm;
 	struct vortex_vma *vma;
 
+	if (to_vortex_bo(obj)->flags & DRM_VORTEX_BO_NO_MAP)
+		return;
 	mutex_lock(&vm->lock);
 	vma = vortex_vm_find(vm, obj);
 	if (!drm_WARN_ON(obj->dev, !vma || !vma->handles) && !--vma->handles) {
 		/*
 		 * SUBMIT numbers its job before it looks handles up, and this
 		 * handle is out of the table by now: a job that found it has
-		 * a number up to this one.  On the list before the check, so
-		 * that a job ending meanwhile either is seen gone here or has
-		 * its successor or its release see the entry.
+		 * a number up to this one.
 		 */
-		spin_lock(&vm->jobs_lock);
-		vma->last_job = vm->job_seq;
-		spin_unlock(&vm->jobs_lock);
-		list_add_tail(&vma->deferred, &vm->deferred);
+		vortex_vm_defer_locked(vm, vma);
 		vortex_vm_reap_locked(vm);
 	}
 	mutex_unlock(&vm->lock);
+}
+
+/**
+ * vortex_vm_defer_locked() - unmap @vma once the jobs made so far have ended
+ * @vm: the space, locked
+ * @vma: a mapping no new job may use from now on
+ *
+ * The next vortex_vm_reap_locked() unmaps it if they have ended already.
+ */
+void vortex_vm_defer_locked(struct vortex_vm *vm, struct vortex_vma *vma)
+{
+	/*
+	 * On the list before the reap's check, so that a job ending
+	 * meanwhile either is seen gone there or has its successor or its
+	 * release see the entry.  Numbers only grow: the list stays sorted.
+	 */
+	spin_lock(&vm->jobs_lock);
+	vma->last_job = vm->job_seq;
+	spin_unlock(&vm->jobs_lock);
+	list_add_tail(&vma->deferred, &vm->deferred);
 }
 
 static void vortex_vm_reap(struct vortex_vm *vm)
@@ -585,11 +596,13 @@ void vortex_vm_job_put(struct vortex_vm *vm, struct vortex_vm_ticket *t)
  * @vm: the space
  * @addr: a virtual address
  * @avail: out: bytes of the mapping from @addr on
+ * @vram: out: the VRAM offset @addr translates to
  *
  * Return: the buffer, to drm_gem_object_put(), or NULL if @addr is not
  * mapped in @vm.
  */
-struct drm_gem_object *vortex_vm_get_bo(struct vortex_vm *vm, u64 addr, u64 *avail)
+struct drm_gem_object *vortex_vm_get_bo(struct vortex_vm *vm, u64 addr,
+					u64 *avail, u64 *vram)
 {
 	struct drm_gem_object *obj = NULL;
 	struct drm_gpuva *va;
@@ -600,6 +613,8 @@ struct drm_gem_object *vortex_vm_get_bo(struct vortex_vm *vm, u64 addr, u64 *ava
 		obj = va->gem.obj;
 		drm_gem_object_get(obj);
 		*avail = va->va.addr + va->va.range - addr;
+		*vram = to_vortex_bo(obj)->node.start + va->gem.offset +
+			(addr - va->va.addr);
 	}
 	mutex_unlock(&vm->lock);
 	return obj;
@@ -705,6 +720,9 @@ static void vortex_vm_free(struct drm_gpuvm *gpuvm)
 
 static const struct drm_gpuvm_ops vortex_vm_ops = {
 	.vm_free = vortex_vm_free,
+	.sm_step_map = vortex_vm_bind_step_map,
+	.sm_step_remap = vortex_vm_bind_step_remap,
+	.sm_step_unmap = vortex_vm_bind_step_unmap,
 };
 
 /**

@@ -6,6 +6,7 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
+struct drm_device;
 struct drm_file;
 struct drm_gem_object;
 struct vortex_device;
@@ -41,7 +42,10 @@ int vortex_vm_gem_open(struct drm_gem_object *obj, struct drm_file *file);
 void vortex_vm_gem_close(struct drm_gem_object *obj, struct drm_file *file);
 
 struct drm_gem_object *vortex_vm_get_bo(struct vortex_vm *vm, u64 addr,
-					u64 *avail);
+					u64 *avail, u64 *vram);
+
+int vortex_vm_bind_ioctl(struct drm_device *drm, void *data,
+			 struct drm_file *file);
 
 u64 vortex_vm_window_map(struct vortex_vm *vm, u64 vram_offset, u64 size);
 void vortex_vm_window_unmap(struct vortex_vm *vm, u64 size);

@@ -64,8 +64,8 @@ guest_boot doorbell-off "$guest_tests" --device-props fast-doorbell=off
 # the boot, and the driver's work items really run beside the ioctls
 # (some races, like a closed file's entity put back into the scheduler's
 # run queue, were seen only with two CPUs).
-guest_boot slub-smp2 "vortex_reliability_test vortex_debug_test vortex_vm_test" \
-	--smp 2 --tests vortex_reliability_test,vortex_debug_test,vortex_vm_test \
+guest_boot slub-smp2 "vortex_reliability_test vortex_debug_test vortex_vm_test vortex_vmbind_test" \
+	--smp 2 --tests vortex_reliability_test,vortex_debug_test,vortex_vm_test,vortex_vmbind_test \
 	--append "slub_debug=FZPU"
 
 # The debug servers in a guest, driven from the host: gdb-multiarch against

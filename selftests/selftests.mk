@@ -28,11 +28,12 @@ $(O)/guest/selftests/vortex_bar_test: selftests/vortex_bar_test.c hw/vortex_regs
 GUEST_TESTS += $(O)/guest/selftests/vortex_bar_test
 
 # --- raw-ioctl suites: recovery races and bounds, core ioctls on the accel
-# node, CPU mappings, module parameters, per-file address spaces (each one
-# file, one concern)
+# node, CPU mappings, module parameters, per-file address spaces, VM_BIND
+# (each one file, one concern)
 VX_RAW_TESTS := vortex_reliability_test vortex_core_ioctl_test vortex_mmap_test \
 	vortex_module_test vortex_debug_test vortex_dump_test vortex_vm_test \
-	vortex_cores_test
+	vortex_cores_test \
+	vortex_vmbind_test
 
 $(VX_RAW_TESTS:%=$(O)/guest/selftests/%): $(O)/guest/selftests/%: selftests/%.c \
 		uapi/vortex_accel.h selftests/vortex_test_ioctl.h \
@@ -45,6 +46,9 @@ $(VX_RAW_TESTS:%=$(O)/guest/selftests/%): $(O)/guest/selftests/%: selftests/%.c 
 $(O)/guest/selftests/vortex_dump_test: VX_TEST_LDLIBS := -lz
 # vortex_vm_test closes a buffer from a thread while a job uses it.
 $(O)/guest/selftests/vortex_vm_test: VX_TEST_LDLIBS := -lpthread
+# The address-space suites share one client.
+$(O)/guest/selftests/vortex_vm_test $(O)/guest/selftests/vortex_vmbind_test: \
+		selftests/vortex_vm_client.h
 # vortex_reliability_test closes a file from a thread while the scheduler holds it.
 $(O)/guest/selftests/vortex_reliability_test: VX_TEST_LDLIBS := -lpthread
 

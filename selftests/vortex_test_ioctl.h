@@ -131,6 +131,19 @@ static inline int _vx_submit(int fd, struct drm_vortex_submit *s)
 	return vx_ioctl(fd, DRM_IOCTL_VORTEX_SUBMIT, s);
 }
 
+/* DRM_IOCTL_VORTEX_VM_BIND: @op of [@va, @va + @range), from @handle's @offset. */
+static inline int _vx_vm_bind(int fd, uint32_t op, uint32_t handle,
+			      uint64_t offset, uint64_t va, uint64_t range,
+			      uint32_t flags)
+{
+	struct drm_vortex_vm_bind b = {
+		.op = op, .flags = flags, .handle = handle,
+		.bo_offset = offset, .va = va, .range = range,
+	};
+
+	return vx_ioctl(fd, DRM_IOCTL_VORTEX_VM_BIND, &b);
+}
+
 /* Waits up to @rel_ns from now; 0 polls. */
 static inline int _vx_wait(int fd, uint64_t seqno, int64_t rel_ns, int32_t *status)
 {

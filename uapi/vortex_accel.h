@@ -41,6 +41,7 @@ extern "C" {
 #define DRM_VORTEX_BO_INFO		0x02
 #define DRM_VORTEX_SUBMIT		0x03
 #define DRM_VORTEX_WAIT			0x04
+#define DRM_VORTEX_VM_BIND		0x05
 #define DRM_VORTEX_DCR			0x06
 #define DRM_VORTEX_CONSOLE		0x07
 /* 0x10..0x2f are reserved for the debugger interface. */
@@ -58,10 +59,10 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_SUBMIT, struct drm_vortex_submit)
 #define DRM_IOCTL_VORTEX_WAIT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_WAIT, struct drm_vortex_wait)
+#define DRM_IOCTL_VORTEX_VM_BIND \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_VM_BIND, struct drm_vortex_vm_bind)
 #define DRM_IOCTL_VORTEX_DCR \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_DCR, struct drm_vortex_dcr)
-#define DRM_IOCTL_VORTEX_CONSOLE \
-	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_CONSOLE, struct drm_vortex_console)
 #define DRM_IOCTL_VORTEX_CONSOLE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_CONSOLE, struct drm_vortex_console)
 #define DRM_IOCTL_VORTEX_DEBUG_ATTACH \
@@ -105,6 +106,12 @@ extern "C" {
 #define DRM_VORTEX_CAP_VM		(1ull << 5)
 /* BO_CREATE takes DRM_VORTEX_BO_GPU_READ_ONLY and _NO_EXEC; BO_INFO reports them. */
 #define DRM_VORTEX_CAP_BO_ACCESS	(1ull << 6)
+/*
+ * DRM_IOCTL_VORTEX_VM_BIND maps buffers at virtual addresses the client
+ * chooses, and BO_CREATE takes DRM_VORTEX_BO_NO_MAP (see "User-chosen
+ * virtual addresses" below).
+ */
+#define DRM_VORTEX_CAP_VM_BIND		(1ull << 7)
 /* DRM_VORTEX_SUBMIT_CORES and DRM_IOCTL_VORTEX_DCR: Vortex's launch model */
 #define DRM_VORTEX_CAP_CORES		(1ull << 8)
 /* DRM_IOCTL_VORTEX_CONSOLE: what the file's kernels printed */
@@ -162,8 +169,15 @@ struct drm_vortex_get_param {
  */
 #define DRM_VORTEX_BO_GPU_READ_ONLY	(1u << 0)
 #define DRM_VORTEX_BO_GPU_NO_EXEC	(1u << 1)
+/*
+ * Mapped by no handle: only DRM_IOCTL_VORTEX_VM_BIND maps the buffer, in
+ * any file (see "User-chosen virtual addresses"); @dev_addr reads 0.
+ * Bit 2 is reserved (-EINVAL).
+ */
+#define DRM_VORTEX_BO_NO_MAP		(1u << 3)
 #define DRM_VORTEX_BO_FLAGS		(DRM_VORTEX_BO_GPU_READ_ONLY | \
-					 DRM_VORTEX_BO_GPU_NO_EXEC)
+					 DRM_VORTEX_BO_GPU_NO_EXEC | \
+					 DRM_VORTEX_BO_NO_MAP)
 
 /**
  * struct drm_vortex_bo_create - allocate a zero-filled buffer in VRAM
@@ -182,7 +196,8 @@ struct drm_vortex_bo_create {
 	__u32 handle;
 	/**
 	 * @dev_addr: out: virtual address of the first byte in the file's
-	 * space (see "Address spaces"; it is also the buffer's VRAM address)
+	 * space (see "Address spaces"; it is also the buffer's VRAM address);
+	 * 0 for a DRM_VORTEX_BO_NO_MAP buffer
 	 */
 	__u64 dev_addr;
 };
@@ -200,7 +215,10 @@ struct drm_vortex_bo_info {
 	__u32 flags;
 	/** @mmap_offset: out: offset to pass to mmap() on the device fd */
 	__u64 mmap_offset;
-	/** @dev_addr: out: virtual address of the first byte, as at creation */
+	/**
+	 * @dev_addr: out: virtual address of the first byte, as at creation
+	 * (0 for a DRM_VORTEX_BO_NO_MAP buffer)
+	 */
 	__u64 dev_addr;
 	/** @size: out: size in bytes (whole pages) */
 	__u64 size;
@@ -404,6 +422,101 @@ struct drm_vortex_wait {
 	 * dropped because the device went away or its file was closed
 	 */
 	__s32 status;
+};
+
+/* ============================================ user-chosen virtual addresses */
+
+/**
+ * DOC: User-chosen virtual addresses
+ *
+ * With DRM_VORTEX_CAP_VM_BIND a client places buffers in its file's space
+ * itself, as Vortex's runtime does (its stack at 0xFFFF0000 down, its I/O
+ * page at 0x40, its code at 0x80000000): DRM_IOCTL_VORTEX_VM_BIND maps
+ * pages of a buffer at a virtual address and unmaps virtual ranges.  The
+ * two kinds of mappings live side by side in one space: a buffer without
+ * DRM_VORTEX_BO_NO_MAP is still mapped at its ``dev_addr`` by every handle
+ * to it ("Address spaces"), and may also be mapped elsewhere with VM_BIND.
+ * A client that creates its buffers with DRM_VORTEX_BO_NO_MAP never
+ * learns where they sit in VRAM, and its space holds only what it bound.
+ * Getting a handle to a buffer without NO_MAP whose ``dev_addr`` range
+ * overlaps a VM_BIND mapping of the file fails with -EEXIST (BO_CREATE
+ * then creates nothing), -EBUSY if that mapping is being unmapped.
+ *
+ * VM_BIND is synchronous: a job submitted after it returns sees the new
+ * mapping, and does not see an unmapped range.  Jobs the file submitted
+ * before an unmap keep the unmapped pages until they have all ended (any
+ * of them may use them, as for a closed handle): the range is then
+ * unmapped and the card's TLB invalidated before the buffer's memory can
+ * go to anyone else.  Mapping over a range whose unmapping still waits
+ * for such jobs is -EBUSY: WAIT for the jobs submitted before the unmap.
+ *
+ * A VM_BIND mapping holds its buffer: closing the handle unmaps nothing,
+ * and the memory is freed once the last handle and mapping are gone.
+ * Addresses in crash dumps and the debugger's are virtual ones, as
+ * everywhere; where a file's spaces disagree (two files of one process
+ * binding different buffers at one address) the debugger uses the first
+ * file of the process that maps the address.
+ */
+
+#define DRM_VORTEX_VM_BIND_OP_MAP	0	/* map a buffer's pages */
+#define DRM_VORTEX_VM_BIND_OP_UNMAP	1	/* unmap a virtual range */
+
+/* What the card's kernels may do with a mapping (DRM_VORTEX_VM_BIND_OP_MAP) */
+#define DRM_VORTEX_VM_BIND_READ		(1u << 0)	/* load */
+#define DRM_VORTEX_VM_BIND_WRITE	(1u << 1)	/* store; needs READ */
+#define DRM_VORTEX_VM_BIND_EXEC		(1u << 2)	/* fetch */
+#define DRM_VORTEX_VM_BIND_FLAGS	(DRM_VORTEX_VM_BIND_READ | \
+					 DRM_VORTEX_VM_BIND_WRITE | \
+					 DRM_VORTEX_VM_BIND_EXEC)
+
+/* Virtual addresses VM_BIND never maps: the driver's dump window. */
+#define DRM_VORTEX_VM_RESERVED_START	0x40000000ull
+#define DRM_VORTEX_VM_RESERVED_END	0x40400000ull
+
+/**
+ * struct drm_vortex_vm_bind - map or unmap a range of the file's space
+ *
+ * MAP maps @range bytes of buffer @handle from @bo_offset at virtual
+ * address @va, with the access @flags give (RISC-V Sv32 cannot express
+ * write without read).  UNMAP unmaps every VM_BIND mapping, or the part
+ * of it, inside [@va, @va + @range): a mapping partly inside is split and
+ * keeps its pages outside; a range that maps nothing is not an error.
+ * Addresses, offset and range are in 4 KiB pages.  A failed call changes
+ * nothing.  Errors:
+ *
+ * - -EINVAL: unknown @op or @flags bits, non-zero @pad; for MAP no access
+ *   flag or WRITE without READ, for UNMAP non-zero @handle, @flags or
+ *   @bo_offset; @va, @range or @bo_offset not 4 KiB aligned, @range 0;
+ *   [@bo_offset, @bo_offset + @range) not inside the buffer;
+ * - -ERANGE: [@va, @va + @range) wraps or ends past 4 GiB (Sv32's space);
+ * - -EPERM: the range touches the driver's reserved range
+ *   [DRM_VORTEX_VM_RESERVED_START, DRM_VORTEX_VM_RESERVED_END), or (UNMAP)
+ *   a buffer's handle mapping at its ``dev_addr``: only closing the
+ *   handle removes that;
+ * - -ENOENT: (MAP) no such handle in this file;
+ * - -EACCES: (MAP) WRITE on a DRM_VORTEX_BO_GPU_READ_ONLY buffer, EXEC on
+ *   a DRM_VORTEX_BO_GPU_NO_EXEC one;
+ * - -EEXIST: (MAP) the range overlaps a mapping (UNMAP it first);
+ * - -EBUSY: (MAP) the range overlaps one whose unmapping waits for jobs
+ *   submitted before it (see the DOC above);
+ * - -ENOMEM: no memory, or no VRAM for page tables;
+ * - -ENODEV: the card is gone.
+ */
+struct drm_vortex_vm_bind {
+	/** @op: DRM_VORTEX_VM_BIND_OP_* */
+	__u32 op;
+	/** @flags: MAP: DRM_VORTEX_VM_BIND_* access; UNMAP: must be zero */
+	__u32 flags;
+	/** @handle: MAP: the buffer's GEM handle; UNMAP: must be zero */
+	__u32 handle;
+	/** @pad: must be zero */
+	__u32 pad;
+	/** @bo_offset: MAP: first byte of the buffer mapped; UNMAP: zero */
+	__u64 bo_offset;
+	/** @va: first virtual address of the range */
+	__u64 va;
+	/** @range: bytes */
+	__u64 range;
 };
 
 /* ============================================================= crash dumps */

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One client of the card for the address-space suites (vortex_vm_test,
+ * vortex_vmbind_test): an open file with a code buffer and an argument
+ * buffer where BO_CREATE put them, and the programs both use, a load and
+ * a store at an address the argument block names.  Include after
+ * kselftest_harness.h.
+ */
+#ifndef VORTEX_VM_CLIENT_H
+#define VORTEX_VM_CLIENT_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "vortex_accel.h"
+#include "vortex_test_ioctl.h"
+#include "vx_asm.h"
+
+#define PAGE		4096u
+
+enum { X0 = 0, SP = 2, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11, A2 = 12, T3 = 28 };
+
+/*
+ * The argument block every program gets in a0: the address it attacks or
+ * walks, a value, what it read, the end of a walk.
+ */
+enum { ARG_TARGET, ARG_VALUE, ARG_OUT, ARG_END, ARG_WORDS = 16 };
+
+/* The two programs every client has, at these offsets of its code buffer. */
+enum { PROG_LOAD = 0, PROG_STORE = 64 };
+
+/* out = *target  (the load is at +4) */
+static const uint32_t prog_load[] = {
+	LW(A1, A0, 4 * ARG_TARGET),
+	LW(T0, A1, 0),
+	SW(T0, A0, 4 * ARG_OUT),
+	TMC(X0),
+};
+
+/* *target = value  (the store is at +8) */
+static const uint32_t prog_store[] = {
+	LW(A1, A0, 4 * ARG_TARGET),
+	LW(T0, A0, 4 * ARG_VALUE),
+	SW(T0, A1, 0),
+	TMC(X0),
+};
+
+#define LOAD_PC		4	/* offset of prog_load's faulting load */
+#define STORE_PC	8	/* offset of prog_store's faulting store */
+
+/* One open file with a code buffer and an argument buffer. */
+struct vm_client {
+	int fd;
+	uint32_t code, args;
+	uint64_t code_addr, args_addr;
+	uint32_t *code_map;
+	volatile uint32_t *args_map;
+	struct drm_vortex_submit_bo bos[3];
+	struct drm_vortex_submit sub;
+};
+
+static void vm_put_prog(struct vm_client *c, unsigned int off,
+			const uint32_t *prog, size_t bytes)
+{
+	memcpy((char *)c->code_map + off, prog, bytes);
+}
+
+/* Opens the node, makes and fills the two buffers: 0 or -errno. */
+static int vm_client_open_base(struct vm_client *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	if (c->fd < 0)
+		return -errno;
+	if (_vx_bo_create(c->fd, PAGE, 0, &c->code, &c->code_addr) ||
+	    _vx_bo_create(c->fd, PAGE, 0, &c->args, &c->args_addr))
+		return -ENOMEM;
+	c->code_map = vx_bo_map(c->fd, c->code, NULL);
+	c->args_map = vx_bo_map(c->fd, c->args, NULL);
+	if (!c->code_map || !c->args_map)
+		return -ENOMEM;
+	vm_put_prog(c, PROG_LOAD, prog_load, sizeof(prog_load));
+	vm_put_prog(c, PROG_STORE, prog_store, sizeof(prog_store));
+	c->bos[0] = (struct drm_vortex_submit_bo){ c->code, DRM_VORTEX_SUBMIT_BO_READ };
+	c->bos[1] = (struct drm_vortex_submit_bo){ c->args,
+		DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE };
+	vx_submit_init(&c->sub, c->code_addr, c->args_addr, 1, c->bos, 2);
+	return 0;
+}
+
+/* The file's release needs the CPU mappings gone too. */
+static void vm_client_close(struct vm_client *c)
+{
+	if (c->code_map)
+		munmap(c->code_map, PAGE);
+	if (c->args_map)
+		munmap((void *)c->args_map, PAGE);
+	c->code_map = NULL;
+	c->args_map = NULL;
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}
+
+/* Submits program @prog with argument @arg: 0 or -errno. */
+static int vm_launch(struct vm_client *c, unsigned int prog, uint64_t arg)
+{
+	c->sub.entry_pc = c->code_addr + prog;
+	c->sub.arg_addr = arg;
+	return _vx_submit(c->fd, &c->sub);
+}
+
+/*
+ * Runs program @prog on @target (and @value) to its end: the WAIT status,
+ * or a negative errno of SUBMIT/WAIT offset by -1000 (never a status).
+ */
+static int vm_run(struct vm_client *c, unsigned int prog, uint64_t target,
+		  uint32_t value)
+{
+	int32_t status = 1;
+	int ret;
+
+	c->args_map[ARG_TARGET] = (uint32_t)target;
+	c->args_map[ARG_VALUE] = value;
+	c->args_map[ARG_OUT] = 0xdeadbeefu;
+	ret = vm_launch(c, prog, c->args_addr);
+	if (!ret)
+		ret = _vx_wait(c->fd, c->sub.seqno, 30 * SEC, &status);
+	return ret ? ret - 1000 : status;
+}
+
+#endif /* VORTEX_VM_CLIENT_H */
