@@ -46,7 +46,7 @@ u64 vortex_bo_devaddr(struct vortex_bo *bo)
  */
 static u64 vortex_bo_user_addr(struct vortex_bo *bo)
 {
-	return bo->flags & DRM_VORTEX_BO_NO_MAP ? 0 : vortex_bo_devaddr(bo);
+	return vortex_bo_no_map(bo) ? 0 : vortex_bo_devaddr(bo);
 }
 
 /*

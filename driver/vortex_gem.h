@@ -6,6 +6,8 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_mm.h>
 
+#include "vortex_accel.h"
+
 struct drm_device;
 struct drm_file;
 struct vortex_device;
@@ -25,6 +27,12 @@ struct vortex_bo {
 static inline struct vortex_bo *to_vortex_bo(struct drm_gem_object *obj)
 {
 	return container_of(obj, struct vortex_bo, base);
+}
+
+/* Whether only VM_BIND maps it (DRM_VORTEX_BO_NO_MAP): no handle mapping. */
+static inline bool vortex_bo_no_map(const struct vortex_bo *bo)
+{
+	return bo->flags & DRM_VORTEX_BO_NO_MAP;
 }
 
 /* Device address of the buffer's first byte. */

@@ -164,19 +164,32 @@ static int vortex_job_lookup_bos(struct vortex_job *job, struct drm_file *file,
 }
 
 /* Whether [@addr, @addr + @len) lies inside one of the job's buffers. */
+/*
+ * Whether [@addr, @addr + @len) lies in one buffer the job lists: at the
+ * buffer's own address, or inside one mapping of it that VM_BIND made.
+ */
 static bool vortex_job_has_range(struct vortex_job *job, u64 addr, u64 len)
 {
+	struct drm_gem_object *obj;
+	u64 avail = 0, vram;
+	bool found = false;
 	u32 i;
 
 	for (i = 0; i < job->bo_count; i++) {
 		struct vortex_bo *bo = to_vortex_bo(job->bos[i]);
 		u64 start = vortex_bo_devaddr(bo);
 
-		if (addr >= start && len <= bo->base.size &&
+		if (!vortex_bo_no_map(bo) && addr >= start && len <= bo->base.size &&
 		    addr - start <= bo->base.size - len)
 			return true;
 	}
-	return false;
+	obj = vortex_vm_get_bo(job->vfile->vm, addr, &avail, &vram);
+	if (!obj)
+		return false;
+	for (i = 0; i < job->bo_count && !found; i++)
+		found = job->bos[i] == obj && avail >= len;
+	drm_gem_object_put(obj);
+	return found;
 }
 
 static int vortex_job_check_addrs(struct vortex_job *job,

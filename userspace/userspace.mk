@@ -85,6 +85,8 @@ $(US_LIB): $(US_LIB_OBJS)
 	ar rcs $@ $^
 
 
+include $(US_DIR)/vxrt/vxrt.mk
+
 # ----------------------------------------------------------- vortex-run
 $(O)/guest/vortex-run: $(US_DIR)/tools/vortex-run.c $(US_LIB) $(US_HDRS) \
 		$(TESTLIB_SAMPLES) $(TESTLIB_HDRS)

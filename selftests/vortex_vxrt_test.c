@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Vortex host programs through the driver (issue 24): programs written the
+ * way Vortex's regression tests' main.cpp are (github vortexgpgpu/vortex,
+ * tests/regression/vecadd/main.cpp: vx_dev_open, vx_mem_alloc,
+ * vx_copy_to_dev, vx_upload_kernel_file, vx_upload_bytes, vx_start,
+ * vx_ready_wait, vx_copy_from_dev), against libvortexrt's <vortex.h>, run
+ * Vortex-style kernels (one thread per core at STARTUP_ADDR, the
+ * project's spawn library, stacks below STACK_BASE_ADDR) and check every
+ * element against a host reference.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vortex.h>		/* libvortexrt's: Vortex's API */
+
+#include "kselftest_harness.h"
+#include "vortex_kernels.h"
+#include "vx_elf.h"
+
+static const char *kdir(void)
+{
+	const char *d = getenv("VX_KERNEL_DIR");
+
+	return d ? d : "/vortex/kernels";
+}
+
+static char *kpath(const char *name)
+{
+	static char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", kdir(), name);
+	return path;
+}
+
+FIXTURE(vxrt) {
+	vx_device_h dev;
+};
+
+FIXTURE_SETUP(vxrt)
+{
+	ASSERT_EQ(0, vx_dev_open(&self->dev)) TH_LOG("vx_dev_open: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(vxrt)
+{
+	vx_dev_close(self->dev);
+}
+
+/* What upstream's caps say of an RV32 card with local memory. */
+TEST_F(vxrt, caps)
+{
+	uint64_t v;
+
+	ASSERT_EQ(0, vx_dev_caps(self->dev, VX_CAPS_NUM_CORES, &v));
+	EXPECT_LE(1, v);
+	ASSERT_EQ(0, vx_dev_caps(self->dev, VX_CAPS_ISA_FLAGS, &v));
+	EXPECT_EQ(32, VX_ISA_ARCH(v));
+	EXPECT_NE(0, v & VX_ISA_STD_A);
+	EXPECT_NE(0, v & VX_ISA_STD_F);
+	EXPECT_NE(0, v & VX_ISA_EXT_LMEM);
+	ASSERT_EQ(0, vx_dev_caps(self->dev, VX_CAPS_LOCAL_MEM_SIZE, &v));
+	EXPECT_EQ(16384, v);	/* LMEM_LOG_SIZE 14, hw/rtl/VX_config.vh */
+	EXPECT_NE(0, vx_dev_caps(self->dev, 0x77, &v));
+}
+
+TEST_F(vxrt, dcrs)
+{
+	uint32_t v = 0;
+
+	ASSERT_EQ(0, vx_dcr_write(self->dev, 0x003, 0x12340000));	/* STARTUP_ARG0 */
+	ASSERT_EQ(0, vx_dcr_read(self->dev, 0x003, &v));
+	EXPECT_EQ(0x12340000, v);
+	EXPECT_NE(0, vx_dcr_write(self->dev, 0x002, 1));	/* ADDR1 on RV32 */
+	EXPECT_EQ(ERANGE, errno);
+	EXPECT_NE(0, vx_dcr_write(self->dev, 0x0ff, 1));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+/* Reserved ranges are exact, do not overlap, and come back when freed. */
+TEST_F(vxrt, reserve_and_alloc)
+{
+	vx_buffer_h a, b, c;
+	uint64_t addr;
+
+	ASSERT_EQ(0, vx_mem_reserve(self->dev, 0x20000000, 8192, 0, &a));
+	ASSERT_EQ(0, vx_mem_address(a, &addr));
+	EXPECT_EQ(0x20000000, addr);
+	EXPECT_NE(0, vx_mem_reserve(self->dev, 0x20001000, 4096, 0, &b));
+	EXPECT_EQ(EEXIST, errno);
+	ASSERT_EQ(0, vx_mem_alloc(self->dev, 100, VX_MEM_READ_WRITE, &c));
+	ASSERT_EQ(0, vx_mem_address(c, &addr));
+	EXPECT_EQ(0, addr % 4096);
+	EXPECT_TRUE(addr + 4096 <= 0x20000000 || addr >= 0x20002000);
+	EXPECT_EQ(0, vx_mem_access(a, 100, 5000, VX_MEM_READ));
+	EXPECT_NE(0, vx_mem_access(a, 8000, 500, VX_MEM_READ));
+	EXPECT_EQ(EINVAL, errno);
+	vx_mem_free(a);
+	ASSERT_EQ(0, vx_mem_reserve(self->dev, 0x20001000, 4096, 0, &b));
+	vx_mem_free(b);
+	vx_mem_free(c);
+}
+
+/* A vecadd host program, as Vortex's regression/vecadd/main.cpp writes it. */
+static void vecadd(struct __test_metadata *_metadata, vx_device_h dev,
+		   vx_buffer_h kernel, uint32_t n)
+{
+	vx_buffer_h a_buf, b_buf, c_buf, arg_buf;
+	int32_t *a = malloc(4 * n), *b = malloc(4 * n), *c = malloc(4 * n);
+	struct vecadd_args arg = { .n = n };
+	uint64_t addr;
+	uint32_t i;
+
+	ASSERT_TRUE(a && b && c);
+	for (i = 0; i < n; i++) {
+		a[i] = (int32_t)(i * 2654435761u);
+		b[i] = (int32_t)(n - i) * 7;
+	}
+	ASSERT_EQ(0, vx_mem_alloc(dev, 4 * n, VX_MEM_READ, &a_buf));
+	ASSERT_EQ(0, vx_mem_alloc(dev, 4 * n, VX_MEM_READ, &b_buf));
+	ASSERT_EQ(0, vx_mem_alloc(dev, 4 * n, VX_MEM_WRITE, &c_buf));
+	ASSERT_EQ(0, vx_mem_address(a_buf, &addr));
+	arg.a = addr;
+	ASSERT_EQ(0, vx_mem_address(b_buf, &addr));
+	arg.b = addr;
+	ASSERT_EQ(0, vx_mem_address(c_buf, &addr));
+	arg.c = addr;
+	ASSERT_EQ(0, vx_copy_to_dev(a_buf, a, 0, 4 * n));
+	ASSERT_EQ(0, vx_copy_to_dev(b_buf, b, 0, 4 * n));
+	ASSERT_EQ(0, vx_upload_bytes(dev, &arg, sizeof(arg), &arg_buf));
+	ASSERT_EQ(0, vx_start(dev, kernel, arg_buf));
+	ASSERT_EQ(0, vx_ready_wait(dev, VX_MAX_TIMEOUT));
+	ASSERT_EQ(0, vx_copy_from_dev(c, c_buf, 0, 4 * n));
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ((int32_t)((uint32_t)a[i] + (uint32_t)b[i]), c[i]) TH_LOG("n %u: [%u]", n, i);
+	}
+	vx_mem_free(arg_buf);
+	vx_mem_free(c_buf);
+	vx_mem_free(b_buf);
+	vx_mem_free(a_buf);
+	free(a);
+	free(b);
+	free(c);
+}
+
+TEST_F(vxrt, vecadd)
+{
+	const uint32_t ns[] = { 1, 257, 4096 };
+	vx_buffer_h k;
+	uint64_t addr;
+
+	ASSERT_EQ(0, vx_upload_kernel_file(self->dev, kpath("vxs_vecadd.elf"), &k));
+	ASSERT_EQ(0, vx_mem_address(k, &addr));
+	EXPECT_EQ(0x80000000, addr);	/* STARTUP_ADDR */
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+		vecadd(_metadata, self->dev, k, ns[i]);
+	vx_mem_free(k);
+}
+
+/*
+ * The kernel as Vortex ships it, a .vxbin: min_vma, max_vma, the image
+ * (upstream runtime/common/utils.cpp, vx_upload_kernel_bytes()).
+ */
+TEST_F(vxrt, vxbin_upload)
+{
+	struct vx_elf_layout l;
+	const Elf32_Ehdr *eh;
+	const Elf32_Phdr *ph;
+	uint64_t hdr[2], size, filesz = 0;
+	vx_buffer_h k;
+	char *elf, *bin;
+	FILE *f;
+
+	f = fopen(kpath("vxs_vecadd.elf"), "rb");
+	ASSERT_NE(NULL, f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	elf = malloc(size);
+	ASSERT_EQ(size, fread(elf, 1, size, f));
+	fclose(f);
+	ASSERT_EQ(0, vx_elf_parse(elf, size, &l));
+	bin = calloc(1, 16 + l.size);
+	ASSERT_NE(NULL, bin);
+	ASSERT_EQ(0, vx_elf_build(elf, size, &l, 0x80000000, bin + 16));
+	/* The file's bytes (read only once loaded), then the bss (read-write). */
+	eh = (const Elf32_Ehdr *)elf;
+	ph = (const Elf32_Phdr *)(elf + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD)
+			filesz = ph[i].p_vaddr - l.vaddr_lo + ph[i].p_filesz;
+	ASSERT_LT(0, filesz);
+	hdr[0] = 0x80000000;
+	hdr[1] = 0x80000000 + l.size;
+	memcpy(bin, hdr, 16);
+	ASSERT_EQ(0, vx_upload_kernel_bytes(self->dev, bin, 16 + filesz, &k));
+	vecadd(_metadata, self->dev, k, 300);
+	vx_mem_free(k);
+	/* a header that does not hold its image */
+	hdr[1] = hdr[0] + 8;
+	memcpy(bin, hdr, 16);
+	EXPECT_NE(0, vx_upload_kernel_bytes(self->dev, bin, 16 + filesz, &k));
+	free(bin);
+	free(elf);
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A sort with divergence on every comparison, against qsort(). */
+TEST_F(vxrt, sort)
+{
+	const uint32_t n = 300;
+	int32_t in[300], out[300], want[300];
+	struct vxs_sort_args arg = { .n = n };
+	vx_buffer_h k, ib, ob, ab;
+	uint64_t addr;
+	uint32_t x = 99, i;
+
+	for (i = 0; i < n; i++) {
+		x = x * 1103515245u + 12345u;
+		in[i] = (int32_t)(x >> 8) % 100 - 50;
+	}
+	memcpy(want, in, sizeof(in));
+	qsort(want, n, 4, cmp_i32);
+	ASSERT_EQ(0, vx_upload_kernel_file(self->dev, kpath("vxs_sort.elf"), &k));
+	ASSERT_EQ(0, vx_mem_alloc(self->dev, sizeof(in), VX_MEM_READ, &ib));
+	ASSERT_EQ(0, vx_mem_alloc(self->dev, sizeof(out), VX_MEM_READ_WRITE, &ob));
+	ASSERT_EQ(0, vx_mem_address(ib, &addr));
+	arg.in = addr;
+	ASSERT_EQ(0, vx_mem_address(ob, &addr));
+	arg.out = addr;
+	ASSERT_EQ(0, vx_copy_to_dev(ib, in, 0, sizeof(in)));
+	ASSERT_EQ(0, vx_upload_bytes(self->dev, &arg, sizeof(arg), &ab));
+	ASSERT_EQ(0, vx_start(self->dev, k, ab));
+	ASSERT_EQ(0, vx_ready_wait(self->dev, VX_MAX_TIMEOUT));
+	ASSERT_EQ(0, vx_copy_from_dev(out, ob, 0, sizeof(out)));
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(want[i], out[i]) TH_LOG("[%u]", i);
+	}
+	vx_mem_free(ab);
+	vx_mem_free(ob);
+	vx_mem_free(ib);
+	vx_mem_free(k);
+}
+
+TEST_HARNESS_MAIN

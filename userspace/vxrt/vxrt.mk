@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# libvortexrt: Vortex's host runtime API (userspace/vxrt/include/vortex/
+# vortex.h) over the driver, and the guest test of it.  Included by
+# userspace/userspace.mk; paths are relative to $(TOP).
+#
+#   $(O)/userspace/libvortexrt.a    the library (static, host objects)
+
+VXRT_DIR := $(US_DIR)/vxrt
+VXRT_LIB := $(O)/userspace/libvortexrt.a
+VXRT_SRCS := $(VXRT_DIR)/vxrt_device.c $(VXRT_DIR)/vxrt_mem.c $(VXRT_DIR)/vxrt_upload.c
+VXRT_OBJS := $(VXRT_SRCS:$(VXRT_DIR)/%.c=$(O)/userspace/vxrt/%.o) \
+	$(O)/userspace/vxrt/vx_elf.o
+VXRT_HDRS := $(wildcard $(VXRT_DIR)/*.h $(VXRT_DIR)/include/vortex/*.h) \
+	$(US_DIR)/lib/vx_elf.h uapi/vortex_accel.h hw/vortex_regs.h
+VXRT_INC := -I$(TOP)/$(VXRT_DIR)/include -I$(TOP)/$(US_DIR)/lib -I$(TOP)/hw
+
+$(O)/userspace/vxrt/%.o: $(VXRT_DIR)/%.c $(VXRT_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(VXRT_INC) $(GUEST_INC) -c -o $@ $<
+
+$(O)/userspace/vxrt/vx_elf.o: $(US_DIR)/lib/vx_elf.c $(VXRT_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(VXRT_INC) $(GUEST_INC) -c -o $@ $<
+
+$(VXRT_LIB): $(VXRT_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+# A Vortex-style host program compiles as Vortex's do: #include <vortex.h>.
+$(O)/guest/selftests/vortex_vxrt_test: selftests/vortex_vxrt_test.c $(VXRT_LIB) \
+		$(VXRT_HDRS) $(US_DIR)/include/vortex_kernels.h
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered -I$(TOP)/$(VXRT_DIR)/include/vortex \
+		-I$(TOP)/$(US_DIR)/include -I$(TOP)/$(US_DIR)/lib $(GUEST_INC) $(KSFT_INC) \
+		-o $@ $< $(VXRT_LIB)
+
+GUEST_TESTS += $(O)/guest/selftests/vortex_vxrt_test

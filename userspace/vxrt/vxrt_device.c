@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libvortexrt: the device, its configuration registers and its runs.
+ *
+ * vx_dev_open() opens the driver's node (VORTEX_DEVICE, else the first
+ * Vortex accel node) and lays its GPU space out as Vortex's (docs/
+ * runtime.md): every hart's stack below STACK_BASE_ADDR, STACK_LOG2_SIZE
+ * bytes each, and the I/O page the performance counters land in.
+ * vx_start() is upstream's: STARTUP_ADDR and STARTUP_ARG name the kernel
+ * and its argument buffer, and the card starts warp 0 lane 0 of every core
+ * there (DRM_VORTEX_SUBMIT_CORES).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vortex_accel.h"
+#include "vortex/vortex.h"
+#include "vxrt_internal.h"
+
+static int vxrt_param(struct vxrt_device *dev, uint32_t param, uint64_t *value)
+{
+	struct drm_vortex_get_param p = { .param = param };
+	int ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_GET_PARAM, &p);
+
+	*value = p.value;
+	return ret;
+}
+
+static int vxrt_open_node(void)
+{
+	const char *path = getenv("VORTEX_DEVICE");
+	char name[32];
+	int i, fd;
+
+	if (path)
+		return open(path, O_RDWR | O_CLOEXEC);
+	for (i = 0; i < 16; i++) {
+		struct drm_vortex_get_param p = { .param = DRM_VORTEX_PARAM_CAPABILITIES };
+
+		snprintf(name, sizeof(name), "/dev/accel/accel%d", i);
+		fd = open(name, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!vxrt_ioctl(fd, DRM_IOCTL_VORTEX_GET_PARAM, &p))
+			return fd;
+		close(fd);
+	}
+	errno = ENODEV;
+	return -1;
+}
+
+/* The card, as Vortex's runtime needs it: VM_BIND and its launch model. */
+static int vxrt_query(struct vxrt_device *dev)
+{
+	const uint64_t need = DRM_VORTEX_CAP_VM_BIND | DRM_VORTEX_CAP_CORES;
+	uint64_t caps;
+	int ret;
+
+	ret = vxrt_param(dev, DRM_VORTEX_PARAM_CAPABILITIES, &caps) ?:
+	      vxrt_param(dev, DRM_VORTEX_PARAM_NUM_CLUSTERS, &dev->clusters) ?:
+	      vxrt_param(dev, DRM_VORTEX_PARAM_NUM_CORES, &dev->cores) ?:
+	      vxrt_param(dev, DRM_VORTEX_PARAM_NUM_WARPS, &dev->warps) ?:
+	      vxrt_param(dev, DRM_VORTEX_PARAM_NUM_THREADS, &dev->threads) ?:
+	      vxrt_param(dev, DRM_VORTEX_PARAM_VRAM_SIZE, &dev->vram) ?:
+	      vxrt_param(dev, DRM_VORTEX_PARAM_DEVICE_VERSION, &dev->version);
+	if (ret)
+		return ret;
+	return (caps & need) == need ? 0 : -EOPNOTSUPP;
+}
+
+int vx_dev_open(vx_device_h *hdevice)
+{
+	uint64_t harts, stack;
+	struct vxrt_device *dev;
+	struct vxrt_buffer *b;
+	int ret;
+
+	if (!hdevice)
+		return vxrt_fail(-EINVAL);
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return vxrt_fail(-ENOMEM);
+	dev->fd = vxrt_open_node();
+	if (dev->fd < 0) {
+		ret = -errno;
+		goto err_free;
+	}
+	ret = vxrt_query(dev);
+	if (ret)
+		goto err_close;
+	harts = dev->clusters * dev->cores * dev->warps * dev->threads;
+	stack = harts << VXRT_STACK_LOG2;
+	ret = vxrt_buffer_new(dev, VXRT_STACK_BASE - stack, stack, VX_MEM_READ_WRITE,
+			      true, &b) ?:
+	      vxrt_buffer_new(dev, VXRT_IO_BASE, VXRT_IO_SIZE, VX_MEM_READ_WRITE,
+			      true, &dev->io);
+	if (ret)
+		goto err_bufs;
+	*hdevice = dev;
+	return 0;
+
+err_bufs:
+	while (dev->bufs)
+		vx_mem_free(dev->bufs);
+err_close:
+	close(dev->fd);
+err_free:
+	free(dev);
+	return vxrt_fail(ret);
+}
+
+int vx_dev_close(vx_device_h hdevice)
+{
+	struct vxrt_device *dev = hdevice;
+
+	if (!dev)
+		return vxrt_fail(-EINVAL);
+	while (dev->bufs)
+		vx_mem_free(dev->bufs);
+	close(dev->fd);
+	free(dev);
+	return 0;
+}
+
+int vx_dev_caps(vx_device_h hdevice, uint32_t caps_id, uint64_t *value)
+{
+	struct vxrt_device *dev = hdevice;
+
+	if (!dev || !value)
+		return vxrt_fail(-EINVAL);
+	switch (caps_id) {
+	case VX_CAPS_VERSION:
+		*value = dev->version;
+		break;
+	case VX_CAPS_NUM_THREADS:
+		*value = dev->threads;
+		break;
+	case VX_CAPS_NUM_WARPS:
+		*value = dev->warps;
+		break;
+	case VX_CAPS_NUM_CORES:
+		*value = dev->clusters * dev->cores;
+		break;
+	case VX_CAPS_CACHE_LINE_SIZE:
+		*value = 64;
+		break;
+	case VX_CAPS_GLOBAL_MEM_SIZE:
+		*value = dev->vram;
+		break;
+	case VX_CAPS_LOCAL_MEM_SIZE:
+		*value = VX_LMEM_SIZE;
+		break;
+	case VX_CAPS_LOCAL_MEM_ADDR:
+		*value = VX_LMEM_BASE_ADDR;
+		break;
+	case VX_CAPS_ISA_FLAGS:
+		/* RV32IMAF (XLEN 32 is 1 in bits 31:30), with local memory */
+		*value = VX_ISA_STD_I | VX_ISA_STD_A | VX_ISA_STD_F |
+			 (1ull << ('M' - 'A')) | (1ull << 30) | VX_ISA_EXT_LMEM;
+		break;
+	case VX_CAPS_NUM_BARRIERS:
+		*value = 16;
+		break;
+	default:
+		return vxrt_fail(-EINVAL);
+	}
+	return 0;
+}
+
+static int vxrt_dcr(struct vxrt_device *dev, uint32_t addr, uint32_t flags,
+		    uint32_t *value)
+{
+	struct drm_vortex_dcr d = { .addr = addr, .flags = flags, .value = *value };
+	int ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_DCR, &d);
+
+	*value = d.value;
+	return ret;
+}
+
+int vx_dcr_read(vx_device_h hdevice, uint32_t addr, uint32_t *value)
+{
+	int ret;
+
+	if (!hdevice || !value)
+		return vxrt_fail(-EINVAL);
+	ret = vxrt_dcr(hdevice, addr, 0, value);
+	return ret ? vxrt_fail(ret) : 0;
+}
+
+int vx_dcr_write(vx_device_h hdevice, uint32_t addr, uint32_t value)
+{
+	int ret;
+
+	if (!hdevice)
+		return vxrt_fail(-EINVAL);
+	ret = vxrt_dcr(hdevice, addr, DRM_VORTEX_DCR_WRITE, &value);
+	return ret ? vxrt_fail(ret) : 0;
+}
+
+int vx_start(vx_device_h hdevice, vx_buffer_h hkernel, vx_buffer_h harguments)
+{
+	struct vxrt_device *dev = hdevice;
+	struct vxrt_buffer *k = hkernel, *a = harguments, *b;
+	struct drm_vortex_submit s = { .flags = DRM_VORTEX_SUBMIT_CORES };
+	struct drm_vortex_submit_bo *bos;
+	uint32_t n = 0;
+	int ret;
+
+	if (!dev || !k)
+		return vxrt_fail(-EINVAL);
+	ret = vx_dcr_write(dev, DRM_VORTEX_DCR_STARTUP_ADDR0, (uint32_t)k->va) ?:
+	      vx_dcr_write(dev, DRM_VORTEX_DCR_STARTUP_ARG0, a ? (uint32_t)a->va : 0);
+	if (ret)
+		return ret;
+	for (b = dev->bufs; b; b = b->next)
+		n++;
+	bos = calloc(n, sizeof(*bos));
+	if (!bos)
+		return vxrt_fail(-ENOMEM);
+	n = 0;
+	for (b = dev->bufs; b; b = b->next)
+		bos[n++] = (struct drm_vortex_submit_bo){ b->handle,
+			DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE };
+	s.bos = (uintptr_t)bos;
+	s.bo_count = n;
+	s.bo_stride = sizeof(*bos);
+	ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_SUBMIT, &s);
+	free(bos);
+	if (ret)
+		return vxrt_fail(ret);
+	dev->seqno = s.seqno;
+	return 0;
+}
+
+int vx_ready_wait(vx_device_h hdevice, uint64_t timeout)
+{
+	struct vxrt_device *dev = hdevice;
+	struct drm_vortex_wait w = { 0 };
+	struct timespec ts;
+	int ret;
+
+	if (!dev)
+		return vxrt_fail(-EINVAL);
+	if (!dev->seqno)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	w.seqno = dev->seqno;
+	w.timeout_ns = ts.tv_sec * 1000000000ll + ts.tv_nsec +
+		       (int64_t)(timeout > VX_MAX_TIMEOUT ? VX_MAX_TIMEOUT : timeout) * 1000000;
+	ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_WAIT, &w);
+	if (ret)
+		return vxrt_fail(ret);
+	if (w.status) {
+		fprintf(stderr, "vortex: the kernel %s (%s)\n",
+			w.status == -ETIMEDOUT ? "hung and was stopped" :
+			w.status == -EIO ? "raised a device exception" : "was cancelled",
+			strerror(-w.status));
+		return vxrt_fail(w.status);
+	}
+	return 0;
+}
+
+/*
+ * Upstream's kernels store their counters (mcycle, minstret, the MPM
+ * class's) at IO_MPM_ADDR when they end: 32 low words, then 32 high words
+ * of CSRs 0xB00.., per core.
+ */
+int vx_mpm_query(vx_device_h hdevice, uint32_t addr, uint32_t core_id, uint64_t *value)
+{
+	struct vxrt_device *dev = hdevice;
+	uint32_t lo, hi, at;
+	int ret;
+
+	if (!dev || !value || addr < VX_CSR_MPM_BASE || addr >= VX_CSR_MPM_BASE + 32 ||
+	    core_id >= dev->clusters * dev->cores)
+		return vxrt_fail(-EINVAL);
+	at = VX_IO_MPM_ADDR - VXRT_IO_BASE + core_id * 64 * 4 + (addr - VX_CSR_MPM_BASE) * 4;
+	if (at + 32 * 4 + 4 > VXRT_IO_SIZE)
+		return vxrt_fail(-ERANGE);
+	ret = vx_copy_from_dev(&lo, dev->io, at, 4) ?:
+	      vx_copy_from_dev(&hi, dev->io, at + 32 * 4, 4);
+	if (ret)
+		return ret;
+	*value = (uint64_t)hi << 32 | lo;
+	return 0;
+}

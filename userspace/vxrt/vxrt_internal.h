@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libvortexrt's state: a device is an open node of the driver with its
+ * own GPU address space laid out as Vortex's (docs/runtime.md); a buffer
+ * is a GEM object the driver mapped nowhere (DRM_VORTEX_BO_NO_MAP), bound
+ * with VM_BIND at the virtual address the runtime chose.
+ */
+#ifndef VXRT_INTERNAL_H
+#define VXRT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vortex_regs.h"
+
+/* Vortex's RV32 memory map (hw/rtl/VX_config.vh; docs/runtime.md). */
+#define VXRT_IO_BASE		0x00000000u	/* the page IO_BASE_ADDR is in */
+#define VXRT_IO_SIZE		0x00010000u	/* up to USER_BASE_ADDR */
+#define VXRT_HEAP_BASE		0x00010000u	/* USER_BASE_ADDR */
+#define VXRT_HEAP_END		0x40000000u	/* the driver's reserved range */
+#define VXRT_STARTUP_ADDR	0x80000000u	/* STARTUP_ADDR */
+#define VXRT_STACK_BASE		0xffff0000u	/* STACK_BASE_ADDR */
+#define VXRT_STACK_LOG2		13		/* STACK_LOG2_SIZE */
+#define VXRT_PAGE		4096u
+
+struct vxrt_device;
+
+/* One vx_buffer_h. */
+struct vxrt_buffer {
+	struct vxrt_device *dev;
+	struct vxrt_buffer *next;	/* the device's list, by address */
+	uint32_t handle;
+	uint64_t va, size;		/* size: whole pages */
+	uint8_t *map;			/* CPU mapping, or NULL until needed */
+	uint8_t *access;		/* per page: VX_MEM_* as vx_mem_access() set */
+	bool internal;			/* the stacks and I/O page */
+};
+
+/* One vx_device_h. */
+struct vxrt_device {
+	int fd;
+	uint64_t clusters, cores, warps, threads, vram, version;
+	struct vxrt_buffer *bufs;	/* sorted by va */
+	struct vxrt_buffer *io;		/* the I/O page, MPM counters in it */
+	uint64_t seqno;			/* the last vx_start()'s job, 0 none */
+	uint64_t used;			/* bytes of this device's buffers */
+};
+
+int vxrt_ioctl(int fd, unsigned long req, void *arg);
+int vxrt_fail(int err);
+int vxrt_buffer_new(struct vxrt_device *dev, uint64_t va, uint64_t size,
+		    int flags, bool internal, struct vxrt_buffer **out);
+int vxrt_map(struct vxrt_buffer *b);
+
+#endif /* VXRT_INTERNAL_H */

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libvortexrt: device memory.  Every buffer is a GEM object the driver
+ * maps nowhere (DRM_VORTEX_BO_NO_MAP), bound with DRM_IOCTL_VORTEX_VM_BIND
+ * where the runtime puts it: vx_mem_alloc() first-fit in Vortex's heap
+ * range (USER_BASE_ADDR up to the driver's reserved range), and
+ * vx_mem_reserve() exactly where the caller asks, as upstream's reserve
+ * does (a kernel image at STARTUP_ADDR).  Access rights are per page; a
+ * page that vx_mem_access() splits takes the wider rights of its parts.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include "vortex_accel.h"
+#include "vortex/vortex.h"
+#include "vxrt_internal.h"
+
+int vxrt_ioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, req, arg);
+	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	return ret == -1 ? -errno : 0;
+}
+
+/* Upstream returns non-zero for errors; errno keeps the driver's word. */
+int vxrt_fail(int err)
+{
+	errno = err < 0 ? -err : err;
+	return -1;
+}
+
+static uint32_t vxrt_bind_flags(int access)
+{
+	/* Vortex has no execute right: whatever may be read may be run. */
+	return DRM_VORTEX_VM_BIND_READ | DRM_VORTEX_VM_BIND_EXEC |
+	       (access & VX_MEM_WRITE ? DRM_VORTEX_VM_BIND_WRITE : 0);
+}
+
+static int vxrt_bind(struct vxrt_buffer *b, uint64_t off, uint64_t len, int access)
+{
+	struct drm_vortex_vm_bind m = {
+		.op = DRM_VORTEX_VM_BIND_OP_MAP, .flags = vxrt_bind_flags(access),
+		.handle = b->handle, .bo_offset = off, .va = b->va + off, .range = len,
+	};
+
+	return vxrt_ioctl(b->dev->fd, DRM_IOCTL_VORTEX_VM_BIND, &m);
+}
+
+static int vxrt_unbind(struct vxrt_buffer *b, uint64_t off, uint64_t len)
+{
+	struct drm_vortex_vm_bind u = {
+		.op = DRM_VORTEX_VM_BIND_OP_UNMAP, .va = b->va + off, .range = len,
+	};
+
+	return vxrt_ioctl(b->dev->fd, DRM_IOCTL_VORTEX_VM_BIND, &u);
+}
+
+static void vxrt_gem_close(struct vxrt_device *dev, uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	vxrt_ioctl(dev->fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+/* Whether [va, va + size) meets a buffer of @dev; else where it goes in the list. */
+static bool vxrt_overlaps(struct vxrt_device *dev, uint64_t va, uint64_t size,
+			  struct vxrt_buffer ***link)
+{
+	struct vxrt_buffer **p = &dev->bufs;
+
+	while (*p && (*p)->va + (*p)->size <= va)
+		p = &(*p)->next;
+	*link = p;
+	return *p && (*p)->va < va + size;
+}
+
+/* The lowest heap address where @size bytes are free, or 0. */
+static uint64_t vxrt_heap_fit(struct vxrt_device *dev, uint64_t size)
+{
+	uint64_t at = VXRT_HEAP_BASE;
+	struct vxrt_buffer *b;
+
+	for (b = dev->bufs; b; b = b->next) {
+		if (b->va + b->size <= at)
+			continue;
+		if (b->va >= at + size)
+			break;
+		at = b->va + b->size;
+	}
+	return at + size <= VXRT_HEAP_END ? at : 0;
+}
+
+/**
+ * vxrt_buffer_new() - a buffer of @size bytes bound at @va
+ * @dev: the device
+ * @va: its address, page aligned, or 0 for the heap's first fit
+ * @size: bytes (rounded up to pages)
+ * @flags: VX_MEM_* of every page
+ * @internal: the runtime's own (stacks, I/O page): not in vx_mem_info()
+ * @out: the buffer
+ *
+ * Return: 0 or -errno (-EEXIST over another buffer, -ENOMEM without room).
+ */
+int vxrt_buffer_new(struct vxrt_device *dev, uint64_t va, uint64_t size,
+		    int flags, bool internal, struct vxrt_buffer **out)
+{
+	struct drm_vortex_bo_create c = { .flags = DRM_VORTEX_BO_NO_MAP };
+	struct vxrt_buffer *b, **link;
+	int ret;
+
+	if (!size || size > (1ull << 32) || va % VXRT_PAGE || !(flags & VX_MEM_READ_WRITE))
+		return -EINVAL;
+	size = (size + VXRT_PAGE - 1) & ~(uint64_t)(VXRT_PAGE - 1);
+	if (!va)
+		va = vxrt_heap_fit(dev, size);
+	if (!va && !internal)
+		return -ENOMEM;
+	if (va + size > (1ull << 32))
+		return -ERANGE;
+	if (vxrt_overlaps(dev, va, size, &link))
+		return -EEXIST;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	b->access = malloc(size / VXRT_PAGE);
+	if (!b->access) {
+		free(b);
+		return -ENOMEM;
+	}
+	memset(b->access, flags, size / VXRT_PAGE);
+	c.size = size;
+	ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_BO_CREATE, &c);
+	if (ret)
+		goto err_free;
+	b->dev = dev;
+	b->handle = c.handle;
+	b->va = va;
+	b->size = size;
+	b->internal = internal;
+	ret = vxrt_bind(b, 0, size, flags);
+	if (ret)
+		goto err_close;
+	b->next = *link;
+	*link = b;
+	if (!internal)
+		dev->used += size;
+	*out = b;
+	return 0;
+
+err_close:
+	vxrt_gem_close(dev, b->handle);
+err_free:
+	free(b->access);
+	free(b);
+	return ret;
+}
+
+/* The CPU mapping of @b's pages, made on first use. */
+int vxrt_map(struct vxrt_buffer *b)
+{
+	struct drm_vortex_bo_info info = { .handle = b->handle };
+	void *p;
+	int ret;
+
+	if (b->map)
+		return 0;
+	ret = vxrt_ioctl(b->dev->fd, DRM_IOCTL_VORTEX_BO_INFO, &info);
+	if (ret)
+		return ret;
+	p = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, b->dev->fd,
+		 info.mmap_offset);
+	if (p == MAP_FAILED)
+		return -errno;
+	b->map = p;
+	return 0;
+}
+
+int vx_mem_alloc(vx_device_h hdevice, uint64_t size, int flags, vx_buffer_h *hbuffer)
+{
+	struct vxrt_buffer *b;
+	int ret;
+
+	if (!hdevice || !hbuffer)
+		return vxrt_fail(-EINVAL);
+	ret = vxrt_buffer_new(hdevice, 0, size, flags, false, &b);
+	if (ret)
+		return vxrt_fail(ret);
+	*hbuffer = b;
+	return 0;
+}
+
+int vx_mem_reserve(vx_device_h hdevice, uint64_t address, uint64_t size, int flags,
+		   vx_buffer_h *hbuffer)
+{
+	struct vxrt_buffer *b;
+	int ret;
+
+	if (!hdevice || !hbuffer || !address)
+		return vxrt_fail(-EINVAL);
+	/* Upstream's reserve takes no rights: vx_mem_access() gives them. */
+	ret = vxrt_buffer_new(hdevice, address, size, flags ? flags : VX_MEM_READ_WRITE,
+			      false, &b);
+	if (ret)
+		return vxrt_fail(ret);
+	*hbuffer = b;
+	return 0;
+}
+
+int vx_mem_free(vx_buffer_h hbuffer)
+{
+	struct vxrt_buffer *b = hbuffer, **p;
+	struct vxrt_device *dev;
+
+	if (!b)
+		return 0;
+	dev = b->dev;
+	for (p = &dev->bufs; *p && *p != b; p = &(*p)->next)
+		;
+	if (*p)
+		*p = b->next;
+	if (b->map)
+		munmap(b->map, b->size);
+	vxrt_unbind(b, 0, b->size);
+	vxrt_gem_close(dev, b->handle);
+	if (!b->internal)
+		dev->used -= b->size;
+	free(b->access);
+	free(b);
+	return 0;
+}
+
+int vx_mem_access(vx_buffer_h hbuffer, uint64_t offset, uint64_t size, int flags)
+{
+	struct vxrt_buffer *b = hbuffer;
+	uint64_t first, last, pg;
+	int ret;
+
+	if (!b || !(flags & VX_MEM_READ_WRITE) || flags & ~VX_MEM_READ_WRITE ||
+	    offset > b->size || size > b->size - offset)
+		return vxrt_fail(-EINVAL);
+	if (!size)
+		return 0;
+	first = offset / VXRT_PAGE;
+	last = (offset + size - 1) / VXRT_PAGE;
+	for (pg = first; pg <= last; pg++) {
+		bool whole = pg * VXRT_PAGE >= offset &&
+			     (pg + 1) * VXRT_PAGE <= offset + size;
+		int want = whole ? flags : b->access[pg] | flags;
+
+		if (want == b->access[pg])
+			continue;
+		ret = vxrt_unbind(b, pg * VXRT_PAGE, VXRT_PAGE);
+		if (!ret)
+			ret = vxrt_bind(b, pg * VXRT_PAGE, VXRT_PAGE, want);
+		if (ret)
+			return vxrt_fail(ret);
+		b->access[pg] = want;
+	}
+	return 0;
+}
+
+int vx_mem_address(vx_buffer_h hbuffer, uint64_t *address)
+{
+	struct vxrt_buffer *b = hbuffer;
+
+	if (!b || !address)
+		return vxrt_fail(-EINVAL);
+	*address = b->va;
+	return 0;
+}
+
+int vx_mem_info(vx_device_h hdevice, uint64_t *mem_free, uint64_t *mem_used)
+{
+	struct vxrt_device *dev = hdevice;
+
+	if (!dev)
+		return vxrt_fail(-EINVAL);
+	if (mem_used)
+		*mem_used = dev->used;
+	if (mem_free)
+		*mem_free = dev->vram > dev->used ? dev->vram - dev->used : 0;
+	return 0;
+}
+
+static int vxrt_copy_check(struct vxrt_buffer *b, uint64_t off, uint64_t size)
+{
+	if (!b || off > b->size || size > b->size - off)
+		return -EINVAL;
+	return vxrt_map(b);
+}
+
+int vx_copy_to_dev(vx_buffer_h hbuffer, const void *host_ptr, uint64_t dst_offset,
+		   uint64_t size)
+{
+	struct vxrt_buffer *b = hbuffer;
+	int ret = vxrt_copy_check(b, dst_offset, size);
+
+	if (ret || (!host_ptr && size))
+		return vxrt_fail(ret ?: -EINVAL);
+	memcpy(b->map + dst_offset, host_ptr, size);
+	return 0;
+}
+
+int vx_copy_from_dev(void *host_ptr, vx_buffer_h hbuffer, uint64_t src_offset,
+		     uint64_t size)
+{
+	struct vxrt_buffer *b = hbuffer;
+	int ret = vxrt_copy_check(b, src_offset, size);
+
+	if (ret || (!host_ptr && size))
+		return vxrt_fail(ret ?: -EINVAL);
+	memcpy(host_ptr, b->map + src_offset, size);
+	return 0;
+}
