@@ -181,10 +181,13 @@ TEST_F(vx, get_param_device)
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_VRAM_DEVADDR, &v));
 	EXPECT_EQ((uint64_t)VX_VRAM_DEVADDR, v);
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_CAPABILITIES, &v));
-	/* FAST_LANE depends on the card (fast-doorbell) and fast_lane=. */
+	/*
+	 * FAST_LANE depends on the card (fast-doorbell) and fast_lane=; the
+	 * simulated card always has the console (CAPS.CONSOLE).
+	 */
 	EXPECT_EQ(DRM_VORTEX_CAP_SUBMIT | DRM_VORTEX_CAP_SYNCOBJ | DRM_VORTEX_CAP_DEBUG |
 		  DRM_VORTEX_CAP_DUMP | DRM_VORTEX_CAP_VM | DRM_VORTEX_CAP_BO_ACCESS |
-		  DRM_VORTEX_CAP_VM_BIND,
+		  DRM_VORTEX_CAP_VM_BIND | DRM_VORTEX_CAP_CORES | DRM_VORTEX_CAP_CONSOLE,
 		  v & ~DRM_VORTEX_CAP_FAST_LANE);
 	EXPECT_GE(self->timeout_ms, 10);
 	EXPECT_LE(self->timeout_ms, 60000);

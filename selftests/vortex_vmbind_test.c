@@ -43,6 +43,13 @@
 #define STACK_BASE	0xffff0000ull
 #define STACK_PAGE	(STACK_BASE - PAGE)
 #define IO_BASE		0x40ull
+/*
+ * IO_MPM_ADDR = IO_COUT_ADDR + IO_COUT_SIZE (VX_config.vh): ordinary
+ * memory of the I/O page, where kernels leave their counters.  Byte
+ * stores to IO_COUT (0x40..0x7f) go to the card's console instead and
+ * wider ones fault (docs/hardware.md, "Console").
+ */
+#define IO_MPM		0x80ull
 #define IO_PAGE		0x0ull
 
 /* Where the fixture binds its probe buffer: low, clear of everything. */
@@ -72,7 +79,7 @@ static const uint32_t prog_gate[] = {
 /*
  * What a Vortex kernel does with its memory map: sp = STACK_BASE, push
  * value and value + 1, store value + 2 at the stack page's first word,
- * read the I/O word at IO_BASE into out and store it + 2 at IO_BASE + 4.
+ * read the I/O word at IO_MPM into out and store it + 2 at IO_MPM + 4.
  * The first access is the push at STACK_BASE - 16 (+12).
  */
 static const uint32_t prog_vortex[] = {
@@ -86,10 +93,10 @@ static const uint32_t prog_vortex[] = {
 	LUI(T3, STACK_PAGE >> 12),
 	ADDI(T2, T0, 2),
 	SW(T2, T3, 0),
-	LW(T2, X0, IO_BASE),
+	LW(T2, X0, IO_MPM),
 	SW(T2, A0, 4 * ARG_OUT),
 	ADDI(T2, T2, 2),
-	SW(T2, X0, IO_BASE + 4),
+	SW(T2, X0, IO_MPM + 4),
 	TMC(X0),
 };
 
@@ -441,7 +448,7 @@ TEST_F_TIMEOUT(vb, stack_and_io_pages_at_vortex_addresses, 120)
 	io_map = vb_bo(_metadata, a, PAGE, DRM_VORTEX_BO_GPU_NO_EXEC, &io);
 	ASSERT_NE(NULL, stack_map);
 	ASSERT_NE(NULL, io_map);
-	io_map[IO_BASE / 4] = 0xc0ffee00u;
+	io_map[IO_MPM / 4] = 0xc0ffee00u;
 	vx_cmd(_vx_vm_bind(a->fd, MAP, stack, 0, STACK_PAGE, PAGE, RW));
 	vx_cmd(_vx_vm_bind(a->fd, MAP, io, 0, IO_PAGE, PAGE, RW));
 
@@ -450,7 +457,7 @@ TEST_F_TIMEOUT(vb, stack_and_io_pages_at_vortex_addresses, 120)
 	EXPECT_EQ(0x1001, stack_map[(PAGE - 12) / 4]);
 	EXPECT_EQ(0x1002, stack_map[0]);
 	EXPECT_EQ(0xc0ffee00u, a->args_map[ARG_OUT]);
-	EXPECT_EQ(0xc0ffee02u, io_map[IO_BASE / 4 + 1]);
+	EXPECT_EQ(0xc0ffee02u, io_map[IO_MPM / 4 + 1]);
 	EXPECT_EQ(0, io_map[0]) TH_LOG("a store landed below IO_BASE_ADDR");
 
 	/* B: the same program, nothing bound: a fault at its first push. */
@@ -458,7 +465,7 @@ TEST_F_TIMEOUT(vb, stack_and_io_pages_at_vortex_addresses, 120)
 	vb_expect_fault(_metadata, &b, PROG_VORTEX, 0, VX_ERR_STORE_PAGE_FAULT,
 			VORTEX_PC, STACK_BASE - 16);
 	EXPECT_EQ(0x1000, stack_map[(PAGE - 16) / 4]);
-	EXPECT_EQ(0xc0ffee02u, io_map[IO_BASE / 4 + 1]);
+	EXPECT_EQ(0xc0ffee02u, io_map[IO_MPM / 4 + 1]);
 	/* Nor do A's mappings show through B's own addresses. */
 	vb_expect_fault(_metadata, &b, PROG_LOAD, PROBE_VA + 20, VX_ERR_LOAD_PAGE_FAULT,
 			LOAD_PC, PROBE_VA + 20);

@@ -316,9 +316,6 @@ static enum vx_exec_result mem_split(struct vx_exec_ctx *c, uint32_t insn,
  * (upstream's rule) and, so that LR/SC is atomic across cores too, by a
  * store, AMO or SC of any other core that touches its word.
  */
-/* VRAM offsets are below 2 GiB; a local word's key has bit 31 set. */
-#define VX_LMEM_RESV_KEY        0x80000000u
-
 static void resv_drop(struct vx_sim *sim, struct vx_core *core)
 {
     if (core->resv_valid) {
@@ -537,8 +534,7 @@ static enum vx_exec_result exec_amo(struct vx_exec_ctx *c, uint32_t insn)
     struct vx_sim *sim = c->sim;
     struct vx_core *core = &sim->cores[c->w->core];
     uint8_t *mem = sim->vram;
-    uint32_t rkey = 0;
-    bool contig;
+    bool contig, local = false;
 
     if (!amo_valid(insn)) {
         return illegal(c, insn);
@@ -551,9 +547,13 @@ static enum vx_exec_result exec_amo(struct vx_exec_ctx *c, uint32_t insn)
     case MEM_SPLIT:
         return mem_split(c, insn, MEM_KIND_AMO);
     case MEM_LOCAL:
+        /*
+         * Upstream reserves global memory only (emulator.cpp
+         * dcache_amo_check()): LR of local memory takes no reservation
+         * and SC there always fails; AMOs work.
+         */
         mem = c->mem;
-        /* a local word's reservation is its core's, keyed apart from VRAM's */
-        rkey = VX_LMEM_RESV_KEY;
+        local = true;
         break;
     case MEM_COUT:      /* the console takes plain stores only */
         return illegal(c, insn);
@@ -562,16 +562,18 @@ static enum vx_exec_result exec_amo(struct vx_exec_ctx *c, uint32_t insn)
         uint32_t off = OFF(l), m = ld32(&mem[off]), r = m;
 
         if (f5 == AMO_LR) {
-            resv_take(sim, core, off | rkey);
+            if (!local) {
+                resv_take(sim, core, off);
+            }
         } else if (f5 == AMO_SC) {
-            r = !(core->resv_valid && core->resv_off == (off | rkey));
+            r = local || !(core->resv_valid && core->resv_off == off);
             if (!r) {
-                resv_break(sim, c->w->core, off | rkey, 4);
+                resv_break(sim, c->w->core, off, 4);
                 st32(&mem[off], src[l]);
             }
         } else {
-            if (sim->resv_live) {
-                resv_break(sim, c->w->core, off | rkey, 4);
+            if (sim->resv_live && !local) {
+                resv_break(sim, c->w->core, off, 4);
             }
             st32(&mem[off], amo_value(f5, m, src[l]));
         }
