@@ -290,22 +290,39 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
             struct vx_xlat *x_ = &w->xlat[(pc >> 2) % VX_XLAT_SLOTS];   \
             const uint32_t key_ = (va0 & ~0xfffu) | VX_XLAT_VALID |     \
                                   ((acc) == VX_ACC_STORE ? VX_XLAT_STORE : 0); \
-            if (__builtin_expect(x_->key != key_, 0)) {                 \
-                const struct vx_tlb_entry *e_ =                         \
-                    vx_tlb_probe(sim, vx_mmu_asp(w->satp), va0, acc);   \
-                uint8_t *h_;                                            \
-                if (e_) {                                               \
-                    h_ = sim->vram + e_->poff;                          \
-                } else if (vx_lmem_hit(va0)) {                          \
-                    h_ = vx_lmem_host(sim, w->core, va0 & ~0xfffu);     \
-                } else {                                                \
-                    goto slow;                                          \
-                }                                                       \
-                *x_ = (struct vx_xlat){ key_, h_ };                     \
+            if (__builtin_expect(x_->key != key_, 0) &&                 \
+                !xlat_fill(sim, w, x_, key_, va0, acc)) {               \
+                goto slow;                                              \
             }                                                           \
             mem = x_->host;                                             \
         }                                                               \
     } while (0)
+/*
+ * A memo miss of MEM_PAGE: the DTLB's page, or a local memory page (the
+ * DTLB never holds one), into memo slot @x; false if neither, for the
+ * interpreter to sort out.  Out of line, as misses are rare: inlined in
+ * every load and store of the template, it cost the translated
+ * executor's loop a few percent.
+ */
+static __attribute__((noinline)) bool
+xlat_fill(struct vx_sim *sim, struct vx_warp *w, struct vx_xlat *x,
+          uint32_t key, uint32_t va0, enum vx_acc acc)
+{
+    const struct vx_tlb_entry *e = vx_tlb_probe(sim, vx_mmu_asp(w->satp),
+                                                va0, acc);
+    uint8_t *h;
+
+    if (e) {
+        h = sim->vram + e->poff;
+    } else if (vx_lmem_hit(va0)) {
+        h = vx_lmem_host(sim, w->core, va0 & ~0xfffu);
+    } else {
+        return false;
+    }
+    *x = (struct vx_xlat){ key, h };
+    return true;
+}
+
 /*
  * Every active lane's offset has no fault bits fb: one OR over the
  * lanes; else the slow path diagnoses the fault.

@@ -39,12 +39,3 @@ uint8_t *vx_lmem_host(struct vx_sim *sim, uint32_t core, uint32_t addr)
     sim->lmem_used = true;
     return mem + (addr - VX_LMEM_BASE_ADDR);
 }
-
-void vx_lmem_launch(struct vx_sim *sim)
-{
-    sim->lmem_epoch++;
-    if (sim->lmem_used) {
-        sim->lmem_used = false;
-        vx_mmu_memo_flush(sim);
-    }
-}

@@ -456,8 +456,18 @@ static inline bool vx_lmem_hit(uint32_t addr)
  * this is the core's first access since a LAUNCH or RESET.
  */
 uint8_t *vx_lmem_host(struct vx_sim *sim, uint32_t core, uint32_t addr);
-/* A LAUNCH starts / the card resets: local memory reads 0 again. */
-void vx_lmem_launch(struct vx_sim *sim);
+/*
+ * A LAUNCH starts / the card resets: local memory reads 0 again, and no
+ * memo keeps a page of it.  Inline: every launch passes here.
+ */
+static inline void vx_lmem_launch(struct vx_sim *sim)
+{
+    sim->lmem_epoch++;
+    if (sim->lmem_used) {
+        sim->lmem_used = false;
+        vx_mmu_memo_flush(sim);
+    }
+}
 
 /* ---- vx_cons.c ---- */
 /* Whether a byte store at @addr (before translation) goes to the console. */
