@@ -16,6 +16,7 @@
 #include <drm/gpu_scheduler.h>
 
 #include "vortex_debugfs.h"
+#include "vortex_dcr.h"
 #include "vortex_dm.h"
 #include "vortex_dump.h"
 #include "vortex_regs.h"
@@ -250,6 +251,8 @@ struct vortex_file {
 	struct vortex_vm *vm;
 	/** @dump_flags: DRM_VORTEX_DUMP_* for this file's jobs */
 	u32 dump_flags;
+	/** @dcr: its DCRs, STARTUP_ADDR0 first (vortex_dcr.c) */
+	u32 dcr[VORTEX_DCR_COUNT];
 	/** @entity: the file's queue into the scheduler */
 	struct drm_sched_entity entity;
 	/**

@@ -110,7 +110,7 @@ static int vortex_get_param_ioctl(struct drm_device *drm, void *data,
 		if (vortex_job_fast_lane(vdev))
 			args->value |= DRM_VORTEX_CAP_FAST_LANE;
 		args->value |= DRM_VORTEX_CAP_VM | DRM_VORTEX_CAP_BO_ACCESS |
-			       DRM_VORTEX_CAP_VM_BIND;
+			       DRM_VORTEX_CAP_VM_BIND | DRM_VORTEX_CAP_CORES;
 		break;
 	case DRM_VORTEX_PARAM_JOB_TIMEOUT_MS:
 		args->value = vortex_job_timeout_ms;
@@ -213,6 +213,7 @@ static const struct drm_ioctl_desc vortex_ioctls[] = {
 	VORTEX_IOCTL(SUBMIT, vortex_job_submit_ioctl),
 	VORTEX_IOCTL(WAIT, vortex_job_wait_ioctl),
 	VORTEX_IOCTL(VM_BIND, vortex_vm_bind_ioctl),
+	VORTEX_IOCTL(DCR, vortex_dcr_ioctl),
 	VORTEX_IOCTL(DEBUG_ATTACH, vortex_debug_attach_ioctl),
 	VORTEX_IOCTL(CODE_OBJECT, vortex_code_object_ioctl),
 	VORTEX_IOCTL(DUMP_CONFIG, vortex_dump_config_ioctl),

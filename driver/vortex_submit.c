@@ -80,6 +80,15 @@ static int vortex_job_check_args(struct vortex_device *vdev,
 		return -EINVAL;
 	}
 
+	if (args->flags & DRM_VORTEX_SUBMIT_CORES) {
+		if (args->entry_pc || args->arg_addr || args->stack_addr ||
+		    args->stack_size || memchr_inv(args->grid, 0, sizeof(args->grid)) ||
+		    memchr_inv(args->block, 0, sizeof(args->block))) {
+			drm_dbg(drm, "SUBMIT: CORES with an entry, argument, grid, block or stack\n");
+			return -EINVAL;
+		}
+		return 0;
+	}
 	block = vortex_mul3(args->block[0], args->block[1], args->block[2]);
 	grid = vortex_mul3(args->grid[0], args->grid[1], args->grid[2]);
 	if (!block || !grid) {
@@ -217,7 +226,8 @@ static void vortex_job_build_launch(struct vortex_job *job,
 	l[VX_LAUNCH_BLOCK_Z] = args->block[2];
 	l[VX_LAUNCH_STACK_BASE] = args->stack_addr;
 	l[VX_LAUNCH_STACK_SIZE] = args->stack_size;
-	l[VX_LAUNCH_FLAGS] = 0;
+	l[VX_LAUNCH_FLAGS] = args->flags & DRM_VORTEX_SUBMIT_CORES ?
+			     VX_LAUNCH_FLAG_CORES : 0;
 	l[VX_LAUNCH_SATP] = vortex_vm_satp(job->vfile->vm);
 }
 
@@ -390,7 +400,7 @@ int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
 {
 	struct vortex_device *vdev = to_vortex_device(drm);
 	struct vortex_file *vfile = file->driver_priv;
-	struct drm_vortex_submit *args = data;
+	struct drm_vortex_submit *uargs = data, a = *uargs, *args = &a;
 	struct drm_syncobj *out_sync = NULL;
 	struct dma_fence *done;
 	struct vortex_job *job;
@@ -399,6 +409,14 @@ int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
 	ret = vortex_job_check_args(vdev, args);
 	if (ret)
 		return ret;
+	/* Vortex's model: the file's DCRs say where; checked as @entry_pc is. */
+	if (args->flags & DRM_VORTEX_SUBMIT_CORES) {
+		vortex_dcr_startup(vfile, &a.entry_pc, &a.arg_addr);
+		if (a.entry_pc & 3) {
+			drm_dbg(drm, "SUBMIT: STARTUP_ADDR 0x%llx not aligned\n", a.entry_pc);
+			return -EINVAL;
+		}
+	}
 
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
@@ -443,6 +461,7 @@ int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
 	}
 	dma_fence_put(done);
 	drm_dev_exit(idx);
+	uargs->seqno = a.seqno;
 	return 0;
 
 out_put_sync:

@@ -246,10 +246,19 @@
 #define VX_LAUNCH_BLOCK_Z		7
 #define VX_LAUNCH_STACK_BASE		8	/* device address */
 #define VX_LAUNCH_STACK_SIZE		9	/* bytes per hardware thread */
-#define VX_LAUNCH_FLAGS			10	/* must be 0 */
+#define VX_LAUNCH_FLAGS			10	/* VX_LAUNCH_FLAG_* */
 #define VX_LAUNCH_SATP			11	/* VX_SATP_*; 0 = untranslated */
 #define VX_LAUNCH_RSVD			VX_LAUNCH_SATP	/* its old name */
 #define VX_LAUNCH_NDW			12
+
+/*
+ * LAUNCH flags.  CORES: Vortex's own start (upstream's processor after its
+ * STARTUP_ADDR/STARTUP_ARG DCR writes): warp 0 lane 0 of every core starts
+ * at ENTRY with mscratch = ARG and every other register 0; GRID, BLOCK and
+ * STACK_* must be 0.
+ */
+#define VX_LAUNCH_FLAG_CORES		(1u << 0)
+#define VX_LAUNCH_FLAGS_ALL		VX_LAUNCH_FLAG_CORES
 
 /* FENCE payload */
 #define VX_FENCE_SEQNO			0

@@ -32,7 +32,7 @@ GUEST_TESTS += $(O)/guest/selftests/vortex_bar_test
 # (each one file, one concern)
 VX_RAW_TESTS := vortex_reliability_test vortex_core_ioctl_test vortex_mmap_test \
 	vortex_module_test vortex_debug_test vortex_dump_test vortex_vm_test \
-	vortex_vmbind_test
+	vortex_cores_test vortex_vmbind_test
 
 $(VX_RAW_TESTS:%=$(O)/guest/selftests/%): $(O)/guest/selftests/%: selftests/%.c \
 		uapi/vortex_accel.h selftests/vortex_test_ioctl.h \

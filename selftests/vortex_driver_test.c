@@ -184,7 +184,7 @@ TEST_F(vx, get_param_device)
 	/* FAST_LANE depends on the card (fast-doorbell) and fast_lane=. */
 	EXPECT_EQ(DRM_VORTEX_CAP_SUBMIT | DRM_VORTEX_CAP_SYNCOBJ | DRM_VORTEX_CAP_DEBUG |
 		  DRM_VORTEX_CAP_DUMP | DRM_VORTEX_CAP_VM | DRM_VORTEX_CAP_BO_ACCESS |
-		  DRM_VORTEX_CAP_VM_BIND,
+		  DRM_VORTEX_CAP_VM_BIND | DRM_VORTEX_CAP_CORES,
 		  v & ~DRM_VORTEX_CAP_FAST_LANE);
 	EXPECT_GE(self->timeout_ms, 10);
 	EXPECT_LE(self->timeout_ms, 60000);

@@ -42,6 +42,7 @@ extern "C" {
 #define DRM_VORTEX_SUBMIT		0x03
 #define DRM_VORTEX_WAIT			0x04
 #define DRM_VORTEX_VM_BIND		0x05
+#define DRM_VORTEX_DCR			0x06
 /* 0x10..0x2f are reserved for the debugger interface. */
 #define DRM_VORTEX_DEBUG_ATTACH		0x10
 #define DRM_VORTEX_CODE_OBJECT		0x11
@@ -59,6 +60,8 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_WAIT, struct drm_vortex_wait)
 #define DRM_IOCTL_VORTEX_VM_BIND \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_VM_BIND, struct drm_vortex_vm_bind)
+#define DRM_IOCTL_VORTEX_DCR \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_DCR, struct drm_vortex_dcr)
 #define DRM_IOCTL_VORTEX_DEBUG_ATTACH \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_DEBUG_ATTACH, struct drm_vortex_debug_attach)
 #define DRM_IOCTL_VORTEX_CODE_OBJECT \
@@ -106,6 +109,8 @@ extern "C" {
  * virtual addresses" below).
  */
 #define DRM_VORTEX_CAP_VM_BIND		(1ull << 7)
+/* DRM_VORTEX_SUBMIT_CORES and DRM_IOCTL_VORTEX_DCR: Vortex's launch model */
+#define DRM_VORTEX_CAP_CORES		(1ull << 8)
 
 /**
  * DOC: Address spaces
@@ -236,7 +241,16 @@ struct drm_vortex_submit_bo {
 	__u32 flags;
 };
 
-#define DRM_VORTEX_SUBMIT_FLAGS		0	/* no flags defined yet */
+/*
+ * SUBMIT flags.  CORES: Vortex's own launch model (docs/hardware.md,
+ * "Launch ABI"): warp 0 lane 0 of every core starts at the file's
+ * STARTUP_ADDR with mscratch = its STARTUP_ARG (DRM_IOCTL_VORTEX_DCR),
+ * every other register 0; @entry_pc, @arg_addr, @grid, @block,
+ * @stack_addr and @stack_size must then be 0.  The startup address must
+ * lie in a listed buffer, as @entry_pc must otherwise.
+ */
+#define DRM_VORTEX_SUBMIT_CORES		(1u << 0)
+#define DRM_VORTEX_SUBMIT_FLAGS		DRM_VORTEX_SUBMIT_CORES
 
 /**
  * struct drm_vortex_submit - launch a kernel on the card
@@ -248,6 +262,9 @@ struct drm_vortex_submit_bo {
  * and the whole stack area must lie inside buffers listed in @bos; the job
  * holds references on those buffers until it ends.  The kernel may use
  * every buffer the file has a handle to, listed or not; nothing else.
+ *
+ * With DRM_VORTEX_SUBMIT_CORES the job is started as Vortex starts its
+ * processor instead: one thread per core, from the file's DCRs (above).
  *
  * Grid and block dimensions must each be at least 1; a block must fit on
  * one core (at most warps-per-core x threads-per-warp threads) and the
@@ -293,12 +310,53 @@ struct drm_vortex_submit {
 	__u32 in_sync;
 	/** @out_sync: syncobj handle that receives the job's fence, or 0 */
 	__u32 out_sync;
-	/** @flags: must be zero (DRM_VORTEX_SUBMIT_FLAGS) */
+	/** @flags: DRM_VORTEX_SUBMIT_* */
 	__u32 flags;
 	/** @pad: must be zero */
 	__u32 pad;
 	/** @seqno: out: this file's job number, for DRM_IOCTL_VORTEX_WAIT */
 	__u64 seqno;
+};
+
+/*
+ * Device configuration registers, as Vortex numbers them (upstream
+ * hw/rtl/VX_types.vh): what a Vortex host program writes before it starts
+ * the card.  Each file has its own, all 0 when it is opened; a SUBMIT with
+ * DRM_VORTEX_SUBMIT_CORES starts from them.  The card is RV32: the high
+ * halves must be 0.  MPM_CLASS selects the performance counters a Vortex
+ * runtime reports (0 none, 1 core, 2 memory).
+ */
+#define DRM_VORTEX_DCR_STARTUP_ADDR0	0x001
+#define DRM_VORTEX_DCR_STARTUP_ADDR1	0x002
+#define DRM_VORTEX_DCR_STARTUP_ARG0	0x003
+#define DRM_VORTEX_DCR_STARTUP_ARG1	0x004
+#define DRM_VORTEX_DCR_MPM_CLASS	0x005
+
+#define DRM_VORTEX_DCR_MPM_CLASS_MAX	2
+
+/* Flags of struct drm_vortex_dcr. */
+#define DRM_VORTEX_DCR_WRITE		(1u << 0)	/* else a read */
+#define DRM_VORTEX_DCR_FLAGS		DRM_VORTEX_DCR_WRITE
+
+/**
+ * struct drm_vortex_dcr - read or write one of this file's DCRs
+ *
+ * Errors: -EINVAL for unknown flags, a non-zero @pad or an address
+ * Vortex does not define; -EOPNOTSUPP for a DCR Vortex defines that means
+ * nothing on this card (none today: the address space is 12 bits, and
+ * everything past DRM_VORTEX_DCR_MPM_CLASS is undefined); -ERANGE for a
+ * value the register cannot hold on this card (a high half not 0, an MPM
+ * class past DRM_VORTEX_DCR_MPM_CLASS_MAX).  Nothing changes on an error.
+ */
+struct drm_vortex_dcr {
+	/** @addr: DRM_VORTEX_DCR_* */
+	__u32 addr;
+	/** @flags: DRM_VORTEX_DCR_WRITE to write @value, else read into it */
+	__u32 flags;
+	/** @value: in for a write, out for a read */
+	__u32 value;
+	/** @pad: must be zero */
+	__u32 pad;
 };
 
 #define DRM_VORTEX_WAIT_FLAGS		0	/* no flags defined yet */

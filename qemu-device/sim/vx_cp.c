@@ -238,7 +238,8 @@ static void init_lanes(struct vx_sim *sim, struct vx_warp *w)
     for (uint32_t lane = 0; lane < t; lane++) {
         uint32_t hartid = w->gid * t + lane;
 
-        w->x[10 * t + lane] = cp->arg;
+        /* Vortex's start clears every register (docs/hardware.md) */
+        w->x[10 * t + lane] = cp->cores_mode ? 0 : cp->arg;
         w->mscratch[lane] = cp->arg;
         if (cp->stack_size) {
             w->x[2 * t + lane] = cp->stack_base +
@@ -453,18 +454,45 @@ static const char *satp_check(struct vx_sim *sim, uint32_t satp)
     return NULL;
 }
 
-/* Checks of docs/hardware.md, in its order; @p is the 12-dword payload. */
-static const char *launch_check(struct vx_sim *sim, const uint32_t *p)
+/*
+ * CORES: GRID, BLOCK and STACK_* must be 0; the launch is then one
+ * single-lane block per core, which the dispatch puts on warp 0 of each
+ * core (the card is idle when a LAUNCH starts).  Fills @p in.
+ */
+static const char *launch_cores(struct vx_sim *sim, uint32_t *p)
+{
+    for (int i = VX_LAUNCH_GRID_X; i <= VX_LAUNCH_STACK_SIZE; i++) {
+        if (p[i]) {
+            return "LAUNCH CORES with a grid, block or stack";
+        }
+    }
+    p[VX_LAUNCH_GRID_X] = sim->ncores;
+    p[VX_LAUNCH_GRID_Y] = p[VX_LAUNCH_GRID_Z] = 1;
+    p[VX_LAUNCH_BLOCK_X] = p[VX_LAUNCH_BLOCK_Y] = p[VX_LAUNCH_BLOCK_Z] = 1;
+    return NULL;
+}
+
+/*
+ * Checks of docs/hardware.md, in its order; @p is the 12-dword payload,
+ * which a CORES launch's grid and block are filled into.
+ */
+static const char *launch_check(struct vx_sim *sim, uint32_t *p)
 {
     uint64_t block_threads, blocks;
     const char *why;
 
-    if (p[VX_LAUNCH_FLAGS]) {
-        return "LAUNCH flags not zero";
+    if (p[VX_LAUNCH_FLAGS] & ~VX_LAUNCH_FLAGS_ALL) {
+        return "LAUNCH reserved flags set";
     }
     why = satp_check(sim, p[VX_LAUNCH_SATP]);
     if (why) {
         return why;
+    }
+    if (p[VX_LAUNCH_FLAGS] & VX_LAUNCH_FLAG_CORES) {
+        why = launch_cores(sim, p);
+        if (why) {
+            return why;
+        }
     }
     for (int i = 0; i < 3; i++) {
         if (!p[VX_LAUNCH_GRID_X + i] || !p[VX_LAUNCH_BLOCK_X + i]) {
@@ -510,6 +538,10 @@ static bool run_launch(struct vx_sim *sim, uint32_t off, uint32_t ndw)
     why = launch_check(sim, p);
     if (why) {
         return bad_packet(sim, off, why);
+    }
+    cp->cores_mode = p[VX_LAUNCH_FLAGS] & VX_LAUNCH_FLAG_CORES;
+    if (cp->cores_mode) {
+        cp->next_core = 0;      /* block b on core b */
     }
     cp->entry = p[VX_LAUNCH_ENTRY];
     cp->arg = p[VX_LAUNCH_ARG];

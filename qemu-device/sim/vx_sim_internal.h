@@ -144,6 +144,7 @@ struct vx_cp {
     uint32_t tail;          /* RING_TAIL as sampled by the last DOORBELL */
     uint32_t next_core;     /* round-robin start for block placement */
     bool in_doorbell;       /* running inside a fast DOORBELL: FENCE is silent */
+    bool cores_mode;        /* the LAUNCH has VX_LAUNCH_FLAG_CORES */
 };
 
 struct vx_dm {

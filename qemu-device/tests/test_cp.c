@@ -376,6 +376,54 @@ TEST_F(cp, launch_abi)
     EXPECT_NE(0, vram32(c, DATA_OFF + 16 * 32 + 12));
 }
 
+/*
+ * LAUNCH CORES, Vortex's own start (issue 23/24): upstream's processor
+ * starts warp 0 with thread mask 1 on every core at STARTUP_ADDR, every
+ * register cleared (sim/simx/emulator.cpp, warp_t::clear() and
+ * Emulator::reset(): "warps_.at(0).tmask.set(0)"), and the kernel finds
+ * its argument in mscratch (kernel/src/vx_start.S, vx_spawn.c).  Each
+ * core's warp 0 lane 0 writes what it sees to arg[core * 8 ..].
+ */
+TEST_F(cp, cores_launch_starts_warp0_lane0_of_every_core)
+{
+    struct card *c = &self->c;
+    struct launch l = {
+        .entry = DEV(CODE_OFF), .arg = DEV(DATA_OFF),
+        .flags = VX_LAUNCH_FLAG_CORES,
+    };
+
+    PUT_CODE(c, CSRR(6, VX_CSR_MSCRATCH), CSRR(5, VX_CSR_CORE_ID),
+             SLLI(7, 5, 5), ADD(7, 7, 6),
+             CSRR(8, VX_CSR_MHARTID), SW(8, 7, 0),
+             CSRR(8, VX_CSR_WARP_ID), SW(8, 7, 4),
+             CSRR(8, VX_CSR_THREAD_ID), SW(8, 7, 8),
+             CSRR(8, VX_CSR_ACTIVE_THREADS), SW(8, 7, 12),
+             SW(A0, 7, 16), SW(2, 7, 20), SW(6, 7, 24),
+             ADDI(8, 0, 1), SW(8, 7, 28), TMC(0));
+    for (uint32_t i = 0; i < 16; i++) {
+        vram32_set(c, DATA_OFF + 4 * i, 0xdeadbeef);
+    }
+    ring_launch(c, &l);
+    ring_fence(c, 1, 0);
+    ring_kick(c);
+    run_idle(c, 100000);
+    ASSERT_EQ(1, rd(c, VX_REG_FENCE_SEQNO));
+    EXPECT_EQ(0, rd(c, VX_REG_ERR_CAUSE));
+    for (uint32_t core = 0; core < 2; core++) {
+        uint32_t r = DATA_OFF + 32 * core;
+
+        EXPECT_EQ(core * 4 * 8, vram32(c, r)) TH_LOG("core %u hart", core);
+        EXPECT_EQ(0, vram32(c, r + 4)) TH_LOG("core %u warp", core);
+        EXPECT_EQ(0, vram32(c, r + 8)) TH_LOG("core %u lane", core);
+        EXPECT_EQ(1, vram32(c, r + 12)) TH_LOG("core %u mask", core);
+        EXPECT_EQ(0, vram32(c, r + 16)) TH_LOG("core %u a0", core);
+        EXPECT_EQ(0, vram32(c, r + 20)) TH_LOG("core %u sp", core);
+        EXPECT_EQ(DEV(DATA_OFF), vram32(c, r + 24)) TH_LOG("core %u mscratch", core);
+        EXPECT_EQ(1, vram32(c, r + 28)) TH_LOG("core %u ran", core);
+    }
+    EXPECT_EQ(0, rd(c, VX_REG_STATUS));
+}
+
 TEST_F(cp, no_stack_means_sp_zero)
 {
     struct card *c = &self->c;
@@ -501,7 +549,8 @@ static void emit_launch_ndw(struct card *c)
         ring_launch(c, &l); \
     }
 
-EMIT_LAUNCH(launch_flags, flags, 1)
+EMIT_LAUNCH(launch_flags, flags, 2)
+EMIT_LAUNCH(cores_with_grid, flags, VX_LAUNCH_FLAG_CORES)
 EMIT_LAUNCH(launch_rsvd, rsvd, 0x100)
 EMIT_LAUNCH(grid_zero_x, grid[0], 0)
 EMIT_LAUNCH(grid_zero_z, grid[2], 0)
@@ -577,6 +626,7 @@ BAD(reserved);
 BAD(past_tail);
 BAD(launch_ndw);
 BAD(launch_flags);
+BAD(cores_with_grid);
 BAD(launch_rsvd);
 BAD(grid_zero_x);
 BAD(grid_zero_z);

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Vortex's own launch model through the driver (issue 24): the file's
+ * DCRs (DRM_IOCTL_VORTEX_DCR) and SUBMIT with DRM_VORTEX_SUBMIT_CORES.
+ *
+ * What is expected comes from upstream Vortex (github vortexgpgpu/vortex):
+ * - hw/rtl/VX_types.vh: the DCR numbers, STARTUP_ADDR0 0x001 .. ARG1
+ *   0x004, MPM_CLASS 0x005 (classes NONE 0, CORE 1, MEM 2);
+ * - sim/simx/emulator.cpp: at start, warp 0 of each core runs with thread
+ *   mask 1 from STARTUP_ADDR, every register cleared; kernel/src/vx_start.S
+ *   and vx_spawn.c take the argument from mscratch.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "vortex_accel.h"
+#include "vortex_test_ioctl.h"
+#include "vx_asm.h"
+#include "kselftest_harness.h"
+
+#define T0		5
+#define T1		6
+#define T2		7
+#define T3		28
+#define SP		2
+#define A0		10
+#define CODE_SIZE	4096
+#define DATA_SIZE	65536
+
+static int dcr(int fd, uint32_t addr, uint32_t flags, uint32_t *value)
+{
+	struct drm_vortex_dcr d = { .addr = addr, .flags = flags,
+				    .value = value ? *value : 0 };
+	int ret = vx_ioctl(fd, DRM_IOCTL_VORTEX_DCR, &d);
+
+	if (!ret && value)
+		*value = d.value;
+	return ret;
+}
+
+static uint32_t dcr_read(int fd, uint32_t addr)
+{
+	uint32_t v = 0xdeadbeef;
+
+	return dcr(fd, addr, 0, &v) ? 0xdeadbeef : v;
+}
+
+static int dcr_write(int fd, uint32_t addr, uint32_t v)
+{
+	return dcr(fd, addr, DRM_VORTEX_DCR_WRITE, &v);
+}
+
+FIXTURE(cores) {
+	int fd;
+	uint64_t clusters, cores, warps, threads;
+	uint32_t code, data;
+	uint64_t code_addr, data_addr;
+	uint32_t *code_map;
+	volatile uint32_t *data_map;
+	struct drm_vortex_submit_bo bos[2];
+	struct drm_vortex_submit sub;
+};
+
+FIXTURE_SETUP(cores)
+{
+	uint64_t caps;
+
+	self->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_CAPABILITIES, &caps));
+	ASSERT_NE(0, caps & DRM_VORTEX_CAP_CORES);
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &self->clusters));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &self->cores));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &self->warps));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_THREADS, &self->threads));
+	vx_cmd(_vx_bo_create(self->fd, CODE_SIZE, 0, &self->code, &self->code_addr));
+	vx_cmd(_vx_bo_create(self->fd, DATA_SIZE, 0, &self->data, &self->data_addr));
+	self->code_map = vx_bo_map(self->fd, self->code, NULL);
+	self->data_map = vx_bo_map(self->fd, self->data, NULL);
+	ASSERT_NE(NULL, self->code_map);
+	ASSERT_NE(NULL, self->data_map);
+	self->bos[0] = (struct drm_vortex_submit_bo){ self->code, DRM_VORTEX_SUBMIT_BO_READ };
+	self->bos[1] = (struct drm_vortex_submit_bo){ self->data,
+		DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE };
+	memset(&self->sub, 0, sizeof(self->sub));
+	self->sub.flags = DRM_VORTEX_SUBMIT_CORES;
+	self->sub.bos = (uintptr_t)self->bos;
+	self->sub.bo_count = 2;
+	self->sub.bo_stride = sizeof(self->bos[0]);
+}
+
+FIXTURE_TEARDOWN(cores)
+{
+	close(self->fd);
+}
+
+/* Every DCR reads 0 in a new file, and each holds what is written. */
+TEST_F(cores, dcrs_start_zero_and_round_trip)
+{
+	uint32_t a;
+
+	for (a = DRM_VORTEX_DCR_STARTUP_ADDR0; a <= DRM_VORTEX_DCR_MPM_CLASS; a++)
+		EXPECT_EQ(0, dcr_read(self->fd, a)) TH_LOG("dcr 0x%x", a);
+	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, 0x80001234));
+	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ARG0, 0x80005678));
+	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_MPM_CLASS, 2));
+	EXPECT_EQ(0x80001234, dcr_read(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0));
+	EXPECT_EQ(0x80005678, dcr_read(self->fd, DRM_VORTEX_DCR_STARTUP_ARG0));
+	EXPECT_EQ(2, dcr_read(self->fd, DRM_VORTEX_DCR_MPM_CLASS));
+	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR1, 0));
+	EXPECT_EQ(0, dcr_read(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR1));
+}
+
+/* Each file has its own DCRs: one file's writes change nothing of another's. */
+TEST_F(cores, dcrs_are_per_file)
+{
+	int other = open(VX_NODE, O_RDWR | O_CLOEXEC);
+
+	ASSERT_LE(0, other);
+	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, 0x80000040));
+	EXPECT_EQ(0, dcr_read(other, DRM_VORTEX_DCR_STARTUP_ADDR0));
+	vx_cmd(dcr_write(other, DRM_VORTEX_DCR_STARTUP_ARG0, 7));
+	EXPECT_EQ(0, dcr_read(self->fd, DRM_VORTEX_DCR_STARTUP_ARG0));
+	EXPECT_EQ(0x80000040, dcr_read(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0));
+	close(other);
+}
+
+/* Each bad request has its errno and changes nothing. */
+TEST_F(cores, dcr_errors_change_nothing)
+{
+	struct drm_vortex_dcr d;
+	uint32_t v;
+
+	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, 0x80000100));
+	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_MPM_CLASS, 1));
+	/* addresses Vortex does not define */
+	EXPECT_EQ(-EINVAL, dcr_write(self->fd, 0, 1));
+	EXPECT_EQ(-EINVAL, dcr_write(self->fd, DRM_VORTEX_DCR_MPM_CLASS + 1, 1));
+	EXPECT_EQ(-EINVAL, dcr_write(self->fd, 0xfff, 1));
+	EXPECT_EQ(-EINVAL, dcr(self->fd, 0x1000, 0, &v));
+	/* unknown flags, padding */
+	v = 5;
+	EXPECT_EQ(-EINVAL, dcr(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, 2, &v));
+	d = (struct drm_vortex_dcr){ .addr = DRM_VORTEX_DCR_STARTUP_ADDR0,
+				     .flags = DRM_VORTEX_DCR_WRITE, .value = 4, .pad = 1 };
+	EXPECT_EQ(-EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_DCR, &d));
+	/* values this RV32 card cannot hold */
+	EXPECT_EQ(-ERANGE, dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR1, 1));
+	EXPECT_EQ(-ERANGE, dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ARG1, 0x80000000));
+	EXPECT_EQ(-ERANGE, dcr_write(self->fd, DRM_VORTEX_DCR_MPM_CLASS, 3));
+	/* a bad pointer */
+	EXPECT_EQ(-EFAULT, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_DCR, (void *)8));
+
+	EXPECT_EQ(0x80000100, dcr_read(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0));
+	EXPECT_EQ(0, dcr_read(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR1));
+	EXPECT_EQ(0, dcr_read(self->fd, DRM_VORTEX_DCR_STARTUP_ARG1));
+	EXPECT_EQ(1, dcr_read(self->fd, DRM_VORTEX_DCR_MPM_CLASS));
+}
+
+/* CORES takes everything from the DCRs: SUBMIT's own launch fields must be 0. */
+TEST_F(cores, submit_cores_refuses_grid_fields)
+{
+	struct drm_vortex_submit s;
+	int i;
+
+	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, self->code_addr));
+	for (i = 0; i < 6; i++) {
+		s = self->sub;
+		switch (i) {
+		case 0: s.entry_pc = self->code_addr; break;
+		case 1: s.arg_addr = self->data_addr; break;
+		case 2: s.grid[0] = 1; break;
+		case 3: s.block[2] = 1; break;
+		case 4: s.stack_addr = self->data_addr; break;
+		default: s.stack_size = 16; break;
+		}
+		EXPECT_EQ(-EINVAL, _vx_submit(self->fd, &s)) TH_LOG("field %d", i);
+		EXPECT_EQ(0, s.seqno);
+	}
+	/* a STARTUP_ADDR outside the job's buffers, or not aligned */
+	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, 0));
+	EXPECT_EQ(-EINVAL, _vx_submit(self->fd, &self->sub));
+	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, self->code_addr + 2));
+	EXPECT_EQ(-EINVAL, _vx_submit(self->fd, &self->sub));
+	EXPECT_EQ(0, self->sub.seqno);
+}
+
+/*
+ * The job runs as Vortex starts its processor: on every core, warp 0
+ * lane 0 and nothing else, at STARTUP_ADDR, with mscratch = STARTUP_ARG
+ * and a0 = sp = 0.  Each writes what it sees at arg + core * 32; the
+ * SUBMIT's own entry_pc and arg_addr stay 0 after the call.
+ */
+TEST_F(cores, submit_cores_starts_warp0_lane0_of_every_core)
+{
+	uint64_t ncores = self->clusters * self->cores, c;
+	const uint32_t prog[] = {
+		CSRR(T1, VX_CSR_MSCRATCH), CSRR(T0, VX_CSR_CORE_ID),
+		SLLI(T2, T0, 5), ADD(T2, T2, T1),
+		CSRR(T3, VX_CSR_MHARTID), SW(T3, T2, 0),
+		CSRR(T3, VX_CSR_WARP_ID), SW(T3, T2, 4),
+		CSRR(T3, VX_CSR_THREAD_ID), SW(T3, T2, 8),
+		CSRR(T3, VX_CSR_ACTIVE_THREADS), SW(T3, T2, 12),
+		SW(A0, T2, 16), SW(SP, T2, 20), SW(T1, T2, 24),
+		ADDI(T3, 0, 1), SW(T3, T2, 28), TMC(0),
+	};
+	int32_t status = 1;
+	uint32_t i;
+
+	ASSERT_LE(ncores * 32, DATA_SIZE);
+	memcpy(self->code_map, prog, sizeof(prog));
+	for (i = 0; i < DATA_SIZE / 4; i++)
+		self->data_map[i] = 0xdeadbeef;
+	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, self->code_addr));
+	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ARG0, self->data_addr));
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	EXPECT_EQ(0, self->sub.entry_pc);
+	EXPECT_EQ(0, self->sub.arg_addr);
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
+	ASSERT_EQ(0, status);
+	for (c = 0; c < ncores; c++) {
+		volatile uint32_t *r = self->data_map + c * 8;
+
+		EXPECT_EQ(c * self->warps * self->threads, r[0]) TH_LOG("core %llu hart", (unsigned long long)c);
+		EXPECT_EQ(0, r[1]) TH_LOG("core %llu warp", (unsigned long long)c);
+		EXPECT_EQ(0, r[2]) TH_LOG("core %llu lane", (unsigned long long)c);
+		EXPECT_EQ(1, r[3]) TH_LOG("core %llu thread mask", (unsigned long long)c);
+		EXPECT_EQ(0, r[4]) TH_LOG("core %llu a0", (unsigned long long)c);
+		EXPECT_EQ(0, r[5]) TH_LOG("core %llu sp", (unsigned long long)c);
+		EXPECT_EQ((uint32_t)self->data_addr, r[6]) TH_LOG("core %llu mscratch", (unsigned long long)c);
+		EXPECT_EQ(1, r[7]) TH_LOG("core %llu ran", (unsigned long long)c);
+	}
+	/* nothing past the last core's record was written */
+	EXPECT_EQ(0xdeadbeef, self->data_map[ncores * 8]);
+}
+
+TEST_HARNESS_MAIN
