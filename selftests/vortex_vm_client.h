@@ -69,8 +69,21 @@ static void vm_put_prog(struct vm_client *c, unsigned int off,
 	memcpy((char *)c->code_map + off, prog, bytes);
 }
 
-/* Opens the node, makes and fills the two buffers: 0 or -errno. */
-static int vm_client_open_base(struct vm_client *c)
+/* A suite's own program and its offset in the code buffer. */
+struct vm_prog {
+	unsigned int off;
+	const uint32_t *code;
+	size_t bytes;
+};
+
+#define VM_PROG(off, prog)	{ (off), (prog), sizeof(prog) }
+
+/*
+ * Opens the node, makes and fills the two buffers, with the load, the
+ * store and the @n programs at @progs: 0 or -errno.
+ */
+static int vm_client_open_with(struct vm_client *c, const struct vm_prog *progs,
+			       size_t n)
 {
 	memset(c, 0, sizeof(*c));
 	c->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
@@ -85,6 +98,8 @@ static int vm_client_open_base(struct vm_client *c)
 		return -ENOMEM;
 	vm_put_prog(c, PROG_LOAD, prog_load, sizeof(prog_load));
 	vm_put_prog(c, PROG_STORE, prog_store, sizeof(prog_store));
+	while (n--)
+		vm_put_prog(c, progs[n].off, progs[n].code, progs[n].bytes);
 	c->bos[0] = (struct drm_vortex_submit_bo){ c->code, DRM_VORTEX_SUBMIT_BO_READ };
 	c->bos[1] = (struct drm_vortex_submit_bo){ c->args,
 		DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE };

@@ -91,17 +91,16 @@ static const uint32_t prog_spin[] = {
 
 /* ------------------------------------------------------------ a client */
 
+static const struct vm_prog vm_progs[] = {
+	VM_PROG(PROG_JUMP, prog_jump),
+	VM_PROG(PROG_PAGES, prog_pages),
+	VM_PROG(PROG_SPIN, prog_spin),
+};
+
 /* A client (vortex_vm_client.h) with this suite's programs too. */
 static int vm_client_open(struct vm_client *c)
 {
-	int ret = vm_client_open_base(c);
-
-	if (ret)
-		return ret;
-	vm_put_prog(c, PROG_JUMP, prog_jump, sizeof(prog_jump));
-	vm_put_prog(c, PROG_PAGES, prog_pages, sizeof(prog_pages));
-	vm_put_prog(c, PROG_SPIN, prog_spin, sizeof(prog_spin));
-	return 0;
+	return vm_client_open_with(c, vm_progs, sizeof(vm_progs) / sizeof(vm_progs[0]));
 }
 
 /*

@@ -10,7 +10,8 @@
  * (vortexgpgpu/vortex hw/rtl/VX_config.vh:209 `STACK_BASE_ADDR
  * 32'hFFFF0000`, :221 `IO_BASE_ADDR 32'h00000040`, commit 1e4583ac),
  * loaded from and stored to by a kernel, the values checked from the
- * host through the buffers.  Every error the uapi documents, each with
+ * host through the buffers, in a grid launch and in Vortex's own launch
+ * model (SUBMIT_CORES).  Every error the uapi documents, each with
  * its errno and the space unchanged after it; another file's space
  * untouched; an unmap while a job of the file runs, which must not pull
  * the pages from under it; and a fuzz of map/unmap against a shadow
@@ -57,7 +58,7 @@
 #define PROBE_WORD	0x7e57da7au
 
 /* Beside vortex_vm_client.h's load and store. */
-enum { PROG_GATE = 128, PROG_VORTEX = 256 };
+enum { PROG_GATE = 128, PROG_VORTEX = 256, PROG_CORES = 384 };
 
 /*
  * A gate at cell = *target, { go, started, in, out }: started = 1, waits
@@ -102,18 +103,27 @@ static const uint32_t prog_vortex[] = {
 
 #define VORTEX_PC	12	/* prog_vortex's first push */
 
+/*
+ * prog_vortex as Vortex starts it (SUBMIT_CORES): the argument comes in
+ * mscratch, a0 is 0.
+ */
+static const uint32_t prog_cores_head[] = {
+	CSRR(A0, VX_CSR_MSCRATCH),
+};
+
 /* ------------------------------------------------------------ a client */
+
+static const struct vm_prog vb_progs[] = {
+	VM_PROG(PROG_GATE, prog_gate),
+	VM_PROG(PROG_VORTEX, prog_vortex),
+	VM_PROG(PROG_CORES, prog_cores_head),
+	VM_PROG(PROG_CORES + sizeof(prog_cores_head), prog_vortex),
+};
 
 /* A client (vortex_vm_client.h) with this suite's programs too. */
 static int vb_client_open(struct vm_client *c)
 {
-	int ret = vm_client_open_base(c);
-
-	if (ret)
-		return ret;
-	vm_put_prog(c, PROG_GATE, prog_gate, sizeof(prog_gate));
-	vm_put_prog(c, PROG_VORTEX, prog_vortex, sizeof(prog_vortex));
-	return 0;
+	return vm_client_open_with(c, vb_progs, sizeof(vb_progs) / sizeof(vb_progs[0]));
 }
 
 /* Submits @prog on @target and @value without waiting; its seqno, or 0. */
@@ -474,6 +484,58 @@ TEST_F_TIMEOUT(vb, stack_and_io_pages_at_vortex_addresses, 120)
 	/* A's again, a second time: the mappings are A's for good. */
 	ASSERT_EQ(0, vm_run(a, PROG_VORTEX, 0, 0x2000));
 	EXPECT_EQ(0x2002, stack_map[0]);
+	munmap(stack_map, PAGE);
+	munmap(io_map, PAGE);
+}
+
+static int vb_dcr_write(int fd, uint32_t addr, uint32_t value)
+{
+	struct drm_vortex_dcr d = { .addr = addr, .flags = DRM_VORTEX_DCR_WRITE,
+				    .value = value };
+
+	return vx_ioctl(fd, DRM_IOCTL_VORTEX_DCR, &d);
+}
+
+/*
+ * The same pages used by a job launched in Vortex's own model
+ * (DRM_VORTEX_SUBMIT_CORES, STARTUP_ADDR/ARG in the file's DCRs): warp 0
+ * lane 0 of every core pushes on the stack below 0xFFFF0000 and reads and
+ * writes the I/O words at 0x40, all of them the same values.
+ */
+TEST_F_TIMEOUT(vb, vortex_model_launch_uses_stack_and_io_pages, 120)
+{
+	struct vm_client *a = &self->a;
+	struct drm_vortex_submit sub = a->sub;
+	uint32_t stack, io, *stack_map, *io_map;
+	int32_t status = 1;
+	uint64_t caps = 0;
+
+	vx_cmd(_vx_get_param(a->fd, DRM_VORTEX_PARAM_CAPABILITIES, &caps));
+	if (!(caps & DRM_VORTEX_CAP_CORES))
+		SKIP(return, "no Vortex launch model (DRM_VORTEX_CAP_CORES clear)");
+	stack_map = vb_bo(_metadata, a, PAGE, 0, &stack);
+	io_map = vb_bo(_metadata, a, PAGE, 0, &io);
+	ASSERT_NE(NULL, stack_map);
+	ASSERT_NE(NULL, io_map);
+	io_map[IO_BASE / 4] = 0xc0ffee10u;
+	vx_cmd(_vx_vm_bind(a->fd, MAP, stack, 0, STACK_PAGE, PAGE, RW));
+	vx_cmd(_vx_vm_bind(a->fd, MAP, io, 0, IO_PAGE, PAGE, RW));
+	vx_cmd(vb_dcr_write(a->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, a->code_addr + PROG_CORES));
+	vx_cmd(vb_dcr_write(a->fd, DRM_VORTEX_DCR_STARTUP_ARG0, a->args_addr));
+	a->args_map[ARG_VALUE] = 0x3000;
+	a->args_map[ARG_OUT] = 0xdeadbeefu;
+	sub.flags = DRM_VORTEX_SUBMIT_CORES;
+	sub.entry_pc = sub.arg_addr = 0;
+	memset(sub.grid, 0, sizeof(sub.grid));
+	memset(sub.block, 0, sizeof(sub.block));
+	vx_cmd(_vx_submit(a->fd, &sub));
+	vx_cmd(_vx_wait(a->fd, sub.seqno, 30 * SEC, &status));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(0x3000, stack_map[(PAGE - 16) / 4]);
+	EXPECT_EQ(0x3001, stack_map[(PAGE - 12) / 4]);
+	EXPECT_EQ(0x3002, stack_map[0]);
+	EXPECT_EQ(0xc0ffee10u, a->args_map[ARG_OUT]);
+	EXPECT_EQ(0xc0ffee12u, io_map[IO_BASE / 4 + 1]);
 	munmap(stack_map, PAGE);
 	munmap(io_map, PAGE);
 }
