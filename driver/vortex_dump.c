@@ -99,11 +99,12 @@ static void vortex_dump_missing(struct vortex_dump *d, const char *what)
 }
 
 /*
- * Copies @size bytes of VRAM at @iova, trailing zero words dropped unless
- * @exact (a file's bytes, such as a kernel's ELF, must stay whole).
+ * Copies @size bytes of VRAM at offset @vram, which the job sees at @iova,
+ * trailing zero words dropped unless @exact (a file's bytes, such as a
+ * kernel's ELF, must stay whole).
  */
 static int vortex_dump_copy(struct vortex_device *vdev, struct vortex_dump_bo *b,
-			    u64 iova, u64 size, u64 *budget, bool exact)
+			    u64 iova, u64 vram, u64 size, u64 *budget, bool exact)
 {
 	u64 take = min(size, *budget), n;
 
@@ -114,7 +115,7 @@ static int vortex_dump_copy(struct vortex_device *vdev, struct vortex_dump_bo *b
 	b->data = kvmalloc(take, VORTEX_DUMP_GFP);
 	if (!b->data)
 		return -ENOMEM;
-	memcpy_fromio(b->data, vdev->vram + (iova - vdev->devaddr), take);
+	memcpy_fromio(b->data, vdev->vram + vram, take);
 	for (n = take / 4; !exact && n && !b->data[n - 1]; n--)
 		;
 	b->len = exact ? take : n * 4;
@@ -309,17 +310,22 @@ bool vortex_dump_read_captured(const struct vortex_dump *d, u64 addr,
  * no captured buffer holds: what the ELF shows of them, read now, since
  * rendering comes after the reset.
  */
-static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_dump *d)
+static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_vm *vm,
+			       struct vortex_dump *d)
 {
 	u64 arg = d->launch[VX_LAUNCH_ARG], slice = d->launch[VX_LAUNCH_STACK_SIZE];
-	u64 vram_end = vdev->devaddr + vdev->vram_size, top;
 	u32 i, lane, lanes = min(d->threads, 32u), take;
-	u64 budget = VORTEX_DUMP_PARAM;
+	u64 budget = VORTEX_DUMP_PARAM, top, avail, vram;
+	struct drm_gem_object *obj;
 
-	if (arg >= vdev->devaddr && arg < vram_end &&
-	    vortex_dump_copy(vdev, &d->param, arg,
-			     min_t(u64, VORTEX_DUMP_PARAM, vram_end - arg), &budget, true))
-		vortex_dump_missing(d, "argument bytes");
+	/* Addresses are the job's: translated through its space, never VRAM's. */
+	obj = arg ? vortex_vm_get_bo(vm, arg, &avail, &vram) : NULL;
+	if (obj) {
+		if (vortex_dump_copy(vdev, &d->param, arg, vram,
+				     min_t(u64, VORTEX_DUMP_PARAM, avail), &budget, true))
+			vortex_dump_missing(d, "argument bytes");
+		drm_gem_object_put(obj);
+	}
 	if (!slice || d->flags & DRM_VORTEX_DUMP_SKIP_LOCAL)
 		return;
 	take = d->stack_take = min_t(u64, slice, VORTEX_DUMP_STACK);
@@ -332,8 +338,13 @@ static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_dump *d
 				continue;
 			top = d->launch[VX_LAUNCH_STACK_BASE] +
 			      ((u64)dw->st.warp * d->threads + lane + 1) * slice;
-			if (top - take < vdev->devaddr || top > vram_end ||
-			    vortex_dump_read_captured(d, top - take, take, NULL))
+			if (vortex_dump_read_captured(d, top - take, take, NULL))
+				continue;
+			obj = vortex_vm_get_bo(vm, top - take, &avail, &vram);
+			if (!obj)
+				continue;
+			drm_gem_object_put(obj);
+			if (avail < take)
 				continue;
 			if (!dw->stack)
 				dw->stack = kvzalloc(lanes * take, VORTEX_DUMP_GFP);
@@ -341,8 +352,7 @@ static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_dump *d
 				vortex_dump_missing(d, "stacks (no memory)");
 				return;
 			}
-			memcpy_fromio(dw->stack + lane * take,
-				      vdev->vram + (top - take - vdev->devaddr), take);
+			memcpy_fromio(dw->stack + lane * take, vdev->vram + vram, take);
 		}
 	}
 }
@@ -421,7 +431,7 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 					   d->assert[i]);
 
 	if (vortex_dump_copy(vdev, &d->ring, vdev->devaddr + vdev->ring_node.start,
-			     vdev->ring_size, &budget, false))
+			     vdev->ring_node.start, vdev->ring_size, &budget, false))
 		vortex_dump_missing(d, "ring");
 	if (job) {
 		d->job = job->seqno;
@@ -429,6 +439,7 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 		d->code_id = job->code.id;
 		if (job->code.id &&
 		    vortex_dump_copy(vdev, &d->code, job->code.elf_addr,
+				     job->code.elf_addr - vdev->devaddr,
 				     job->code.elf_size, &budget, true))
 			vortex_dump_missing(d, "kernel image");
 		strscpy(d->comm, job->vfile->comm, sizeof(d->comm));
@@ -437,25 +448,35 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 		d->bos = kcalloc(job->bo_count, sizeof(*d->bos), VORTEX_DUMP_GFP);
 		for (i = 0; d->bos && i < job->bo_count; i++) {
 			struct vortex_bo *bo = to_vortex_bo(job->bos[i]);
+			struct vortex_dump_bo *b = &d->bos[d->nbos];
+			u64 iova, size, off = 0;
 
 			if (!vortex_dump_all_bos &&
 			    !(job->bo_flags[i] & DRM_VORTEX_SUBMIT_BO_DUMP))
 				continue;
-			d->bos[d->nbos].flags = job->bo_flags[i];
-			d->bos[d->nbos].iova = vortex_bo_devaddr(bo);
-			d->bos[d->nbos].size = bo->base.size;
+			/*
+			 * Where the job sees it: at its own address, else at
+			 * its lowest VM_BIND mapping (0 if it has none).
+			 */
+			iova = vortex_bo_devaddr(bo);
+			size = bo->base.size;
+			if (vortex_bo_no_map(bo) &&
+			    !vortex_vm_bo_va(job->vfile->vm, &bo->base, &iova, &size, &off))
+				iova = 0;
+			b->flags = job->bo_flags[i];
+			b->iova = iova;
+			b->size = size;
+			d->nbos++;
 			/* Recovery holds the card: half a timeout of copying at most. */
 			if (error && ktime_get_ns() - start >
 			    (u64)vortex_job_timeout_ms * NSEC_PER_MSEC / 2) {
-				d->nbos++;
 				late = true;
 				continue;
 			}
 			if (!(flags & DRM_VORTEX_DUMP_SKIP_GLOBAL) &&
-			    vortex_dump_copy(vdev, &d->bos[d->nbos], vortex_bo_devaddr(bo),
-					     bo->base.size, &budget, false))
+			    vortex_dump_copy(vdev, b, iova, bo->node.start + off, size,
+					     &budget, false))
 				vortex_dump_missing(d, "buffer contents");
-			d->nbos++;
 		}
 		if (!budget)
 			vortex_dump_missing(d, "buffer contents past dump_max_mb or a thirty-second of RAM");
@@ -488,7 +509,7 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	if (window)
 		vortex_vm_window_unmap(job->vfile->vm, window);
 	if (job) {
-		vortex_dump_locals(vdev, d);
+		vortex_dump_locals(vdev, job->vfile->vm, d);
 		vortex_dump_console(vdev, job->vfile, d);
 	}
 	if (running) {

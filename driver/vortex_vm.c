@@ -621,6 +621,36 @@ struct drm_gem_object *vortex_vm_get_bo(struct vortex_vm *vm, u64 addr,
 }
 
 /**
+ * vortex_vm_bo_va() - where a buffer is mapped in a space, lowest first
+ * @vm: the space
+ * @obj: the buffer
+ * @va: out: the mapping's first virtual address
+ * @range: out: its bytes
+ * @offset: out: the buffer offset it starts at
+ *
+ * Return: true if @obj is mapped in @vm at all.
+ */
+bool vortex_vm_bo_va(struct vortex_vm *vm, struct drm_gem_object *obj,
+		     u64 *va, u64 *range, u64 *offset)
+{
+	struct drm_gpuva *gva;
+	bool found = false;
+
+	mutex_lock(&vm->lock);
+	drm_gpuvm_for_each_va(gva, &vm->base) {
+		if (gva->gem.obj != obj || gva == &vm->base.kernel_alloc_node)
+			continue;
+		*va = gva->va.addr;
+		*range = gva->va.range;
+		*offset = gva->gem.offset;
+		found = true;
+		break;
+	}
+	mutex_unlock(&vm->lock);
+	return found;
+}
+
+/**
  * vortex_vm_window_map() - map driver VRAM into a space for a recovery dump
  * @vm: the space of the job on the card
  * @vram_offset: VRAM offset of the area, page aligned

@@ -47,6 +47,8 @@ struct drm_gem_object *vortex_vm_get_bo(struct vortex_vm *vm, u64 addr,
 int vortex_vm_bind_ioctl(struct drm_device *drm, void *data,
 			 struct drm_file *file);
 
+bool vortex_vm_bo_va(struct vortex_vm *vm, struct drm_gem_object *obj,
+		     u64 *va, u64 *range, u64 *offset);
 u64 vortex_vm_window_map(struct vortex_vm *vm, u64 vram_offset, u64 size);
 void vortex_vm_window_unmap(struct vortex_vm *vm, u64 size);
 

@@ -848,4 +848,40 @@ TEST_F_TIMEOUT(vb, fuzz_map_unmap, 600)
 		munmap(f.bo[i].map, f.bo[i].pages * PAGE);
 }
 
+/*
+ * A crash dump speaks the job's addresses: a NO_MAP buffer the job lists,
+ * bound at PROBE_VA, is in `bos:` at PROBE_VA with its contents, never at
+ * its VRAM placement (issue 24: "dumps ... keep speaking virtual
+ * addresses"; a client does not learn where its buffers sit).  Before,
+ * the dump printed the buffer's VRAM address.
+ */
+TEST_F_TIMEOUT(vb, dump_names_a_bound_buffer_by_its_address, 60)
+{
+	struct vm_client *a = &self->a;
+	char pat[64], *text;
+	uint32_t h, *map;
+
+	map = vb_bo(_metadata, a, PAGE, 0, &h);
+	ASSERT_NE(NULL, map);
+	map[0] = 0x11223344u;
+	map[1] = PROBE_WORD;
+	vx_cmd(_vx_vm_bind(a->fd, MAP, h, 0, PROBE_VA + 16 * PAGE, PAGE, RW));
+	a->bos[2] = (struct drm_vortex_submit_bo){ h, DRM_VORTEX_SUBMIT_BO_READ };
+	a->sub.bo_count = 3;
+	vx_dump_discard();
+	/* the load at address 0 faults */
+	EXPECT_EQ(-EIO, vm_run(a, PROG_LOAD, 0, 0));
+	text = vx_dump_read(5000);
+	ASSERT_NE(NULL, text);
+	snprintf(pat, sizeof(pat), "  - iova: 0x%016llx\n    size: %u\n",
+		 (unsigned long long)(PROBE_VA + 16 * PAGE), PAGE);
+	EXPECT_NE(NULL, strstr(text, pat)) TH_LOG("no bos: entry at 0x%llx",
+						 (unsigned long long)(PROBE_VA + 16 * PAGE));
+	EXPECT_EQ(NULL, strstr(text, "  - iova: 0x0000000000000000\n"));
+	free(text);
+	vx_dump_discard();
+	a->sub.bo_count = 2;
+	munmap(map, PAGE);
+}
+
 TEST_HARNESS_MAIN

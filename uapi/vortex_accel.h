@@ -432,10 +432,10 @@ struct drm_vortex_wait {
  * With DRM_VORTEX_CAP_VM_BIND a client places buffers in its file's space
  * itself, as Vortex's runtime does (its stack at 0xFFFF0000 down, its I/O
  * page at 0x40): DRM_IOCTL_VORTEX_VM_BIND maps pages of a buffer at a
- * virtual address and unmaps virtual ranges.  (SUBMIT still wants its
- * entry point, argument, stack area and STARTUP_ADDR inside the
- * ``dev_addr`` range of a buffer it lists.)  The
- * two kinds of mappings live side by side in one space: a buffer without
+ * virtual address and unmaps virtual ranges.  SUBMIT's entry point,
+ * argument, stack area and STARTUP_ADDR must each lie in a buffer it
+ * lists, at the buffer's ``dev_addr`` or inside one VM_BIND mapping of
+ * it.  The two kinds of mappings live side by side in one space: a buffer without
  * DRM_VORTEX_BO_NO_MAP is still mapped at its ``dev_addr`` by every handle
  * to it ("Address spaces"), and may also be mapped elsewhere with VM_BIND.
  * A client that creates its buffers with DRM_VORTEX_BO_NO_MAP never
