@@ -781,7 +781,8 @@ TEST_F_TIMEOUT(dump, recovery_holds_the_card_only_for_the_capture, 120)
 
 /*
  * What the job printed before it faulted is in its dump: each hardware
- * thread's text (docs/driver.md, "The kernels' console").
+ * thread's text (docs/driver.md, "The kernels' console"), whichever core
+ * the block landed on.
  */
 TEST_F_TIMEOUT(dump, console_output_is_in_the_dump, 60)
 {
@@ -797,7 +798,8 @@ TEST_F_TIMEOUT(dump, console_output_is_in_the_dump, 60)
 	sec = strstr(self->text, "\nconsole:\n");
 	ASSERT_NE(NULL, sec) TH_LOG("no console section");
 	EXPECT_EQ(0, num(sec, "dropped"));
-	EXPECT_NE(NULL, strstr(sec, "    - hart: 0\n      text: \"ok\"\n"));
+	EXPECT_NE(NULL, strstr(sec, "    - hart: ")) TH_LOG("%.300s", sec);
+	EXPECT_NE(NULL, strstr(sec, "\n      text: \"ok\"\n")) TH_LOG("%.300s", sec);
 }
 
 /*

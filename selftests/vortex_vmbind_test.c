@@ -517,7 +517,7 @@ TEST_F_TIMEOUT(vb, vortex_model_launch_uses_stack_and_io_pages, 120)
 	io_map = vb_bo(_metadata, a, PAGE, 0, &io);
 	ASSERT_NE(NULL, stack_map);
 	ASSERT_NE(NULL, io_map);
-	io_map[IO_BASE / 4] = 0xc0ffee10u;
+	io_map[IO_MPM / 4] = 0xc0ffee10u;
 	vx_cmd(_vx_vm_bind(a->fd, MAP, stack, 0, STACK_PAGE, PAGE, RW));
 	vx_cmd(_vx_vm_bind(a->fd, MAP, io, 0, IO_PAGE, PAGE, RW));
 	vx_cmd(vb_dcr_write(a->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, a->code_addr + PROG_CORES));
@@ -535,7 +535,7 @@ TEST_F_TIMEOUT(vb, vortex_model_launch_uses_stack_and_io_pages, 120)
 	EXPECT_EQ(0x3001, stack_map[(PAGE - 12) / 4]);
 	EXPECT_EQ(0x3002, stack_map[0]);
 	EXPECT_EQ(0xc0ffee10u, a->args_map[ARG_OUT]);
-	EXPECT_EQ(0xc0ffee12u, io_map[IO_BASE / 4 + 1]);
+	EXPECT_EQ(0xc0ffee12u, io_map[IO_MPM / 4 + 1]);
 	munmap(stack_map, PAGE);
 	munmap(io_map, PAGE);
 }
