@@ -6,13 +6,15 @@
  *
  * The card keeps one crash dump (struct vortex_dump_slot), as xe does:
  *
- * - Recovery captures a snapshot and leaves it pending
- *   (vortex_dump_offer()); while one is pending, later failures are not
- *   captured at all.
- * - A worker, outside recovery, publishes it: it hands the snapshot to
- *   devcoredump with dev_coredumpm_timeout(), then renders it
- *   (vortex_dump_render()).  A read of /sys/class/devcoredump/devcdN/data
- *   waits for the rendering, then copies from the rendered text.
+ * - Recovery captures a snapshot with the DM lock held and leaves it
+ *   pending (vortex_dump_offer()).
+ * - With the DM lock dropped, and before the failed job's fence signals
+ *   (so a program that sees its job fail finds the dump), recovery
+ *   publishes it: vortex_dump_publish() hands the snapshot to devcoredump
+ *   with dev_coredumpm_timeout() and queues its rendering
+ *   (vortex_dump_render()) on the dump workqueue.  A read of
+ *   /sys/class/devcoredump/devcdN/data waits for the rendering, then
+ *   copies from the rendered text.
  * - devcoredump keeps the dump for ``dump_keep_s`` seconds (default an
  *   hour; devcoredump's own default is five minutes) or until its user
  *   writes to the data file, and then calls the free callback, which
