@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <vortex.h>		/* libvortexrt's: Vortex's API */
 
@@ -249,6 +250,62 @@ TEST_F(vxrt, sort)
 	vx_mem_free(ab);
 	vx_mem_free(ob);
 	vx_mem_free(ib);
+	vx_mem_free(k);
+}
+
+/*
+ * printf from every hart, printed by vx_ready_wait() as Vortex's runtime
+ * prints a kernel's output: "#slot: line" per hardware thread (upstream
+ * prints by IO_COUT slot, mhartid & 63).  Every task's line is there
+ * exactly once.
+ */
+TEST_F(vxrt, printf_from_every_hart)
+{
+	uint64_t cores, warps, threads;
+	struct vxs_hello_args arg;
+	char *seen, line[64], path[] = "/tmp/vxrt-outXXXXXX";
+	vx_buffer_h k, ab;
+	int fd, saved;
+	unsigned int slot, task;
+	FILE *f;
+	uint32_t i, n;
+
+	ASSERT_EQ(0, vx_dev_caps(self->dev, VX_CAPS_NUM_CORES, &cores));
+	ASSERT_EQ(0, vx_dev_caps(self->dev, VX_CAPS_NUM_WARPS, &warps));
+	ASSERT_EQ(0, vx_dev_caps(self->dev, VX_CAPS_NUM_THREADS, &threads));
+	n = arg.n = cores * warps * threads + 3;	/* a second round on some */
+	seen = calloc(n, 1);
+	ASSERT_NE(NULL, seen);
+	ASSERT_EQ(0, vx_upload_kernel_file(self->dev, kpath("vxs_hello.elf"), &k));
+	ASSERT_EQ(0, vx_upload_bytes(self->dev, &arg, sizeof(arg), &ab));
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fd, 1);
+	ASSERT_EQ(0, vx_start(self->dev, k, ab));
+	i = vx_ready_wait(self->dev, VX_MAX_TIMEOUT);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	ASSERT_EQ(0, i);
+	f = fdopen(fd, "r");
+	ASSERT_NE(NULL, f);
+	rewind(f);
+	i = 0;
+	while (fgets(line, sizeof(line), f)) {
+		ASSERT_EQ(2, sscanf(line, "#%u: task %u", &slot, &task)) TH_LOG("line '%s'", line);
+		ASSERT_LT(slot, 64);
+		ASSERT_LT(task, n);
+		EXPECT_EQ(0, seen[task]) TH_LOG("task %u twice", task);
+		seen[task] = 1;
+		i++;
+	}
+	EXPECT_EQ(n, i);
+	fclose(f);
+	unlink(path);
+	free(seen);
+	vx_mem_free(ab);
 	vx_mem_free(k);
 }
 

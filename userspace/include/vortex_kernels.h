@@ -87,4 +87,9 @@ struct vxs_sort_args {
 	uint32_t n;
 };
 
+/* vxs_hello (Vortex-style): task i prints "task %04u\n" to the console. */
+struct vxs_hello_args {
+	uint32_t n;
+};
+
 #endif /* VORTEX_KERNELS_H */

@@ -8,7 +8,8 @@
 
 VXRT_DIR := $(US_DIR)/vxrt
 VXRT_LIB := $(O)/userspace/libvortexrt.a
-VXRT_SRCS := $(VXRT_DIR)/vxrt_device.c $(VXRT_DIR)/vxrt_mem.c $(VXRT_DIR)/vxrt_upload.c
+VXRT_SRCS := $(VXRT_DIR)/vxrt_console.c $(VXRT_DIR)/vxrt_device.c $(VXRT_DIR)/vxrt_mem.c \
+	$(VXRT_DIR)/vxrt_upload.c
 VXRT_OBJS := $(VXRT_SRCS:$(VXRT_DIR)/%.c=$(O)/userspace/vxrt/%.o) \
 	$(O)/userspace/vxrt/vx_elf.o
 VXRT_HDRS := $(wildcard $(VXRT_DIR)/*.h $(VXRT_DIR)/include/vortex/*.h) \

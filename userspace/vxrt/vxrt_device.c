@@ -8,7 +8,8 @@
  * bytes each, and the I/O page the performance counters land in.
  * vx_start() is upstream's: STARTUP_ADDR and STARTUP_ARG name the kernel
  * and its argument buffer, and the card starts warp 0 lane 0 of every core
- * there (DRM_VORTEX_SUBMIT_CORES).
+ * there (DRM_VORTEX_SUBMIT_CORES).  vx_ready_wait() prints what the job
+ * printed once it has ended (vxrt_console.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -255,6 +256,8 @@ int vx_ready_wait(vx_device_h hdevice, uint64_t timeout)
 	ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_WAIT, &w);
 	if (ret)
 		return vxrt_fail(ret);
+	/* What the job printed, as Vortex's runtime shows it. */
+	vxrt_console_print(dev, stdout);
 	if (w.status) {
 		fprintf(stderr, "vortex: the kernel %s (%s)\n",
 			w.status == -ETIMEDOUT ? "hung and was stopped" :

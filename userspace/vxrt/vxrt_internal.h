@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "vortex_regs.h"
 
@@ -51,5 +52,6 @@ int vxrt_fail(int err);
 int vxrt_buffer_new(struct vxrt_device *dev, uint64_t va, uint64_t size,
 		    int flags, bool internal, struct vxrt_buffer **out);
 int vxrt_map(struct vxrt_buffer *b);
+int vxrt_console_print(struct vxrt_device *dev, FILE *out);
 
 #endif /* VXRT_INTERNAL_H */
