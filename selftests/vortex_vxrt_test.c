@@ -254,6 +254,55 @@ TEST_F(vxrt, sort)
 }
 
 /*
+ * sgemm with B in each core's local memory (upstream's sgemm2 does its
+ * tiles so): 0xffff0000, 16 KiB a core (hw/rtl/VX_config.vh LMEM_LOG_SIZE
+ * 14), every element equal to the host's sum in the same order.
+ */
+TEST_F(vxrt, sgemm_with_local_memory)
+{
+	const uint32_t n = 32;	/* B: 4 KiB of a core's 16 */
+	static float a[32 * 32], b[32 * 32], c[32 * 32];
+	struct vxs_sgemm_args arg = { .n = n };
+	vx_buffer_h k, ab, bb, cb, argb;
+	uint64_t addr;
+	uint32_t i, j, m;
+
+	for (i = 0; i < n * n; i++) {
+		a[i] = (float)((i * 7) % 13) - 6.0f;
+		b[i] = (float)((i * 5) % 11) * 0.5f;
+	}
+	ASSERT_EQ(0, vx_upload_kernel_file(self->dev, kpath("vxs_sgemm_lmem.elf"), &k));
+	ASSERT_EQ(0, vx_mem_alloc(self->dev, sizeof(a), VX_MEM_READ, &ab));
+	ASSERT_EQ(0, vx_mem_alloc(self->dev, sizeof(b), VX_MEM_READ, &bb));
+	ASSERT_EQ(0, vx_mem_alloc(self->dev, sizeof(c), VX_MEM_WRITE, &cb));
+	ASSERT_EQ(0, vx_mem_address(ab, &addr));
+	arg.a = addr;
+	ASSERT_EQ(0, vx_mem_address(bb, &addr));
+	arg.b = addr;
+	ASSERT_EQ(0, vx_mem_address(cb, &addr));
+	arg.c = addr;
+	ASSERT_EQ(0, vx_copy_to_dev(ab, a, 0, sizeof(a)));
+	ASSERT_EQ(0, vx_copy_to_dev(bb, b, 0, sizeof(b)));
+	ASSERT_EQ(0, vx_upload_bytes(self->dev, &arg, sizeof(arg), &argb));
+	ASSERT_EQ(0, vx_start(self->dev, k, argb));
+	ASSERT_EQ(0, vx_ready_wait(self->dev, VX_MAX_TIMEOUT));
+	ASSERT_EQ(0, vx_copy_from_dev(c, cb, 0, sizeof(c)));
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++) {
+			float sum = 0.0f;
+
+			for (m = 0; m < n; m++)
+				sum += a[i * n + m] * b[m * n + j];
+			ASSERT_EQ(sum, c[i * n + j]) TH_LOG("c[%u][%u]", i, j);
+		}
+	vx_mem_free(argb);
+	vx_mem_free(cb);
+	vx_mem_free(bb);
+	vx_mem_free(ab);
+	vx_mem_free(k);
+}
+
+/*
  * printf from every hart, printed by vx_ready_wait() as Vortex's runtime
  * prints a kernel's output: "#slot: line" per hardware thread (upstream
  * prints by IO_COUT slot, mhartid & 63).  Every task's line is there

@@ -87,6 +87,14 @@ struct vxs_sort_args {
 	uint32_t n;
 };
 
+/* vxs_sgemm_lmem (Vortex-style): c = a x b, n x n floats, b in local memory. */
+struct vxs_sgemm_args {
+	VX_DPTR(const float) a;
+	VX_DPTR(const float) b;
+	VX_DPTR(float) c;
+	uint32_t n;
+};
+
 /* vxs_hello (Vortex-style): task i prints "task %04u\n" to the console. */
 struct vxs_hello_args {
 	uint32_t n;
