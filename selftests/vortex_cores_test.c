@@ -241,6 +241,40 @@ TEST_F(cores, submit_cores_starts_warp0_lane0_of_every_core)
 	EXPECT_EQ(0xdeadbeef, self->data_map[ncores * 8]);
 }
 
+/*
+ * A hang of a Vortex-model job leaves a dump that names its warps: one per
+ * core, warp 0 of each, lane 0, at the STARTUP_ADDR the job started at.
+ */
+TEST_F_TIMEOUT(cores, hang_dump_of_a_vortex_model_job, 120)
+{
+	uint64_t ncores = self->clusters * self->cores, n = 0;
+	const char *p;
+	int32_t status = 1;
+	char *text, pc[64];
+
+	memcpy(self->code_map, (uint32_t[]){ JSELF }, 4);
+	vx_dump_discard();
+	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, self->code_addr));
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 60 * SEC, &status));
+	ASSERT_EQ(-ETIMEDOUT, status);
+	text = vx_dump_read(5000);
+	ASSERT_NE(NULL, text);
+	snprintf(pc, sizeof(pc), "    pc: 0x%08llx\n    thread-mask: 0x00000001\n",
+		 (unsigned long long)self->code_addr);
+	for (p = strstr(text, "\nwarps:\n"); p && (p = strstr(p, "    warp-in-core: ")); p++) {
+		const char *next = strstr(p + 1, "    warp-in-core: "), *at = strstr(p, pc);
+
+		EXPECT_EQ(0, strncmp(p, "    warp-in-core: 0\n", 20));
+		/* this warp's own pc and mask, before the next warp's entry */
+		EXPECT_TRUE(at && (!next || at < next)) TH_LOG("warp %llu", (unsigned long long)n);
+		n++;
+	}
+	EXPECT_EQ(ncores, n);
+	free(text);
+	vx_dump_discard();
+}
+
 /* ------------------------------------------------------------ console */
 
 static int console_read(int fd, uint32_t *rec, uint32_t *n, uint64_t *dropped)

@@ -897,6 +897,59 @@ TEST_F_TIMEOUT(dbg, halt_at_start_every_warp_at_entry, 120)
 	free(st);
 }
 
+/*
+ * A job in Vortex's launch model (SUBMIT_CORES: upstream starts warp 0,
+ * thread mask 1, of each core at STARTUP_ADDR, sim/simx emulator.cpp)
+ * halts at its first instruction as a grid job does: one warp per core,
+ * warp 0 of its core, lane 0 only, at the STARTUP_ADDR the file's DCR
+ * named, the other warps without a context; resumed, it ends.
+ */
+TEST_F_TIMEOUT(dbg, halt_at_start_vortex_model_job, 120)
+{
+	struct drm_vortex_debug_warp_state *st;
+	struct drm_vortex_debug_status s = { .stride = sizeof(*st) };
+	struct drm_vortex_dcr d = { .flags = DRM_VORTEX_DCR_WRITE };
+	struct drm_vortex_submit sub = self->sub;
+	uint64_t w, halted = 0;
+	int32_t status = 1;
+
+	memcpy(self->code_map, (uint32_t[]){ TMC(X0) }, 4);
+	d.addr = DRM_VORTEX_DCR_STARTUP_ADDR0;
+	d.value = (uint32_t)self->code_addr;
+	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_VORTEX_DCR, &d));
+	sub.flags = DRM_VORTEX_SUBMIT_CORES;
+	sub.entry_pc = sub.arg_addr = 0;
+	memset(sub.grid, 0, sizeof(sub.grid));
+	memset(sub.block, 0, sizeof(sub.block));
+	st = calloc(self->total, sizeof(*st));
+	ASSERT_NE(NULL, st);
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_HALT_AT_START,
+			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+	vx_cmd(_vx_submit(self->fd, &sub));
+	halted_warp(_metadata, self->sfd);
+	s.states = (uintptr_t)st;
+	s.count = self->total;
+	vx_cmd(dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_STATUS, &s));
+	for (w = 0; w < s.count; w++) {
+		if (!(st[w].state & DRM_VORTEX_DEBUG_WARP_ACTIVE))
+			continue;
+		halted++;
+		EXPECT_EQ(0, st[w].warp_in_core) TH_LOG("warp %lu", w);
+		EXPECT_EQ(DRM_VORTEX_DEBUG_WARP_ACTIVE | DRM_VORTEX_DEBUG_WARP_HALTED,
+			  st[w].state) TH_LOG("warp %lu", w);
+		EXPECT_EQ(self->code_addr, st[w].pc) TH_LOG("warp %lu", w);
+		EXPECT_EQ(1, st[w].thread_mask[0]) TH_LOG("warp %lu", w);
+	}
+	EXPECT_EQ(self->clusters * self->cores, halted);
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+	vx_cmd(_vx_wait(self->fd, sub.seqno, 20 * SEC, &status));
+	EXPECT_EQ(0, status);
+	free(st);
+}
+
 /* One raw DM access in a batch of its own, as a line client sends it. */
 static uint32_t dm1(struct __test_metadata *_metadata, int sfd, uint32_t reg,
 		    bool write, uint32_t value)
