@@ -107,7 +107,10 @@ static int vxrt_read_file(const char *filename, void **data, uint64_t *size)
 	return 0;
 }
 
-int vx_upload_kernel_file(vx_device_h hdevice, const char *filename, vx_buffer_h *hbuffer)
+/* Reads @filename and hands its bytes to @upload. */
+static int vxrt_upload_path(vx_device_h hdevice, const char *filename,
+			    vx_buffer_h *hbuffer,
+			    int (*upload)(vx_device_h, const void *, uint64_t, vx_buffer_h *))
 {
 	uint64_t size;
 	void *data;
@@ -118,9 +121,14 @@ int vx_upload_kernel_file(vx_device_h hdevice, const char *filename, vx_buffer_h
 	ret = vxrt_read_file(filename, &data, &size);
 	if (ret)
 		return vxrt_fail(ret);
-	ret = vx_upload_kernel_bytes(hdevice, data, size, hbuffer);
+	ret = upload(hdevice, data, size, hbuffer);
 	free(data);
 	return ret;
+}
+
+int vx_upload_kernel_file(vx_device_h hdevice, const char *filename, vx_buffer_h *hbuffer)
+{
+	return vxrt_upload_path(hdevice, filename, hbuffer, vx_upload_kernel_bytes);
 }
 
 int vx_upload_bytes(vx_device_h hdevice, const void *content, uint64_t size,
@@ -142,18 +150,7 @@ int vx_upload_bytes(vx_device_h hdevice, const void *content, uint64_t size,
 
 int vx_upload_file(vx_device_h hdevice, const char *filename, vx_buffer_h *hbuffer)
 {
-	uint64_t size;
-	void *data;
-	int ret;
-
-	if (!hdevice || !filename || !hbuffer)
-		return vxrt_fail(-EINVAL);
-	ret = vxrt_read_file(filename, &data, &size);
-	if (ret)
-		return vxrt_fail(ret);
-	ret = vx_upload_bytes(hdevice, data, size, hbuffer);
-	free(data);
-	return ret;
+	return vxrt_upload_path(hdevice, filename, hbuffer, vx_upload_bytes);
 }
 
 /*
