@@ -90,7 +90,12 @@ module_param_named(dump_all_bos, vortex_dump_all_bos, bool, 0644);
 MODULE_PARM_DESC(dump_all_bos,
 		 "Dump every buffer of the job, not only those submitted with DRM_VORTEX_SUBMIT_BO_DUMP (default true)");
 
-static void vortex_dump_missing(struct vortex_dump *d, const char *what)
+/**
+ * vortex_dump_missing() - name what the dump could not hold (``not-captured:``)
+ * @d: the dump
+ * @what: words for it
+ */
+void vortex_dump_missing(struct vortex_dump *d, const char *what)
 {
 	size_t n = strlen(d->missing);
 

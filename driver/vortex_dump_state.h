@@ -154,6 +154,7 @@ int vortex_dump_compress_elf(struct vortex_dump *d);
 bool vortex_dump_read_captured(const struct vortex_dump *d, u64 addr,
 			       size_t size, void *out);
 void vortex_dump_render(struct vortex_dump *d);
+void vortex_dump_missing(struct vortex_dump *d, const char *what);
 void vortex_dump_offer(struct vortex_dump *d);
 bool vortex_dump_pending(struct vortex_device *vdev);
 void vortex_dump_dropped(struct vortex_device *vdev);

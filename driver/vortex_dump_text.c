@@ -33,8 +33,8 @@
 #include "vortex_job.h"
 
 /*
- * An ascii85 block of @len bytes, 64 groups a line, @indent deep.  A
- * large dump is mostly this, so a line is built here and put at once.
+ * An ascii85 block of @len (> 0) bytes, 64 groups a line, @indent deep.
+ * A large dump is mostly this, so a line is built here and put at once.
  */
 static void vortex_dump_print_ascii85(struct drm_printer *p, const char *indent,
 				      const u32 *data, u64 len)
@@ -59,8 +59,6 @@ static void vortex_dump_print_ascii85(struct drm_printer *p, const char *indent,
 			used = 0;
 		}
 	}
-	if (!n)
-		drm_printf(p, "%s  \n", indent);
 }
 
 /*
@@ -281,8 +279,7 @@ void vortex_dump_render(struct vortex_dump *d)
 
 	d->elf = vortex_dump_elf(d->vdev, d, &d->elf_len);
 	if (!d->elf)
-		strlcat(d->missing, d->missing[0] ? ", cuda-coredump (no memory)" :
-			"cuda-coredump (no memory)", sizeof(d->missing));
+		vortex_dump_missing(d, "cuda-coredump (no memory)");
 	else if (d->flags & DRM_VORTEX_DUMP_COMPRESS_ELF)
 		vortex_dump_compress_elf(d);	/* else it goes in as it is */
 
