@@ -50,6 +50,7 @@ struct card {
 	void *elf;
 	size_t elf_len;
 	uint32_t base, entry;
+	uint32_t vortex_satp;	/* the Vortex-shaped space, 0 until built */
 };
 
 static uint32_t dev_addr(uint32_t off)
@@ -255,11 +256,15 @@ static void sv32_wr(void *opaque, uint32_t off, uint32_t v)
 	memcpy(((struct card *)opaque)->vram + off, &v, 4);
 }
 
+/* Built once per card: every Vortex-style launch runs in the same space. */
 static uint32_t card_vortex_space(struct card *c)
 {
 	uint32_t harts = c->cfg.clusters * c->cfg.cores * c->cfg.warps * c->cfg.threads;
 	uint32_t stack = harts * VXS_STACK_SIZE, root, pool, mem;
 	struct vx_sv32 pt = { .rd = sv32_rd, .wr = sv32_wr, .opaque = c };
+
+	if (c->vortex_satp)
+		return c->vortex_satp;
 
 	stack = (stack + 4095) & ~4095u;
 	root = card_alloc(c, 4096) - VX_VRAM_DEVADDR;
@@ -269,7 +274,8 @@ static uint32_t card_vortex_space(struct card *c)
 	for (uint32_t o = 0; o < VRAM_SIZE; o += 1u << VX_MEGAPAGE_SHIFT)
 		vx_sv32_map_mega(&pt, VX_VRAM_DEVADDR + o, VX_VRAM_DEVADDR + o, VX_PTE_URWX);
 	vx_sv32_map_range(&pt, VXS_STACK_TOP - stack, mem, stack, VX_PTE_URWX);
-	return vx_sv32_satp(&pt, 1);
+	c->vortex_satp = vx_sv32_satp(&pt, 1);
+	return c->vortex_satp;
 }
 
 /* Vortex's start for the loaded kernel: LAUNCH CORES in that space. */
