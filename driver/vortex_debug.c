@@ -41,8 +41,7 @@
 #include "vortex_dump.h"
 #include "vortex_job.h"
 #include "vortex_vm.h"
-
-#define VORTEX_EBREAK		0x00100073u
+#include "vortex_warp.h"
 
 bool vortex_debug_enable = true;
 module_param_named(debug, vortex_debug_enable, bool, 0444);
@@ -159,6 +158,20 @@ static __poll_t vortex_debug_poll(struct file *f, poll_table *wait)
 	return READ_ONCE(dbg->ev_count) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
+/* A published crash dump: a session hears of its target's dumps only. */
+static int vortex_debug_dump_published(struct notifier_block *nb,
+				       unsigned long action, void *data)
+{
+	struct vortex_debug *dbg = container_of(nb, struct vortex_debug, dump_nb);
+	const struct vortex_dump_note *note = data;
+
+	if (action == VORTEX_DUMP_PUBLISHED && note->owner &&
+	    note->owner == dbg->target)
+		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_DUMP, note->job,
+				  &note->bytes, 1);
+	return NOTIFY_DONE;
+}
+
 /* ------------------------------------------------------ card helpers */
 
 /* Whether the target's job is on the card.  DM lock held. */
@@ -172,24 +185,6 @@ bool vortex_debug_on_card(struct vortex_debug *dbg)
 	ret = vortex_debug_owns(dbg, vdev->active_job);
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 	return ret;
-}
-
-/**
- * vortex_debug_check_warp() - a warp id that exists, and (if @halted) is halted
- * @vdev: the device, DM lock held
- * @warp: global warp id
- * @halted: the warp must be debug-halted
- *
- * Return: 0, -ERANGE or -EBUSY.
- */
-int vortex_debug_check_warp(struct vortex_device *vdev, u32 warp, bool halted)
-{
-	if (warp >= vortex_device_total_warps(vdev))
-		return -ERANGE;
-	if (halted && !(vortex_dm_window(vdev, VX_DM_WSTATUS, warp / 32) &
-			BIT(warp % 32)))
-		return -EBUSY;
-	return 0;
 }
 
 static struct vortex_breakpoint *vortex_debug_bp(struct vortex_debug *dbg,
@@ -457,7 +452,7 @@ static int vortex_debug_step_ioctl(struct vortex_debug *dbg, void __user *uarg)
 	ret = -ESRCH;
 	if (!vortex_debug_on_card(dbg))
 		goto out_unlock;
-	ret = vortex_debug_check_warp(vdev, args.warp, true);
+	ret = vortex_warp_check(vdev, args.warp, true);
 	if (ret)
 		goto out_unlock;
 
@@ -1208,6 +1203,7 @@ static void vortex_debug_detach(struct vortex_debug *dbg)
 	unsigned long flags;
 	int idx;
 
+	atomic_notifier_chain_unregister(&vdev->dump.listeners, &dbg->dump_nb);
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	vdev->debug = NULL;
 	vdev->irq_mask &= ~VX_IRQ_DEBUG;
@@ -1277,6 +1273,7 @@ static int vortex_debug_publish(struct vortex_debug *dbg)
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 	if (ret)
 		goto out_unlock;
+	atomic_notifier_chain_register(&vdev->dump.listeners, &dbg->dump_nb);
 	vortex_device_irq_enable(vdev);
 	/*
 	 * Attached mid-job: the debugger learns of it as if it just started
@@ -1326,6 +1323,7 @@ int vortex_debug_attach_ioctl(struct drm_device *drm, void *data,
 	spin_lock_init(&dbg->ev_lock);
 	init_waitqueue_head(&dbg->ev_wait);
 	INIT_WORK(&dbg->work, vortex_debug_work);
+	dbg->dump_nb.notifier_call = vortex_debug_dump_published;
 
 	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0) {

@@ -3,6 +3,7 @@
 #ifndef __VORTEX_DEBUG_H__
 #define __VORTEX_DEBUG_H__
 
+#include <linux/notifier.h>
 #include <linux/pid.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -106,6 +107,8 @@ struct vortex_debug {
 	struct vortex_breakpoint bps[DRM_VORTEX_DEBUG_MAX_BREAKPOINTS];
 	/** @nbps: breakpoints set */
 	u32 nbps;
+	/** @dump_nb: on &vortex_dump_slot.listeners while attached */
+	struct notifier_block dump_nb;
 };
 
 extern bool vortex_debug_enable;
@@ -129,19 +132,10 @@ int vortex_debug_may_access(struct pid *target);
 /* vortex_debug.c: for the session's other files */
 void vortex_debug_post(struct vortex_debug *dbg, u16 type, u64 job,
 		       const u32 *data, unsigned int n);
-int vortex_debug_check_warp(struct vortex_device *vdev, u32 warp, bool halted);
 bool vortex_debug_on_breakpoint(struct vortex_debug *dbg, u32 pc);
 bool vortex_debug_on_card(struct vortex_debug *dbg);
 
 /* vortex_debug_regs.c */
-#define VORTEX_WARP_REGS	65	/* x0-x31, f0-f31, fcsr */
-int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
-			  bool reset_next);
-u32 vortex_warp_dump_regs_size(u32 threads);
-int vortex_warp_dump_regs(struct vortex_device *vdev, u32 warp, u32 area,
-			  u64 vram_offset, u32 *out);
-int vortex_warp_status(struct vortex_device *vdev,
-		       struct drm_vortex_debug_warp_state *st);
 int vortex_debug_regs(struct vortex_debug *dbg,
 		      struct drm_vortex_debug_regs *args);
 int vortex_debug_status(struct vortex_debug *dbg,

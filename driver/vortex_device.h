@@ -33,6 +33,32 @@ struct vortex_vm;
 extern unsigned int vortex_job_timeout_ms;
 
 /**
+ * DOC: Lock order
+ *
+ * The one place that says which of the driver's locks nest in which; the
+ * declarations say what each protects.  Outermost first:
+ *
+ * 1. &vortex_file.lock -- SUBMIT names and publishes a job under it, and
+ *    the fast lane puts the job on the card from inside it;
+ * 2. &vortex_dm.lock -- every Debug Module sequence and every change of
+ *    what runs on the card (run_job, recovery).  Taken after
+ *    drm_sched_wqueue_stop(), never before: run_job takes it, so
+ *    stopping the scheduler's queue with it held would wait for itself;
+ * 3. &drm_device.filelist_mutex -- the debugger walks its target's files
+ *    under the DM lock (vortex_debug_target_bo());
+ * 4. &vortex_vm.lock -- a file's mappings and page tables, looked up from
+ *    inside either of the above;
+ * 5. &vortex_device.job_lock -- a spinlock taken from hard IRQ context
+ *    (irqsave elsewhere), innermost of these: nothing above is taken
+ *    under it, and what is taken inside it is a leaf spinlock (a
+ *    session's event queue, &vortex_debug.ev_lock).
+ *
+ * A path may skip levels but never go back up one.  The other locks
+ * (&vortex_device.mm_lock, users_lock, tlb_lock, the dump slot's) are
+ * leaves: nothing listed here is taken under them.
+ */
+
+/**
  * struct vortex_device - one Vortex card
  *
  * Lives as long as the DRM device: after a hot-unplug the card is gone but
@@ -161,6 +187,7 @@ struct vortex_device {
 	 * job.  Recovery stops and restarts the scheduler (which cancels every
 	 * job whose hardware fence is outstanding) only after it has ended the
 	 * job on the card and reset the card, so no innocent job is touched.
+	 * Innermost of the driver's locks ("Lock order" above).
 	 */
 	spinlock_t job_lock;
 	/** @active_job: on the card, or NULL */
@@ -263,7 +290,7 @@ struct vortex_file {
 	/**
 	 * @lock: serialises SUBMIT (so seqnos are handed out in queue
 	 * order) and protects @seqno and @fences against WAIT, and the code
-	 * objects.
+	 * objects.  Outermost of the driver's locks ("Lock order" above).
 	 */
 	struct mutex lock;
 	/** @seqno: last seqno handed out, 0 = none */

@@ -21,8 +21,7 @@ struct vortex_dm {
 	 * card is reset (recovery) only under it.  So a debugger's sequence
 	 * never interleaves with another, never sees the card reset half
 	 * way, and never finds the next job's warps where it expected its
-	 * target's.  Never taken under &vortex_device.job_lock; taken after
-	 * drm_sched_wqueue_stop(), never before (run_job takes it).
+	 * target's.  Where it nests: vortex_device.h, "Lock order".
 	 */
 	struct mutex lock;
 	/** @active: DCTRL.dmactive is set */

@@ -48,7 +48,6 @@
 #include <drm/drm_managed.h>
 
 #include "vortex_accel.h"
-#include "vortex_debug.h"
 #include "vortex_device.h"
 #include "vortex_dm.h"
 #include "vortex_dump.h"
@@ -56,6 +55,7 @@
 #include "vortex_gem.h"
 #include "vortex_job.h"
 #include "vortex_vm.h"
+#include "vortex_warp.h"
 
 static bool vortex_dump_enable = true;
 module_param_named(dump, vortex_dump_enable, bool, 0644);

@@ -5,6 +5,7 @@
 
 #include <linux/gfp.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -41,6 +42,27 @@ struct vortex_dump_slot {
 	struct workqueue_struct *wq;
 	/** @unlink: waits out devcoredump's release of a freed dump */
 	struct delayed_work unlink;
+	/**
+	 * @listeners: told of each dump once it is rendered
+	 * (%VORTEX_DUMP_PUBLISHED, a &struct vortex_dump_note), in atomic
+	 * context; the debugger listens there, so the dump needs no part of it
+	 */
+	struct atomic_notifier_head listeners;
+};
+
+/* The action of a &vortex_dump_slot.listeners call: a dump is readable. */
+#define VORTEX_DUMP_PUBLISHED	1
+
+/**
+ * struct vortex_dump_note - what &vortex_dump_slot.listeners hear of a dump
+ */
+struct vortex_dump_note {
+	/** @owner: thread group of the dumped job's file, or NULL */
+	struct pid *owner;
+	/** @job: the job's seqno in its file */
+	u64 job;
+	/** @bytes: size of the rendered dump, clamped to U32_MAX */
+	u32 bytes;
 };
 
 /*

@@ -35,7 +35,6 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-#include "vortex_debug.h"
 #include "vortex_device.h"
 #include "vortex_dump.h"
 #include "vortex_dump_state.h"

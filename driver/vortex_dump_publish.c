@@ -44,7 +44,6 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
-#include "vortex_debug.h"
 #include "vortex_device.h"
 #include "vortex_dump.h"
 #include "vortex_dump_state.h"
@@ -165,23 +164,21 @@ static bool vortex_dump_held_unread(struct vortex_device *vdev)
 }
 
 /*
- * The uevent and, with a debugger attached to the dumped job's process, a
- * DUMP event: a session hears of its target's dumps only.
+ * The uevent, and the slot's listeners (an attached debugger queues a DUMP
+ * event for its target's dumps: vortex_debug.c).
  */
 static void vortex_dump_announce(struct vortex_device *vdev,
 				 const struct vortex_dump *d)
 {
 	static char *envp[] = { "VORTEX_CRASH_DUMP=1", NULL };
-	u32 bytes = min_t(size_t, d->text_len, U32_MAX);
-	struct vortex_debug *dbg;
-	unsigned long flags;
+	struct vortex_dump_note note = {
+		.owner = d->owner, .job = d->job,
+		.bytes = min_t(size_t, d->text_len, U32_MAX),
+	};
 
 	kobject_uevent_env(&vdev->drm.dev->kobj, KOBJ_CHANGE, envp);
-	spin_lock_irqsave(&vdev->job_lock, flags);
-	dbg = vdev->debug;
-	if (dbg && d->owner && d->owner == dbg->target)
-		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_DUMP, d->job, &bytes, 1);
-	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	atomic_notifier_call_chain(&vdev->dump.listeners, VORTEX_DUMP_PUBLISHED,
+				   &note);
 }
 
 static void vortex_dump_render_work(struct work_struct *work)
@@ -305,6 +302,7 @@ int vortex_dump_slot_init(struct vortex_device *vdev)
 	mutex_init(&slot->publish_lock);
 	init_waitqueue_head(&slot->idle);
 	INIT_DELAYED_WORK(&slot->unlink, vortex_dump_unlink_work);
+	ATOMIC_INIT_NOTIFIER_HEAD(&slot->listeners);
 	slot->wq = alloc_ordered_workqueue("vortex-dump", 0);
 	return slot->wq ? 0 : -ENOMEM;
 }

@@ -26,7 +26,6 @@
 #include <drm/drm_print.h>
 
 #include "vortex_accel.h"
-#include "vortex_debug.h"
 #include "vortex_device.h"
 #include "vortex_dump.h"
 #include "vortex_dump_state.h"

@@ -45,7 +45,10 @@ struct vortex_vm {
 	struct drm_gpuvm base;
 	/** @vdev: the card */
 	struct vortex_device *vdev;
-	/** @lock: protects the mappings, the page tables and @deferred */
+	/**
+	 * @lock: protects the mappings, the page tables and @deferred; nests
+	 * inside the DM lock (vortex_device.h, "Lock order")
+	 */
 	struct mutex lock;
 	/** @jobs_lock: protects @jobs and @job_seq (process context) */
 	spinlock_t jobs_lock;
