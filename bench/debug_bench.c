@@ -59,7 +59,9 @@ static int read_warp_gprs(struct vxdbg_backend *be, uint32_t warp, uint32_t thre
 			  uint32_t *vals)
 {
 	struct drm_vortex_debug_reg_op ops[32];
-	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)ops, .count = 32 };
+	struct drm_vortex_debug_regs r = {
+		.ops = (uintptr_t)ops, .count = 32, .stride = sizeof(ops[0]),
+	};
 
 	memset(ops, 0, sizeof(ops));
 	for (int i = 0; i < 32; i++) {
@@ -111,7 +113,9 @@ static int bench_mem(struct vx_device *dev, struct vxdbg_backend *be, uint64_t b
 		     int runs)
 {
 	struct drm_vortex_debug_mem_op op = { .len = bytes };
-	struct drm_vortex_debug_mem m = { .ops = (uintptr_t)&op, .count = 1 };
+	struct drm_vortex_debug_mem m = {
+		.ops = (uintptr_t)&op, .count = 1, .stride = sizeof(op),
+	};
 	double ratio[MAX_RUNS];
 	struct vx_bo *bo;
 	void *map, *buf = malloc(bytes);
@@ -134,7 +138,6 @@ static int bench_mem(struct vx_device *dev, struct vxdbg_backend *be, uint64_t b
 
 			t0 = now_s();
 			if (mem) {
-				m.done = 0;
 				ret = be->ops->mem(be, &m);
 			} else {
 				memcpy(buf, map, bytes);

@@ -270,34 +270,102 @@ static void vortex_debug_unfreeze(struct vortex_debug *dbg)
 
 /* --------------------------------------------------- session ioctls */
 
-static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void __user *uarg)
+/**
+ * vortex_debug_check_stride() - a batch's entry stride, as the uapi allows it
+ * @dbg: the session
+ * @name: the ioctl, for the log
+ * @stride: bytes from one entry to the next, from userspace
+ * @size: the entry's size in this kernel
+ *
+ * Return: 0 or -EINVAL (uapi, "Session ioctl sizes").
+ */
+int vortex_debug_check_stride(struct vortex_debug *dbg, const char *name,
+			      u32 stride, size_t size)
+{
+	if (stride < size || stride > SZ_4K || stride % 8)
+		return vortex_debug_reject(dbg, -EINVAL, "%s: stride %u (entries are %zu bytes)",
+					   name, stride, size);
+	return 0;
+}
+
+/**
+ * vortex_debug_batch_in() - a batch's header checked and its entries copied in
+ * @dbg: the session
+ * @name: the ioctl, for the log
+ * @b: the header's fields: user pointer, count, flags and stride
+ * @max: the ioctl's most entries
+ * @size: the entry's size in this kernel
+ *
+ * Every entry is read before any runs, so one that cannot be read fails
+ * the batch with nothing done.  An entry longer than @size (newer
+ * userspace) must be zero past it.
+ *
+ * Return: @b->count entries of @size bytes (kvfree() them), or an
+ * ERR_PTR: -EINVAL flags, no entries or a bad stride, -E2BIG more than
+ * @max entries or non-zero bytes past @size, -EFAULT, -ENOMEM.
+ */
+void *vortex_debug_batch_in(struct vortex_debug *dbg, const char *name,
+			    const struct vortex_debug_batch *b, u32 max,
+			    size_t size)
+{
+	const u8 __user *src = u64_to_user_ptr(b->ops);
+	u32 count = b->count, stride = b->stride, i;
+	u8 *ents;
+	int ret;
+
+	if (b->flags)
+		return ERR_PTR(vortex_debug_reject(dbg, -EINVAL, "%s: flags 0x%x",
+						   name, b->flags));
+	if (!count)
+		return ERR_PTR(vortex_debug_reject(dbg, -EINVAL, "%s: no entries", name));
+	if (count > max)
+		return ERR_PTR(vortex_debug_reject(dbg, -E2BIG, "%s: %u entries",
+						   name, count));
+	ret = vortex_debug_check_stride(dbg, name, stride, size);
+	if (ret)
+		return ERR_PTR(ret);
+	ents = kvmalloc_array(count, size, GFP_KERNEL_ACCOUNT);
+	if (!ents)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < count; i++) {
+		ret = copy_struct_from_user(ents + i * size, size,
+					    src + (size_t)i * stride, stride);
+		if (ret) {
+			kvfree(ents);
+			return ERR_PTR(vortex_debug_reject(dbg, ret,
+							   "%s: entry %u unreadable or too long",
+							   name, i));
+		}
+	}
+	return ents;
+}
+
+static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void *data)
 {
 	struct vortex_device *vdev = dbg->vdev;
+	struct drm_vortex_debug_dm *args = data;
 	struct drm_vortex_debug_dm_op __user *uops;
 	struct drm_vortex_debug_dm_op *ops, *op;
-	struct drm_vortex_debug_dm args;
 	int ret = 0;
 	u32 i, n;
 
-	if (copy_from_user(&args, uarg, sizeof(args)))
-		return -EFAULT;
-	if (args.flags)
-		return -EINVAL;
-	if (!args.count)
-		return -EINVAL;
-	if (args.count > DRM_VORTEX_DEBUG_DM_MAX_OPS)
-		return -E2BIG;
+	if (args->flags)
+		return vortex_debug_reject(dbg, -EINVAL, "DM: flags 0x%x", args->flags);
+	if (!args->count)
+		return vortex_debug_reject(dbg, -EINVAL, "DM: no entries");
+	if (args->count > DRM_VORTEX_DEBUG_DM_MAX_OPS)
+		return vortex_debug_reject(dbg, -E2BIG, "DM: %u entries", args->count);
 	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	uops = u64_to_user_ptr(args.ops);
+		return vortex_debug_reject(dbg, -EPERM, "DM: needs CAP_SYS_ADMIN");
+	uops = u64_to_user_ptr(args->ops);
 	/* In and out of user memory outside the DM lock: it may stall. */
-	ops = memdup_array_user(uops, args.count, sizeof(*ops));
+	ops = memdup_array_user(uops, args->count, sizeof(*ops));
 	if (IS_ERR(ops))
 		return PTR_ERR(ops);
 
 	mutex_lock(&vdev->dm.lock);
 	vortex_dm_raw_begin(vdev);
-	for (i = 0; i < args.count; i++) {
+	for (i = 0; i < args->count; i++) {
 		op = &ops[i];
 		if (op->pad || op->flags & ~DRM_VORTEX_DEBUG_DM_WRITE) {
 			ret = -EINVAL;
@@ -355,21 +423,21 @@ static int vortex_debug_step_off_breakpoints(struct vortex_debug *dbg,
 	return 0;
 }
 
-static int vortex_debug_warps_ioctl(struct vortex_debug *dbg, void __user *uarg)
+static int vortex_debug_warps_ioctl(struct vortex_debug *dbg, void *data)
 {
 	struct vortex_device *vdev = dbg->vdev;
-	struct drm_vortex_debug_warps args;
+	struct drm_vortex_debug_warps args = *(struct drm_vortex_debug_warps *)data;
 	u32 windows = vdev->dm.windows, total, win;
 	u32 *mask;
 	int ret;
 
-	if (copy_from_user(&args, uarg, sizeof(args)))
-		return -EFAULT;
 	if (args.pad || args.flags & ~DRM_VORTEX_DEBUG_WARPS_ALL ||
 	    args.op > DRM_VORTEX_DEBUG_WARPS_HALT_AT_START)
-		return -EINVAL;
+		return vortex_debug_reject(dbg, -EINVAL, "WARPS: op %u, flags 0x%x, pad 0x%x",
+					   args.op, args.flags, args.pad);
 	if (!(args.flags & DRM_VORTEX_DEBUG_WARPS_ALL) && args.mask_words > windows)
-		return -E2BIG;
+		return vortex_debug_reject(dbg, -E2BIG, "WARPS: %u mask words",
+					   args.mask_words);
 
 	mask = kcalloc(windows, sizeof(*mask), GFP_KERNEL_ACCOUNT);
 	if (!mask)
@@ -432,21 +500,19 @@ out_free:
 	return ret;
 }
 
-static int vortex_debug_step_ioctl(struct vortex_debug *dbg, void __user *uarg)
+static int vortex_debug_step_ioctl(struct vortex_debug *dbg, void *data)
 {
+	struct drm_vortex_debug_step *out = data, args = *out;
 	struct vortex_device *vdev = dbg->vdev;
-	struct drm_vortex_debug_step args;
 	u32 pc;
 	int ret;
 
-	if (copy_from_user(&args, uarg, sizeof(args)))
-		return -EFAULT;
 	if (args.flags)
-		return -EINVAL;
+		return vortex_debug_reject(dbg, -EINVAL, "STEP: flags 0x%x", args.flags);
 	if (!args.count)
-		return -EINVAL;
+		return vortex_debug_reject(dbg, -EINVAL, "STEP: no steps");
 	if (args.count > DRM_VORTEX_DEBUG_MAX_STEPS)
-		return -E2BIG;
+		return vortex_debug_reject(dbg, -E2BIG, "STEP: %u steps", args.count);
 
 	mutex_lock(&vdev->dm.lock);
 	ret = -ESRCH;
@@ -484,8 +550,8 @@ static int vortex_debug_step_ioctl(struct vortex_debug *dbg, void __user *uarg)
 	}
 out_unlock:
 	mutex_unlock(&vdev->dm.lock);
-	if (!ret && copy_to_user(uarg, &args, sizeof(args)))
-		ret = -EFAULT;
+	if (!ret)
+		*out = args;
 	return ret;
 }
 
@@ -549,37 +615,37 @@ static void vortex_debug_clear_bp(struct vortex_debug *dbg,
 	bp->obj = NULL;
 }
 
-static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg,
-					 void __user *uarg)
+/* One SET or CLEAR; -EINVAL for a malformed entry.  Takes the DM lock. */
+static int vortex_debug_bp_op(struct vortex_debug *dbg,
+			      const struct drm_vortex_debug_bp_op *op)
 {
 	struct vortex_device *vdev = dbg->vdev;
-	struct drm_vortex_debug_breakpoint args;
 	struct drm_gem_object *obj = NULL;
 	struct vortex_breakpoint *bp;
 	u64 avail, vram = 0;
 	int ret = 0;
 
-	if (copy_from_user(&args, uarg, sizeof(args)))
-		return -EFAULT;
-	if (args.op > DRM_VORTEX_DEBUG_BP_CLEAR ||
-	    args.space != DRM_VORTEX_DEBUG_SPACE_DEVICE || args.addr & 3)
-		return -EINVAL;
-	if (args.op == DRM_VORTEX_DEBUG_BP_SET) {
-		obj = vortex_debug_target_bo(dbg, args.addr, &avail, &vram);
+	if (op->op > DRM_VORTEX_DEBUG_BP_CLEAR || op->flags || op->pad ||
+	    op->space != DRM_VORTEX_DEBUG_SPACE_DEVICE || op->addr & 3)
+		return vortex_debug_reject(dbg, -EINVAL,
+					   "BREAKPOINT: op %u, flags 0x%x, pad 0x%x, space %u, addr 0x%llx",
+					   op->op, op->flags, op->pad, op->space, op->addr);
+	if (op->op == DRM_VORTEX_DEBUG_BP_SET) {
+		obj = vortex_debug_target_bo(dbg, op->addr, &avail, &vram);
 		if (!obj)
 			return -ENXIO;
 	}
 
 	mutex_lock(&vdev->dm.lock);
-	bp = vortex_debug_bp(dbg, args.addr);
-	if (args.op == DRM_VORTEX_DEBUG_BP_SET) {
+	bp = vortex_debug_bp(dbg, op->addr);
+	if (op->op == DRM_VORTEX_DEBUG_BP_SET) {
 		if (bp) {
 			ret = -EEXIST;
 		} else if (dbg->nbps == DRM_VORTEX_DEBUG_MAX_BREAKPOINTS) {
 			ret = -ENOSPC;
 		} else {
 			bp = &dbg->bps[dbg->nbps++];
-			bp->addr = args.addr;
+			bp->addr = op->addr;
 			bp->vram = vram;
 			bp->orig = readl(vortex_debug_vram(vdev, vram));
 			bp->obj = obj;
@@ -595,6 +661,26 @@ static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg,
 	mutex_unlock(&vdev->dm.lock);
 	if (obj)
 		drm_gem_object_put(obj);
+	return ret;
+}
+
+static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg, void *data)
+{
+	struct drm_vortex_debug_breakpoint *args = data;
+	struct drm_vortex_debug_bp_op *ops;
+	int ret = 0;
+
+	args->done = 0;
+	ops = vortex_debug_batch_in(dbg, "BREAKPOINT", VORTEX_DEBUG_BATCH(args),
+				    DRM_VORTEX_DEBUG_MAX_BREAKPOINTS, sizeof(*ops));
+	if (IS_ERR(ops))
+		return PTR_ERR(ops);
+	for (; args->done < args->count; args->done++) {
+		ret = vortex_debug_bp_op(dbg, &ops[args->done]);
+		if (ret)
+			break;
+	}
+	kvfree(ops);
 	return ret;
 }
 
@@ -703,40 +789,40 @@ static int vortex_debug_mem_op(struct vortex_debug *dbg,
 	return ret;
 }
 
-static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void __user *uarg)
+static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void *data)
 {
-	struct drm_vortex_debug_mem_op __user *uops;
-	struct drm_vortex_debug_mem_op op;
-	struct drm_vortex_debug_mem args;
+	struct drm_vortex_debug_mem *args = data;
+	struct drm_vortex_debug_mem_op *ops, *op;
 	u8 *bounce;
 	int ret = 0;
 
-	if (copy_from_user(&args, uarg, sizeof(args)))
-		return -EFAULT;
-	if (!args.count || args.done)
-		return -EINVAL;
-	if (args.count > DRM_VORTEX_DEBUG_MAX_MEM_OPS)
-		return -E2BIG;
-	uops = u64_to_user_ptr(args.ops);
+	args->done = 0;
+	ops = vortex_debug_batch_in(dbg, "MEM", VORTEX_DEBUG_BATCH(args),
+				    DRM_VORTEX_DEBUG_MAX_MEM_OPS, sizeof(*ops));
+	if (IS_ERR(ops))
+		return PTR_ERR(ops);
 
 	bounce = kvmalloc(VORTEX_DEBUG_MEM_CHUNK, GFP_KERNEL_ACCOUNT);
-	if (!bounce)
+	if (!bounce) {
+		kvfree(ops);
 		return -ENOMEM;
-	for (; args.done < args.count; args.done++) {
-		if (copy_from_user(&op, &uops[args.done], sizeof(op))) {
-			ret = -EFAULT;
+	}
+	for (; args->done < args->count; args->done++) {
+		op = &ops[args->done];
+		if (op->pad || op->flags & ~DRM_VORTEX_DEBUG_MEM_WRITE ||
+		    op->space != DRM_VORTEX_DEBUG_SPACE_DEVICE || !op->len) {
+			ret = vortex_debug_reject(dbg, -EINVAL,
+						  "MEM: entry %u: flags 0x%x, pad 0x%x, space %u, len %u",
+						  args->done, op->flags, op->pad, op->space,
+						  op->len);
 			break;
 		}
-		if (op.pad || op.flags & ~DRM_VORTEX_DEBUG_MEM_WRITE ||
-		    op.space != DRM_VORTEX_DEBUG_SPACE_DEVICE || !op.len) {
-			ret = -EINVAL;
+		if (op->len > DRM_VORTEX_DEBUG_MAX_MEM_LEN) {
+			ret = vortex_debug_reject(dbg, -E2BIG, "MEM: entry %u: %u bytes",
+						  args->done, op->len);
 			break;
 		}
-		if (op.len > DRM_VORTEX_DEBUG_MAX_MEM_LEN) {
-			ret = -E2BIG;
-			break;
-		}
-		ret = vortex_debug_mem_op(dbg, &op, bounce);
+		ret = vortex_debug_mem_op(dbg, op, bounce);
 		if (ret)
 			break;
 		if (fatal_signal_pending(current)) {
@@ -745,8 +831,7 @@ static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void __user *uarg)
 		}
 	}
 	kvfree(bounce);
-	if (put_user(args.done, &((struct drm_vortex_debug_mem __user *)uarg)->done))
-		return -EFAULT;
+	kvfree(ops);
 	return ret;
 }
 
@@ -785,16 +870,14 @@ static void vortex_debug_dump_work(struct work_struct *work)
 	drm_sched_wqueue_start(&vdev->sched);
 }
 
-static int vortex_debug_coredump_ioctl(struct vortex_debug *dbg,
-				       void __user *uarg)
+static int vortex_debug_coredump_ioctl(struct vortex_debug *dbg, void *data)
 {
 	struct vortex_debug_dump_work w = { .dbg = dbg };
-	struct drm_vortex_debug_coredump args;
+	struct drm_vortex_debug_coredump *args = data;
 
-	if (copy_from_user(&args, uarg, sizeof(args)))
-		return -EFAULT;
-	if (args.flags || args.pad)
-		return -EINVAL;
+	if (args->flags || args->pad)
+		return vortex_debug_reject(dbg, -EINVAL, "COREDUMP: flags 0x%x, pad 0x%x",
+					   args->flags, args->pad);
 
 	INIT_WORK_ONSTACK(&w.work, vortex_debug_dump_work);
 	queue_work(dbg->vdev->reset_wq, &w.work);
@@ -803,97 +886,128 @@ static int vortex_debug_coredump_ioctl(struct vortex_debug *dbg,
 	return w.ret;
 }
 
-/* Copies in a struct, runs @fn on it, copies it back. */
-#define VORTEX_DEBUG_STRUCT_IOCTL(type, fn) ({				\
-	type __args;							\
-	long __ret;							\
-	if (copy_from_user(&__args, uarg, sizeof(__args)))		\
-		__ret = -EFAULT;					\
-	else								\
-		__ret = fn(dbg, &__args);				\
-	if (copy_to_user(uarg, &__args, sizeof(__args)) && !__ret)	\
-		__ret = -EFAULT;					\
-	__ret;								\
-})
-
 /* DRM_VORTEX_DEBUG_IOCTL_TIMEOUT: see the uapi. */
-static int vortex_debug_timeout_ioctl(struct vortex_debug *dbg,
-				      void __user *uarg)
+static int vortex_debug_timeout_ioctl(struct vortex_debug *dbg, void *data)
 {
-	struct drm_vortex_debug_timeout args;
-	struct drm_device *drm = &dbg->vdev->drm;
+	struct drm_vortex_debug_timeout *args = data;
 
-	if (copy_from_user(&args, uarg, sizeof(args)))
-		return -EFAULT;
-	if (args.flags || args.pad) {
-		drm_dbg(drm, "DEBUG_TIMEOUT: flags 0x%x, pad 0x%x\n", args.flags,
-			args.pad);
-		return -EINVAL;
-	}
-	if (args.timeout_ms > READ_ONCE(vortex_debug_timeout_max_ms) &&
-	    !capable(CAP_SYS_ADMIN)) {
-		drm_dbg(drm, "DEBUG_TIMEOUT: %u ms is over debug_timeout_max_ms\n",
-			args.timeout_ms);
-		return -EPERM;
-	}
-	args.old_timeout_ms = xchg(&dbg->timeout_ms, args.timeout_ms);
-	if (copy_to_user(uarg, &args, sizeof(args))) {
-		WRITE_ONCE(dbg->timeout_ms, args.old_timeout_ms);
-		return -EFAULT;
-	}
+	if (args->flags || args->pad)
+		return vortex_debug_reject(dbg, -EINVAL, "TIMEOUT: flags 0x%x, pad 0x%x",
+					   args->flags, args->pad);
+	if (args->timeout_ms > READ_ONCE(vortex_debug_timeout_max_ms) &&
+	    !capable(CAP_SYS_ADMIN))
+		return vortex_debug_reject(dbg, -EPERM,
+					   "TIMEOUT: %u ms is over debug_timeout_max_ms",
+					   args->timeout_ms);
+	/* The dispatcher wrote @args back already: copying out cannot fail. */
+	args->old_timeout_ms = xchg(&dbg->timeout_ms, args->timeout_ms);
 	return 0;
 }
 
+/**
+ * struct vortex_debug_ioctl_desc - one session ioctl
+ */
+struct vortex_debug_ioctl_desc {
+	/** @cmd: its command number, which holds this kernel's struct size */
+	unsigned int cmd;
+	/**
+	 * @min_size: the size of the struct's first version: shorter ones
+	 * are refused, longer ones up to _IOC_SIZE(@cmd) zero-extended
+	 */
+	u32 min_size;
+	/** @fn: runs it on the copied-in struct */
+	int (*fn)(struct vortex_debug *dbg, void *data);
+	/** @name: for the log */
+	const char *name;
+};
+
+/* Room for the largest session ioctl struct. */
+#define VORTEX_DEBUG_IOCTL_MAX_SIZE	64
+
+#define VORTEX_DEBUG_IOCTL(_name, _type, _fn)				\
+	[_IOC_NR(DRM_VORTEX_DEBUG_IOCTL_##_name)] = {			\
+		.cmd = DRM_VORTEX_DEBUG_IOCTL_##_name,			\
+		.min_size = sizeof(_type) + BUILD_BUG_ON_ZERO(		\
+			sizeof(_type) > VORTEX_DEBUG_IOCTL_MAX_SIZE),	\
+		.fn = _fn,						\
+		.name = #_name,						\
+	}
+
+static const struct vortex_debug_ioctl_desc vortex_debug_ioctls[] = {
+	VORTEX_DEBUG_IOCTL(DM, struct drm_vortex_debug_dm, vortex_debug_dm_ioctl),
+	VORTEX_DEBUG_IOCTL(WARPS, struct drm_vortex_debug_warps, vortex_debug_warps_ioctl),
+	VORTEX_DEBUG_IOCTL(STEP, struct drm_vortex_debug_step, vortex_debug_step_ioctl),
+	VORTEX_DEBUG_IOCTL(STATUS, struct drm_vortex_debug_status, vortex_debug_status),
+	VORTEX_DEBUG_IOCTL(REGS, struct drm_vortex_debug_regs, vortex_debug_regs),
+	VORTEX_DEBUG_IOCTL(MEM, struct drm_vortex_debug_mem, vortex_debug_mem_ioctl),
+	VORTEX_DEBUG_IOCTL(BREAKPOINT, struct drm_vortex_debug_breakpoint,
+			   vortex_debug_breakpoint_ioctl),
+	VORTEX_DEBUG_IOCTL(COREDUMP, struct drm_vortex_debug_coredump,
+			   vortex_debug_coredump_ioctl),
+	VORTEX_DEBUG_IOCTL(TIMEOUT, struct drm_vortex_debug_timeout,
+			   vortex_debug_timeout_ioctl),
+};
+
+/* The table entry for @cmd, or NULL: type, number and direction must match. */
+static const struct vortex_debug_ioctl_desc *vortex_debug_ioctl_find(unsigned int cmd)
+{
+	const struct vortex_debug_ioctl_desc *desc;
+	unsigned int nr = _IOC_NR(cmd);
+
+	if (_IOC_TYPE(cmd) != DRM_VORTEX_DEBUG_IOCTL_BASE ||
+	    nr >= ARRAY_SIZE(vortex_debug_ioctls))
+		return NULL;
+	desc = &vortex_debug_ioctls[nr];
+	if (!desc->fn || _IOC_DIR(cmd) != _IOC_DIR(desc->cmd))
+		return NULL;
+	return desc;
+}
+
+/*
+ * The one shape of every session ioctl (uapi, "Session ioctl sizes"), as
+ * drm_ioctl() gives the node's: the caller's struct in, zero-extended or
+ * checked for a zero tail, and written back unchanged before anything
+ * happens (so an unwritable struct changes nothing); the handler; the
+ * struct out, also after a failure (a batch reports what it did).
+ */
 static long vortex_debug_ioctl(struct file *f, unsigned int cmd,
 			       unsigned long arg)
 {
+	u64 kdata[VORTEX_DEBUG_IOCTL_MAX_SIZE / sizeof(u64)] = {};
+	const struct vortex_debug_ioctl_desc *desc;
 	struct vortex_debug *dbg = f->private_data;
-	struct vortex_device *vdev = dbg->vdev;
 	void __user *uarg = (void __user *)arg;
+	size_t usize = _IOC_SIZE(cmd), ksize, n;
 	long ret;
 	int idx;
 
+	desc = vortex_debug_ioctl_find(cmd);
+	if (!desc)
+		return vortex_debug_reject(dbg, -ENOTTY, "unknown session ioctl 0x%x", cmd);
+	ksize = _IOC_SIZE(desc->cmd);
+	if (usize < desc->min_size)
+		return vortex_debug_reject(dbg, -EINVAL, "%s: %zu-byte struct, at least %u needed",
+					   desc->name, usize, desc->min_size);
 	/* Whoever uses the session must still be allowed to (vortex_debug_perm.c). */
 	ret = vortex_debug_may_access(dbg->target);
 	if (ret)
-		return ret;
-	if (!drm_dev_enter(&vdev->drm, &idx))
+		return vortex_debug_reject(dbg, ret, "%s: no ptrace access to the target",
+					   desc->name);
+	ret = copy_struct_from_user(kdata, ksize, uarg, usize);
+	if (ret)
+		return vortex_debug_reject(dbg, ret, "%s: struct unreadable or too long",
+					   desc->name);
+	n = min(usize, ksize);
+	if (copy_to_user(uarg, kdata, n))
+		return vortex_debug_reject(dbg, -EFAULT, "%s: struct not writable", desc->name);
+	if (!drm_dev_enter(&dbg->vdev->drm, &idx))
 		return -ENODEV;
-
-	switch (cmd) {
-	case DRM_VORTEX_DEBUG_IOCTL_DM:
-		ret = vortex_debug_dm_ioctl(dbg, uarg);
-		break;
-	case DRM_VORTEX_DEBUG_IOCTL_WARPS:
-		ret = vortex_debug_warps_ioctl(dbg, uarg);
-		break;
-	case DRM_VORTEX_DEBUG_IOCTL_STEP:
-		ret = vortex_debug_step_ioctl(dbg, uarg);
-		break;
-	case DRM_VORTEX_DEBUG_IOCTL_STATUS:
-		ret = VORTEX_DEBUG_STRUCT_IOCTL(struct drm_vortex_debug_status,
-						vortex_debug_status);
-		break;
-	case DRM_VORTEX_DEBUG_IOCTL_REGS:
-		ret = VORTEX_DEBUG_STRUCT_IOCTL(struct drm_vortex_debug_regs,
-						vortex_debug_regs);
-		break;
-	case DRM_VORTEX_DEBUG_IOCTL_MEM:
-		ret = vortex_debug_mem_ioctl(dbg, uarg);
-		break;
-	case DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT:
-		ret = vortex_debug_breakpoint_ioctl(dbg, uarg);
-		break;
-	case DRM_VORTEX_DEBUG_IOCTL_COREDUMP:
-		ret = vortex_debug_coredump_ioctl(dbg, uarg);
-		break;
-	case DRM_VORTEX_DEBUG_IOCTL_TIMEOUT:
-		ret = vortex_debug_timeout_ioctl(dbg, uarg);
-		break;
-	default:
-		ret = -ENOTTY;
-	}
+	ret = desc->fn(dbg, kdata);
 	drm_dev_exit(idx);
+	if (copy_to_user(uarg, kdata, n) && !ret)
+		ret = -EFAULT;
+	if (ret)
+		drm_dbg(&dbg->vdev->drm, "debug session: %s: %ld\n", desc->name, ret);
 	return ret;
 }
 

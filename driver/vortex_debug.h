@@ -9,6 +9,7 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <drm/drm_print.h>
 
 #include "vortex_accel.h"
 
@@ -130,15 +131,58 @@ int vortex_debug_attach_ioctl(struct drm_device *drm, void *data,
 int vortex_debug_may_access(struct pid *target);
 
 /* vortex_debug.c: for the session's other files */
+
+/*
+ * A refused session call: drm_dbg says why (it is userspace's mistake,
+ * so not drm_err), and the errno goes back.
+ */
+#define vortex_debug_reject(dbg, err, fmt, ...) ({			\
+	int __err = (err);						\
+	drm_dbg(&(dbg)->vdev->drm, "debug session: " fmt " (%d)\n",	\
+		##__VA_ARGS__, __err);					\
+	__err;								\
+})
+int vortex_debug_check_stride(struct vortex_debug *dbg, const char *name,
+			      u32 stride, size_t size);
+
+/**
+ * struct vortex_debug_batch - the header REGS, MEM and BREAKPOINT share
+ */
+struct vortex_debug_batch {
+	/** @ops: user pointer to the entries */
+	u64 ops;
+	/** @count: entries */
+	u32 count;
+	/** @flags: must be zero */
+	u32 flags;
+	/** @stride: bytes from one entry to the next */
+	u32 stride;
+	/** @done: out: entries done */
+	u32 done;
+};
+
+/* @args, a REGS, MEM or BREAKPOINT header, as the layout they share. */
+#define VORTEX_DEBUG_BATCH(args) ({					\
+	static_assert(sizeof(*(args)) == sizeof(struct vortex_debug_batch)); \
+	static_assert(offsetof(typeof(*(args)), count) ==		\
+		      offsetof(struct vortex_debug_batch, count));	\
+	static_assert(offsetof(typeof(*(args)), flags) ==		\
+		      offsetof(struct vortex_debug_batch, flags));	\
+	static_assert(offsetof(typeof(*(args)), stride) ==		\
+		      offsetof(struct vortex_debug_batch, stride));	\
+	(const struct vortex_debug_batch *)(args);			\
+})
+
+void *vortex_debug_batch_in(struct vortex_debug *dbg, const char *name,
+			    const struct vortex_debug_batch *b, u32 max,
+			    size_t size);
 void vortex_debug_post(struct vortex_debug *dbg, u16 type, u64 job,
 		       const u32 *data, unsigned int n);
 bool vortex_debug_on_breakpoint(struct vortex_debug *dbg, u32 pc);
 bool vortex_debug_on_card(struct vortex_debug *dbg);
 
 /* vortex_debug_regs.c */
-int vortex_debug_regs(struct vortex_debug *dbg,
-		      struct drm_vortex_debug_regs *args);
-int vortex_debug_status(struct vortex_debug *dbg,
-			struct drm_vortex_debug_status *args);
+int vortex_debug_regs(struct vortex_debug *dbg, void *data);
+int vortex_debug_status(struct vortex_debug *dbg, void *data);
 
 #endif /* __VORTEX_DEBUG_H__ */

@@ -54,7 +54,8 @@ static u32 vortex_regs_group_len(const struct drm_vortex_debug_reg_op *ops, u32 
 		return 1;
 	for (i = 1; i < n && i < VORTEX_WARP_GROUP; i++)
 		if (ops[i].warp != ops[0].warp || !vortex_warp_reg_is_gpr(ops[i].reg) ||
-		    !vortex_warp_reg_is_gpr(ops[0].reg) || ops[i].flags & DRM_VORTEX_DEBUG_REG_WRITE)
+		    !vortex_warp_reg_is_gpr(ops[0].reg) ||
+		    ops[i].flags & DRM_VORTEX_DEBUG_REG_WRITE)
 			break;
 	return i;
 }
@@ -62,13 +63,13 @@ static u32 vortex_regs_group_len(const struct drm_vortex_debug_reg_op *ops, u32 
 /**
  * vortex_debug_regs() - DRM_VORTEX_DEBUG_IOCTL_REGS
  * @dbg: the session
- * @args: the batch; @args->done is set
+ * @data: the batch, struct drm_vortex_debug_regs; its @done is set
  *
  * Return: 0 or a negative errno (uapi/vortex_accel.h).
  */
-int vortex_debug_regs(struct vortex_debug *dbg, struct drm_vortex_debug_regs *args)
+int vortex_debug_regs(struct vortex_debug *dbg, void *data)
 {
-	struct drm_vortex_debug_reg_op __user *uops = u64_to_user_ptr(args->ops);
+	struct drm_vortex_debug_regs *args = data;
 	struct vortex_device *vdev = dbg->vdev;
 	struct drm_vortex_debug_reg_op *ops;
 	u32 (*vals)[VX_DM_MAX_THREADS];
@@ -76,17 +77,15 @@ int vortex_debug_regs(struct vortex_debug *dbg, struct drm_vortex_debug_regs *ar
 	u32 i, g, good, ran, *nlanes;
 	int ret = 0, bad = 0;
 
-	if (!args->count || args->done)
-		return -EINVAL;
-	if (args->count > DRM_VORTEX_DEBUG_MAX_REG_OPS)
-		return -E2BIG;
+	args->done = 0;
 
 	/*
 	 * User memory in and out outside the DM lock, which is the card's:
 	 * the ops and written values are copied in first, read values out
 	 * after.  A bad op stops the batch there; those before it run.
 	 */
-	ops = memdup_array_user(uops, args->count, sizeof(*ops));
+	ops = vortex_debug_batch_in(dbg, "REGS", VORTEX_DEBUG_BATCH(args),
+				    DRM_VORTEX_DEBUG_MAX_REG_OPS, sizeof(*ops));
 	if (IS_ERR(ops))
 		return PTR_ERR(ops);
 	ctx = vortex_warp_ctx_alloc(vdev, GFP_KERNEL_ACCOUNT);
@@ -102,8 +101,13 @@ int vortex_debug_regs(struct vortex_debug *dbg, struct drm_vortex_debug_regs *ar
 		    copy_from_user(vals[good], u64_to_user_ptr(ops[good].values),
 				   nlanes[good] * sizeof(u32)))
 			bad = -EFAULT;
-		if (bad)
+		if (bad) {
+			vortex_debug_reject(dbg, bad,
+					    "REGS: entry %u: warp %u, reg 0x%x, flags 0x%x",
+					    good, ops[good].warp, ops[good].reg,
+					    ops[good].flags);
 			break;
+		}
 	}
 
 	mutex_lock(&vdev->dm.lock);
@@ -146,34 +150,39 @@ out_free:
 	kvfree(nlanes);
 	kvfree(vals);
 	kfree(ctx);
-	kfree(ops);
+	kvfree(ops);
 	return ret;
 }
 
 /**
  * vortex_debug_status() - DRM_VORTEX_DEBUG_IOCTL_STATUS
  * @dbg: the session
- * @args: the request; @args->count becomes the number filled
+ * @data: the request, struct drm_vortex_debug_status; its @count becomes
+ *	the number filled
  *
  * Return: 0 or a negative errno (uapi/vortex_accel.h).
  */
-int vortex_debug_status(struct vortex_debug *dbg,
-			struct drm_vortex_debug_status *args)
+int vortex_debug_status(struct vortex_debug *dbg, void *data)
 {
+	struct drm_vortex_debug_status *args = data;
 	struct vortex_device *vdev = dbg->vdev;
 	struct drm_vortex_debug_warp_state st, *sts;
 	u32 total = vortex_device_total_warps(vdev), per_cluster, i = 0, n,
 	    active = 0, halted = 0;
 	int ret = 0;
 
-	if (args->flags || args->stride < sizeof(st) || args->stride > SZ_4K)
-		return -EINVAL;
+	if (args->flags)
+		return vortex_debug_reject(dbg, -EINVAL, "STATUS: flags 0x%x", args->flags);
+	ret = vortex_debug_check_stride(dbg, "STATUS", args->stride, sizeof(st));
+	if (ret)
+		return ret;
 	if (!args->count)
-		return -EINVAL;
+		return vortex_debug_reject(dbg, -EINVAL, "STATUS: no records");
 	if (args->count > DRM_VORTEX_DEBUG_STATUS_MAX)
-		return -E2BIG;
+		return vortex_debug_reject(dbg, -E2BIG, "STATUS: %u records", args->count);
 	if (args->first >= total)
-		return -ERANGE;
+		return vortex_debug_reject(dbg, -ERANGE, "STATUS: warp %u of %u",
+					   args->first, total);
 	args->count = min(args->count, total - args->first);
 	per_cluster = vdev->num_cores * vdev->num_warps;
 	/* Filled under the DM lock, copied out after: user memory may stall. */

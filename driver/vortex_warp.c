@@ -231,8 +231,8 @@ static int vortex_warp_from_scratch(struct vortex_warp_ctx *ctx, u32 reg)
  * Return: 0 or -EIO (an injection faulted or timed out).
  */
 int vortex_warp_read_group(struct vortex_warp_ctx *ctx,
-				  const struct drm_vortex_debug_reg_op *ops,
-				  u32 n, u32 (*vals)[VX_DM_MAX_THREADS])
+			   const struct drm_vortex_debug_reg_op *ops,
+			   u32 n, u32 (*vals)[VX_DM_MAX_THREADS])
 {
 	u32 i, lane, used[GROUP] = {};
 	int ret;
@@ -275,8 +275,7 @@ int vortex_warp_read_group(struct vortex_warp_ctx *ctx,
  * Return: 0 or -EIO.
  */
 int vortex_warp_write(struct vortex_warp_ctx *ctx,
-			     const struct drm_vortex_debug_reg_op *op,
-			     const u32 *vals)
+		      const struct drm_vortex_debug_reg_op *op, const u32 *vals)
 {
 	u32 lane, used = 0;
 	int ret;
@@ -307,8 +306,7 @@ int vortex_warp_write(struct vortex_warp_ctx *ctx,
  * halted).
  */
 void vortex_warp_pc(struct vortex_warp_ctx *ctx,
-			   const struct drm_vortex_debug_reg_op *op, u32 *vals,
-			   u32 nlanes)
+		    const struct drm_vortex_debug_reg_op *op, u32 *vals, u32 nlanes)
 {
 	u32 i, pc;
 
@@ -436,6 +434,8 @@ int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
 /**
  * vortex_warp_dump_regs_size() - bytes of VRAM the store path needs
  * @threads: lanes per warp
+ *
+ * Return: the size of the area vortex_warp_dump_regs() stores into.
  */
 u32 vortex_warp_dump_regs_size(u32 threads)
 {
@@ -515,7 +515,6 @@ int vortex_warp_dump_regs(struct vortex_device *vdev, u32 warp, u32 area,
 	kvfree(slots);
 	return ret;
 }
-
 
 /**
  * vortex_warp_status() - what only injection can read of a halted warp

@@ -159,7 +159,8 @@ static int dbg_reg(int sfd, uint32_t warp, uint32_t reg, uint32_t lanes,
 		.warp = warp, .reg = reg, .values = (uintptr_t)vals,
 		.flags = write ? DRM_VORTEX_DEBUG_REG_WRITE : 0,
 	};
-	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)&op, .count = 1 };
+	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)&op, .count = 1,
+		.stride = sizeof(op) };
 	uint32_t l;
 
 	for (l = 0; l < lanes; l++)
@@ -173,14 +174,17 @@ static int dbg_mem(int sfd, uint64_t addr, void *buf, uint32_t len, bool write)
 		.addr = addr, .buf = (uintptr_t)buf, .len = len,
 		.flags = write ? DRM_VORTEX_DEBUG_MEM_WRITE : 0,
 	};
-	struct drm_vortex_debug_mem m = { .ops = (uintptr_t)&op, .count = 1 };
+	struct drm_vortex_debug_mem m = { .ops = (uintptr_t)&op, .count = 1,
+		.stride = sizeof(op) };
 
 	return dbg_ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_MEM, &m);
 }
 
 static int dbg_bp(int sfd, uint64_t addr, uint32_t op)
 {
-	struct drm_vortex_debug_breakpoint b = { .addr = addr, .op = op };
+	struct drm_vortex_debug_bp_op o = { .addr = addr, .op = op };
+	struct drm_vortex_debug_breakpoint b = { .ops = (uintptr_t)&o, .count = 1,
+		.stride = sizeof(o) };
 
 	return dbg_ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT, &b);
 }
@@ -313,22 +317,25 @@ TEST_F(dbg, attach_err_second_debugger_ebusy)
 
 TEST_F(dbg, attach_err_flags)
 {
-	struct drm_vortex_debug_attach a = { .version = 1, .flags = 1 };
+	struct drm_vortex_debug_attach a = { .version = DRM_VORTEX_DEBUG_VERSION, .flags = 1 };
 
 	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_DEBUG_ATTACH, &a));
 }
 
 TEST_F(dbg, attach_err_pad)
 {
-	struct drm_vortex_debug_attach a = { .version = 1, .pad = 1 };
+	struct drm_vortex_debug_attach a = { .version = DRM_VORTEX_DEBUG_VERSION, .pad = 1 };
 
 	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_DEBUG_ATTACH, &a));
 }
 
 TEST_F(dbg, attach_err_version)
 {
-	struct drm_vortex_debug_attach a = { .version = 2 };
+	struct drm_vortex_debug_attach a = { .version = DRM_VORTEX_DEBUG_VERSION + 1 };
 
+	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_DEBUG_ATTACH, &a));
+	/* Version 1's debuggers spoke the 'V' ioctls: refused at attach. */
+	a.version = 1;
 	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_DEBUG_ATTACH, &a));
 	a.version = 0;
 	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_DEBUG_ATTACH, &a));
@@ -643,7 +650,8 @@ TEST_F_TIMEOUT(dbg, write_register_changes_output, 60)
 		.reg = T2, .lanes = { 1u << 1 },
 		.values = (uintptr_t)vals, .flags = DRM_VORTEX_DEBUG_REG_WRITE,
 	};
-	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)&op, .count = 1 };
+	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)&op, .count = 1,
+		.stride = sizeof(op) };
 
 	self->sfd = dbg_attach(self->fd);
 	ASSERT_LE(0, self->sfd);
@@ -1723,7 +1731,7 @@ TEST_F_TIMEOUT(dbg, status_err_bad_requests, 60)
 /* --- REGS */
 #define REGS_CALL(op_, count_) ({					\
 	struct drm_vortex_debug_regs __r = { .ops = (uintptr_t)(op_),	\
-		.count = (count_) };					\
+		.count = (count_), .stride = sizeof(struct drm_vortex_debug_reg_op) }; \
 	dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_REGS, &__r);	\
 })
 
@@ -1733,7 +1741,7 @@ TEST_F_TIMEOUT(dbg, regs_err_bad_requests, 60)
 	struct drm_vortex_debug_reg_op op = { .reg = T0, .lanes = { 1 },
 		.values = (uintptr_t)vals };
 	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)&op, .count = 1,
-		.done = 1 };
+		.flags = 1, .stride = sizeof(op) };
 
 	self->sfd = dbg_attach(self->fd);
 	ASSERT_LE(0, self->sfd);
@@ -1797,7 +1805,8 @@ TEST_F_TIMEOUT(dbg, regs_batch_stops_at_first_bad_entry, 60)
 		{ .reg = T1, .lanes = { 1 }, .values = (uintptr_t)v[1] },
 		{ .reg = 0x40, .lanes = { 1 }, .values = (uintptr_t)v[2] },
 	};
-	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)ops, .count = 3 };
+	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)ops, .count = 3,
+		.stride = sizeof(ops[0]) };
 
 	HALTED_SESSION();
 	ops[0].warp = ops[1].warp = ops[2].warp = self->warp;
@@ -1821,7 +1830,8 @@ TEST_F(dbg, mem_err_bad_requests)
 	uint32_t word;
 	struct drm_vortex_debug_mem_op op = { .addr = 0, .buf = (uintptr_t)&word,
 		.len = 4 };
-	struct drm_vortex_debug_mem m = { .ops = (uintptr_t)&op, .count = 1 };
+	struct drm_vortex_debug_mem m = { .ops = (uintptr_t)&op, .count = 1,
+		.stride = sizeof(op) };
 
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_VRAM_SIZE, &vram));
 	self->sfd = dbg_attach(self->fd);
@@ -1865,8 +1875,9 @@ TEST_F(dbg, mem_err_bad_requests)
 	op.buf = 16;
 	MEM_EXPECT(-EFAULT);
 	op.buf = (uintptr_t)&word;
-	m.done = 1;
+	m.flags = 1;
 	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_MEM, &m));
+	m.flags = 0;
 	/* Memory access needs no job; unaligned, any length. */
 	self->data_map[0] = 0x44332211;
 	op.addr = self->data_addr + 1;
@@ -2245,14 +2256,16 @@ TEST_F(dbg, breakpoint_holds_a_freed_buffers_memory)
 /* --- BREAKPOINT */
 TEST_F(dbg, breakpoint_err_bad_requests)
 {
-	struct drm_vortex_debug_breakpoint b = { .addr = self->code_addr, .op = 2 };
+	struct drm_vortex_debug_bp_op o = { .addr = self->code_addr, .op = 2 };
+	struct drm_vortex_debug_breakpoint b = { .ops = (uintptr_t)&o, .count = 1,
+		.stride = sizeof(o) };
 	uint64_t a;
 
 	self->sfd = dbg_attach(self->fd);
 	ASSERT_LE(0, self->sfd);
 	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT, &b));
-	b.op = 0;
-	b.space = 1;
+	o.op = 0;
+	o.space = 1;
 	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT, &b));
 	EXPECT_EQ(-EINVAL, dbg_bp(self->sfd, self->code_addr + 2, DRM_VORTEX_DEBUG_BP_SET));
 	EXPECT_EQ(-ENXIO, dbg_bp(self->sfd, 0x1000, DRM_VORTEX_DEBUG_BP_SET));
@@ -2321,6 +2334,272 @@ TEST_F(dbg, code_object_err_bad_requests)
 	for (i = 0; i < 256; i++)
 		CO_EXPECT(0);
 	CO_EXPECT(-E2BIG);
+}
+
+/* ------------------------------------------------- the session ABI */
+
+/*
+ * The ABI's shape (uapi/vortex_accel.h, "Session ioctl sizes"; the kernel's
+ * Documentation/process/botching-up-ioctls.rst): each error path below has
+ * its own errno and changes nothing.
+ */
+
+/* A session timeout through a struct of @size bytes, its tail @tail. */
+static int dbg_timeout_sized(int sfd, unsigned int dir, size_t size, uint32_t ms,
+			     uint8_t tail, uint32_t *old)
+{
+	uint8_t buf[64] = {};
+	struct drm_vortex_debug_timeout *t = (void *)buf;
+	int ret;
+
+	t->timeout_ms = ms;
+	if (size > sizeof(*t))
+		buf[size - 1] = tail;
+	ret = dbg_ioctl(sfd, _IOC(dir, DRM_VORTEX_DEBUG_IOCTL_BASE,
+				  _IOC_NR(DRM_VORTEX_DEBUG_IOCTL_TIMEOUT), size), buf);
+	if (old)
+		*old = t->old_timeout_ms;
+	return ret;
+}
+
+static uint32_t dbg_timeout_now(struct __test_metadata *_metadata, int sfd)
+{
+	struct drm_vortex_debug_timeout t = {};
+	uint32_t now;
+
+	vx_cmd(dbg_ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_TIMEOUT, &t));
+	now = t.old_timeout_ms;
+	t.timeout_ms = now;
+	vx_cmd(dbg_ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_TIMEOUT, &t));
+	return now;
+}
+
+/*
+ * 'V' is V4L2's and linux/vt.h's: the session's ioctls are type 0xBA, and
+ * a 'V' number is nobody's here.
+ */
+TEST_F(dbg, session_ioctl_type_is_its_own)
+{
+	static const unsigned long reqs[] = {
+		DRM_VORTEX_DEBUG_IOCTL_DM, DRM_VORTEX_DEBUG_IOCTL_WARPS,
+		DRM_VORTEX_DEBUG_IOCTL_STEP, DRM_VORTEX_DEBUG_IOCTL_STATUS,
+		DRM_VORTEX_DEBUG_IOCTL_REGS, DRM_VORTEX_DEBUG_IOCTL_MEM,
+		DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT, DRM_VORTEX_DEBUG_IOCTL_COREDUMP,
+		DRM_VORTEX_DEBUG_IOCTL_TIMEOUT,
+	};
+	struct drm_vortex_debug_timeout t = { .timeout_ms = 1234 };
+	unsigned int i;
+
+	for (i = 0; i < 9; i++)
+		EXPECT_EQ(0xBA, _IOC_TYPE(reqs[i]));
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-ENOTTY, dbg_ioctl(self->sfd, _IOWR('V', 0x08, t), &t));
+	EXPECT_EQ(0, dbg_timeout_now(_metadata, self->sfd));
+}
+
+/* Shorter than the struct's first version: refused, nothing set. */
+TEST_F(dbg, session_ioctl_err_short_struct)
+{
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-EINVAL, dbg_timeout_sized(self->sfd, _IOC_READ | _IOC_WRITE, 8,
+					     1234, 0, NULL));
+	EXPECT_EQ(-EINVAL, dbg_timeout_sized(self->sfd, _IOC_READ | _IOC_WRITE, 0,
+					     1234, 0, NULL));
+	/* The right size in the wrong direction is not the command. */
+	EXPECT_EQ(-ENOTTY, dbg_timeout_sized(self->sfd, _IOC_WRITE, 16, 1234, 0, NULL));
+	EXPECT_EQ(0, dbg_timeout_now(_metadata, self->sfd));
+}
+
+/* Newer userspace's longer struct: accepted with a zero tail, else -E2BIG. */
+TEST_F(dbg, session_ioctl_longer_struct)
+{
+	uint32_t old = 99;
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-E2BIG, dbg_timeout_sized(self->sfd, _IOC_READ | _IOC_WRITE, 24,
+					    1234, 1, NULL));
+	EXPECT_EQ(0, dbg_timeout_now(_metadata, self->sfd));
+	vx_cmd(dbg_timeout_sized(self->sfd, _IOC_READ | _IOC_WRITE, 24, 1234, 0, &old));
+	EXPECT_EQ(0, old);
+	EXPECT_EQ(1234, dbg_timeout_now(_metadata, self->sfd));
+}
+
+/*
+ * A struct the caller cannot write back is refused before anything
+ * happens: a MEM write from a read-only struct leaves memory alone.
+ */
+TEST_F(dbg, session_ioctl_err_unwritable_struct_changes_nothing)
+{
+	uint32_t word = 0xfeedf00d;
+	struct drm_vortex_debug_mem_op op = {
+		.addr = self->data_addr, .buf = (uintptr_t)&word, .len = 4,
+		.flags = DRM_VORTEX_DEBUG_MEM_WRITE,
+	};
+	struct drm_vortex_debug_mem *m;
+
+	m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, m);
+	*m = (struct drm_vortex_debug_mem){ .ops = (uintptr_t)&op, .count = 1,
+		.stride = sizeof(op) };
+	ASSERT_EQ(0, mprotect(m, 4096, PROT_READ));
+	self->data_map[0] = 0x11111111;
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-EFAULT, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_MEM, m));
+	EXPECT_EQ(0x11111111, self->data_map[0]);
+	munmap(m, 4096);
+}
+
+/* Writes @n words of @vals at data + 4i through one MEM batch of @stride. */
+static int dbg_mem_strided(int sfd, uint64_t addr, const uint32_t *vals, uint32_t n,
+			   uint32_t stride, uint8_t tail, uint32_t *done)
+{
+	uint8_t ents[4 * 4096] = {};
+	struct drm_vortex_debug_mem m = { .ops = (uintptr_t)ents, .count = n,
+		.stride = stride, .done = 77 };
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		struct drm_vortex_debug_mem_op op = {
+			.addr = addr + 4 * i, .buf = (uintptr_t)&vals[i], .len = 4,
+			.flags = DRM_VORTEX_DEBUG_MEM_WRITE,
+		};
+
+		memcpy(ents + (size_t)i * stride, &op,
+		       stride < sizeof(op) ? stride : sizeof(op));
+	}
+	if (stride > sizeof(struct drm_vortex_debug_mem_op) && n)
+		ents[(size_t)(n - 1) * stride + stride - 1] = tail;
+	ret = dbg_ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_MEM, &m);
+	*done = m.done;
+	return ret;
+}
+
+/* Strides: too short, unaligned, too long are -EINVAL; nothing written. */
+TEST_F(dbg, batch_err_bad_stride)
+{
+	static const uint32_t vals[2] = { 0xaaaa0001, 0xaaaa0002 };
+	/* none, one word short, not a multiple of 8, past 4096: of each size */
+#define BAD_STRIDE(i, size) \
+	((uint32_t[]){ 0, (size) - 8, (size) + 4, 4096 + 8 }[i])
+	struct drm_vortex_debug_reg_op rop = { .reg = T0, .lanes = { 1 } };
+	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)&rop, .count = 1 };
+	struct drm_vortex_debug_bp_op bop = { .addr = self->code_addr };
+	struct drm_vortex_debug_breakpoint b = { .ops = (uintptr_t)&bop, .count = 1 };
+	uint32_t done, i;
+
+	self->data_map[0] = self->data_map[1] = 0;
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	for (i = 0; i < 4; i++) {
+		EXPECT_EQ(-EINVAL, dbg_mem_strided(self->sfd, self->data_addr, vals, 2,
+						   BAD_STRIDE(i, sizeof(struct drm_vortex_debug_mem_op)),
+						   0, &done)) TH_LOG("stride case %u", i);
+		EXPECT_EQ(0, done);
+		r.stride = BAD_STRIDE(i, sizeof(rop));
+		EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_REGS, &r));
+		b.stride = BAD_STRIDE(i, sizeof(bop));
+		EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT, &b));
+	}
+#undef BAD_STRIDE
+	EXPECT_EQ(0, self->data_map[0]);
+	EXPECT_EQ(0, self->data_map[1]);
+	EXPECT_EQ(prog_store[0], self->code_map[0]);	/* no breakpoint set */
+}
+
+/*
+ * Entries longer than the kernel's (newer userspace) are read at their
+ * stride; a non-zero byte past the known struct fails the whole batch
+ * before any entry runs.
+ */
+TEST_F(dbg, batch_longer_entries)
+{
+	static const uint32_t vals[2] = { 0xbbbb0001, 0xbbbb0002 };
+	const uint32_t stride = sizeof(struct drm_vortex_debug_mem_op) + 16;
+	uint32_t done;
+
+	self->data_map[0] = self->data_map[1] = 0;
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-E2BIG, dbg_mem_strided(self->sfd, self->data_addr, vals, 2, stride,
+					  1, &done));
+	EXPECT_EQ(0, done);
+	EXPECT_EQ(0, self->data_map[0]);	/* the first entry did not run either */
+	EXPECT_EQ(0, self->data_map[1]);
+	vx_cmd(dbg_mem_strided(self->sfd, self->data_addr, vals, 2, stride, 0, &done));
+	EXPECT_EQ(2, done);
+	EXPECT_EQ(0xbbbb0001, self->data_map[0]);
+	EXPECT_EQ(0xbbbb0002, self->data_map[1]);
+}
+
+/* Unknown batch flags, and a breakpoint entry's flags and pad: -EINVAL. */
+TEST_F(dbg, batch_err_unknown_flags)
+{
+	struct drm_vortex_debug_bp_op bop = { .addr = self->code_addr };
+	struct drm_vortex_debug_breakpoint b = { .ops = (uintptr_t)&bop, .count = 1,
+		.stride = sizeof(bop), .flags = 1 };
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT, &b));
+	b.flags = 0;
+	bop.flags = 1;
+	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT, &b));
+	EXPECT_EQ(0, b.done);
+	bop.flags = 0;
+	bop.pad = 1;
+	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT, &b));
+	EXPECT_EQ(prog_store[0], self->code_map[0]);
+	EXPECT_EQ(-ENOENT, dbg_bp(self->sfd, self->code_addr, DRM_VORTEX_DEBUG_BP_CLEAR));
+}
+
+/*
+ * @done is output only: whatever it holds on entry, it comes back as the
+ * number of entries done (it used to double as a must-be-zero input).
+ */
+TEST_F(dbg, batch_done_is_output_only)
+{
+	uint32_t word = 0;
+	struct drm_vortex_debug_mem_op op = { .addr = self->data_addr,
+		.buf = (uintptr_t)&word, .len = 4 };
+	struct drm_vortex_debug_mem m = { .ops = (uintptr_t)&op, .count = 1,
+		.stride = sizeof(op), .done = 7 };
+
+	self->data_map[0] = 0x12345678;
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	vx_cmd(dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_MEM, &m));
+	EXPECT_EQ(1, m.done);
+	EXPECT_EQ(0x12345678, word);
+}
+
+/* Breakpoints come in batches: in order, stopping at the first failure. */
+TEST_F(dbg, breakpoint_batch_stops_at_first_failing_entry)
+{
+	struct drm_vortex_debug_bp_op ops[3] = {
+		{ .addr = self->code_addr, .op = DRM_VORTEX_DEBUG_BP_SET },
+		{ .addr = self->code_addr + 4, .op = DRM_VORTEX_DEBUG_BP_SET },
+		{ .addr = 0x1000, .op = DRM_VORTEX_DEBUG_BP_SET },	/* unmapped */
+	};
+	struct drm_vortex_debug_breakpoint b = { .ops = (uintptr_t)ops, .count = 3,
+		.stride = sizeof(ops[0]), .done = 99 };
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-ENXIO, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT, &b));
+	EXPECT_EQ(2, b.done);
+	EXPECT_EQ(EBREAK, self->code_map[0]);
+	EXPECT_EQ(EBREAK, self->code_map[1]);
+	ops[0].op = ops[1].op = DRM_VORTEX_DEBUG_BP_CLEAR;
+	b.count = 2;
+	vx_cmd(dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT, &b));
+	EXPECT_EQ(2, b.done);
+	EXPECT_EQ(prog_store[0], self->code_map[0]);
+	EXPECT_EQ(prog_store[1], self->code_map[1]);
 }
 
 /* ------------------------------------------------------------ fuzz */

@@ -195,7 +195,8 @@ TEST_F(vx, get_param_device)
 
 TEST_F(vx, get_param_err_unknown_param)
 {
-	vx_err(EINVAL, _vx_get_param(self->fd, DRM_VORTEX_PARAM_MAX + 1, NULL));
+	/* No DRM_VORTEX_PARAM_MAX in the uapi: it would grow with every param. */
+	vx_err(EINVAL, _vx_get_param(self->fd, 1000, NULL));
 	vx_err(EINVAL, _vx_get_param(self->fd, 0xffffffff, NULL));
 }
 

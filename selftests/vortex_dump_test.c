@@ -633,6 +633,25 @@ TEST_F(dump, config_flags_and_errors)
 	EXPECT_EQ(0, old);	/* the refused calls changed nothing */
 }
 
+/*
+ * Bits 1, 3 and 4 were SKIP_SHARED, SKIP_ELF_IMAGE and FAULTED_ONLY, which
+ * did nothing (the card has no shared memory, the ELF no unrelocated image,
+ * a dump one context): the uapi dropped them, and the driver refuses them.
+ */
+TEST_F(dump, config_err_removed_flags)
+{
+	static const uint32_t gone[] = { 1u << 1, 1u << 3, 1u << 4 };
+	uint32_t old = 99, i;
+
+	vx_cmd(dump_config(self->fd, DRM_VORTEX_DUMP_SKIP_LOCAL, NULL));
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(0, gone[i] & DRM_VORTEX_DUMP_FLAGS);
+		vx_err(EINVAL, dump_config(self->fd, gone[i], NULL));
+	}
+	vx_cmd(dump_config(self->fd, 0, &old));
+	EXPECT_EQ(DRM_VORTEX_DUMP_SKIP_LOCAL, old);	/* unchanged by the refusals */
+}
+
 /* SKIP_GLOBAL: the buffers are listed, without their contents. */
 TEST_F_TIMEOUT(dump, skip_global_leaves_buffer_contents_out, 60)
 {
@@ -1020,10 +1039,13 @@ static int halted_warp(int sfd)
  */
 TEST_F_TIMEOUT(dump, requested_dump_equals_what_the_debugger_reads, 120)
 {
-	struct drm_vortex_debug_breakpoint bp = {
+	struct drm_vortex_debug_bp_op bop = {
 		.addr = self->code_addr + HANG_PC, .op = DRM_VORTEX_DEBUG_BP_SET };
+	struct drm_vortex_debug_breakpoint bp = {
+		.ops = (uintptr_t)&bop, .count = 1, .stride = sizeof(bop) };
 	struct drm_vortex_debug_reg_op op = { .reg = T0 };
-	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)&op, .count = 1 };
+	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)&op, .count = 1,
+		.stride = sizeof(op) };
 	uint32_t vals[128], lane, x;
 	const char *w, *l, *v;
 	int sfd, warp, i;

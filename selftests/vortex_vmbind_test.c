@@ -632,14 +632,19 @@ static int vb_dbg_mem(int sfd, uint64_t addr, void *buf, uint32_t len, bool writ
 		.addr = addr, .buf = (uintptr_t)buf, .len = len,
 		.flags = write ? DRM_VORTEX_DEBUG_MEM_WRITE : 0,
 	};
-	struct drm_vortex_debug_mem m = { .ops = (uintptr_t)&op, .count = 1 };
+	struct drm_vortex_debug_mem m = {
+		.ops = (uintptr_t)&op, .count = 1, .stride = sizeof(op),
+	};
 
 	return ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_MEM, &m) ? -errno : 0;
 }
 
 static int vb_dbg_bp(int sfd, uint64_t addr, uint32_t op)
 {
-	struct drm_vortex_debug_breakpoint b = { .addr = addr, .op = op };
+	struct drm_vortex_debug_bp_op o = { .addr = addr, .op = op };
+	struct drm_vortex_debug_breakpoint b = {
+		.ops = (uintptr_t)&o, .count = 1, .stride = sizeof(o),
+	};
 
 	return ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT, &b) ? -errno : 0;
 }

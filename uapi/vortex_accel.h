@@ -84,7 +84,6 @@ extern "C" {
 #define DRM_VORTEX_PARAM_CAPABILITIES	8	/* DRM_VORTEX_CAP_* */
 #define DRM_VORTEX_PARAM_JOB_TIMEOUT_MS	9	/* hang timeout in force */
 #define DRM_VORTEX_PARAM_MAX_JOBS_IN_FLIGHT 10	/* per file, see SUBMIT */
-#define DRM_VORTEX_PARAM_MAX		10
 
 /* Bits of DRM_VORTEX_PARAM_CAPABILITIES: what this kernel supports. */
 #define DRM_VORTEX_CAP_SUBMIT		(1ull << 0)	/* SUBMIT and WAIT */
@@ -529,18 +528,20 @@ struct drm_vortex_vm_bind {
  * (/sys/class/devcoredump/devcdN/data; README, "Crash dumps").
  */
 #define DRM_VORTEX_DUMP_SKIP_GLOBAL	(1u << 0)	/* no buffer contents */
-#define DRM_VORTEX_DUMP_SKIP_SHARED	(1u << 1)	/* no shared memory (the card has none) */
+/* Bit 1 is never to be used: it was a SKIP_SHARED that did nothing. */
 #define DRM_VORTEX_DUMP_SKIP_LOCAL	(1u << 2)	/* no stack slices */
-#define DRM_VORTEX_DUMP_SKIP_ELF_IMAGE	(1u << 3)	/* no non-relocated images (never written) */
+/* Bits 3 and 4 likewise: SKIP_ELF_IMAGE and FAULTED_ONLY did nothing. */
 #define DRM_VORTEX_DUMP_LIGHTWEIGHT	(DRM_VORTEX_DUMP_SKIP_GLOBAL | \
-					 DRM_VORTEX_DUMP_SKIP_SHARED | \
-					 DRM_VORTEX_DUMP_SKIP_LOCAL | \
-					 DRM_VORTEX_DUMP_SKIP_ELF_IMAGE)
-#define DRM_VORTEX_DUMP_FAULTED_ONLY	(1u << 4)	/* faulted context only (the only one) */
+					 DRM_VORTEX_DUMP_SKIP_LOCAL)
 #define DRM_VORTEX_DUMP_NO_EXCEPTION	(1u << 5)	/* no dump when a job faults */
 #define DRM_VORTEX_DUMP_NONE		(1u << 6)	/* no dumps of this file's jobs */
 #define DRM_VORTEX_DUMP_COMPRESS_ELF	(1u << 7)	/* the CUDA ELF zlib-compressed */
-#define DRM_VORTEX_DUMP_FLAGS		0xff
+/* Every flag this kernel knows; any other bit is -EINVAL. */
+#define DRM_VORTEX_DUMP_FLAGS		(DRM_VORTEX_DUMP_SKIP_GLOBAL | \
+					 DRM_VORTEX_DUMP_SKIP_LOCAL | \
+					 DRM_VORTEX_DUMP_NO_EXCEPTION | \
+					 DRM_VORTEX_DUMP_NONE | \
+					 DRM_VORTEX_DUMP_COMPRESS_ELF)
 
 /**
  * struct drm_vortex_dump_config - choose what dumps of this file's jobs hold
@@ -611,19 +612,48 @@ struct drm_vortex_dump_config {
  * warp.  Operations on warps, registers and memory need the target's job
  * on the card (-ESRCH otherwise).
  *
- * Errors shared by the session ioctls: -EINVAL malformed (unknown flags or
- * op, non-zero padding); -ERANGE a warp, lane or register that does not
- * exist on this card; -E2BIG a count above its documented maximum;
- * -EFAULT an unreadable or unwritable user pointer; -ESRCH no job of the
- * target on the card; -EBUSY the warp is running where it must be halted;
- * -ENXIO an address range the target's spaces do not map (or wrapping); -EIO the
- * card did not answer in time or an injected instruction faulted;
- * -ENODEV the card is gone.  A failed call changes nothing on the card
- * unless it says otherwise (a batch stops at the first failing entry;
- * entries before it took effect, and the count of those is reported).
+ * Errors shared by the session ioctls: -ENOTTY an unknown command;
+ * -EINVAL malformed (unknown flags or op, non-zero padding, a struct or
+ * a stride shorter than this header's); -E2BIG a count above its
+ * documented maximum, or non-zero bytes past the struct this kernel
+ * knows (see "Session ioctl sizes"); -ERANGE a warp, lane or register
+ * that does not exist on this card; -EFAULT an unreadable or unwritable
+ * user pointer; -ESRCH no job of the target on the card; -EBUSY the warp
+ * is running where it must be halted; -ENXIO an address range the
+ * target's spaces do not map (or wrapping); -EIO the card did not answer
+ * in time or an injected instruction faulted; -ENODEV the card is gone.
+ * A failed call changes nothing on the card unless it says otherwise (a
+ * batch stops at the first failing entry; entries before it took
+ * effect, and the count of those is reported in its @done).  The driver
+ * logs why it refused a call with drm_dbg (``drm.debug=0x2``).
  */
 
-#define DRM_VORTEX_DEBUG_VERSION	1
+/**
+ * DOC: Session ioctl sizes
+ *
+ * Each session ioctl's command number carries the size of its struct
+ * (_IOWR), and the driver reads and writes exactly that many bytes, as
+ * DRM's own ioctls do, so structs can grow at their end:
+ *
+ * - a struct larger than this kernel's (newer userspace) is accepted if
+ *   every byte past the kernel's struct is zero, else -E2BIG; those bytes
+ *   are left as they were;
+ * - a smaller one (older userspace) is zero-extended, down to the size
+ *   of the struct's first version, which for every struct here is its
+ *   size today: anything shorter is -EINVAL;
+ * - the struct is written back before the call does anything, so a
+ *   struct userspace cannot write is -EFAULT and changes nothing.
+ *
+ * Arrays of entries (STATUS, REGS, MEM, BREAKPOINT) carry a @stride, the
+ * entry size userspace was built with, by the same rule: at least this
+ * header's entry size, at most 4096, a multiple of 8 (else -EINVAL); an
+ * entry's bytes past the struct this kernel knows must be zero (-E2BIG),
+ * and in records the kernel writes (STATUS) they are zeroed.  A batch's
+ * @done is output only: its value on entry is ignored.
+ */
+
+/* Version 2: the 0xBA ioctl type, strides and flags on every batch. */
+#define DRM_VORTEX_DEBUG_VERSION	2
 
 /**
  * struct drm_vortex_debug_attach - start a debug session on the target
@@ -684,8 +714,15 @@ struct drm_vortex_code_object {
  */
 #define DRM_VORTEX_DEBUG_SPACE_DEVICE	0
 
-/* Session ioctls: on the session fd, not on the accel node. */
-#define DRM_VORTEX_DEBUG_IOCTL_BASE	'V'
+/*
+ * Session ioctls: on the session fd, not on the accel node.  Their type,
+ * 0xBA, is free in the kernel's registry
+ * (Documentation/userspace-api/ioctl/ioctl-number.rst, 6.12: no entry
+ * between 0xB8 and 0xC0) and in its uapi headers, so strace and a
+ * mistaken ioctl on another device's fd cannot confuse them with
+ * another driver's.  'V' (V4L2, linux/vt.h) was taken.
+ */
+#define DRM_VORTEX_DEBUG_IOCTL_BASE	0xBA
 #define DRM_VORTEX_DEBUG_IOCTL_DM \
 	_IOWR(DRM_VORTEX_DEBUG_IOCTL_BASE, 0x00, struct drm_vortex_debug_dm)
 #define DRM_VORTEX_DEBUG_IOCTL_WARPS \
@@ -847,8 +884,9 @@ struct drm_vortex_debug_warp_state {
 /**
  * struct drm_vortex_debug_status - the state of every warp in one call
  *
- * Fills one record per warp for warps @first .. @first + @count - 1.
- * -ERANGE if @first is past the last warp; @count is clipped to the card.
+ * Fills one record per warp for warps @first .. @first + @count - 1,
+ * @stride bytes apart (see "Session ioctl sizes").  -ERANGE if @first is
+ * past the last warp; @count is clipped to the card.
  */
 struct drm_vortex_debug_status {
 	/** @states: user pointer to @count struct drm_vortex_debug_warp_state */
@@ -859,7 +897,10 @@ struct drm_vortex_debug_status {
 	__u32 count;
 	/** @flags: must be zero */
 	__u32 flags;
-	/** @stride: sizeof(struct drm_vortex_debug_warp_state) as userspace knows it */
+	/**
+	 * @stride: bytes from one record to the next, at least
+	 * sizeof(struct drm_vortex_debug_warp_state)
+	 */
 	__u32 stride;
 };
 
@@ -905,6 +946,7 @@ struct drm_vortex_debug_reg_op {
 /**
  * struct drm_vortex_debug_regs - a batch of register accesses, in order
  *
+ * The entries are @stride bytes apart (see "Session ioctl sizes").
  * @done counts the entries that took effect (all of them on success).
  */
 struct drm_vortex_debug_regs {
@@ -912,7 +954,11 @@ struct drm_vortex_debug_regs {
 	__u64 ops;
 	/** @count: entries, 1..DRM_VORTEX_DEBUG_MAX_REG_OPS */
 	__u32 count;
-	/** @done: out: entries done */
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @stride: bytes from one entry to the next, at least sizeof(struct drm_vortex_debug_reg_op) */
+	__u32 stride;
+	/** @done: out: entries done (ignored on entry) */
 	__u32 done;
 };
 
@@ -925,8 +971,8 @@ struct drm_vortex_debug_regs {
  *
  * Any length and alignment.  The range is translated in the target's
  * space: every byte must be mapped there (it may span adjacent buffers),
- * else -ENXIO.  The driver copies through the VRAM BAR directly (the fast
- * path); a write into code is seen by the next instruction fetch.
+ * else -ENXIO.  The driver copies through the VRAM BAR, by way of a
+ * kernel buffer; a write into code is seen by the next instruction fetch.
  * Breakpoints are invisible: a read returns the original instruction where
  * one is set, and a write there replaces the instruction the breakpoint
  * will execute.
@@ -949,14 +995,21 @@ struct drm_vortex_debug_mem_op {
 /**
  * struct drm_vortex_debug_mem - a batch of memory accesses, in order
  *
- * Memory access does not need a job on the card.
+ * Memory access does not need a job on the card.  The entries are
+ * @stride bytes apart (see "Session ioctl sizes").  Device memory moves
+ * through a kernel buffer, 64 KiB at a time; an entry whose @buf faults
+ * part way through a write has written the chunks before the fault.
  */
 struct drm_vortex_debug_mem {
 	/** @ops: user pointer to @count struct drm_vortex_debug_mem_op */
 	__u64 ops;
 	/** @count: entries, 1..DRM_VORTEX_DEBUG_MAX_MEM_OPS */
 	__u32 count;
-	/** @done: out: entries done */
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @stride: bytes from one entry to the next, at least sizeof(struct drm_vortex_debug_mem_op) */
+	__u32 stride;
+	/** @done: out: entries done (ignored on entry) */
 	__u32 done;
 };
 
@@ -965,7 +1018,7 @@ struct drm_vortex_debug_mem {
 #define DRM_VORTEX_DEBUG_MAX_BREAKPOINTS 256
 
 /**
- * struct drm_vortex_debug_breakpoint - set or clear a software breakpoint
+ * struct drm_vortex_debug_bp_op - set or clear one software breakpoint
  *
  * SET keeps the word at @addr and writes ``ebreak`` there; while any is
  * set, ebreak halts the warp (hacause EBREAK) instead of faulting.  A warp
@@ -973,18 +1026,42 @@ struct drm_vortex_debug_mem {
  * exactly once, and the breakpoint stays.  CLEAR restores the word.  A set
  * breakpoint keeps its buffer's memory (not its mapping) alive, so the
  * word goes back even if the target freed the buffer meanwhile.
- * -EINVAL @addr not 4-byte aligned; -ENXIO SET where the target's spaces
- * map nothing; -EEXIST
+ * -EINVAL unknown @op, @flags or @space, non-zero @pad, @addr not 4-byte
+ * aligned; -ENXIO SET where the target's spaces map nothing; -EEXIST
  * already set; -ENOENT not set; -ENOSPC DRM_VORTEX_DEBUG_MAX_BREAKPOINTS
  * set.  Breakpoints do not need a job on the card.
  */
-struct drm_vortex_debug_breakpoint {
+struct drm_vortex_debug_bp_op {
 	/** @addr: virtual address of the instruction, in the target's space */
 	__u64 addr;
 	/** @op: DRM_VORTEX_DEBUG_BP_SET or _CLEAR */
 	__u32 op;
 	/** @space: DRM_VORTEX_DEBUG_SPACE_DEVICE */
 	__u32 space;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @pad: must be zero */
+	__u32 pad;
+};
+
+/**
+ * struct drm_vortex_debug_breakpoint - a batch of breakpoint changes, in order
+ *
+ * The entries are @stride bytes apart (see "Session ioctl sizes"); at
+ * most DRM_VORTEX_DEBUG_MAX_BREAKPOINTS per call.  @done counts the
+ * entries that took effect (all of them on success).
+ */
+struct drm_vortex_debug_breakpoint {
+	/** @ops: user pointer to @count struct drm_vortex_debug_bp_op */
+	__u64 ops;
+	/** @count: entries, 1..DRM_VORTEX_DEBUG_MAX_BREAKPOINTS */
+	__u32 count;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @stride: bytes from one entry to the next, at least sizeof(struct drm_vortex_debug_bp_op) */
+	__u32 stride;
+	/** @done: out: entries done (ignored on entry) */
+	__u32 done;
 };
 
 /**

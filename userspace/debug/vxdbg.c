@@ -253,15 +253,13 @@ static int warps_all(struct vxdbg *d, uint32_t op)
 	return d->be->ops->warps(d->be, &w);
 }
 
+static int bp_op(struct vxdbg *d, uint64_t addr, uint32_t op);
+
 void vxdbg_drop_temp_bp(struct vxdbg *d)
 {
-	struct drm_vortex_debug_breakpoint b = {
-		.addr = d->temp_bp, .op = DRM_VORTEX_DEBUG_BP_CLEAR,
-	};
-
 	if (!d->temp_bp)
 		return;
-	d->be->ops->breakpoint(d->be, &b);
+	bp_op(d, d->temp_bp, DRM_VORTEX_DEBUG_BP_CLEAR);
 	d->temp_bp = 0;
 }
 
@@ -301,9 +299,13 @@ vxdbg_result vxdbg_halt_at_start(struct vxdbg *d, uint32_t dev, bool on)
 	return r ?: vxdbg_result_from_errno(d->be->ops->warps(d->be, &w));
 }
 
+/* One breakpoint change: a batch of one. */
 static int bp_op(struct vxdbg *d, uint64_t addr, uint32_t op)
 {
-	struct drm_vortex_debug_breakpoint b = { .addr = addr, .op = op };
+	struct drm_vortex_debug_bp_op o = { .addr = addr, .op = op };
+	struct drm_vortex_debug_breakpoint b = {
+		.ops = (uintptr_t)&o, .count = 1, .stride = sizeof(o),
+	};
 
 	return d->be->ops->breakpoint(d->be, &b);
 }

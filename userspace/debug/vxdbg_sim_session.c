@@ -34,6 +34,47 @@ static bool bad_ptr(uint64_t p)
 	return p < 4096;
 }
 
+/* A batch's stride, by the driver's rule (uapi, "Session ioctl sizes"). */
+static int check_stride(uint32_t stride, size_t size)
+{
+	return stride < size || stride > 4096 || stride % 8 ? -EINVAL : 0;
+}
+
+/*
+ * A REGS, MEM or BREAKPOINT header checked and its entries gathered at
+ * @size bytes each, as the driver's vortex_debug_batch_in() does: no
+ * flags, 1..@max entries, the stride checked, every byte past @size zero
+ * (-E2BIG).  Returns the array (free() it) or NULL with *@err set.
+ */
+static void *copy_entries(uint64_t uptr, uint32_t count, uint32_t flags, uint32_t stride,
+			  uint32_t max, size_t size, int *err)
+{
+	const uint8_t *src = (const uint8_t *)(uintptr_t)uptr;
+	uint8_t *ents;
+
+	*err = flags || !count ? -EINVAL : count > max ? -E2BIG : check_stride(stride, size);
+	if (*err)
+		return NULL;
+	if (bad_ptr(uptr)) {
+		*err = -EFAULT;
+		return NULL;
+	}
+	for (uint32_t i = 0; i < count; i++)
+		for (size_t b = size; b < stride; b++)
+			if (src[(size_t)i * stride + b]) {
+				*err = -E2BIG;
+				return NULL;
+			}
+	ents = malloc((size_t)count * size);
+	if (!ents) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	for (uint32_t i = 0; i < count; i++)
+		memcpy(ents + i * size, src + (size_t)i * stride, size);
+	return ents;
+}
+
 static bool on_card(struct sim_session *d)
 {
 	return d->s->active != NULL;
@@ -278,7 +319,7 @@ static int sim_status(struct vxdbg_backend *be, struct drm_vortex_debug_status *
 	uint32_t i, active = 0, halted = 0;
 	int ret = 0;
 
-	if (a->flags || a->stride < sizeof(st) || a->stride > 4096 || !a->count)
+	if (a->flags || check_stride(a->stride, sizeof(st)) || !a->count)
 		return -EINVAL;
 	if (a->count > DRM_VORTEX_DEBUG_STATUS_MAX)
 		return -E2BIG;
@@ -530,9 +571,9 @@ static uint32_t regs_group_len(const struct drm_vortex_debug_reg_op *ops, uint32
 }
 
 static int regs_batch(struct sim_session *d, struct regs_ctx *c,
-		      struct drm_vortex_debug_regs *a)
+		      struct drm_vortex_debug_regs *a,
+		      const struct drm_vortex_debug_reg_op *uops)
 {
-	const struct drm_vortex_debug_reg_op *uops = (void *)(uintptr_t)a->ops;
 	uint32_t nlanes[GROUP], n, i, g;
 	int ret = 0;
 
@@ -570,26 +611,27 @@ static int regs_batch(struct sim_session *d, struct regs_ctx *c,
 static int sim_regs(struct vxdbg_backend *be, struct drm_vortex_debug_regs *a)
 {
 	struct sim_session *d = to_session(be);
+	struct drm_vortex_debug_reg_op *ops;
 	struct regs_ctx *c;
 	int ret;
 
-	if (!a->count || a->done)
-		return -EINVAL;
-	if (a->count > DRM_VORTEX_DEBUG_MAX_REG_OPS)
-		return -E2BIG;
-	if (!on_card(d))
-		return -ESRCH;
-	if (bad_ptr(a->ops))
-		return -EFAULT;
-	c = malloc(sizeof(*c));
-	if (!c)
-		return -ENOMEM;
+	a->done = 0;
+	ops = copy_entries(a->ops, a->count, a->flags, a->stride, DRM_VORTEX_DEBUG_MAX_REG_OPS,
+			   sizeof(*ops), &ret);
+	if (!ops)
+		return ret;
+	c = on_card(d) ? malloc(sizeof(*c)) : NULL;
+	if (!c) {
+		free(ops);
+		return on_card(d) ? -ENOMEM : -ESRCH;
+	}
 	c->s = d->s;
 	c->warp = NO_WARP;
 	c->threads = d->s->topo.threads;
-	ret = regs_batch(d, c, a);
+	ret = regs_batch(d, c, a, ops);
 	regs_restore(c);
 	free(c);
+	free(ops);
 	return ret;
 }
 
@@ -651,32 +693,31 @@ static int mem_op(struct sim_session *d, const struct drm_vortex_debug_mem_op *o
 
 static int sim_mem(struct vxdbg_backend *be, struct drm_vortex_debug_mem *a)
 {
-	const struct drm_vortex_debug_mem_op *ops = (void *)(uintptr_t)a->ops;
+	struct drm_vortex_debug_mem_op *ops;
 	int ret = 0;
 
-	if (!a->count || a->done)
-		return -EINVAL;
-	if (a->count > DRM_VORTEX_DEBUG_MAX_MEM_OPS)
-		return -E2BIG;
-	if (bad_ptr(a->ops))
-		return -EFAULT;
-	for (; a->done < a->count && !ret; a->done++) {
+	a->done = 0;
+	ops = copy_entries(a->ops, a->count, a->flags, a->stride, DRM_VORTEX_DEBUG_MAX_MEM_OPS,
+			   sizeof(*ops), &ret);
+	if (!ops)
+		return ret;
+	for (; a->done < a->count; a->done++) {
 		ret = mem_op(to_session(be), &ops[a->done]);
 		if (ret)
 			break;
 	}
+	free(ops);
 	return ret;
 }
 
 /* ------------------------------------------------------- BREAKPOINT */
 
-static int sim_breakpoint(struct vxdbg_backend *be, struct drm_vortex_debug_breakpoint *a)
+static int bp_op(struct sim_session *d, const struct drm_vortex_debug_bp_op *a)
 {
-	struct sim_session *d = to_session(be);
 	struct sim_bp *bp;
 	uint32_t *word;
 
-	if (a->op > DRM_VORTEX_DEBUG_BP_CLEAR ||
+	if (a->op > DRM_VORTEX_DEBUG_BP_CLEAR || a->flags || a->pad ||
 	    a->space != DRM_VORTEX_DEBUG_SPACE_DEVICE || a->addr & 3)
 		return -EINVAL;
 	if (!sim_in_vram(d->s, a->addr, 4))
@@ -698,6 +739,25 @@ static int sim_breakpoint(struct vxdbg_backend *be, struct drm_vortex_debug_brea
 		*word = bp->orig;
 	*bp = d->bps[--d->nbps];
 	return 0;
+}
+
+static int sim_breakpoint(struct vxdbg_backend *be, struct drm_vortex_debug_breakpoint *a)
+{
+	struct drm_vortex_debug_bp_op *ops;
+	int ret = 0;
+
+	a->done = 0;
+	ops = copy_entries(a->ops, a->count, a->flags, a->stride,
+			   DRM_VORTEX_DEBUG_MAX_BREAKPOINTS, sizeof(*ops), &ret);
+	if (!ops)
+		return ret;
+	for (; a->done < a->count; a->done++) {
+		ret = bp_op(to_session(be), &ops[a->done]);
+		if (ret)
+			break;
+	}
+	free(ops);
+	return ret;
 }
 
 /* --------------------------------------------------- the rest */

@@ -73,7 +73,9 @@ _Static_assert(VXDBG_REG_PC == DRM_VORTEX_DEBUG_REG_PC, "VXDBG_REG_PC is the uap
 
 static int regs_call(struct vxdbg *d, struct drm_vortex_debug_reg_op *ops, uint32_t n)
 {
-	struct drm_vortex_debug_regs r = { .ops = (uintptr_t)ops, .count = n };
+	struct drm_vortex_debug_regs r = {
+		.ops = (uintptr_t)ops, .count = n, .stride = sizeof(*ops),
+	};
 
 	return d->be->ops->regs(d->be, &r);
 }
@@ -366,7 +368,9 @@ static vxdbg_result global_memory(struct vxdbg *d, uint64_t addr, void *buf, uin
 				  uint32_t flags)
 {
 	struct drm_vortex_debug_mem_op op = { .flags = flags };
-	struct drm_vortex_debug_mem m = { .ops = (uintptr_t)&op, .count = 1 };
+	struct drm_vortex_debug_mem m = {
+		.ops = (uintptr_t)&op, .count = 1, .stride = sizeof(op),
+	};
 	uint32_t off, n;
 	int ret;
 
@@ -380,7 +384,6 @@ static vxdbg_result global_memory(struct vxdbg *d, uint64_t addr, void *buf, uin
 		op.addr = addr + off;
 		op.buf = (uintptr_t)buf + off;
 		op.len = n;
-		m.done = 0;
 		ret = d->be->ops->mem(d->be, &m);
 		if (ret)
 			return vxdbg_result_from_errno(ret);

@@ -383,7 +383,10 @@ TEST_F_TIMEOUT(dbg, memory_write_changes_the_output, 120)
 
 TEST_F_TIMEOUT(dbg, resume_until_pc_stops_there_and_leaves_no_breakpoint, 120)
 {
-	struct drm_vortex_debug_breakpoint b = { .op = DRM_VORTEX_DEBUG_BP_CLEAR };
+	struct drm_vortex_debug_bp_op op = { .op = DRM_VORTEX_DEBUG_BP_CLEAR };
+	struct drm_vortex_debug_breakpoint b = {
+		.ops = (uintptr_t)&op, .count = 1, .stride = sizeof(op),
+	};
 	struct vxdbg_backend *be;
 	struct vxdbg_event ev;
 	uint64_t mask = 0, valid;
@@ -405,7 +408,7 @@ TEST_F_TIMEOUT(dbg, resume_until_pc_stops_there_and_leaves_no_breakpoint, 120)
 	EXPECT_EQ(0, vxdbg_breakpoints(self->d, NULL, 0));
 	/* The temporary breakpoint is gone from memory too. */
 	be = vxdbg_backend_of(self->d);
-	b.addr = self->main_pc + MAIN_STEP3;
+	op.addr = self->main_pc + MAIN_STEP3;
 	EXPECT_EQ(-ENOENT, be->ops->breakpoint(be, &b));
 	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_read_global_memory(self->d, self->main_pc, &word, 4));
 	EXPECT_EQ(orig, word);

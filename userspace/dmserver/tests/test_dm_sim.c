@@ -190,7 +190,9 @@ TEST_F(dm, session_ops_after_raw_writes)
 		.warp = 0, .reg = DRM_VORTEX_DEBUG_REG_CSR(0xf14), .lanes = { 1 },
 		.values = (uintptr_t)&hartid,
 	};
-	struct drm_vortex_debug_regs regs = { .ops = (uintptr_t)&rop, .count = 1 };
+	struct drm_vortex_debug_regs regs = {
+		.ops = (uintptr_t)&rop, .count = 1, .stride = sizeof(rop),
+	};
 	struct drm_vortex_debug_dm_op raw[] = {
 		WR(VX_DM_DSELECT, VX_DSELECT_MAKE(0, 5, 2)),
 		WR(VX_DM_WMASK, ALL_WARPS),
@@ -211,7 +213,6 @@ TEST_F(dm, session_ops_after_raw_writes)
 	ASSERT_EQ(0, dm(self->be, status, 2));
 	EXPECT_EQ(1, status[1].value);				/* warp 0 only */
 	hartid = ~0u;
-	regs.done = 0;
 	ASSERT_EQ(0, self->be->ops->regs(self->be, &regs));
 	EXPECT_EQ(0, hartid);					/* warp 0 lane 0 */
 	ASSERT_EQ(0, self->be->ops->warps(self->be, &resume));
