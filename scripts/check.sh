@@ -71,7 +71,8 @@ guest_boot slub-smp2 "vortex_reliability_test vortex_debug_test vortex_vm_test v
 # The debug servers in a guest, driven from the host: gdb-multiarch against
 # vortex-gdbserver, the scripted client against vortex-dmserver.
 mapfile -t debug_args < <(vx_stage "guest debug" scripts/debug-e2e.sh "$results/guest-debug")
-expect+=(--expect gdb_guest --expect gdb_readme --expect dmserver_guest --expect "guest[debug]"
+expect+=(--expect gdb_guest --expect gdb_readme --expect dmserver_guest --expect gdb_vortex_model
+	 --expect "guest[debug]"
 	 --expect "guest[debug]/debug-servers")
 
 printf '[time] %-14s %6d s\n' total $(( $(date +%s) - total_start )) >&2
