@@ -654,7 +654,9 @@ struct drm_vortex_debug_attach {
  * object of a job (the one whose range holds the job's entry point), so a
  * debugger maps PCs to symbols.  Objects live until the file is closed.
  * Errors: -EINVAL flags, padding, empty or overflowing ranges; -ENOENT no
- * such buffer; -ERANGE the ELF range is not inside the buffer; -E2BIG more
+ * such buffer; -ERANGE the ELF range is not inside the buffer; -ENXIO a
+ * DRM_VORTEX_BO_NO_MAP buffer whose ELF range is not inside one of its
+ * VM_BIND mappings (debuggers read it there: keep it mapped); -E2BIG more
  * than 256 objects on the file.
  */
 struct drm_vortex_code_object {
