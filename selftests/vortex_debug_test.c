@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <linux/userfaultfd.h>
@@ -2600,6 +2601,42 @@ TEST_F(dbg, breakpoint_batch_stops_at_first_failing_entry)
 	EXPECT_EQ(2, b.done);
 	EXPECT_EQ(prog_store[0], self->code_map[0]);
 	EXPECT_EQ(prog_store[1], self->code_map[1]);
+}
+
+/* Whether the kernel log holds @what (the whole ring, as klogctl gives it). */
+static bool dbg_log_has(const char *what)
+{
+	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *log = n > 0 ? calloc(1, n + 1) : NULL;
+	bool found = log && klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, n) > 0 &&
+		     strstr(log, what);
+
+	free(log);
+	return found;
+}
+
+/* With drm.debug's DRIVER category on, a refused call says why. */
+TEST_F(dbg, session_refusals_are_logged)
+{
+	const char *param = "/sys/module/drm/parameters/debug";
+	struct drm_vortex_debug_step st = { .count = 1, .flags = 0x5a5 };
+	char old[32] = "0";
+	int pfd = open(param, O_RDWR), n;
+
+	if (pfd < 0)
+		SKIP(return, "no %s", param);
+	n = read(pfd, old, sizeof(old) - 1);
+	old[n > 0 ? n : 0] = 0;
+	ASSERT_EQ(3, pwrite(pfd, "0x2", 3, 0));
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_STEP, &st));
+	EXPECT_EQ(-ENOTTY, dbg_ioctl(self->sfd, _IOWR(DRM_VORTEX_DEBUG_IOCTL_BASE, 0x3e,
+						      int), &n));
+	pwrite(pfd, old, strlen(old), 0);
+	close(pfd);
+	EXPECT_TRUE(dbg_log_has("debug session: STEP: flags 0x5a5 (-22)"));
+	EXPECT_TRUE(dbg_log_has("debug session: unknown session ioctl 0xc004ba3e (-25)"));
 }
 
 /* ------------------------------------------------------------ fuzz */
