@@ -671,7 +671,8 @@ static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg, void *data)
 	int ret = 0;
 
 	args->done = 0;
-	ops = vortex_debug_batch_in(dbg, "BREAKPOINT", VORTEX_DEBUG_BATCH(args),
+	ops = vortex_debug_batch_in(dbg, "BREAKPOINT",
+				    VORTEX_DEBUG_BATCH(struct drm_vortex_debug_breakpoint, args),
 				    DRM_VORTEX_DEBUG_MAX_BREAKPOINTS, sizeof(*ops));
 	if (IS_ERR(ops))
 		return PTR_ERR(ops);
@@ -797,7 +798,8 @@ static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void *data)
 	int ret = 0;
 
 	args->done = 0;
-	ops = vortex_debug_batch_in(dbg, "MEM", VORTEX_DEBUG_BATCH(args),
+	ops = vortex_debug_batch_in(dbg, "MEM",
+				    VORTEX_DEBUG_BATCH(struct drm_vortex_debug_mem, args),
 				    DRM_VORTEX_DEBUG_MAX_MEM_OPS, sizeof(*ops));
 	if (IS_ERR(ops))
 		return PTR_ERR(ops);

@@ -161,16 +161,19 @@ struct vortex_debug_batch {
 	u32 done;
 };
 
-/* @args, a REGS, MEM or BREAKPOINT header, as the layout they share. */
-#define VORTEX_DEBUG_BATCH(args) ({					\
-	static_assert(sizeof(*(args)) == sizeof(struct vortex_debug_batch)); \
-	static_assert(offsetof(typeof(*(args)), count) ==		\
+/*
+ * @args, a REGS, MEM or BREAKPOINT header of uapi struct @type, seen as
+ * the layout the three share (checked here, at build time).
+ */
+#define VORTEX_DEBUG_BATCH(type, args) ({				\
+	static_assert(sizeof(type) == sizeof(struct vortex_debug_batch)); \
+	static_assert(offsetof(type, count) ==				\
 		      offsetof(struct vortex_debug_batch, count));	\
-	static_assert(offsetof(typeof(*(args)), flags) ==		\
+	static_assert(offsetof(type, flags) ==				\
 		      offsetof(struct vortex_debug_batch, flags));	\
-	static_assert(offsetof(typeof(*(args)), stride) ==		\
+	static_assert(offsetof(type, stride) ==				\
 		      offsetof(struct vortex_debug_batch, stride));	\
-	(const struct vortex_debug_batch *)(args);			\
+	(const struct vortex_debug_batch *)(type *){ args };		\
 })
 
 void *vortex_debug_batch_in(struct vortex_debug *dbg, const char *name,

@@ -84,7 +84,8 @@ int vortex_debug_regs(struct vortex_debug *dbg, void *data)
 	 * the ops and written values are copied in first, read values out
 	 * after.  A bad op stops the batch there; those before it run.
 	 */
-	ops = vortex_debug_batch_in(dbg, "REGS", VORTEX_DEBUG_BATCH(args),
+	ops = vortex_debug_batch_in(dbg, "REGS",
+				    VORTEX_DEBUG_BATCH(struct drm_vortex_debug_regs, args),
 				    DRM_VORTEX_DEBUG_MAX_REG_OPS, sizeof(*ops));
 	if (IS_ERR(ops))
 		return PTR_ERR(ops);

@@ -236,7 +236,7 @@ static int vortex_warp_from_scratch(struct vortex_warp_ctx *ctx, u32 reg)
  */
 int vortex_warp_read_group(struct vortex_warp_ctx *ctx,
 			   const struct drm_vortex_debug_reg_op *ops,
-			   u32 n, u32 (*vals)[VX_DM_MAX_THREADS])
+			   u32 n, u32 vals[][VX_DM_MAX_THREADS])
 {
 	u32 i, lane, used[GROUP] = {};
 	int ret;

@@ -60,7 +60,7 @@ int vortex_warp_borrow(struct vortex_warp_ctx *ctx, u32 warp);
 void vortex_warp_restore(struct vortex_warp_ctx *ctx);
 int vortex_warp_read_group(struct vortex_warp_ctx *ctx,
 			   const struct drm_vortex_debug_reg_op *ops, u32 n,
-			   u32 (*vals)[VX_DM_MAX_THREADS]);
+			   u32 vals[][VX_DM_MAX_THREADS]);
 int vortex_warp_write(struct vortex_warp_ctx *ctx,
 		      const struct drm_vortex_debug_reg_op *op, const u32 *vals);
 void vortex_warp_pc(struct vortex_warp_ctx *ctx,
