@@ -628,7 +628,8 @@ static void vortex_debug_mem_hide_bps(struct vortex_debug *dbg, u64 addr,
 				continue;
 			}
 			((u8 *)&bp->orig)[b] = readb(vortex_debug_vram(dbg->vdev, bp->vram + b));
-			writeb(((const u8 *)&ebreak)[b], vortex_debug_vram(dbg->vdev, bp->vram + b));
+			writeb(((const u8 *)&ebreak)[b],
+			       vortex_debug_vram(dbg->vdev, bp->vram + b));
 		}
 	}
 }

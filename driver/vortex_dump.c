@@ -333,7 +333,8 @@ static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_vm *vm,
 	}
 	if (!slice || d->flags & DRM_VORTEX_DUMP_SKIP_LOCAL)
 		return;
-	take = d->stack_take = min_t(u64, slice, VORTEX_DUMP_STACK);
+	take = min_t(u64, slice, VORTEX_DUMP_STACK);
+	d->stack_take = take;
 	for (i = 0; i < d->nwarps; i++) {
 		struct vortex_dump_warp *dw = &d->warps[i];
 		u32 mask = dw->st.thread_mask[0];

@@ -161,7 +161,7 @@ static const struct drm_gem_object_funcs vortex_gem_funcs = {
 };
 
 static struct vortex_bo *vortex_bo_create(struct vortex_device *vdev, u64 size,
-					   u32 flags)
+					  u32 flags)
 {
 	struct vortex_bo *bo;
 	int ret, idx;

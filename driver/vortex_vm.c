@@ -458,6 +458,7 @@ static u64 vortex_vm_oldest_job(struct vortex_vm *vm)
 	spin_lock(&vm->jobs_lock);
 	oldest = vm->job_seq + 1;
 	list_for_each_entry(t, &vm->jobs, link) {
+		/* Pairs with vortex_vm_job_end()'s release. */
 		if (!smp_load_acquire(&t->ended)) {
 			oldest = t->seq;
 			break;
