@@ -33,6 +33,12 @@ done
 
 mapfile -t host_args < <(vx_stage host-tests scripts/run-host-tests.sh "$results/host" $host_tests)
 
+# The driver and uapi/ checked as upstream checks them (scripts/lint.sh):
+# a finding not waived in scripts/lint-waivers.txt is printed and fails.
+vx_stage lint scripts/lint.sh "$results/lint.tap" || true
+host_args+=(--host="lint=$results/lint.tap")
+expect+=(--expect lint)
+
 guest_args=()
 # guest_boot NAME PROGRAMS RUN-GUEST-ARGS...: one boot, and what it must report.
 guest_boot() {
