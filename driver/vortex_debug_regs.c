@@ -535,6 +535,8 @@ int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
 /**
  * vortex_warp_dump_regs_size() - bytes of VRAM the store path needs
  * @threads: lanes per warp
+ *
+ * Return: the size of the store area for a warp of @threads lanes.
  */
 u32 vortex_warp_dump_regs_size(u32 threads)
 {

@@ -540,6 +540,16 @@ void vortex_dump_file_open(struct vortex_file *vfile)
 	vfile->dump_flags = READ_ONCE(vortex_dump_default_flags);
 }
 
+/**
+ * vortex_dump_config_ioctl() - DRM_IOCTL_VORTEX_DUMP_CONFIG
+ * @drm: the DRM device
+ * @data: the ioctl's arguments (copied in and out by DRM)
+ * @file: the caller's DRM file
+ *
+ * Sets what the file's crash dumps hold, returning the old flags.
+ *
+ * Return: 0, or a negative errno.
+ */
 int vortex_dump_config_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file)
 {
