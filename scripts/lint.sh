@@ -89,8 +89,7 @@ checkpatch() {
 build() {
 	local src=$work/src log=$work/build.log
 	mkdir -p "$src"
-	cp -r Kbuild driver uapi hw "$src"/
-	find "$src" -type f ! -name '*.[ch]' ! -name Kbuild -delete
+	cp --parents Kbuild driver/*.[ch] uapi/*.h hw/*.h "$src"/
 	if ! make -C "$kdir" M="$src" W=1 C=2 modules > "$log" 2>&1; then
 		echo "Kbuild:1: W=1:error: the module did not build (make W=1 C=2):"
 		sed "s|$src/||g; s/^/    /" "$log"
