@@ -58,6 +58,7 @@ key=$( (cat "${files[@]}" hw/*.h Kbuild "$waivers" "$0" "$bin"/*; readlink -f "$
 	sparse --version) | sha256sum | cut -c1-16)
 emit() { if [ -n "$out" ]; then cat > "$out"; else cat; fi; }
 if [ -f "$state/clean.$key" ]; then
+	vx_log "clean: the same sources, waivers and tools as a clean run before"
 	emit < "$state/clean.$key"
 	[ -z "$out" ] || echo 0 > "$out.rc"
 	exit 0
