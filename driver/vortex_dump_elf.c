@@ -35,6 +35,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "vortex_causes.h"
 #include "vortex_debug.h"
 #include "vortex_device.h"
 #include "vortex_dump.h"
@@ -61,15 +62,6 @@
 #define CUDBG_SHT_MOD_TABLE	CUDBG_SHT(16)
 #define CUDBG_SHT_PARAM_MEM	CUDBG_SHT(18)
 #define CUDBG_SHT_CB_TABLE	CUDBG_SHT(21)
-
-/* CUDBGException_t, the warp-level codes CUDA readers handle */
-#define CUDBG_EXCEPTION_NONE			0
-#define CUDBG_EXCEPTION_WARP_ILLEGAL_INSTRUCTION 4
-#define CUDBG_EXCEPTION_WARP_OUT_OF_RANGE_ADDRESS 5
-#define CUDBG_EXCEPTION_WARP_MISALIGNED_ADDRESS	6
-#define CUDBG_EXCEPTION_WARP_INVALID_PC		8
-#define CUDBG_EXCEPTION_WARP_ASSERT		12
-#define CUDBG_EXCEPTION_WARP_ILLEGAL_ADDRESS	14
 
 #define CUDBG_GRID_STATUS_ACTIVE	2
 #define CUDBG_KNL_TYPE_APPLICATION	2
@@ -199,33 +191,6 @@ static __printf(9, 10) u32 elfw_section(struct elfw *w, u32 type, u64 addr,
 	}
 	w->off += size;
 	return idx;
-}
-
-/* The CUDA exception of a card error cause (VX_ERR_*). */
-static u32 vortex_cuda_exception(u32 cause)
-{
-	switch (cause) {
-	case VX_ERR_NONE:
-		return CUDBG_EXCEPTION_NONE;
-	case VX_ERR_MISALIGNED_LOAD:
-	case VX_ERR_MISALIGNED_STORE:
-		return CUDBG_EXCEPTION_WARP_MISALIGNED_ADDRESS;
-	case VX_ERR_LOAD_FAULT:
-	case VX_ERR_STORE_FAULT:
-		return CUDBG_EXCEPTION_WARP_OUT_OF_RANGE_ADDRESS;
-	case VX_ERR_LOAD_PAGE_FAULT:
-	case VX_ERR_STORE_PAGE_FAULT:
-		/* an address not mapped (or not so) in the job's space */
-		return CUDBG_EXCEPTION_WARP_ILLEGAL_ADDRESS;
-	case VX_ERR_FETCH_FAULT:
-	case VX_ERR_MISALIGNED_FETCH:
-	case VX_ERR_FETCH_PAGE_FAULT:
-		return CUDBG_EXCEPTION_WARP_INVALID_PC;
-	case VX_ERR_ASSERT:
-		return CUDBG_EXCEPTION_WARP_ASSERT;
-	default:	/* illegal instruction, ecall, ebreak, divergence, barrier */
-		return CUDBG_EXCEPTION_WARP_ILLEGAL_INSTRUCTION;
-	}
 }
 
 /* Whether warps @a and @b run the same block on the same core. */
@@ -457,7 +422,7 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 						.ln = lane,
 						.thread_idx = { lin % bx, lin / bx % by, lin / bx / by },
 						.exception = faulted && lane == err_lane ?
-							     vortex_cuda_exception(cause) : 0,
+							     vx_cause_cuda_exception(cause) : 0,
 					};
 				}
 				elfw_lanes(w, d, dw, scratch, lntbl, sm, cta, wp);

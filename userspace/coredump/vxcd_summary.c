@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "vortex_causes.h"
 #include "vxcd.h"
 
 struct sum {
@@ -66,6 +67,7 @@ static const char *where(struct sum *s, uint64_t pc, char *buf, size_t len)
 static void sum_fault(struct sum *s, const struct vxcd_node *root)
 {
 	const struct vxcd_node *f = vxcd_item(vxcd_get(root, "fault-info"), 0);
+	unsigned int exc;
 	char pc[160];
 
 	if (!f)
@@ -73,6 +75,10 @@ static void sum_fault(struct sum *s, const struct vxcd_node *root)
 	say(s, "fault:   cause %s in warp %s lane %s at %s, address 0x%08llx",
 	    val(f, "cause"), val(f, "warp"), val(f, "thread"),
 	    where(s, num(f, "pc"), pc, sizeof(pc)), (unsigned long long)num(f, "address"));
+	/* What cuda-gdb names it: the ELF's lane exception, from one table. */
+	exc = vx_cause_cuda_exception(num(f, "cause"));
+	if (exc != VX_CUDA_EXCEPTION_UNKNOWN)
+		say(s, "cuda:    CUDA_EXCEPTION_%u, %s", exc, vx_cuda_exception_name(exc));
 	if (vxcd_get(f, "assert"))
 		say(s, "assert:  %s failed at %s:%s in %s", val(f, "assert"),
 		    val(f, "file"), val(f, "line"), val(f, "function"));

@@ -334,11 +334,36 @@ def core_signal_per_cause(tmp):
               f'{sigs} {r.stderr}')
 
 
+def cuda_exception_per_cause(tmp):
+    """The summary names the CUDA exception cuda-gdb shows for the ELF's
+    faulting lane, from hw/vortex_causes.h's one table (CUDBGException_t,
+    cudadebugger.h; cuda-gdb's CUDA_EXCEPTION_n names): a page fault is
+    Lane Illegal Address, as the debugger's exception events say."""
+    text = open(os.path.join(DATA, 'fault_illegal.devcd')).read()
+    cases = [(1, 'illegal instruction', 4, 'Warp Illegal Instruction'),
+             (4, 'load outside device memory', 1, 'Lane Illegal Address'),
+             (10, 'divergence stack', 9, 'Warp Hardware Stack Overflow'),
+             (12, 'impossible barrier', 4, 'Warp Illegal Instruction'),
+             (15, 'page fault on load', 1, 'Lane Illegal Address'),
+             (16, 'page fault on store', 1, 'Lane Illegal Address'),
+             (3, 'misaligned store', 11, 'Lane Misaligned Address'),
+             (14, 'page fault on fetch', 8, 'Warp Invalid PC')]
+    for cause, words, exc, name in cases:
+        path = os.path.join(tmp, f'cuda{cause}.devcd')
+        open(path, 'w').write(text.replace('  - cause: 1 (illegal instruction)',
+                                           f'  - cause: {cause} ({words})', 1))
+        r = run(path)
+        want = f'cuda:    CUDA_EXCEPTION_{exc}, {name}'
+        check(f'summary of cause {cause}: {want}', r.returncode == 0 and want in r.stdout,
+              r.stdout + r.stderr)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in DUMPS:
             test_dump(tmp, name)
         core_signal_per_cause(tmp)
+        cuda_exception_per_cause(tmp)
         malformed(tmp, 'truncated block', truncated, None, 'cuda-coredump.data')
         malformed(tmp, 'bad character', bad_char, None, 'bos[2].data')
         malformed(tmp, 'missing field', missing, None, 'job')
