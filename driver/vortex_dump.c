@@ -152,6 +152,45 @@ static void vortex_dump_string(struct vortex_device *vdev, struct vortex_job *jo
 	drm_gem_object_put(obj);
 }
 
+/**
+ * vortex_dump_walk() - walk the page tables for a page fault's address
+ * @vdev: the device, card frozen
+ * @d: the dump: @d->launch and @d->regs read
+ *
+ * Reads each level's PTE of ERR_ADDR in the job's tables as the card
+ * walked them (Sv32, RISC-V privileged spec 4.3.2; docs/hardware.md "Page
+ * tables"): level 1 at the root SATP names, level 0 at the table a
+ * pointer PTE (V = 1, R = X = 0) names; a leaf, an invalid PTE or a table
+ * outside VRAM ends the walk.  The tables are read as they are now: the
+ * card never writes them, and a mapping changed since the fault shows as
+ * changed.
+ */
+static void vortex_dump_walk(struct vortex_device *vdev, struct vortex_dump *d)
+{
+	struct vortex_dump_walk *wk = &d->walk;
+	u32 cause = d->regs[VX_REG_ERR_CAUSE / 4], pte = 0, level;
+	u64 table;
+
+	wk->satp = d->launch[VX_LAUNCH_SATP];
+	wk->va = d->regs[VX_REG_ERR_ADDR / 4];
+	if (!(wk->satp & VX_SATP_MODE) || cause < VX_ERR_FETCH_PAGE_FAULT ||
+	    cause > VX_ERR_STORE_PAGE_FAULT)
+		return;
+	table = (u64)VX_SATP_PPN(wk->satp) << VX_PAGE_SHIFT;
+	for (level = 0; level < VORTEX_DUMP_PT_LEVELS; level++) {
+		u32 vpn = level ? wk->va >> VX_PAGE_SHIFT & 0x3ff : wk->va >> 22;
+
+		if (table < vdev->devaddr ||
+		    table - vdev->devaddr + SZ_4K > vdev->vram_size)
+			break;
+		pte = readl(vdev->vram + (table - vdev->devaddr) + vpn * 4);
+		wk->ptes[wk->levels++] = pte;
+		if (!(pte & VX_PTE_V) || pte & (VX_PTE_R | VX_PTE_X))
+			break;
+		table = (u64)VX_PTE_PPN(pte) << VX_PAGE_SHIFT;
+	}
+}
+
 /*
  * A warp's registers: stored by the warp itself at @regs_va, the dump
  * window in its space, when the card is reset next (the fast way,
@@ -441,6 +480,7 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	if (job) {
 		d->job = job->seqno;
 		memcpy(d->launch, job->launch, sizeof(d->launch));
+		vortex_dump_walk(vdev, d);
 		d->code_id = job->code.id;
 		if (job->code.id &&
 		    vortex_dump_copy(vdev, &d->code, job->code.elf_addr,

@@ -66,6 +66,23 @@ struct vortex_dump_warp {
 /* Argument bytes the ELF carries. */
 #define VORTEX_DUMP_PARAM	256
 
+/* Levels of an Sv32 walk (docs/hardware.md, "Page tables"). */
+#define VORTEX_DUMP_PT_LEVELS	2
+
+/**
+ * struct vortex_dump_walk - the page-table walk of a page fault's address
+ */
+struct vortex_dump_walk {
+	/** @satp: the job's SATP dword (0: untranslated, no walk) */
+	u32 satp;
+	/** @va: the faulting virtual address (ERR_ADDR) */
+	u32 va;
+	/** @ptes: each level's PTE, level 1 first, as read from the tables */
+	u32 ptes[VORTEX_DUMP_PT_LEVELS];
+	/** @levels: entries of @ptes read (the walk stops at a leaf or an invalid PTE) */
+	u32 levels;
+};
+
 /**
  * struct vortex_dump - the card's state, as captured
  */
@@ -94,6 +111,8 @@ struct vortex_dump {
 	u32 regs[VX_REG_ERR_PKT / 4 + 1];
 	/** @dm: Debug Module registers, or all zero if not read */
 	u32 dm[VX_DM_NREGS];
+	/** @walk: the page-table walk of a page fault's address */
+	struct vortex_dump_walk walk;
 	/** @assert: the assert's expression, file and function strings */
 	char assert[3][VORTEX_DUMP_STR];
 	/** @ring: the ring's contents */

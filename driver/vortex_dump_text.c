@@ -119,13 +119,21 @@ static void vortex_dump_print_header(struct drm_printer *p,
 				   d->assert[0], d->assert[1],
 				   d->regs[VX_REG_ERR_INFO(2) / 4], d->assert[2]);
 	}
-	/* As msm's pgtable-fault-info: the space the address was looked up in. */
+	/*
+	 * As msm's pgtable-fault-info: the space the address was looked up
+	 * in, and each level's PTE of its walk, level 1 first (msm prints
+	 * "ptes: %.16llx ..." the same way, one per level of its tables).
+	 */
 	if (cause >= VX_ERR_FETCH_PAGE_FAULT && cause <= VX_ERR_STORE_PAGE_FAULT) {
-		u32 satp = d->launch[VX_LAUNCH_SATP];
+		u32 satp = d->launch[VX_LAUNCH_SATP], i;
 
 		drm_printf(p, "pgtable-fault-info:\n  - satp: 0x%08x\n    asid: %u\n    root: 0x%08llx\n",
 			   satp, VX_SATP_ASID(satp),
 			   (u64)VX_SATP_PPN(satp) << VX_PAGE_SHIFT);
+		drm_printf(p, "    va: 0x%08x\n    ptes:", d->walk.va);
+		for (i = 0; i < d->walk.levels; i++)
+			drm_printf(p, " %08x", d->walk.ptes[i]);
+		drm_puts(p, "\n");
 	}
 }
 

@@ -71,6 +71,15 @@ static const uint32_t prog_jump[] = {
 };
 #define JUMP_PC		8
 
+/* t0 = arg[0], then a store through it at +8 */
+static const uint32_t prog_store[] = {
+	LW(T0, A0, 0),
+	ADDI(T1, X0, 0x77),
+	SW(T1, T0, 0),			/* +8 */
+	JSELF,
+};
+#define STORE_PC	8
+
 /* vx_trap_assert with a0..a3 from the argument block */
 static const uint32_t prog_assert[] = {
 	LW(A1, A0, 4),			/* file */
@@ -605,6 +614,74 @@ TEST_F_TIMEOUT(dump, misaligned_jump_faults_on_the_jump, 60)
 		 (unsigned long long)self->code_addr + 18);
 	EXPECT_NE(NULL, strstr(v, pat)) TH_LOG("no \"%s\" in the log", pat);
 	free(log);
+}
+
+/*
+ * A store to a read-only buffer is a STORE_PAGE_FAULT (docs/hardware.md,
+ * "Page tables": a store needs W).  The dump walks its address through the
+ * file's tables as the card did and prints each level's PTE, level 1
+ * first, as msm's pgtable-fault-info prints its walk: level 1 a pointer
+ * (V, no R/W/X) to a level-0 table in VRAM, level 0 the leaf the driver
+ * built for a GPU_READ_ONLY buffer at its own address (vortex_vm.c: R, X,
+ * U, A, D, no W; PPN the buffer's VRAM page).  The CUDA ELF's faulting
+ * lane holds CUDBG_EXCEPTION_LANE_ILLEGAL_ADDRESS (1, cudadebugger.h), as
+ * libvortex-debug's exception event says for the same fault
+ * (hw/vortex_causes.h, the one map).
+ */
+TEST_F_TIMEOUT(dump, page_fault_dump_walks_the_page_tables, 60)
+{
+	uint64_t ro_addr, vram_base, vram_size, leaf;
+	unsigned int l1, l0;
+	const char *f, *pt, *v;
+	struct elf_view e;
+	int i, nexc = 0;
+	uint32_t ro;
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_VRAM_DEVADDR, &vram_base));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_VRAM_SIZE, &vram_size));
+	vx_cmd(_vx_bo_create(self->fd, 4096, DRM_VORTEX_BO_GPU_READ_ONLY, &ro, &ro_addr));
+	self->data_map[0] = ro_addr;
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_store, sizeof(prog_store)));
+	ASSERT_NE(NULL, self->text);
+	f = section(self->text, "fault-info");
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(VX_ERR_STORE_PAGE_FAULT, num(f, "cause"));
+	EXPECT_EQ(ro_addr, num(f, "address"));
+	EXPECT_EQ(self->code_addr + STORE_PC, num(f, "pc"));
+
+	pt = section(self->text, "pgtable-fault-info");
+	ASSERT_NE(NULL, pt);
+	EXPECT_EQ(ro_addr, num(pt, "va"));
+	v = field(pt, "ptes");
+	ASSERT_NE(NULL, v);
+	ASSERT_EQ(2, sscanf(v, "%x %x", &l1, &l0)) TH_LOG("ptes: %.40s", v);
+	EXPECT_EQ(VX_PTE_V, l1 & (VX_PTE_V | VX_PTE_R | VX_PTE_W | VX_PTE_X));
+	EXPECT_LE(vram_base, (uint64_t)VX_PTE_PPN(l1) << VX_PAGE_SHIFT);
+	EXPECT_GT(vram_base + vram_size, (uint64_t)VX_PTE_PPN(l1) << VX_PAGE_SHIFT);
+	EXPECT_EQ(0, num(pt, "root") & 0xfff);
+	leaf = VX_PTE_MAKE(ro_addr >> VX_PAGE_SHIFT, VX_PTE_V | VX_PTE_R | VX_PTE_X |
+			   VX_PTE_U | VX_PTE_A | VX_PTE_D);
+	EXPECT_EQ(leaf, l0);
+
+	/* Exactly one lane of the ELF faulted: the card's ERR_THREAD. */
+	ASSERT_TRUE(elf_from_dump(self->text, &e));
+	for (i = 1; i < e.eh->e_shnum; i++) {
+		const uint32_t *row = elf_data(&e, i);
+		size_t r;
+
+		if (e.sh[i].sh_type != CUDBG_SHT(15))
+			continue;
+		for (r = 0; r < e.sh[i].sh_size / 48; r++, row += 12) {
+			if (!row[8])
+				continue;
+			EXPECT_EQ(1, row[8]);	/* CUDBG_EXCEPTION_LANE_ILLEGAL_ADDRESS */
+			EXPECT_EQ(num(f, "thread"), row[4]);	/* ln */
+			nexc++;
+		}
+	}
+	EXPECT_EQ(1, nexc);
+	free(e.buf);
+	_vx_bo_close(self->fd, ro);
 }
 
 /* ------------------------------------------------ what a file chooses */
