@@ -480,7 +480,10 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	if (job) {
 		d->job = job->seqno;
 		memcpy(d->launch, job->launch, sizeof(d->launch));
+		if (job->hw_fence)
+			d->card_job = job->hw_fence->seqno;
 		vortex_dump_walk(vdev, d);
+		d->vm_log_len = vortex_vm_log_copy(job->vfile->vm, d->vm_log);
 		d->code_id = job->code.id;
 		if (job->code.id &&
 		    vortex_dump_copy(vdev, &d->code, job->code.elf_addr,
@@ -509,6 +512,7 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 			    !vortex_vm_bo_va(job->vfile->vm, &bo->base, &iova, &size, &off))
 				iova = 0;
 			b->flags = job->bo_flags[i];
+			vortex_bo_label(bo, b->label);
 			b->iova = iova;
 			b->size = size;
 			d->nbos++;

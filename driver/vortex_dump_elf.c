@@ -257,6 +257,55 @@ static void elfw_lanes(struct elfw *w, const struct vortex_dump *d,
 }
 
 /* One pass of the writer over the whole dump. */
+/* The note of a buffer's label: "Vortex", then iova, size and the label. */
+#define VORTEX_NOTE_NAME	"Vortex"
+#define VORTEX_NOTE_BO_LABEL	1
+
+static size_t elfw_label_note(u8 *at, const struct vortex_dump_bo *b)
+{
+	size_t name = ALIGN(sizeof(VORTEX_NOTE_NAME), 4);
+	size_t desc = 16 + ALIGN(strlen(b->label) + 1, 4);
+	Elf64_Nhdr nh = {
+		.n_namesz = sizeof(VORTEX_NOTE_NAME),
+		.n_descsz = desc,
+		.n_type = VORTEX_NOTE_BO_LABEL,
+	};
+
+	if (at) {
+		memcpy(at, &nh, sizeof(nh));
+		memcpy(at + sizeof(nh), VORTEX_NOTE_NAME, sizeof(VORTEX_NOTE_NAME));
+		memcpy(at + sizeof(nh) + name, &b->iova, 8);
+		memcpy(at + sizeof(nh) + name + 8, &b->size, 8);
+		strscpy(at + sizeof(nh) + name + 16, b->label, desc - 16);
+	}
+	return sizeof(nh) + name + desc;
+}
+
+/*
+ * ".note.vortex.bo": an ELF note (SHT_NOTE, readelf -n shows it) for each
+ * labelled buffer (DRM_IOCTL_VORTEX_BO_SET_LABEL): name "Vortex", type
+ * VORTEX_NOTE_BO_LABEL, desc its device address and size (two u64) and
+ * the label, NUL-padded to a multiple of 4.  CUDA readers skip it.
+ */
+static void elfw_labels(struct elfw *w, const struct vortex_dump *d)
+{
+	size_t size = 0;
+	u8 *at = NULL;
+	u32 i;
+
+	for (i = 0; i < d->nbos; i++)
+		if (d->bos[i].label[0])
+			size += elfw_label_note(NULL, &d->bos[i]);
+	if (!size)
+		return;
+	if (w->buf)
+		at = w->buf + ALIGN(w->off, 8);
+	for (i = 0; at && i < d->nbos; i++)
+		if (d->bos[i].label[0])
+			at += elfw_label_note(at, &d->bos[i]);
+	elfw_section(w, SHT_NOTE, 0, NULL, size, 0, 0, 0, ".note.vortex.bo");
+}
+
 static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 		      const struct vortex_dump *d, u8 *scratch)
 {
@@ -437,6 +486,7 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 		if (d->bos[i].len)
 		elfw_section(w, CUDBG_SHT_GLOBAL_MEM, d->bos[i].iova, d->bos[i].data,
 			     d->bos[i].len, 0, 0, 0, ".cudbg.global.%u", i);
+	elfw_labels(w, d);
 }
 
 /**

@@ -80,6 +80,13 @@ static const uint32_t prog_store[] = {
 };
 #define STORE_PC	8
 
+/* t0 = arg[0], then a load through it at +4 */
+static const uint32_t prog_load[] = {
+	LW(T0, A0, 0),
+	LW(T1, T0, 0),			/* +4 */
+	JSELF,
+};
+
 /* vx_trap_assert with a0..a3 from the argument block */
 static const uint32_t prog_assert[] = {
 	LW(A1, A0, 4),			/* file */
@@ -682,6 +689,172 @@ TEST_F_TIMEOUT(dump, page_fault_dump_walks_the_page_tables, 60)
 	EXPECT_EQ(1, nexc);
 	free(e.buf);
 	_vx_bo_close(self->fd, ro);
+}
+
+/*
+ * Use after unmap: a buffer whose handle the program closed (no job of
+ * the file running, so its mapping goes at once, vortex_vm.c) and a kernel
+ * that loads from it.  The dump's vm-log (msm's format, "op:job:
+ * first-end", oldest first) ends with the unmap of exactly that range,
+ * after its map; both before the file's first job (job 0).  The walk of
+ * the address finds no valid leaf.
+ */
+TEST_F_TIMEOUT(dump, vm_log_shows_the_unmap_before_the_fault, 60)
+{
+	char map[96], unmap[96];
+	const char *log, *m, *u, *f, *v, *end;
+	unsigned int pte[2];
+	uint64_t addr;
+	uint32_t bo;
+	int n;
+
+	vx_cmd(_vx_bo_create(self->fd, 8192, 0, &bo, &addr));
+	vx_cmd(_vx_bo_close(self->fd, bo));
+	self->data_map[0] = addr + 4;
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_load, sizeof(prog_load)));
+	ASSERT_NE(NULL, self->text);
+	f = section(self->text, "fault-info");
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(VX_ERR_LOAD_PAGE_FAULT, num(f, "cause"));
+	EXPECT_EQ(addr + 4, num(f, "address"));
+
+	log = section(self->text, "vm-log");
+	ASSERT_NE(NULL, log);
+	snprintf(map, sizeof(map), "  - map:0: 0x%016llx-0x%016llx\n",
+		 (unsigned long long)addr, (unsigned long long)addr + 8192);
+	snprintf(unmap, sizeof(unmap), "  - unmap:0: 0x%016llx-0x%016llx\n",
+		 (unsigned long long)addr, (unsigned long long)addr + 8192);
+	m = strstr(log, map);
+	u = strstr(log, unmap);
+	ASSERT_NE(NULL, m) TH_LOG("no \"%s\" in vm-log", map);
+	ASSERT_NE(NULL, u) TH_LOG("no \"%s\" in vm-log", unmap);
+	EXPECT_LT(m, u);
+	/* The unmap is the log's last entry. */
+	end = u + strlen(unmap);
+	EXPECT_NE(0, strncmp(end, "  - ", 4)) TH_LOG("after the unmap: %.60s", end);
+
+	v = field(section(self->text, "pgtable-fault-info"), "ptes");
+	ASSERT_NE(NULL, v);
+	n = sscanf(v, "%x %x", &pte[0], &pte[1]);
+	ASSERT_LE(1, n);
+	EXPECT_EQ(0, pte[n - 1] & VX_PTE_V);	/* the walk ends on an invalid PTE */
+}
+
+static int set_label(int fd, uint32_t handle, const char *label)
+{
+	struct drm_vortex_bo_set_label l = {
+		.handle = handle, .label = (uintptr_t)label,
+	};
+
+	return vx_ioctl(fd, DRM_IOCTL_VORTEX_BO_SET_LABEL, &l);
+}
+
+/*
+ * BO_SET_LABEL (as panthor's): the label names the buffer in the dump's
+ * bos: entry ('"' and '\' escaped) and in the ELF's .note.vortex.bo (name
+ * "Vortex", type 1, desc iova, size, label); a label removed (0) leaves
+ * no trace.  Refused: flags, pad, a handle the file lacks, an unreadable
+ * pointer, a label past DRM_VORTEX_BO_LABEL_MAX - 1 bytes or not
+ * printable ASCII, each with its errno and the label left as it was.
+ */
+TEST_F_TIMEOUT(dump, buffer_labels_round_trip, 60)
+{
+	static const char label[] = "input \"A\" \\ 1";
+	char longest[DRM_VORTEX_BO_LABEL_MAX], too_long[DRM_VORTEX_BO_LABEL_MAX + 1];
+	struct drm_vortex_bo_set_label l;
+	const char *b, *c, *note;
+	uint64_t caps;
+	struct elf_view e;
+	int idx;
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_CAPABILITIES, &caps));
+	ASSERT_TRUE(caps & DRM_VORTEX_CAP_BO_LABEL);
+	memset(longest, 'x', sizeof(longest) - 1);
+	longest[sizeof(longest) - 1] = 0;
+	memset(too_long, 'y', sizeof(too_long) - 1);
+	too_long[sizeof(too_long) - 1] = 0;
+
+	vx_cmd(set_label(self->fd, self->code, longest));
+	vx_cmd(set_label(self->fd, self->code, NULL));		/* removed */
+	vx_cmd(set_label(self->fd, self->data, longest));
+	vx_cmd(set_label(self->fd, self->data, label));
+	vx_err(EINVAL, set_label(self->fd, self->data, too_long));
+	vx_err(EINVAL, set_label(self->fd, self->data, "tab\there"));
+	vx_err(EINVAL, set_label(self->fd, self->data, "\xc3\xa9t\xc3\xa9"));
+	vx_err(ENOENT, set_label(self->fd, 0xdead, label));
+	vx_err(EFAULT, set_label(self->fd, self->data, (const char *)8));
+	l = (struct drm_vortex_bo_set_label){ .handle = self->data,
+		.label = (uintptr_t)"x", .flags = 1 };
+	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_BO_SET_LABEL, &l));
+	l = (struct drm_vortex_bo_set_label){ .handle = self->data,
+		.label = (uintptr_t)"x", .pad = 1 };
+	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_BO_SET_LABEL, &l));
+
+	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
+	ASSERT_NE(NULL, self->text);
+	b = find_bo(self->text, self->data_addr);
+	ASSERT_NE(NULL, b);
+	EXPECT_EQ(0, strncmp(field(b, "label"), "\"input \\\"A\\\" \\\\ 1\"\n", 19))
+		TH_LOG("label: %.40s", field(b, "label"));
+	c = find_bo(self->text, self->code_addr);
+	ASSERT_NE(NULL, c);
+	/* The code buffer's entry ends at the next "  - " without a label. */
+	EXPECT_TRUE(!field(c, "label") || field(c, "label") > strstr(c + 4, "\n  - "));
+
+	ASSERT_TRUE(elf_from_dump(self->text, &e));
+	idx = elf_index(&e, ".note.vortex.bo");
+	ASSERT_LT(0, idx);
+	EXPECT_EQ(SHT_NOTE, e.sh[idx].sh_type);
+	note = elf_data(&e, idx);
+	EXPECT_EQ(7, ((const uint32_t *)note)[0]);			/* namesz */
+	EXPECT_EQ(16 + 16, ((const uint32_t *)note)[1]);		/* descsz */
+	EXPECT_EQ(1, ((const uint32_t *)note)[2]);			/* type */
+	EXPECT_STREQ("Vortex", note + 12);
+	EXPECT_EQ(self->data_addr, *(const uint64_t *)(note + 20));
+	EXPECT_EQ(DATA_SIZE, *(const uint64_t *)(note + 28));
+	EXPECT_STREQ(label, note + 36);
+	EXPECT_EQ(12 + 8 + 32, e.sh[idx].sh_size);			/* one note only */
+	free(e.buf);
+}
+
+/*
+ * The header names the process (pid, as xe and amdgpu do), the job both
+ * as its file counts (job:) and as the card does (card-job:, the ring's
+ * fence seqno, card-wide), and the format's version.  Two files' first
+ * jobs are both "job: 1", with card-wide numbers that grow.
+ */
+TEST_F_TIMEOUT(dump, header_names_pid_card_job_and_version, 60)
+{
+	unsigned long long first;
+	int fd2;
+
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
+	ASSERT_NE(NULL, self->text);
+	EXPECT_EQ(2, num(self->text, "dump-version"));
+	EXPECT_EQ(getpid(), num(self->text, "pid"));
+	EXPECT_EQ(1, num(self->text, "job"));
+	first = num(self->text, "card-job");
+	EXPECT_LE(1, first);
+	EXPECT_NE(~0ull, first);
+
+	/* The same program from a second file of this process. */
+	vx_dump_discard();
+	free(self->text);
+	self->text = NULL;
+	fd2 = self->fd;
+	self->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	vx_cmd(_vx_bo_create(self->fd, CODE_SIZE, 0, &self->code, &self->code_addr));
+	self->code_map = vx_bo_map(self->fd, self->code, NULL);
+	ASSERT_NE(NULL, self->code_map);
+	self->bos[0].handle = self->code;
+	self->bos[1].handle = 0;
+	vx_submit_init(&self->sub, self->code_addr, 0, self->threads, self->bos, 1);
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
+	ASSERT_NE(NULL, self->text);
+	EXPECT_EQ(1, num(self->text, "job"));
+	EXPECT_LT(first, num(self->text, "card-job"));
+	close(fd2);
 }
 
 /* ------------------------------------------------ what a file chooses */

@@ -64,6 +64,46 @@ static const char *where(struct sum *s, uint64_t pc, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * The buffer a faulting address belongs to, as Mesa's crashdec marks it:
+ * the one that holds it, else the one that ends nearest below it (an
+ * overrun: the kernel ran off that buffer's end).  Nothing if no buffer
+ * lies below the address.
+ */
+static void sum_fault_buffer(struct sum *s, const struct vxcd_node *root,
+			     uint64_t addr)
+{
+	const struct vxcd_node *bos = vxcd_get(root, "bos"), *b, *best = NULL;
+	uint64_t iova, size, best_end = 0;
+	int i, at = -1;
+
+	for (i = 0; (b = vxcd_item(bos, i)); i++) {
+		iova = num(b, "iova");
+		size = num(b, "size");
+		if (!size || iova > addr)
+			continue;
+		if (addr - iova < size) {
+			best = b;
+			at = i;
+			break;
+		}
+		if (!best || iova + size > best_end) {
+			best = b;
+			best_end = iova + size;
+			at = i;
+		}
+	}
+	if (!best)
+		return;
+	iova = num(best, "iova");
+	size = num(best, "size");
+	say(s, "buffer:  0x%08llx %s bo%d at +0x%llx (0x%llx bytes at 0x%08llx%s%s)",
+	    (unsigned long long)addr, addr - iova < size ? "is in" : "overruns", at,
+	    (unsigned long long)(addr - iova), (unsigned long long)size,
+	    (unsigned long long)iova, vxcd_get(best, "label") ? ", label " : "",
+	    vxcd_get(best, "label") ? val(best, "label") : "");
+}
+
 static void sum_fault(struct sum *s, const struct vxcd_node *root)
 {
 	const struct vxcd_node *f = vxcd_item(vxcd_get(root, "fault-info"), 0);
@@ -82,6 +122,7 @@ static void sum_fault(struct sum *s, const struct vxcd_node *root)
 	if (vxcd_get(f, "assert"))
 		say(s, "assert:  %s failed at %s:%s in %s", val(f, "assert"),
 		    val(f, "file"), val(f, "line"), val(f, "function"));
+	sum_fault_buffer(s, root, num(f, "address"));
 	f = vxcd_item(vxcd_get(root, "pgtable-fault-info"), 0);
 	if (f)
 		say(s, "space:   asid %s, page tables at 0x%08llx",
@@ -141,6 +182,10 @@ void vxcd_summary(const struct vxcd_dump *d, const struct vxcd_elf *e,
 	    !strcmp(err, "timeout") ? "HUNG (timed out)" :
 	    !strcmp(err, "exception") ? "FAULTED (device exception)" : "dump requested by a debugger");
 	say(&s, "command: %s", val(root, "cmdline"));
+	/* Version 1 dumps had no dump-version, pid or card-job. */
+	say(&s, "process: pid %s, card job %s, dump format %s", val(root, "pid"),
+	    val(root, "card-job"), vxcd_get(root, "dump-version") ?
+	    val(root, "dump-version") : "1");
 	say(&s, "kernel:  %s, card %s, at %s", val(root, "kernel"), val(root, "revision"),
 	    val(root, "time"));
 	sum_fault(&s, root);

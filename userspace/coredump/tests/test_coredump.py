@@ -358,12 +358,56 @@ def cuda_exception_per_cause(tmp):
               r.stdout + r.stderr)
 
 
+def fault_buffer(tmp):
+    """The summary marks the buffer of the fault address as Mesa's crashdec
+    does: the buffer holding it, else the one ending nearest below it.  A
+    store one word past the last word of bo2 (0x10000 bytes at 0x80015000)
+    overruns it; an address inside bo1 is in bo1; below every buffer,
+    nothing is named.  A label (BO_SET_LABEL) is shown with it."""
+    text = open(os.path.join(DATA, 'fault_illegal.devcd')).read()
+    text = text.replace('  - cause: 1 (illegal instruction)', '  - cause: 16 (page fault on store)', 1)
+    text = text.replace('    name: bo2\n', '    name: bo2\n    label: "out"\n', 1)
+    cases = [(0x80025000, 'buffer:  0x80025000 overruns bo2 at +0x10000 '
+                          '(0x10000 bytes at 0x80015000, label "out")'),
+             (0x80005010, 'buffer:  0x80005010 is in bo1 at +0x10 (0x10000 bytes at 0x80005000)'),
+             (0x1000, None)]
+    for addr, want in cases:
+        path = os.path.join(tmp, f'fb{addr:x}.devcd')
+        open(path, 'w').write(text.replace('    address: 0x00000000', f'    address: 0x{addr:08x}', 1))
+        r = run(path)
+        if want:
+            check(f'fault at 0x{addr:x}: {want}', r.returncode == 0 and want in r.stdout,
+                  r.stdout + r.stderr)
+        else:
+            check(f'fault at 0x{addr:x}: no buffer named',
+                  r.returncode == 0 and 'buffer:  ' not in r.stdout, r.stdout + r.stderr)
+
+
+def header_fields(tmp):
+    """The summary names the pid, the card-wide job number and the dump's
+    format version (driver/vortex_dump_state.h VORTEX_DUMP_VERSION); a
+    dump from before dump-version is format 1."""
+    path = os.path.join(DATA, 'fault_illegal.devcd')
+    r = run(path)
+    want = 'process: pid ?, card job ?, dump format 1'
+    check(f'a version 1 dump: {want}', r.returncode == 0 and want in r.stdout, r.stdout + r.stderr)
+    text = open(path).read().replace('job: 1\n', 'job: 1\ncard-job: 17\npid: 42\n', 1)
+    text = text.replace('\ntime: ', '\ndump-version: 2\ntime: ', 1)
+    path = os.path.join(tmp, 'v2.devcd')
+    open(path, 'w').write(text)
+    r = run(path)
+    want = 'process: pid 42, card job 17, dump format 2'
+    check(f'a version 2 dump: {want}', r.returncode == 0 and want in r.stdout, r.stdout + r.stderr)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in DUMPS:
             test_dump(tmp, name)
         core_signal_per_cause(tmp)
         cuda_exception_per_cause(tmp)
+        fault_buffer(tmp)
+        header_fields(tmp)
         malformed(tmp, 'truncated block', truncated, None, 'cuda-coredump.data')
         malformed(tmp, 'bad character', bad_char, None, 'bos[2].data')
         malformed(tmp, 'missing field', missing, None, 'job')
