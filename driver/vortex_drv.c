@@ -111,7 +111,7 @@ static int vortex_get_param_ioctl(struct drm_device *drm, void *data,
 			args->value |= DRM_VORTEX_CAP_FAST_LANE;
 		args->value |= DRM_VORTEX_CAP_VM | DRM_VORTEX_CAP_BO_ACCESS |
 			       DRM_VORTEX_CAP_CORES | DRM_VORTEX_CAP_VM_BIND |
-			       DRM_VORTEX_CAP_BO_LABEL;
+			       DRM_VORTEX_CAP_BO_LABEL | DRM_VORTEX_CAP_BO_NO_DUMP;
 		if (vdev->caps & VX_CAPS_CONSOLE)
 			args->value |= DRM_VORTEX_CAP_CONSOLE;
 		break;

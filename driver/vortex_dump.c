@@ -36,7 +36,10 @@
  * copies buffers for half the hang timeout at most, so the card is not
  * held past a timeout for a dump;
  * ``dump_all_bos`` (default on) includes every buffer of the job, or only
- * those submitted with DRM_VORTEX_SUBMIT_BO_DUMP.
+ * those submitted with DRM_VORTEX_SUBMIT_BO_DUMP.  A buffer created with
+ * DRM_VORTEX_BO_NO_DUMP is listed without its bytes in every dump, and
+ * the argument bytes, stack tops and assert strings read through the
+ * job's space skip it (default: buffers are dumped).
  */
 
 #include <linux/mm.h>
@@ -143,6 +146,8 @@ static void vortex_dump_string(struct vortex_device *vdev, struct vortex_job *jo
 	obj = vortex_vm_get_bo(job->vfile->vm, addr, &avail, &vram);
 	if (!obj)
 		return;
+	if (to_vortex_bo(obj)->flags & DRM_VORTEX_BO_NO_DUMP)
+		avail = 0;
 	for (i = 0; i < VORTEX_DUMP_STR - 1 && i < avail; i++) {
 		out[i] = readb(vdev->vram + vram + i);
 		if (!out[i])
@@ -361,9 +366,14 @@ static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_vm *vm,
 	u32 i, lane, lanes = min(d->threads, 32u), take;
 	u64 budget = VORTEX_DUMP_PARAM, top, avail, vram;
 	struct drm_gem_object *obj;
+	bool no_dump;
 
 	/* Addresses are the job's: translated through its space, never VRAM's. */
 	obj = arg ? vortex_vm_get_bo(vm, arg, &avail, &vram) : NULL;
+	if (obj && to_vortex_bo(obj)->flags & DRM_VORTEX_BO_NO_DUMP) {
+		drm_gem_object_put(obj);
+		obj = NULL;
+	}
 	if (obj) {
 		if (vortex_dump_copy(vdev, &d->param, arg, vram,
 				     min_t(u64, VORTEX_DUMP_PARAM, avail), &budget, true))
@@ -387,8 +397,9 @@ static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_vm *vm,
 			obj = vortex_vm_get_bo(vm, top - take, &avail, &vram);
 			if (!obj)
 				continue;
+			no_dump = to_vortex_bo(obj)->flags & DRM_VORTEX_BO_NO_DUMP;
 			drm_gem_object_put(obj);
-			if (avail < take)
+			if (avail < take || no_dump)
 				continue;
 			if (!dw->stack)
 				dw->stack = kvzalloc(lanes * take, VORTEX_DUMP_GFP);
@@ -439,8 +450,8 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	u64 start = error ? vdev->recovery_start_ns : ktime_get_ns();
 	u64 accesses = vdev->dm.accesses;
 	u32 *running = NULL, regs_va = 0;
+	bool late = false, no_dump = false;
 	struct vortex_dump *d;
-	bool late = false;
 	u64 window = 0;
 	u32 i;
 
@@ -522,11 +533,17 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 				late = true;
 				continue;
 			}
+			if (bo->flags & DRM_VORTEX_BO_NO_DUMP) {
+				no_dump = true;
+				continue;
+			}
 			if (!(flags & DRM_VORTEX_DUMP_SKIP_GLOBAL) &&
 			    vortex_dump_copy(vdev, b, iova, bo->node.start + off, size,
 					     &budget, false))
 				vortex_dump_missing(d, "buffer contents");
 		}
+		if (no_dump)
+			vortex_dump_missing(d, "buffer contents (DRM_VORTEX_BO_NO_DUMP)");
 		if (!budget)
 			vortex_dump_missing(d, "buffer contents past dump_max_mb or a thirty-second of RAM");
 		if (late)

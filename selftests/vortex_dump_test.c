@@ -857,6 +857,59 @@ TEST_F_TIMEOUT(dump, header_names_pid_card_job_and_version, 60)
 	close(fd2);
 }
 
+/*
+ * DRM_VORTEX_BO_NO_DUMP: the buffer is listed (address, size, flags) but
+ * its bytes are in neither the text nor the ELF, and not-captured: says
+ * why; as the job's argument block, its bytes are not the ELF's
+ * .cudbg.param either.  The other buffers' bytes are dumped as before.
+ */
+TEST_F_TIMEOUT(dump, no_dump_buffer_is_listed_without_its_bytes, 60)
+{
+	struct drm_vortex_submit_bo bos[3];
+	const char *b, *next, *nc;
+	volatile uint32_t *map;
+	struct elf_view e;
+	uint64_t addr, caps;
+	uint32_t bo, i;
+	int k;
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_CAPABILITIES, &caps));
+	ASSERT_TRUE(caps & DRM_VORTEX_CAP_BO_NO_DUMP);
+	vx_cmd(_vx_bo_create(self->fd, 4096, DRM_VORTEX_BO_NO_DUMP, &bo, &addr));
+	map = vx_bo_map(self->fd, bo, NULL);
+	ASSERT_NE(NULL, map);
+	for (i = 0; i < 1024; i++)
+		map[i] = 0x5ec0000u + i;
+	bos[0] = self->bos[0];
+	bos[1] = self->bos[1];
+	bos[2] = (struct drm_vortex_submit_bo){ bo, DRM_VORTEX_SUBMIT_BO_READ |
+		DRM_VORTEX_SUBMIT_BO_DUMP };
+	vx_submit_init(&self->sub, self->code_addr, addr, self->threads, bos, 3);
+	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
+	ASSERT_NE(NULL, self->text);
+
+	b = find_bo(self->text, addr);
+	ASSERT_NE(NULL, b);
+	EXPECT_EQ(4096, num(b, "size"));
+	next = strstr(b + 4, "\n  - ") ?: strstr(b, "\nregisters:");
+	ASSERT_NE(NULL, next);
+	EXPECT_TRUE(!strstr(b, "data: ") || strstr(b, "data: ") > next);
+	b = find_bo(self->text, self->data_addr);
+	ASSERT_NE(NULL, b);
+	EXPECT_NE(NULL, strstr(b, "    data: !!ascii85"));
+	nc = field(self->text, "not-captured");
+	ASSERT_NE(NULL, nc);
+	EXPECT_NE(NULL, strstr(nc, "buffer contents (DRM_VORTEX_BO_NO_DUMP)"));
+
+	ASSERT_TRUE(elf_from_dump(self->text, &e));
+	for (k = 1; k < e.eh->e_shnum; k++) {
+		EXPECT_NE(addr, e.sh[k].sh_addr) TH_LOG("section %s", e.str + e.sh[k].sh_name);
+		EXPECT_NE(CUDBG_SHT(18), e.sh[k].sh_type);	/* no .cudbg.param */
+	}
+	free(e.buf);
+	munmap((void *)map, 4096);
+}
+
 /* ------------------------------------------------ what a file chooses */
 
 static int dump_config(int fd, uint32_t flags, uint32_t *old)

@@ -121,6 +121,8 @@ extern "C" {
 #define DRM_VORTEX_CAP_CONSOLE		(1ull << 9)
 /* DRM_IOCTL_VORTEX_BO_SET_LABEL: buffer labels, shown in crash dumps */
 #define DRM_VORTEX_CAP_BO_LABEL		(1ull << 10)
+/* DRM_VORTEX_BO_NO_DUMP: buffers kept out of crash dumps */
+#define DRM_VORTEX_CAP_BO_NO_DUMP	(1ull << 11)
 
 /**
  * DOC: Address spaces
@@ -180,9 +182,20 @@ struct drm_vortex_get_param {
  * Bit 2 is reserved (-EINVAL).
  */
 #define DRM_VORTEX_BO_NO_MAP		(1u << 3)
+/*
+ * Kept out of crash dumps: the buffer's bytes are in no dump of any file
+ * that uses it (the buffer is listed, with its address, size and flags,
+ * and ``not-captured:`` says why its bytes are not), nor are the stack
+ * tops, argument bytes or assert strings a dump would read from it.  Without the flag a
+ * buffer's bytes are dumped (the module's dump_all_bos and the file's
+ * DRM_IOCTL_VORTEX_DUMP_CONFIG decide further).  DRM_VORTEX_CAP_BO_NO_DUMP
+ * says the driver knows it.
+ */
+#define DRM_VORTEX_BO_NO_DUMP		(1u << 4)
 #define DRM_VORTEX_BO_FLAGS		(DRM_VORTEX_BO_GPU_READ_ONLY | \
 					 DRM_VORTEX_BO_GPU_NO_EXEC | \
-					 DRM_VORTEX_BO_NO_MAP)
+					 DRM_VORTEX_BO_NO_MAP | \
+					 DRM_VORTEX_BO_NO_DUMP)
 
 /**
  * struct drm_vortex_bo_create - allocate a zero-filled buffer in VRAM
