@@ -64,44 +64,60 @@ static const char *where(struct sum *s, uint64_t pc, char *buf, size_t len)
 	return buf;
 }
 
-/*
- * The buffer a faulting address belongs to, as Mesa's crashdec marks it:
- * the one that holds it, else the one that ends nearest below it (an
- * overrun: the kernel ran off that buffer's end).  Nothing if no buffer
- * lies below the address.
+/**
+ * vxcd_fault_buffer() - the buffer a faulting address belongs to
+ * @root: the dump's root
+ * @addr: the address
+ * @inside: receives whether the buffer holds @addr
+ *
+ * As Mesa's crashdec marks it: the buffer that holds @addr, else the one
+ * that ends nearest below it (an overrun: the kernel ran off its end).
+ *
+ * Return: the buffer's index in ``bos:``, or -1 if none lies below @addr.
  */
-static void sum_fault_buffer(struct sum *s, const struct vxcd_node *root,
-			     uint64_t addr)
+int vxcd_fault_buffer(const struct vxcd_node *root, uint64_t addr, bool *inside)
 {
-	const struct vxcd_node *bos = vxcd_get(root, "bos"), *b, *best = NULL;
+	const struct vxcd_node *bos = vxcd_get(root, "bos"), *b;
 	uint64_t iova, size, best_end = 0;
-	int i, at = -1;
+	int i, best = -1;
 
+	*inside = false;
 	for (i = 0; (b = vxcd_item(bos, i)); i++) {
 		iova = num(b, "iova");
 		size = num(b, "size");
 		if (!size || iova > addr)
 			continue;
 		if (addr - iova < size) {
-			best = b;
-			at = i;
-			break;
+			*inside = true;
+			return i;
 		}
-		if (!best || iova + size > best_end) {
-			best = b;
+		if (best < 0 || iova + size > best_end) {
+			best = i;
 			best_end = iova + size;
-			at = i;
 		}
 	}
-	if (!best)
+	return best;
+}
+
+static void sum_fault_buffer(struct sum *s, const struct vxcd_node *root,
+			     uint64_t addr)
+{
+	const struct vxcd_node *b;
+	uint64_t iova, size;
+	bool inside;
+	int at;
+
+	at = vxcd_fault_buffer(root, addr, &inside);
+	b = at < 0 ? NULL : vxcd_item(vxcd_get(root, "bos"), at);
+	if (!b)
 		return;
-	iova = num(best, "iova");
-	size = num(best, "size");
+	iova = num(b, "iova");
+	size = num(b, "size");
 	say(s, "buffer:  0x%08llx %s bo%d at +0x%llx (0x%llx bytes at 0x%08llx%s%s)",
-	    (unsigned long long)addr, addr - iova < size ? "is in" : "overruns", at,
+	    (unsigned long long)addr, inside ? "is in" : "overruns", at,
 	    (unsigned long long)(addr - iova), (unsigned long long)size,
-	    (unsigned long long)iova, vxcd_get(best, "label") ? ", label " : "",
-	    vxcd_get(best, "label") ? val(best, "label") : "");
+	    (unsigned long long)iova, vxcd_get(b, "label") ? ", label " : "",
+	    vxcd_get(b, "label") ? val(b, "label") : "");
 }
 
 static void sum_fault(struct sum *s, const struct vxcd_node *root)

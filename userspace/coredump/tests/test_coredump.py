@@ -9,6 +9,7 @@ Malformed copies of a dump must fail with the line and field named, and
 the gdb core of the assert dump must show the backtrace with source lines.
 """
 import base64
+import json
 import os
 import re
 import struct
@@ -400,6 +401,146 @@ def header_fields(tmp):
     check(f'a version 2 dump: {want}', r.returncode == 0 and want in r.stdout, r.stdout + r.stderr)
 
 
+SCHEMA = os.path.join(TOP, 'userspace', 'coredump', 'vortex-coredump-report.schema.json')
+JSON_TYPES = {'object': dict, 'array': list, 'string': str, 'boolean': bool, 'null': type(None)}
+
+
+def schema_errors(value, schema, path='$'):
+    """The ways @value breaks @schema: the JSON Schema keywords the report's
+    schema uses (type, const, enum, properties, required,
+    additionalProperties, items, minItems, maxItems, minimum, oneOf),
+    checked as draft 2020-12 defines them."""
+    errs = []
+
+    def is_type(v, t):
+        if t == 'integer':
+            return isinstance(v, int) and not isinstance(v, bool)
+        if t == 'number':
+            return isinstance(v, (int, float)) and not isinstance(v, bool)
+        return isinstance(v, JSON_TYPES[t]) and not (t != 'boolean' and isinstance(v, bool))
+
+    if 'type' in schema:
+        types = schema['type'] if isinstance(schema['type'], list) else [schema['type']]
+        if not any(is_type(value, t) for t in types):
+            return [f'{path}: {value!r} is not {types}']
+    if 'const' in schema and value != schema['const']:
+        errs.append(f'{path}: {value!r} is not {schema["const"]!r}')
+    if 'enum' in schema and value not in schema['enum']:
+        errs.append(f'{path}: {value!r} not in {schema["enum"]}')
+    if 'oneOf' in schema:
+        ok = [s for s in schema['oneOf'] if not schema_errors(value, s, path)]
+        if len(ok) != 1:
+            errs.append(f'{path}: {len(ok)} of oneOf match {value!r:.80}')
+    if 'minimum' in schema and is_type(value, 'number') and value < schema['minimum']:
+        errs.append(f'{path}: {value} < {schema["minimum"]}')
+    if isinstance(value, dict):
+        for k in schema.get('required', []):
+            if k not in value:
+                errs.append(f'{path}: no {k}')
+        props = schema.get('properties', {})
+        for k, v in value.items():
+            if k in props:
+                errs += schema_errors(v, props[k], f'{path}.{k}')
+            elif schema.get('additionalProperties') is False:
+                errs.append(f'{path}: unexpected {k}')
+    if isinstance(value, list):
+        if len(value) < schema.get('minItems', 0):
+            errs.append(f'{path}: fewer than {schema["minItems"]} items')
+        if 'maxItems' in schema and len(value) > schema['maxItems']:
+            errs.append(f'{path}: more than {schema["maxItems"]} items')
+        for i, v in enumerate(value):
+            errs += schema_errors(v, schema.get('items', {}), f'{path}[{i}]')
+    return errs
+
+
+def json_report(tmp):
+    """--json prints one JSON object that the repository's schema
+    (vortex-coredump-report.schema.json) accepts, for every fixture, with
+    the dump's values: pid, card job, vm-log, the fault and its buffer.
+    The schema check is this file's own validator, and python's jsonschema
+    too where it is installed; a report with a field removed or mistyped
+    must fail it."""
+    schema = json.load(open(SCHEMA))
+    try:
+        import jsonschema
+    except ImportError:
+        jsonschema = None
+    text = open(os.path.join(DATA, 'fault_illegal.devcd')).read()
+    text = text.replace('  - cause: 1 (illegal instruction)', '  - cause: 16 (page fault on store)', 1)
+    text = text.replace('    address: 0x00000000', '    address: 0x80025000', 1)
+    text = text.replace('    name: bo2\n', '    name: bo2\n    label: "in \\"x\\""\n', 1)
+    text = text.replace('\nringbuffer:', '\npgtable-fault-info:\n  - satp: 0x80400123\n    asid: 1\n'
+                        '    root: 0x00123000\n    va: 0x80025000\n    ptes: 00048c01 00000000\n'
+                        'vm-log:\n  - map:0: 0x0000000080025000-0x0000000080026000\n'
+                        '  - unmap:3: 0x0000000080025000-0x0000000080026000\nringbuffer:', 1)
+    crafted = os.path.join(tmp, 'pf.devcd')
+    open(crafted, 'w').write(text)
+    paths = [os.path.join(DATA, n + '.devcd') for n in DUMPS + ['fault_illegal_v2']] + [crafted]
+    reports = {}
+    for path in paths:
+        name = os.path.basename(path)
+        r = run('--json', path)
+        try:
+            rep = json.loads(r.stdout)
+        except ValueError as e:
+            check(f'--json of {name} is JSON', False, f'{e}: {r.stdout[:300]} {r.stderr}')
+            continue
+        errs = schema_errors(rep, schema)
+        check(f'--json of {name} matches the schema', r.returncode == 0 and not errs,
+              '\n'.join(errs[:10]))
+        if jsonschema:
+            try:
+                jsonschema.validate(rep, schema)
+                ok, why = True, ''
+            except jsonschema.ValidationError as e:
+                ok, why = False, str(e)[:500]
+            check(f'--json of {name}: jsonschema agrees', ok, why)
+        reports[name] = rep
+    v2 = reports.get('fault_illegal_v2.devcd', {})
+    check('--json v2: pid, card job, dump version',
+          (v2.get('pid'), v2.get('card_job'), v2.get('dump_version'), v2.get('job')) == (167, 2, 2, 1),
+          json.dumps(v2)[:300])
+    check('--json v2: vm-log as the text has it',
+          v2.get('vm_log', [None])[0] == {'op': 'map', 'job': 0, 'start': 0x8fff0000, 'end': 0x8fff1000},
+          json.dumps(v2.get('vm_log'))[:300])
+    old = reports.get('hang.devcd', {})
+    check('--json of a version 1 dump: dump_version 1, pid and card_job null',
+          (old.get('dump_version'), old.get('pid'), old.get('card_job'), old.get('error'))
+          == (1, None, None, 'timeout'), json.dumps(old)[:300])
+    pf = reports.get('pf.devcd', {})
+    f = pf.get('fault') or {}
+    check('--json of a store page fault: cause, CUDA exception, walk, overrun buffer',
+          (f.get('cause'), f.get('cause_name'), f.get('cuda_exception'), f.get('address'),
+           f.get('ptes'), f.get('buffer')) ==
+          (16, 'STORE_PAGE_FAULT', 1, 0x80025000, [0x48c01, 0],
+           {'index': 2, 'offset': 0x10000, 'overrun': True}), json.dumps(f))
+    check('--json: a label unescaped, the vm-log unmap after the map',
+          pf.get('buffers', [{}] * 3)[2].get('label') == 'in "x"' and
+          [e['op'] for e in pf.get('vm_log', [])] == ['map', 'unmap'] and
+          pf['vm_log'][1]['job'] == 3, json.dumps(pf.get('buffers'))[:400])
+    if not v2:
+        return
+    # The validator is not vacuous: each of these breaks the schema.
+    for what, mutate in [('pid a string', lambda r: r.update(pid='167')),
+                         ('no warps', lambda r: r.pop('warps', None)),
+                         ('an unknown field', lambda r: r.update(extra=1)),
+                         ('a vm-log op', lambda r: r.setdefault('vm_log', []).append(
+                             {'op': 'remap', 'job': 0, 'start': 0, 'end': 1}))]:
+        bad = json.loads(json.dumps(v2))
+        mutate(bad)
+        check(f'the schema refuses a report with {what}', bool(schema_errors(bad, schema)))
+
+
+def parses_version_2(tmp):
+    """A version 2 dump (userspace/tests/data/fault_illegal_v2.devcd, taken
+    from the guest with capture-dumps.sh) parses: vm-log's "op:job: range"
+    entries are msm's, and its keys hold a ':'."""
+    path = os.path.join(DATA, 'fault_illegal_v2.devcd')
+    r = run('--check', path)
+    check('a version 2 dump with a vm-log checks clean', r.returncode == 0 and not r.stderr,
+          r.stderr)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in DUMPS:
@@ -408,6 +549,8 @@ def main():
         cuda_exception_per_cause(tmp)
         fault_buffer(tmp)
         header_fields(tmp)
+        parses_version_2(tmp)
+        json_report(tmp)
         malformed(tmp, 'truncated block', truncated, None, 'cuda-coredump.data')
         malformed(tmp, 'bad character', bad_char, None, 'bos[2].data')
         malformed(tmp, 'missing field', missing, None, 'job')
