@@ -127,6 +127,7 @@ static int vortex_dump_copy(struct vortex_device *vdev, struct vortex_dump_bo *b
 	for (n = take / 4; !exact && n && !b->data[n - 1]; n--)
 		;
 	b->len = exact ? take : n * 4;
+	b->captured = take;
 	*budget -= take;
 	return 0;
 }

@@ -257,6 +257,36 @@ static void elfw_lanes(struct elfw *w, const struct vortex_dump *d,
 }
 
 /* One pass of the writer over the whole dump. */
+/*
+ * The zero tails of the buffers: a CUDBG_SHT_GLOBAL_MEM section
+ * ".cudbg.global.N.tail" after each ".cudbg.global.N" whose captured bytes
+ * end in zero words, so a CUDA reader finds every captured byte (cuda-gdb
+ * says "Global memory is not available in this corefile" for an address
+ * no section holds).  The tails share one run of zeros in the file, as
+ * long as the longest, so they cost that once.
+ */
+static void elfw_zero_tails(struct elfw *w, const struct vortex_dump *d)
+{
+	u64 longest = 0, tail;
+	size_t zeros;
+	u32 i;
+
+	for (i = 0; i < d->nbos; i++)
+		longest = max(longest, d->bos[i].captured - d->bos[i].len);
+	if (!longest)
+		return;
+	zeros = ALIGN(w->off, 8);
+	for (i = 0; i < d->nbos; i++) {
+		tail = d->bos[i].captured - d->bos[i].len;
+		if (!tail)
+			continue;
+		w->off = zeros;		/* the buffer is zeroed: no data to copy */
+		elfw_section(w, CUDBG_SHT_GLOBAL_MEM, d->bos[i].iova + d->bos[i].len,
+			     NULL, tail, 0, 0, 0, ".cudbg.global.%u.tail", i);
+	}
+	w->off = zeros + longest;
+}
+
 /* The note of a buffer's label: "Vortex", then iova, size and the label. */
 #define VORTEX_NOTE_NAME	"Vortex"
 #define VORTEX_NOTE_BO_LABEL	1
@@ -486,6 +516,7 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 		if (d->bos[i].len)
 		elfw_section(w, CUDBG_SHT_GLOBAL_MEM, d->bos[i].iova, d->bos[i].data,
 			     d->bos[i].len, 0, 0, 0, ".cudbg.global.%u", i);
+	elfw_zero_tails(w, d);
 	elfw_labels(w, d);
 }
 

@@ -51,6 +51,8 @@ struct vortex_dump_bo {
 	char label[DRM_VORTEX_BO_LABEL_MAX];
 	/** @len: bytes in @data (trailing zero words dropped, capped) */
 	u64 len;
+	/** @captured: bytes copied into @data, its zero tail included */
+	u64 captured;
 	/** @data: the contents */
 	u32 *data;
 };

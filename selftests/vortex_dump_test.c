@@ -910,6 +910,46 @@ TEST_F_TIMEOUT(dump, no_dump_buffer_is_listed_without_its_bytes, 60)
 	munmap((void *)map, 4096);
 }
 
+/*
+ * Every captured byte is in the ELF's CUDBG_SHT_GLOBAL_MEM sections, a
+ * buffer's zero tail too: the data buffer (1000 words of pattern, then
+ * zeros to DATA_SIZE) is covered from its first byte to its last by
+ * .cudbg.global sections (cuda-gdb reads global memory only where a
+ * section holds it), their bytes those the test wrote.
+ */
+TEST_F_TIMEOUT(dump, elf_global_sections_keep_the_zero_tail, 60)
+{
+	static uint8_t seen[DATA_SIZE];
+	struct elf_view e;
+	uint64_t lo, hi, a;
+	int k, covered = 0;
+
+	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
+	ASSERT_NE(NULL, self->text);
+	ASSERT_TRUE(elf_from_dump(self->text, &e));
+	memset(seen, 0, sizeof(seen));
+	for (k = 1; k < e.eh->e_shnum; k++) {
+		if (e.sh[k].sh_type != CUDBG_SHT(2))
+			continue;
+		lo = e.sh[k].sh_addr;
+		hi = lo + e.sh[k].sh_size;
+		if (hi <= self->data_addr || lo >= self->data_addr + DATA_SIZE)
+			continue;
+		ASSERT_LE(self->data_addr, lo);
+		ASSERT_GE(self->data_addr + DATA_SIZE, hi);
+		ASSERT_GE(e.len, e.sh[k].sh_offset + e.sh[k].sh_size);
+		EXPECT_EQ(0, memcmp(elf_data(&e, k),
+				    (const uint8_t *)self->data_map + (lo - self->data_addr),
+				    hi - lo)) TH_LOG("section %s", e.str + e.sh[k].sh_name);
+		for (a = lo; a < hi; a++)
+			seen[a - self->data_addr] = 1;
+	}
+	for (a = 0; a < DATA_SIZE; a++)
+		covered += seen[a];
+	EXPECT_EQ(DATA_SIZE, covered);
+	free(e.buf);
+}
+
 /* ------------------------------------------------ what a file chooses */
 
 static int dump_config(int fd, uint32_t flags, uint32_t *old)
