@@ -501,7 +501,7 @@ def json_report(tmp):
           (v2.get('pid'), v2.get('card_job'), v2.get('dump_version'), v2.get('job')) == (167, 2, 2, 1),
           json.dumps(v2)[:300])
     check('--json v2: vm-log as the text has it',
-          v2.get('vm_log', [None])[0] == {'op': 'map', 'job': 0, 'start': 0x8fff0000, 'end': 0x8fff1000},
+          (v2.get('vm_log') or [None])[0] == {'op': 'map', 'job': 0, 'start': 0x8fff0000, 'end': 0x8fff1000},
           json.dumps(v2.get('vm_log'))[:300])
     old = reports.get('hang.devcd', {})
     check('--json of a version 1 dump: dump_version 1, pid and card_job null',
@@ -541,6 +541,57 @@ def parses_version_2(tmp):
           r.stderr)
 
 
+def summary_fixes(tmp):
+    """The summary's warp groups give every thread mask among them (with
+    how many warps have it when they differ), each warp as cuda-gdb names
+    it too ("sm C warp W": C the ELF's SM, cluster * cores + core, from the
+    device table's warps per SM), mark a list they cut ("... and N more"),
+    and the time as UTC beside the raw epoch."""
+    import datetime
+    path = os.path.join(DATA, 'hang.devcd')
+    text = open(path).read()
+    r = run(path)
+    epoch = re.search(r'^time: (\d+)\.(\d+)$', text, re.M)
+    utc = datetime.datetime.fromtimestamp(int(epoch[1]), datetime.timezone.utc)
+    want = f'at {utc:%Y-%m-%d %H:%M:%S} UTC ({epoch[1]}.{epoch[2]})'
+    check(f'summary time: {want}', want in r.stdout, r.stdout)
+    want = ('(warps 1 2 3 4 5 6 7; sm 0 warp 1, sm 0 warp 2, sm 0 warp 3, sm 1 warp 0, '
+            'sm 1 warp 1, sm 1 warp 2, sm 1 warp 3; thread mask 0x000000ff)')
+    check('summary names warps as cuda-gdb does', want in r.stdout, r.stdout)
+
+    # Warp 3 runs on half its lanes, warp 6 on a quarter.
+    for wid, m in [(3, '0x0000000f'), (6, '0x00000003')]:
+        at = text.index(f'  - id: {wid}\n')
+        at = text.index('    thread-mask: 0x000000ff', at)
+        text = text[:at] + f'    thread-mask: {m}' + text[at + len('    thread-mask: 0x000000ff'):]
+    path = os.path.join(tmp, 'masks.devcd')
+    open(path, 'w').write(text)
+    r = run(path)
+    want = 'thread masks 0x000000ff (5), 0x0000000f (1), 0x00000003 (1))'
+    check(f'summary gives every mask of a group: {want}', want in r.stdout, r.stdout)
+
+    # 200 warps at one PC: the lists are cut, and say so.
+    head = text[:text.index('\nwarps:\n') + 1]
+    nxt = re.compile(r'\n[a-z-]+:(\n| )').search(text, text.index('\nwarps:\n') + 1)
+    tail = text[nxt.start():]
+    warps = ''.join(f'  - id: {i}\n    cluster: 0\n    core: {i // 4}\n    warp-in-core: {i % 4}\n'
+                    f'    halted: yes\n    halt-cause: 2\n    pc: 0x800000d8\n'
+                    f'    thread-mask: 0x000000ff\n    block: [0, 0, 0]\n' for i in range(200))
+    path = os.path.join(tmp, 'many.devcd')
+    open(path, 'w').write(head + 'warps:\n' + warps + tail.lstrip('\n'))
+    r = run(path)
+    line = [l for l in r.stdout.split('\n') if ' at 0x800000d8' in l]
+    check('a cut warp list says how many it left out',
+          len(line) == 1 and bool(re.search(r'\(warps 0 1 2 .* \.\.\. and \d+ more; sm 0 warp 0, .*'
+                                            r' \.\.\. and \d+ more; thread mask 0x000000ff\)',
+                                            line[0])),
+          r.stdout + r.stderr)
+    if line:
+        shown = re.search(r'\(warps ([\d ]+) \.\.\. and (\d+) more;', line[0])
+        check('the cut list and its count add up to 200',
+              bool(shown) and len(shown[1].split()) + int(shown[2]) == 200, line[0])
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in DUMPS:
@@ -550,6 +601,7 @@ def main():
         fault_buffer(tmp)
         header_fields(tmp)
         parses_version_2(tmp)
+        summary_fixes(tmp)
         json_report(tmp)
         malformed(tmp, 'truncated block', truncated, None, 'cuda-coredump.data')
         malformed(tmp, 'bad character', bad_char, None, 'bos[2].data')
