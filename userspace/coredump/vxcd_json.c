@@ -5,6 +5,7 @@
  * userspace/coredump/vortex-coredump-report.schema.json.  Numbers are JSON
  * numbers (addresses fit in 53 bits); what a dump lacks is null.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,32 @@ static uint64_t num(const struct vxcd_node *n, const char *key)
 	return v;
 }
 
+/* ", \"@name\": " and a number field of @n, or null */
+static void jkv_num(FILE *f, const char *name, const struct vxcd_node *n, const char *key)
+{
+	fprintf(f, ", \"%s\": ", name);
+	jnum(f, n, key);
+}
+
+/* ", \"@name\": " and a text field of @n, or null */
+static void jkv_text(FILE *f, const char *name, const struct vxcd_node *n, const char *key)
+{
+	fprintf(f, ", \"%s\": ", name);
+	jtext(f, vxcd_get(n, key));
+}
+
+/* Fields copied as they are: a JSON name, the text's key, text or number. */
+struct jfield {
+	const char *name, *key;
+	bool text;
+};
+
+static void jfields(FILE *f, const struct vxcd_node *n, const struct jfield *fs, int count)
+{
+	for (int i = 0; i < count; i++)
+		(fs[i].text ? jkv_text : jkv_num)(f, fs[i].name, n, fs[i].key);
+}
+
 static void json_fault(FILE *f, const struct vxcd_node *root)
 {
 	const struct vxcd_node *fi = vxcd_item(vxcd_get(root, "fault-info"), 0);
@@ -111,24 +138,17 @@ static void json_fault(FILE *f, const struct vxcd_node *root)
 	else
 		fprintf(f, "%u, \"cuda_exception_name\": \"%s\"", exc,
 			vx_cuda_exception_name(exc));
-	fputs(", \"warp\": ", f);
-	jnum(f, fi, "warp");
-	fputs(", \"lane\": ", f);
-	jnum(f, fi, "thread");
-	fputs(", \"pc\": ", f);
-	jnum(f, fi, "pc");
-	fputs(", \"address\": ", f);
-	jnum(f, fi, "address");
+	jkv_num(f, "warp", fi, "warp");
+	jkv_num(f, "lane", fi, "thread");
+	jkv_num(f, "pc", fi, "pc");
+	jkv_num(f, "address", fi, "address");
 	fputs(", \"assert\": ", f);
 	if (vxcd_get(fi, "assert")) {
 		fputs("{\"expression\": ", f);
 		jtext(f, vxcd_get(fi, "assert"));
-		fputs(", \"file\": ", f);
-		jtext(f, vxcd_get(fi, "file"));
-		fputs(", \"line\": ", f);
-		jnum(f, fi, "line");
-		fputs(", \"function\": ", f);
-		jtext(f, vxcd_get(fi, "function"));
+		jkv_text(f, "file", fi, "file");
+		jkv_num(f, "line", fi, "line");
+		jkv_text(f, "function", fi, "function");
 		fputc('}', f);
 	} else {
 		fputs("null", f);
@@ -170,12 +190,9 @@ static void json_buffers(FILE *f, const struct vxcd_node *root)
 		data = vxcd_get(bo, "data");
 		fprintf(f, "%s{\"index\": %d, \"iova\": ", i ? ", " : "", i);
 		jnum(f, bo, "iova");
-		fputs(", \"size\": ", f);
-		jnum(f, bo, "size");
-		fputs(", \"flags\": ", f);
-		jnum(f, bo, "flags");
-		fputs(", \"label\": ", f);
-		jtext(f, vxcd_get(bo, "label"));
+		jkv_num(f, "size", bo, "size");
+		jkv_num(f, "flags", bo, "flags");
+		jkv_text(f, "label", bo, "label");
 		fprintf(f, ", \"has_data\": %s}", data ? "true" : "false");
 	}
 	fputc(']', f);
@@ -183,6 +200,11 @@ static void json_buffers(FILE *f, const struct vxcd_node *root)
 
 static void json_warps(FILE *f, const struct vxcd_node *root)
 {
+	static const struct jfield warp_fields[] = {
+		{ "cluster", "cluster", false }, { "core", "core", false },
+		{ "warp_in_core", "warp-in-core", false }, { "pc", "pc", false },
+		{ "thread_mask", "thread-mask", false },
+	};
 	const struct vxcd_node *w;
 	uint32_t block[3];
 	int i;
@@ -191,16 +213,7 @@ static void json_warps(FILE *f, const struct vxcd_node *root)
 	for (i = 0; (w = vxcd_item(vxcd_get(root, "warps"), i)); i++) {
 		fprintf(f, "%s{\"id\": ", i ? ", " : "");
 		jnum(f, w, "id");
-		fputs(", \"cluster\": ", f);
-		jnum(f, w, "cluster");
-		fputs(", \"core\": ", f);
-		jnum(f, w, "core");
-		fputs(", \"warp_in_core\": ", f);
-		jnum(f, w, "warp-in-core");
-		fputs(", \"pc\": ", f);
-		jnum(f, w, "pc");
-		fputs(", \"thread_mask\": ", f);
-		jnum(f, w, "thread-mask");
+		jfields(f, w, warp_fields, sizeof(warp_fields) / sizeof(*warp_fields));
 		fprintf(f, ", \"halted\": %s",
 			vxcd_get(w, "halted") && !strcmp(vxcd_get(w, "halted")->value, "yes") ?
 			"true" : "false");
@@ -241,6 +254,12 @@ static void json_vm_log(FILE *f, const struct vxcd_node *root)
  */
 void vxcd_json(const struct vxcd_dump *d, FILE *f)
 {
+	static const struct jfield header_fields[] = {
+		{ "kernel", "kernel", true }, { "revision", "revision", true },
+		{ "time", "time", true }, { "comm", "comm", true },
+		{ "cmdline", "cmdline", true }, { "pid", "pid", false }, { "job", "job", false },
+		{ "card_job", "card-job", false }, { "error", "error", true },
+	};
 	const struct vxcd_node *root = d->root;
 
 	fprintf(f, "{\"report_version\": %d, \"dump_version\": ", VXCD_JSON_VERSION);
@@ -248,24 +267,7 @@ void vxcd_json(const struct vxcd_dump *d, FILE *f)
 		jnum(f, root, "dump-version");
 	else
 		fputs("1", f);
-	fputs(", \"kernel\": ", f);
-	jtext(f, vxcd_get(root, "kernel"));
-	fputs(", \"revision\": ", f);
-	jtext(f, vxcd_get(root, "revision"));
-	fputs(", \"time\": ", f);
-	jtext(f, vxcd_get(root, "time"));
-	fputs(", \"comm\": ", f);
-	jtext(f, vxcd_get(root, "comm"));
-	fputs(", \"cmdline\": ", f);
-	jtext(f, vxcd_get(root, "cmdline"));
-	fputs(", \"pid\": ", f);
-	jnum(f, root, "pid");
-	fputs(", \"job\": ", f);
-	jnum(f, root, "job");
-	fputs(", \"card_job\": ", f);
-	jnum(f, root, "card-job");
-	fputs(", \"error\": ", f);
-	jtext(f, vxcd_get(root, "error"));
+	jfields(f, root, header_fields, sizeof(header_fields) / sizeof(*header_fields));
 	fputs(", \"fault\": ", f);
 	json_fault(f, root);
 	fputs(", \"buffers\": ", f);
@@ -274,7 +276,6 @@ void vxcd_json(const struct vxcd_dump *d, FILE *f)
 	json_warps(f, root);
 	fputs(", \"vm_log\": ", f);
 	json_vm_log(f, root);
-	fputs(", \"not_captured\": ", f);
-	jtext(f, vxcd_get(root, "not-captured"));
+	jkv_text(f, "not_captured", root, "not-captured");
 	fputs("}\n", f);
 }
