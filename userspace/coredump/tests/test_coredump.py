@@ -498,7 +498,7 @@ def json_report(tmp):
         reports[name] = rep
     v2 = reports.get('fault_illegal_v2.devcd', {})
     check('--json v2: pid, card job, dump version',
-          (v2.get('pid'), v2.get('card_job'), v2.get('dump_version'), v2.get('job')) == (167, 2, 2, 1),
+          (v2.get('pid'), v2.get('card_job'), v2.get('dump_version'), v2.get('job')) == (165, 2, 2, 1),
           json.dumps(v2)[:300])
     check('--json v2: vm-log as the text has it',
           (v2.get('vm_log') or [None])[0] == {'op': 'map', 'job': 0, 'start': 0x8fff0000, 'end': 0x8fff1000},
@@ -529,6 +529,48 @@ def json_report(tmp):
         bad = json.loads(json.dumps(v2))
         mutate(bad)
         check(f'the schema refuses a report with {what}', bool(schema_errors(bad, schema)))
+
+
+def zero_tails(tmp):
+    """A version 2 dump's ELF keeps each buffer's zero tail in a
+    .cudbg.global.N.tail section, the tails sharing one run of zeros in
+    the file: every buffer's captured bytes are covered (the text's block,
+    zero padded to the buffer's size), and the r400 rewrite gives each
+    section its own bytes, equal to the r550's."""
+    path = os.path.join(DATA, 'fault_illegal_v2.devcd')
+    text = open(path).read()
+    elf, r400 = os.path.join(tmp, 'v2.elf'), os.path.join(tmp, 'v2r400.elf')
+    r = run('--extract-elf', elf, path)
+    secs = elf_sections(open(elf, 'rb').read()) if r.returncode == 0 else {}
+    r = run('--extract-elf', r400, '--cuda-layout', 'r400', path)
+    check('--cuda-layout r400 of a dump with zero tails', r.returncode == 0, r.stderr)
+    old = elf_sections(open(r400, 'rb').read()) if r.returncode == 0 else {}
+    check('r400 keeps every global section byte for byte',
+          bool(secs) and all(old.get(n, (0, None))[1] == d for n, (_, d) in secs.items()
+                             if n.startswith('.cudbg.global')), sorted(old)[:5])
+    for m in re.finditer(r'  - iova: (0x[0-9a-f]+)\n    size: (\d+)\n(?:    (?!data).*\n)*'
+                         r'(?:    data: !!ascii85 \|\n((?:      .*\n)+))?', text):
+        iova, size = int(m[1], 16), int(m[2])
+        want = a85_words(m[3] or '').ljust(size, b'\0')
+        got = bytearray(size)
+        seen = 0
+        hdrs = elf_headers(open(elf, 'rb').read()) if secs else []
+        for name, addr, data in hdrs:
+            if name.startswith('.cudbg.global') and iova <= addr < iova + size:
+                got[addr - iova:addr - iova + len(data)] = data
+                seen += len(data)
+        check(f'ELF global sections cover bo at 0x{iova:x}: {size} bytes',
+              seen == size and bytes(got) == want, f'{seen} of {size}')
+
+
+def elf_headers(buf):
+    """[(name, sh_addr, bytes)] of an ELF64's sections, read with struct alone."""
+    shoff, = struct.unpack_from('<Q', buf, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', buf, 0x3a)
+    hdrs = [struct.unpack_from('<IIQQQQIIQQ', buf, shoff + i * shentsize) for i in range(shnum)]
+    stroff = hdrs[shstrndx][4]
+    return [(buf[stroff + h[0]:buf.index(b'\0', stroff + h[0])].decode(), h[3], buf[h[4]:h[4] + h[5]])
+            for h in hdrs[1:]]
 
 
 def parses_version_2(tmp):
@@ -601,6 +643,7 @@ def main():
         fault_buffer(tmp)
         header_fields(tmp)
         parses_version_2(tmp)
+        zero_tails(tmp)
         summary_fixes(tmp)
         json_report(tmp)
         malformed(tmp, 'truncated block', truncated, None, 'cuda-coredump.data')
