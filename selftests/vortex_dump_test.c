@@ -740,6 +740,39 @@ TEST_F_TIMEOUT(dump, vm_log_shows_the_unmap_before_the_fault, 60)
 	EXPECT_EQ(0, pte[n - 1] & VX_PTE_V);	/* the walk ends on an invalid PTE */
 }
 
+/*
+ * The same through VM_BIND: a page of the data buffer mapped at a chosen
+ * address and unmapped again (no job of the file yet, so at once), then a
+ * load from it.  The vm-log's last two entries are that map and unmap.
+ */
+TEST_F_TIMEOUT(dump, vm_log_shows_a_vm_bind_unmap_before_the_fault, 60)
+{
+	const uint64_t va = 0x10000000;
+	char map[160], unmap[96];
+	const char *log, *u;
+
+	vx_cmd(_vx_vm_bind(self->fd, DRM_VORTEX_VM_BIND_OP_MAP, self->data, 0, va, 4096,
+			   DRM_VORTEX_VM_BIND_READ | DRM_VORTEX_VM_BIND_WRITE));
+	vx_cmd(_vx_vm_bind(self->fd, DRM_VORTEX_VM_BIND_OP_UNMAP, 0, 0, va, 4096, 0));
+	self->data_map[0] = va + 8;
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_load, sizeof(prog_load)));
+	ASSERT_NE(NULL, self->text);
+	EXPECT_EQ(VX_ERR_LOAD_PAGE_FAULT, num(section(self->text, "fault-info"), "cause"));
+	EXPECT_EQ(va + 8, num(section(self->text, "fault-info"), "address"));
+	log = section(self->text, "vm-log");
+	ASSERT_NE(NULL, log);
+	snprintf(map, sizeof(map), "  - map:0: 0x%016llx-0x%016llx\n  - unmap:0: 0x%016llx-0x%016llx\n",
+		 (unsigned long long)va, (unsigned long long)va + 4096,
+		 (unsigned long long)va, (unsigned long long)va + 4096);
+	snprintf(unmap, sizeof(unmap), "  - unmap:0: 0x%016llx-0x%016llx\n",
+		 (unsigned long long)va, (unsigned long long)va + 4096);
+	u = strstr(log, map);
+	ASSERT_NE(NULL, u) TH_LOG("no \"%s\" in vm-log", map);
+	u = strstr(u, unmap);
+	ASSERT_NE(NULL, u);
+	EXPECT_NE(0, strncmp(u + strlen(unmap), "  - ", 4));	/* the last entry */
+}
+
 static int set_label(int fd, uint32_t handle, const char *label)
 {
 	struct drm_vortex_bo_set_label l = {
