@@ -57,8 +57,8 @@ GUEST_FILES :=		# other files copied into the guest's /vortex
 RV_KERNELS :=		# device ELF programs
 BENCHES :=		# benchmark binaries (host)
 
-.PHONY: all check demo debug-shell bench module host-tests guest clean distclean help \
-	install install-dkms
+.PHONY: all check demo debug-shell bench module host-tests guest clean distclean help
+.PHONY: install install-dkms
 all: module host-all
 
 include qemu-device/sim.mk
