@@ -71,6 +71,15 @@ static const uint32_t prog_jump[] = {
 };
 #define JUMP_PC		8
 
+/* The hex words (up to 3) of a "ptes:" value, to its line's end; how many. */
+static int ptes_of(const char *v, unsigned int *out)
+{
+	char line[64];
+
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(v, "\n"), v);
+	return sscanf(line, "%x %x %x", &out[0], &out[1], &out[2]);
+}
+
 /* t0 = arg[0], then a store through it at +8 */
 static const uint32_t prog_store[] = {
 	LW(T0, A0, 0),
@@ -638,7 +647,7 @@ TEST_F_TIMEOUT(dump, misaligned_jump_faults_on_the_jump, 60)
 TEST_F_TIMEOUT(dump, page_fault_dump_walks_the_page_tables, 60)
 {
 	uint64_t ro_addr, vram_base, vram_size, leaf;
-	unsigned int l1, l0;
+	unsigned int l1, l0, pte[3];
 	const char *f, *pt, *v;
 	struct elf_view e;
 	int i, nexc = 0;
@@ -661,7 +670,9 @@ TEST_F_TIMEOUT(dump, page_fault_dump_walks_the_page_tables, 60)
 	EXPECT_EQ(ro_addr, num(pt, "va"));
 	v = field(pt, "ptes");
 	ASSERT_NE(NULL, v);
-	ASSERT_EQ(2, sscanf(v, "%x %x", &l1, &l0)) TH_LOG("ptes: %.40s", v);
+	ASSERT_EQ(2, ptes_of(v, pte)) TH_LOG("ptes: %.40s", v);
+	l1 = pte[0];
+	l0 = pte[1];
 	EXPECT_EQ(VX_PTE_V, l1 & (VX_PTE_V | VX_PTE_R | VX_PTE_W | VX_PTE_X));
 	EXPECT_LE(vram_base, (uint64_t)VX_PTE_PPN(l1) << VX_PAGE_SHIFT);
 	EXPECT_GT(vram_base + vram_size, (uint64_t)VX_PTE_PPN(l1) << VX_PAGE_SHIFT);
@@ -692,6 +703,35 @@ TEST_F_TIMEOUT(dump, page_fault_dump_walks_the_page_tables, 60)
 }
 
 /*
+ * A buffer of 4 MiB is mapped with a megapage (vortex_vm.c: 4 MiB aligned,
+ * a level-1 leaf): the walk of a store into its read-only middle ends at
+ * level 1, on that leaf, "ptes:" one entry.
+ */
+TEST_F_TIMEOUT(dump, page_fault_dump_walks_a_megapage, 60)
+{
+	unsigned int pte[3];
+	const char *pt, *v;
+	uint64_t addr;
+	uint32_t bo;
+
+	vx_cmd(_vx_bo_create(self->fd, 4 << 20, DRM_VORTEX_BO_GPU_READ_ONLY, &bo, &addr));
+	ASSERT_EQ(0, addr & ((4 << 20) - 1));
+	self->data_map[0] = addr + 0x123450;
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_store, sizeof(prog_store)));
+	ASSERT_NE(NULL, self->text);
+	EXPECT_EQ(VX_ERR_STORE_PAGE_FAULT, num(section(self->text, "fault-info"), "cause"));
+	pt = section(self->text, "pgtable-fault-info");
+	ASSERT_NE(NULL, pt);
+	EXPECT_EQ(addr + 0x123450, num(pt, "va"));
+	v = field(pt, "ptes");
+	ASSERT_NE(NULL, v);
+	ASSERT_EQ(1, ptes_of(v, pte)) TH_LOG("ptes: %.40s", v);
+	EXPECT_EQ(VX_PTE_MAKE(addr >> VX_PAGE_SHIFT, VX_PTE_V | VX_PTE_R | VX_PTE_X |
+			      VX_PTE_U | VX_PTE_A | VX_PTE_D), pte[0]);
+	_vx_bo_close(self->fd, bo);
+}
+
+/*
  * Use after unmap: a buffer whose handle the program closed (no job of
  * the file running, so its mapping goes at once, vortex_vm.c) and a kernel
  * that loads from it.  The dump's vm-log (msm's format, "op:job:
@@ -703,7 +743,7 @@ TEST_F_TIMEOUT(dump, vm_log_shows_the_unmap_before_the_fault, 60)
 {
 	char map[96], unmap[96];
 	const char *log, *m, *u, *f, *v, *end;
-	unsigned int pte[2];
+	unsigned int pte[3];
 	uint64_t addr;
 	uint32_t bo;
 	int n;
@@ -735,7 +775,7 @@ TEST_F_TIMEOUT(dump, vm_log_shows_the_unmap_before_the_fault, 60)
 
 	v = field(section(self->text, "pgtable-fault-info"), "ptes");
 	ASSERT_NE(NULL, v);
-	n = sscanf(v, "%x %x", &pte[0], &pte[1]);
+	n = ptes_of(v, pte);
 	ASSERT_LE(1, n);
 	EXPECT_EQ(0, pte[n - 1] & VX_PTE_V);	/* the walk ends on an invalid PTE */
 }
