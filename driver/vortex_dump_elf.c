@@ -295,7 +295,7 @@ static size_t elfw_label_note(u8 *at, const struct vortex_dump_bo *b)
 {
 	size_t name = ALIGN(sizeof(VORTEX_NOTE_NAME), 4);
 	size_t desc = 16 + ALIGN(strlen(b->label) + 1, 4);
-	Elf64_Nhdr nh = {
+	struct elf64_note nh = {
 		.n_namesz = sizeof(VORTEX_NOTE_NAME),
 		.n_descsz = desc,
 		.n_type = VORTEX_NOTE_BO_LABEL,
