@@ -54,8 +54,9 @@ extern unsigned int vortex_job_timeout_ms;
  *    session's event queue, &vortex_debug.ev_lock).
  *
  * A path may skip levels but never go back up one.  The other locks
- * (&vortex_device.mm_lock, users_lock, tlb_lock, the dump slot's) are
- * leaves: nothing listed here is taken under them.
+ * (&vortex_device.mm_lock, users_lock, tlb_lock, a space's jobs_lock and
+ * log_lock, the dump slot's) are leaves: nothing listed here is taken
+ * under them.
  */
 
 /**
