@@ -6,6 +6,9 @@
 #   make demo         boot the simulated card and show it working
 #   make bench        print the benchmark figures
 #   make debug-shell  a guest with the debug servers, for gdb-multiarch on the host
+#   make install      tools, libraries, headers, pkg-config files and vortex.ko
+#                     (PREFIX=/usr/local, DESTDIR=, KDIR= the running kernel's)
+#   make install-dkms vortex.ko's sources, built by DKMS for every kernel
 #   make all          the module and every host-built program (the default)
 #   make module       vortex.ko against the cached Debian headers (KDIR= another tree)
 #   make host-tests   build and run the host test suites
@@ -54,7 +57,8 @@ GUEST_FILES :=		# other files copied into the guest's /vortex
 RV_KERNELS :=		# device ELF programs
 BENCHES :=		# benchmark binaries (host)
 
-.PHONY: all check demo debug-shell bench module host-tests guest clean distclean help
+.PHONY: all check demo debug-shell bench module host-tests guest clean distclean help \
+	install install-dkms
 all: module host-all
 
 include qemu-device/sim.mk
@@ -67,7 +71,8 @@ include userspace/dmserver/dmserver.mk
 include userspace/coredump/coredump.mk
 
 # The bench's own judge: scripts/tap.py decides every verdict.
-HOST_TESTS += scripts/tests/test_tap.py scripts/tests/test_make_help.py
+HOST_TESTS += scripts/tests/test_tap.py scripts/tests/test_make_help.py \
+	scripts/tests/test_install.sh
 
 host-all: $(HOST_TESTS) $(GUEST_TESTS) $(GUEST_FILES) $(RV_KERNELS) $(BENCHES)
 
@@ -82,6 +87,16 @@ debug-shell:
 
 bench:
 	@$(TOP)/scripts/bench.sh
+
+# Installing is for the machine's own kernel, not the guest's.
+PREFIX ?= /usr/local
+install: export KDIR ?= /lib/modules/$(shell uname -r)/build
+install: all
+	@$(TOP)/scripts/install.sh --prefix $(PREFIX) --kdir $(KDIR) \
+		$(if $(DESTDIR),--destdir $(DESTDIR))
+
+install-dkms:
+	@$(TOP)/scripts/install.sh --dkms $(if $(DESTDIR),--destdir $(DESTDIR))
 
 # The module, against the cached Debian headers (KDIR= overrides).
 module:

@@ -1,7 +1,7 @@
 # fragment: see top-level Makefile
 
 # --- userspace helper: launch overhead and BO throughput (guest, static)
-$(O)/guest/bench/launch_bench: bench/launch_bench.c $(US_LIB) $(US_HDRS)
+$(O)/guest/bench/launch_bench: bench/launch_bench.c bench/bench_stats.h $(US_LIB) $(US_HDRS)
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) $(US_INC) $(GUEST_INC) -o $@ $< $(US_LIB)
 
@@ -32,3 +32,12 @@ $(O)/host/bench/launch_sim_bench: bench/launch_sim_bench.c $(LIBVXSIM) \
 	$(HOST_CC) $(SIM_TEST_CFLAGS) -o $@ $< $(LIBVXSIM) -lm
 
 BENCHES += $(O)/host/bench/launch_sim_bench
+
+# --- guest: a launch in Vortex's model, raw and through libvortexrt
+$(O)/guest/bench/launch_cores_bench: bench/launch_cores_bench.c bench/bench_stats.h \
+		$(VXRT_LIB) $(VXRT_HDRS)
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) -I$(TOP)/$(VXRT_DIR) -I$(TOP)/$(VXRT_DIR)/include/vortex $(VXRT_INC) \
+		$(GUEST_INC) -I$(TOP)/uapi -o $@ $< $(VXRT_LIB)
+
+GUEST_FILES += $(O)/guest/bench/launch_cores_bench

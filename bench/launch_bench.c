@@ -57,52 +57,11 @@
 #include "drm.h"
 #include "vortex_accel.h"
 #include "vortex.h"
+#include "bench_stats.h"
 
 #define BENCH_WARMUP	100	/* iterations not recorded */
 #define BENCH_CLIENTS	8
 #define CLIENT_WARMUP	10
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* @p-quantile (0..1) of @n >= 1 sorted values, nearest rank. */
-static double percentile(const double *sorted, int n, double p)
-{
-	return sorted[(int)(p * (n - 1) + 0.5)];
-}
-
-/* "name: median (p10, p90, min, n)" of @v, which is left as it is. */
-static int print_stats(const char *name, const double *v, int n)
-{
-	double *s;
-
-	if (n < 1) {
-		printf("%s: n/a (0 samples)\n", name);
-		return 0;
-	}
-	s = malloc(n * sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	printf("%s: %.2f (p10 %.2f, p90 %.2f, min %.2f, %d samples)\n", name,
-	       percentile(s, n, 0.5), percentile(s, n, 0.1),
-	       percentile(s, n, 0.9), s[0], n);
-	free(s);
-	return 0;
-}
 
 /*
  * One device's launches of the empty kernel: a SUBMIT request filled once

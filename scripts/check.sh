@@ -10,6 +10,9 @@
 # Closes with 'N passed, N failed, N skipped'; non-zero exit on any failure.
 #
 # VX_TOPOLOGIES="C,K,W,T ..." overrides the guest topologies.
+# VX_GUEST_JOBS=N boots up to N guests at a time (default: the CPU count,
+# at most 2: each TCG guest with one vCPU keeps one host CPU busy, and the
+# tests' timing margins assume it gets one).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$VX_TOP"
@@ -36,17 +39,36 @@ done
 mapfile -t host_args < <(vx_stage host-tests scripts/run-host-tests.sh "$results/host" $host_tests)
 
 guest_args=()
-# guest_boot NAME PROGRAMS RUN-GUEST-ARGS...: one boot, and what it must report.
+guest_jobs=${VX_GUEST_JOBS:-$(( $(nproc) < 2 ? 1 : 2 ))}
+# guest_slot: returns once fewer than $guest_jobs boots are running.
+guest_slot() {
+	while [ "$(jobs -rp | wc -l)" -ge "$guest_jobs" ]; do
+		wait -n || true
+	done
+}
+# guest_boot NAME PROGRAMS RUN-GUEST-ARGS...: one boot, in the background
+# (guest_slot), and what it must report.
 guest_boot() {
 	local name=$1 programs=$2 dir=$results/guest-${1//,/-}
 	shift 2
-	vx_stage "guest $name" scripts/run-guest.sh --out "$dir" "$@" || true
+	guest_slot
+	VX_NO_TICKER=1 vx_stage "guest $name" scripts/run-guest.sh --out "$dir" "$@" &
 	guest_args+=(--guest "guest[$name]=$dir/results.log,$dir/console.log")
 	expect+=(--expect "guest[$name]")
 	for t in $programs; do
 		expect+=(--expect "guest[$name]/$(basename "$t")")
 	done
 }
+
+# The debug servers in a guest, driven from the host: gdb-multiarch against
+# vortex-gdbserver, the scripted client against vortex-dmserver.  The
+# longest boot (a person's pace), so it starts first.
+guest_slot
+VX_NO_TICKER=1 vx_stage "guest debug" scripts/debug-e2e.sh "$results/guest-debug" \
+	> "$results/debug.args" &
+expect+=(--expect gdb_guest --expect gdb_readme --expect dmserver_guest --expect gdb_vortex_model
+	 --expect "guest[debug]"
+	 --expect "guest[debug]/debug-servers")
 
 for topo in $topologies; do
 	guest_boot "$topo" "$guest_tests" --topology "$topo"
@@ -70,11 +92,9 @@ guest_boot slub-smp2 "vortex_reliability_test vortex_debug_test vortex_vm_test v
 	--smp 2 --tests vortex_reliability_test,vortex_debug_test,vortex_vm_test,vortex_vmbind_test \
 	--append "slub_debug=FZPU"
 
-# The debug servers in a guest, driven from the host: gdb-multiarch against
-# vortex-gdbserver, the scripted client against vortex-dmserver.
-mapfile -t debug_args < <(vx_stage "guest debug" scripts/debug-e2e.sh "$results/guest-debug")
-expect+=(--expect gdb_guest --expect gdb_readme --expect dmserver_guest --expect "guest[debug]"
-	 --expect "guest[debug]/debug-servers")
+# Every boot has ended.
+wait
+mapfile -t debug_args < "$results/debug.args"
 
 # Debian's newest kernel (docs/kernels.md): picked at run time, the module
 # built in that kernel's build root, its own initramfs with the same test

@@ -8,10 +8,11 @@
 # typed at human speed through a pty after a client that gave up (suite
 # gdb_readme; the guest restarts the stub for every client), the scripted
 # DM client against the bridge (suite dmserver_guest), in that order since
-# the card has one debug session.  Then tells the guest to finish, which reports how
+# the card has one debug session; last, gdb-multiarch on a Vortex binary
+# launched in Vortex's model (suite gdb_vortex_model, a second stub).  Then tells the guest to finish, which reports how
 # the servers ended, unloads the module and hands over its kernel log.
 #
-#   debug-e2e.sh OUTDIR     prints the tap.py arguments of the four suites
+#   debug-e2e.sh OUTDIR     prints the tap.py arguments of the five suites
 #
 # Needs VX_QEMU, VX_KERNEL and VX_INITRD (scripts/prepare.sh).
 set -euo pipefail
@@ -24,17 +25,17 @@ gdb_readme=$VX_TOP/userspace/gdbstub/tests/readme_gdb.py
 dm_e2e=$VX_TOP/userspace/dmserver/tests/dmserver_e2e.py
 ready_timeout=300
 
-# Three free TCP ports of 127.0.0.1 (the kernel picks them; a race with
+# Four free TCP ports of 127.0.0.1 (the kernel picks them; a race with
 # another program binding one in between only fails this run, loudly).
-read -r gdb_port dm_port ctl_port < <(python3 -c '
+read -r gdb_port dm_port ctl_port gdbvx_port < <(python3 -c '
 import socket
-ss = [socket.socket() for _ in range(3)]
+ss = [socket.socket() for _ in range(4)]
 for s in ss:
     s.bind(("127.0.0.1", 0))
 print(*[s.getsockname()[1] for s in ss])')
 
 "$VX_TOP/scripts/run-guest.sh" --mode debugtest --out "$out" --timeout 900 \
-	--debug-ports "$gdb_port,$dm_port,$ctl_port" > "$out/run-guest.log" 2>&1 &
+	--debug-ports "$gdb_port,$dm_port,$ctl_port,$gdbvx_port" > "$out/run-guest.log" 2>&1 &
 guest=$!
 
 waited=0
@@ -60,6 +61,8 @@ suite gdb_guest "$gdb_e2e" --connect "127.0.0.1:$gdb_port" \
 suite gdb_readme "$gdb_readme" --readme "$VX_TOP/README.md" --top "$VX_TOP" \
 	--elf "$VX_TOP/$O/riscv/vecadd.elf" --port "$gdb_port" --log "$out/gdb_readme.pty"
 suite dmserver_guest "$dm_e2e" --connect "127.0.0.1:$dm_port"
+suite gdb_vortex_model "$VX_TOP/userspace/gdbstub/tests/vortex_model_gdb.py" \
+	--connect "127.0.0.1:$gdbvx_port"
 
 # "finish" on the control port, held until the guest has read it (QEMU
 # leaves it in the socket while the guest has the port closed, and the

@@ -22,6 +22,7 @@ groups=(
 	"userspace: libdrm-dev"
 	"crash dump decoder: zlib1g-dev gdb-multiarch"
 	"debugger sessions at human speed: python3-pexpect"
+	"packaging (make install, DKMS): dkms"
 )
 bpo_pkgs=(meson python3-pycotap)
 

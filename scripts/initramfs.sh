@@ -65,7 +65,7 @@ for t in "${tests[@]}"; do
 done
 for f in "${files[@]}"; do
 	case $f in
-	*.elf) install -m 644 "$f" "$root/vortex/kernels/" ;;
+	*.elf | *.vxbin) install -m 644 "$f" "$root/vortex/kernels/" ;;
 	*) install -m 755 "$f" "$root/vortex/bin/" ;;
 	esac
 done

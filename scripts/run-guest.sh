@@ -16,10 +16,12 @@
 #     --mode MODE          test (default), demo, shell (interactive), debug
 #                          (interactive, with the debug servers listening) or
 #                          debugtest (the servers, for scripts/debug-e2e.sh)
-#     --debug-ports G,D,C  host TCP ports (127.0.0.1) of the guest's
+#     --debug-ports G,D,C[,V]  host TCP ports (127.0.0.1) of the guest's
 #                          virtio-serial ports vortex.gdb (vortex-gdbserver),
-#                          vortex.dm (vortex-dmserver) and vortex.ctl (the
-#                          host tells a debugtest guest to finish); needed
+#                          vortex.dm (vortex-dmserver), vortex.ctl (the
+#                          host tells a debugtest guest to finish) and,
+#                          optionally, vortex.gdbvx (vortex-gdbserver on a
+#                          Vortex binary launched in Vortex's model); needed
 #                          by the debug modes
 #     --tests A,B          run only these test programs
 #     --timeout SEC        kill QEMU after SEC seconds (default 900)
@@ -77,10 +79,10 @@ qemu=(
 # Debian kernel has virtio_console built in, so the guest needs no module.
 case $mode in
 debug|debugtest)
-	IFS=, read -r gdb_port dm_port ctl_port <<<"$dports"
-	[ -n "$ctl_port" ] || vx_die "--mode $mode needs --debug-ports G,D,C"
+	IFS=, read -r gdb_port dm_port ctl_port gdbvx_port <<<"$dports"
+	[ -n "$ctl_port" ] || vx_die "--mode $mode needs --debug-ports G,D,C[,V]"
 	qemu+=(-device virtio-serial-pci,id=vxser)
-	for p in gdb:$gdb_port dm:$dm_port ctl:$ctl_port; do
+	for p in gdb:$gdb_port dm:$dm_port ctl:$ctl_port ${gdbvx_port:+gdbvx:$gdbvx_port}; do
 		qemu+=(-chardev "socket,id=vx${p%%:*},host=127.0.0.1,port=${p#*:},server=on,wait=off"
 		       -device "virtserialport,bus=vxser.0,chardev=vx${p%%:*},name=vortex.${p%%:*}")
 	done

@@ -169,9 +169,7 @@ TEST_F(vxrt, vecadd)
 TEST_F(vxrt, vxbin_upload)
 {
 	struct vx_elf_layout l;
-	const Elf32_Ehdr *eh;
-	const Elf32_Phdr *ph;
-	uint64_t hdr[2], size, filesz = 0;
+	uint64_t hdr[2], size, filesz;
 	vx_buffer_h k;
 	char *elf, *bin;
 	FILE *f;
@@ -189,12 +187,9 @@ TEST_F(vxrt, vxbin_upload)
 	ASSERT_NE(NULL, bin);
 	ASSERT_EQ(0, vx_elf_build(elf, size, &l, 0x80000000, bin + 16));
 	/* The file's bytes (read only once loaded), then the bss (read-write). */
-	eh = (const Elf32_Ehdr *)elf;
-	ph = (const Elf32_Phdr *)(elf + eh->e_phoff);
-	for (int i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type == PT_LOAD)
-			filesz = ph[i].p_vaddr - l.vaddr_lo + ph[i].p_filesz;
+	filesz = l.filesz;
 	ASSERT_LT(0, filesz);
+	ASSERT_LT(filesz, l.size);
 	hdr[0] = 0x80000000;
 	hdr[1] = 0x80000000 + l.size;
 	memcpy(bin, hdr, 16);

@@ -88,11 +88,32 @@ $(US_LIB): $(US_LIB_OBJS)
 include $(US_DIR)/vxrt/vxrt.mk
 
 # ----------------------------------------------------------- vortex-run
-$(O)/guest/vortex-run: $(US_DIR)/tools/vortex-run.c $(US_LIB) $(US_HDRS) \
+# Two halves: the project's kernels through libvortex, Vortex binaries
+# through libvortexrt; each compiles against its own <vortex.h>.
+$(O)/userspace/tools/vortex_run_vxbin.o: $(US_DIR)/tools/vortex_run_vxbin.c \
+		$(US_DIR)/tools/vortex_run_vxbin.h $(VXRT_HDRS)
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(HOST_CFLAGS) -I$(TOP)/$(VXRT_DIR)/include/vortex $(GUEST_INC) -c -o $@ $<
+
+$(O)/guest/vortex-run: $(US_DIR)/tools/vortex-run.c $(US_DIR)/tools/vortex_run_vxbin.h \
+		$(O)/userspace/tools/vortex_run_vxbin.o $(US_LIB) $(VXRT_LIB) $(US_HDRS) \
 		$(TESTLIB_SAMPLES) $(TESTLIB_HDRS)
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) $(US_INC) $(TESTLIB_INC) $(GUEST_INC) -o $@ $< \
-		$(US_LIB) $(TESTLIB_SAMPLES) -lm
+		$(O)/userspace/tools/vortex_run_vxbin.o $(US_LIB) $(VXRT_LIB) \
+		$(TESTLIB_SAMPLES) -lm
+
+# elf2vxbin (host): a kernel ELF as a Vortex binary (.vxbin); built for the
+# Vortex-style kernels, which also ship as .vxbin.
+$(O)/host/elf2vxbin: $(US_DIR)/tools/elf2vxbin.c $(US_DIR)/lib/vx_elf.c $(US_DIR)/lib/vx_elf.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -I$(TOP)/$(US_DIR)/lib -o $@ $< $(US_DIR)/lib/vx_elf.c
+
+VXS_VXBINS := $(VXS_KERNEL_NAMES:%=$(RV_KDIR)/%.vxbin)
+$(VXS_VXBINS): %.vxbin: %.elf $(O)/host/elf2vxbin
+	$(O)/host/elf2vxbin $< $@
+
+GUEST_FILES += $(VXS_VXBINS)
 
 GUEST_FILES += $(O)/guest/vortex-run
 

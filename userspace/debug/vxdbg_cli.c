@@ -288,6 +288,12 @@ static void print_event(struct vxdbg_cli *c, const struct vxdbg_event *ev)
 			(unsigned long long)ev->u.elf_image_loaded.load_addr);
 		break;
 	case VXDBG_EVENT_KERNEL_READY:
+		if (!ev->u.kernel_ready.grid_dim.x) {	/* DRM_VORTEX_SUBMIT_CORES */
+			fprintf(c->out, "[job %llu launched in Vortex's model: warp 0 lane 0 "
+				"of every core, entry %s]\n", (unsigned long long)ev->grid_id,
+				loc_str(c, ev->u.kernel_ready.function_entry, loc, sizeof(loc)));
+			break;
+		}
 		fprintf(c->out, "[job %llu launched: grid %ux%ux%u, block %ux%ux%u, entry %s]\n",
 			(unsigned long long)ev->grid_id, ev->u.kernel_ready.grid_dim.x,
 			ev->u.kernel_ready.grid_dim.y, ev->u.kernel_ready.grid_dim.z,

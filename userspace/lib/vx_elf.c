@@ -96,7 +96,7 @@ int vx_elf_parse(const void *elf, size_t len, struct vx_elf_layout *out)
 {
 	const Elf32_Ehdr *eh = vx_elf_header(elf, len);
 	const Elf32_Phdr *ph;
-	uint64_t lo = UINT64_MAX, hi = 0;
+	uint64_t lo = UINT64_MAX, hi = 0, fhi = 0;
 	uint32_t align = 4, roff, rsize;
 	int ret;
 
@@ -114,6 +114,8 @@ int vx_elf_parse(const void *elf, size_t len, struct vx_elf_layout *out)
 			lo = ph[i].p_vaddr;
 		if ((uint64_t)ph[i].p_vaddr + ph[i].p_memsz > hi)
 			hi = (uint64_t)ph[i].p_vaddr + ph[i].p_memsz;
+		if (ph[i].p_filesz && (uint64_t)ph[i].p_vaddr + ph[i].p_filesz > fhi)
+			fhi = (uint64_t)ph[i].p_vaddr + ph[i].p_filesz;
 		if (ph[i].p_align > align)
 			align = ph[i].p_align;
 	}
@@ -125,6 +127,7 @@ int vx_elf_parse(const void *elf, size_t len, struct vx_elf_layout *out)
 	memset(out, 0, sizeof(*out));
 	out->vaddr_lo = lo;
 	out->size = hi - lo;
+	out->filesz = fhi > lo ? fhi - lo : 0;
 	out->align = align > 4096 ? 4096 : align;
 	out->entry = eh->e_entry - lo;
 	out->pie = eh->e_type == ET_DYN;

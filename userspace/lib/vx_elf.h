@@ -13,6 +13,8 @@
  * struct vx_elf_layout - what a kernel binary needs in VRAM
  * @vaddr_lo: lowest PT_LOAD address (0 for the project's binaries)
  * @size: bytes from @vaddr_lo to the end of the highest PT_LOAD (memsz)
+ * @filesz: bytes from @vaddr_lo to the end of the last file-backed byte: what
+ *	a .vxbin holds, the rest up to @size being bss
  * @align: largest PT_LOAD alignment, at most 4096
  * @entry: e_entry - @vaddr_lo
  * @pie: ET_DYN: can be loaded anywhere; ET_EXEC only at @vaddr_lo
@@ -21,6 +23,7 @@
 struct vx_elf_layout {
 	uint32_t vaddr_lo;
 	uint32_t size;
+	uint32_t filesz;
 	uint32_t align;
 	uint32_t entry;
 	int pie;

@@ -11,6 +11,10 @@
  * tests use.  For any other kernel the
  * positional arguments after the ELF are 32-bit words of its argument
  * block, and nothing is checked beyond the job's status.
+ *
+ * A Vortex binary (PROGRAM.vxbin, as upstream Vortex builds its kernels)
+ * runs in Vortex's launch model instead, with an argument file:
+ * vortex_run_vxbin.c.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,12 +25,8 @@
 #include <time.h>
 
 #include "vortex.h"
+#include "vortex_run_vxbin.h"
 #include "vx_samples.h"
-
-/* Exit codes besides EXIT_SUCCESS / EXIT_FAILURE (usage, setup). */
-#define EXIT_WRONG	2	/* the job ran but its results are wrong */
-#define EXIT_TIMEDOUT	3	/* the job hung and the driver stopped it */
-#define EXIT_FAULT	4	/* the job raised a device exception */
 
 struct run {
 	struct vx_device *dev;
@@ -172,8 +172,11 @@ static void usage(FILE *f, const char *argv0)
 {
 	fprintf(f,
 		"Usage: %s [OPTION]... KERNEL.elf [N | WORD...]\n"
+		"       %s [OPTION]... PROGRAM.vxbin [ARGFILE]\n"
 		"       %s [--device PATH | --index N] --info\n"
-		"Run a kernel on a Vortex card and check its outputs.\n\n"
+		"Run a kernel on a Vortex card and check its outputs.  A Vortex binary\n"
+		"(.vxbin) runs as Vortex's runtime runs it: warp 0 lane 0 of every core\n"
+		"starts at its load address with mscratch = ARGFILE's bytes on the card.\n\n"
 		"  -d, --device PATH   card node (default /dev/accel/accel0)\n"
 		"  -i, --index N       card /dev/accel/accelN\n"
 		"  -g, --grid X[,Y,Z]  blocks (default: enough for N elements)\n"
@@ -183,6 +186,7 @@ static void usage(FILE *f, const char *argv0)
 		"                      holds the job)\n"
 		"  -k, --kind NAME     argument layout (default: the ELF's base name)\n"
 		"  -s, --seed N        input generator seed (default 1)\n"
+		"  -o, --out FILE      .vxbin: write the argument block back to FILE\n"
 		"  -v, --verbose       print launch details\n"
 		"  -I, --info          print the card's topology and exit\n"
 		"  -h, --help          this text\n\n"
@@ -192,7 +196,7 @@ static void usage(FILE *f, const char *argv0)
 		"fill the argument block.\n\n"
 		"Exit status: 0 ok, 1 usage or setup error, %d wrong results,\n"
 		"%d job timed out (hang), %d device exception.\n",
-		argv0, argv0, EXIT_WRONG, EXIT_TIMEDOUT, EXIT_FAULT);
+		argv0, argv0, argv0, EXIT_WRONG, EXIT_TIMEDOUT, EXIT_FAULT);
 }
 
 static int parse_dims(const char *s, uint32_t d[3])
@@ -326,19 +330,21 @@ int main(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "kind", required_argument, NULL, 'k' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "out", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "info", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct run r = { .n = 1024, .seed = 1, .timeout_ms = -1 };
-	const char *device = NULL, *kind_name = NULL, *elf;
+	const char *device = NULL, *kind_name = NULL, *out = NULL, *elf;
+	char node[32];
 	const struct kind *kind;
 	static const struct kind raw = { "raw", setup_none, NULL };
 	char *base, *dot;
 	int index = 0, info = 0, c, ret;
 
-	while ((c = getopt_long(argc, argv, "d:i:g:b:t:k:s:vIh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:i:g:b:t:k:s:o:vIh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			device = optarg;
@@ -363,6 +369,9 @@ int main(int argc, char **argv)
 		case 's':
 			r.seed = strtoul(optarg, NULL, 0) ?: 1;
 			break;
+		case 'o':
+			out = optarg;
+			break;
 		case 'v':
 			r.verbose = 1;
 			break;
@@ -381,6 +390,21 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		goto bad_usage;
 	elf = argv[optind++];
+	if (strlen(elf) > 6 && !strcmp(elf + strlen(elf) - 6, ".vxbin")) {
+		if (argc - optind > 1)
+			goto bad_usage;
+		/* libvortexrt finds the card through $VORTEX_DEVICE */
+		if (!device && index) {
+			snprintf(node, sizeof(node), "/dev/accel/accel%d", index);
+			device = node;
+		}
+		if (device)
+			setenv("VORTEX_DEVICE", device, 1);
+		return vortex_run_vxbin(elf, optind < argc ? argv[optind] : NULL, out,
+					r.timeout_ms);
+	}
+	if (out)
+		goto bad_usage;
 
 	base = strdup(elf);
 	if (!base)

@@ -66,7 +66,7 @@ int vxrt_console_print(struct vxrt_device *dev, FILE *out)
 			if (lines[h].len == VXRT_LINE)
 				vxrt_line_flush(out, h, &lines[h]);
 		}
-	} while (c.count);
+	} while (c.count == 1024);	/* fewer: the driver had no more */
 	for (h = 0; h < harts; h++)
 		if (lines[h].len)
 			vxrt_line_flush(out, h, &lines[h]);

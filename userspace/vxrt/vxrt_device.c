@@ -193,6 +193,15 @@ int vx_dcr_read(vx_device_h hdevice, uint32_t addr, uint32_t *value)
 	return ret ? vxrt_fail(ret) : 0;
 }
 
+/* Keep vx_start()'s view of the startup DCRs in step with every write. */
+static void vxrt_startup_written(struct vxrt_device *dev, uint32_t addr, uint32_t value)
+{
+	if (addr == DRM_VORTEX_DCR_STARTUP_ADDR0)
+		dev->startup_addr = value;
+	else if (addr == DRM_VORTEX_DCR_STARTUP_ARG0)
+		dev->startup_arg = value;
+}
+
 int vx_dcr_write(vx_device_h hdevice, uint32_t addr, uint32_t value)
 {
 	int ret;
@@ -200,7 +209,10 @@ int vx_dcr_write(vx_device_h hdevice, uint32_t addr, uint32_t value)
 	if (!hdevice)
 		return vxrt_fail(-EINVAL);
 	ret = vxrt_dcr(hdevice, addr, DRM_VORTEX_DCR_WRITE, &value);
-	return ret ? vxrt_fail(ret) : 0;
+	if (ret)
+		return vxrt_fail(ret);
+	vxrt_startup_written(hdevice, addr, value);
+	return 0;
 }
 
 int vx_start(vx_device_h hdevice, vx_buffer_h hkernel, vx_buffer_h harguments)
@@ -214,10 +226,20 @@ int vx_start(vx_device_h hdevice, vx_buffer_h hkernel, vx_buffer_h harguments)
 
 	if (!dev || !k)
 		return vxrt_fail(-EINVAL);
-	ret = vx_dcr_write(dev, DRM_VORTEX_DCR_STARTUP_ADDR0, (uint32_t)k->va) ?:
-	      vx_dcr_write(dev, DRM_VORTEX_DCR_STARTUP_ARG0, a ? (uint32_t)a->va : 0);
-	if (ret)
-		return ret;
+	/* Upstream's vx_start() writes both DCRs each time; they persist here. */
+	if (!dev->startup_known || dev->startup_addr != (uint32_t)k->va) {
+		dev->startup_known = false;
+		ret = vx_dcr_write(dev, DRM_VORTEX_DCR_STARTUP_ADDR0, (uint32_t)k->va);
+		if (ret)
+			return ret;
+	}
+	if (!dev->startup_known || dev->startup_arg != (a ? (uint32_t)a->va : 0)) {
+		dev->startup_known = false;
+		ret = vx_dcr_write(dev, DRM_VORTEX_DCR_STARTUP_ARG0, a ? (uint32_t)a->va : 0);
+		if (ret)
+			return ret;
+	}
+	dev->startup_known = true;
 	for (b = dev->bufs; b; b = b->next)
 		n++;
 	bos = calloc(n, sizeof(*bos));

@@ -45,6 +45,12 @@ struct vxrt_device {
 	struct vxrt_buffer *io;		/* the I/O page, MPM counters in it */
 	uint64_t seqno;			/* the last vx_start()'s job, 0 none */
 	uint64_t used;			/* bytes of this device's buffers */
+	/*
+	 * STARTUP_ADDR0 and STARTUP_ARG0 as last written: the driver keeps a
+	 * file's DCRs, so vx_start() writes only what changed.
+	 */
+	uint32_t startup_addr, startup_arg;
+	bool startup_known;
 };
 
 int vxrt_ioctl(int fd, unsigned long req, void *arg);

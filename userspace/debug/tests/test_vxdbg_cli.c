@@ -525,3 +525,66 @@ TEST(attach_by_pid_ctrl_c_during_continue_halts_the_card)
 #endif
 
 TEST_HARNESS_MAIN
+
+#ifndef VXDBG_TEST_SIM
+/*
+ * A job in Vortex's launch model (vortex-run PROGRAM.vxbin ARGFILE, issue
+ * 24): halted at its first instruction, which is Vortex's STARTUP_ADDR
+ * (hw/rtl/VX_config.vh STARTUP_ADDR 0x80000000), on warp 0 lane 0 of a
+ * core, with mscratch = the argument block (upstream sim/simx/emulator.cpp
+ * sets each warp's mscratch from the STARTUP_ARG DCRs); then it runs to
+ * the end and its console output (every task's printf) reaches the
+ * person at the debugger, through vortex-run's stdout.
+ */
+TEST(script_halts_a_vortex_model_job_at_startup_addr)
+{
+	static const char vx_script[] =
+		"wait\n"
+		"wait\n"
+		"print pc\n"
+		"print mscratch\n"
+		"warps\n"
+		"step\n"
+		"print pc\n"
+		"continue\n";
+	static const unsigned char n8[4] = { 8 };
+	char *tail[] = { "--", "/vortex/bin/vortex-run", "-t", "300000",
+			 "/vortex/kernels/vxs_hello.vxbin", "/tmp/vxdbg-n8", NULL };
+	char want[64], *at;
+	unsigned long long args = 0;
+	int status = -1, fd;
+	double secs;
+	char *out;
+
+	fd = open("/tmp/vxdbg-n8", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(4, write(fd, n8, 4));
+	close(fd);
+	out = run_vxdbg_on(NULL, vx_script, tail, &status, &secs);
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_OUTPUT(out, " launched in Vortex's model: warp 0 lane 0 of every core, "
+		      "entry 0x80000000]");
+	EXPECT_OUTPUT(out, "halted (halt at start) at 0x80000000");
+	EXPECT_OUTPUT(out, "pc = 0x80000000");
+	/* warp 0 of each core, one lane: what Vortex's processor starts */
+	EXPECT_OUTPUT(out, "* 0.0  halted (halt at start)  0x80000000  lanes 0x00000001");
+	EXPECT_OUTPUT(out, "  1.0  halted (halt at start)  0x80000000  lanes 0x00000001");
+	at = strstr(out, "argument block of 4 bytes at 0x");
+	ASSERT_NE(NULL, at);
+	args = strtoull(at + strlen("argument block of 4 bytes at "), NULL, 16);
+	snprintf(want, sizeof(want), "mscratch = 0x%08llx", args);
+	EXPECT_OUTPUT(out, want);
+	EXPECT_OUTPUT(out, "pc = 0x80000004");
+	for (int i = 0; i < 8; i++) {
+		snprintf(want, sizeof(want), ": task %04d\n", i);
+		EXPECT_OUTPUT(out, want);
+	}
+	EXPECT_OUTPUT(out, "[/vortex/bin/vortex-run exited with status 0]");
+	EXPECT_EQ(NULL, strstr(out, "vxdbg: "));
+	unlink("/tmp/vxdbg-n8");
+	free(out);
+}
+#endif

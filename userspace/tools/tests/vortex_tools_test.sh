@@ -7,7 +7,12 @@
 #    the first halt) and exits 1 (setup error, vortex-gdbserver.c);
 #  - the README's command that discards a crash dump works as written in
 #    busybox sh (no globbing of a redirection's target there): the line
-#    below is copied from README.md by the build (@README_DISCARD@).
+#    below is copied from README.md by the build (@README_DISCARD@);
+#  - vortex-run runs a Vortex binary with an argument file as Vortex's
+#    runtime does (issue 24): every task's printf, as "#slot: line"
+#    (upstream runtime prints per IO_COUT slot), the argument block written
+#    back byte for byte with --out, and clear failures for a missing or
+#    malformed binary.
 PATH=/bin:/vortex/bin:$PATH
 n=0 fails=0
 ok() {	# cond-status name [diag]
@@ -21,7 +26,7 @@ ok() {	# cond-status name [diag]
 	fi
 }
 echo "TAP version 13"
-echo "1..5"
+echo "1..10"
 
 # gdbserver PROGRAM...: runs it, sets rc, secs, err
 gdbserver() {
@@ -50,4 +55,27 @@ sleep 0.5
 left=$(ls /sys/class/devcoredump/ | grep devcd)
 [ -z "$left" ]
 ok $? "... and discards the dump" "$left"
+
+# A Vortex binary with an argument file: vxs_hello's block is one word, n.
+printf '\100\000\000\000' > /tmp/n64
+vortex-run -o /tmp/n64.out /vortex/kernels/vxs_hello.vxbin /tmp/n64 > /tmp/hello.log 2>&1
+rc=$?
+tasks=$(grep -o '^#[0-9]*: task [0-9]*$' /tmp/hello.log | sed 's/.*task //' | sort -u)
+[ $rc -eq 0 ] && [ "$(echo "$tasks" | wc -l)" -eq 64 ] &&
+	[ "$(echo "$tasks" | head -1)" = 0000 ] && [ "$(echo "$tasks" | tail -1)" = 0063 ]
+ok $? "vortex-run PROGRAM.vxbin ARGFILE: 64 tasks print, each once (rc $rc)" "$(cat /tmp/hello.log)"
+grep -q '^/vortex/kernels/vxs_hello.vxbin: started at 0x80000000, argument block of 4 bytes at 0x' /tmp/hello.log
+ok $? "... it starts at Vortex's STARTUP_ADDR with the argument block" "$(head -3 /tmp/hello.log)"
+cmp /tmp/n64 /tmp/n64.out
+ok $? "... and --out writes the argument block back"
+err=$(vortex-run /vortex/kernels/nosuch.vxbin 2>&1)
+rc=$?
+echo "$err" | grep -q 'cannot upload /vortex/kernels/nosuch.vxbin: No such file'
+ok $(( $? || rc != 1 )) "vortex-run: a missing Vortex binary is named, exit 1 (rc $rc)" "$err"
+# max_vma below min_vma: not a Vortex binary
+printf '\000\000\000\200\000\000\000\000\000\000\000\000\000\000\000\000\023\000\000\000' > /tmp/bad.vxbin
+err=$(vortex-run /tmp/bad.vxbin 2>&1)
+rc=$?
+echo "$err" | grep -q 'cannot upload /tmp/bad.vxbin: '
+ok $(( $? || rc != 1 )) "vortex-run: a malformed Vortex binary is refused, exit 1 (rc $rc)" "$err"
 [ $fails -eq 0 ]
