@@ -46,5 +46,5 @@ fi
 mv "$dir/.sources.new" "$dir/.sources"
 (cd "$VX_TOP" && xargs cp -p --parents -u -t "$dir") < "$dir/.sources"
 VX_BIND=$dir "$VX_TOP/scripts/buildroot.sh" --run "$root" \
-	make -C "/usr/src/linux-headers-$kver" M="$dir" $jobs W="${W:-1}" modules >&2
+	make -C "/usr/src/linux-headers-$kver" M="$dir" ${jobs:+"$jobs"} W="${W:-1}" modules >&2
 echo "$dir"

@@ -48,25 +48,25 @@ command -v mmdebstrap > /dev/null || vx_die "mmdebstrap is missing (scripts/host
 
 mirror=http://deb.debian.org/debian
 base=${suite%-backports}
-make_root() {	# DIR
-	local lists=("deb $mirror $base main") name=$base
+# mmdebstrap into DIR/root: SUITE (the base release by one of its names)
+# and the kernel's suite beside it.
+mmdeb() {	# DIR SUITE
+	local lists=("deb $mirror $2 main")
 	[ "$suite" = "$base" ] || lists+=("deb $mirror $suite main")
-	set -- "$1" --variant=minbase --include="make,binutils,linux-headers-$kver" \
+	mmdebstrap --variant=minbase --include="make,binutils,linux-headers-$kver" \
 		--aptopt='Acquire::Languages "none"' --dpkgopt='path-exclude=/usr/share/man/*' \
-		--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/locale/*'
-	local dir=$1
-	shift
-	mmdebstrap "$@" "$name" "$dir/root" "${lists[@]}" 2>&1 | tee "$dir/mmdebstrap.log" ||
+		--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
+		"$2" "$1/root" "${lists[@]}"
+}
+
+make_root() {	# DIR
+	mmdeb "$1" "$base" 2>&1 | tee "$1/mmdebstrap.log" && return 0
 	# Some mirrors' trixie indices were seen to fail apt's size check
 	# ('File has unexpected size'); the same release by its alias works.
-	if [ "$base" = trixie ] && grep -q 'File has unexpected size' "$dir/mmdebstrap.log"; then
-		rm -rf "$dir/root"
-		lists[0]="deb $mirror stable main"
-		echo "vx: trixie's indices failed apt's size check; again as 'stable'"
-		mmdebstrap "$@" stable "$dir/root" "${lists[@]}"
-	else
-		return 1
-	fi
+	[ "$base" = trixie ] && grep -q 'File has unexpected size' "$1/mmdebstrap.log" || return 1
+	echo "vx: trixie's indices failed apt's size check; again as 'stable'"
+	rm -rf "$1/root"
+	mmdeb "$1" stable
 }
 
 mkdir -p "$VX_CACHE/buildroot"

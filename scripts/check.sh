@@ -22,6 +22,27 @@ total_start=$(date +%s)
 
 . scripts/prepare.sh
 
+# Debian's newest kernel (docs/kernels.md): picked at run time, the module
+# built in that kernel's build root, its own initramfs with the same test
+# programs.  Its boots (below, named "newest:...") are a subset, to keep
+# `make check` short: one topology (the other two and the doorbell model
+# vary the simulated card, not the kernel's API), unplug (DRM's device
+# takedown), the slub_debug boot on two vCPUs (the scheduler, fences and
+# gpuvm under use-after-free poison) and the debug servers (ptrace's
+# checks, devcoredump).
+newest_kernel= newest_ko=
+# shellcheck disable=SC2016  # expanded by eval
+vx_stage "kernel newest" eval 'newest_kernel=$(scripts/kernel.sh --series newest)'
+# shellcheck disable=SC2016
+vx_stage "module newest" eval 'newest_ko=$(scripts/build-module.sh --series newest)/vortex.ko'
+newest_initrd=$O/guest/initramfs-newest.cpio.gz
+# shellcheck disable=SC2046  # one word per test and file
+vx_stage "initramfs new" scripts/initramfs.sh "$newest_initrd" "$newest_kernel" "$newest_ko" \
+	$(make -s print-GUEST_TESTS) -- $(make -s print-GUEST_FILES)
+vx_log "newest kernel $(cat "$newest_kernel/version") ($(cat "$newest_kernel/suite"))"
+# newest CMD...: CMD with the newest kernel and its initramfs.
+newest() { VX_KERNEL=$newest_kernel VX_INITRD=$newest_initrd "$@"; }
+
 rm -rf "$results"
 mkdir -p "$results"
 host_tests=$(make -s print-HOST_TESTS)
@@ -69,6 +90,13 @@ VX_NO_TICKER=1 vx_stage "guest debug" scripts/debug-e2e.sh "$results/guest-debug
 expect+=(--expect gdb_guest --expect gdb_readme --expect dmserver_guest --expect gdb_vortex_model
 	 --expect "guest[debug]"
 	 --expect "guest[debug]/debug-servers")
+# The same on the newest kernel, its suites' names prefixed with "newest:".
+guest_slot
+VX_NO_TICKER=1 newest vx_stage "guest newest:debug" scripts/debug-e2e.sh "$results/guest-newest-debug" \
+	> "$results/debug-newest.args" &
+expect+=(--expect newest:gdb_guest --expect newest:gdb_readme --expect newest:dmserver_guest
+	 --expect newest:gdb_vortex_model --expect "guest[newest:debug]"
+	 --expect "guest[newest:debug]/debug-servers")
 
 for topo in $topologies; do
 	guest_boot "$topo" "$guest_tests" --topology "$topo"
@@ -92,37 +120,19 @@ guest_boot slub-smp2 "vortex_reliability_test vortex_debug_test vortex_vm_test v
 	--smp 2 --tests vortex_reliability_test,vortex_debug_test,vortex_vm_test,vortex_vmbind_test \
 	--append "slub_debug=FZPU"
 
-# Every boot has ended.
-wait
-mapfile -t debug_args < "$results/debug.args"
-
-# Debian's newest kernel (docs/kernels.md): picked at run time, the module
-# built in that kernel's build root, its own initramfs with the same test
-# programs.  Its boots are a subset, to keep `make check` short: one
-# topology (the other two and the doorbell model vary the simulated card,
-# not the kernel's API), unplug (DRM's device takedown), the slub_debug
-# boot on two vCPUs (the scheduler and gpuvm under use-after-free poison)
-# and the debug servers (ptrace checks, devcoredump).
-vx_stage "kernel newest" eval 'newest_kernel=$(scripts/kernel.sh --series newest)'
-vx_stage "module newest" eval 'newest_ko=$(scripts/build-module.sh --series newest)/vortex.ko'
-newest_initrd=${O:-build}/guest/initramfs-newest.cpio.gz
-# shellcheck disable=SC2046  # one word per test and file
-vx_stage "initramfs new" scripts/initramfs.sh "$newest_initrd" "$newest_kernel" "$newest_ko" \
-	$(make -s print-GUEST_TESTS) -- $(make -s print-GUEST_FILES)
-vx_log "newest kernel $(cat "$newest_kernel/version") ($(cat "$newest_kernel/suite"))"
-newest() { VX_KERNEL=$newest_kernel VX_INITRD=$newest_initrd "$@"; }
+# The newest kernel's boots (see its set-up above).
 newest guest_boot newest:1,2,4,8 "$guest_tests" --topology 1,2,4,8
 newest guest_boot newest:unplug vortex_driver_test --tests vortex_driver_test \
 	--append "vxtest.unplug=1 vx.args=-t,unplug_with_open_client"
 newest guest_boot newest:slub-smp2 "vortex_reliability_test vortex_debug_test vortex_vm_test vortex_vmbind_test" \
 	--smp 2 --tests vortex_reliability_test,vortex_debug_test,vortex_vm_test,vortex_vmbind_test \
 	--append "slub_debug=FZPU"
-# The same suites as "guest debug", their names prefixed with "newest:".
-mapfile -t newest_debug < <(newest vx_stage "guest newest:debug" scripts/debug-e2e.sh "$results/guest-newest-debug" |
-	sed -e 's/^--host=/--host=newest:/' -e 's/^--guest=guest\[/--guest=guest[newest:/')
-debug_args+=("${newest_debug[@]}")
-expect+=(--expect newest:gdb_guest --expect newest:gdb_readme --expect newest:dmserver_guest
-	 --expect "guest[newest:debug]" --expect "guest[newest:debug]/debug-servers")
+
+# Every boot has ended.
+wait
+mapfile -t debug_args < "$results/debug.args"
+mapfile -t -O "${#debug_args[@]}" debug_args < <(sed -e 's/^--host=/--host=newest:/' \
+	-e 's/^--guest=guest\[/--guest=guest[newest:/' "$results/debug-newest.args")
 
 printf '[time] %-14s %6d s\n' total $(( $(date +%s) - total_start )) >&2
 scripts/tap.py "${host_args[@]}" "${guest_args[@]}" "${debug_args[@]}" "${expect[@]}"

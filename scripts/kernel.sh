@@ -109,8 +109,8 @@ suite=$("${cache_cmd[@]}" madison "linux-image-$kver" | awk -F'|' 'NR == 1 { spl
 # DIR/root.
 fetch() {	# DIR
 	local pkgs=("linux-image-$kver") kbuild common deb name
-	pkgs+=($("${cache_cmd[@]}" depends "linux-image-$kver" |
-		sed -En "s/^ *Depends: (linux-[a-z]+-${kver//+/\\+})$/\1/p" | sort -u))
+	mapfile -t -O 1 pkgs < <("${cache_cmd[@]}" depends "linux-image-$kver" |
+		sed -En "s/^ *Depends: (linux-[a-z]+-${kver//+/\\+})$/\1/p" | sort -u)
 	if [ "$series" = 6.12 ]; then
 		kbuild=$("${cache_cmd[@]}" depends "linux-headers-$kver" | sed -n 's/.*Depends: \(linux-kbuild-6\.12[^ ]*\).*/\1/p' | head -n 1)
 		common=$("${cache_cmd[@]}" depends "linux-headers-$kver" | sed -n 's/.*Depends: \(linux-headers-[^ ]*-common\).*/\1/p' | head -n 1)

@@ -14,7 +14,8 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 
 
 def main():
-    mk = open(os.path.join(TOP, 'Makefile')).read()
+    # A .PHONY line may go on after a backslash.
+    mk = open(os.path.join(TOP, 'Makefile')).read().replace('\\\n', ' ')
     phony = []
     for m in re.finditer(r'^\.PHONY:(.*)$', mk, re.M):
         phony += m.group(1).split()
