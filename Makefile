@@ -14,6 +14,7 @@
 #   make module-newest vortex.ko for Debian's newest kernel, in its build root
 #                     (build/module/<kver>/, docs/kernels.md)
 #   make host-tests   build and run the host test suites
+#   make lint         checkpatch --strict, sparse, W=1, kernel-doc on driver/, uapi/
 #   make guest        the guest's initramfs, build/guest/initramfs.cpio.gz
 #   make clean        remove build/ (O=) and the module's objects
 #   make distclean    the same (the download and build cache is kept)
@@ -59,8 +60,8 @@ GUEST_FILES :=		# other files copied into the guest's /vortex
 RV_KERNELS :=		# device ELF programs
 BENCHES :=		# benchmark binaries (host)
 
-.PHONY: all check demo debug-shell bench module host-tests guest clean distclean help \
-	install install-dkms module-newest
+.PHONY: all check demo debug-shell bench module host-tests lint guest clean distclean help
+.PHONY: install install-dkms module-newest
 all: module host-all
 
 include qemu-device/sim.mk
@@ -112,6 +113,11 @@ module-newest:
 host-tests: $(HOST_TESTS)
 	@q=$${VX_QEMU:-$$($(TOP)/scripts/qemu.sh)} && export VX_QEMU=$$q && \
 	$(TOP)/scripts/tap.py $$($(TOP)/scripts/run-host-tests.sh $(O)/results/host $(HOST_TESTS))
+
+# The kernel's checkers on the driver and the uapi header; the findings
+# that stay are waived, with a reason each, in scripts/lint-waivers.txt.
+lint:
+	@$(TOP)/scripts/lint.sh
 
 # The guest's initramfs: the module, the guest tests and files, busybox.
 guest: module host-all

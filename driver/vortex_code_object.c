@@ -65,6 +65,17 @@ static int vortex_code_object_elf_addr(struct vortex_file *vfile,
 	return 0;
 }
 
+/**
+ * vortex_code_object_ioctl() - DRM_IOCTL_VORTEX_CODE_OBJECT
+ * @drm: the DRM device
+ * @data: the ioctl's arguments (copied in and out by DRM)
+ * @file: the caller's DRM file
+ *
+ * Records an ELF image in a buffer of the file, with where it loads,
+ * for crash dumps and the debugger.
+ *
+ * Return: 0, or a negative errno.
+ */
 int vortex_code_object_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file)
 {
@@ -145,7 +156,10 @@ void vortex_code_object_find(struct vortex_file *vfile, u64 pc,
 	}
 }
 
-/* The file is closing: drop its objects. */
+/**
+ * vortex_code_object_fini() - drop a closing file's code objects
+ * @vfile: the file
+ */
 void vortex_code_object_fini(struct vortex_file *vfile)
 {
 	struct vortex_code_object *co, *tmp;

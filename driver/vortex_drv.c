@@ -141,6 +141,12 @@ static void vortex_file_release(struct kref *ref)
 	kfree(vfile);
 }
 
+/**
+ * vortex_file_put() - drop a reference to a file's state
+ * @vfile: the file
+ *
+ * The last one frees it.
+ */
 void vortex_file_put(struct vortex_file *vfile)
 {
 	kref_put(&vfile->ref, vortex_file_release);

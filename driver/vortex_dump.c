@@ -334,7 +334,8 @@ static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_vm *vm,
 	}
 	if (!slice || d->flags & DRM_VORTEX_DUMP_SKIP_LOCAL)
 		return;
-	take = d->stack_take = min_t(u64, slice, VORTEX_DUMP_STACK);
+	take = min_t(u64, slice, VORTEX_DUMP_STACK);
+	d->stack_take = take;
 	for (i = 0; i < d->nwarps; i++) {
 		struct vortex_dump_warp *dw = &d->warps[i];
 		u32 mask = dw->st.thread_mask[0];
@@ -540,6 +541,16 @@ void vortex_dump_file_open(struct vortex_file *vfile)
 	vfile->dump_flags = READ_ONCE(vortex_dump_default_flags);
 }
 
+/**
+ * vortex_dump_config_ioctl() - DRM_IOCTL_VORTEX_DUMP_CONFIG
+ * @drm: the DRM device
+ * @data: the ioctl's arguments (copied in and out by DRM)
+ * @file: the caller's DRM file
+ *
+ * Sets what the file's crash dumps hold, returning the old flags.
+ *
+ * Return: 0, or a negative errno.
+ */
 int vortex_dump_config_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file)
 {

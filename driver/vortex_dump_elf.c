@@ -455,7 +455,8 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 						.virtual_pc = dw->st.pc,
 						.phys_pc = dw->st.pc - d->launch[VX_LAUNCH_ENTRY],
 						.ln = lane,
-						.thread_idx = { lin % bx, lin / bx % by, lin / bx / by },
+						.thread_idx = { lin % bx, lin / bx % by,
+								lin / bx / by },
 						.exception = faulted && lane == err_lane ?
 							     vortex_cuda_exception(cause) : 0,
 					};
@@ -468,10 +469,12 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 	}
 
 	/* The job's buffers (as captured: none with SKIP_GLOBAL). */
-	for (i = 0; i < d->nbos; i++)
+	for (i = 0; i < d->nbos; i++) {
 		if (d->bos[i].len)
-		elfw_section(w, CUDBG_SHT_GLOBAL_MEM, d->bos[i].iova, d->bos[i].data,
-			     d->bos[i].len, 0, 0, 0, ".cudbg.global.%u", i);
+			elfw_section(w, CUDBG_SHT_GLOBAL_MEM, d->bos[i].iova,
+				     d->bos[i].data, d->bos[i].len, 0, 0, 0,
+				     ".cudbg.global.%u", i);
+	}
 }
 
 /**

@@ -160,5 +160,4 @@ bool vortex_dump_pending(struct vortex_device *vdev);
 void vortex_dump_dropped(struct vortex_device *vdev);
 void vortex_dump_put(struct vortex_dump *d);
 
-
 #endif /* __VORTEX_DUMP_STATE_H__ */

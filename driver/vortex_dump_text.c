@@ -116,7 +116,10 @@ static void vortex_dump_print_header(struct drm_printer *p,
 			   d->regs[VX_REG_ERR_WARP / 4], d->regs[VX_REG_ERR_THREAD / 4],
 			   d->regs[VX_REG_ERR_PC / 4], d->regs[VX_REG_ERR_ADDR / 4]);
 		if (cause == VX_ERR_ASSERT)
-			drm_printf(p, "    assert: \"%s\"\n    file: \"%s\"\n    line: %u\n    function: \"%s\"\n",
+			drm_printf(p, "    assert: \"%s\"\n"
+				   "    file: \"%s\"\n"
+				   "    line: %u\n"
+				   "    function: \"%s\"\n",
 				   d->assert[0], d->assert[1],
 				   d->regs[VX_REG_ERR_INFO(2) / 4], d->assert[2]);
 	}
@@ -124,7 +127,10 @@ static void vortex_dump_print_header(struct drm_printer *p,
 	if (cause >= VX_ERR_FETCH_PAGE_FAULT && cause <= VX_ERR_STORE_PAGE_FAULT) {
 		u32 satp = d->launch[VX_LAUNCH_SATP];
 
-		drm_printf(p, "pgtable-fault-info:\n  - satp: 0x%08x\n    asid: %u\n    root: 0x%08llx\n",
+		drm_printf(p, "pgtable-fault-info:\n"
+			   "  - satp: 0x%08x\n"
+			   "    asid: %u\n"
+			   "    root: 0x%08llx\n",
 			   satp, VX_SATP_ASID(satp),
 			   (u64)VX_SATP_PPN(satp) << VX_PAGE_SHIFT);
 	}
@@ -148,7 +154,10 @@ static void vortex_dump_print_memory(struct drm_printer *p,
 	for (i = 0; i < d->nbos; i++) {
 		const struct vortex_dump_bo *b = &d->bos[i];
 
-		drm_printf(p, "  - iova: 0x%016llx\n    size: %llu\n    flags: 0x%x\n    name: bo%u\n",
+		drm_printf(p, "  - iova: 0x%016llx\n"
+			   "    size: %llu\n"
+			   "    flags: 0x%x\n"
+			   "    name: bo%u\n",
 			   b->iova, b->size, b->flags, i);
 		if (b->len)
 			vortex_dump_print_ascii85(p, "    ", b->data, b->len);
@@ -175,7 +184,10 @@ static void vortex_dump_print_warps(struct drm_printer *p,
 
 		drm_printf(p, "  - id: %u\n    cluster: %u\n    core: %u\n    warp-in-core: %u\n",
 			   w->st.warp, w->st.cluster, w->st.core, w->st.warp_in_core);
-		drm_printf(p, "    halted: %s\n    halt-cause: %u\n    pc: 0x%08x\n    thread-mask: 0x%08x\n",
+		drm_printf(p, "    halted: %s\n"
+			   "    halt-cause: %u\n"
+			   "    pc: 0x%08x\n"
+			   "    thread-mask: 0x%08x\n",
 			   w->st.state & DRM_VORTEX_DEBUG_WARP_HALTED ? "yes" : "no",
 			   w->st.cause, w->st.pc, w->st.thread_mask[0]);
 		drm_printf(p, "    block: [%u, %u, %u]\n", w->st.block_idx[0],

@@ -34,6 +34,12 @@
 #include "vortex_gem.h"
 #include "vortex_vm.h"
 
+/**
+ * vortex_bo_devaddr() - where a buffer sits in the card's memory
+ * @bo: the buffer
+ *
+ * Return: the buffer's device address.
+ */
 u64 vortex_bo_devaddr(struct vortex_bo *bo)
 {
 	struct vortex_device *vdev = to_vortex_device(bo->base.dev);
@@ -162,7 +168,7 @@ static const struct drm_gem_object_funcs vortex_gem_funcs = {
 };
 
 static struct vortex_bo *vortex_bo_create(struct vortex_device *vdev, u64 size,
-					   u32 flags)
+					  u32 flags)
 {
 	struct vortex_bo *bo;
 	int ret, idx;
@@ -211,6 +217,14 @@ out_exit:
 	return ERR_PTR(ret);
 }
 
+/**
+ * vortex_gem_bo_create_ioctl() - DRM_IOCTL_VORTEX_BO_CREATE
+ * @drm: the DRM device
+ * @data: the ioctl's arguments (copied in and out by DRM)
+ * @file: the caller's DRM file
+ *
+ * Return: 0, or a negative errno.
+ */
 int vortex_gem_bo_create_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *file)
 {
@@ -242,6 +256,14 @@ int vortex_gem_bo_create_ioctl(struct drm_device *drm, void *data,
 	return ret;
 }
 
+/**
+ * vortex_gem_bo_info_ioctl() - DRM_IOCTL_VORTEX_BO_INFO
+ * @drm: the DRM device
+ * @data: the ioctl's arguments (copied in and out by DRM)
+ * @file: the caller's DRM file
+ *
+ * Return: 0, or a negative errno.
+ */
 int vortex_gem_bo_info_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file)
 {

@@ -59,6 +59,12 @@ done
 
 mapfile -t host_args < <(vx_stage host-tests scripts/run-host-tests.sh "$results/host" $host_tests)
 
+# The driver and uapi/ checked as upstream checks them (scripts/lint.sh):
+# a finding not waived in scripts/lint-waivers.txt is printed and fails.
+vx_stage lint scripts/lint.sh "$results/lint.tap" || true
+host_args+=(--host="lint=$results/lint.tap")
+expect+=(--expect lint)
+
 guest_args=()
 guest_jobs=${VX_GUEST_JOBS:-$(( $(nproc) < 2 ? 1 : 2 ))}
 # guest_slot: returns once fewer than $guest_jobs boots are running.

@@ -18,6 +18,7 @@ groups=(
 	# BTF needs pahole (dwarves).
 	"module build: dwarves libelf-dev linux-libc-dev"
 	"kselftest: linux-source-6.12"
+	"lint: sparse"
 	"GPU kernels: clang lld llvm gcc-riscv64-unknown-elf qemu-user"
 	"userspace: libdrm-dev"
 	"crash dump decoder: zlib1g-dev gdb-multiarch"

@@ -1082,8 +1082,8 @@ struct drm_vortex_debug_event {
 	 * - LAUNCHED: [0..2] grid, [3..5] block, [6] entry PC, [7] code
 	 *   object id (0 if none registered), [8] its ELF's virtual address,
 	 *   [9] its ELF's size, [10] its load address, [11] its load size;
- *   grid and block are all 0 for a DRM_VORTEX_SUBMIT_CORES job (warp 0
- *   lane 0 of every core starts at the entry);
+	 *   grid and block are all 0 for a DRM_VORTEX_SUBMIT_CORES job (warp 0
+	 *   lane 0 of every core starts at the entry);
 	 * - FINISHED: [0] status as WAIT reports it (0, -ETIMEDOUT, -EIO,
 	 *   -ECANCELED);
 	 * - EXCEPTION: [0] cause (VX_ERR_*), [1] warp, [2] lowest faulting

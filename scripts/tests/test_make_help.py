@@ -14,8 +14,7 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 
 
 def main():
-    # A .PHONY line may go on after a backslash.
-    mk = open(os.path.join(TOP, 'Makefile')).read().replace('\\\n', ' ')
+    mk = open(os.path.join(TOP, 'Makefile')).read()
     phony = []
     for m in re.finditer(r'^\.PHONY:(.*)$', mk, re.M):
         phony += m.group(1).split()
