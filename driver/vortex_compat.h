@@ -65,11 +65,17 @@ static inline int vortex_sched_job_init(struct drm_sched_job *job,
 
 /*
  * 6.13, b2ef808786d9 ("drm/sched: add optional errno to drm_sched_start()").
- * Before it, drm_sched_start() took no error.  (A function-like macro is
- * not expanded again inside its own expansion: this calls the function.)
+ * Before it, drm_sched_start() took no error.  Here and below, the old
+ * kernel's function gets the new signature through a wrapper defined
+ * before the name is redirected to it, so the wrapper calls the original.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
-#define drm_sched_start(sched, errno) drm_sched_start(sched)
+static inline void __vortex_drm_sched_start(struct drm_gpu_scheduler *sched, int errno)
+{
+	drm_sched_start(sched);
+}
+
+#define drm_sched_start __vortex_drm_sched_start
 #endif
 
 /*
@@ -130,10 +136,14 @@ struct drm_gpuvm_map_req {
 	struct drm_gpuva_op_map map;
 };
 
-#define drm_gpuvm_sm_map(gpuvm, priv, req)				\
-	drm_gpuvm_sm_map(gpuvm, priv, (req)->map.va.addr,		\
-			 (req)->map.va.range, (req)->map.gem.obj,	\
-			 (req)->map.gem.offset)
+static inline int __vortex_drm_gpuvm_sm_map(struct drm_gpuvm *gpuvm, void *priv,
+					    const struct drm_gpuvm_map_req *req)
+{
+	return drm_gpuvm_sm_map(gpuvm, priv, req->map.va.addr, req->map.va.range,
+				req->map.gem.obj, req->map.gem.offset);
+}
+
+#define drm_gpuvm_sm_map __vortex_drm_gpuvm_sm_map
 #endif
 
 /*
