@@ -64,8 +64,10 @@ newest)
 		printf '%s' "$sources" > "$adir/sources.list"
 		rm -f "$adir/stamp"
 	fi
-	# Refreshed at most once an hour, as scripts/apt-sources.sh does.
-	if [ -z "$pin" ] && [ -z "$(find "$adir/stamp" -mmin -60 2>/dev/null)" ]; then
+	# Refreshed at most once an hour, as scripts/apt-sources.sh does; not
+	# at all for a pinned version already in the cache.
+	if { [ -z "$pin" ] || ! vx_cached "$VX_CACHE/kernel/$pin-amd64"; } &&
+	   [ -z "$(find "$adir/stamp" -mmin -60 2>/dev/null)" ]; then
 		vx_run "$VX_LOGS/apt-newest.log" "reading trixie-backports and sid's package lists" \
 			"${apt_cmd[@]}" update -q
 		touch "$adir/stamp"
