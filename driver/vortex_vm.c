@@ -163,6 +163,7 @@ static bool vortex_vm_mega(u64 va, u64 end)
  */
 static void vortex_vm_clear_range(struct vortex_vm *vm, u64 va, u64 end, bool hw)
 {
+	vortex_vm_log(vm, VORTEX_VM_LOG_UNMAP, va, end - va);
 	while (va < end) {
 		u32 l1 = va >> 22;
 		u64 next = min_t(u64, end, ALIGN_DOWN(va, SZ_4M) + SZ_4M);
@@ -282,6 +283,7 @@ int vortex_vm_map_range(struct vortex_vm *vm, u64 va, u64 pa, u64 size,
 	}
 	/* In VRAM before a doorbell can start a job that uses them. */
 	wmb();
+	vortex_vm_log(vm, VORTEX_VM_LOG_MAP, start, size);
 	return 0;
 }
 
@@ -807,6 +809,7 @@ struct vortex_vm *vortex_vm_create(struct vortex_device *vdev)
 	vm->vdev = vdev;
 	mutex_init(&vm->lock);
 	spin_lock_init(&vm->jobs_lock);
+	spin_lock_init(&vm->log_lock);
 	INIT_LIST_HEAD(&vm->jobs);
 	INIT_LIST_HEAD(&vm->deferred);
 

@@ -8,6 +8,9 @@
 #   sparse       make C=2 (every file checked, whether rebuilt or not)
 #   W=1          the module's build with W=1: no warnings
 #   kernel-doc   scripts/kernel-doc -Wall on uapi/ and every driver file
+#   kconfig      the Kconfig resolves in the kernel's tree as
+#                drivers/accel/vortex, with what the module uses
+#                (scripts/kconfig-check.sh)
 # Each finding is printed as FILE:LINE: TOOL:KIND: MESSAGE and fails the
 # run unless scripts/lint-waivers.txt waives it (with a reason); a waiver
 # that matches nothing fails too, so the list never outlives its finding.
@@ -54,7 +57,8 @@ mapfile -t files < <(ls driver/*.[ch] uapi/*.h)
 # The inputs of a verdict; a clean one is kept under their hash.
 state=${O:-build}/lint
 mkdir -p "$state"
-key=$( (cat "${files[@]}" hw/*.h Kbuild "$waivers" "$0" "$bin"/*; readlink -f "$kdir";
+key=$( (cat "${files[@]}" hw/*.h Kbuild Kconfig "$waivers" "$0" "$bin"/* \
+	scripts/kconfig-check.sh; readlink -f "$kdir";
 	sparse --version) | sha256sum | cut -c1-16)
 emit() { if [ -n "$out" ]; then cat > "$out"; else cat; fi; }
 if [ -f "$state/clean.$key" ]; then
@@ -165,14 +169,15 @@ vx_log "checkpatch --strict, sparse, W=1 and kernel-doc -Wall on driver/ and uap
 checkpatch > "$work/all.txt"
 build >> "$work/all.txt"
 kerneldoc >> "$work/all.txt"
+scripts/kconfig-check.sh >> "$work/all.txt"
 waive < "$work/all.txt" > "$work/left.txt"
 
 # TAP: one test per tool, its findings as diagnostics before it.
 tap() {
 	local t i=0 fail=0 lines
 	echo "TAP version 13"
-	echo "1..5"
-	for t in checkpatch sparse W=1 kernel-doc lint; do
+	echo "1..6"
+	for t in checkpatch sparse W=1 kernel-doc kconfig lint; do
 		i=$((i + 1))
 		lines=$(grep -E "^[^ ]+: $t:" "$work/left.txt" || true)
 		if [ -z "$lines" ]; then
