@@ -30,7 +30,7 @@ total_start=$(date +%s)
 # takedown), the slub_debug boot on two vCPUs (the scheduler, fences and
 # gpuvm under use-after-free poison) and the debug servers (ptrace's
 # checks, devcoredump).
-newest_kernel= newest_ko=
+newest_kernel='' newest_ko=''
 # shellcheck disable=SC2016  # expanded by eval
 vx_stage "kernel newest" eval 'newest_kernel=$(scripts/kernel.sh --series newest)'
 # shellcheck disable=SC2016
