@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vx_jit.h"
 #include "vx_sim_internal.h"
 
 #define VX_MAX_CLUSTERS     127
@@ -47,6 +48,7 @@ static const char *const exec_names[] = {
     [VX_SIM_EXEC_REF] = "ref",
     [VX_SIM_EXEC_BURST] = "burst",
     [VX_SIM_EXEC_AVX2] = "avx2",
+    [VX_SIM_EXEC_JIT] = "jit",
 };
 
 bool vx_sim_exec_available(enum vx_sim_exec exec)
@@ -58,13 +60,20 @@ bool vx_sim_exec_available(enum vx_sim_exec exec)
         return true;
     case VX_SIM_EXEC_AVX2:
         return vx_exec_has_avx2();
+    case VX_SIM_EXEC_JIT:
+        /* vx_jit.c emits AVX2 code for x86-64 hosts */
+#if defined(__x86_64__)
+        return __builtin_cpu_supports("avx2");
+#else
+        return false;
+#endif
     }
     return false;
 }
 
 const char *vx_sim_exec_name(enum vx_sim_exec exec)
 {
-    return exec <= VX_SIM_EXEC_AVX2 ? exec_names[exec] : "?";
+    return exec <= VX_SIM_EXEC_JIT ? exec_names[exec] : "?";
 }
 
 int vx_sim_set_exec(struct vx_sim *sim, enum vx_sim_exec exec)
@@ -98,7 +107,7 @@ static int exec_from_env(enum vx_sim_exec *exec, char *err, size_t errlen)
     if (!name || !*name) {
         return 0;
     }
-    for (enum vx_sim_exec e = 0; e <= VX_SIM_EXEC_AVX2; e++) {
+    for (enum vx_sim_exec e = 0; e <= VX_SIM_EXEC_JIT; e++) {
         if (strcmp(name, exec_names[e]) != 0) {
             continue;
         }
@@ -110,7 +119,7 @@ static int exec_from_env(enum vx_sim_exec *exec, char *err, size_t errlen)
         return 0;
     }
     return config_fail(err, errlen, "VX_SIM_EXEC=%s is not one of best, "
-                       "ref, burst, avx2", name);
+                       "ref, burst, avx2, jit", name);
 }
 
 int vx_sim_config_check(const struct vx_sim_config *cfg, char *err,
@@ -275,6 +284,7 @@ void vx_sim_free(struct vx_sim *sim)
     if (!sim) {
         return;
     }
+    vx_jit_free(sim);
     free_lane_state(sim);
     free(sim->warps);
     free(sim->cores);

@@ -103,11 +103,12 @@ enum vx_sim_exec {
     VX_SIM_EXEC_REF,    /* reference interpreter: one instruction at a time */
     VX_SIM_EXEC_BURST,  /* decoded-instruction cache, bursts, 4-lane vectors */
     VX_SIM_EXEC_AVX2,   /* the burst executor compiled for AVX2 (x86-64) */
+    VX_SIM_EXEC_JIT,    /* blocks translated to x86-64 AVX2 code (vx_jit.c) */
 };
 
 /* Whether this build, on this host, can run @exec. */
 bool vx_sim_exec_available(enum vx_sim_exec exec);
-/* "ref", "burst", "avx2" ("best" for VX_SIM_EXEC_BEST). */
+/* "ref", "burst", "avx2", "jit" ("best" for VX_SIM_EXEC_BEST). */
 const char *vx_sim_exec_name(enum vx_sim_exec exec);
 /* Switch executors between vx_sim_run() calls: 0, or -1 if unavailable. */
 int vx_sim_set_exec(struct vx_sim *sim, enum vx_sim_exec exec);
