@@ -98,9 +98,11 @@ $(UNCORE_TESTS): $(O)/host/tests/%: $(SIM_TDIR)/%.c $(LIBVXSIM) $(SIM_HDRS) \
 HOST_TESTS += $(UNCORE_TESTS)
 
 # Suites that scripts/run-host-tests.sh runs once per executor
-# (VX_SIM_EXEC=ref, burst, avx2), so a bug in any of them fails the run.
+# (VX_SIM_EXEC=ref, burst, avx2, jit), so a bug in any of them fails the
+# run.  test_jit_diff picks its two executors itself: it runs once.
 SIM_EXEC_TESTS := $(O)/host/tests/test_isa $(O)/host/tests/test_simt \
-	$(O)/host/tests/test_simt_vortex $(O)/host/tests/test_exc $(O)/host/tests/test_isa_ext $(UNCORE_TESTS) \
+	$(O)/host/tests/test_simt_vortex $(O)/host/tests/test_exc $(O)/host/tests/test_isa_ext \
+	$(filter-out %/test_jit_diff,$(UNCORE_TESTS)) \
 	$(O)/host/userspace/test_kernels_sim
 
 # The QEMU device itself, through qtest (needs VX_QEMU, set by make check).
