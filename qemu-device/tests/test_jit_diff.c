@@ -23,18 +23,27 @@
  * every trial, so each new program overwrites code the translator holds:
  * its translations must be dropped (invalidation).
  *
+ * Half the trials run translated (satp: Sv32 tables mapping the two code
+ * pages swapped in VRAM, and the data window; a random base then page
+ * faults), half untranslated; every program starts at a random word of
+ * its first page, so most cross into the second.
+ *
  * Cards: 1x1x1 with 8, 16 and 32 threads.  VX_JIT_DIFF_TRIALS sets the
- * trial count (default 300 per card, some 10^4 blocks).  Address
- * translation (satp) is not varied here: test_mmu runs with the
- * translator for that.
+ * trial count (default 300 per card, some 2.5 * 10^4 blocks run),
+ * VX_JIT_DIFF_SEED another sequence of programs.
  */
 #include "kselftest_harness.h"
 #include "uncore_util.h"
 #include "vx_jit.h"
 #include "vx_asm.h"
 
-#define PROG_OFF    0x20000u
+#define PROG_OFF    0x20000u    /* two code pages (untranslated) */
+#define PROG_PA1    0x23000u    /* the second code page when translated */
 #define DATA_WIN    0x40000u
+#define PT_ROOT     0x200000u
+#define PT_POOL     0x201000u
+#define CODE_VA     0x10000000u /* translated: page 0 -> PROG_OFF, */
+#define DATA_VA     0x20000000u /* page 1 -> PROG_PA1, 2 data pages -> DATA_WIN */
 #define DATA_LEN    0x1000u
 #define MAX_WORDS   1024
 
@@ -93,9 +102,10 @@ static uint32_t rnd_alu(void)
 /* A random block ender; may take two words (a branch over one). */
 static uint32_t put_ender(uint32_t *p)
 {
-    uint32_t off = (rnd() % (DATA_LEN / 4 - 64)) * 4;
+    /* below 2 KiB: a positive 12-bit offset, in the mapped data pages */
+    uint32_t off = (rnd() % (0x7c0 / 4)) * 4;
 
-    if (rnd() % 48 == 0) {      /* random base: mostly an access fault */
+    if (rnd() % 160 == 0) {     /* random base: mostly an access fault */
         return p[0] = rnd() & 1 ? SW(rnd_reg(), rnd_rd(), rnd() & 0x7ff)
                                 : LW(rnd_rd(), rnd_rd(), rnd() & 0x7ff), 1;
     }
@@ -138,7 +148,20 @@ static uint32_t make_prog(uint32_t *p)
 struct pair {
     struct card ref, jit;
     uint32_t T;
+    uint32_t satp;              /* of map_card()'s tables */
 };
+
+/* Sv32 tables for translated trials: code pages swapped in PA. */
+static uint32_t map_card(struct card *c)
+{
+    struct vx_sv32 pt;
+
+    card_pt_init(c, &pt, PT_ROOT, PT_POOL);
+    vx_sv32_map(&pt, CODE_VA, DEV(PROG_OFF), VX_PTE_URWX);
+    vx_sv32_map(&pt, CODE_VA + 0x1000, DEV(PROG_PA1), VX_PTE_URWX);
+    vx_sv32_map_range(&pt, DATA_VA, DEV(DATA_WIN), 0x2000, VX_PTE_URWX);
+    return vx_sv32_satp(&pt, 1);
+}
 
 static int pair_open(struct pair *p, uint32_t T)
 {
@@ -146,6 +169,8 @@ static int pair_open(struct pair *p, uint32_t T)
     if (card_open(&p->ref, 1, 1, 1, T) || card_open(&p->jit, 1, 1, 1, T)) {
         return -1;
     }
+    p->satp = map_card(&p->ref);
+    map_card(&p->jit);
     if (vx_sim_set_exec(p->ref.sim, VX_SIM_EXEC_REF) ||
         vx_sim_set_exec(p->jit.sim, VX_SIM_EXEC_JIT)) {
         return -1;
@@ -154,13 +179,31 @@ static int pair_open(struct pair *p, uint32_t T)
 }
 
 static void warp_init(struct card *c, uint32_t T, const struct vx_tmask *m,
-                      const uint32_t *regs)
+                      const uint32_t *regs, uint32_t pc, uint32_t satp)
 {
     struct vx_warp *w = &c->sim->warps[0];
 
     vx_sim_reset(c->sim);
-    vx_warp_start(c->sim, w, DEV(PROG_OFF), m);
+    vx_warp_start(c->sim, w, pc, m);
+    w->satp = satp;
     memcpy(w->x, regs, 32 * T * sizeof(uint32_t));
+}
+
+/* VRAM offset of program byte @o (from the start of the code pages). */
+static uint32_t code_off(bool mmu, uint32_t o)
+{
+    if (mmu && o >= 0x1000) {
+        return PROG_PA1 + o - 0x1000;
+    }
+    return PROG_OFF + o;
+}
+
+/* VX_JIT_DIFF_SEED: another sequence of programs (default 0). */
+static uint64_t seed(void)
+{
+    const char *s = getenv("VX_JIT_DIFF_SEED");
+
+    return s && *s ? strtoull(s, NULL, 0) : 0;
 }
 
 static uint64_t trials(void)
@@ -181,6 +224,9 @@ static void trial(struct __test_metadata *_metadata, struct pair *p)
     uint32_t tmc_mask = 0;
     struct vx_warp *wr = &p->ref.sim->warps[0], *wj = &p->jit.sim->warps[0];
     struct vx_sim *sr = p->ref.sim, *sj = p->jit.sim;
+    bool mmu = rnd() & 1;
+    uint32_t start = (rnd() % 1024) * 4;    /* so code crosses a page */
+    uint32_t dbase = mmu ? DATA_VA : DEV(DATA_WIN);
 
     while (!(m.w[0] = rnd() & mask_all)) {
     }
@@ -192,17 +238,23 @@ static void trial(struct __test_metadata *_metadata, struct pair *p)
     for (uint32_t l = 0; l < T; l++) {
         regs[l] = 0;
         regs[29 * T + l] = tmc_mask;
-        regs[30 * T + l] = DEV(DATA_WIN) + l * 64;
+        regs[30 * T + l] = dbase + l * 64;
     }
     for (uint32_t i = 0; i < DATA_LEN; i++) {
         data[i] = (uint8_t)rnd();
     }
-    memcpy(p->ref.vram + PROG_OFF, prog, n * 4);
-    memcpy(p->jit.vram + PROG_OFF, prog, n * 4);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t off = code_off(mmu, start + 4 * i);
+
+        memcpy(p->ref.vram + off, &prog[i], 4);
+        memcpy(p->jit.vram + off, &prog[i], 4);
+    }
     memcpy(p->ref.vram + DATA_WIN, data, DATA_LEN);
     memcpy(p->jit.vram + DATA_WIN, data, DATA_LEN);
-    warp_init(&p->ref, T, &m, regs);
-    warp_init(&p->jit, T, &m, regs);
+    warp_init(&p->ref, T, &m, regs, (mmu ? CODE_VA : DEV(PROG_OFF)) + start,
+              mmu ? p->satp : 0);
+    warp_init(&p->jit, T, &m, regs, (mmu ? CODE_VA : DEV(PROG_OFF)) + start,
+              mmu ? p->satp : 0);
 
     for (int step = 0; step < 4000; step++) {
         uint64_t max = rnd() % 4 == 0 ? 1 : 1 + rnd() % 64, ur, uj;
@@ -245,7 +297,7 @@ static void run_pairs(struct __test_metadata *_metadata, uint32_t T)
     if (!vx_sim_exec_available(VX_SIM_EXEC_JIT)) {
         SKIP(return, "no AVX2 on this host: the translator is unavailable");
     }
-    rng_state = 0x9e3779b97f4a7c15ull ^ T;
+    rng_state = 0x9e3779b97f4a7c15ull ^ T ^ seed() << 8;
     ASSERT_EQ(0, pair_open(&p, T));
     for (uint64_t i = 0; i < n; i++) {
         trial(_metadata, &p);
@@ -255,8 +307,9 @@ static void run_pairs(struct __test_metadata *_metadata, uint32_t T)
         }
     }
     vx_jit_stats_get(p.jit.sim, &st);
-    printf("# T=%u trials=%llu translated=%llu blocks_run=%llu interp=%llu "
-           "us_per_block=%.2f\n", T, (unsigned long long)n,
+    printf("# T=%u seed=%llu trials=%llu translated=%llu blocks_run=%llu interp=%llu "
+           "us_per_block=%.2f\n", T, (unsigned long long)seed(),
+           (unsigned long long)n,
            (unsigned long long)st.blocks, (unsigned long long)st.runs,
            (unsigned long long)st.interp,
            st.blocks ? st.ns / 1e3 / st.blocks : 0.0);
