@@ -9,9 +9,12 @@
  * 4 KiB code page, at most VX_JIT_MAX_INSNS long.  Everything else
  * (loads, stores, atomics, branches, jumps, CSRs, FP, ecall/ebreak, the
  * SIMT custom-0 operations, mulh/div/rem, Zicond, illegal encodings) ends
- * the block and is executed by the reference interpreter, one instruction
- * (vx_exec_ref() with a budget of 1), so every fault, halt, barrier and
- * warp switch happens in the interpreter exactly as without translation.
+ * the block and is executed by the burst executor (vx_exec_fast(), its
+ * AVX2 copy, which matches the reference interpreter instruction for
+ * instruction) for as many instructions as followed the block untranslated
+ * when it was translated (its tail: only a budget, whatever the words are
+ * now), so every fault, halt, barrier and warp switch happens there
+ * exactly as without translation.
  * A translated instruction cannot fault, so a block either runs whole or
  * not at all: the PC and the registers are exact at every instruction
  * the interpreter sees.
@@ -43,9 +46,9 @@
  * vx_exec_code_page(), the ITLB the interpreter uses.
  *
  * Budget and the Debug Module.  A block of n instructions takes n slots
- * and runs only if n slots are left, else the interpreter runs one
- * instruction; a DM step (a burst of 1) thus never runs more than one
- * instruction.  Counters (cycle, instret) move as the interpreter's.
+ * and runs only if n slots are left, else the burst executor runs the
+ * rest of the budget; a DM step (a burst of 1) thus never runs more than
+ * one instruction.  Counters (cycle, instret) move as the interpreter's.
  *
  * Next stages: chaining blocks (and branches inside the translation,
  * exiting on divergence), keeping registers in ymm across a block,
@@ -60,6 +63,7 @@
 #include "vx_jit.h"
 
 #define VX_JIT_MAX_INSNS    64
+#define VX_JIT_MAX_TAIL     16
 #define VX_JIT_TABLE        4096            /* entries, power of two */
 #define VX_JIT_ARENA        (4u << 20)      /* bytes of host code */
 /* Worst case per instruction: 7 VEX instructions of <= 10 bytes. */
@@ -73,6 +77,7 @@ struct vx_jit_block {
     uint32_t satp;              /* ... address space ... */
     const uint8_t *code;        /* ... and where the words were fetched */
     uint32_t len;               /* instructions translated, 0 = none */
+    uint32_t tail;              /* untranslatable ones after them */
     uint32_t gen;               /* arena generation the functions are of */
     vx_jit_fn fn_masked, fn_full;
     const uint32_t *consts;
@@ -217,6 +222,24 @@ static bool translatable(uint32_t insn)
     return false;
 }
 
+/*
+ * Whether the burst after a block stops after @insn: a control transfer
+ * (branch, jump, system, the SIMT custom-0 ops), so that the code it goes
+ * to runs translated.
+ */
+static bool ends_tail(uint32_t insn)
+{
+    switch (insn & 0x7f) {
+    case 0x63:
+    case 0x6f:
+    case 0x67:
+    case 0x73:
+    case VX_OPCODE_CUSTOM0:
+        return true;
+    }
+    return false;
+}
+
 /* Host code for one translatable @insn at @pc into ymm YA, then rd. */
 static void emit_insn(struct xl *x, uint32_t insn, uint32_t pc)
 {
@@ -347,6 +370,18 @@ static void translate(struct vx_jit *j, struct vx_jit_block *b, uint32_t pc,
         b->words[len++] = insn;
     }
     b->len = len;
+    b->tail = 0;
+    while (len + b->tail < room && b->tail < VX_JIT_MAX_TAIL) {
+        uint32_t insn = ld32(code + 4 * (len + b->tail));
+
+        if (translatable(insn)) {
+            break;
+        }
+        b->tail++;
+        if (ends_tail(insn)) {
+            break;
+        }
+    }
     if (len == 0) {
         b->words[0] = ld32(code);
         j->stats.untranslatable++;
@@ -436,8 +471,9 @@ bool vx_jit_stats_get(const struct vx_sim *sim, struct vx_jit_stats *st)
 }
 
 /*
- * The block at w->pc, NULL if none runs there.  *fault is set when the
- * fetch faulted (reported already, as the interpreter would).
+ * The entry of w->pc (len 0: nothing translated there), NULL if w->pc
+ * cannot be fetched.  *fault is set when the fetch faulted (reported
+ * already, as the interpreter would).
  */
 static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
                                    struct vx_warp *w, bool *fault)
@@ -469,10 +505,10 @@ static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
     if (b->pc == pc && b->satp == w->satp && b->code == code &&
         (b->len == 0 || b->gen == j->gen) &&
         memcmp(code, b->words, 4 * (b->len ? b->len : 1)) == 0) {
-        return b->len ? b : NULL;
+        return b;
     }
     translate(j, b, pc, w->satp, code, (0x1000 - (pc & 0xfff)) / 4);
-    return b->len ? b : NULL;
+    return b;
 }
 
 static void run_block(struct vx_jit *j, struct vx_warp *w,
@@ -510,7 +546,7 @@ enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
     while (n < max && r == VX_EXEC_OK) {
         struct vx_jit_block *b;
         bool fault;
-        uint64_t u;
+        uint64_t u, k;
 
         if (sim->resv_live) {
             /* the reference interpreter's stores break reservations */
@@ -526,15 +562,27 @@ enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
             r = VX_EXEC_FAULT;
             break;
         }
-        if (b && b->len <= max - n) {
+        if (b && b->len && b->len <= max - n) {
             run_block(j, w, b);
             n += b->len;
             j->stats.runs++;
-            continue;
+            if (!b->tail || n == max) {
+                continue;
+            }
+            k = b->tail;
+        } else {
+            /* a block the budget cannot take runs on the interpreter */
+            k = b && !b->len ? b->tail : max - n;
         }
-        r = vx_exec_ref(sim, w, 1, &u);
+        /*
+         * What follows a block is left to the burst executor, for as
+         * many instructions as the block's tail counted when translated
+         * (only a budget: whatever the words are now, it runs them).
+         */
+        k = k < max - n ? k : max - n;
+        r = vx_exec_fast(sim, w, k ? k : 1, &u);
         n += u;
-        j->stats.interp++;
+        j->stats.interp += u;
     }
     *used = n;
     return r;

@@ -497,6 +497,22 @@ TEST_F(dm, breakpoint_set_and_cleared_in_a_hot_loop)
     vx_sim_run(c->sim, 20000);          /* hot: translated by the jit */
     halt(c, 0x11);
     ASSERT_EQ(0x11, dm_rd(c, VX_DM_WSTATUS));
+    /*
+     * Step each warp to ENTRY + 8: resumed there, it reaches the
+     * breakpoint only through the block translated at ENTRY, never by
+     * translating afresh from a PC inside it.
+     */
+    for (uint32_t g = 0; g <= 4; g += 4) {
+        dm_wr(c, VX_DM_WMASK, 1u << g);
+        dm_select(c, g, 0);
+        for (int i = 0; i < 4 && dm_rd(c, VX_DM_DPC) != ENTRY + 8; i++) {
+            dm_ctrl(c, VX_DCTRL_STEPREQ);
+        }
+        ASSERT_EQ(ENTRY + 8, dm_rd(c, VX_DM_DPC));
+    }
+    dm_wr(c, VX_DM_WMASK, 0x11);
+    dm_select(c, 4, 3);
+    x5 = read_gpr(c, 5);
 
     /* set: sw ebreak over ENTRY + 4 (x28/x29 are the loop's spare regs) */
     dm_select(c, 0, 0);
@@ -510,6 +526,8 @@ TEST_F(dm, breakpoint_set_and_cleared_in_a_hot_loop)
     dm_select(c, 4, 3);
     EXPECT_EQ(VX_HACAUSE_EBREAK, hacause(c));
     EXPECT_EQ(ENTRY + 4, dm_rd(c, VX_DM_DPC));
+    /* at the first time it got there: add, jal, addi, ebreak */
+    EXPECT_EQ(x5 + 1, read_gpr(c, 5));
     x5 = read_gpr(c, 5);
     x6 = read_gpr(c, 6);
     EXPECT_EQ(2 * (x5 - 1), x6);        /* stopped between the addis */
