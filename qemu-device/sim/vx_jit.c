@@ -26,9 +26,11 @@
  * memory (x[reg * threads + lane]), one load/op/store per instruction.
  * The executor calls the function once per 8-lane chunk with any lane
  * active, so a warp of T lanes costs T/8 calls per block.  Immediates live
- * in a constant pool after the code.  Warps narrower than 8 lanes and
- * hosts without AVX2 (cpuid at vx_sim_set_exec) are not translated: the
- * executor is unavailable there and vx_sim_set_exec() refuses it.
+ * in a constant pool after the code.  Warps narrower than 8 lanes are
+ * not translated: the AVX2 burst executor runs them.  On a host without
+ * AVX2 (cpuid, __builtin_cpu_supports(), in vx_sim_exec_available()) the
+ * executor is unavailable: vx_sim_config_check() and vx_sim_set_exec()
+ * refuse it with a sentence saying so, and the default stays "best".
  *
  * Memory.  The code arena is mmap'ed read-write, written, then
  * mprotect'ed read-execute (W^X; no RWX mapping is needed).  A full arena
@@ -541,7 +543,8 @@ enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
     uint64_t n = 0;
 
     if (!j) {
-        return vx_exec_ref(sim, w, max, used);
+        /* warps under 8 lanes (or no arena): the AVX2 burst executor */
+        return vx_exec_fast(sim, w, max, used);
     }
     while (n < max && r == VX_EXEC_OK) {
         struct vx_jit_block *b;
