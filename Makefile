@@ -13,6 +13,8 @@
 #   make module       vortex.ko against the cached Debian headers (KDIR= another tree)
 #   make host-tests   build and run the host test suites
 #   make guest        the guest's initramfs, build/guest/initramfs.cpio.gz
+#   make debug-guest  the same for the debug kernel (KASAN, lockdep, kmemleak;
+#                     docs/debug-kernel.md), built if missing: build/debug/
 #   make clean        remove build/ (O=) and the module's objects
 #   make distclean    the same (the download and build cache is kept)
 #   make print-VAR    print a make variable, e.g. print-HOST_TESTS
@@ -112,6 +114,10 @@ host-tests: $(HOST_TESTS)
 guest: module host-all
 	@k=$$($(TOP)/scripts/kernel.sh) && $(TOP)/scripts/initramfs.sh \
 		$(O)/guest/initramfs.cpio.gz "$$k" vortex.ko $(GUEST_TESTS) -- $(GUEST_FILES)
+
+.PHONY: debug-guest
+debug-guest: host-all
+	+@$(TOP)/scripts/debug-guest.sh $(O)/debug > /dev/null
 
 # Used by the scripts: print a variable's value.
 print-%:
