@@ -79,11 +79,12 @@ CASES = [
     # first object, its task and its frame in the module
     ('kmemleak leak fails', lambda t: guest(t, boot(
         '1..1\n# unreferenced object 0xffff8880 (size 64):\n#   comm "t", pid 80\n'
-        '#     [<ffffffff81000000>] kmalloc_trace+0x1/0x2\n#     [<ffffffffc0001234>] 0xffffffffc0001234\n'
+        '#   backtrace (crc d394490b):\n#     kmemleak_alloc+0x28/0x30\n'
+        '#     __kmalloc_cache_noprof+0x207/0x390\n#     0xffffffffa000040f\n'
         '# first: unreferenced object 0xffff8880 (size 64):\n#   comm "t", pid 80\n'
-        '#     [<ffffffffc0001234>] 0xffffffffc0001234\n'
+        '#     0xffffffffa000040f\n'
         'not ok 1 kmemleak: 1 unreferenced objects after rmmod\n', rc=0)), 4, 1, 0,
-     ['# first: unreferenced object 0xffff8880', '[<ffffffffc0001234>]']),
+     ['# first: unreferenced object 0xffff8880', '0xffffffffa000040f']),
     # not finished, modules and unload never reported, t cut off and short
     ('test cut off fails', lambda t: guest(t, '@@vx-begin t\n1..2\nok 1 a\n'), 2, 5, 0),
     ('module load failure fails', lambda t: guest(t, boot('1..1\nok 1 a\n').replace(
