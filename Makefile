@@ -12,6 +12,7 @@
 #   make all          the module and every host-built program (the default)
 #   make module       vortex.ko against the cached Debian headers (KDIR= another tree)
 #   make host-tests   build and run the host test suites
+#   make lint         checkpatch --strict, sparse, W=1, kernel-doc on driver/, uapi/
 #   make guest        the guest's initramfs, build/guest/initramfs.cpio.gz
 #   make debug-guest  the same for the debug kernel (KASAN, lockdep, kmemleak;
 #                     docs/debug-kernel.md), built if missing: build/debug/
@@ -59,8 +60,8 @@ GUEST_FILES :=		# other files copied into the guest's /vortex
 RV_KERNELS :=		# device ELF programs
 BENCHES :=		# benchmark binaries (host)
 
-.PHONY: all check demo debug-shell bench module host-tests guest clean distclean help \
-	install install-dkms
+.PHONY: all check demo debug-shell bench module host-tests lint guest clean distclean help
+.PHONY: install install-dkms
 all: module host-all
 
 include qemu-device/sim.mk
@@ -109,6 +110,11 @@ module:
 host-tests: $(HOST_TESTS)
 	@q=$${VX_QEMU:-$$($(TOP)/scripts/qemu.sh)} && export VX_QEMU=$$q && \
 	$(TOP)/scripts/tap.py $$($(TOP)/scripts/run-host-tests.sh $(O)/results/host $(HOST_TESTS))
+
+# The kernel's checkers on the driver and the uapi header; the findings
+# that stay are waived, with a reason each, in scripts/lint-waivers.txt.
+lint:
+	@$(TOP)/scripts/lint.sh
 
 # The guest's initramfs: the module, the guest tests and files, busybox.
 guest: module host-all

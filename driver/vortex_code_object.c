@@ -22,6 +22,7 @@
 #include "vortex_code_object.h"
 #include "vortex_device.h"
 #include "vortex_gem.h"
+#include "vortex_vm.h"
 
 #define VORTEX_MAX_CODE_OBJECTS	256
 
@@ -39,6 +40,42 @@ struct vortex_code_object {
 
 static atomic_t vortex_code_object_ids = ATOMIC_INIT(0);
 
+/*
+ * Where a debugger reads the ELF bytes: a buffer's address in every space,
+ * or, for a DRM_VORTEX_BO_NO_MAP buffer, the virtual address of the
+ * VM_BIND mapping that holds them (its VRAM address is never told).
+ */
+static int vortex_code_object_elf_addr(struct vortex_file *vfile,
+				       struct drm_gem_object *obj, u64 offset,
+				       u64 size, u32 *addr)
+{
+	struct vortex_bo *bo = to_vortex_bo(obj);
+	u64 va, range, bo_off;
+
+	if (!vortex_bo_no_map(bo)) {
+		*addr = vortex_bo_devaddr(bo) + offset;
+		return 0;
+	}
+	if (!vortex_vm_bo_va(vfile->vm, obj, &va, &range, &bo_off) ||
+	    offset < bo_off || offset + size > bo_off + range) {
+		drm_dbg(obj->dev, "code object: ELF bytes of a NO_MAP buffer not bound\n");
+		return -ENXIO;
+	}
+	*addr = va + (offset - bo_off);
+	return 0;
+}
+
+/**
+ * vortex_code_object_ioctl() - DRM_IOCTL_VORTEX_CODE_OBJECT
+ * @drm: the DRM device
+ * @data: the ioctl's arguments (copied in and out by DRM)
+ * @file: the caller's DRM file
+ *
+ * Records an ELF image in a buffer of the file, with where it loads,
+ * for crash dumps and the debugger.
+ *
+ * Return: 0, or a negative errno.
+ */
 int vortex_code_object_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file)
 {
@@ -67,7 +104,10 @@ int vortex_code_object_ioctl(struct drm_device *drm, void *data,
 		ret = -ERANGE;
 		goto err_put;
 	}
-	co->ref.elf_addr = vortex_bo_devaddr(to_vortex_bo(co->bo)) + args->offset;
+	ret = vortex_code_object_elf_addr(vfile, co->bo, args->offset, args->size,
+					  &co->ref.elf_addr);
+	if (ret)
+		goto err_put;
 	co->ref.elf_size = args->size;
 	co->ref.load_addr = args->load_addr;
 	co->ref.load_size = args->load_size;
@@ -116,7 +156,10 @@ void vortex_code_object_find(struct vortex_file *vfile, u64 pc,
 	}
 }
 
-/* The file is closing: drop its objects. */
+/**
+ * vortex_code_object_fini() - drop a closing file's code objects
+ * @vfile: the file
+ */
 void vortex_code_object_fini(struct vortex_file *vfile)
 {
 	struct vortex_code_object *co, *tmp;

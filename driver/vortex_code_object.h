@@ -15,7 +15,7 @@ struct vortex_file;
 struct vortex_code_ref {
 	/** @id: the object's id, 0 for none */
 	u32 id;
-	/** @elf_addr: device address of the ELF file's bytes */
+	/** @elf_addr: where a debugger reads the ELF file's bytes (virtual) */
 	u32 elf_addr;
 	/** @elf_size: bytes of the ELF file */
 	u32 elf_size;

@@ -225,6 +225,16 @@ u32 vortex_console_peek(struct vortex_file *vfile, u32 *out, u32 max, u64 *dropp
 	return n;
 }
 
+/**
+ * vortex_console_ioctl() - DRM_IOCTL_VORTEX_CONSOLE
+ * @drm: the DRM device
+ * @data: the ioctl's arguments (copied in and out by DRM)
+ * @file: the caller's DRM file
+ *
+ * Hands the file the console text its jobs printed.
+ *
+ * Return: 0, or a negative errno.
+ */
 int vortex_console_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct vortex_device *vdev = to_vortex_device(drm);

@@ -48,6 +48,17 @@ static int vortex_dcr_check(struct drm_device *drm, const struct drm_vortex_dcr 
 	return 0;
 }
 
+/**
+ * vortex_dcr_ioctl() - DRM_IOCTL_VORTEX_DCR
+ * @drm: the DRM device
+ * @data: the ioctl's arguments (copied in and out by DRM)
+ * @file: the caller's DRM file
+ *
+ * Sets one of the device configuration registers the file's next
+ * jobs start with.
+ *
+ * Return: 0, or a negative errno.
+ */
 int vortex_dcr_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct vortex_file *vfile = file->driver_priv;

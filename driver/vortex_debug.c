@@ -58,6 +58,13 @@ module_param_named(debug_timeout_max_ms, vortex_debug_timeout_max_ms, uint, 0644
 MODULE_PARM_DESC(debug_timeout_max_ms,
 		 "Longest run-time limit an unprivileged debugger may give its target's jobs (default 600000)");
 
+/**
+ * vortex_debug_owns() - whether @job is the debugger's target's
+ * @dbg: the debugger session
+ * @job: the job
+ *
+ * Return: true if @dbg debugs the process that made @job.
+ */
 bool vortex_debug_owns(struct vortex_debug *dbg, struct vortex_job *job)
 {
 	return dbg && job && job->vfile->pid == dbg->target;
@@ -161,7 +168,14 @@ static __poll_t vortex_debug_poll(struct file *f, poll_table *wait)
 
 /* ------------------------------------------------------ card helpers */
 
-/* Whether the target's job is on the card.  DM lock held. */
+/**
+ * vortex_debug_on_card() - whether the target's job is on the card
+ * @dbg: the debugger session
+ *
+ * The DM lock is held.
+ *
+ * Return: true if a job of the target runs now.
+ */
 bool vortex_debug_on_card(struct vortex_debug *dbg)
 {
 	struct vortex_device *vdev = dbg->vdev;
@@ -203,6 +217,13 @@ static struct vortex_breakpoint *vortex_debug_bp(struct vortex_debug *dbg,
 	return NULL;
 }
 
+/**
+ * vortex_debug_on_breakpoint() - whether @pc holds a breakpoint
+ * @dbg: the debugger session
+ * @pc: a device address
+ *
+ * Return: true if the session set a breakpoint at @pc.
+ */
 bool vortex_debug_on_breakpoint(struct vortex_debug *dbg, u32 pc)
 {
 	return vortex_debug_bp(dbg, pc);
@@ -628,7 +649,8 @@ static void vortex_debug_mem_hide_bps(struct vortex_debug *dbg, u64 addr,
 				continue;
 			}
 			((u8 *)&bp->orig)[b] = readb(vortex_debug_vram(dbg->vdev, bp->vram + b));
-			writeb(((const u8 *)&ebreak)[b], vortex_debug_vram(dbg->vdev, bp->vram + b));
+			writeb(((const u8 *)&ebreak)[b],
+			       vortex_debug_vram(dbg->vdev, bp->vram + b));
 		}
 	}
 }
@@ -963,7 +985,12 @@ static void vortex_debug_work(struct work_struct *work)
 	drm_dev_exit(idx);
 }
 
-/* Hard IRQ, job_lock not held: a warp entered debug halt. */
+/**
+ * vortex_debug_irq_debug() - a warp entered debug halt
+ * @vdev: the device
+ *
+ * Hard IRQ; job_lock is not held.
+ */
 void vortex_debug_irq_debug(struct vortex_device *vdev)
 {
 	struct vortex_debug *dbg;
@@ -1081,7 +1108,14 @@ void vortex_debug_job_start(struct vortex_device *vdev, struct vortex_job *job)
 	vortex_debug_post_launch(dbg, job);
 }
 
-/* job_lock held: the job left the card with @error. */
+/**
+ * vortex_debug_job_end_locked() - a job left the card
+ * @vdev: the device
+ * @job: the job
+ * @error: how it ended: 0 or a negative errno
+ *
+ * job_lock is held.
+ */
 void vortex_debug_job_end_locked(struct vortex_device *vdev,
 				 struct vortex_job *job, int error)
 {
@@ -1296,6 +1330,17 @@ out_unlock:
 	return ret;
 }
 
+/**
+ * vortex_debug_attach_ioctl() - DRM_IOCTL_VORTEX_DEBUG_ATTACH
+ * @drm: the DRM device
+ * @data: the ioctl's arguments (copied in and out by DRM)
+ * @file: the caller's DRM file
+ *
+ * Opens a debugger session on a process's jobs; the session is the
+ * file descriptor returned in the arguments.
+ *
+ * Return: 0, or a negative errno.
+ */
 int vortex_debug_attach_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *file)
 {

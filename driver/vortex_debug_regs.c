@@ -42,9 +42,13 @@
 #define RV_SLLI(rd, rs1, sh)	RV_ITYPE(0x13, 1, rd, rs1, sh)
 #define RV_LUI(rd, imm20)	((u32)(imm20) << 12 | (rd) << 7 | 0x37)
 #define RV_ADD(rd, rs1, rs2)	((rs2) << 20 | (rs1) << 15 | (rd) << 7 | 0x33)
-#define RV_STYPE(op, rs2, rs1, imm) \
-	(((u32)(imm) >> 5 & 0x7f) << 25 | (rs2) << 20 | (rs1) << 15 | 2 << 12 | \
-	 ((imm) & 0x1f) << 7 | (op))
+static inline u32 rv_stype(u32 op, u32 rs2, u32 rs1, u32 imm)
+{
+	return (imm >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | 2 << 12 |
+	       (imm & 0x1f) << 7 | op;
+}
+
+#define RV_STYPE(op, rs2, rs1, imm)	rv_stype(op, rs2, rs1, imm)
 #define RV_SW(rs2, rs1, imm)	RV_STYPE(0x23, rs2, rs1, imm)
 #define RV_FSW(fs2, rs1, imm)	RV_STYPE(0x27, fs2, rs1, imm)
 
@@ -531,6 +535,8 @@ int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
 /**
  * vortex_warp_dump_regs_size() - bytes of VRAM the store path needs
  * @threads: lanes per warp
+ *
+ * Return: the size of the store area for a warp of @threads lanes.
  */
 u32 vortex_warp_dump_regs_size(u32 threads)
 {

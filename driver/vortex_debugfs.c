@@ -92,7 +92,12 @@ void vortex_gate_pass(struct vortex_gate *gate)
 	atomic_set(&gate->state, VORTEX_GATE_OFF);
 }
 
-/* Whether a test has armed @gate (or something waits there). */
+/**
+ * vortex_gate_armed() - whether a test armed @gate
+ * @gate: the gate
+ *
+ * Return: true if @gate is armed or something waits there.
+ */
 bool vortex_gate_armed(struct vortex_gate *gate)
 {
 	return atomic_read(&gate->state) != VORTEX_GATE_OFF;

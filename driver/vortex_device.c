@@ -27,6 +27,12 @@
 /* The causes the driver always handles; DEBUG only with a debugger. */
 #define VORTEX_IRQ_MASK		(VX_IRQ_FENCE | VX_IRQ_ERROR)
 
+/**
+ * vortex_device_clock() - the card's cycle counter
+ * @vdev: the device
+ *
+ * Return: the 64-bit clock; reading its low half latches the high one.
+ */
 u64 vortex_device_clock(struct vortex_device *vdev)
 {
 	u32 lo = vortex_read(vdev, VX_REG_CLOCK_LO);	/* latches HI */
@@ -34,17 +40,32 @@ u64 vortex_device_clock(struct vortex_device *vdev)
 	return ((u64)vortex_read(vdev, VX_REG_CLOCK_HI) << 32) | lo;
 }
 
+/**
+ * vortex_device_total_warps() - warps on the card
+ * @vdev: the device
+ *
+ * Return: clusters * cores * warps per core.
+ */
 u32 vortex_device_total_warps(struct vortex_device *vdev)
 {
 	return vdev->num_clusters * vdev->num_cores * vdev->num_warps;
 }
 
-/* Pending causes stay pending: a masked FENCE must not be lost. */
+/**
+ * vortex_device_irq_enable() - unmask the interrupts the driver handles
+ * @vdev: the device
+ *
+ * Pending causes stay pending: a masked FENCE must not be lost.
+ */
 void vortex_device_irq_enable(struct vortex_device *vdev)
 {
 	vortex_write(vdev, VX_REG_IRQ_ENABLE, READ_ONCE(vdev->irq_mask));
 }
 
+/**
+ * vortex_device_irq_disable() - mask every interrupt of the card
+ * @vdev: the device
+ */
 void vortex_device_irq_disable(struct vortex_device *vdev)
 {
 	vortex_write(vdev, VX_REG_IRQ_ENABLE, 0);

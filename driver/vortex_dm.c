@@ -33,6 +33,15 @@
 /* A request not done after this many polls (a microsecond apart) failed. */
 #define VORTEX_DM_POLLS		10000
 
+/**
+ * vortex_dm_read() - read a Debug Module register
+ * @vdev: the device
+ * @reg: the DM register
+ *
+ * vdev->dm.lock is held.
+ *
+ * Return: the register's value.
+ */
 u32 vortex_dm_read(struct vortex_device *vdev, u32 reg)
 {
 	lockdep_assert_held(&vdev->dm.lock);
@@ -40,6 +49,14 @@ u32 vortex_dm_read(struct vortex_device *vdev, u32 reg)
 	return vortex_read(vdev, VX_DM_REG(reg));
 }
 
+/**
+ * vortex_dm_write() - write a Debug Module register
+ * @vdev: the device
+ * @reg: the DM register
+ * @val: the value
+ *
+ * vdev->dm.lock is held.
+ */
 void vortex_dm_write(struct vortex_device *vdev, u32 reg, u32 val)
 {
 	lockdep_assert_held(&vdev->dm.lock);
@@ -118,7 +135,12 @@ int vortex_dm_request(struct vortex_device *vdev, u32 bits, u32 *dctrl)
 	return -EIO;
 }
 
-/* Selects warp @warp and thread @thread, keeping the window. */
+/**
+ * vortex_dm_select() - select a warp and a thread, keeping the window
+ * @vdev: the device
+ * @warp: the warp
+ * @thread: the thread in it
+ */
 void vortex_dm_select(struct vortex_device *vdev, u32 warp, u32 thread)
 {
 	struct vortex_dm *dm = &vdev->dm;
@@ -142,6 +164,11 @@ static void vortex_dm_select_window(struct vortex_device *vdev, u32 win)
 	}
 }
 
+/**
+ * vortex_dm_set_dconfig() - write DCONFIG if it changes
+ * @vdev: the device
+ * @dconfig: the VX_DCONFIG_* bits
+ */
 void vortex_dm_set_dconfig(struct vortex_device *vdev, u32 dconfig)
 {
 	if (dconfig != vdev->dm.dconfig) {
@@ -170,7 +197,11 @@ void vortex_dm_set_mask(struct vortex_device *vdev, const u32 *mask)
 	dm->wmask_known = true;
 }
 
-/* Selects every warp of the card, or none. */
+/**
+ * vortex_dm_set_mask_all() - select every warp of the card, or none
+ * @vdev: the device
+ * @all: true for every warp, false for none
+ */
 void vortex_dm_set_mask_all(struct vortex_device *vdev, bool all)
 {
 	struct vortex_dm *dm = &vdev->dm;
@@ -277,7 +308,14 @@ void vortex_dm_raw_end(struct vortex_device *vdev)
 	dm->wmask_known = true;
 }
 
-/* Window @win of WACTIVE or WSTATUS (@reg). */
+/**
+ * vortex_dm_window() - one window of WACTIVE or WSTATUS
+ * @vdev: the device
+ * @reg: VX_DM_WACTIVE or VX_DM_WSTATUS
+ * @win: the window
+ *
+ * Return: the window's 32 warp bits.
+ */
 u32 vortex_dm_window(struct vortex_device *vdev, u32 reg, u32 win)
 {
 	vortex_dm_select_window(vdev, win);

@@ -110,7 +110,8 @@ static int vortex_get_param_ioctl(struct drm_device *drm, void *data,
 		if (vortex_job_fast_lane(vdev))
 			args->value |= DRM_VORTEX_CAP_FAST_LANE;
 		args->value |= DRM_VORTEX_CAP_VM | DRM_VORTEX_CAP_BO_ACCESS |
-			       DRM_VORTEX_CAP_CORES | DRM_VORTEX_CAP_VM_BIND;
+			       DRM_VORTEX_CAP_CORES | DRM_VORTEX_CAP_VM_BIND |
+			       DRM_VORTEX_CAP_BO_LABEL | DRM_VORTEX_CAP_BO_NO_DUMP;
 		if (vdev->caps & VX_CAPS_CONSOLE)
 			args->value |= DRM_VORTEX_CAP_CONSOLE;
 		break;
@@ -140,6 +141,12 @@ static void vortex_file_release(struct kref *ref)
 	kfree(vfile);
 }
 
+/**
+ * vortex_file_put() - drop a reference to a file's state
+ * @vfile: the file
+ *
+ * The last one frees it.
+ */
 void vortex_file_put(struct vortex_file *vfile)
 {
 	kref_put(&vfile->ref, vortex_file_release);
@@ -224,6 +231,7 @@ static const struct drm_ioctl_desc vortex_ioctls[] = {
 	VORTEX_IOCTL(VM_BIND, vortex_vm_bind_ioctl),
 	VORTEX_IOCTL(DCR, vortex_dcr_ioctl),
 	VORTEX_IOCTL(CONSOLE, vortex_console_ioctl),
+	VORTEX_IOCTL(BO_SET_LABEL, vortex_gem_bo_set_label_ioctl),
 	VORTEX_IOCTL(DEBUG_ATTACH, vortex_debug_attach_ioctl),
 	VORTEX_IOCTL(CODE_OBJECT, vortex_code_object_ioctl),
 	VORTEX_IOCTL(DUMP_CONFIG, vortex_dump_config_ioctl),

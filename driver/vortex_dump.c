@@ -36,7 +36,10 @@
  * copies buffers for half the hang timeout at most, so the card is not
  * held past a timeout for a dump;
  * ``dump_all_bos`` (default on) includes every buffer of the job, or only
- * those submitted with DRM_VORTEX_SUBMIT_BO_DUMP.
+ * those submitted with DRM_VORTEX_SUBMIT_BO_DUMP.  A buffer created with
+ * DRM_VORTEX_BO_NO_DUMP is listed without its bytes in every dump, and
+ * the argument bytes, stack tops and assert strings read through the
+ * job's space skip it (default: buffers are dumped).
  */
 
 #include <linux/mm.h>
@@ -124,6 +127,7 @@ static int vortex_dump_copy(struct vortex_device *vdev, struct vortex_dump_bo *b
 	for (n = take / 4; !exact && n && !b->data[n - 1]; n--)
 		;
 	b->len = exact ? take : n * 4;
+	b->captured = take;
 	*budget -= take;
 	return 0;
 }
@@ -143,6 +147,8 @@ static void vortex_dump_string(struct vortex_device *vdev, struct vortex_job *jo
 	obj = vortex_vm_get_bo(job->vfile->vm, addr, &avail, &vram);
 	if (!obj)
 		return;
+	if (to_vortex_bo(obj)->flags & DRM_VORTEX_BO_NO_DUMP)
+		avail = 0;
 	for (i = 0; i < VORTEX_DUMP_STR - 1 && i < avail; i++) {
 		out[i] = readb(vdev->vram + vram + i);
 		if (!out[i])
@@ -150,6 +156,45 @@ static void vortex_dump_string(struct vortex_device *vdev, struct vortex_job *jo
 	}
 	out[i] = 0;
 	drm_gem_object_put(obj);
+}
+
+/**
+ * vortex_dump_walk() - walk the page tables for a page fault's address
+ * @vdev: the device, card frozen
+ * @d: the dump: @d->launch and @d->regs read
+ *
+ * Reads each level's PTE of ERR_ADDR in the job's tables as the card
+ * walked them (Sv32, RISC-V privileged spec 4.3.2; docs/hardware.md "Page
+ * tables"): level 1 at the root SATP names, level 0 at the table a
+ * pointer PTE (V = 1, R = X = 0) names; a leaf, an invalid PTE or a table
+ * outside VRAM ends the walk.  The tables are read as they are now: the
+ * card never writes them, and a mapping changed since the fault shows as
+ * changed.
+ */
+static void vortex_dump_walk(struct vortex_device *vdev, struct vortex_dump *d)
+{
+	struct vortex_dump_walk *wk = &d->walk;
+	u32 cause = d->regs[VX_REG_ERR_CAUSE / 4], pte = 0, level;
+	u64 table;
+
+	wk->satp = d->launch[VX_LAUNCH_SATP];
+	wk->va = d->regs[VX_REG_ERR_ADDR / 4];
+	if (!(wk->satp & VX_SATP_MODE) || cause < VX_ERR_FETCH_PAGE_FAULT ||
+	    cause > VX_ERR_STORE_PAGE_FAULT)
+		return;
+	table = (u64)VX_SATP_PPN(wk->satp) << VX_PAGE_SHIFT;
+	for (level = 0; level < VORTEX_DUMP_PT_LEVELS; level++) {
+		u32 vpn = level ? wk->va >> VX_PAGE_SHIFT & 0x3ff : wk->va >> 22;
+
+		if (table < vdev->devaddr ||
+		    table - vdev->devaddr + SZ_4K > vdev->vram_size)
+			break;
+		pte = readl(vdev->vram + (table - vdev->devaddr) + vpn * 4);
+		wk->ptes[wk->levels++] = pte;
+		if (!(pte & VX_PTE_V) || pte & (VX_PTE_R | VX_PTE_X))
+			break;
+		table = (u64)VX_PTE_PPN(pte) << VX_PAGE_SHIFT;
+	}
 }
 
 /*
@@ -322,9 +367,14 @@ static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_vm *vm,
 	u32 i, lane, lanes = min(d->threads, 32u), take;
 	u64 budget = VORTEX_DUMP_PARAM, top, avail, vram;
 	struct drm_gem_object *obj;
+	bool no_dump;
 
 	/* Addresses are the job's: translated through its space, never VRAM's. */
 	obj = arg ? vortex_vm_get_bo(vm, arg, &avail, &vram) : NULL;
+	if (obj && to_vortex_bo(obj)->flags & DRM_VORTEX_BO_NO_DUMP) {
+		drm_gem_object_put(obj);
+		obj = NULL;
+	}
 	if (obj) {
 		if (vortex_dump_copy(vdev, &d->param, arg, vram,
 				     min_t(u64, VORTEX_DUMP_PARAM, avail), &budget, true))
@@ -333,7 +383,8 @@ static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_vm *vm,
 	}
 	if (!slice || d->flags & DRM_VORTEX_DUMP_SKIP_LOCAL)
 		return;
-	take = d->stack_take = min_t(u64, slice, VORTEX_DUMP_STACK);
+	take = min_t(u64, slice, VORTEX_DUMP_STACK);
+	d->stack_take = take;
 	for (i = 0; i < d->nwarps; i++) {
 		struct vortex_dump_warp *dw = &d->warps[i];
 		u32 mask = dw->st.thread_mask[0];
@@ -348,8 +399,9 @@ static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_vm *vm,
 			obj = vortex_vm_get_bo(vm, top - take, &avail, &vram);
 			if (!obj)
 				continue;
+			no_dump = to_vortex_bo(obj)->flags & DRM_VORTEX_BO_NO_DUMP;
 			drm_gem_object_put(obj);
-			if (avail < take)
+			if (avail < take || no_dump)
 				continue;
 			if (!dw->stack)
 				dw->stack = kvzalloc(lanes * take, VORTEX_DUMP_GFP);
@@ -400,8 +452,8 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	u64 start = error ? vdev->recovery_start_ns : ktime_get_ns();
 	u64 accesses = vdev->dm.accesses;
 	u32 *running = NULL, regs_va = 0;
+	bool late = false, no_dump = false;
 	struct vortex_dump *d;
-	bool late = false;
 	u64 window = 0;
 	u32 i;
 
@@ -441,6 +493,10 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	if (job) {
 		d->job = job->seqno;
 		memcpy(d->launch, job->launch, sizeof(d->launch));
+		if (job->hw_fence)
+			d->card_job = job->hw_fence->seqno;
+		vortex_dump_walk(vdev, d);
+		d->vm_log_len = vortex_vm_log_copy(job->vfile->vm, d->vm_log);
 		d->code_id = job->code.id;
 		if (job->code.id &&
 		    vortex_dump_copy(vdev, &d->code, job->code.elf_addr,
@@ -469,6 +525,7 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 			    !vortex_vm_bo_va(job->vfile->vm, &bo->base, &iova, &size, &off))
 				iova = 0;
 			b->flags = job->bo_flags[i];
+			vortex_bo_label(bo, b->label);
 			b->iova = iova;
 			b->size = size;
 			d->nbos++;
@@ -478,11 +535,17 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 				late = true;
 				continue;
 			}
+			if (bo->flags & DRM_VORTEX_BO_NO_DUMP) {
+				no_dump = true;
+				continue;
+			}
 			if (!(flags & DRM_VORTEX_DUMP_SKIP_GLOBAL) &&
 			    vortex_dump_copy(vdev, b, iova, bo->node.start + off, size,
 					     &budget, false))
 				vortex_dump_missing(d, "buffer contents");
 		}
+		if (no_dump)
+			vortex_dump_missing(d, "buffer contents (DRM_VORTEX_BO_NO_DUMP)");
 		if (!budget)
 			vortex_dump_missing(d, "buffer contents past dump_max_mb or a thirty-second of RAM");
 		if (late)
@@ -539,6 +602,16 @@ void vortex_dump_file_open(struct vortex_file *vfile)
 	vfile->dump_flags = READ_ONCE(vortex_dump_default_flags);
 }
 
+/**
+ * vortex_dump_config_ioctl() - DRM_IOCTL_VORTEX_DUMP_CONFIG
+ * @drm: the DRM device
+ * @data: the ioctl's arguments (copied in and out by DRM)
+ * @file: the caller's DRM file
+ *
+ * Sets what the file's crash dumps hold, returning the old flags.
+ *
+ * Return: 0, or a negative errno.
+ */
 int vortex_dump_config_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file)
 {

@@ -35,6 +35,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "vortex_causes.h"
 #include "vortex_debug.h"
 #include "vortex_device.h"
 #include "vortex_dump.h"
@@ -61,15 +62,6 @@
 #define CUDBG_SHT_MOD_TABLE	CUDBG_SHT(16)
 #define CUDBG_SHT_PARAM_MEM	CUDBG_SHT(18)
 #define CUDBG_SHT_CB_TABLE	CUDBG_SHT(21)
-
-/* CUDBGException_t, the warp-level codes CUDA readers handle */
-#define CUDBG_EXCEPTION_NONE			0
-#define CUDBG_EXCEPTION_WARP_ILLEGAL_INSTRUCTION 4
-#define CUDBG_EXCEPTION_WARP_OUT_OF_RANGE_ADDRESS 5
-#define CUDBG_EXCEPTION_WARP_MISALIGNED_ADDRESS	6
-#define CUDBG_EXCEPTION_WARP_INVALID_PC		8
-#define CUDBG_EXCEPTION_WARP_ASSERT		12
-#define CUDBG_EXCEPTION_WARP_ILLEGAL_ADDRESS	14
 
 #define CUDBG_GRID_STATUS_ACTIVE	2
 #define CUDBG_KNL_TYPE_APPLICATION	2
@@ -201,33 +193,6 @@ static __printf(9, 10) u32 elfw_section(struct elfw *w, u32 type, u64 addr,
 	return idx;
 }
 
-/* The CUDA exception of a card error cause (VX_ERR_*). */
-static u32 vortex_cuda_exception(u32 cause)
-{
-	switch (cause) {
-	case VX_ERR_NONE:
-		return CUDBG_EXCEPTION_NONE;
-	case VX_ERR_MISALIGNED_LOAD:
-	case VX_ERR_MISALIGNED_STORE:
-		return CUDBG_EXCEPTION_WARP_MISALIGNED_ADDRESS;
-	case VX_ERR_LOAD_FAULT:
-	case VX_ERR_STORE_FAULT:
-		return CUDBG_EXCEPTION_WARP_OUT_OF_RANGE_ADDRESS;
-	case VX_ERR_LOAD_PAGE_FAULT:
-	case VX_ERR_STORE_PAGE_FAULT:
-		/* an address not mapped (or not so) in the job's space */
-		return CUDBG_EXCEPTION_WARP_ILLEGAL_ADDRESS;
-	case VX_ERR_FETCH_FAULT:
-	case VX_ERR_MISALIGNED_FETCH:
-	case VX_ERR_FETCH_PAGE_FAULT:
-		return CUDBG_EXCEPTION_WARP_INVALID_PC;
-	case VX_ERR_ASSERT:
-		return CUDBG_EXCEPTION_WARP_ASSERT;
-	default:	/* illegal instruction, ecall, ebreak, divergence, barrier */
-		return CUDBG_EXCEPTION_WARP_ILLEGAL_INSTRUCTION;
-	}
-}
-
 /* Whether warps @a and @b run the same block on the same core. */
 static bool same_cta(const struct vortex_dump_warp *a,
 		     const struct vortex_dump_warp *b)
@@ -292,6 +257,85 @@ static void elfw_lanes(struct elfw *w, const struct vortex_dump *d,
 }
 
 /* One pass of the writer over the whole dump. */
+/*
+ * The zero tails of the buffers: a CUDBG_SHT_GLOBAL_MEM section
+ * ".cudbg.global.N.tail" after each ".cudbg.global.N" whose captured bytes
+ * end in zero words, so a CUDA reader finds every captured byte (cuda-gdb
+ * says "Global memory is not available in this corefile" for an address
+ * no section holds).  The tails share one run of zeros in the file, as
+ * long as the longest, so they cost that once.
+ */
+static void elfw_zero_tails(struct elfw *w, const struct vortex_dump *d)
+{
+	u64 longest = 0, tail;
+	size_t zeros;
+	u32 i;
+
+	for (i = 0; i < d->nbos; i++)
+		longest = max(longest, d->bos[i].captured - d->bos[i].len);
+	if (!longest)
+		return;
+	zeros = ALIGN(w->off, 8);
+	for (i = 0; i < d->nbos; i++) {
+		tail = d->bos[i].captured - d->bos[i].len;
+		if (!tail)
+			continue;
+		w->off = zeros;		/* the buffer is zeroed: no data to copy */
+		elfw_section(w, CUDBG_SHT_GLOBAL_MEM, d->bos[i].iova + d->bos[i].len,
+			     NULL, tail, 0, 0, 0, ".cudbg.global.%u.tail", i);
+	}
+	w->off = zeros + longest;
+}
+
+/* The note of a buffer's label: "Vortex", then iova, size and the label. */
+#define VORTEX_NOTE_NAME	"Vortex"
+#define VORTEX_NOTE_BO_LABEL	1
+
+static size_t elfw_label_note(u8 *at, const struct vortex_dump_bo *b)
+{
+	size_t name = ALIGN(sizeof(VORTEX_NOTE_NAME), 4);
+	size_t desc = 16 + ALIGN(strlen(b->label) + 1, 4);
+	struct elf64_note nh = {
+		.n_namesz = sizeof(VORTEX_NOTE_NAME),
+		.n_descsz = desc,
+		.n_type = VORTEX_NOTE_BO_LABEL,
+	};
+
+	if (at) {
+		memcpy(at, &nh, sizeof(nh));
+		memcpy(at + sizeof(nh), VORTEX_NOTE_NAME, sizeof(VORTEX_NOTE_NAME));
+		memcpy(at + sizeof(nh) + name, &b->iova, 8);
+		memcpy(at + sizeof(nh) + name + 8, &b->size, 8);
+		strscpy(at + sizeof(nh) + name + 16, b->label, desc - 16);
+	}
+	return sizeof(nh) + name + desc;
+}
+
+/*
+ * ".note.vortex.bo": an ELF note (SHT_NOTE, readelf -n shows it) for each
+ * labelled buffer (DRM_IOCTL_VORTEX_BO_SET_LABEL): name "Vortex", type
+ * VORTEX_NOTE_BO_LABEL, desc its device address and size (two u64) and
+ * the label, NUL-padded to a multiple of 4.  CUDA readers skip it.
+ */
+static void elfw_labels(struct elfw *w, const struct vortex_dump *d)
+{
+	size_t size = 0;
+	u8 *at = NULL;
+	u32 i;
+
+	for (i = 0; i < d->nbos; i++)
+		if (d->bos[i].label[0])
+			size += elfw_label_note(NULL, &d->bos[i]);
+	if (!size)
+		return;
+	if (w->buf)
+		at = w->buf + ALIGN(w->off, 8);
+	for (i = 0; at && i < d->nbos; i++)
+		if (d->bos[i].label[0])
+			at += elfw_label_note(at, &d->bos[i]);
+	elfw_section(w, SHT_NOTE, 0, NULL, size, 0, 0, 0, ".note.vortex.bo");
+}
+
 static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 		      const struct vortex_dump *d, u8 *scratch)
 {
@@ -455,9 +499,10 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 						.virtual_pc = dw->st.pc,
 						.phys_pc = dw->st.pc - d->launch[VX_LAUNCH_ENTRY],
 						.ln = lane,
-						.thread_idx = { lin % bx, lin / bx % by, lin / bx / by },
+						.thread_idx = { lin % bx, lin / bx % by,
+								lin / bx / by },
 						.exception = faulted && lane == err_lane ?
-							     vortex_cuda_exception(cause) : 0,
+							     vx_cause_cuda_exception(cause) : 0,
 					};
 				}
 				elfw_lanes(w, d, dw, scratch, lntbl, sm, cta, wp);
@@ -468,10 +513,14 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 	}
 
 	/* The job's buffers (as captured: none with SKIP_GLOBAL). */
-	for (i = 0; i < d->nbos; i++)
+	for (i = 0; i < d->nbos; i++) {
 		if (d->bos[i].len)
-		elfw_section(w, CUDBG_SHT_GLOBAL_MEM, d->bos[i].iova, d->bos[i].data,
-			     d->bos[i].len, 0, 0, 0, ".cudbg.global.%u", i);
+			elfw_section(w, CUDBG_SHT_GLOBAL_MEM, d->bos[i].iova,
+				     d->bos[i].data, d->bos[i].len, 0, 0, 0,
+				     ".cudbg.global.%u", i);
+	}
+	elfw_zero_tails(w, d);
+	elfw_labels(w, d);
 }
 
 /**

@@ -22,8 +22,17 @@
 
 #include "vortex_accel.h"
 #include "vortex_regs.h"
+#include "vortex_vm.h"
 
 struct vortex_device;
+
+/*
+ * The text's format version (``dump-version:``): 1 had no such line; 2
+ * added it, ``card-job:``, the walk's ``ptes:``, ``vm-log:`` and buffer
+ * labels.  Readers ignore keys they do not know; the version goes up when
+ * a key they know changes meaning.
+ */
+#define VORTEX_DUMP_VERSION	2
 
 /* Bytes of an assert's strings read from device memory. */
 #define VORTEX_DUMP_STR		128
@@ -38,8 +47,12 @@ struct vortex_dump_bo {
 	u64 size;
 	/** @flags: DRM_VORTEX_SUBMIT_BO_* it was submitted with */
 	u32 flags;
+	/** @label: its DRM_IOCTL_VORTEX_BO_SET_LABEL label, "" for none */
+	char label[DRM_VORTEX_BO_LABEL_MAX];
 	/** @len: bytes in @data (trailing zero words dropped, capped) */
 	u64 len;
+	/** @captured: bytes copied into @data, its zero tail included */
+	u64 captured;
 	/** @data: the contents */
 	u32 *data;
 };
@@ -66,6 +79,23 @@ struct vortex_dump_warp {
 /* Argument bytes the ELF carries. */
 #define VORTEX_DUMP_PARAM	256
 
+/* Levels of an Sv32 walk (docs/hardware.md, "Page tables"). */
+#define VORTEX_DUMP_PT_LEVELS	2
+
+/**
+ * struct vortex_dump_walk - the page-table walk of a page fault's address
+ */
+struct vortex_dump_walk {
+	/** @satp: the job's SATP dword (0: untranslated, no walk) */
+	u32 satp;
+	/** @va: the faulting virtual address (ERR_ADDR) */
+	u32 va;
+	/** @ptes: each level's PTE, level 1 first, as read from the tables */
+	u32 ptes[VORTEX_DUMP_PT_LEVELS];
+	/** @levels: entries of @ptes read (the walk stops at a leaf or an invalid PTE) */
+	u32 levels;
+};
+
 /**
  * struct vortex_dump - the card's state, as captured
  */
@@ -90,10 +120,18 @@ struct vortex_dump {
 	struct pid *owner;
 	/** @job: the file's job seqno */
 	u64 job;
+	/** @card_job: the job's fence seqno on the card's ring, card-wide */
+	u64 card_job;
 	/** @regs: BAR0 0x0000 .. VX_REG_ERR_PKT */
 	u32 regs[VX_REG_ERR_PKT / 4 + 1];
 	/** @dm: Debug Module registers, or all zero if not read */
 	u32 dm[VX_DM_NREGS];
+	/** @vm_log: the job's space's last maps and unmaps, oldest first */
+	struct vortex_vm_log_entry vm_log[VORTEX_VM_LOG];
+	/** @vm_log_len: entries in @vm_log */
+	u32 vm_log_len;
+	/** @walk: the page-table walk of a page fault's address */
+	struct vortex_dump_walk walk;
 	/** @assert: the assert's expression, file and function strings */
 	char assert[3][VORTEX_DUMP_STR];
 	/** @ring: the ring's contents */
@@ -159,6 +197,5 @@ void vortex_dump_offer(struct vortex_dump *d);
 bool vortex_dump_pending(struct vortex_device *vdev);
 void vortex_dump_dropped(struct vortex_device *vdev);
 void vortex_dump_put(struct vortex_dump *d);
-
 
 #endif /* __VORTEX_DUMP_STATE_H__ */

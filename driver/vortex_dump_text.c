@@ -94,10 +94,10 @@ static void vortex_dump_print_header(struct drm_printer *p,
 				     const struct vortex_dump *d)
 {
 	const struct vortex_device *vdev = d->vdev;
-	u32 cause = d->regs[VX_REG_ERR_CAUSE / 4];
+	u32 cause = d->regs[VX_REG_ERR_CAUSE / 4], i;
 
-	drm_printf(p, "kernel: %s\nmodule: %s\ntime: %lld.%09ld\n",
-		   init_utsname()->release, KBUILD_MODNAME,
+	drm_printf(p, "kernel: %s\nmodule: %s\ndump-version: %u\ntime: %lld.%09ld\n",
+		   init_utsname()->release, KBUILD_MODNAME, VORTEX_DUMP_VERSION,
 		   (long long)d->time.tv_sec, d->time.tv_nsec);
 	drm_printf(p, "comm: %s\ncmdline: %s\n", d->comm, d->cmdline ?: "");
 	if (d->owner)
@@ -105,7 +105,7 @@ static void vortex_dump_print_header(struct drm_printer *p,
 	drm_printf(p, "revision: 0x%08x (vortex.%u.%u.0)\n", vdev->version,
 		   VX_VERSION_MAJOR(vdev->version), VX_VERSION_MINOR(vdev->version));
 	drm_printf(p, "status: 0x%08x\n", d->regs[VX_REG_STATUS / 4]);
-	drm_printf(p, "job: %llu\nerror: %s\n", d->job,
+	drm_printf(p, "job: %llu\ncard-job: %llu\nerror: %s\n", d->job, d->card_job,
 		   !d->error ? "requested" :
 		   d->error == -ETIMEDOUT ? "timeout" : "exception");
 	if (cause != VX_ERR_NONE) {
@@ -115,18 +115,56 @@ static void vortex_dump_print_header(struct drm_printer *p,
 			   d->regs[VX_REG_ERR_WARP / 4], d->regs[VX_REG_ERR_THREAD / 4],
 			   d->regs[VX_REG_ERR_PC / 4], d->regs[VX_REG_ERR_ADDR / 4]);
 		if (cause == VX_ERR_ASSERT)
-			drm_printf(p, "    assert: \"%s\"\n    file: \"%s\"\n    line: %u\n    function: \"%s\"\n",
+			drm_printf(p, "    assert: \"%s\"\n"
+				   "    file: \"%s\"\n"
+				   "    line: %u\n"
+				   "    function: \"%s\"\n",
 				   d->assert[0], d->assert[1],
 				   d->regs[VX_REG_ERR_INFO(2) / 4], d->assert[2]);
 	}
-	/* As msm's pgtable-fault-info: the space the address was looked up in. */
+	/*
+	 * As msm's pgtable-fault-info: the space the address was looked up
+	 * in, and each level's PTE of its walk, level 1 first (msm prints
+	 * "ptes: %.16llx ..." the same way, one per level of its tables).
+	 */
 	if (cause >= VX_ERR_FETCH_PAGE_FAULT && cause <= VX_ERR_STORE_PAGE_FAULT) {
 		u32 satp = d->launch[VX_LAUNCH_SATP];
 
-		drm_printf(p, "pgtable-fault-info:\n  - satp: 0x%08x\n    asid: %u\n    root: 0x%08llx\n",
+		drm_printf(p, "pgtable-fault-info:\n"
+			   "  - satp: 0x%08x\n"
+			   "    asid: %u\n"
+			   "    root: 0x%08llx\n",
 			   satp, VX_SATP_ASID(satp),
 			   (u64)VX_SATP_PPN(satp) << VX_PAGE_SHIFT);
+		drm_printf(p, "    va: 0x%08x\n    ptes:", d->walk.va);
+		for (i = 0; i < d->walk.levels; i++)
+			drm_printf(p, " %08x", d->walk.ptes[i]);
+		drm_puts(p, "\n");
 	}
+	/* As msm's vm-log: "op:job: first-end", oldest first. */
+	if (d->vm_log_len)
+		drm_puts(p, "vm-log:\n");
+	for (i = 0; i < d->vm_log_len; i++) {
+		const struct vortex_vm_log_entry *e = &d->vm_log[i];
+
+		drm_printf(p, "  - %s:%llu: 0x%016llx-0x%016llx\n",
+			   e->op == VORTEX_VM_LOG_MAP ? "map" : "unmap", e->job,
+			   e->va, e->va + e->range);
+	}
+}
+
+/* "    label: \"...\"": printable ASCII, '"' and '\\' escaped. */
+static void vortex_dump_print_label(struct drm_printer *p, const char *label)
+{
+	char buf[2 * DRM_VORTEX_BO_LABEL_MAX + 1], *o = buf;
+
+	for (; *label; label++) {
+		if (*label == '"' || *label == '\\')
+			*o++ = '\\';
+		*o++ = *label;
+	}
+	*o = 0;
+	drm_printf(p, "    label: \"%s\"\n", buf);
 }
 
 static void vortex_dump_print_memory(struct drm_printer *p,
@@ -147,8 +185,13 @@ static void vortex_dump_print_memory(struct drm_printer *p,
 	for (i = 0; i < d->nbos; i++) {
 		const struct vortex_dump_bo *b = &d->bos[i];
 
-		drm_printf(p, "  - iova: 0x%016llx\n    size: %llu\n    flags: 0x%x\n    name: bo%u\n",
+		drm_printf(p, "  - iova: 0x%016llx\n"
+			   "    size: %llu\n"
+			   "    flags: 0x%x\n"
+			   "    name: bo%u\n",
 			   b->iova, b->size, b->flags, i);
+		if (b->label[0])
+			vortex_dump_print_label(p, b->label);
 		if (b->len)
 			vortex_dump_print_ascii85(p, "    ", b->data, b->len);
 	}
@@ -174,7 +217,10 @@ static void vortex_dump_print_warps(struct drm_printer *p,
 
 		drm_printf(p, "  - id: %u\n    cluster: %u\n    core: %u\n    warp-in-core: %u\n",
 			   w->st.warp, w->st.cluster, w->st.core, w->st.warp_in_core);
-		drm_printf(p, "    halted: %s\n    halt-cause: %u\n    pc: 0x%08x\n    thread-mask: 0x%08x\n",
+		drm_printf(p, "    halted: %s\n"
+			   "    halt-cause: %u\n"
+			   "    pc: 0x%08x\n"
+			   "    thread-mask: 0x%08x\n",
 			   w->st.state & DRM_VORTEX_DEBUG_WARP_HALTED ? "yes" : "no",
 			   w->st.cause, w->st.pc, w->st.thread_mask[0]);
 		drm_printf(p, "    block: [%u, %u, %u]\n", w->st.block_idx[0],

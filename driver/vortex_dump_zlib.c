@@ -33,8 +33,9 @@ int vortex_dump_compress_elf(struct vortex_dump *d)
 
 	if (d->elf_len > U32_MAX)
 		return -E2BIG;
-	zs.workspace = __vmalloc(zlib_deflate_workspacesize(MAX_WBITS, DEF_MEM_LEVEL),
-				  VORTEX_DUMP_GFP);
+	zs.workspace = __vmalloc(zlib_deflate_workspacesize(MAX_WBITS,
+							    DEF_MEM_LEVEL),
+				 VORTEX_DUMP_GFP);
 	out = __vmalloc(d->elf_len, VORTEX_DUMP_GFP);
 	if (!zs.workspace || !out)
 		goto out_free;

@@ -20,6 +20,11 @@
 #include "vortex_fdinfo.h"
 #include "vortex_job.h"
 
+/**
+ * vortex_fdinfo_show() - the file's lines in /proc/PID/fdinfo
+ * @p: the printer
+ * @file: the caller's DRM file
+ */
 void vortex_fdinfo_show(struct drm_printer *p, struct drm_file *file)
 {
 	struct vortex_file *vfile = file->driver_priv;

@@ -33,6 +33,12 @@
 #include "vortex_gem.h"
 #include "vortex_vm.h"
 
+/**
+ * vortex_bo_devaddr() - where a buffer sits in the card's memory
+ * @bo: the buffer
+ *
+ * Return: the buffer's device address.
+ */
 u64 vortex_bo_devaddr(struct vortex_bo *bo)
 {
 	struct vortex_device *vdev = to_vortex_device(bo->base.dev);
@@ -161,7 +167,7 @@ static const struct drm_gem_object_funcs vortex_gem_funcs = {
 };
 
 static struct vortex_bo *vortex_bo_create(struct vortex_device *vdev, u64 size,
-					   u32 flags)
+					  u32 flags)
 {
 	struct vortex_bo *bo;
 	int ret, idx;
@@ -176,6 +182,7 @@ static struct vortex_bo *vortex_bo_create(struct vortex_device *vdev, u64 size,
 	}
 	bo->base.funcs = &vortex_gem_funcs;
 	bo->flags = flags;
+	spin_lock_init(&bo->label_lock);
 	drm_gem_private_object_init(&vdev->drm, &bo->base, size);
 
 	/* Large buffers on 4 MiB boundaries: mapped with megapages. */
@@ -210,6 +217,14 @@ out_exit:
 	return ERR_PTR(ret);
 }
 
+/**
+ * vortex_gem_bo_create_ioctl() - DRM_IOCTL_VORTEX_BO_CREATE
+ * @drm: the DRM device
+ * @data: the ioctl's arguments (copied in and out by DRM)
+ * @file: the caller's DRM file
+ *
+ * Return: 0, or a negative errno.
+ */
 int vortex_gem_bo_create_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *file)
 {
@@ -241,6 +256,14 @@ int vortex_gem_bo_create_ioctl(struct drm_device *drm, void *data,
 	return ret;
 }
 
+/**
+ * vortex_gem_bo_info_ioctl() - DRM_IOCTL_VORTEX_BO_INFO
+ * @drm: the DRM device
+ * @data: the ioctl's arguments (copied in and out by DRM)
+ * @file: the caller's DRM file
+ *
+ * Return: 0, or a negative errno.
+ */
 int vortex_gem_bo_info_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file)
 {
@@ -265,6 +288,69 @@ int vortex_gem_bo_info_ioctl(struct drm_device *drm, void *data,
 
 	drm_gem_object_put(obj);
 	return 0;
+}
+
+/**
+ * vortex_gem_bo_set_label_ioctl() - DRM_IOCTL_VORTEX_BO_SET_LABEL
+ * @drm: the device
+ * @data: struct drm_vortex_bo_set_label
+ * @file: the caller
+ *
+ * Return: 0, -EINVAL, -ENOENT or -EFAULT (see the uapi).
+ */
+int vortex_gem_bo_set_label_ioctl(struct drm_device *drm, void *data,
+				  struct drm_file *file)
+{
+	struct drm_vortex_bo_set_label *args = data;
+	char label[DRM_VORTEX_BO_LABEL_MAX] = "";
+	struct drm_gem_object *obj;
+	struct vortex_bo *bo;
+	long len = 0, i;
+
+	if (args->flags || args->pad) {
+		drm_dbg(drm, "BO_SET_LABEL: flags or pad not zero\n");
+		return -EINVAL;
+	}
+	if (args->label) {
+		len = strncpy_from_user(label, u64_to_user_ptr(args->label),
+					sizeof(label));
+		if (len < 0)
+			return len;
+		if (len == sizeof(label)) {
+			drm_dbg(drm, "BO_SET_LABEL: label longer than %d bytes\n",
+				DRM_VORTEX_BO_LABEL_MAX - 1);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < len; i++)
+		if (label[i] < 0x20 || label[i] > 0x7e) {
+			drm_dbg(drm, "BO_SET_LABEL: byte %ld not printable ASCII\n", i);
+			return -EINVAL;
+		}
+
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj) {
+		drm_dbg(drm, "BO_SET_LABEL: no handle %u\n", args->handle);
+		return -ENOENT;
+	}
+	bo = to_vortex_bo(obj);
+	spin_lock(&bo->label_lock);
+	memcpy(bo->label, label, sizeof(label));
+	spin_unlock(&bo->label_lock);
+	drm_gem_object_put(obj);
+	return 0;
+}
+
+/**
+ * vortex_bo_label() - a buffer's label, as it is now
+ * @bo: the buffer
+ * @out: receives it, DRM_VORTEX_BO_LABEL_MAX bytes ("" for none)
+ */
+void vortex_bo_label(struct vortex_bo *bo, char *out)
+{
+	spin_lock(&bo->label_lock);
+	memcpy(out, bo->label, DRM_VORTEX_BO_LABEL_MAX);
+	spin_unlock(&bo->label_lock);
 }
 
 /**

@@ -4,6 +4,7 @@
 #define __VORTEX_GEM_H__
 
 #include <drm/drm_gem.h>
+#include <linux/spinlock.h>
 #include <drm/drm_mm.h>
 
 #include "vortex_accel.h"
@@ -22,6 +23,10 @@ struct vortex_bo {
 	struct drm_mm_node node;
 	/** @flags: DRM_VORTEX_BO_GPU_*, fixed at creation */
 	u32 flags;
+	/** @label_lock: guards @label (a crash dump copies it in recovery) */
+	spinlock_t label_lock;
+	/** @label: DRM_IOCTL_VORTEX_BO_SET_LABEL's, "" for none */
+	char label[DRM_VORTEX_BO_LABEL_MAX];
 };
 
 static inline struct vortex_bo *to_vortex_bo(struct drm_gem_object *obj)
@@ -45,5 +50,8 @@ int vortex_gem_bo_create_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *file);
 int vortex_gem_bo_info_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file);
+int vortex_gem_bo_set_label_ioctl(struct drm_device *drm, void *data,
+				  struct drm_file *file);
+void vortex_bo_label(struct vortex_bo *bo, char *out);
 
 #endif /* __VORTEX_GEM_H__ */

@@ -166,11 +166,22 @@ static void vortex_job_fence(struct vortex_device *vdev, bool in_doorbell)
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 }
 
+/**
+ * vortex_job_irq_fence() - the FENCE interrupt: the job on the card ended
+ * @vdev: the device
+ */
 void vortex_job_irq_fence(struct vortex_device *vdev)
 {
 	vortex_job_fence(vdev, false);
 }
 
+/**
+ * vortex_job_irq_error() - the ERROR interrupt: the job faulted
+ * @vdev: the device
+ *
+ * The card is reset from the reset queue, unless a debugger keeps it
+ * frozen for its target.
+ */
 void vortex_job_irq_error(struct vortex_device *vdev)
 {
 	bool for_debugger;
@@ -274,7 +285,14 @@ static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
 	return dma_fence_get(job->hw_fence);
 }
 
-/* The VX_ERR_* causes in words, from the table every tool shares. */
+/**
+ * vortex_err_name() - a VX_ERR_* cause in words
+ * @cause: a VX_ERR_* cause
+ *
+ * From the table every tool shares.
+ *
+ * Return: a static string.
+ */
 const char *vortex_err_name(u32 cause)
 {
 	return vx_cause_text(cause);
@@ -501,6 +519,10 @@ static void vortex_job_reset_work(struct work_struct *work)
 		vortex_job_recover(vdev, NULL, victim, error);
 }
 
+/**
+ * vortex_job_release() - free a job and drop what it holds
+ * @job: the job
+ */
 void vortex_job_release(struct vortex_job *job)
 {
 	struct vortex_device *vdev = job->vdev;
@@ -565,7 +587,14 @@ module_param_named(fast_lane, vortex_fast_lane, bool, 0644);
 MODULE_PARM_DESC(fast_lane,
 		 "SUBMIT puts a job on an idle card itself, and a short one ends within the call (default: on; needs the card's fast doorbell)");
 
-/* Whether SUBMIT may take the fast lane on this card (DRM_VORTEX_CAP_FAST_LANE). */
+/**
+ * vortex_job_fast_lane() - whether SUBMIT may take the fast lane
+ * @vdev: the device
+ *
+ * What DRM_VORTEX_CAP_FAST_LANE reports.
+ *
+ * Return: true if the module and the card allow it.
+ */
 bool vortex_job_fast_lane(struct vortex_device *vdev)
 {
 	return vortex_fast_lane && (vdev->caps & VX_CAPS_FAST_DOORBELL);
@@ -753,7 +782,12 @@ int vortex_job_sched_prepare(struct vortex_job *job)
 	return ret;
 }
 
-/* The scheduler is done with @job (freed, or it never got it). */
+/**
+ * vortex_job_sched_unprepare() - the scheduler is done with @job
+ * @job: the job
+ *
+ * It was freed, or the scheduler never got it.
+ */
 void vortex_job_sched_unprepare(struct vortex_job *job)
 {
 	struct vortex_device *vdev = job->vdev;
@@ -766,6 +800,12 @@ void vortex_job_sched_unprepare(struct vortex_job *job)
 
 /* ------------------------------------------------------------- files */
 
+/**
+ * vortex_job_file_open() - a file's scheduler entity and fences
+ * @vfile: the file
+ *
+ * Return: 0, or a negative errno.
+ */
 int vortex_job_file_open(struct vortex_file *vfile)
 {
 	struct drm_gpu_scheduler *sched = &vfile->vdev->sched;

@@ -408,6 +408,14 @@ err_cleanup:
 	return ERR_PTR(ret);
 }
 
+/**
+ * vortex_job_submit_ioctl() - DRM_IOCTL_VORTEX_SUBMIT
+ * @drm: the DRM device
+ * @data: the ioctl's arguments (copied in and out by DRM)
+ * @file: the caller's DRM file
+ *
+ * Return: 0, or a negative errno.
+ */
 int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *file)
 {
@@ -506,6 +514,14 @@ static int vortex_job_status(struct dma_fence *finished)
 	}
 }
 
+/**
+ * vortex_job_wait_ioctl() - DRM_IOCTL_VORTEX_WAIT
+ * @drm: the DRM device
+ * @data: the ioctl's arguments (copied in and out by DRM)
+ * @file: the caller's DRM file
+ *
+ * Return: 0, or a negative errno.
+ */
 int vortex_job_wait_ioctl(struct drm_device *drm, void *data,
 			  struct drm_file *file)
 {

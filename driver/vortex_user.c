@@ -111,12 +111,21 @@ static void vortex_user_release(struct kref *ref)
 	kfree(user);
 }
 
+/**
+ * vortex_user_put() - drop a reference to a user's account
+ * @user: the user's account
+ */
 void vortex_user_put(struct vortex_user *user)
 {
 	kref_put_mutex(&user->ref, vortex_user_release, &user->vdev->users_lock);
 }
 
-/* A file opens: -EMFILE past user_max_files. */
+/**
+ * vortex_user_open() - a file of the user opens
+ * @user: the user's account
+ *
+ * Return: 0, or -EMFILE past user_max_files.
+ */
 int vortex_user_open(struct vortex_user *user)
 {
 	if (vortex_user_charge(&user->files, 1, vortex_user_max_files))
@@ -126,12 +135,22 @@ int vortex_user_open(struct vortex_user *user)
 	return -EMFILE;
 }
 
+/**
+ * vortex_user_close() - a file of the user closes
+ * @user: the user's account
+ */
 void vortex_user_close(struct vortex_user *user)
 {
 	atomic_dec(&user->files);
 }
 
-/* A job with @bo_refs buffer references: -EBUSY past either bound. */
+/**
+ * vortex_user_job_add() - charge a job to the user
+ * @user: the user's account
+ * @bo_refs: its buffer references
+ *
+ * Return: 0, or -EBUSY past user_max_jobs or user_max_bo_refs.
+ */
 int vortex_user_job_add(struct vortex_user *user, u32 bo_refs)
 {
 	if (!vortex_user_charge(&user->jobs, 1, vortex_user_max_jobs)) {
@@ -148,13 +167,24 @@ int vortex_user_job_add(struct vortex_user *user, u32 bo_refs)
 	return 0;
 }
 
+/**
+ * vortex_user_job_del() - a job charged to the user is freed
+ * @user: the user's account
+ * @bo_refs: its buffer references, as charged
+ */
 void vortex_user_job_del(struct vortex_user *user, u32 bo_refs)
 {
 	atomic_sub(bo_refs, &user->bo_refs);
 	atomic_dec(&user->jobs);
 }
 
-/* @n syncobjs are about to be made: -ENOSPC past user_max_syncobjs. */
+/**
+ * vortex_user_syncobj_add() - charge syncobjs about to be made
+ * @user: the user's account
+ * @n: how many
+ *
+ * Return: 0, or -ENOSPC past user_max_syncobjs.
+ */
 int vortex_user_syncobj_add(struct vortex_user *user, u32 n)
 {
 	if (vortex_user_charge(&user->syncobjs, n, vortex_user_max_syncobjs))
@@ -164,12 +194,24 @@ int vortex_user_syncobj_add(struct vortex_user *user, u32 n)
 	return -ENOSPC;
 }
 
+/**
+ * vortex_user_syncobj_del() - syncobjs charged to the user are gone
+ * @user: the user's account
+ * @n: how many
+ */
 void vortex_user_syncobj_del(struct vortex_user *user, u32 n)
 {
 	atomic_sub(n, &user->syncobjs);
 }
 
-/* The device's table of users; empty once every file is gone. */
+/**
+ * vortex_user_init() - the device's table of users
+ * @vdev: the device
+ *
+ * Empty once every file is gone.
+ *
+ * Return: 0, or a negative errno.
+ */
 int vortex_user_init(struct vortex_device *vdev)
 {
 	xa_init(&vdev->users);

@@ -86,7 +86,12 @@
 #define VORTEX_PTE_LEAF		(VX_PTE_V | VX_PTE_R | VX_PTE_W | VX_PTE_X | \
 				 VX_PTE_U | VX_PTE_A | VX_PTE_D)
 
-/* The leaf bits of a buffer's mapping: what its DRM_VORTEX_BO_GPU_* flags allow. */
+/**
+ * vortex_vm_leaf() - the leaf bits of a buffer's mapping
+ * @bo: the buffer
+ *
+ * Return: the PTE bits its DRM_VORTEX_BO_GPU_* flags allow.
+ */
 u32 vortex_vm_leaf(const struct vortex_bo *bo)
 {
 	u32 leaf = VORTEX_PTE_LEAF;
@@ -157,6 +162,7 @@ static bool vortex_vm_mega(u64 va, u64 end)
  */
 static void vortex_vm_clear_range(struct vortex_vm *vm, u64 va, u64 end, bool hw)
 {
+	vortex_vm_log(vm, VORTEX_VM_LOG_UNMAP, va, end - va);
 	while (va < end) {
 		u32 l1 = va >> 22;
 		u64 next = min_t(u64, end, ALIGN_DOWN(va, SZ_4M) + SZ_4M);
@@ -217,9 +223,14 @@ static int vortex_vm_table_get(struct vortex_vm *vm, u32 l1)
 
 static void vortex_vm_tlb_inval(struct vortex_vm *vm, u64 va, u64 size);
 
-/*
- * Undoes a mapping that never got to a job of its own: a job of the file
- * may still have touched it meanwhile, so it is invalidated like any.
+/**
+ * vortex_vm_unmap_range() - undo a mapping that never got to a job
+ * @vm: the address space
+ * @va: its start
+ * @end: its end
+ *
+ * A job of the file may still have touched it meanwhile, so it is
+ * invalidated like any.
  */
 void vortex_vm_unmap_range(struct vortex_vm *vm, u64 va, u64 end)
 {
@@ -228,10 +239,18 @@ void vortex_vm_unmap_range(struct vortex_vm *vm, u64 va, u64 end)
 	vortex_vm_sweep(vm, va, end);
 }
 
-/*
- * Maps [@va, @va + @size) onto the device addresses from @pa with @leaf,
- * with megapages (@mega, a handle's mapping: @pa == @va) where they fit;
- * undone in full on failure.
+/**
+ * vortex_vm_map_range() - map a range onto device addresses
+ * @vm: the address space
+ * @va: the start
+ * @pa: the device address @va maps to
+ * @size: bytes
+ * @leaf: the PTE bits (vortex_vm_leaf())
+ * @mega: a handle's mapping (@pa == @va): megapages where they fit
+ *
+ * Maps [@va, @va + @size); undone in full on failure.
+ *
+ * Return: 0, or a negative errno.
  */
 int vortex_vm_map_range(struct vortex_vm *vm, u64 va, u64 pa, u64 size,
 			u32 leaf, bool mega)
@@ -263,6 +282,7 @@ int vortex_vm_map_range(struct vortex_vm *vm, u64 va, u64 pa, u64 size,
 	}
 	/* In VRAM before a doorbell can start a job that uses them. */
 	wmb();
+	vortex_vm_log(vm, VORTEX_VM_LOG_MAP, start, size);
 	return 0;
 }
 
@@ -288,8 +308,12 @@ static void vortex_vm_tlb_inval(struct vortex_vm *vm, u64 va, u64 size)
 	spin_unlock_irqrestore(&vdev->tlb_lock, flags);
 }
 
-/*
- * Removes @vma: PTEs cleared and the TLB invalidated (if the card is still
+/**
+ * vortex_vm_unmap_locked() - remove a mapping
+ * @vm: the address space
+ * @vma: the mapping
+ *
+ * The PTEs are cleared and the TLB invalidated (if the card is still
  * there) before the link, and so the object, is let go.
  */
 void vortex_vm_unmap_locked(struct vortex_vm *vm, struct vortex_vma *vma)
@@ -458,6 +482,7 @@ static u64 vortex_vm_oldest_job(struct vortex_vm *vm)
 	spin_lock(&vm->jobs_lock);
 	oldest = vm->job_seq + 1;
 	list_for_each_entry(t, &vm->jobs, link) {
+		/* Pairs with vortex_vm_job_end()'s release. */
 		if (!smp_load_acquire(&t->ended)) {
 			oldest = t->seq;
 			break;
@@ -467,7 +492,12 @@ static u64 vortex_vm_oldest_job(struct vortex_vm *vm)
 	return oldest;
 }
 
-/* Unmaps the deferred mappings whose jobs have all ended. */
+/**
+ * vortex_vm_reap_locked() - unmap what waited for ended jobs
+ * @vm: the address space
+ *
+ * The deferred mappings whose jobs have all ended.
+ */
 void vortex_vm_reap_locked(struct vortex_vm *vm)
 {
 	u64 oldest = vortex_vm_oldest_job(vm);
@@ -774,6 +804,7 @@ struct vortex_vm *vortex_vm_create(struct vortex_device *vdev)
 	vm->vdev = vdev;
 	mutex_init(&vm->lock);
 	spin_lock_init(&vm->jobs_lock);
+	spin_lock_init(&vm->log_lock);
 	INIT_LIST_HEAD(&vm->jobs);
 	INIT_LIST_HEAD(&vm->deferred);
 

@@ -14,6 +14,27 @@ struct vortex_vm;
 
 int vortex_vm_init(struct vortex_device *vdev);
 
+/* Operations each space's VM log keeps (vortex_vm_log.c). */
+#define VORTEX_VM_LOG		32
+#define VORTEX_VM_LOG_MAP	1
+#define VORTEX_VM_LOG_UNMAP	2
+
+/**
+ * struct vortex_vm_log_entry - one map or unmap of a space
+ */
+struct vortex_vm_log_entry {
+	/** @va: first address */
+	u64 va;
+	/** @range: bytes */
+	u64 range;
+	/** @job: the file's newest job number then (0: none yet) */
+	u64 job;
+	/** @op: VORTEX_VM_LOG_MAP or VORTEX_VM_LOG_UNMAP */
+	u8 op;
+};
+
+u32 vortex_vm_log_copy(struct vortex_vm *vm, struct vortex_vm_log_entry *out);
+
 struct vortex_vm *vortex_vm_create(struct vortex_device *vdev);
 void vortex_vm_destroy(struct vortex_vm *vm);
 u32 vortex_vm_satp(const struct vortex_vm *vm);

@@ -74,7 +74,7 @@ static struct vortex_vma *vortex_vm_bind_take(struct vortex_vm_bind_ctx *ctx)
 static int vortex_vm_bind_prealloc(struct vortex_vm_bind_ctx *ctx, unsigned int n)
 {
 	while (ctx->nvmas < n) {
-		ctx->vmas[ctx->nvmas] = kzalloc(sizeof(struct vortex_vma),
+		ctx->vmas[ctx->nvmas] = kzalloc(sizeof(*ctx->vmas[ctx->nvmas]),
 						GFP_KERNEL_ACCOUNT);
 		if (!ctx->vmas[ctx->nvmas])
 			return -ENOMEM;
@@ -230,8 +230,8 @@ static bool vortex_vm_bind_reserved(u64 start, u64 end)
 static int vortex_vm_bind_check_range(struct drm_device *drm,
 				      const struct drm_vortex_vm_bind *args)
 {
-	if (!args->range || !IS_ALIGNED(args->va | args->range | args->bo_offset,
-					 SZ_4K)) {
+	if (!args->range ||
+	    !IS_ALIGNED(args->va | args->range | args->bo_offset, SZ_4K)) {
 		drm_dbg(drm, "VM_BIND: va 0x%llx range 0x%llx offset 0x%llx not in whole pages\n",
 			args->va, args->range, args->bo_offset);
 		return -EINVAL;

@@ -13,6 +13,8 @@
 #include <drm/drm_gpuvm.h>
 #include <drm/drm_mm.h>
 
+#include "vortex_vm.h"
+
 #define VORTEX_VM_PTES		1024		/* entries of a table */
 
 struct vortex_bo;
@@ -71,6 +73,12 @@ struct vortex_vm {
 	struct drm_mm_node *tables[VORTEX_VM_PTES];
 	/** @used: valid PTEs in each of @tables */
 	u16 used[VORTEX_VM_PTES];
+	/** @log_lock: guards @log and @log_count (recovery reads them) */
+	spinlock_t log_lock;
+	/** @log: the last maps and unmaps, a ring (vortex_vm_log.c) */
+	struct vortex_vm_log_entry log[VORTEX_VM_LOG];
+	/** @log_count: operations ever logged */
+	u64 log_count;
 };
 
 static inline struct vortex_vm *to_vortex_vm(struct drm_gpuvm *gpuvm)
@@ -91,6 +99,7 @@ void vortex_vm_unmap_locked(struct vortex_vm *vm, struct vortex_vma *vma);
 void vortex_vm_defer_locked(struct vortex_vm *vm, struct vortex_vma *vma);
 void vortex_vm_reap_locked(struct vortex_vm *vm);
 int vortex_vm_range_free(struct vortex_vm *vm, u64 start, u64 end);
+void vortex_vm_log(struct vortex_vm *vm, u8 op, u64 va, u64 range);
 
 /* vortex_vm_bind.c: drm_gpuvm's split/merge steps */
 int vortex_vm_bind_step_map(struct drm_gpuva_op *op, void *priv);

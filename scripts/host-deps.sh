@@ -21,6 +21,7 @@ groups=(
 	# scripts/debug-kernel.sh, besides linux-source-6.12, the compilers,
 	# flex, bison, xz-utils and libelf-dev above
 	"debug kernel: bc"
+	"lint: sparse"
 	"GPU kernels: clang lld llvm gcc-riscv64-unknown-elf qemu-user"
 	"userspace: libdrm-dev"
 	"crash dump decoder: zlib1g-dev gdb-multiarch"

@@ -70,7 +70,7 @@ install_dkms() {
 	for k in /lib/modules/*/build; do
 		k=${k%/build}
 		k=${k##*/}
-		[ "$(make -s -C "/lib/modules/$k/build" kernelrelease 2>/dev/null)" = "$k" ] || continue
+		[ "$(make -s --no-print-directory -C "/lib/modules/$k/build" kernelrelease 2>/dev/null)" = "$k" ] || continue
 		# one copy: DKMS's replaces what `make install` put there
 		rm -f "/lib/modules/$k/updates/vortex.ko"
 		dkms install "vortex/$version" -k "$k"
@@ -124,7 +124,7 @@ echo "installed the tools and libraries under $root"
 [ $module -eq 1 ] || exit 0
 kdir=${kdir:-$("$VX_TOP/scripts/kernel.sh")/headers}
 need "$VX_TOP/vortex.ko"
-release=$(make -s -C "$kdir" kernelrelease 2>/dev/null) || vx_die "no kernel build tree at $kdir"
+release=$(make -s --no-print-directory -C "$kdir" kernelrelease 2>/dev/null) || vx_die "no kernel build tree at $kdir"
 install -D -m 644 "$VX_TOP/vortex.ko" "$destdir/lib/modules/$release/updates/vortex.ko"
 if [ -z "$destdir" ]; then
 	depmod -a "$release"

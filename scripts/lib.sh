@@ -18,7 +18,8 @@ vx_stage() {
 	shift
 	[[ $- != *e* ]] || errexit=-e
 	start=$(date +%s%3N)
-	if [ -t 2 ]; then
+	# Stages run side by side (VX_NO_TICKER=1) share the terminal: no ticker.
+	if [ -t 2 ] && [ -z "${VX_NO_TICKER:-}" ]; then
 		VX_STAGE=$name vx_watch '' "$name" > /dev/null &
 		tick=$!
 	fi

@@ -27,8 +27,14 @@ vx_duration() { if [ "$1" -lt 90 ]; then echo "$1 s"; else echo "$(( ($1 + 30) /
 vx_estimate
 vx_stage deps scripts/host-deps.sh
 export VX_QEMU VX_KERNEL VX_INITRD
-# shellcheck disable=SC2016  # expanded by eval
-vx_stage qemu eval 'VX_QEMU=$(scripts/qemu.sh)'
+# VX_QEMU set: that QEMU (e.g. a private copy while other checkouts build
+# the cached one), as run-guest.sh takes it.
+if [ -n "${VX_QEMU:-}" ]; then
+	vx_log "using VX_QEMU=$VX_QEMU (not built from this checkout's qemu-device/)"
+else
+	# shellcheck disable=SC2016  # expanded by eval
+	vx_stage qemu eval 'VX_QEMU=$(scripts/qemu.sh)'
+fi
 # shellcheck disable=SC2016
 vx_stage kernel eval 'VX_KERNEL=$(scripts/kernel.sh)'
 vx_stage kselftest scripts/ksft.sh > /dev/null

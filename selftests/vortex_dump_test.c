@@ -71,6 +71,31 @@ static const uint32_t prog_jump[] = {
 };
 #define JUMP_PC		8
 
+/* The hex words (up to 3) of a "ptes:" value, to its line's end; how many. */
+static int ptes_of(const char *v, unsigned int *out)
+{
+	char line[64];
+
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(v, "\n"), v);
+	return sscanf(line, "%x %x %x", &out[0], &out[1], &out[2]);
+}
+
+/* t0 = arg[0], then a store through it at +8 */
+static const uint32_t prog_store[] = {
+	LW(T0, A0, 0),
+	ADDI(T1, X0, 0x77),
+	SW(T1, T0, 0),			/* +8 */
+	JSELF,
+};
+#define STORE_PC	8
+
+/* t0 = arg[0], then a load through it at +4 */
+static const uint32_t prog_load[] = {
+	LW(T0, A0, 0),
+	LW(T1, T0, 0),			/* +4 */
+	JSELF,
+};
+
 /* vx_trap_assert with a0..a3 from the argument block */
 static const uint32_t prog_assert[] = {
 	LW(A1, A0, 4),			/* file */
@@ -605,6 +630,397 @@ TEST_F_TIMEOUT(dump, misaligned_jump_faults_on_the_jump, 60)
 		 (unsigned long long)self->code_addr + 18);
 	EXPECT_NE(NULL, strstr(v, pat)) TH_LOG("no \"%s\" in the log", pat);
 	free(log);
+}
+
+/*
+ * A store to a read-only buffer is a STORE_PAGE_FAULT (docs/hardware.md,
+ * "Page tables": a store needs W).  The dump walks its address through the
+ * file's tables as the card did and prints each level's PTE, level 1
+ * first, as msm's pgtable-fault-info prints its walk: level 1 a pointer
+ * (V, no R/W/X) to a level-0 table in VRAM, level 0 the leaf the driver
+ * built for a GPU_READ_ONLY buffer at its own address (vortex_vm.c: R, X,
+ * U, A, D, no W; PPN the buffer's VRAM page).  The CUDA ELF's faulting
+ * lane holds CUDBG_EXCEPTION_LANE_ILLEGAL_ADDRESS (1, cudadebugger.h), as
+ * libvortex-debug's exception event says for the same fault
+ * (hw/vortex_causes.h, the one map).
+ */
+TEST_F_TIMEOUT(dump, page_fault_dump_walks_the_page_tables, 60)
+{
+	uint64_t ro_addr, vram_base, vram_size, leaf;
+	unsigned int l1, l0, pte[3];
+	const char *f, *pt, *v;
+	struct elf_view e;
+	int i, nexc = 0;
+	uint32_t ro;
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_VRAM_DEVADDR, &vram_base));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_VRAM_SIZE, &vram_size));
+	vx_cmd(_vx_bo_create(self->fd, 4096, DRM_VORTEX_BO_GPU_READ_ONLY, &ro, &ro_addr));
+	self->data_map[0] = ro_addr;
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_store, sizeof(prog_store)));
+	ASSERT_NE(NULL, self->text);
+	f = section(self->text, "fault-info");
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(VX_ERR_STORE_PAGE_FAULT, num(f, "cause"));
+	EXPECT_EQ(ro_addr, num(f, "address"));
+	EXPECT_EQ(self->code_addr + STORE_PC, num(f, "pc"));
+
+	pt = section(self->text, "pgtable-fault-info");
+	ASSERT_NE(NULL, pt);
+	EXPECT_EQ(ro_addr, num(pt, "va"));
+	v = field(pt, "ptes");
+	ASSERT_NE(NULL, v);
+	ASSERT_EQ(2, ptes_of(v, pte)) TH_LOG("ptes: %.40s", v);
+	l1 = pte[0];
+	l0 = pte[1];
+	EXPECT_EQ(VX_PTE_V, l1 & (VX_PTE_V | VX_PTE_R | VX_PTE_W | VX_PTE_X));
+	EXPECT_LE(vram_base, (uint64_t)VX_PTE_PPN(l1) << VX_PAGE_SHIFT);
+	EXPECT_GT(vram_base + vram_size, (uint64_t)VX_PTE_PPN(l1) << VX_PAGE_SHIFT);
+	EXPECT_EQ(0, num(pt, "root") & 0xfff);
+	leaf = VX_PTE_MAKE(ro_addr >> VX_PAGE_SHIFT, VX_PTE_V | VX_PTE_R | VX_PTE_X |
+			   VX_PTE_U | VX_PTE_A | VX_PTE_D);
+	EXPECT_EQ(leaf, l0);
+
+	/* Exactly one lane of the ELF faulted: the card's ERR_THREAD. */
+	ASSERT_TRUE(elf_from_dump(self->text, &e));
+	for (i = 1; i < e.eh->e_shnum; i++) {
+		const uint32_t *row = elf_data(&e, i);
+		size_t r;
+
+		if (e.sh[i].sh_type != CUDBG_SHT(15))
+			continue;
+		for (r = 0; r < e.sh[i].sh_size / 48; r++, row += 12) {
+			if (!row[8])
+				continue;
+			EXPECT_EQ(1, row[8]);	/* CUDBG_EXCEPTION_LANE_ILLEGAL_ADDRESS */
+			EXPECT_EQ(num(f, "thread"), row[4]);	/* ln */
+			nexc++;
+		}
+	}
+	EXPECT_EQ(1, nexc);
+	free(e.buf);
+	_vx_bo_close(self->fd, ro);
+}
+
+/*
+ * A buffer of 4 MiB is mapped with a megapage (vortex_vm.c: 4 MiB aligned,
+ * a level-1 leaf): the walk of a store into its read-only middle ends at
+ * level 1, on that leaf, "ptes:" one entry.
+ */
+TEST_F_TIMEOUT(dump, page_fault_dump_walks_a_megapage, 60)
+{
+	unsigned int pte[3];
+	const char *pt, *v;
+	uint64_t addr;
+	uint32_t bo;
+
+	vx_cmd(_vx_bo_create(self->fd, 4 << 20, DRM_VORTEX_BO_GPU_READ_ONLY, &bo, &addr));
+	ASSERT_EQ(0, addr & ((4 << 20) - 1));
+	self->data_map[0] = addr + 0x123450;
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_store, sizeof(prog_store)));
+	ASSERT_NE(NULL, self->text);
+	EXPECT_EQ(VX_ERR_STORE_PAGE_FAULT, num(section(self->text, "fault-info"), "cause"));
+	pt = section(self->text, "pgtable-fault-info");
+	ASSERT_NE(NULL, pt);
+	EXPECT_EQ(addr + 0x123450, num(pt, "va"));
+	v = field(pt, "ptes");
+	ASSERT_NE(NULL, v);
+	ASSERT_EQ(1, ptes_of(v, pte)) TH_LOG("ptes: %.40s", v);
+	EXPECT_EQ(VX_PTE_MAKE(addr >> VX_PAGE_SHIFT, VX_PTE_V | VX_PTE_R | VX_PTE_X |
+			      VX_PTE_U | VX_PTE_A | VX_PTE_D), pte[0]);
+	_vx_bo_close(self->fd, bo);
+}
+
+/*
+ * Use after unmap: a buffer whose handle the program closed (no job of
+ * the file running, so its mapping goes at once, vortex_vm.c) and a kernel
+ * that loads from it.  The dump's vm-log (msm's format, "op:job:
+ * first-end", oldest first) ends with the unmap of exactly that range,
+ * after its map; both before the file's first job (job 0).  The walk of
+ * the address finds no valid leaf.
+ */
+TEST_F_TIMEOUT(dump, vm_log_shows_the_unmap_before_the_fault, 60)
+{
+	char map[96], unmap[96];
+	const char *log, *m, *u, *f, *v, *end;
+	unsigned int pte[3];
+	uint64_t addr;
+	uint32_t bo;
+	int n;
+
+	vx_cmd(_vx_bo_create(self->fd, 8192, 0, &bo, &addr));
+	vx_cmd(_vx_bo_close(self->fd, bo));
+	self->data_map[0] = addr + 4;
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_load, sizeof(prog_load)));
+	ASSERT_NE(NULL, self->text);
+	f = section(self->text, "fault-info");
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(VX_ERR_LOAD_PAGE_FAULT, num(f, "cause"));
+	EXPECT_EQ(addr + 4, num(f, "address"));
+
+	log = section(self->text, "vm-log");
+	ASSERT_NE(NULL, log);
+	snprintf(map, sizeof(map), "  - map:0: 0x%016llx-0x%016llx\n",
+		 (unsigned long long)addr, (unsigned long long)addr + 8192);
+	snprintf(unmap, sizeof(unmap), "  - unmap:0: 0x%016llx-0x%016llx\n",
+		 (unsigned long long)addr, (unsigned long long)addr + 8192);
+	m = strstr(log, map);
+	u = strstr(log, unmap);
+	ASSERT_NE(NULL, m) TH_LOG("no \"%s\" in vm-log", map);
+	ASSERT_NE(NULL, u) TH_LOG("no \"%s\" in vm-log", unmap);
+	EXPECT_LT(m, u);
+	/* The unmap is the log's last entry. */
+	end = u + strlen(unmap);
+	EXPECT_NE(0, strncmp(end, "  - ", 4)) TH_LOG("after the unmap: %.60s", end);
+
+	v = field(section(self->text, "pgtable-fault-info"), "ptes");
+	ASSERT_NE(NULL, v);
+	n = ptes_of(v, pte);
+	ASSERT_LE(1, n);
+	EXPECT_EQ(0, pte[n - 1] & VX_PTE_V);	/* the walk ends on an invalid PTE */
+}
+
+/*
+ * The same through VM_BIND: a page of the data buffer mapped at a chosen
+ * address and unmapped again (no job of the file yet, so at once), then a
+ * load from it.  The vm-log's last two entries are that map and unmap.
+ */
+TEST_F_TIMEOUT(dump, vm_log_shows_a_vm_bind_unmap_before_the_fault, 60)
+{
+	const uint64_t va = 0x10000000;
+	char map[160], unmap[96];
+	const char *log, *u;
+
+	vx_cmd(_vx_vm_bind(self->fd, DRM_VORTEX_VM_BIND_OP_MAP, self->data, 0, va, 4096,
+			   DRM_VORTEX_VM_BIND_READ | DRM_VORTEX_VM_BIND_WRITE));
+	vx_cmd(_vx_vm_bind(self->fd, DRM_VORTEX_VM_BIND_OP_UNMAP, 0, 0, va, 4096, 0));
+	self->data_map[0] = va + 8;
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_load, sizeof(prog_load)));
+	ASSERT_NE(NULL, self->text);
+	EXPECT_EQ(VX_ERR_LOAD_PAGE_FAULT, num(section(self->text, "fault-info"), "cause"));
+	EXPECT_EQ(va + 8, num(section(self->text, "fault-info"), "address"));
+	log = section(self->text, "vm-log");
+	ASSERT_NE(NULL, log);
+	snprintf(map, sizeof(map), "  - map:0: 0x%016llx-0x%016llx\n  - unmap:0: 0x%016llx-0x%016llx\n",
+		 (unsigned long long)va, (unsigned long long)va + 4096,
+		 (unsigned long long)va, (unsigned long long)va + 4096);
+	snprintf(unmap, sizeof(unmap), "  - unmap:0: 0x%016llx-0x%016llx\n",
+		 (unsigned long long)va, (unsigned long long)va + 4096);
+	u = strstr(log, map);
+	ASSERT_NE(NULL, u) TH_LOG("no \"%s\" in vm-log", map);
+	u = strstr(u, unmap);
+	ASSERT_NE(NULL, u);
+	EXPECT_NE(0, strncmp(u + strlen(unmap), "  - ", 4));	/* the last entry */
+}
+
+static int set_label(int fd, uint32_t handle, const char *label)
+{
+	struct drm_vortex_bo_set_label l = {
+		.handle = handle, .label = (uintptr_t)label,
+	};
+
+	return vx_ioctl(fd, DRM_IOCTL_VORTEX_BO_SET_LABEL, &l);
+}
+
+/*
+ * BO_SET_LABEL (as panthor's): the label names the buffer in the dump's
+ * bos: entry ('"' and '\' escaped) and in the ELF's .note.vortex.bo (name
+ * "Vortex", type 1, desc iova, size, label); a label removed (0) leaves
+ * no trace.  Refused: flags, pad, a handle the file lacks, an unreadable
+ * pointer, a label past DRM_VORTEX_BO_LABEL_MAX - 1 bytes or not
+ * printable ASCII, each with its errno and the label left as it was.
+ */
+TEST_F_TIMEOUT(dump, buffer_labels_round_trip, 60)
+{
+	static const char label[] = "input \"A\" \\ 1";
+	char longest[DRM_VORTEX_BO_LABEL_MAX], too_long[DRM_VORTEX_BO_LABEL_MAX + 1];
+	struct drm_vortex_bo_set_label l;
+	const char *b, *c, *note;
+	uint64_t caps;
+	struct elf_view e;
+	int idx;
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_CAPABILITIES, &caps));
+	ASSERT_TRUE(caps & DRM_VORTEX_CAP_BO_LABEL);
+	memset(longest, 'x', sizeof(longest) - 1);
+	longest[sizeof(longest) - 1] = 0;
+	memset(too_long, 'y', sizeof(too_long) - 1);
+	too_long[sizeof(too_long) - 1] = 0;
+
+	vx_cmd(set_label(self->fd, self->code, longest));
+	vx_cmd(set_label(self->fd, self->code, NULL));		/* removed */
+	vx_cmd(set_label(self->fd, self->data, longest));
+	vx_cmd(set_label(self->fd, self->data, label));
+	vx_err(EINVAL, set_label(self->fd, self->data, too_long));
+	vx_err(EINVAL, set_label(self->fd, self->data, "tab\there"));
+	vx_err(EINVAL, set_label(self->fd, self->data, "\xc3\xa9t\xc3\xa9"));
+	vx_err(ENOENT, set_label(self->fd, 0xdead, label));
+	vx_err(EFAULT, set_label(self->fd, self->data, (const char *)8));
+	l = (struct drm_vortex_bo_set_label){ .handle = self->data,
+		.label = (uintptr_t)"x", .flags = 1 };
+	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_BO_SET_LABEL, &l));
+	l = (struct drm_vortex_bo_set_label){ .handle = self->data,
+		.label = (uintptr_t)"x", .pad = 1 };
+	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_BO_SET_LABEL, &l));
+
+	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
+	ASSERT_NE(NULL, self->text);
+	b = find_bo(self->text, self->data_addr);
+	ASSERT_NE(NULL, b);
+	EXPECT_EQ(0, strncmp(field(b, "label"), "\"input \\\"A\\\" \\\\ 1\"\n", 19))
+		TH_LOG("label: %.40s", field(b, "label"));
+	c = find_bo(self->text, self->code_addr);
+	ASSERT_NE(NULL, c);
+	/* The code buffer's entry ends at the next "  - " without a label. */
+	EXPECT_TRUE(!field(c, "label") || field(c, "label") > strstr(c + 4, "\n  - "));
+
+	ASSERT_TRUE(elf_from_dump(self->text, &e));
+	idx = elf_index(&e, ".note.vortex.bo");
+	ASSERT_LT(0, idx);
+	EXPECT_EQ(SHT_NOTE, e.sh[idx].sh_type);
+	note = elf_data(&e, idx);
+	EXPECT_EQ(7, ((const uint32_t *)note)[0]);			/* namesz */
+	EXPECT_EQ(16 + 16, ((const uint32_t *)note)[1]);		/* descsz */
+	EXPECT_EQ(1, ((const uint32_t *)note)[2]);			/* type */
+	EXPECT_STREQ("Vortex", note + 12);
+	EXPECT_EQ(self->data_addr, *(const uint64_t *)(note + 20));
+	EXPECT_EQ(DATA_SIZE, *(const uint64_t *)(note + 28));
+	EXPECT_STREQ(label, note + 36);
+	EXPECT_EQ(12 + 8 + 32, e.sh[idx].sh_size);			/* one note only */
+	free(e.buf);
+}
+
+/*
+ * The header names the process (pid, as xe and amdgpu do), the job both
+ * as its file counts (job:) and as the card does (card-job:, the ring's
+ * fence seqno, card-wide), and the format's version.  Two files' first
+ * jobs are both "job: 1", with card-wide numbers that grow.
+ */
+TEST_F_TIMEOUT(dump, header_names_pid_card_job_and_version, 60)
+{
+	unsigned long long first;
+	int fd2;
+
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
+	ASSERT_NE(NULL, self->text);
+	EXPECT_EQ(2, num(self->text, "dump-version"));
+	EXPECT_EQ(getpid(), num(self->text, "pid"));
+	EXPECT_EQ(1, num(self->text, "job"));
+	first = num(self->text, "card-job");
+	EXPECT_LE(1, first);
+	EXPECT_NE(~0ull, first);
+
+	/* The same program from a second file of this process. */
+	vx_dump_discard();
+	free(self->text);
+	self->text = NULL;
+	fd2 = self->fd;
+	self->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	vx_cmd(_vx_bo_create(self->fd, CODE_SIZE, 0, &self->code, &self->code_addr));
+	self->code_map = vx_bo_map(self->fd, self->code, NULL);
+	ASSERT_NE(NULL, self->code_map);
+	self->bos[0].handle = self->code;
+	self->bos[1].handle = 0;
+	vx_submit_init(&self->sub, self->code_addr, 0, self->threads, self->bos, 1);
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
+	ASSERT_NE(NULL, self->text);
+	EXPECT_EQ(1, num(self->text, "job"));
+	EXPECT_LT(first, num(self->text, "card-job"));
+	close(fd2);
+}
+
+/*
+ * DRM_VORTEX_BO_NO_DUMP: the buffer is listed (address, size, flags) but
+ * its bytes are in neither the text nor the ELF, and not-captured: says
+ * why; as the job's argument block, its bytes are not the ELF's
+ * .cudbg.param either.  The other buffers' bytes are dumped as before.
+ */
+TEST_F_TIMEOUT(dump, no_dump_buffer_is_listed_without_its_bytes, 60)
+{
+	struct drm_vortex_submit_bo bos[3];
+	const char *b, *next, *nc;
+	volatile uint32_t *map;
+	struct elf_view e;
+	uint64_t addr, caps;
+	uint32_t bo, i;
+	int k;
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_CAPABILITIES, &caps));
+	ASSERT_TRUE(caps & DRM_VORTEX_CAP_BO_NO_DUMP);
+	vx_cmd(_vx_bo_create(self->fd, 4096, DRM_VORTEX_BO_NO_DUMP, &bo, &addr));
+	map = vx_bo_map(self->fd, bo, NULL);
+	ASSERT_NE(NULL, map);
+	for (i = 0; i < 1024; i++)
+		map[i] = 0x5ec0000u + i;
+	bos[0] = self->bos[0];
+	bos[1] = self->bos[1];
+	bos[2] = (struct drm_vortex_submit_bo){ bo, DRM_VORTEX_SUBMIT_BO_READ |
+		DRM_VORTEX_SUBMIT_BO_DUMP };
+	vx_submit_init(&self->sub, self->code_addr, addr, self->threads, bos, 3);
+	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
+	ASSERT_NE(NULL, self->text);
+
+	b = find_bo(self->text, addr);
+	ASSERT_NE(NULL, b);
+	EXPECT_EQ(4096, num(b, "size"));
+	next = strstr(b + 4, "\n  - ") ?: strstr(b, "\nregisters:");
+	ASSERT_NE(NULL, next);
+	EXPECT_TRUE(!strstr(b, "data: ") || strstr(b, "data: ") > next);
+	b = find_bo(self->text, self->data_addr);
+	ASSERT_NE(NULL, b);
+	EXPECT_NE(NULL, strstr(b, "    data: !!ascii85"));
+	nc = field(self->text, "not-captured");
+	ASSERT_NE(NULL, nc);
+	EXPECT_NE(NULL, strstr(nc, "buffer contents (DRM_VORTEX_BO_NO_DUMP)"));
+
+	ASSERT_TRUE(elf_from_dump(self->text, &e));
+	for (k = 1; k < e.eh->e_shnum; k++) {
+		EXPECT_NE(addr, e.sh[k].sh_addr) TH_LOG("section %s", e.str + e.sh[k].sh_name);
+		EXPECT_NE(CUDBG_SHT(18), e.sh[k].sh_type);	/* no .cudbg.param */
+	}
+	free(e.buf);
+	munmap((void *)map, 4096);
+}
+
+/*
+ * Every captured byte is in the ELF's CUDBG_SHT_GLOBAL_MEM sections, a
+ * buffer's zero tail too: the data buffer (1000 words of pattern, then
+ * zeros to DATA_SIZE) is covered from its first byte to its last by
+ * .cudbg.global sections (cuda-gdb reads global memory only where a
+ * section holds it), their bytes those the test wrote.
+ */
+TEST_F_TIMEOUT(dump, elf_global_sections_keep_the_zero_tail, 60)
+{
+	static uint8_t seen[DATA_SIZE];
+	struct elf_view e;
+	uint64_t lo, hi, a;
+	int k, covered = 0;
+
+	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
+	ASSERT_NE(NULL, self->text);
+	ASSERT_TRUE(elf_from_dump(self->text, &e));
+	memset(seen, 0, sizeof(seen));
+	for (k = 1; k < e.eh->e_shnum; k++) {
+		if (e.sh[k].sh_type != CUDBG_SHT(2))
+			continue;
+		lo = e.sh[k].sh_addr;
+		hi = lo + e.sh[k].sh_size;
+		if (hi <= self->data_addr || lo >= self->data_addr + DATA_SIZE)
+			continue;
+		ASSERT_LE(self->data_addr, lo);
+		ASSERT_GE(self->data_addr + DATA_SIZE, hi);
+		ASSERT_GE(e.len, e.sh[k].sh_offset + e.sh[k].sh_size);
+		EXPECT_EQ(0, memcmp(elf_data(&e, k),
+				    (const uint8_t *)self->data_map + (lo - self->data_addr),
+				    hi - lo)) TH_LOG("section %s", e.str + e.sh[k].sh_name);
+		for (a = lo; a < hi; a++)
+			seen[a - self->data_addr] = 1;
+	}
+	for (a = 0; a < DATA_SIZE; a++)
+		covered += seen[a];
+	EXPECT_EQ(DATA_SIZE, covered);
+	free(e.buf);
 }
 
 /* ------------------------------------------------ what a file chooses */

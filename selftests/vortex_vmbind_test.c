@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -696,6 +697,63 @@ TEST_F_TIMEOUT(vb, debugger_speaks_bound_addresses, 120)
 	close(sfd);
 	munmap(dm, 2 * PAGE);
 	munmap(em, PAGE);
+}
+
+/*
+ * A code object (DRM_IOCTL_VORTEX_CODE_OBJECT) whose ELF bytes are in a
+ * NO_MAP buffer: debuggers read them at the virtual address it is bound
+ * at, so the LAUNCHED event names that address, never a VRAM one; a range
+ * no mapping holds is -ENXIO (uapi kernel-doc).  Before the fix the event
+ * carried the buffer's VRAM address.
+ */
+TEST_F_TIMEOUT(vb, code_object_of_a_no_map_buffer_names_its_virtual_address, 120)
+{
+	struct vm_client *a = &self->a;
+	const uint64_t elf_va = 0x73000000;
+	struct drm_vortex_debug_attach at = { .version = DRM_VORTEX_DEBUG_VERSION };
+	struct drm_vortex_code_object co = {
+		.offset = 0x100, .size = 0x200,
+		.load_addr = 0, .load_size = PAGE,
+	};
+	struct drm_vortex_debug_event ev;
+	struct pollfd p = { .events = POLLIN };
+	uint32_t e, *em = vb_bo(_metadata, a, 2 * PAGE, 0, &e);
+	uint64_t caps = 0, seq;
+	int32_t status = 1;
+
+	vx_cmd(_vx_get_param(a->fd, DRM_VORTEX_PARAM_CAPABILITIES, &caps));
+	if (!(caps & DRM_VORTEX_CAP_DEBUG))
+		SKIP(return, "debugging disabled");
+	ASSERT_NE(NULL, em);
+	co.handle = e;
+	co.load_addr = a->code_addr;
+	EXPECT_EQ(-ENXIO, vx_ioctl(a->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co))
+		TH_LOG("an unbound NO_MAP buffer was taken");
+	vx_cmd(_vx_vm_bind(a->fd, MAP, e, 0, elf_va, PAGE, DRM_VORTEX_VM_BIND_READ));
+	co.offset = PAGE;	/* the unbound second page */
+	EXPECT_EQ(-ENXIO, vx_ioctl(a->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co));
+	co.offset = PAGE - 0x100;	/* across the end of the mapping */
+	EXPECT_EQ(-ENXIO, vx_ioctl(a->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co));
+	co.offset = 0x100;
+	vx_cmd(vx_ioctl(a->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co));
+	EXPECT_NE(0, co.id);
+
+	vx_cmd(vx_ioctl(a->fd, DRM_IOCTL_VORTEX_DEBUG_ATTACH, &at));
+	p.fd = at.fd;
+	seq = vb_start(a, PROG_LOAD, PROBE_VA + 20, 0);
+	ASSERT_NE(0, seq);
+	memset(&ev, 0, sizeof(ev));
+	while (ev.type != DRM_VORTEX_DEBUG_EVENT_LAUNCHED) {
+		ASSERT_EQ(1, poll(&p, 1, 10000)) TH_LOG("no LAUNCHED event");
+		ASSERT_EQ(sizeof(ev), read(at.fd, &ev, sizeof(ev)));
+	}
+	EXPECT_EQ(co.id, ev.data[7]);
+	EXPECT_EQ(elf_va + 0x100, ev.data[8]) TH_LOG("ELF at 0x%x", ev.data[8]);
+	EXPECT_EQ(0x200, ev.data[9]);
+	vx_cmd(_vx_wait(a->fd, seq, 20 * SEC, &status));
+	EXPECT_EQ(0, status);
+	close(at.fd);
+	munmap(em, 2 * PAGE);
 }
 
 /* ------------------------------------------------------------- fuzz */

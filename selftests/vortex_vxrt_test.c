@@ -11,15 +11,19 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <vortex.h>		/* libvortexrt's: Vortex's API */
 
 #include "kselftest_harness.h"
+#include "vortex_accel.h"
 #include "vortex_kernels.h"
 #include "vx_elf.h"
 
@@ -160,6 +164,64 @@ TEST_F(vxrt, vecadd)
 	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
 		vecadd(_metadata, self->dev, k, ns[i]);
 	vx_mem_free(k);
+}
+
+/*
+ * A kernel uploaded from an ELF is a code object for debuggers: the job's
+ * LAUNCHED event (uapi struct drm_vortex_debug_event) names an object
+ * whose image is the kernel at STARTUP_ADDR and whose ELF is the file's
+ * bytes, read back through the session at the address the event gives.
+ * A debugger attached from another file of this process sees the job.
+ */
+TEST_F(vxrt, elf_kernel_is_a_code_object_for_debuggers)
+{
+	struct drm_vortex_debug_attach at = { .version = DRM_VORTEX_DEBUG_VERSION };
+	struct drm_vortex_debug_event ev = { 0 };
+	struct pollfd p = { .events = POLLIN };
+	char head[64], *elf = NULL;
+	struct drm_vortex_debug_mem_op op = { .buf = (uintptr_t)head, .len = sizeof(head) };
+	struct drm_vortex_debug_mem m = { .ops = (uintptr_t)&op, .count = 1 };
+	uint32_t n = 0;
+	vx_buffer_h k, ab;
+	long size;
+	FILE *f;
+	int fd;
+
+	f = fopen(kpath("vxs_hello.elf"), "rb");
+	ASSERT_NE(NULL, f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	elf = malloc(size);
+	ASSERT_EQ(size, (long)fread(elf, 1, size, f));
+	fclose(f);
+	fd = open(getenv("VORTEX_DEVICE") ?: "/dev/accel/accel0", O_RDWR);
+	ASSERT_LE(0, fd);
+	if (ioctl(fd, DRM_IOCTL_VORTEX_DEBUG_ATTACH, &at)) {
+		close(fd);
+		free(elf);
+		SKIP(return, "no debug session: %s", strerror(errno));
+	}
+	p.fd = at.fd;
+	ASSERT_EQ(0, vx_upload_kernel_file(self->dev, kpath("vxs_hello.elf"), &k));
+	ASSERT_EQ(0, vx_upload_bytes(self->dev, &n, sizeof(n), &ab));
+	ASSERT_EQ(0, vx_start(self->dev, k, ab));
+	while (ev.type != DRM_VORTEX_DEBUG_EVENT_LAUNCHED) {
+		ASSERT_EQ(1, poll(&p, 1, 10000)) TH_LOG("no LAUNCHED event");
+		ASSERT_EQ(sizeof(ev), read(at.fd, &ev, sizeof(ev)));
+	}
+	EXPECT_NE(0, ev.data[7]) TH_LOG("the job names no code object");
+	EXPECT_EQ(size, ev.data[9]);
+	EXPECT_EQ(0x80000000u, ev.data[10]);
+	op.addr = ev.data[8];
+	EXPECT_EQ(0, ioctl(at.fd, DRM_VORTEX_DEBUG_IOCTL_MEM, &m)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(0, memcmp(head, elf, sizeof(head))) TH_LOG("not the ELF's bytes");
+	close(at.fd);
+	EXPECT_EQ(0, vx_ready_wait(self->dev, 20000));
+	vx_mem_free(ab);
+	vx_mem_free(k);
+	close(fd);
+	free(elf);
 }
 
 /*

@@ -44,6 +44,7 @@ extern "C" {
 #define DRM_VORTEX_VM_BIND		0x05
 #define DRM_VORTEX_DCR			0x06
 #define DRM_VORTEX_CONSOLE		0x07
+#define DRM_VORTEX_BO_SET_LABEL		0x08
 /* 0x10..0x2f are reserved for the debugger interface. */
 #define DRM_VORTEX_DEBUG_ATTACH		0x10
 #define DRM_VORTEX_CODE_OBJECT		0x11
@@ -65,6 +66,8 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_DCR, struct drm_vortex_dcr)
 #define DRM_IOCTL_VORTEX_CONSOLE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_CONSOLE, struct drm_vortex_console)
+#define DRM_IOCTL_VORTEX_BO_SET_LABEL \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VORTEX_BO_SET_LABEL, struct drm_vortex_bo_set_label)
 #define DRM_IOCTL_VORTEX_DEBUG_ATTACH \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_DEBUG_ATTACH, struct drm_vortex_debug_attach)
 #define DRM_IOCTL_VORTEX_CODE_OBJECT \
@@ -116,6 +119,10 @@ extern "C" {
 #define DRM_VORTEX_CAP_CORES		(1ull << 8)
 /* DRM_IOCTL_VORTEX_CONSOLE: what the file's kernels printed */
 #define DRM_VORTEX_CAP_CONSOLE		(1ull << 9)
+/* DRM_IOCTL_VORTEX_BO_SET_LABEL: buffer labels, shown in crash dumps */
+#define DRM_VORTEX_CAP_BO_LABEL		(1ull << 10)
+/* DRM_VORTEX_BO_NO_DUMP: buffers kept out of crash dumps */
+#define DRM_VORTEX_CAP_BO_NO_DUMP	(1ull << 11)
 
 /**
  * DOC: Address spaces
@@ -175,9 +182,20 @@ struct drm_vortex_get_param {
  * Bit 2 is reserved (-EINVAL).
  */
 #define DRM_VORTEX_BO_NO_MAP		(1u << 3)
+/*
+ * Kept out of crash dumps: the buffer's bytes are in no dump of any file
+ * that uses it (the buffer is listed, with its address, size and flags,
+ * and ``not-captured:`` says why its bytes are not), nor are the stack
+ * tops, argument bytes or assert strings a dump would read from it.  Without the flag a
+ * buffer's bytes are dumped (the module's dump_all_bos and the file's
+ * DRM_IOCTL_VORTEX_DUMP_CONFIG decide further).  DRM_VORTEX_CAP_BO_NO_DUMP
+ * says the driver knows it.
+ */
+#define DRM_VORTEX_BO_NO_DUMP		(1u << 4)
 #define DRM_VORTEX_BO_FLAGS		(DRM_VORTEX_BO_GPU_READ_ONLY | \
 					 DRM_VORTEX_BO_GPU_NO_EXEC | \
-					 DRM_VORTEX_BO_NO_MAP)
+					 DRM_VORTEX_BO_NO_MAP | \
+					 DRM_VORTEX_BO_NO_DUMP)
 
 /**
  * struct drm_vortex_bo_create - allocate a zero-filled buffer in VRAM
@@ -200,6 +218,31 @@ struct drm_vortex_bo_create {
 	 * 0 for a DRM_VORTEX_BO_NO_MAP buffer
 	 */
 	__u64 dev_addr;
+};
+
+/* Bytes of a buffer's label, its terminating NUL included. */
+#define DRM_VORTEX_BO_LABEL_MAX		64
+
+/**
+ * struct drm_vortex_bo_set_label - name a buffer, for crash dumps
+ *
+ * As panthor's BO_SET_LABEL: the label names the buffer in the crash
+ * dumps of every file that uses it (``bos:``, and the CUDA ELF's
+ * ``.note.vortex.bo``), until it is labelled again.  A label is printable
+ * ASCII (0x20..0x7e), at most DRM_VORTEX_BO_LABEL_MAX bytes with its NUL.
+ * Errors: -ENOENT for a handle the file does not have; -EFAULT if @label
+ * cannot be read; -EINVAL for non-zero @flags or @pad, a label too long
+ * or with other bytes.
+ */
+struct drm_vortex_bo_set_label {
+	/** @handle: GEM handle of the buffer */
+	__u32 handle;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @label: user pointer to a NUL-terminated string; 0 removes the label */
+	__u64 label;
+	/** @pad: must be zero */
+	__u64 pad;
 };
 
 /**
@@ -654,7 +697,9 @@ struct drm_vortex_debug_attach {
  * object of a job (the one whose range holds the job's entry point), so a
  * debugger maps PCs to symbols.  Objects live until the file is closed.
  * Errors: -EINVAL flags, padding, empty or overflowing ranges; -ENOENT no
- * such buffer; -ERANGE the ELF range is not inside the buffer; -E2BIG more
+ * such buffer; -ERANGE the ELF range is not inside the buffer; -ENXIO a
+ * DRM_VORTEX_BO_NO_MAP buffer whose ELF range is not inside one of its
+ * VM_BIND mappings (debuggers read it there: keep it mapped); -E2BIG more
  * than 256 objects on the file.
  */
 struct drm_vortex_code_object {
@@ -1080,8 +1125,8 @@ struct drm_vortex_debug_event {
 	 * - LAUNCHED: [0..2] grid, [3..5] block, [6] entry PC, [7] code
 	 *   object id (0 if none registered), [8] its ELF's virtual address,
 	 *   [9] its ELF's size, [10] its load address, [11] its load size;
- *   grid and block are all 0 for a DRM_VORTEX_SUBMIT_CORES job (warp 0
- *   lane 0 of every core starts at the entry);
+	 *   grid and block are all 0 for a DRM_VORTEX_SUBMIT_CORES job (warp 0
+	 *   lane 0 of every core starts at the entry);
 	 * - FINISHED: [0] status as WAIT reports it (0, -ETIMEDOUT, -EIO,
 	 *   -ECANCELED);
 	 * - EXCEPTION: [0] cause (VX_ERR_*), [1] warp, [2] lowest faulting

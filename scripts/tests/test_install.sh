@@ -42,7 +42,7 @@ ok() {	# cond-status name [diag]
 
 kentry=$("$top/scripts/kernel.sh") || { echo "1..0 # SKIP no cached kernel"; exit 0; }
 hdrs=$(readlink -f "$kentry/headers")
-rel=$(make -s -C "$hdrs" kernelrelease)
+rel=$(make -s --no-print-directory -C "$hdrs" kernelrelease)
 for d in /usr/local /usr/src /var/lib/dkms /lib/modules; do
 	mount -t tmpfs none "$d" || { echo "1..0 # SKIP cannot mount tmpfs on $d"; exit 0; }
 done

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Where and why the input is malformed. */
 struct vxcd_err {
@@ -80,5 +81,9 @@ int vxcd_core(const struct vxcd_dump *d, const struct vxcd_elf *e, int warp,
 /* vxcd_summary.c: what a person reads first */
 void vxcd_summary(const struct vxcd_dump *d, const struct vxcd_elf *e,
 		  void (*emit)(void *ctx, const char *line), void *ctx);
+int vxcd_fault_buffer(const struct vxcd_node *root, uint64_t addr, bool *inside);
+
+/* vxcd_json.c: the same facts for programs (--json) */
+void vxcd_json(const struct vxcd_dump *d, FILE *f);
 
 #endif

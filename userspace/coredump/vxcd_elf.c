@@ -173,7 +173,8 @@ static uint64_t r400_entsize(const Elf64_Shdr *sh)
  * vxcd_elf_r400() - @in with the grid, CTA and warp rows cut to r400 sizes
  * @in: a checked CUDA ELF
  * @out: receives the rewritten file: the same sections in the same order,
- *	data 8-byte aligned after the ELF header, section headers last
+ *	data 8-byte aligned after the ELF header, section headers last (sections
+ *	that shared bytes in @in each get their own)
  */
 int vxcd_elf_r400(const struct vxcd_elf *in, struct vxcd_elf *out)
 {
@@ -183,7 +184,11 @@ int vxcd_elf_r400(const struct vxcd_elf *in, struct vxcd_elf *out)
 	Elf64_Shdr *nsh;
 	int i;
 
-	out->buf = calloc(1, in->len + eh->e_shnum * 8 + 8);
+	/* Sections may share bytes (the driver's zero tails): size by sections. */
+	for (i = 1, r = off; i < eh->e_shnum; i++)
+		if (sh[i].sh_type != SHT_NOBITS)
+			r = ((r + 7) & ~7ull) + sh[i].sh_size;
+	out->buf = calloc(1, r + 8 + eh->e_shnum * sizeof(*nsh));
 	if (!out->buf)
 		return -ENOMEM;
 	memcpy(out->buf, eh, sizeof(*eh));

@@ -8,8 +8,11 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "vortex_causes.h"
 #include "vxcd.h"
 
 struct sum {
@@ -18,6 +21,7 @@ struct sum {
 	const uint8_t *img;	/* the kernel ELF, or NULL */
 	size_t img_len;
 	uint64_t base;		/* its load address */
+	uint32_t warps_per_sm;	/* the ELF's device table's, 0 without it */
 };
 
 static __attribute__((format(printf, 2, 3))) void say(struct sum *s, const char *fmt, ...)
@@ -63,9 +67,66 @@ static const char *where(struct sum *s, uint64_t pc, char *buf, size_t len)
 	return buf;
 }
 
+/**
+ * vxcd_fault_buffer() - the buffer a faulting address belongs to
+ * @root: the dump's root
+ * @addr: the address
+ * @inside: receives whether the buffer holds @addr
+ *
+ * As Mesa's crashdec marks it: the buffer that holds @addr, else the one
+ * that ends nearest below it (an overrun: the kernel ran off its end).
+ *
+ * Return: the buffer's index in ``bos:``, or -1 if none lies below @addr.
+ */
+int vxcd_fault_buffer(const struct vxcd_node *root, uint64_t addr, bool *inside)
+{
+	const struct vxcd_node *bos = vxcd_get(root, "bos"), *b;
+	uint64_t iova, size, best_end = 0;
+	int i, best = -1;
+
+	*inside = false;
+	for (i = 0; (b = vxcd_item(bos, i)); i++) {
+		iova = num(b, "iova");
+		size = num(b, "size");
+		if (!size || iova > addr)
+			continue;
+		if (addr - iova < size) {
+			*inside = true;
+			return i;
+		}
+		if (best < 0 || iova + size > best_end) {
+			best = i;
+			best_end = iova + size;
+		}
+	}
+	return best;
+}
+
+static void sum_fault_buffer(struct sum *s, const struct vxcd_node *root,
+			     uint64_t addr)
+{
+	const struct vxcd_node *b;
+	uint64_t iova, size;
+	bool inside;
+	int at;
+
+	at = vxcd_fault_buffer(root, addr, &inside);
+	b = at < 0 ? NULL : vxcd_item(vxcd_get(root, "bos"), at);
+	if (!b)
+		return;
+	iova = num(b, "iova");
+	size = num(b, "size");
+	say(s, "buffer:  0x%08llx %s bo%d at +0x%llx (0x%llx bytes at 0x%08llx%s%s)",
+	    (unsigned long long)addr, inside ? "is in" : "overruns", at,
+	    (unsigned long long)(addr - iova), (unsigned long long)size,
+	    (unsigned long long)iova, vxcd_get(b, "label") ? ", label " : "",
+	    vxcd_get(b, "label") ? val(b, "label") : "");
+}
+
 static void sum_fault(struct sum *s, const struct vxcd_node *root)
 {
 	const struct vxcd_node *f = vxcd_item(vxcd_get(root, "fault-info"), 0);
+	unsigned int exc;
 	char pc[160];
 
 	if (!f)
@@ -73,22 +134,86 @@ static void sum_fault(struct sum *s, const struct vxcd_node *root)
 	say(s, "fault:   cause %s in warp %s lane %s at %s, address 0x%08llx",
 	    val(f, "cause"), val(f, "warp"), val(f, "thread"),
 	    where(s, num(f, "pc"), pc, sizeof(pc)), (unsigned long long)num(f, "address"));
+	/* What cuda-gdb names it: the ELF's lane exception, from one table. */
+	exc = vx_cause_cuda_exception(num(f, "cause"));
+	if (exc != VX_CUDA_EXCEPTION_UNKNOWN)
+		say(s, "cuda:    CUDA_EXCEPTION_%u, %s", exc, vx_cuda_exception_name(exc));
 	if (vxcd_get(f, "assert"))
 		say(s, "assert:  %s failed at %s:%s in %s", val(f, "assert"),
 		    val(f, "file"), val(f, "line"), val(f, "function"));
+	sum_fault_buffer(s, root, num(f, "address"));
 	f = vxcd_item(vxcd_get(root, "pgtable-fault-info"), 0);
 	if (f)
 		say(s, "space:   asid %s, page tables at 0x%08llx",
 		    val(f, "asid"), (unsigned long long)num(f, "root"));
 }
 
-/* Warps grouped by PC, in order of first appearance. */
+/* A list that stops short of @b's size and counts what it left out. */
+struct list {
+	char b[200];
+	size_t at;
+	int dropped;
+};
+
+static __attribute__((format(printf, 2, 3))) void list_add(struct list *l, const char *fmt, ...)
+{
+	char item[64];
+	va_list args;
+	int n;
+
+	va_start(args, fmt);
+	n = vsnprintf(item, sizeof(item), fmt, args);
+	va_end(args);
+	if (l->dropped || l->at + n + 1 >= sizeof(l->b)) {
+		l->dropped++;
+		return;
+	}
+	memcpy(l->b + l->at, item, n + 1);
+	l->at += n;
+}
+
+/* " ... and N more" if @l left some out, else "". */
+static const char *list_more(const struct list *l, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (l->dropped)
+		snprintf(buf, len, " ... and %d more", l->dropped);
+	return buf;
+}
+
+/*
+ * cuda-gdb's name of a warp: "sm C warp W", C the ELF's SM (a core:
+ * cluster * cores + core), W the warp in it.  The SM is the warp's id
+ * over the warps per SM the ELF's device table gives; without the ELF,
+ * the core on a one-cluster card.
+ */
+static void cuda_name(const struct sum *s, const struct vxcd_node *w, char *buf, size_t len)
+{
+	uint64_t id = num(w, "id"), wic = num(w, "warp-in-core");
+
+	if (s->warps_per_sm)
+		snprintf(buf, len, "sm %llu warp %llu",
+			 (unsigned long long)((id - wic) / s->warps_per_sm),
+			 (unsigned long long)wic);
+	else if (!num(w, "cluster"))
+		snprintf(buf, len, "sm %llu warp %llu", (unsigned long long)num(w, "core"),
+			 (unsigned long long)wic);
+	else
+		snprintf(buf, len, "sm ? warp %llu", (unsigned long long)wic);
+}
+
+/*
+ * Warps grouped by PC, in order of first appearance: their ids, as
+ * cuda-gdb names them too, and every thread mask among them (with how
+ * many warps have it when they differ).  Long lists say how much they
+ * left out.
+ */
 static void sum_warps(struct sum *s, const struct vxcd_node *root)
 {
-	const struct vxcd_node *ws = vxcd_get(root, "warps"), *w, *v;
-	int n = vxcd_count(ws), i, j, k, count;
-	char ids[256], pc[160];
-	size_t at;
+	const struct vxcd_node *ws = vxcd_get(root, "warps"), *w, *v, *x;
+	int n = vxcd_count(ws), i, j, k, m, count, masks;
+	char pc[160], name[48], more[3][32];
+	struct list ids, cuda, mask;
 
 	say(s, "warps:   %d with a context", n);
 	for (i = 0; (w = vxcd_item(ws, i)); i++) {
@@ -96,17 +221,52 @@ static void sum_warps(struct sum *s, const struct vxcd_node *root)
 			;
 		if (j < i)
 			continue;
-		for (k = i, count = 0, at = 0, ids[0] = 0; (v = vxcd_item(ws, k)); k++)
-			if (num(v, "pc") == num(w, "pc")) {
-				count++;
-				if (at < sizeof(ids) - 16)
-					at += snprintf(ids + at, sizeof(ids) - at, "%s%s",
-						       at ? " " : "", val(v, "id"));
+		memset(&ids, 0, sizeof(ids));
+		memset(&cuda, 0, sizeof(cuda));
+		memset(&mask, 0, sizeof(mask));
+		for (k = i, count = 0, masks = 0; (v = vxcd_item(ws, k)); k++) {
+			if (num(v, "pc") != num(w, "pc"))
+				continue;
+			list_add(&ids, "%s%s", count ? " " : "", val(v, "id"));
+			cuda_name(s, v, name, sizeof(name));
+			list_add(&cuda, "%s%s", count ? ", " : "", name);
+			count++;
+			/* Each mask once, at the first warp of the group with it. */
+			for (j = i; j < k; j++) {
+				x = vxcd_item(ws, j);
+				if (num(x, "pc") == num(w, "pc") &&
+				    num(x, "thread-mask") == num(v, "thread-mask"))
+					break;
 			}
-		say(s, "  %3d at %s  (warp%s %s; thread mask %s)", count,
-		    where(s, num(w, "pc"), pc, sizeof(pc)), count > 1 ? "s" : "", ids,
-		    val(w, "thread-mask"));
+			if (j < k)
+				continue;
+			for (j = k, m = 0; (x = vxcd_item(ws, j)); j++)
+				m += num(x, "pc") == num(w, "pc") &&
+				     num(x, "thread-mask") == num(v, "thread-mask");
+			list_add(&mask, "%s%s (%d)", masks++ ? ", " : "", val(v, "thread-mask"), m);
+		}
+		if (masks == 1) {	/* one mask: no count */
+			memset(&mask, 0, sizeof(mask));
+			list_add(&mask, "%s", val(w, "thread-mask"));
+		}
+		say(s, "  %3d at %s  (warp%s %s%s; %s%s; thread mask%s %s%s)", count,
+		    where(s, num(w, "pc"), pc, sizeof(pc)), count > 1 ? "s" : "", ids.b,
+		    list_more(&ids, more[0], sizeof(more[0])), cuda.b,
+		    list_more(&cuda, more[1], sizeof(more[1])), masks > 1 ? "s" : "", mask.b,
+		    list_more(&mask, more[2], sizeof(more[2])));
 	}
+}
+
+/* "2026-11-25 23:22:13 UTC (1795650163.737488120)" of the dump's time: */
+static const char *when(const char *epoch, char *buf, size_t len)
+{
+	time_t t = strtoll(epoch, NULL, 10);
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		return epoch;
+	snprintf(buf + strlen(buf), len - strlen(buf), " (%s)", epoch);
+	return buf;
 }
 
 /**
@@ -123,11 +283,19 @@ void vxcd_summary(const struct vxcd_dump *d, const struct vxcd_elf *e,
 	const struct vxcd_node *ring = vxcd_item(vxcd_get(root, "ringbuffer"), 0);
 	const uint64_t *grid = NULL;
 	struct sum s = { .emit = emit, .ctx = ctx };
+	const uint8_t *dev = NULL;
+	size_t dev_len = 0;
+	char at[96];
 	const char *err = val(root, "error");
 
 	if (e && e->buf) {
 		s.img = vxcd_elf_section(e, ".cudbg.relfimg.dev0.ctx0", &s.img_len, NULL);
 		grid = vxcd_elf_section(e, ".cudbg.gridtbl.dev0", NULL, NULL);
+		dev = vxcd_elf_section(e, ".cudbg.devtbl.dev0", &dev_len, NULL);
+		if (!dev)
+			dev = vxcd_elf_section(e, ".cudbg.devtbl", &dev_len, NULL);
+		if (dev && dev_len >= 44)	/* numWarpsPerSM, after 3 u64 and 4 u32 */
+			memcpy(&s.warps_per_sm, dev + 40, 4);
 	}
 	if (s.img && grid && s.img_len >= 28)
 		s.base = grid[3] - *(const uint32_t *)(s.img + 24);	/* entry - e_entry */
@@ -135,8 +303,12 @@ void vxcd_summary(const struct vxcd_dump *d, const struct vxcd_elf *e,
 	    !strcmp(err, "timeout") ? "HUNG (timed out)" :
 	    !strcmp(err, "exception") ? "FAULTED (device exception)" : "dump requested by a debugger");
 	say(&s, "command: %s", val(root, "cmdline"));
+	/* Version 1 dumps had no dump-version, pid or card-job. */
+	say(&s, "process: pid %s, card job %s, dump format %s", val(root, "pid"),
+	    val(root, "card-job"), vxcd_get(root, "dump-version") ?
+	    val(root, "dump-version") : "1");
 	say(&s, "kernel:  %s, card %s, at %s", val(root, "kernel"), val(root, "revision"),
-	    val(root, "time"));
+	    when(val(root, "time"), at, sizeof(at)));
 	sum_fault(&s, root);
 	if (grid) {
 		const uint32_t *dim = (const uint32_t *)grid + 18;	/* gridDimX.. blockDimZ */

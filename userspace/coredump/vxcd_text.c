@@ -79,13 +79,20 @@ static struct vxcd_node *parent_of(struct vxcd_node *last, int indent)
 	return last;
 }
 
-/* One "key: value" or "key:" at @s; @parent already chosen. */
+/*
+ * One "key: value" or "key:" at @s; @parent already chosen.  The key ends
+ * at the first ": " (or the line's last ':'), so it may hold a ':' itself,
+ * as msm's vm-log entries' keys do ("map:0: 0x...-0x...").
+ */
 static struct vxcd_node *parse_pair(struct vxcd_node *parent, char *s, int line,
 				    int indent, struct vxcd_err *err)
 {
-	char *colon = strchr(s, ':');
+	char *colon = strstr(s, ": ");
+	size_t len = strlen(s);
 
-	if (!colon || (colon[1] && colon[1] != ' ') || colon == s) {
+	if (!colon && len && s[len - 1] == ':')
+		colon = s + len - 1;
+	if (!colon || colon == s) {
 		vxcd_error(err, line, parent->key ?: "", "'%.40s' is not 'key: value'", s);
 		return NULL;
 	}

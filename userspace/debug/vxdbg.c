@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vortex_causes.h"
 #include "vxdbg_internal.h"
 
 /* ------------------------------------------------------------ results */
@@ -85,36 +86,10 @@ vxdbg_result vxdbg_result_from_errno(int err)
 	}
 }
 
+/* The one map from card errors to CUDA exceptions: hw/vortex_causes.h. */
 vxdbg_exception vxdbg_exception_from_cause(uint32_t cause)
 {
-	switch (cause) {
-	case 0:
-		return VXDBG_EXCEPTION_NONE;
-	case VX_ERR_LOAD_FAULT:
-	case VX_ERR_STORE_FAULT:
-	case VX_ERR_LOAD_PAGE_FAULT:
-	case VX_ERR_STORE_PAGE_FAULT:
-		return VXDBG_EXCEPTION_LANE_ILLEGAL_ADDRESS;
-	case VX_ERR_MISALIGNED_LOAD:
-	case VX_ERR_MISALIGNED_STORE:
-		return VXDBG_EXCEPTION_LANE_MISALIGNED_ADDRESS;
-	case VX_ERR_ILLEGAL_INSTR:
-	case VX_ERR_ECALL:
-	case VX_ERR_EBREAK:
-		return VXDBG_EXCEPTION_WARP_ILLEGAL_INSTRUCTION;
-	case VX_ERR_FETCH_FAULT:
-	case VX_ERR_MISALIGNED_FETCH:
-	case VX_ERR_FETCH_PAGE_FAULT:
-		return VXDBG_EXCEPTION_WARP_INVALID_PC;
-	case VX_ERR_ASSERT:
-		return VXDBG_EXCEPTION_WARP_ASSERT;
-	case VX_ERR_DIVERGENCE:
-		return VXDBG_EXCEPTION_DEVICE_HARDWARE_STACK_OVERFLOW;
-	case VX_ERR_BARRIER:
-		return VXDBG_EXCEPTION_DEVICE_ILLEGAL_BARRIER;
-	default:
-		return VXDBG_EXCEPTION_UNKNOWN;
-	}
+	return (vxdbg_exception)vx_cause_cuda_exception(cause);
 }
 
 /* --------------------------------------------------------- lifetime */

@@ -110,17 +110,21 @@ struct vxdbg_dim3 {
 	uint32_t x, y, z;
 };
 
-/* CUDBGException_t, for the causes this card has. */
+/*
+ * CUDBGException_t, for the causes this card has: hw/vortex_causes.h maps
+ * them, for this library and the crash dump's ELF alike.
+ */
 typedef enum {
 	VXDBG_EXCEPTION_NONE				= 0,
 	VXDBG_EXCEPTION_LANE_ILLEGAL_ADDRESS		= 1,	/* LOAD/STORE(_PAGE)_FAULT */
-	VXDBG_EXCEPTION_DEVICE_HARDWARE_STACK_OVERFLOW	= 3,	/* DIVERGENCE */
-	VXDBG_EXCEPTION_WARP_ILLEGAL_INSTRUCTION	= 4,	/* ILLEGAL_INSTR, ECALL, EBREAK */
+	VXDBG_EXCEPTION_DEVICE_HARDWARE_STACK_OVERFLOW	= 3,	/* no longer reported */
+	VXDBG_EXCEPTION_WARP_ILLEGAL_INSTRUCTION	= 4,	/* ILLEGAL_INSTR, ECALL, EBREAK, BARRIER */
 	VXDBG_EXCEPTION_WARP_INVALID_PC			= 8,	/* FETCH(_PAGE)_FAULT, MISALIGNED_FETCH */
+	VXDBG_EXCEPTION_WARP_HARDWARE_STACK_OVERFLOW	= 9,	/* DIVERGENCE */
 	VXDBG_EXCEPTION_LANE_MISALIGNED_ADDRESS		= 11,	/* MISALIGNED_* */
 	VXDBG_EXCEPTION_WARP_ASSERT			= 12,	/* ASSERT */
-	VXDBG_EXCEPTION_DEVICE_ILLEGAL_BARRIER		= 0x100, /* BARRIER: Vortex only */
-	VXDBG_EXCEPTION_UNKNOWN				= 0xffffffff,
+	VXDBG_EXCEPTION_DEVICE_ILLEGAL_BARRIER		= 0x100, /* no longer reported */
+	VXDBG_EXCEPTION_UNKNOWN				= 0xffffffff,	/* BAD_PACKET, others */
 } vxdbg_exception;
 
 /** vxdbg_exception_from_cause() - the exception of a VX_ERR_* cause */

@@ -28,6 +28,8 @@ static void usage(FILE *f)
 		"                            the faulting (else first) warp by default\n"
 		"  -o, --output FILE         where --bo and --gdb-core write\n"
 		"  -c, --check               only check; silent if well formed\n"
+		"  -j, --json                print the report as JSON (the schema:\n"
+		"                            vortex-coredump-report.schema.json)\n"
 		"  -h, --help\n");
 }
 
@@ -179,6 +181,7 @@ int main(int argc, char **argv)
 		{ "gdb-core", required_argument, NULL, 'g' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "check", no_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -186,14 +189,14 @@ int main(int argc, char **argv)
 	struct vxcd_elf e = {}, r400;
 	struct vxcd_err err = {};
 	struct vxcd_dump d;
-	int c, check = 0, warp = -1, lane = 0, ret;
+	int c, check = 0, json = 0, warp = -1, lane = 0, ret;
 	unsigned long long iova = 0;
 	const char *what;
 	uint8_t *buf;
 	size_t len, text_len;
 	char *text, *end;
 
-	while ((c = getopt_long(argc, argv, "e:r:b:g:o:ch", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:r:b:g:o:cjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e': elf_out = optarg; break;
 		case 'r': layout = optarg; break;
@@ -201,6 +204,7 @@ int main(int argc, char **argv)
 		case 'g': core = optarg; break;
 		case 'o': out = optarg; break;
 		case 'c': check = 1; break;
+		case 'j': json = 1; break;
 		case 'h': usage(stdout); return EXIT_SUCCESS;
 		default: usage(stderr); return EXIT_FAILURE;
 		}
@@ -252,6 +256,8 @@ int main(int argc, char **argv)
 			return fail(argv[optind], &err, text, text_len);
 		ret = write_all(out, buf, len);
 		free(buf);
+	} else if (json) {
+		vxcd_json(&d, stdout);
 	} else if (!check) {
 		vxcd_summary(&d, &e, print_line, NULL);
 	}

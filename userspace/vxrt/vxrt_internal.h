@@ -34,7 +34,8 @@ struct vxrt_buffer {
 	uint64_t va, size;		/* size: whole pages */
 	uint8_t *map;			/* CPU mapping, or NULL until needed */
 	uint8_t *access;		/* per page: VX_MEM_* as vx_mem_access() set */
-	bool internal;			/* the stacks and I/O page */
+	bool internal;			/* the stacks, I/O page, ELF copies */
+	struct vxrt_buffer *elf;	/* a kernel's ELF bytes for debuggers */
 };
 
 /* One vx_device_h. */

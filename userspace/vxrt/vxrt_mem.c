@@ -219,6 +219,7 @@ int vx_mem_free(vx_buffer_h hbuffer)
 
 	if (!b)
 		return 0;
+	vx_mem_free(b->elf);
 	dev = b->dev;
 	for (p = &dev->bufs; *p && *p != b; p = &(*p)->next)
 		;

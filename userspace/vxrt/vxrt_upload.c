@@ -17,9 +17,34 @@
 
 #include "vortex/vortex.h"
 #include "vx_elf.h"
+#include "vortex_accel.h"
 #include "vxrt_internal.h"
 
 static const unsigned char vxrt_elfmag[4] = { 0x7f, 'E', 'L', 'F' };
+
+/*
+ * For debuggers: the ELF file's bytes in a read-only buffer of their own,
+ * registered as the image's code object (DRM_IOCTL_VORTEX_CODE_OBJECT), so
+ * vxdbg and gdb name the kernel's symbols; freed with the kernel.  Only
+ * debug information: a failure leaves the kernel without it.
+ */
+static void vxrt_code_object(struct vxrt_buffer *k, const void *elf, uint64_t size,
+			     uint64_t load_size)
+{
+	struct drm_vortex_code_object co = { .size = size, .load_addr = k->va,
+					     .load_size = load_size };
+	struct vxrt_buffer *b;
+
+	if (vxrt_buffer_new(k->dev, 0, size, VX_MEM_READ, true, &b))
+		return;
+	co.handle = b->handle;
+	if (vx_copy_to_dev(b, elf, 0, size) ||
+	    vxrt_ioctl(k->dev->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co)) {
+		vx_mem_free(b);
+		return;
+	}
+	k->elf = b;
+}
 
 static int vxrt_upload_elf(vx_device_h hdevice, const void *elf, uint64_t size,
 			   vx_buffer_h *hbuffer)
@@ -52,6 +77,8 @@ static int vxrt_upload_elf(vx_device_h hdevice, const void *elf, uint64_t size,
 	free(img);
 	if (ret)
 		vx_mem_free(*hbuffer);
+	else
+		vxrt_code_object(*hbuffer, elf, size, l.size);
 	return ret;
 }
 

@@ -9,6 +9,7 @@ Malformed copies of a dump must fail with the line and field named, and
 the gdb core of the assert dump must show the backtrace with source lines.
 """
 import base64
+import json
 import os
 import re
 import struct
@@ -334,11 +335,317 @@ def core_signal_per_cause(tmp):
               f'{sigs} {r.stderr}')
 
 
+def cuda_exception_per_cause(tmp):
+    """The summary names the CUDA exception cuda-gdb shows for the ELF's
+    faulting lane, from hw/vortex_causes.h's one table (CUDBGException_t,
+    cudadebugger.h; cuda-gdb's CUDA_EXCEPTION_n names): a page fault is
+    Lane Illegal Address, as the debugger's exception events say."""
+    text = open(os.path.join(DATA, 'fault_illegal.devcd')).read()
+    cases = [(1, 'illegal instruction', 4, 'Warp Illegal Instruction'),
+             (4, 'load outside device memory', 1, 'Lane Illegal Address'),
+             (10, 'divergence stack', 9, 'Warp Hardware Stack Overflow'),
+             (12, 'impossible barrier', 4, 'Warp Illegal Instruction'),
+             (15, 'page fault on load', 1, 'Lane Illegal Address'),
+             (16, 'page fault on store', 1, 'Lane Illegal Address'),
+             (3, 'misaligned store', 11, 'Lane Misaligned Address'),
+             (14, 'page fault on fetch', 8, 'Warp Invalid PC')]
+    for cause, words, exc, name in cases:
+        path = os.path.join(tmp, f'cuda{cause}.devcd')
+        open(path, 'w').write(text.replace('  - cause: 1 (illegal instruction)',
+                                           f'  - cause: {cause} ({words})', 1))
+        r = run(path)
+        want = f'cuda:    CUDA_EXCEPTION_{exc}, {name}'
+        check(f'summary of cause {cause}: {want}', r.returncode == 0 and want in r.stdout,
+              r.stdout + r.stderr)
+
+
+def fault_buffer(tmp):
+    """The summary marks the buffer of the fault address as Mesa's crashdec
+    does: the buffer holding it, else the one ending nearest below it.  A
+    store one word past the last word of bo2 (0x10000 bytes at 0x80015000)
+    overruns it; an address inside bo1 is in bo1; below every buffer,
+    nothing is named.  A label (BO_SET_LABEL) is shown with it."""
+    text = open(os.path.join(DATA, 'fault_illegal.devcd')).read()
+    text = text.replace('  - cause: 1 (illegal instruction)', '  - cause: 16 (page fault on store)', 1)
+    text = text.replace('    name: bo2\n', '    name: bo2\n    label: "out"\n', 1)
+    cases = [(0x80025000, 'buffer:  0x80025000 overruns bo2 at +0x10000 '
+                          '(0x10000 bytes at 0x80015000, label "out")'),
+             (0x80005010, 'buffer:  0x80005010 is in bo1 at +0x10 (0x10000 bytes at 0x80005000)'),
+             (0x1000, None)]
+    for addr, want in cases:
+        path = os.path.join(tmp, f'fb{addr:x}.devcd')
+        open(path, 'w').write(text.replace('    address: 0x00000000', f'    address: 0x{addr:08x}', 1))
+        r = run(path)
+        if want:
+            check(f'fault at 0x{addr:x}: {want}', r.returncode == 0 and want in r.stdout,
+                  r.stdout + r.stderr)
+        else:
+            check(f'fault at 0x{addr:x}: no buffer named',
+                  r.returncode == 0 and 'buffer:  ' not in r.stdout, r.stdout + r.stderr)
+
+
+def header_fields(tmp):
+    """The summary names the pid, the card-wide job number and the dump's
+    format version (driver/vortex_dump_state.h VORTEX_DUMP_VERSION); a
+    dump from before dump-version is format 1."""
+    path = os.path.join(DATA, 'fault_illegal.devcd')
+    r = run(path)
+    want = 'process: pid ?, card job ?, dump format 1'
+    check(f'a version 1 dump: {want}', r.returncode == 0 and want in r.stdout, r.stdout + r.stderr)
+    text = open(path).read().replace('job: 1\n', 'job: 1\ncard-job: 17\npid: 42\n', 1)
+    text = text.replace('\ntime: ', '\ndump-version: 2\ntime: ', 1)
+    path = os.path.join(tmp, 'v2.devcd')
+    open(path, 'w').write(text)
+    r = run(path)
+    want = 'process: pid 42, card job 17, dump format 2'
+    check(f'a version 2 dump: {want}', r.returncode == 0 and want in r.stdout, r.stdout + r.stderr)
+
+
+SCHEMA = os.path.join(TOP, 'userspace', 'coredump', 'vortex-coredump-report.schema.json')
+JSON_TYPES = {'object': dict, 'array': list, 'string': str, 'boolean': bool, 'null': type(None)}
+
+
+def schema_errors(value, schema, path='$'):
+    """The ways @value breaks @schema: the JSON Schema keywords the report's
+    schema uses (type, const, enum, properties, required,
+    additionalProperties, items, minItems, maxItems, minimum, oneOf),
+    checked as draft 2020-12 defines them."""
+    errs = []
+
+    def is_type(v, t):
+        if t == 'integer':
+            return isinstance(v, int) and not isinstance(v, bool)
+        if t == 'number':
+            return isinstance(v, (int, float)) and not isinstance(v, bool)
+        return isinstance(v, JSON_TYPES[t]) and not (t != 'boolean' and isinstance(v, bool))
+
+    if 'type' in schema:
+        types = schema['type'] if isinstance(schema['type'], list) else [schema['type']]
+        if not any(is_type(value, t) for t in types):
+            return [f'{path}: {value!r} is not {types}']
+    if 'const' in schema and value != schema['const']:
+        errs.append(f'{path}: {value!r} is not {schema["const"]!r}')
+    if 'enum' in schema and value not in schema['enum']:
+        errs.append(f'{path}: {value!r} not in {schema["enum"]}')
+    if 'oneOf' in schema:
+        ok = [s for s in schema['oneOf'] if not schema_errors(value, s, path)]
+        if len(ok) != 1:
+            errs.append(f'{path}: {len(ok)} of oneOf match {value!r:.80}')
+    if 'minimum' in schema and is_type(value, 'number') and value < schema['minimum']:
+        errs.append(f'{path}: {value} < {schema["minimum"]}')
+    if isinstance(value, dict):
+        for k in schema.get('required', []):
+            if k not in value:
+                errs.append(f'{path}: no {k}')
+        props = schema.get('properties', {})
+        for k, v in value.items():
+            if k in props:
+                errs += schema_errors(v, props[k], f'{path}.{k}')
+            elif schema.get('additionalProperties') is False:
+                errs.append(f'{path}: unexpected {k}')
+    if isinstance(value, list):
+        if len(value) < schema.get('minItems', 0):
+            errs.append(f'{path}: fewer than {schema["minItems"]} items')
+        if 'maxItems' in schema and len(value) > schema['maxItems']:
+            errs.append(f'{path}: more than {schema["maxItems"]} items')
+        for i, v in enumerate(value):
+            errs += schema_errors(v, schema.get('items', {}), f'{path}[{i}]')
+    return errs
+
+
+def json_report(tmp):
+    """--json prints one JSON object that the repository's schema
+    (vortex-coredump-report.schema.json) accepts, for every fixture, with
+    the dump's values: pid, card job, vm-log, the fault and its buffer.
+    The schema check is this file's own validator, and python's jsonschema
+    too where it is installed; a report with a field removed or mistyped
+    must fail it."""
+    schema = json.load(open(SCHEMA))
+    try:
+        import jsonschema
+    except ImportError:
+        jsonschema = None
+    text = open(os.path.join(DATA, 'fault_illegal.devcd')).read()
+    text = text.replace('  - cause: 1 (illegal instruction)', '  - cause: 16 (page fault on store)', 1)
+    text = text.replace('    address: 0x00000000', '    address: 0x80025000', 1)
+    text = text.replace('    name: bo2\n', '    name: bo2\n    label: "in \\"x\\""\n', 1)
+    text = text.replace('\nringbuffer:', '\npgtable-fault-info:\n  - satp: 0x80400123\n    asid: 1\n'
+                        '    root: 0x00123000\n    va: 0x80025000\n    ptes: 00048c01 00000000\n'
+                        'vm-log:\n  - map:0: 0x0000000080025000-0x0000000080026000\n'
+                        '  - unmap:3: 0x0000000080025000-0x0000000080026000\nringbuffer:', 1)
+    crafted = os.path.join(tmp, 'pf.devcd')
+    open(crafted, 'w').write(text)
+    paths = [os.path.join(DATA, n + '.devcd') for n in DUMPS + ['fault_illegal_v2']] + [crafted]
+    reports = {}
+    for path in paths:
+        name = os.path.basename(path)
+        r = run('--json', path)
+        try:
+            rep = json.loads(r.stdout)
+        except ValueError as e:
+            check(f'--json of {name} is JSON', False, f'{e}: {r.stdout[:300]} {r.stderr}')
+            continue
+        errs = schema_errors(rep, schema)
+        check(f'--json of {name} matches the schema', r.returncode == 0 and not errs,
+              '\n'.join(errs[:10]))
+        if jsonschema:
+            try:
+                jsonschema.validate(rep, schema)
+                ok, why = True, ''
+            except jsonschema.ValidationError as e:
+                ok, why = False, str(e)[:500]
+            check(f'--json of {name}: jsonschema agrees', ok, why)
+        reports[name] = rep
+    v2 = reports.get('fault_illegal_v2.devcd', {})
+    check('--json v2: pid, card job, dump version',
+          (v2.get('pid'), v2.get('card_job'), v2.get('dump_version'), v2.get('job')) == (165, 2, 2, 1),
+          json.dumps(v2)[:300])
+    check('--json v2: vm-log as the text has it',
+          (v2.get('vm_log') or [None])[0] == {'op': 'map', 'job': 0, 'start': 0x8fff0000, 'end': 0x8fff1000},
+          json.dumps(v2.get('vm_log'))[:300])
+    old = reports.get('hang.devcd', {})
+    check('--json of a version 1 dump: dump_version 1, pid and card_job null',
+          (old.get('dump_version'), old.get('pid'), old.get('card_job'), old.get('error'))
+          == (1, None, None, 'timeout'), json.dumps(old)[:300])
+    pf = reports.get('pf.devcd', {})
+    f = pf.get('fault') or {}
+    check('--json of a store page fault: cause, CUDA exception, walk, overrun buffer',
+          (f.get('cause'), f.get('cause_name'), f.get('cuda_exception'), f.get('address'),
+           f.get('ptes'), f.get('buffer')) ==
+          (16, 'STORE_PAGE_FAULT', 1, 0x80025000, [0x48c01, 0],
+           {'index': 2, 'offset': 0x10000, 'overrun': True}), json.dumps(f))
+    check('--json: a label unescaped, the vm-log unmap after the map',
+          pf.get('buffers', [{}] * 3)[2].get('label') == 'in "x"' and
+          [e['op'] for e in pf.get('vm_log', [])] == ['map', 'unmap'] and
+          pf['vm_log'][1]['job'] == 3, json.dumps(pf.get('buffers'))[:400])
+    if not v2:
+        return
+    # The validator is not vacuous: each of these breaks the schema.
+    for what, mutate in [('pid a string', lambda r: r.update(pid='167')),
+                         ('no warps', lambda r: r.pop('warps', None)),
+                         ('an unknown field', lambda r: r.update(extra=1)),
+                         ('a vm-log op', lambda r: r.setdefault('vm_log', []).append(
+                             {'op': 'remap', 'job': 0, 'start': 0, 'end': 1}))]:
+        bad = json.loads(json.dumps(v2))
+        mutate(bad)
+        check(f'the schema refuses a report with {what}', bool(schema_errors(bad, schema)))
+
+
+def zero_tails(tmp):
+    """A version 2 dump's ELF keeps each buffer's zero tail in a
+    .cudbg.global.N.tail section, the tails sharing one run of zeros in
+    the file: every buffer's captured bytes are covered (the text's block,
+    zero padded to the buffer's size), and the r400 rewrite gives each
+    section its own bytes, equal to the r550's."""
+    path = os.path.join(DATA, 'fault_illegal_v2.devcd')
+    text = open(path).read()
+    elf, r400 = os.path.join(tmp, 'v2.elf'), os.path.join(tmp, 'v2r400.elf')
+    r = run('--extract-elf', elf, path)
+    secs = elf_sections(open(elf, 'rb').read()) if r.returncode == 0 else {}
+    r = run('--extract-elf', r400, '--cuda-layout', 'r400', path)
+    check('--cuda-layout r400 of a dump with zero tails', r.returncode == 0, r.stderr)
+    old = elf_sections(open(r400, 'rb').read()) if r.returncode == 0 else {}
+    check('r400 keeps every global section byte for byte',
+          bool(secs) and all(old.get(n, (0, None))[1] == d for n, (_, d) in secs.items()
+                             if n.startswith('.cudbg.global')), sorted(old)[:5])
+    for m in re.finditer(r'  - iova: (0x[0-9a-f]+)\n    size: (\d+)\n(?:    (?!data).*\n)*'
+                         r'(?:    data: !!ascii85 \|\n((?:      .*\n)+))?', text):
+        iova, size = int(m[1], 16), int(m[2])
+        want = a85_words(m[3] or '').ljust(size, b'\0')
+        got = bytearray(size)
+        seen = 0
+        hdrs = elf_headers(open(elf, 'rb').read()) if secs else []
+        for name, addr, data in hdrs:
+            if name.startswith('.cudbg.global') and iova <= addr < iova + size:
+                got[addr - iova:addr - iova + len(data)] = data
+                seen += len(data)
+        check(f'ELF global sections cover bo at 0x{iova:x}: {size} bytes',
+              seen == size and bytes(got) == want, f'{seen} of {size}')
+
+
+def elf_headers(buf):
+    """[(name, sh_addr, bytes)] of an ELF64's sections, read with struct alone."""
+    shoff, = struct.unpack_from('<Q', buf, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', buf, 0x3a)
+    hdrs = [struct.unpack_from('<IIQQQQIIQQ', buf, shoff + i * shentsize) for i in range(shnum)]
+    stroff = hdrs[shstrndx][4]
+    return [(buf[stroff + h[0]:buf.index(b'\0', stroff + h[0])].decode(), h[3], buf[h[4]:h[4] + h[5]])
+            for h in hdrs[1:]]
+
+
+def parses_version_2(tmp):
+    """A version 2 dump (userspace/tests/data/fault_illegal_v2.devcd, taken
+    from the guest with capture-dumps.sh) parses: vm-log's "op:job: range"
+    entries are msm's, and its keys hold a ':'."""
+    path = os.path.join(DATA, 'fault_illegal_v2.devcd')
+    r = run('--check', path)
+    check('a version 2 dump with a vm-log checks clean', r.returncode == 0 and not r.stderr,
+          r.stderr)
+
+
+def summary_fixes(tmp):
+    """The summary's warp groups give every thread mask among them (with
+    how many warps have it when they differ), each warp as cuda-gdb names
+    it too ("sm C warp W": C the ELF's SM, cluster * cores + core, from the
+    device table's warps per SM), mark a list they cut ("... and N more"),
+    and the time as UTC beside the raw epoch."""
+    import datetime
+    path = os.path.join(DATA, 'hang.devcd')
+    text = open(path).read()
+    r = run(path)
+    epoch = re.search(r'^time: (\d+)\.(\d+)$', text, re.M)
+    utc = datetime.datetime.fromtimestamp(int(epoch[1]), datetime.timezone.utc)
+    want = f'at {utc:%Y-%m-%d %H:%M:%S} UTC ({epoch[1]}.{epoch[2]})'
+    check(f'summary time: {want}', want in r.stdout, r.stdout)
+    want = ('(warps 1 2 3 4 5 6 7; sm 0 warp 1, sm 0 warp 2, sm 0 warp 3, sm 1 warp 0, '
+            'sm 1 warp 1, sm 1 warp 2, sm 1 warp 3; thread mask 0x000000ff)')
+    check('summary names warps as cuda-gdb does', want in r.stdout, r.stdout)
+
+    # Warp 3 runs on half its lanes, warp 6 on a quarter.
+    for wid, m in [(3, '0x0000000f'), (6, '0x00000003')]:
+        at = text.index(f'  - id: {wid}\n')
+        at = text.index('    thread-mask: 0x000000ff', at)
+        text = text[:at] + f'    thread-mask: {m}' + text[at + len('    thread-mask: 0x000000ff'):]
+    path = os.path.join(tmp, 'masks.devcd')
+    open(path, 'w').write(text)
+    r = run(path)
+    want = 'thread masks 0x000000ff (5), 0x0000000f (1), 0x00000003 (1))'
+    check(f'summary gives every mask of a group: {want}', want in r.stdout, r.stdout)
+
+    # 200 warps at one PC: the lists are cut, and say so.
+    head = text[:text.index('\nwarps:\n') + 1]
+    nxt = re.compile(r'\n[a-z-]+:(\n| )').search(text, text.index('\nwarps:\n') + 1)
+    tail = text[nxt.start():]
+    warps = ''.join(f'  - id: {i}\n    cluster: 0\n    core: {i // 4}\n    warp-in-core: {i % 4}\n'
+                    f'    halted: yes\n    halt-cause: 2\n    pc: 0x800000d8\n'
+                    f'    thread-mask: 0x000000ff\n    block: [0, 0, 0]\n' for i in range(200))
+    path = os.path.join(tmp, 'many.devcd')
+    open(path, 'w').write(head + 'warps:\n' + warps + tail.lstrip('\n'))
+    r = run(path)
+    line = [l for l in r.stdout.split('\n') if ' at 0x800000d8' in l]
+    check('a cut warp list says how many it left out',
+          len(line) == 1 and bool(re.search(r'\(warps 0 1 2 .* \.\.\. and \d+ more; sm 0 warp 0, .*'
+                                            r' \.\.\. and \d+ more; thread mask 0x000000ff\)',
+                                            line[0])),
+          r.stdout + r.stderr)
+    if line:
+        shown = re.search(r'\(warps ([\d ]+) \.\.\. and (\d+) more;', line[0])
+        check('the cut list and its count add up to 200',
+              bool(shown) and len(shown[1].split()) + int(shown[2]) == 200, line[0])
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in DUMPS:
             test_dump(tmp, name)
         core_signal_per_cause(tmp)
+        cuda_exception_per_cause(tmp)
+        fault_buffer(tmp)
+        header_fields(tmp)
+        parses_version_2(tmp)
+        zero_tails(tmp)
+        summary_fixes(tmp)
+        json_report(tmp)
         malformed(tmp, 'truncated block', truncated, None, 'cuda-coredump.data')
         malformed(tmp, 'bad character', bad_char, None, 'bos[2].data')
         malformed(tmp, 'missing field', missing, None, 'job')
