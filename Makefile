@@ -11,6 +11,8 @@
 #   make install-dkms vortex.ko's sources, built by DKMS for every kernel
 #   make all          the module and every host-built program (the default)
 #   make module       vortex.ko against the cached Debian headers (KDIR= another tree)
+#   make module-newest vortex.ko for Debian's newest kernel, in its build root
+#                     (build/module/<kver>/, docs/kernels.md)
 #   make host-tests   build and run the host test suites
 #   make lint         checkpatch --strict, sparse, W=1, kernel-doc on driver/, uapi/
 #   make guest        the guest's initramfs, build/guest/initramfs.cpio.gz
@@ -61,7 +63,7 @@ RV_KERNELS :=		# device ELF programs
 BENCHES :=		# benchmark binaries (host)
 
 .PHONY: all check demo debug-shell bench module host-tests lint guest clean distclean help
-.PHONY: install install-dkms
+.PHONY: install install-dkms module-newest
 all: module host-all
 
 include qemu-device/sim.mk
@@ -104,6 +106,9 @@ install-dkms:
 # The module, against the cached Debian headers (KDIR= overrides).
 module:
 	+@$(TOP)/scripts/build-module.sh
+
+module-newest:
+	+@$(TOP)/scripts/build-module.sh --series newest > /dev/null
 
 # qtest_vortex.py drives the real QEMU: the cached build ($VX_QEMU, else
 # scripts/qemu.sh finds or builds it).

@@ -6,11 +6,15 @@
  *
  * An accel file is neither a primary nor a render node: it has no master,
  * no authentication and no modesetting.  Yet drm_ioctl() offers it the
- * whole core table, and on 6.12 some of those entries assume a master
- * exists: DRM_IOCTL_GET_MAGIC and DRM_IOCTL_GET_UNIQUE dereference the
- * file's NULL master (an Oops any user of the node can cause), and the
- * syncobj array ioctls pass any count_handles to kmalloc_array(), where
- * 0xffffffff trips the page allocator's WARN.
+ * whole core table, and some of those entries assume a master exists:
+ * DRM_IOCTL_GET_MAGIC and DRM_IOCTL_GET_UNIQUE dereference the file's NULL
+ * master (an Oops any user of the node can cause), and the syncobj array
+ * ioctls pass any count_handles to kmalloc_array(), where 0xffffffff trips
+ * the page allocator's WARN.  Upstream has fixed neither: 6.12 and 7.3
+ * alike (drm_getmagic(), drm_getunique(), drm_syncobj_array_find() in
+ * Debian's linux-source-7.3), so the filter is for every kernel the
+ * driver builds on, and vortex_compat.h has no guard for it; a guard goes
+ * there once a kernel no longer needs it, naming the fix.
  *
  * The driver's file operations therefore let through only the core ioctls
  * that mean something here -- DRM_IOCTL_VERSION, DRM_IOCTL_GET_CAP,

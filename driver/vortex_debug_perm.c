@@ -31,10 +31,9 @@
 #include <linux/cred.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
-#include <linux/sched/coredump.h>
-#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 
+#include "vortex_compat.h"
 #include "vortex_debug.h"
 
 static bool vortex_debug_same_ids(const struct cred *me, const struct cred *t)
@@ -54,7 +53,6 @@ int vortex_debug_may_access(struct pid *target)
 {
 	struct task_struct *task = get_pid_task(target, PIDTYPE_TGID);
 	const struct cred *tcred;
-	struct mm_struct *mm;
 	int ret = 0;
 
 	if (!task)
@@ -70,13 +68,8 @@ int vortex_debug_may_access(struct pid *target)
 	if (ret)
 		goto out_put_task;
 
-	mm = get_task_mm(task);
-	if (mm) {
-		if (get_dumpable(mm) != SUID_DUMP_USER &&
-		    !ns_capable(mm->user_ns, CAP_SYS_PTRACE))
-			ret = -EPERM;
-		mmput(mm);
-	}
+	if (!vortex_task_dump_allowed(task))
+		ret = -EPERM;
 out_put_task:
 	put_task_struct(task);
 	return ret;

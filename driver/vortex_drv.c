@@ -27,6 +27,7 @@
 #include <drm/drm_ioctl.h>
 #include <drm/drm_print.h>
 
+#include "vortex_compat.h"
 #include "vortex_accel.h"
 #include "vortex_code_object.h"
 #include "vortex_core_ioctl.h"
@@ -254,8 +255,8 @@ static const struct file_operations vortex_fops = {
 };
 
 static const struct drm_driver vortex_drm_driver = {
-	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_GEM_GPUVA |
-			   DRIVER_SYNCOBJ,
+	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_SYNCOBJ |
+			   VORTEX_DRIVER_GEM_GPUVA,
 	.open = vortex_open,
 	.postclose = vortex_postclose,
 	.show_fdinfo = vortex_fdinfo_show,
@@ -264,7 +265,7 @@ static const struct drm_driver vortex_drm_driver = {
 	.fops = &vortex_fops,
 	.name = "vortex",
 	.desc = "Vortex RISC-V SIMT GPGPU",
-	.date = "20261122",
+	VORTEX_DRIVER_DATE
 	.major = 1,
 	.minor = 0,
 };

@@ -49,6 +49,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_managed.h>
+#include <drm/drm_print.h>
 
 #include "vortex_accel.h"
 #include "vortex_debug.h"

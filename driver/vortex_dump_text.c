@@ -20,6 +20,7 @@
  */
 
 #include <linux/ascii85.h>
+#include <linux/hex.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/utsname.h>

@@ -28,6 +28,7 @@
 #include <drm/drm_print.h>
 #include <drm/drm_vma_manager.h>
 
+#include "vortex_compat.h"
 #include "vortex_accel.h"
 #include "vortex_device.h"
 #include "vortex_gem.h"
@@ -148,7 +149,7 @@ static const struct vm_operations_struct vortex_gem_vm_ops = {
 static int vortex_gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
 {
 	/* A private writable mapping of I/O memory cannot be copy-on-write. */
-	if (is_cow_mapping(vma->vm_flags))
+	if (vma_is_cow_mapping(vma))
 		return -EINVAL;
 
 	vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);

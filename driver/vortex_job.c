@@ -92,7 +92,7 @@ static const struct dma_fence_ops vortex_fence_ops = {
 /* The hardware fence is allocated at SUBMIT, initialised by run_job. */
 static bool vortex_job_has_run(struct vortex_job *job)
 {
-	return job->hw_fence && job->hw_fence->ops;
+	return dma_fence_was_initialized(job->hw_fence);
 }
 
 /*
@@ -433,26 +433,8 @@ static bool vortex_job_recover(struct vortex_device *vdev,
 	 * the next job.
 	 */
 	drm_sched_stop(&vdev->sched, bad);
-	drm_sched_start(&vdev->sched);
+	drm_sched_start(&vdev->sched, 0);
 	return true;
-}
-
-/*
- * The timeout handler found @sched_job not hung after all.  The scheduler
- * took it off its pending list before calling the handler and puts it
- * back only in drm_sched_stop(), which recovery must not call here; on
- * 6.12 the driver puts it back itself, under the list's lock, as etnaviv
- * and v3d do.  (Later kernels let the handler return
- * DRM_GPU_SCHED_STAT_NO_HANG for this.)
- */
-static enum drm_gpu_sched_stat vortex_job_not_hung(struct drm_sched_job *sched_job)
-{
-	struct drm_gpu_scheduler *sched = sched_job->sched;
-
-	spin_lock(&sched->job_list_lock);
-	list_add(&sched_job->list, &sched->pending_list);
-	spin_unlock(&sched->job_list_lock);
-	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
 
 /* Whether the job is over as far as the driver can tell. */
@@ -480,15 +462,15 @@ static enum drm_gpu_sched_stat vortex_job_timedout(struct drm_sched_job *sched_j
 		drm_dev_exit(idx);
 	}
 	if (vortex_job_is_done(job))
-		return vortex_job_not_hung(sched_job);
+		return vortex_sched_no_hang(sched_job);
 	/* Halted by a debugger, or frozen for it: the clock stands still. */
 	if (vortex_debug_job_paused(vdev, job))
-		return vortex_job_not_hung(sched_job);
+		return vortex_sched_no_hang(sched_job);
 
 	if (!vortex_job_recover(vdev, sched_job,
 				lower_32_bits(job->hw_fence->seqno), -ETIMEDOUT))
-		return vortex_job_not_hung(sched_job);
-	return DRM_GPU_SCHED_STAT_NOMINAL;
+		return vortex_sched_no_hang(sched_job);
+	return DRM_GPU_SCHED_STAT_RESET;
 }
 
 /*

@@ -69,6 +69,7 @@
 #include <drm/drm_mm.h>
 #include <drm/drm_print.h>
 
+#include "vortex_compat.h"
 #include "vortex_accel.h"
 #include "vortex_device.h"
 #include "vortex_gem.h"
@@ -384,6 +385,7 @@ int vortex_vm_range_free(struct vortex_vm *vm, u64 start, u64 end)
 static int vortex_vm_map_locked(struct vortex_vm *vm, struct drm_gem_object *obj)
 {
 	u64 va = vortex_bo_devaddr(to_vortex_bo(obj));
+	struct drm_gpuva_op_map map = {};
 	struct drm_gpuvm_bo *vm_bo;
 	struct vortex_vma *vma;
 	int ret, idx;
@@ -397,7 +399,10 @@ static int vortex_vm_map_locked(struct vortex_vm *vm, struct drm_gem_object *obj
 	}
 	INIT_LIST_HEAD(&vma->deferred);
 	vma->handles = 1;
-	drm_gpuva_init(&vma->va, va, obj->size, obj, 0);
+	map.va.addr = va;
+	map.va.range = obj->size;
+	map.gem.obj = obj;
+	drm_gpuva_init_from_op(&vma->va, &map);
 	/*
 	 * Buffers never overlap, and none is in the reserved window; but
 	 * VM_BIND may have put another buffer at this one's address.
@@ -415,7 +420,7 @@ static int vortex_vm_map_locked(struct vortex_vm *vm, struct drm_gem_object *obj
 		goto out_remove;
 
 	dma_resv_lock(obj->resv, NULL);
-	vm_bo = drm_gpuvm_bo_obtain(&vm->base, obj);
+	vm_bo = drm_gpuvm_bo_obtain_locked(&vm->base, obj);
 	if (IS_ERR(vm_bo)) {
 		dma_resv_unlock(obj->resv);
 		ret = PTR_ERR(vm_bo);

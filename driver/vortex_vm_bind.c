@@ -34,6 +34,7 @@
 #include <drm/drm_gpuvm.h>
 #include <drm/drm_print.h>
 
+#include "vortex_compat.h"
 #include "vortex_accel.h"
 #include "vortex_device.h"
 #include "vortex_gem.h"
@@ -97,7 +98,7 @@ static int vortex_vm_bind_link(struct vortex_vm *vm, struct vortex_vma *vma,
 
 	dma_resv_lock(obj->resv, NULL);
 	if (!vm_bo) {
-		vm_bo = drm_gpuvm_bo_obtain(&vm->base, obj);
+		vm_bo = drm_gpuvm_bo_obtain_locked(&vm->base, obj);
 		if (IS_ERR(vm_bo)) {
 			dma_resv_unlock(obj->resv);
 			return PTR_ERR(vm_bo);
@@ -165,6 +166,7 @@ int vortex_vm_bind_step_remap(struct drm_gpuva_op *op, void *priv)
 	struct drm_gpuva *old = op->remap.unmap->va;
 	struct vortex_vma *prev = NULL, *next = NULL, *gone;
 	struct drm_gem_object *obj = old->gem.obj;
+	struct drm_gpuva_op_map map = {};
 	u64 start, range;
 
 	/* Unmapped already, its unmapping waits for jobs. */
@@ -181,8 +183,11 @@ int vortex_vm_bind_step_remap(struct drm_gpuva_op *op, void *priv)
 
 	drm_gpuva_remap(prev ? &prev->va : NULL, next ? &next->va : NULL,
 			&op->remap);
-	drm_gpuva_init(&gone->va, start, range, obj,
-		       old->gem.offset + (start - old->va.addr));
+	map.va.addr = start;
+	map.va.range = range;
+	map.gem.obj = obj;
+	map.gem.offset = old->gem.offset + (start - old->va.addr);
+	drm_gpuva_init_from_op(&gone->va, &map);
 	drm_WARN_ON(&vm->vdev->drm, drm_gpuva_insert(&vm->base, &gone->va));
 
 	/* The buffer stays linked throughout: new links before the old goes. */
@@ -280,6 +285,11 @@ static int vortex_vm_bind_map(struct drm_device *drm, struct drm_file *file,
 	struct vortex_file *vfile = file->driver_priv;
 	struct vortex_vm_bind_ctx ctx = { .vm = vfile->vm };
 	struct vortex_vm *vm = vfile->vm;
+	struct drm_gpuvm_map_req req = {
+		.map.va.addr = args->va,
+		.map.va.range = args->range,
+		.map.gem.offset = args->bo_offset,
+	};
 	struct drm_gem_object *obj;
 	int ret, idx;
 
@@ -288,6 +298,7 @@ static int vortex_vm_bind_map(struct drm_device *drm, struct drm_file *file,
 		drm_dbg(drm, "VM_BIND: no handle %u\n", args->handle);
 		return -ENOENT;
 	}
+	req.map.gem.obj = obj;
 	if (args->bo_offset > obj->size || args->range > obj->size - args->bo_offset) {
 		drm_dbg(drm, "VM_BIND: 0x%llx + 0x%llx beyond the BO's %zu bytes\n",
 			args->bo_offset, args->range, obj->size);
@@ -312,8 +323,7 @@ static int vortex_vm_bind_map(struct drm_device *drm, struct drm_file *file,
 		drm_dbg(drm, "VM_BIND: 0x%llx + 0x%llx overlaps a mapping (%d)\n",
 			args->va, args->range, ret);
 	else
-		ret = drm_gpuvm_sm_map(&vm->base, &ctx, args->va, args->range,
-				       obj, args->bo_offset);
+		ret = drm_gpuvm_sm_map(&vm->base, &ctx, &req);
 	mutex_unlock(&vm->lock);
 	drm_dev_exit(idx);
 out_fini:

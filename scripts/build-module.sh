@@ -1,14 +1,50 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Builds vortex.ko with the top-level Kbuild.  KDIR defaults to the cached
-# Debian headers the guest boots with (scripts/kernel.sh); any other kernel
-# tree works too: KDIR=/path/to/linux make module.
+# Builds vortex.ko with the top-level Kbuild.
+#
+#   build-module.sh                  against the cached Debian 6.12 headers
+#                                    the guest boots with (scripts/kernel.sh),
+#                                    in-tree: ./vortex.ko; any other kernel
+#                                    tree works too: KDIR=/path/to/linux
+#   build-module.sh --series newest  against Debian's newest kernel, in its
+#                                    build root (scripts/buildroot.sh), from
+#                                    a copy of the sources in
+#                                    $O/module/<kver>; prints that directory
+#                                    (its vortex.ko)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-if [ -z "${KDIR:-}" ]; then
-	KDIR=$("$VX_TOP/scripts/kernel.sh")/headers
+series=6.12
+if [ "${1:-}" = --series ]; then
+	series=$2
 fi
 # Under make, the parent's jobserver sets the parallelism.
 jobs=-j$(nproc)
 [ -n "${MAKELEVEL:-}" ] && jobs=
-make -C "$KDIR" M="$VX_TOP" $jobs W="${W:-1}" modules >&2
+
+if [ "$series" = 6.12 ]; then
+	if [ -z "${KDIR:-}" ]; then
+		KDIR=$("$VX_TOP/scripts/kernel.sh")/headers
+	fi
+	make -C "$KDIR" M="$VX_TOP" $jobs W="${W:-1}" modules >&2
+	exit 0
+fi
+
+entry=$("$VX_TOP/scripts/kernel.sh" --series "$series")
+kver=$(basename "$(readlink -f "$entry/modules")")
+root=$("$VX_TOP/scripts/buildroot.sh" "$kver" "$(cat "$entry/suite")")
+out=${O:-build}
+[[ $out = /* ]] || out=$VX_TOP/$out
+dir=$out/module/$kver
+# The module's sources, copied (with their times, so make rebuilds only
+# what changed) beside their own objects: the in-tree 6.12 objects in the
+# checkout would otherwise be taken for this kernel's.
+mkdir -p "$dir"
+(cd "$VX_TOP" && find Kbuild driver uapi hw -name Kbuild -o -name '*.[ch]') | sort > "$dir/.sources.new"
+if [ -f "$dir/.sources" ]; then
+	comm -23 "$dir/.sources" "$dir/.sources.new" | (cd "$dir" && xargs -r rm -f)
+fi
+mv "$dir/.sources.new" "$dir/.sources"
+(cd "$VX_TOP" && xargs cp -p --parents -u -t "$dir") < "$dir/.sources"
+VX_BIND=$dir "$VX_TOP/scripts/buildroot.sh" --run "$root" \
+	make -C "/usr/src/linux-headers-$kver" M="$dir" ${jobs:+"$jobs"} W="${W:-1}" modules >&2
+echo "$dir"

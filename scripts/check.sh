@@ -4,7 +4,9 @@
 # `make check`: from a fresh Debian 12 machine to a verdict.  Installs what
 # is missing, builds QEMU with the card (cached), fetches the Debian kernel
 # (cached), builds the module, tests and device kernels, runs the host
-# tests, boots the guest once per topology and runs the kselftests there.
+# tests, boots the guest once per topology and runs the kselftests there;
+# then the same module and tests on Debian's newest kernel (a subset of the
+# boots, see below and docs/kernels.md).
 # Closes with 'N passed, N failed, N skipped'; non-zero exit on any failure.
 #
 # VX_TOPOLOGIES="C,K,W,T ..." overrides the guest topologies.
@@ -19,6 +21,27 @@ topologies=${VX_TOPOLOGIES:-"1,2,4,8 2,1,8,4 1,1,2,32"}
 total_start=$(date +%s)
 
 . scripts/prepare.sh
+
+# Debian's newest kernel (docs/kernels.md): picked at run time, the module
+# built in that kernel's build root, its own initramfs with the same test
+# programs.  Its boots (below, named "newest:...") are a subset, to keep
+# `make check` short: one topology (the other two and the doorbell model
+# vary the simulated card, not the kernel's API), unplug (DRM's device
+# takedown), the slub_debug boot on two vCPUs (the scheduler, fences and
+# gpuvm under use-after-free poison) and the debug servers (ptrace's
+# checks, devcoredump).
+newest_kernel='' newest_ko=''
+# shellcheck disable=SC2016  # expanded by eval
+vx_stage "kernel newest" eval 'newest_kernel=$(scripts/kernel.sh --series newest)'
+# shellcheck disable=SC2016
+vx_stage "module newest" eval 'newest_ko=$(scripts/build-module.sh --series newest)/vortex.ko'
+newest_initrd=$O/guest/initramfs-newest.cpio.gz
+# shellcheck disable=SC2046  # one word per test and file
+vx_stage "initramfs new" scripts/initramfs.sh "$newest_initrd" "$newest_kernel" "$newest_ko" \
+	$(make -s print-GUEST_TESTS) -- $(make -s print-GUEST_FILES)
+vx_log "newest kernel $(cat "$newest_kernel/version") ($(cat "$newest_kernel/suite"))"
+# newest CMD...: CMD with the newest kernel and its initramfs.
+newest() { VX_KERNEL=$newest_kernel VX_INITRD=$newest_initrd "$@"; }
 
 rm -rf "$results"
 mkdir -p "$results"
@@ -126,6 +149,13 @@ VX_NO_TICKER=1 vx_stage "guest debug" scripts/debug-e2e.sh "$results/guest-debug
 expect+=(--expect gdb_guest --expect gdb_readme --expect dmserver_guest --expect gdb_vortex_model
 	 --expect "guest[debug]"
 	 --expect "guest[debug]/debug-servers")
+# The same on the newest kernel, its suites' names prefixed with "newest:".
+guest_slot
+VX_NO_TICKER=1 newest vx_stage "guest newest:debug" scripts/debug-e2e.sh "$results/guest-newest-debug" \
+	> "$results/debug-newest.args" &
+expect+=(--expect newest:gdb_guest --expect newest:gdb_readme --expect newest:dmserver_guest
+	 --expect newest:gdb_vortex_model --expect "guest[newest:debug]"
+	 --expect "guest[newest:debug]/debug-servers")
 
 # The debug kernel's boots are the next longest: next, if it is built.
 [ $debug_cached = 0 ] || debug_lane_start
@@ -152,11 +182,21 @@ guest_boot slub-smp2 "vortex_reliability_test vortex_debug_test vortex_vm_test v
 	--smp 2 --tests vortex_reliability_test,vortex_debug_test,vortex_vm_test,vortex_vmbind_test \
 	--append "slub_debug=FZPU"
 
+# The newest kernel's boots (see its set-up above).
+newest guest_boot newest:1,2,4,8 "$guest_tests" --topology 1,2,4,8
+newest guest_boot newest:unplug vortex_driver_test --tests vortex_driver_test \
+	--append "vxtest.unplug=1 vx.args=-t,unplug_with_open_client"
+newest guest_boot newest:slub-smp2 "vortex_reliability_test vortex_debug_test vortex_vm_test vortex_vmbind_test" \
+	--smp 2 --tests vortex_reliability_test,vortex_debug_test,vortex_vm_test,vortex_vmbind_test \
+	--append "slub_debug=FZPU"
+
 [ $debug_cached = 1 ] || debug_lane_start
 
 # Every boot has ended.
 wait
 mapfile -t debug_args < "$results/debug.args"
+mapfile -t -O "${#debug_args[@]}" debug_args < <(sed -e 's/^--host=/--host=newest:/' \
+	-e 's/^--guest=guest\[/--guest=guest[newest:/' "$results/debug-newest.args")
 
 printf '[time] %-14s %6d s\n' total $(( $(date +%s) - total_start )) >&2
 scripts/tap.py "${host_args[@]}" "${guest_args[@]}" "${debug_args[@]}" "${expect[@]}"

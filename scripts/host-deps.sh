@@ -27,6 +27,7 @@ groups=(
 	"crash dump decoder: zlib1g-dev gdb-multiarch"
 	"debugger sessions at human speed: python3-pexpect"
 	"packaging (make install, DKMS): dkms"
+	"the newest kernel's build root: mmdebstrap"
 )
 bpo_pkgs=(meson python3-pycotap)
 

@@ -5,6 +5,8 @@
 # vortex.ko needs (decompressed, in dependency order), vortex.ko, and the
 # guest files (tests, device kernels, tools).
 #   initramfs.sh OUT.cpio.gz KERNEL_ENTRY VORTEX_KO TESTS... -- FILES...
+# KERNEL_ENTRY is any scripts/kernel.sh entry (6.12 or the newest: only its
+# modules/ is read), VORTEX_KO the module built for that kernel.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 out=$1 kentry=$2 ko=$3
@@ -15,6 +17,8 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do tests+=("$1"); shift; done
 files=("$@")
 
 kver=$(basename "$(readlink -f "$kentry/modules")")
+kover=$(modinfo -F vermagic "$ko" | cut -d' ' -f1)
+[ "$kover" = "$kver" ] || vx_die "$ko was built for $kover, not for the entry's $kver"
 moddir=$kentry/modules
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
@@ -37,14 +41,20 @@ add_dep() {	# module path relative to $moddir
 	order+=("$rel")
 }
 for name in $(modinfo -F depends "$ko" | tr ',' ' '); do
-	rel=$(grep -E "^[^:]*/$name\.ko(\.xz)?:" "$moddir/modules.dep" | cut -d: -f1 | head -n 1)
+	rel=$(grep -E "^[^:]*/$name\.ko(\.xz|\.zst)?:" "$moddir/modules.dep" | cut -d: -f1 | head -n 1)
 	[ -n "$rel" ] || vx_die "module $name (needed by vortex.ko) not in $kver"
 	add_dep "$rel"
 done
 : > "$root/vortex/modules.list"
 for rel in "${order[@]}"; do
-	base=$(basename "$rel" .xz)
-	xz -dc "$moddir/$rel" > "$root/lib/modules/$base"
+	base=${rel##*/}
+	base=${base%.xz}
+	base=${base%.zst}
+	case $rel in
+	*.xz) xz -dc "$moddir/$rel" ;;
+	*.zst) zstd -qdc "$moddir/$rel" ;;
+	*) cat "$moddir/$rel" ;;
+	esac > "$root/lib/modules/$base"
 	echo "$base" >> "$root/vortex/modules.list"
 done
 cp "$ko" "$root/lib/modules/vortex.ko"

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <linux/userfaultfd.h>
 #include <sys/syscall.h>
@@ -513,6 +514,52 @@ TEST_F(dbg, attach_err_inherited_or_passed_fd_without_ptrace_rights)
 	EXPECT_EQ(0, wait_exit_code(pid));
 	EXPECT_EQ(0x5ec12e7, self->data_map[IN_OFF / 4]);
 	close(f1);
+}
+
+/*
+ * A target that is not dumpable: ptrace's second half, which the driver
+ * applies itself (vortex_task_dump_allowed(), whose state moved from the
+ * mm to the task's exec state in 7.2: docs/kernels.md).  Root opens the
+ * node and drops to uid 65534, which leaves it not dumpable (fs.
+ * suid_dumpable is 0); a debugger of the same uid without CAP_SYS_PTRACE
+ * holding its file is refused (-EPERM) while the target is not dumpable
+ * (exit 21 if it attached) and attaches once the target made itself
+ * dumpable again with PR_SET_DUMPABLE (exit 22 if it did not).  With
+ * the dumpability check left out, the first attach succeeded (exit 21).
+ */
+static int attach_as_child(int fd)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int sfd = dbg_attach(fd);
+
+		_exit(sfd >= 0 ? 0 : sfd == -EPERM ? 1 : 2);
+	}
+	return wait_exit_code(pid);
+}
+
+TEST_F(dbg, attach_err_target_not_dumpable)
+{
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+
+		if (fd < 0 || !become_nobody())
+			_exit(10);
+		if (prctl(PR_GET_DUMPABLE) != 0)
+			_exit(11);
+		if (attach_as_child(fd) != 1)
+			_exit(21);
+		if (prctl(PR_SET_DUMPABLE, 1) || attach_as_child(fd) != 0)
+			_exit(22);
+		_exit(0);
+	}
+	EXPECT_EQ(0, wait_exit_code(pid));
 }
 
 /*

@@ -68,9 +68,85 @@ TEST_F(vxrt, caps)
 	EXPECT_NE(0, v & VX_ISA_STD_A);
 	EXPECT_NE(0, v & VX_ISA_STD_F);
 	EXPECT_NE(0, v & VX_ISA_EXT_LMEM);
+	EXPECT_NE(0, v & VX_ISA_EXT_ZICOND);
 	ASSERT_EQ(0, vx_dev_caps(self->dev, VX_CAPS_LOCAL_MEM_SIZE, &v));
 	EXPECT_EQ(16384, v);	/* LMEM_LOG_SIZE 14, hw/rtl/VX_config.vh */
+	/* upstream's ids at f6795901: ISA_FLAGS 7, banks 8 and 9, tensor cores */
+	EXPECT_EQ(7, VX_CAPS_ISA_FLAGS);
+	ASSERT_EQ(0, vx_dev_caps(self->dev, VX_CAPS_NUM_MEM_BANKS, &v));
+	EXPECT_EQ(1, v);
+	ASSERT_EQ(0, vx_dev_caps(self->dev, VX_CAPS_MEM_BANK_SIZE, &v));
+	EXPECT_LT(0, v);
+	ASSERT_EQ(0, vx_dev_caps(self->dev, VX_CAPS_TC_NUM, &v));
+	EXPECT_EQ(0, v);
 	EXPECT_NE(0, vx_dev_caps(self->dev, 0x77, &v));
+}
+
+/*
+ * The counters a kernel leaves at IO_MPM_ADDR when it ends reach the host:
+ * upstream's kernel library stores them from its exit path
+ * (kernel/src/vx_perf.c, vx_start.S) and its host programs read them with
+ * vx_mpm_query() and print them at vx_dev_close() (runtime/stub).  Needs
+ * the I/O page at address 0: before the fix it sat at 0x10000 and every
+ * kernel's store to 0x80 was a page fault (the job -EIO).
+ */
+TEST_F(vxrt, counters_reach_vx_mpm_query)
+{
+	struct vxs_hello_args arg = { .n = 0 };
+	uint64_t cores, cycles, instrs;
+	char *text = NULL;
+	size_t len = 0;
+	vx_buffer_h k, ab;
+	FILE *f;
+
+	ASSERT_EQ(0, vx_dev_caps(self->dev, VX_CAPS_NUM_CORES, &cores));
+	ASSERT_EQ(0, vx_upload_kernel_file(self->dev, kpath("vxs_hello.elf"), &k));
+	ASSERT_EQ(0, vx_upload_bytes(self->dev, &arg, sizeof(arg), &ab));
+	ASSERT_EQ(0, vx_start(self->dev, k, ab));
+	ASSERT_EQ(0, vx_ready_wait(self->dev, 20000)) TH_LOG("%s", strerror(errno));
+	for (uint32_t c = 0; c < cores; c++) {
+		ASSERT_EQ(0, vx_mpm_query(self->dev, 0xb00, c, &cycles));	/* mcycle */
+		ASSERT_EQ(0, vx_mpm_query(self->dev, 0xb02, c, &instrs));	/* minstret */
+		EXPECT_LT(0, cycles) TH_LOG("core %u", c);
+		EXPECT_LT(0, instrs) TH_LOG("core %u", c);
+		EXPECT_LE(instrs, cycles * 64) TH_LOG("core %u", c);
+	}
+	f = open_memstream(&text, &len);
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, vx_dump_perf(self->dev, f));
+	fclose(f);
+	EXPECT_NE(NULL, strstr(text, "PERF: instrs=")) TH_LOG("%s", text);
+	EXPECT_EQ(NULL, strstr(text, "PERF: instrs=0,")) TH_LOG("%s", text);
+	free(text);
+	vx_mem_free(ab);
+	vx_mem_free(k);
+}
+
+/*
+ * A reservation in the I/O range, as upstream's io_addr regression program
+ * makes one (vx_mem_reserve(IO_MPM_ADDR, 64 bytes)): accepted at its
+ * unaligned address, and a window onto the I/O page, so what it holds is
+ * what vx_mpm_query() reads there.
+ */
+TEST_F(vxrt, reserve_in_the_io_range_is_a_window)
+{
+	uint32_t words[16], back[16];
+	uint64_t addr, v;
+	vx_buffer_h b;
+
+	for (int i = 0; i < 16; i++)
+		words[i] = 0x10101010u * (i + 1);
+	ASSERT_EQ(0, vx_mem_reserve(self->dev, 0x80, sizeof(words), VX_MEM_READ, &b))
+		TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, vx_mem_address(b, &addr));
+	EXPECT_EQ(0x80, addr);
+	ASSERT_EQ(0, vx_copy_to_dev(b, words, 0, sizeof(words)));
+	ASSERT_EQ(0, vx_copy_from_dev(back, b, 0, sizeof(back)));
+	EXPECT_EQ(0, memcmp(words, back, sizeof(words)));
+	ASSERT_EQ(0, vx_mpm_query(self->dev, 0xb03, 0, &v));	/* word 3 at IO_MPM */
+	EXPECT_EQ(words[3], (uint32_t)v);
+	EXPECT_NE(0, vx_copy_to_dev(b, words, 8, sizeof(words)));	/* past its end */
+	EXPECT_EQ(0, vx_mem_free(b));
 }
 
 TEST_F(vxrt, dcrs)

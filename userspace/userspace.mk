@@ -56,7 +56,8 @@ GUEST_FILES += $(US_KERNELS)
 # project's spawn library (device/vx_spawn.c) spreads the work.
 VXS_KERNEL_NAMES := vxs_vecadd vxs_sort vxs_hello vxs_sgemm_lmem
 VXS_KERNELS := $(VXS_KERNEL_NAMES:%=$(RV_KDIR)/%.elf)
-VXS_RT := $(RV_KDIR)/rt/vxs_start.o $(RV_KDIR)/rt/vx_spawn.o $(RV_KDIR)/rt/vx_libc.o
+VXS_RT := $(RV_KDIR)/rt/vxs_start.o $(RV_KDIR)/rt/vx_spawn.o $(RV_KDIR)/rt/vxs_perf.o \
+	$(RV_KDIR)/rt/vx_libc.o
 
 $(RV_KDIR)/obj/%.o: $(US_DIR)/kernels/vxstyle/%.c $(RV_KHDRS)
 	@mkdir -p $(@D)

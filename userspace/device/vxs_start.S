@@ -5,8 +5,9 @@
  * with mscratch = the argument and every other register 0, as upstream
  * Vortex starts its processor.  The thread takes its stack at Vortex's
  * place, VX_STACK_BASE_ADDR down, VXS_STACK_SIZE bytes per hardware thread
- * (hart h's is the h-th below the base), calls main(arg) and ends its
- * core's warps with ecall, as upstream's start code does.
+ * (hart h's is the h-th below the base), calls main(arg), stores the
+ * core's counters at IO_MPM_ADDR (vxs_perf.c) and ends its core's warps
+ * with ecall, as upstream's start code does.
  */
 #include "vx_spawn_abi.h"
 
@@ -21,6 +22,7 @@ _start:
 	sub	sp, sp, t0
 	csrr	a0, 0x340		/* mscratch: the argument */
 	call	main			/* int main(void *arg) */
+	call	vxs_perf_dump		/* the counters, for vx_mpm_query() */
 	ecall				/* the core's warps end */
 1:	j	1b
 	.size _start, . - _start

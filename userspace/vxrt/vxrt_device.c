@@ -121,6 +121,10 @@ int vx_dev_close(vx_device_h hdevice)
 
 	if (!dev)
 		return vxrt_fail(-EINVAL);
+	/* As upstream's runtime/stub/vortex.cpp vx_dev_close() does. */
+	vx_dump_perf(dev, stdout);
+	while (dev->views)
+		vx_mem_free(dev->views);
 	while (dev->bufs)
 		vx_mem_free(dev->bufs);
 	close(dev->fd);
@@ -156,16 +160,21 @@ int vx_dev_caps(vx_device_h hdevice, uint32_t caps_id, uint64_t *value)
 	case VX_CAPS_LOCAL_MEM_SIZE:
 		*value = VX_LMEM_SIZE;
 		break;
-	case VX_CAPS_LOCAL_MEM_ADDR:
-		*value = VX_LMEM_BASE_ADDR;
-		break;
 	case VX_CAPS_ISA_FLAGS:
-		/* RV32IMAF (XLEN 32 is 1 in bits 31:30), with local memory */
+		/* RV32IMAF (XLEN 32 is 1 in bits 31:30), local memory, Zicond */
 		*value = VX_ISA_STD_I | VX_ISA_STD_A | VX_ISA_STD_F |
-			 (1ull << ('M' - 'A')) | (1ull << 30) | VX_ISA_EXT_LMEM;
+			 (1ull << ('M' - 'A')) | (1ull << 30) | VX_ISA_EXT_LMEM |
+			 VX_ISA_EXT_ZICOND;
 		break;
-	case VX_CAPS_NUM_BARRIERS:
-		*value = 16;
+	case VX_CAPS_NUM_MEM_BANKS:
+		*value = 1;		/* one VRAM */
+		break;
+	case VX_CAPS_MEM_BANK_SIZE:
+		*value = dev->vram;
+		break;
+	case VX_CAPS_TC_SIZE:
+	case VX_CAPS_TC_NUM:
+		*value = 0;		/* no tensor cores */
 		break;
 	default:
 		return vxrt_fail(-EINVAL);

@@ -36,13 +36,24 @@ struct vxrt_buffer {
 	uint8_t *access;		/* per page: VX_MEM_* as vx_mem_access() set */
 	bool internal;			/* the stacks, I/O page, ELF copies */
 	struct vxrt_buffer *elf;	/* a kernel's ELF bytes for debuggers */
+	/*
+	 * A reservation inside the runtime's own I/O range is a window onto
+	 * the I/O buffer: @of is that buffer, @at the window's offset in it;
+	 * a window has no pages of its own and is on &vxrt_device.views.
+	 */
+	struct vxrt_buffer *of;
+	uint64_t at;
 };
+
+/* vxrt_buffer_new()'s @va for "the heap's first fit". */
+#define VXRT_VA_ANY		UINT64_MAX
 
 /* One vx_device_h. */
 struct vxrt_device {
 	int fd;
 	uint64_t clusters, cores, warps, threads, vram, version;
 	struct vxrt_buffer *bufs;	/* sorted by va */
+	struct vxrt_buffer *views;	/* windows onto the I/O buffer */
 	struct vxrt_buffer *io;		/* the I/O page, MPM counters in it */
 	uint64_t seqno;			/* the last vx_start()'s job, 0 none */
 	uint64_t used;			/* bytes of this device's buffers */

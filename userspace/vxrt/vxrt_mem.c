@@ -99,7 +99,7 @@ static uint64_t vxrt_heap_fit(struct vxrt_device *dev, uint64_t size)
 /**
  * vxrt_buffer_new() - a buffer of @size bytes bound at @va
  * @dev: the device
- * @va: its address, page aligned, or 0 for the heap's first fit
+ * @va: its address, page aligned, or %VXRT_VA_ANY for the heap's first fit
  * @size: bytes (rounded up to pages)
  * @flags: VX_MEM_* of every page
  * @internal: the runtime's own (stacks, I/O page): not in vx_mem_info()
@@ -114,13 +114,15 @@ int vxrt_buffer_new(struct vxrt_device *dev, uint64_t va, uint64_t size,
 	struct vxrt_buffer *b, **link;
 	int ret;
 
-	if (!size || size > (1ull << 32) || va % VXRT_PAGE || !(flags & VX_MEM_READ_WRITE))
+	if (!size || size > (1ull << 32) || (va != VXRT_VA_ANY && va % VXRT_PAGE) ||
+	    !(flags & VX_MEM_READ_WRITE))
 		return -EINVAL;
 	size = (size + VXRT_PAGE - 1) & ~(uint64_t)(VXRT_PAGE - 1);
-	if (!va)
+	if (va == VXRT_VA_ANY) {
 		va = vxrt_heap_fit(dev, size);
-	if (!va && !internal)
-		return -ENOMEM;
+		if (!va)
+			return -ENOMEM;
+	}
 	if (va + size > (1ull << 32))
 		return -ERANGE;
 	if (vxrt_overlaps(dev, va, size, &link))
@@ -188,24 +190,56 @@ int vx_mem_alloc(vx_device_h hdevice, uint64_t size, int flags, vx_buffer_h *hbu
 
 	if (!hdevice || !hbuffer)
 		return vxrt_fail(-EINVAL);
-	ret = vxrt_buffer_new(hdevice, 0, size, flags, false, &b);
+	ret = vxrt_buffer_new(hdevice, VXRT_VA_ANY, size, flags & VX_MEM_READ_WRITE, false, &b);
 	if (ret)
 		return vxrt_fail(ret);
 	*hbuffer = b;
 	return 0;
 }
 
+/*
+ * A reservation inside the runtime's I/O range (what upstream's io_addr
+ * test does at IO_MPM_ADDR): a window onto the I/O buffer, which is
+ * mapped read-write already.  Upstream's simx runtime reserves there
+ * like anywhere else (runtime/simx/vortex.cpp mem_reserve()).
+ */
+static int vxrt_window(struct vxrt_device *dev, uint64_t address, uint64_t size,
+		       struct vxrt_buffer **out)
+{
+	struct vxrt_buffer *io = dev->io, *b;
+
+	if (address < io->va || address - io->va > io->size ||
+	    size > io->size - (address - io->va))
+		return -EEXIST;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	b->dev = dev;
+	b->va = address;
+	b->size = size;
+	b->of = io;
+	b->at = address - io->va;
+	b->next = dev->views;
+	dev->views = b;
+	*out = b;
+	return 0;
+}
+
 int vx_mem_reserve(vx_device_h hdevice, uint64_t address, uint64_t size, int flags,
 		   vx_buffer_h *hbuffer)
 {
+	struct vxrt_device *dev = hdevice;
 	struct vxrt_buffer *b;
 	int ret;
 
-	if (!hdevice || !hbuffer || !address)
+	if (!dev || !hbuffer || !size)
 		return vxrt_fail(-EINVAL);
-	/* Upstream's reserve takes no rights: vx_mem_access() gives them. */
-	ret = vxrt_buffer_new(hdevice, address, size, flags ? flags : VX_MEM_READ_WRITE,
-			      false, &b);
+	if (address < VXRT_IO_BASE + VXRT_IO_SIZE)
+		ret = vxrt_window(dev, address, size, &b);
+	else
+		/* Upstream's reserve takes no rights: vx_mem_access() gives them. */
+		ret = vxrt_buffer_new(dev, address, size,
+				      flags & VX_MEM_READ_WRITE ?: VX_MEM_READ_WRITE, false, &b);
 	if (ret)
 		return vxrt_fail(ret);
 	*hbuffer = b;
@@ -221,6 +255,14 @@ int vx_mem_free(vx_buffer_h hbuffer)
 		return 0;
 	vx_mem_free(b->elf);
 	dev = b->dev;
+	if (b->of) {
+		for (p = &dev->views; *p && *p != b; p = &(*p)->next)
+			;
+		if (*p)
+			*p = b->next;
+		free(b);
+		return 0;
+	}
 	for (p = &dev->bufs; *p && *p != b; p = &(*p)->next)
 		;
 	if (*p)
@@ -242,10 +284,13 @@ int vx_mem_access(vx_buffer_h hbuffer, uint64_t offset, uint64_t size, int flags
 	uint64_t first, last, pg;
 	int ret;
 
-	if (!b || !(flags & VX_MEM_READ_WRITE) || flags & ~VX_MEM_READ_WRITE ||
+	if (!b || !(flags & VX_MEM_READ_WRITE) ||
+	    flags & ~(VX_MEM_READ_WRITE | VX_MEM_PIN_MEMORY) ||
 	    offset > b->size || size > b->size - offset)
 		return vxrt_fail(-EINVAL);
-	if (!size)
+	flags &= VX_MEM_READ_WRITE;
+	/* a window's pages are the I/O buffer's, read-write for kernels */
+	if (!size || b->of)
 		return 0;
 	first = offset / VXRT_PAGE;
 	last = (offset + size - 1) / VXRT_PAGE;
@@ -289,33 +334,39 @@ int vx_mem_info(vx_device_h hdevice, uint64_t *mem_free, uint64_t *mem_used)
 	return 0;
 }
 
-static int vxrt_copy_check(struct vxrt_buffer *b, uint64_t off, uint64_t size)
+/* The CPU address of byte @off of @b (of its I/O buffer for a window). */
+static int vxrt_copy_at(struct vxrt_buffer *b, uint64_t off, uint64_t size, uint8_t **p)
 {
+	int ret;
+
 	if (!b || off > b->size || size > b->size - off)
 		return -EINVAL;
-	return vxrt_map(b);
+	ret = vxrt_map(b->of ?: b);
+	if (!ret)
+		*p = b->of ? b->of->map + b->at + off : b->map + off;
+	return ret;
 }
 
 int vx_copy_to_dev(vx_buffer_h hbuffer, const void *host_ptr, uint64_t dst_offset,
 		   uint64_t size)
 {
-	struct vxrt_buffer *b = hbuffer;
-	int ret = vxrt_copy_check(b, dst_offset, size);
+	uint8_t *p = NULL;
+	int ret = vxrt_copy_at(hbuffer, dst_offset, size, &p);
 
 	if (ret || (!host_ptr && size))
 		return vxrt_fail(ret ?: -EINVAL);
-	memcpy(b->map + dst_offset, host_ptr, size);
+	memcpy(p, host_ptr, size);
 	return 0;
 }
 
 int vx_copy_from_dev(void *host_ptr, vx_buffer_h hbuffer, uint64_t src_offset,
 		     uint64_t size)
 {
-	struct vxrt_buffer *b = hbuffer;
-	int ret = vxrt_copy_check(b, src_offset, size);
+	uint8_t *p = NULL;
+	int ret = vxrt_copy_at(hbuffer, src_offset, size, &p);
 
 	if (ret || (!host_ptr && size))
 		return vxrt_fail(ret ?: -EINVAL);
-	memcpy(host_ptr, b->map + src_offset, size);
+	memcpy(host_ptr, p, size);
 	return 0;
 }

@@ -35,7 +35,7 @@ static void vxrt_code_object(struct vxrt_buffer *k, const void *elf, uint64_t si
 					     .load_size = load_size };
 	struct vxrt_buffer *b;
 
-	if (vxrt_buffer_new(k->dev, 0, size, VX_MEM_READ, true, &b))
+	if (vxrt_buffer_new(k->dev, VXRT_VA_ANY, size, VX_MEM_READ, true, &b))
 		return;
 	co.handle = b->handle;
 	if (vx_copy_to_dev(b, elf, 0, size) ||
@@ -181,50 +181,53 @@ int vx_upload_file(vx_device_h hdevice, const char *filename, vx_buffer_h *hbuff
 }
 
 /*
- * How many barriers and how much local memory a group of @group_size
- * threads may use, with as many groups on a core as fit it.
+ * How much local memory a group of @group_size threads may use, with as
+ * many groups on a core as its warps hold (upstream runtime/stub/utils.cpp
+ * at f6795901: a group takes whole warps).
  */
-int vx_check_occupancy(vx_device_h hdevice, uint32_t group_size, uint32_t *max_barriers,
-		       uint32_t *max_localmem)
+int vx_check_occupancy(vx_device_h hdevice, uint32_t group_size, uint32_t *max_localmem)
 {
-	uint64_t threads, warps, lmem, barriers;
-	uint32_t groups;
+	uint64_t threads, warps, lmem;
+	uint32_t warps_per_group;
 
 	if (!hdevice || !group_size ||
 	    vx_dev_caps(hdevice, VX_CAPS_NUM_THREADS, &threads) ||
 	    vx_dev_caps(hdevice, VX_CAPS_NUM_WARPS, &warps) ||
-	    vx_dev_caps(hdevice, VX_CAPS_LOCAL_MEM_SIZE, &lmem) ||
-	    vx_dev_caps(hdevice, VX_CAPS_NUM_BARRIERS, &barriers))
+	    vx_dev_caps(hdevice, VX_CAPS_LOCAL_MEM_SIZE, &lmem))
 		return vxrt_fail(-EINVAL);
-	if (group_size > threads * warps)
+	if (group_size > threads * warps) {
+		printf("Error: cannot schedule kernel with group_size > threads_per_core (%u,%llu)\n",
+		       group_size, (unsigned long long)(threads * warps));
 		return vxrt_fail(-EINVAL);
-	groups = threads * warps / group_size;
-	if (max_barriers)
-		*max_barriers = barriers;
+	}
+	warps_per_group = (group_size + threads - 1) / threads;
 	if (max_localmem)
-		*max_localmem = lmem / groups;
+		*max_localmem = lmem / (warps / warps_per_group);
 	return 0;
 }
 
 int vx_dump_perf(vx_device_h hdevice, FILE *stream)
 {
-	uint64_t cores, c, cycles, instrs, total_cycles = 0, total_instrs = 0;
+	uint64_t cores, c, cycles, instrs, max_cycles = 0, total_instrs = 0;
 
 	if (!hdevice || !stream || vx_dev_caps(hdevice, VX_CAPS_NUM_CORES, &cores))
 		return vxrt_fail(-EINVAL);
+	/* upstream runtime/stub/utils.cpp, vx_dump_perf(), MPM class 0 */
 	for (c = 0; c < cores; c++) {
 		if (vx_mpm_query(hdevice, VX_CSR_MCYCLE, c, &cycles) ||
 		    vx_mpm_query(hdevice, VX_CSR_MINSTRET, c, &instrs))
 			return -1;
 		if (cores > 1)
-			fprintf(stream, "PERF: core%llu: instrs=%llu, cycles=%llu\n",
+			fprintf(stream, "PERF: core%llu: instrs=%llu, cycles=%llu, IPC=%f\n",
 				(unsigned long long)c, (unsigned long long)instrs,
-				(unsigned long long)cycles);
+				(unsigned long long)cycles,
+				cycles ? (double)instrs / cycles : 0.0);
 		total_instrs += instrs;
-		total_cycles = cycles > total_cycles ? cycles : total_cycles;
+		max_cycles = cycles > max_cycles ? cycles : max_cycles;
 	}
-	fprintf(stream, "PERF: instrs=%llu, cycles=%llu, IPC=%.3f\n",
-		(unsigned long long)total_instrs, (unsigned long long)total_cycles,
-		total_cycles ? (double)total_instrs / total_cycles : 0.0);
+	fprintf(stream, "PERF: instrs=%llu, cycles=%llu, IPC=%f\n",
+		(unsigned long long)total_instrs, (unsigned long long)max_cycles,
+		max_cycles ? (double)total_instrs / max_cycles : 0.0);
+	fflush(stream);
 	return 0;
 }

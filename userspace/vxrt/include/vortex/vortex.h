@@ -3,8 +3,10 @@
  * Vortex's host runtime API, over this project's driver (libvortexrt).
  *
  * The names, types and constants are those of upstream Vortex's
- * runtime/include/vortex.h (github vortexgpgpu/vortex), so that a Vortex
- * host program compiles and links against this library unchanged; the
+ * runtime/include/vortex.h (github vortexgpgpu/vortex) at commit f6795901
+ * (2025-05-09), the vx_spawn_threads() era whose kernel library and
+ * regression programs this API serves, so that a Vortex host program of
+ * that era compiles and links against this library unchanged; the
  * implementation is this project's own (userspace/vxrt/).  It is
  * installed as <vortex/vortex.h> beside libvortex's <vortex.h>; a Vortex
  * program includes <vortex.h> with `pkg-config --cflags vortexrt`.
@@ -34,9 +36,11 @@ typedef void *vx_buffer_h;
 #define VX_CAPS_CACHE_LINE_SIZE		0x4
 #define VX_CAPS_GLOBAL_MEM_SIZE		0x5
 #define VX_CAPS_LOCAL_MEM_SIZE		0x6
-#define VX_CAPS_LOCAL_MEM_ADDR		0x7
-#define VX_CAPS_ISA_FLAGS		0x8
-#define VX_CAPS_NUM_BARRIERS		0x9
+#define VX_CAPS_ISA_FLAGS		0x7
+#define VX_CAPS_NUM_MEM_BANKS		0x8
+#define VX_CAPS_MEM_BANK_SIZE		0x9
+#define VX_CAPS_TC_SIZE			0xA
+#define VX_CAPS_TC_NUM			0xB
 
 /* VX_CAPS_ISA_FLAGS bits */
 #define VX_ISA_STD_A			(1ull << 0)
@@ -56,6 +60,10 @@ typedef void *vx_buffer_h;
 #define VX_ISA_EXT_L2CACHE		(1ull << 34)
 #define VX_ISA_EXT_L3CACHE		(1ull << 35)
 #define VX_ISA_EXT_LMEM			(1ull << 36)
+#define VX_ISA_EXT_ZICOND		(1ull << 37)
+#define VX_ISA_EXT_TEX			(1ull << 38)
+#define VX_ISA_EXT_RASTER		(1ull << 39)
+#define VX_ISA_EXT_OM			(1ull << 40)
 
 /* vx_ready_wait() timeout that means "a day" */
 #define VX_MAX_TIMEOUT			(24 * 60 * 60 * 1000)
@@ -64,6 +72,7 @@ typedef void *vx_buffer_h;
 #define VX_MEM_READ			0x1
 #define VX_MEM_WRITE			0x2
 #define VX_MEM_READ_WRITE		0x3
+#define VX_MEM_PIN_MEMORY		0x4	/* accepted; device memory is never paged out */
 
 int vx_dev_open(vx_device_h *hdevice);
 int vx_dev_close(vx_device_h hdevice);
@@ -95,8 +104,7 @@ int vx_upload_kernel_file(vx_device_h hdevice, const char *filename, vx_buffer_h
 int vx_upload_bytes(vx_device_h hdevice, const void *content, uint64_t size,
 		    vx_buffer_h *hbuffer);
 int vx_upload_file(vx_device_h hdevice, const char *filename, vx_buffer_h *hbuffer);
-int vx_check_occupancy(vx_device_h hdevice, uint32_t group_size, uint32_t *max_barriers,
-		       uint32_t *max_localmem);
+int vx_check_occupancy(vx_device_h hdevice, uint32_t group_size, uint32_t *max_localmem);
 int vx_dump_perf(vx_device_h hdevice, FILE *stream);
 
 #ifdef __cplusplus

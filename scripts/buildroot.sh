@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A Debian build root for kernels whose kbuild tools need a newer libc and
+# gcc than the host's (Debian 12): made with mmdebstrap from the suite the
+# kernel comes from, with that kernel's linux-headers (which bring its
+# linux-kbuild, gcc-N-for-host and pahole), make and binutils (gcc-N-for-host
+# brings only the triplet-named assembler; kbuild calls `as`).  Cached by kernel
+# version in $VX_CACHE/buildroot/<kver>; made again when missing.
+#
+#   buildroot.sh KVER SUITE        make it if needed, print its directory
+#   buildroot.sh --run ROOT CMD... run CMD chrooted in ROOT, with /dev,
+#                                  /proc and $VX_BIND (a directory, seen at
+#                                  the same path inside) mounted in a
+#                                  private mount namespace
+#
+# SUITE is where the kernel was found (kernel.sh's entry/suite): for
+# trixie-backports the root is trixie with trixie-backports beside it,
+# for sid it is sid.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+if [ "${1:-}" = --run ]; then
+	root=$2
+	shift 2
+	# shellcheck disable=SC2016  # expanded by the inner shell
+	exec unshare --mount --propagation private sh -ec '
+		root=$1 bind=$2
+		shift 2
+		mount --rbind /dev "$root/dev"
+		mount -t proc proc "$root/proc"
+		if [ -n "$bind" ]; then
+			mkdir -p "$root$bind"
+			mount --bind "$bind" "$root$bind"
+		fi
+		exec chroot "$root" "$@"' sh "$root" "${VX_BIND:-}" "$@"
+fi
+
+[ $# -eq 2 ] || vx_die "usage: buildroot.sh KVER SUITE | --run ROOT CMD..."
+kver=$1 suite=$2
+dest=$VX_CACHE/buildroot/$kver
+if vx_cached "$dest"; then
+	echo "$dest/root"
+	exit 0
+fi
+command -v mmdebstrap > /dev/null || vx_die "mmdebstrap is missing (scripts/host-deps.sh installs it)"
+
+mirror=http://deb.debian.org/debian
+base=${suite%-backports}
+# mmdebstrap into DIR/root: SUITE (the base release by one of its names)
+# and the kernel's suite beside it.
+mmdeb() {	# DIR SUITE
+	local lists=("deb $mirror $2 main")
+	[ "$suite" = "$base" ] || lists+=("deb $mirror $suite main")
+	mmdebstrap --variant=minbase --include="make,binutils,linux-headers-$kver" \
+		--aptopt='Acquire::Languages "none"' --dpkgopt='path-exclude=/usr/share/man/*' \
+		--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
+		"$2" "$1/root" "${lists[@]}"
+}
+
+make_root() {	# DIR
+	mmdeb "$1" "$base" 2>&1 | tee "$1/mmdebstrap.log" && return 0
+	# Some mirrors' trixie indices were seen to fail apt's size check
+	# ('File has unexpected size'); the same release by its alias works.
+	[ "$base" = trixie ] && grep -q 'File has unexpected size' "$1/mmdebstrap.log" || return 1
+	echo "vx: trixie's indices failed apt's size check; again as 'stable'"
+	rm -rf "$1/root"
+	mmdeb "$1" stable
+}
+
+mkdir -p "$VX_CACHE/buildroot"
+tmp=$(mktemp -d "$VX_CACHE/buildroot/.tmp.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+log=$VX_LOGS/buildroot-$kver.log
+vx_run "$log" "making a $base build root for $kver (mmdebstrap)" make_root "$tmp"
+rm -f "$tmp/mmdebstrap.log"
+[ -f "$tmp/root/usr/src/linux-headers-$kver/Makefile" ] ||
+	vx_die "no headers for $kver in the build root (log: $log)"
+trap - EXIT
+vx_publish "$tmp" "$dest"
+echo "$dest/root"
