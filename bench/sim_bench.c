@@ -49,6 +49,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include "sim_loader.h"
+#include "vx_jit.h"
 #include "vx_sv32.h"
 
 #define VEC_N           65536u
@@ -124,6 +125,10 @@ struct sim_cfg {
     uint32_t cores, warps, threads;
     enum vx_sim_exec exec;
 };
+
+/* The translator's work in the timed runs of one configuration. */
+static struct vx_jit_stats jit_acc;
+static double jit_cpu_s;
 
 struct sim_run {
     double cpu_s;
@@ -210,6 +215,16 @@ static struct sim_run time_sim(const struct sim_cfg *k, enum map map,
         fprintf(stderr, "sim_bench: the kernel did not finish (cause %u)\n",
                 vx_card_reg(c, VX_REG_ERR_CAUSE));
         exit(1);
+    }
+    if (k->exec == VX_SIM_EXEC_JIT) {
+        struct vx_jit_stats st;
+
+        vx_jit_stats_get(c->sim, &st);
+        jit_acc.blocks += st.blocks;
+        jit_acc.ns += st.ns;
+        jit_acc.runs += st.runs;
+        jit_acc.interp += st.interp;
+        jit_cpu_s += r.cpu_s;
     }
     vx_card_free(c);
     return r;
@@ -331,9 +346,12 @@ int main(int argc, char **argv)
         { LOOP_DIV, 2, 4, 32, VX_SIM_EXEC_BEST },
         { LOOP_INT, 2, 4, 32, VX_SIM_EXEC_REF },
         { LOOP_INT, 2, 4, 32, VX_SIM_EXEC_BURST },
+        { LOOP_INT, 2, 4, 8, VX_SIM_EXEC_JIT },
+        { LOOP_INT, 2, 4, 32, VX_SIM_EXEC_JIT },
     };
     struct stat3 q[2], r;
     char n[96];
+    bool int_only = false;  /* --int-only: the int loop at 8 and 32 lanes */
 
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--map=none")) {
@@ -342,8 +360,11 @@ int main(int argc, char **argv)
             map_mode = MAP_IDENT;
         } else if (!strcmp(argv[i], "--map=shift")) {
             map_mode = MAP_SHIFT;
+        } else if (!strcmp(argv[i], "--int-only")) {
+            int_only = true;
         } else {
-            fprintf(stderr, "usage: sim_bench [--map=none|ident|shift]\n");
+            fprintf(stderr, "usage: sim_bench [--map=none|ident|shift] "
+                    "[--int-only]\n");
             return 1;
         }
     }
@@ -358,10 +379,33 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof(cfgs) / sizeof(cfgs[0]); i++) {
         const struct sim_cfg *k = &cfgs[i];
         const char *suffix = k->exec == VX_SIM_EXEC_BEST ? "" :
-                             k->exec == VX_SIM_EXEC_REF ? "_ref" : "_burst";
+                             k->exec == VX_SIM_EXEC_REF ? "_ref" :
+                             k->exec == VX_SIM_EXEC_JIT ? "_jit" : "_burst";
         struct stat3 lane, warp, qk = q[loops[k->loop].qemu_fp];
 
+        if (int_only && (k->loop != LOOP_INT || k->threads > 32)) {
+            continue;
+        }
+        if (!vx_sim_exec_available(k->exec)) {
+            printf("# %s: not available on this host (no AVX2)\n",
+                   vx_sim_exec_name(k->exec));
+            continue;
+        }
+        memset(&jit_acc, 0, sizeof(jit_acc));
+        jit_cpu_s = 0;
         bench_sim(k, &lane, &warp);
+        if (k->exec == VX_SIM_EXEC_JIT) {
+            /* translation cost: per block, and share of the timed runs */
+            name(n, sizeof(n), "jit_us_per_block", k, "");
+            printf("%s: %.2f (%llu blocks, %llu runs, %llu interpreted)\n", n,
+                   jit_acc.blocks ? jit_acc.ns / 1e3 / jit_acc.blocks : 0.0,
+                   (unsigned long long)jit_acc.blocks,
+                   (unsigned long long)jit_acc.runs,
+                   (unsigned long long)jit_acc.interp);
+            name(n, sizeof(n), "jit_translate_share", k, "");
+            printf("%s: %.6f\n", n,
+                   jit_cpu_s > 0 ? jit_acc.ns / 1e9 / jit_cpu_s : 0.0);
+        }
         name(n, sizeof(n), "sim_lane_insn_per_s", k, suffix);
         print_rate(n, lane);
         name(n, sizeof(n), "sim_warp_insn_per_s", k, suffix);
@@ -370,6 +414,9 @@ int main(int argc, char **argv)
         print_ratio(n, lane, qk);
         name(n, sizeof(n), "warp_insn_vs_qemu_ratio", k, suffix);
         print_ratio(n, warp, qk);
+    }
+    if (int_only) {
+        return 0;
     }
     r = bench_mmu_ratio(&cfgs[0]);     /* int, 8-lane warps */
     printf("mmu_sim_ratio: %.3f (median of %d, range %.3f .. %.3f)\n", r.med,

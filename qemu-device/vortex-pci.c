@@ -110,6 +110,7 @@ struct VortexPCIState {
     uint32_t poll_us;           /* run thread polls this long before sleeping */
     bool fast_doorbell;         /* CAPS.FAST_DOORBELL: TAIL in DOORBELL ... */
     uint32_t doorbell_budget;   /* ... and this many warp instructions inline */
+    char *exec;                 /* executor: best (unset), ref, burst, avx2, jit */
 
     /* guest-visible regions */
     MemoryRegion mmio;
@@ -440,7 +441,8 @@ static bool vortex_check_config(VortexPCIState *s, struct vx_sim_config *cfg,
     cfg->vram_size = s->vram_size;
     cfg->fast_doorbell = s->fast_doorbell;
     cfg->doorbell_budget = s->doorbell_budget;
-    if (vx_sim_config_check(cfg, msg, sizeof(msg)) < 0) {
+    if (vx_sim_exec_parse(s->exec, &cfg->exec, msg, sizeof(msg)) < 0 ||
+        vx_sim_config_check(cfg, msg, sizeof(msg)) < 0) {
         error_setg(errp, "vortex: %s", msg);
         return false;
     }
@@ -565,6 +567,8 @@ static const Property vortex_properties[] = {
     DEFINE_PROP_BOOL("fast-doorbell", VortexPCIState, fast_doorbell, true),
     DEFINE_PROP_UINT32("doorbell-budget", VortexPCIState, doorbell_budget,
                        VX_SIM_DOORBELL_BUDGET_DEFAULT),
+    /* vx_sim.h's enum vx_sim_exec; unset is "best" (avx2, else burst) */
+    DEFINE_PROP_STRING("exec", VortexPCIState, exec),
 };
 
 /*

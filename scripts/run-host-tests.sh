@@ -5,9 +5,9 @@
 # --host arguments for scripts/tap.py.
 #
 # The simulator suites (make's SIM_EXEC_TESTS) run once per executor,
-# with VX_SIM_EXEC=ref, burst and avx2 (qemu-device/sim/vx_sim.h), as
+# with VX_SIM_EXEC=ref, burst, avx2 and jit (qemu-device/sim/vx_sim.h), as
 # NAME[EXEC] in $OUT/NAME.EXEC.tap; on a host whose CPU has no AVX2 the
-# avx2 runs are reported as skipped, with the reason.
+# avx2 and jit runs are reported as skipped, with the reason.
 #   run-host-tests.sh OUTDIR BINARY...
 #   run-host-tests.sh --list BINARY...   the suite names a run reports
 set -uo pipefail
@@ -15,7 +15,7 @@ set -uo pipefail
 out=$1
 shift
 [ "$out" = --list ] || mkdir -p "$out"
-execs=(ref burst avx2)
+execs=(ref burst avx2 jit)
 per_exec=" $(make -s --no-print-directory -C "$VX_TOP" print-SIM_EXEC_TESTS 2>/dev/null |
 	tr ' ' '\n' | sed 's|.*/||' | tr '\n' ' ') "
 grep -qw avx2 /proc/cpuinfo && has_avx2=1 || has_avx2=
@@ -51,7 +51,7 @@ for t in "$@"; do
 		continue
 	fi
 	for e in "${execs[@]}"; do
-		if [ "$e" = avx2 ] && [ -z "$has_avx2" ]; then
+		if [[ $e = avx2 || $e = jit ]] && [ -z "$has_avx2" ]; then
 			skip "$name[$e]" "$out/$name.$e.tap" "this host's CPU has no AVX2"
 		else
 			run "$name[$e]" "$out/$name.$e.tap" env VX_SIM_EXEC="$e" "$t"

@@ -24,6 +24,7 @@
  */
 #include "vx_exec.h"
 #include "vx_fpu.h"
+#include "vx_jit.h"
 
 struct vx_exec_ctx {
     struct vx_sim *sim;
@@ -1222,6 +1223,9 @@ enum vx_exec_result vx_exec_burst(struct vx_sim *sim, struct vx_warp *w,
     /* the burst executors' stores do not break reservations: see vx_exec.h */
     if (sim->exec == VX_SIM_EXEC_REF || sim->resv_live) {
         return vx_exec_ref(sim, w, max, used);
+    }
+    if (sim->exec == VX_SIM_EXEC_JIT) {
+        return vx_jit_exec(sim, w, max, used);
     }
     return vx_exec_fast(sim, w, max, used);
 }

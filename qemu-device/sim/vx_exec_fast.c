@@ -517,7 +517,8 @@ enum vx_exec_result vx_exec_fast(struct vx_sim *sim, struct vx_warp *w,
                                  uint64_t max, uint64_t *used)
 {
 #ifdef VX_EXEC_AVX2_COPY
-    if (sim->exec == VX_SIM_EXEC_AVX2) {
+    /* the jit hands what it does not translate to the AVX2 copy */
+    if (sim->exec == VX_SIM_EXEC_AVX2 || sim->exec == VX_SIM_EXEC_JIT) {
         return w->satp ? exec_burst_avx2_mmu(sim, w, max, used)
                        : exec_burst_avx2(sim, w, max, used);
     }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vx_jit.h"
 #include "vx_sim_internal.h"
 
 #define VX_MAX_CLUSTERS     127
@@ -47,6 +48,7 @@ static const char *const exec_names[] = {
     [VX_SIM_EXEC_REF] = "ref",
     [VX_SIM_EXEC_BURST] = "burst",
     [VX_SIM_EXEC_AVX2] = "avx2",
+    [VX_SIM_EXEC_JIT] = "jit",
 };
 
 bool vx_sim_exec_available(enum vx_sim_exec exec)
@@ -58,13 +60,20 @@ bool vx_sim_exec_available(enum vx_sim_exec exec)
         return true;
     case VX_SIM_EXEC_AVX2:
         return vx_exec_has_avx2();
+    case VX_SIM_EXEC_JIT:
+        /* vx_jit.c emits AVX2 code for x86-64 hosts */
+#if defined(__x86_64__)
+        return __builtin_cpu_supports("avx2");
+#else
+        return false;
+#endif
     }
     return false;
 }
 
 const char *vx_sim_exec_name(enum vx_sim_exec exec)
 {
-    return exec <= VX_SIM_EXEC_AVX2 ? exec_names[exec] : "?";
+    return exec <= VX_SIM_EXEC_JIT ? exec_names[exec] : "?";
 }
 
 int vx_sim_set_exec(struct vx_sim *sim, enum vx_sim_exec exec)
@@ -84,39 +93,31 @@ enum vx_sim_exec vx_sim_get_exec(const struct vx_sim *sim)
     return sim->exec;
 }
 
-/*
- * The executor VX_SIM_EXEC names, VX_SIM_EXEC_BEST if it is unset.  The
- * host test harness runs each suite once per executor this way; a name
- * this host cannot run is an error rather than a quiet fallback, so a
- * suite never passes on another executor than the one it claims.
- */
-static int exec_from_env(enum vx_sim_exec *exec, char *err, size_t errlen)
+int vx_sim_exec_parse(const char *name, enum vx_sim_exec *exec, char *err,
+                      size_t errlen)
 {
-    const char *name = getenv("VX_SIM_EXEC");
-
     *exec = VX_SIM_EXEC_BEST;
     if (!name || !*name) {
         return 0;
     }
-    for (enum vx_sim_exec e = 0; e <= VX_SIM_EXEC_AVX2; e++) {
+    for (enum vx_sim_exec e = 0; e <= VX_SIM_EXEC_JIT; e++) {
         if (strcmp(name, exec_names[e]) != 0) {
             continue;
         }
         if (!vx_sim_exec_available(e)) {
-            return config_fail(err, errlen, "VX_SIM_EXEC=%s: this host "
-                               "cannot run that executor", name);
+            return config_fail(err, errlen, "executor %s: this host cannot "
+                               "run it", name);
         }
         *exec = e;
         return 0;
     }
-    return config_fail(err, errlen, "VX_SIM_EXEC=%s is not one of best, "
-                       "ref, burst, avx2", name);
+    return config_fail(err, errlen, "executor %s is not one of best, ref, "
+                       "burst, avx2, jit", name);
 }
 
 int vx_sim_config_check(const struct vx_sim_config *cfg, char *err,
                         size_t errlen)
 {
-    enum vx_sim_exec exec;
     uint64_t total;
 
     if (cfg->clusters < 1 || cfg->clusters > VX_MAX_CLUSTERS) {
@@ -156,7 +157,12 @@ int vx_sim_config_check(const struct vx_sim_config *cfg, char *err,
                            VX_VRAM_MAX_SIZE >> 20,
                            (unsigned long long)cfg->vram_size);
     }
-    return exec_from_env(&exec, err, errlen);
+    if ((unsigned)cfg->exec > VX_SIM_EXEC_JIT ||
+        !vx_sim_exec_available(cfg->exec)) {
+        return config_fail(err, errlen, "executor %s: this host cannot "
+                           "run it", vx_sim_exec_name(cfg->exec));
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------------ lifecycle */
@@ -227,7 +233,6 @@ static void init_topology(struct vx_sim *sim)
 struct vx_sim *vx_sim_new(const struct vx_sim_config *cfg, uint8_t *vram,
                           const struct vx_sim_hooks *hooks, void *opaque)
 {
-    enum vx_sim_exec exec;
     struct vx_sim *sim;
     size_t mask_words;
 
@@ -264,8 +269,7 @@ struct vx_sim *vx_sim_new(const struct vx_sim_config *cfg, uint8_t *vram,
         return NULL;
     }
     init_topology(sim);
-    exec_from_env(&exec, NULL, 0);      /* vx_sim_config_check() passed */
-    vx_sim_set_exec(sim, exec);
+    vx_sim_set_exec(sim, cfg->exec);    /* vx_sim_config_check() passed */
     vx_sim_reset(sim);
     return sim;
 }
@@ -275,6 +279,7 @@ void vx_sim_free(struct vx_sim *sim)
     if (!sim) {
         return;
     }
+    vx_jit_free(sim);
     free_lane_state(sim);
     free(sim->warps);
     free(sim->cores);

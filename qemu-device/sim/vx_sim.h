@@ -20,6 +20,24 @@
 
 struct vx_sim;
 
+/*
+ * Executors: how vx_sim_run() executes warp instructions.  They give the
+ * same results, which the host tests check by running every suite on
+ * each; they differ in speed and in how much code stands between an
+ * instruction and its effect.  A card starts with the one its config's
+ * exec names (the QEMU device's exec property; the host tests and tools
+ * parse VX_SIM_EXEC into it with vx_sim_exec_parse()); one this host
+ * cannot run makes vx_sim_config_check() and vx_sim_new() fail.
+ */
+enum vx_sim_exec {
+    VX_SIM_EXEC_BEST,   /* the fastest available: avx2, else burst */
+    VX_SIM_EXEC_REF,    /* reference interpreter: one instruction at a time */
+    VX_SIM_EXEC_BURST,  /* decoded-instruction cache, bursts, 4-lane vectors */
+    VX_SIM_EXEC_AVX2,   /* the burst executor compiled for AVX2 (x86-64) */
+    VX_SIM_EXEC_JIT,    /* blocks translated to x86-64 AVX2 code (vx_jit.c) */
+};
+
+
 /** Topology and memory of one card. */
 struct vx_sim_config {
     uint32_t clusters;      /* 1..127 */
@@ -36,6 +54,8 @@ struct vx_sim_config {
      */
     bool fast_doorbell;
     uint32_t doorbell_budget;
+    /* The executor (a zeroed config: VX_SIM_EXEC_BEST, the default). */
+    enum vx_sim_exec exec;
 };
 
 /* Some 5 us of host time with 8-lane warps; the QEMU device's default. */
@@ -65,9 +85,8 @@ int vx_sim_config_check(const struct vx_sim_config *cfg, char *err, size_t errle
 /*
  * vx_sim_new - create a card in its power-on state.
  * @vram must stay valid and be cfg->vram_size bytes until vx_sim_free().
- * The card starts with the executor the environment variable VX_SIM_EXEC
- * names, or the best one this host runs (see enum vx_sim_exec).
- * Returns NULL if @cfg or VX_SIM_EXEC is invalid or memory is short.
+ * The card starts with the executor cfg->exec names.
+ * Returns NULL if @cfg is invalid or memory is short.
  */
 struct vx_sim *vx_sim_new(const struct vx_sim_config *cfg, uint8_t *vram,
                           const struct vx_sim_hooks *hooks, void *opaque);
@@ -90,25 +109,18 @@ uint64_t vx_sim_run(struct vx_sim *sim, uint64_t budget);
 /* True if vx_sim_run() would make progress. */
 bool vx_sim_runnable(const struct vx_sim *sim);
 
-/*
- * Executors: how vx_sim_run() executes warp instructions.  They give the
- * same results, which the host tests check by running every suite on
- * each; they differ in speed and in how much code stands between an
- * instruction and its effect.  VX_SIM_EXEC=ref|burst|avx2 in the
- * environment picks the one a new card starts with (a name this host
- * cannot run makes vx_sim_config_check() and vx_sim_new() fail).
- */
-enum vx_sim_exec {
-    VX_SIM_EXEC_BEST,   /* the fastest available: avx2, else burst */
-    VX_SIM_EXEC_REF,    /* reference interpreter: one instruction at a time */
-    VX_SIM_EXEC_BURST,  /* decoded-instruction cache, bursts, 4-lane vectors */
-    VX_SIM_EXEC_AVX2,   /* the burst executor compiled for AVX2 (x86-64) */
-};
-
 /* Whether this build, on this host, can run @exec. */
 bool vx_sim_exec_available(enum vx_sim_exec exec);
-/* "ref", "burst", "avx2" ("best" for VX_SIM_EXEC_BEST). */
+/* "ref", "burst", "avx2", "jit" ("best" for VX_SIM_EXEC_BEST). */
 const char *vx_sim_exec_name(enum vx_sim_exec exec);
+/*
+ * The executor @name names ("best", "ref", "burst", "avx2", "jit"; NULL
+ * or "" is "best"): 0, or -1 with a sentence in @err if it names none or
+ * one this host cannot run.  The embedders' parser: the QEMU device's
+ * exec property, VX_SIM_EXEC in the host tests and tools.
+ */
+int vx_sim_exec_parse(const char *name, enum vx_sim_exec *exec, char *err,
+                      size_t errlen);
 /* Switch executors between vx_sim_run() calls: 0, or -1 if unavailable. */
 int vx_sim_set_exec(struct vx_sim *sim, enum vx_sim_exec exec);
 /* The executor in use (never VX_SIM_EXEC_BEST). */

@@ -260,6 +260,7 @@ struct vx_sim {
      */
     uint32_t resv_live;
     enum vx_sim_exec exec;  /* the executor vx_exec_burst() runs */
+    struct vx_jit *jit;     /* vx_jit.c's blocks, made on first use */
     /*
      * vx_mmu.c: bumped by every TLB fill or invalidation.  Here, not with
      * the TLBs: every translated burst reads it, and this line is one a

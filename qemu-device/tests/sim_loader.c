@@ -24,6 +24,11 @@ struct vx_card *vx_card_new(uint32_t cores, uint32_t warps, uint32_t threads)
     c->cfg.warps = warps;
     c->cfg.threads = threads;
     c->cfg.vram_size = CARD_VRAM;
+    /* the harness runs each suite once per executor VX_SIM_EXEC names */
+    if (vx_sim_exec_parse(getenv("VX_SIM_EXEC"), &c->cfg.exec, NULL, 0)) {
+        vx_card_free(c);
+        return NULL;
+    }
     c->vram = calloc(1, CARD_VRAM);
     c->sim = c->vram ? vx_sim_new(&c->cfg, c->vram, NULL, NULL) : NULL;
     if (!c->sim) {

@@ -476,6 +476,77 @@ TEST_F(dm, ebreak_halts_with_ebreakh)
 }
 
 /*
+ * A software breakpoint set and cleared while a loop runs hot: the
+ * debugger halts the warps, writes an ebreak over an instruction of the
+ * loop through an injected store (one access, as a debugger's memory
+ * write), resumes, and the warps must stop at it (spec: "ebreak ... with
+ * ebreakh set, the warp halts with hacause ebreak and DPC at the
+ * ebreak"); then it writes the instruction back and the loop runs on.
+ * The jit executor (issue 27: "Breakpoint insertion and removal while a
+ * translated block loops") has translated the loop by then, so this
+ * fails if a translation outlives a write to its code.
+ */
+TEST_F(dm, breakpoint_set_and_cleared_in_a_hot_loop)
+{
+    struct card *c = &self->c;
+    uint32_t x5, x6;
+
+    dm_wr(c, VX_DM_DCONFIG, VX_DCONFIG_EBREAKH);
+    PUT_CODE(c, ADDI(5, 5, 1), ADDI(6, 6, 2), ADD(7, 5, 6), JAL(0, -12));
+    launch2(c);
+    vx_sim_run(c->sim, 20000);          /* hot: translated by the jit */
+    halt(c, 0x11);
+    ASSERT_EQ(0x11, dm_rd(c, VX_DM_WSTATUS));
+    /*
+     * Step each warp to ENTRY + 8: resumed there, it reaches the
+     * breakpoint only through the block translated at ENTRY, never by
+     * translating afresh from a PC inside it.
+     */
+    for (uint32_t g = 0; g <= 4; g += 4) {
+        dm_wr(c, VX_DM_WMASK, 1u << g);
+        dm_select(c, g, 0);
+        for (int i = 0; i < 4 && dm_rd(c, VX_DM_DPC) != ENTRY + 8; i++) {
+            dm_ctrl(c, VX_DCTRL_STEPREQ);
+        }
+        ASSERT_EQ(ENTRY + 8, dm_rd(c, VX_DM_DPC));
+    }
+    dm_wr(c, VX_DM_WMASK, 0x11);
+    dm_select(c, 4, 3);
+    x5 = read_gpr(c, 5);
+
+    /* set: sw ebreak over ENTRY + 4 (x28/x29 are the loop's spare regs) */
+    dm_select(c, 0, 0);
+    write_gpr(c, 28, ENTRY);
+    write_gpr(c, 29, EBREAK);
+    EXPECT_FALSE(inject(c, SW(29, 28, 4)));
+    EXPECT_EQ(EBREAK, vram32(c, CODE_OFF + 4));
+    dm_ctrl(c, VX_DCTRL_RESUMEREQ);
+    run_idle(c, 20000);
+    EXPECT_EQ(0x11, dm_rd(c, VX_DM_WSTATUS));
+    dm_select(c, 4, 3);
+    EXPECT_EQ(VX_HACAUSE_EBREAK, hacause(c));
+    EXPECT_EQ(ENTRY + 4, dm_rd(c, VX_DM_DPC));
+    /* at the first time it got there: add, jal, addi, ebreak */
+    EXPECT_EQ(x5 + 1, read_gpr(c, 5));
+    x5 = read_gpr(c, 5);
+    x6 = read_gpr(c, 6);
+    EXPECT_EQ(2 * (x5 - 1), x6);        /* stopped between the addis */
+    EXPECT_LT(1000, x5);
+
+    /* clear: the addi back, and the loop runs on from the breakpoint */
+    dm_select(c, 0, 0);
+    write_gpr(c, 29, ADDI(6, 6, 2));
+    EXPECT_FALSE(inject(c, SW(29, 28, 4)));
+    dm_ctrl(c, VX_DCTRL_RESUMEREQ);
+    vx_sim_run(c->sim, 20000);
+    EXPECT_EQ(0, dm_rd(c, VX_DM_WSTATUS));
+    halt(c, 0x11);
+    dm_select(c, 4, 3);
+    EXPECT_LT(x5 + 1000, read_gpr(c, 5));
+    EXPECT_EQ(VX_HACAUSE_HALTREQ, hacause(c));
+}
+
+/*
  * Without ebreakh an ebreak ends its core's warps, no error, no halt, as
  * upstream Vortex's sim/simx/execute.cpp:494-495 (trigger_ebreak(), at
  * 0087b6e6; docs/hardware.md "SIMT control").

@@ -250,7 +250,9 @@ int vxdbg_sim_new(struct vxdbg_topology *topo, struct vxdbg_sim **out)
 	struct vxdbg_sim *s;
 	char err[128];
 
-	if (vx_sim_config_check(&cfg, err, sizeof(err)))
+	/* VX_SIM_EXEC picks the executor, as for the simulator's host tests */
+	if (vx_sim_exec_parse(getenv("VX_SIM_EXEC"), &cfg.exec, err, sizeof(err)) ||
+	    vx_sim_config_check(&cfg, err, sizeof(err)))
 		return -EINVAL;
 	s = calloc(1, sizeof(*s));
 	if (!s)

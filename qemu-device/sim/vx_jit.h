@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Vortex card simulator: the translating executor (vx_jit.c).
+ */
+#ifndef VX_JIT_H
+#define VX_JIT_H
+
+#include "vx_sim_internal.h"
+
+/* What the translator did so far on one card (host tests and the bench). */
+struct vx_jit_stats {
+    uint64_t blocks;            /* blocks translated */
+    uint64_t insns;             /* instructions in them */
+    uint64_t untranslatable;    /* PCs found with nothing to translate */
+    uint64_t ns;                /* host time spent translating */
+    uint64_t runs;              /* translated blocks executed */
+    uint64_t interp;            /* instructions left to the interpreter */
+    uint64_t flushes;           /* code arena refills */
+};
+
+/* vx_exec_burst() for VX_SIM_EXEC_JIT. */
+enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
+                                uint64_t max, uint64_t *used);
+void vx_jit_free(struct vx_sim *sim);
+/* False (and zeroes) if the card has not translated anything. */
+bool vx_jit_stats_get(const struct vx_sim *sim, struct vx_jit_stats *st);
+
+#endif /* VX_JIT_H */

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Differential test of the translating executor (VX_SIM_EXEC_JIT,
+ * qemu-device/sim/vx_jit.c) against the reference interpreter
+ * (VX_SIM_EXEC_REF): the expectation is the interpreter's behaviour,
+ * instruction for instruction (vx_exec.c's vx_exec_ref() comment: "The
+ * burst executors must match it instruction for instruction, counters
+ * included").
+ *
+ * Each trial writes a random program into VRAM: blocks of random RV32I/M
+ * lane arithmetic (what the translator takes) with random registers and
+ * immediates, each ended by a random instruction the interpreter runs:
+ * loads and stores (through a base register into a data window, or
+ * through a random register, which mostly faults), forward branches,
+ * tmc with a random mask (the SIMT control op, changing the thread mask
+ * between translated blocks), mulh/div/Zicond (block enders that are
+ * arithmetic), or nothing (blocks run into each other).  The warp starts
+ * with random registers and a random non-empty thread mask, and both
+ * cards run it in bursts of random length (a burst of 1 is the Debug
+ * Module's step).  After every burst the result and the slots used must
+ * agree; at the end every register of every lane, PC, mask, counters,
+ * every byte of VRAM and the fault capture.  The same two cards serve
+ * every trial, so each new program overwrites code the translator holds:
+ * its translations must be dropped (invalidation).
+ *
+ * Half the trials run translated (satp: Sv32 tables mapping the two code
+ * pages swapped in VRAM, and the data window; a random base then page
+ * faults), half untranslated; every program starts at a random word of
+ * its first page, so most cross into the second.
+ *
+ * Cards: 1x1x1 with 8, 16 and 32 threads.  VX_JIT_DIFF_TRIALS sets the
+ * trial count (default 300 per card, some 2.5 * 10^4 blocks run),
+ * VX_JIT_DIFF_SEED another sequence of programs.
+ */
+#include "kselftest_harness.h"
+#include "uncore_util.h"
+#include "vx_jit.h"
+#include "vx_asm.h"
+
+#define PROG_OFF    0x20000u    /* two code pages (untranslated) */
+#define PROG_PA1    0x23000u    /* the second code page when translated */
+#define DATA_WIN    0x40000u
+#define PT_ROOT     0x200000u
+#define PT_POOL     0x201000u
+#define CODE_VA     0x10000000u /* translated: page 0 -> PROG_OFF, */
+#define DATA_VA     0x20000000u /* page 1 -> PROG_PA1, 2 data pages -> DATA_WIN */
+#define DATA_LEN    0x1000u
+#define MAX_WORDS   1024
+
+static uint64_t rng_state;
+
+static uint32_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)rng_state;
+}
+
+static uint32_t rnd_reg(void)
+{
+    return rnd() % 32;
+}
+
+static uint32_t rnd_rd(void)
+{
+    return rnd() % 29;          /* x29 (mask) and x30 (base) stay */
+}
+
+/* A random instruction of what the translator takes. */
+static uint32_t rnd_alu(void)
+{
+    static const uint8_t f7s[] = { 0, 0, 0, 0x20, 1 };
+    uint32_t rd = rnd_rd(), rs1 = rnd_reg(), rs2 = rnd_reg();
+    uint32_t f3 = rnd() % 8, imm = rnd() & 0xfff;
+
+    switch (rnd() % 4) {
+    case 0: {
+        uint32_t f7 = f7s[rnd() % 5];
+
+        if (f7 == 0x20 && f3 != 0 && f3 != 5) {
+            f7 = 0;
+        }
+        if (f7 == 1) {
+            f3 = 0;
+        }
+        return RV_R(f7, rs2, rs1, f3, rd, 0x33);
+    }
+    case 1:
+    case 2:
+        if (f3 == 1) {
+            imm &= 31;
+        } else if (f3 == 5) {
+            imm = (imm & 31) | (rnd() & 1 ? 0x400 : 0);
+        }
+        return RV_I(imm, rs1, f3, rd, 0x13);
+    default:
+        return (rnd() & 0xfffff000u) | rd << 7 | (rnd() & 1 ? 0x37 : 0x17);
+    }
+}
+
+/* A random block ender; may take two words (a branch over one). */
+static uint32_t put_ender(uint32_t *p)
+{
+    /* below 2 KiB: a positive 12-bit offset, in the mapped data pages */
+    uint32_t off = (rnd() % (0x7c0 / 4)) * 4;
+
+    if (rnd() % 160 == 0) {     /* random base: mostly an access fault */
+        return p[0] = rnd() & 1 ? SW(rnd_reg(), rnd_rd(), rnd() & 0x7ff)
+                                : LW(rnd_rd(), rnd_rd(), rnd() & 0x7ff), 1;
+    }
+    switch (rnd() % 9) {
+    case 0: return p[0] = SW(rnd_reg(), 30, off), 1;
+    case 1: return p[0] = LW(rnd_rd(), 30, off), 1;
+    case 2: return p[0] = SB(rnd_reg(), 30, off + rnd() % 4), 1;
+    case 3: return p[0] = LW(rnd_rd(), 30, off + 4), 1;
+    case 4:
+        p[0] = RV_B(8, rnd_reg(), rnd_reg(), rnd() & 1 ? 0 : 4);
+        p[1] = rnd_alu();
+        return 2;
+    case 5: return p[0] = TMC(29), 1;
+    case 6: return p[0] = RV_R(1, rnd_reg(), rnd_reg(), 1 + rnd() % 7,
+                               rnd_rd(), 0x33), 1;
+    case 7: return p[0] = CZERO_EQZ(rnd_rd(), rnd_reg(), rnd_reg()), 1;
+    default: return 0;
+    }
+}
+
+static uint32_t make_prog(uint32_t *p)
+{
+    uint32_t n = 0;
+
+    while (n < MAX_WORDS - 80) {
+        uint32_t k = rnd() % 13;
+
+        for (uint32_t i = 0; i < k; i++) {
+            p[n++] = rnd_alu();
+        }
+        n += put_ender(p + n);
+        if (rnd() % 40 == 0) {
+            break;
+        }
+    }
+    p[n++] = TMC(0);
+    return n;
+}
+
+struct pair {
+    struct card ref, jit;
+    uint32_t T;
+    uint32_t satp;              /* of map_card()'s tables */
+};
+
+/* Sv32 tables for translated trials: code pages swapped in PA. */
+static uint32_t map_card(struct card *c)
+{
+    struct vx_sv32 pt;
+
+    card_pt_init(c, &pt, PT_ROOT, PT_POOL);
+    vx_sv32_map(&pt, CODE_VA, DEV(PROG_OFF), VX_PTE_URWX);
+    vx_sv32_map(&pt, CODE_VA + 0x1000, DEV(PROG_PA1), VX_PTE_URWX);
+    vx_sv32_map_range(&pt, DATA_VA, DEV(DATA_WIN), 0x2000, VX_PTE_URWX);
+    return vx_sv32_satp(&pt, 1);
+}
+
+static int pair_open(struct pair *p, uint32_t T)
+{
+    p->T = T;
+    if (card_open(&p->ref, 1, 1, 1, T) || card_open(&p->jit, 1, 1, 1, T)) {
+        return -1;
+    }
+    p->satp = map_card(&p->ref);
+    map_card(&p->jit);
+    if (vx_sim_set_exec(p->ref.sim, VX_SIM_EXEC_REF) ||
+        vx_sim_set_exec(p->jit.sim, VX_SIM_EXEC_JIT)) {
+        return -1;
+    }
+    return 0;
+}
+
+static void warp_init(struct card *c, uint32_t T, const struct vx_tmask *m,
+                      const uint32_t *regs, uint32_t pc, uint32_t satp)
+{
+    struct vx_warp *w = &c->sim->warps[0];
+
+    vx_sim_reset(c->sim);
+    vx_warp_start(c->sim, w, pc, m);
+    w->satp = satp;
+    memcpy(w->x, regs, 32 * T * sizeof(uint32_t));
+}
+
+/* VRAM offset of program byte @o (from the start of the code pages). */
+static uint32_t code_off(bool mmu, uint32_t o)
+{
+    if (mmu && o >= 0x1000) {
+        return PROG_PA1 + o - 0x1000;
+    }
+    return PROG_OFF + o;
+}
+
+/* VX_JIT_DIFF_SEED: another sequence of programs (default 0). */
+static uint64_t seed(void)
+{
+    const char *s = getenv("VX_JIT_DIFF_SEED");
+
+    return s && *s ? strtoull(s, NULL, 0) : 0;
+}
+
+static uint64_t trials(void)
+{
+    const char *s = getenv("VX_JIT_DIFF_TRIALS");
+
+    return s && *s ? strtoull(s, NULL, 0) : 300;
+}
+
+/* One trial on @p: both cards must agree everywhere. */
+static void trial(struct __test_metadata *_metadata, struct pair *p)
+{
+    uint32_t prog[MAX_WORDS], n = make_prog(prog), T = p->T;
+    uint32_t regs[32 * 32];
+    uint8_t data[DATA_LEN];
+    struct vx_tmask m = { { 0 } };
+    uint32_t mask_all = T == 32 ? ~0u : (1u << T) - 1;
+    uint32_t tmc_mask = 0;
+    struct vx_warp *wr = &p->ref.sim->warps[0], *wj = &p->jit.sim->warps[0];
+    struct vx_sim *sr = p->ref.sim, *sj = p->jit.sim;
+    bool mmu = rnd() & 1;
+    uint32_t start = (rnd() % 1024) * 4;    /* so code crosses a page */
+    uint32_t dbase = mmu ? DATA_VA : DEV(DATA_WIN);
+
+    while (!(m.w[0] = rnd() & mask_all)) {
+    }
+    while (!(tmc_mask = rnd() & mask_all)) {
+    }
+    for (uint32_t i = 0; i < 32 * T; i++) {
+        regs[i] = rnd() % 3 ? rnd() : rnd() % 64;
+    }
+    for (uint32_t l = 0; l < T; l++) {
+        regs[l] = 0;
+        regs[29 * T + l] = tmc_mask;
+        regs[30 * T + l] = dbase + l * 64;
+    }
+    for (uint32_t i = 0; i < DATA_LEN; i++) {
+        data[i] = (uint8_t)rnd();
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t off = code_off(mmu, start + 4 * i);
+
+        memcpy(p->ref.vram + off, &prog[i], 4);
+        memcpy(p->jit.vram + off, &prog[i], 4);
+    }
+    memcpy(p->ref.vram + DATA_WIN, data, DATA_LEN);
+    memcpy(p->jit.vram + DATA_WIN, data, DATA_LEN);
+    warp_init(&p->ref, T, &m, regs, (mmu ? CODE_VA : DEV(PROG_OFF)) + start,
+              mmu ? p->satp : 0);
+    warp_init(&p->jit, T, &m, regs, (mmu ? CODE_VA : DEV(PROG_OFF)) + start,
+              mmu ? p->satp : 0);
+
+    for (int step = 0; step < 4000; step++) {
+        uint64_t max = rnd() % 4 == 0 ? 1 : 1 + rnd() % 64, ur, uj;
+        enum vx_exec_result rr, rj;
+
+        if (!wr->active || sr->error) {
+            break;
+        }
+        rr = vx_exec_burst(sr, wr, max, &ur);
+        rj = vx_exec_burst(sj, wj, max, &uj);
+        ASSERT_EQ(rr, rj) TH_LOG("burst %d result", step);
+        ASSERT_EQ(ur, uj) TH_LOG("burst %d slots", step);
+        ASSERT_EQ(wr->pc, wj->pc) TH_LOG("burst %d pc", step);
+        if (rr != VX_EXEC_OK) {
+            break;
+        }
+    }
+    ASSERT_EQ(wr->pc, wj->pc);
+    ASSERT_EQ(0, memcmp(&wr->tmask, &wj->tmask, sizeof(wr->tmask)));
+    ASSERT_EQ(wr->active, wj->active);
+    ASSERT_EQ(wr->cycle, wj->cycle);
+    ASSERT_EQ(wr->instret, wj->instret);
+    for (uint32_t i = 0; i < 32 * T; i++) {
+        ASSERT_EQ(wr->x[i], wj->x[i]) TH_LOG("x%u lane %u", i / T, i % T);
+    }
+    ASSERT_EQ(sr->error, sj->error);
+    ASSERT_EQ(sr->err_cause, sj->err_cause);
+    ASSERT_EQ(sr->err_pc, sj->err_pc);
+    ASSERT_EQ(sr->err_addr, sj->err_addr);
+    ASSERT_EQ(sr->err_thread, sj->err_thread);
+    ASSERT_EQ(0, memcmp(p->ref.vram, p->jit.vram, TEST_VRAM_SIZE));
+}
+
+static void run_pairs(struct __test_metadata *_metadata, uint32_t T)
+{
+    struct pair p;
+    struct vx_jit_stats st;
+    uint64_t n = trials();
+
+    if (!vx_sim_exec_available(VX_SIM_EXEC_JIT)) {
+        SKIP(return, "no AVX2 on this host: the translator is unavailable");
+    }
+    rng_state = 0x9e3779b97f4a7c15ull ^ T ^ seed() << 8;
+    ASSERT_EQ(0, pair_open(&p, T));
+    for (uint64_t i = 0; i < n; i++) {
+        trial(_metadata, &p);
+        if (_metadata->exit_code != KSFT_PASS) {
+            TH_LOG("trial %llu differs", (unsigned long long)i);
+            break;
+        }
+    }
+    vx_jit_stats_get(p.jit.sim, &st);
+    printf("# T=%u seed=%llu trials=%llu translated=%llu blocks_run=%llu interp=%llu "
+           "us_per_block=%.2f\n", T, (unsigned long long)seed(),
+           (unsigned long long)n,
+           (unsigned long long)st.blocks, (unsigned long long)st.runs,
+           (unsigned long long)st.interp,
+           st.blocks ? st.ns / 1e3 / st.blocks : 0.0);
+    /* the translator did run: a test of nothing would pass too */
+    EXPECT_LT(n, st.runs);
+    card_close(&p.ref);
+    card_close(&p.jit);
+}
+
+TEST(diff_8) { run_pairs(_metadata, 8); }
+TEST(diff_16) { run_pairs(_metadata, 16); }
+TEST(diff_32) { run_pairs(_metadata, 32); }
+
+TEST_HARNESS_MAIN
