@@ -16,6 +16,8 @@
 #   make host-tests   build and run the host test suites
 #   make lint         checkpatch --strict, sparse, W=1, kernel-doc on driver/, uapi/
 #   make guest        the guest's initramfs, build/guest/initramfs.cpio.gz
+#   make debug-guest  the same for the debug kernel (KASAN, lockdep, kmemleak;
+#                     docs/debug-kernel.md), built if missing: build/debug/
 #   make clean        remove build/ (O=) and the module's objects
 #   make distclean    the same (the download and build cache is kept)
 #   make print-VAR    print a make variable, e.g. print-HOST_TESTS
@@ -123,6 +125,10 @@ lint:
 guest: module host-all
 	@k=$$($(TOP)/scripts/kernel.sh) && $(TOP)/scripts/initramfs.sh \
 		$(O)/guest/initramfs.cpio.gz "$$k" vortex.ko $(GUEST_TESTS) -- $(GUEST_FILES)
+
+.PHONY: debug-guest
+debug-guest: host-all
+	+@$(TOP)/scripts/debug-guest.sh $(O)/debug > /dev/null
 
 # Used by the scripts: print a variable's value.
 print-%:

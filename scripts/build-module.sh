@@ -11,6 +11,8 @@
 #                                    a copy of the sources in
 #                                    $O/module/<kver>; prints that directory
 #                                    (its vortex.ko)
+#   build-module.sh --series debug   the same against the debug kernel
+#                                    (scripts/debug-kernel.sh), on the host
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 series=6.12
@@ -29,9 +31,12 @@ if [ "$series" = 6.12 ]; then
 	exit 0
 fi
 
-entry=$("$VX_TOP/scripts/kernel.sh" --series "$series")
+if [ "$series" = debug ]; then
+	entry=$("$VX_TOP/scripts/debug-kernel.sh")
+else
+	entry=$("$VX_TOP/scripts/kernel.sh" --series "$series")
+fi
 kver=$(basename "$(readlink -f "$entry/modules")")
-root=$("$VX_TOP/scripts/buildroot.sh" "$kver" "$(cat "$entry/suite")")
 out=${O:-build}
 [[ $out = /* ]] || out=$VX_TOP/$out
 dir=$out/module/$kver
@@ -45,6 +50,11 @@ if [ -f "$dir/.sources" ]; then
 fi
 mv "$dir/.sources.new" "$dir/.sources"
 (cd "$VX_TOP" && xargs cp -p --parents -u -t "$dir") < "$dir/.sources"
-VX_BIND=$dir "$VX_TOP/scripts/buildroot.sh" --run "$root" \
-	make -C "/usr/src/linux-headers-$kver" M="$dir" ${jobs:+"$jobs"} W="${W:-1}" modules >&2
+if [ "$series" = debug ]; then
+	make -C "$entry/headers" M="$dir" ${jobs:+"$jobs"} W="${W:-1}" modules >&2
+else
+	root=$("$VX_TOP/scripts/buildroot.sh" "$kver" "$(cat "$entry/suite")")
+	VX_BIND=$dir "$VX_TOP/scripts/buildroot.sh" --run "$root" \
+		make -C "/usr/src/linux-headers-$kver" M="$dir" ${jobs:+"$jobs"} W="${W:-1}" modules >&2
+fi
 echo "$dir"

@@ -18,6 +18,9 @@ groups=(
 	# BTF needs pahole (dwarves).
 	"module build: dwarves libelf-dev linux-libc-dev"
 	"kselftest: linux-source-6.12"
+	# scripts/debug-kernel.sh, besides linux-source-6.12, the compilers,
+	# flex, bison, xz-utils and libelf-dev above
+	"debug kernel: bc"
 	"lint: sparse"
 	"GPU kernels: clang lld llvm gcc-riscv64-unknown-elf qemu-user"
 	"userspace: libdrm-dev"

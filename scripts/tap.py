@@ -26,8 +26,16 @@ PLAN = re.compile(r'^1\.\.(\d+)')
 # kselftest_harness.h's "# file.c:LINE:test:message" lines
 ASSERTION = re.compile(r'^#\s+\S+\.c:\d+:')
 DIAG_LINES = 8
+# Any kernel report fails a boot.  The debug kernel's checkers
+# (docs/debug-kernel.md) print theirs as "BUG: KASAN: ...", "BUG: sleeping
+# function called from invalid context", lockdep's "WARNING: possible
+# circular locking dependency detected" and the like, ODEBUG through WARN,
+# a hung task or an RCU stall as "INFO: ..."; kmemleak's leaks come in a
+# TAP section of their own (scripts/guest/init).
 BAD_LOG = re.compile(r'WARNING:|BUG:|Oops|general protection|KASAN|Call Trace:|'
-                     r'kernel BUG|UBSAN:|refcount_t:|unreferenced object')
+                     r'kernel BUG|UBSAN:|refcount_t:|unreferenced object|'
+                     r'INFO: .*(blocked for more than|detected stall)|'
+                     r'lockdep is turned off|Kernel panic')
 
 
 class Verdict:

@@ -59,6 +59,32 @@ CASES = [
         '@@vx-dmesg-begin\n[ 2.0] WARNING: CPU: 0 PID: 1 at x.c:1\n@@vx-dmesg-end\n'))), 4, 1, 0),
     ('oops on the console fails', lambda t: guest(t, boot('1..1\nok 1 a\n'),
                                                   '[ 3.0] Oops: 0000 [#1]\n'), 4, 1, 0),
+    # the debug kernel's reports (docs/debug-kernel.md)
+    ('KASAN report fails', lambda t: guest(t, boot('1..1\nok 1 a\n'),
+                                           '[ 9.0] BUG: KASAN: slab-use-after-free in f+0x1/0x2\n'),
+     4, 1, 0, ['BUG: KASAN: slab-use-after-free']),
+    ('lockdep report fails', lambda t: guest(t, boot('1..1\nok 1 a\n', dmesg=(
+        '@@vx-dmesg-begin\n[ 5.0] WARNING: possible circular locking dependency detected\n'
+        '@@vx-dmesg-end\n'))), 4, 1, 0),
+    ('hung task fails', lambda t: guest(t, boot('1..1\nok 1 a\n'),
+                                        '[ 130.0] INFO: task t:80 blocked for more than 120 seconds.\n'),
+     4, 1, 0),
+    ('RCU stall fails', lambda t: guest(t, boot('1..1\nok 1 a\n'),
+                                        '[ 30.0] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:\n'),
+     4, 1, 0),
+    ('kmemleak line is no report', lambda t: guest(t, boot('1..1\nok 1 a\n'),
+        '[ 0.1] kmemleak: Kernel memory leak detector initialized (mempool available: 31000)\n'),
+     5, 0, 0),
+    # the guest's kmemleak section (scripts/guest/init): a leak shows the
+    # first object, its task and its frame in the module
+    ('kmemleak leak fails', lambda t: guest(t, boot(
+        '1..1\n# unreferenced object 0xffff8880 (size 64):\n#   comm "t", pid 80\n'
+        '#   backtrace (crc d394490b):\n#     kmemleak_alloc+0x28/0x30\n'
+        '#     __kmalloc_cache_noprof+0x207/0x390\n#     0xffffffffa000040f\n'
+        '# first: unreferenced object 0xffff8880 (size 64):\n#   comm "t", pid 80\n'
+        '#     0xffffffffa000040f\n'
+        'not ok 1 kmemleak: 1 unreferenced objects after rmmod\n', rc=0)), 4, 1, 0,
+     ['# first: unreferenced object 0xffff8880', '0xffffffffa000040f']),
     # not finished, modules and unload never reported, t cut off and short
     ('test cut off fails', lambda t: guest(t, '@@vx-begin t\n1..2\nok 1 a\n'), 2, 5, 0),
     ('module load failure fails', lambda t: guest(t, boot('1..1\nok 1 a\n').replace(

@@ -29,6 +29,9 @@ static const char *const fpr_names[32] = {
 	"fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
 };
 
+/* mhpmcounterN and its high half mhpmcounterNh, as llvm-objdump names them */
+#define HPM(n) { 0xb00 + (n), "mhpmcounter" #n }, { 0xb80 + (n), "mhpmcounter" #n "h" }
+
 static const struct {
 	unsigned int csr;
 	const char *name;
@@ -37,6 +40,13 @@ static const struct {
 	{ 0x301, "misa" }, { 0x340, "mscratch" },
 	{ 0x7b2, "dscratch0" }, { 0x7b3, "dscratch1" },
 	{ 0x7b4, "dscratch2" }, { 0x7b5, "dscratch3" },
+	/* the machine counters a Vortex kernel stores at exit (vx_perf_dump) */
+	{ 0xb00, "mcycle" }, { 0xb02, "minstret" },
+	{ 0xb80, "mcycleh" }, { 0xb82, "minstreth" },
+	HPM(3), HPM(4), HPM(5), HPM(6), HPM(7), HPM(8), HPM(9), HPM(10),
+	HPM(11), HPM(12), HPM(13), HPM(14), HPM(15), HPM(16), HPM(17),
+	HPM(18), HPM(19), HPM(20), HPM(21), HPM(22), HPM(23), HPM(24),
+	HPM(25), HPM(26), HPM(27), HPM(28), HPM(29), HPM(30), HPM(31),
 	{ 0xc00, "cycle" }, { 0xc01, "time" }, { 0xc02, "instret" },
 	{ 0xc80, "cycleh" }, { 0xc81, "timeh" }, { 0xc82, "instreth" },
 	{ 0xf14, "mhartid" },

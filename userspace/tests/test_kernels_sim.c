@@ -244,7 +244,8 @@ static uint32_t card_args(struct card *c, const void *args, size_t len)
 /*
  * Vortex-style kernels (vx_spawn.h) run in a translated space laid out as
  * Vortex's: VRAM where the card has it (VA = device address, megapages)
- * and each hart's stack below VX_STACK_BASE_ADDR, backed by VRAM.
+ * each hart's stack below VX_STACK_BASE_ADDR, backed by VRAM, and the I/O
+ * page at 0.
  */
 static uint32_t sv32_rd(void *opaque, uint32_t off)
 {
@@ -263,7 +264,7 @@ static void sv32_wr(void *opaque, uint32_t off, uint32_t v)
 static uint32_t card_vortex_space(struct card *c)
 {
 	uint32_t harts = c->cfg.clusters * c->cfg.cores * c->cfg.warps * c->cfg.threads;
-	uint32_t stack = harts * VXS_STACK_SIZE, root, pool, mem;
+	uint32_t stack = harts * VXS_STACK_SIZE, root, pool, mem, io;
 	struct vx_sv32 pt = { .rd = sv32_rd, .wr = sv32_wr, .opaque = c };
 
 	if (c->vortex_satp)
@@ -271,12 +272,15 @@ static uint32_t card_vortex_space(struct card *c)
 
 	stack = (stack + 4095) & ~4095u;
 	root = card_alloc(c, 4096) - VX_VRAM_DEVADDR;
-	pool = card_alloc(c, 4096 * (1 + stack / (4096 * 1024) + 1)) - VX_VRAM_DEVADDR;
+	pool = card_alloc(c, 4096 * (2 + stack / (4096 * 1024) + 1)) - VX_VRAM_DEVADDR;
 	mem = card_alloc(c, stack);
+	io = card_alloc(c, 4096);
 	vx_sv32_init(&pt, root, pool);
 	for (uint32_t o = 0; o < VRAM_SIZE; o += 1u << VX_MEGAPAGE_SHIFT)
 		vx_sv32_map_mega(&pt, VX_VRAM_DEVADDR + o, VX_VRAM_DEVADDR + o, VX_PTE_URWX);
 	vx_sv32_map_range(&pt, VXS_STACK_TOP - stack, mem, stack, VX_PTE_URWX);
+	/* the I/O page: the kernels store their counters at IO_MPM_ADDR (0x80) */
+	vx_sv32_map_range(&pt, 0, io, 4096, VX_PTE_URWX);
 	c->vortex_satp = vx_sv32_satp(&pt, 1);
 	return c->vortex_satp;
 }
