@@ -256,7 +256,7 @@ TEST_F(vxrt, elf_kernel_is_a_code_object_for_debuggers)
 	struct pollfd p = { .events = POLLIN };
 	char head[64], *elf = NULL;
 	struct drm_vortex_debug_mem_op op = { .buf = (uintptr_t)head, .len = sizeof(head) };
-	struct drm_vortex_debug_mem m = { .ops = (uintptr_t)&op, .count = 1 };
+	struct drm_vortex_debug_mem m = { .ops = (uintptr_t)&op, .count = 1, .stride = sizeof(op) };
 	uint32_t n = 0;
 	vx_buffer_h k, ab;
 	long size;
