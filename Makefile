@@ -104,6 +104,9 @@ install-dkms:
 	@$(TOP)/scripts/install.sh --dkms $(if $(DESTDIR),--destdir $(DESTDIR))
 
 # The module, against the cached Debian headers (KDIR= overrides).
+# W= on make's command line is Kbuild's warning level (default 1); a W in
+# the environment is someone else's variable and is not passed on.
+export VX_KBUILD_W := $(if $(filter command line,$(origin W)),$(W),1)
 module:
 	+@$(TOP)/scripts/build-module.sh
 

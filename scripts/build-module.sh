@@ -27,7 +27,7 @@ if [ "$series" = 6.12 ]; then
 	if [ -z "${KDIR:-}" ]; then
 		KDIR=$("$VX_TOP/scripts/kernel.sh")/headers
 	fi
-	make -C "$KDIR" M="$VX_TOP" $jobs W="${W:-1}" modules >&2
+	make -C "$KDIR" M="$VX_TOP" $jobs W="${VX_KBUILD_W:-1}" modules >&2
 	exit 0
 fi
 
@@ -51,10 +51,10 @@ fi
 mv "$dir/.sources.new" "$dir/.sources"
 (cd "$VX_TOP" && xargs cp -p --parents -u -t "$dir") < "$dir/.sources"
 if [ "$series" = debug ]; then
-	make -C "$entry/headers" M="$dir" ${jobs:+"$jobs"} W="${W:-1}" modules >&2
+	make -C "$entry/headers" M="$dir" ${jobs:+"$jobs"} W="${VX_KBUILD_W:-1}" modules >&2
 else
 	root=$("$VX_TOP/scripts/buildroot.sh" "$kver" "$(cat "$entry/suite")")
 	VX_BIND=$dir "$VX_TOP/scripts/buildroot.sh" --run "$root" \
-		make -C "/usr/src/linux-headers-$kver" M="$dir" ${jobs:+"$jobs"} W="${W:-1}" modules >&2
+		make -C "/usr/src/linux-headers-$kver" M="$dir" ${jobs:+"$jobs"} W="${VX_KBUILD_W:-1}" modules >&2
 fi
 echo "$dir"
