@@ -12,23 +12,10 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$VX_TOP"
-tarball=/usr/src/linux-source-6.12.tar.xz
-ver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
-	vx_die "linux-source-6.12 is not installed (scripts/host-deps.sh)"
-entry=$VX_CACHE/kconfig/$ver
-if ! vx_cached "$entry"; then
-	mkdir -p "$VX_CACHE/kconfig"
-	tmp=$(mktemp -d "$VX_CACHE/kconfig/.tmp.XXXXXX")
-	# shellcheck disable=SC2064  # $tmp is fixed now
-	trap "rm -rf '$tmp'" EXIT
-	vx_run "$VX_LOGS/kconfig-tree.log" "extracting the Kconfig files of linux-source-6.12" \
-		tar -C "$tmp" -xvf "$tarball" --strip-components=1 --wildcards \
-		'linux-source-6.12/Makefile' 'linux-source-6.12/scripts/*' '*Kconfig*' \
-		'linux-source-6.12/arch/x86/Makefile*' 'linux-source-6.12/arch/x86/configs/*' \
-		'linux-source-6.12/arch/x86/tools/*' 'linux-source-6.12/arch/x86/entry/syscalls/*'
-	trap - EXIT
-	vx_publish "$tmp" "$entry"
-fi
+entry=$(vx_linux_source kconfig "the Kconfig files" --strip-components=1 --wildcards \
+	'linux-source-6.12/Makefile' 'linux-source-6.12/scripts/*' '*Kconfig*' \
+	'linux-source-6.12/arch/x86/Makefile*' 'linux-source-6.12/arch/x86/configs/*' \
+	'linux-source-6.12/arch/x86/tools/*' 'linux-source-6.12/arch/x86/entry/syscalls/*')
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/vx-kconfig.XXXXXX")
 trap 'rm -rf "$work"' EXIT

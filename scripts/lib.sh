@@ -81,6 +81,29 @@ vx_run() {
 	[ -z "${VX_TICKER:-}" ] || kill -CONT "$VX_TICKER" 2>/dev/null || true
 }
 
+# vx_linux_source KIND WHAT TAR-ARGS...: the files TAR-ARGS name, extracted
+# from Debian's linux-source-6.12 (tar -xvf ... TAR-ARGS) into the cache as
+# $VX_CACHE/KIND/<package version>, once; prints that directory.  WHAT
+# says what is extracted; the log is $VX_LOGS/KIND.log.
+vx_linux_source() {
+	local kind=$1 what=$2 ver entry tmp
+	shift 2
+	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
+		vx_die "linux-source-6.12 is not installed (scripts/host-deps.sh)"
+	entry=$VX_CACHE/$kind/$ver
+	if ! vx_cached "$entry"; then
+		mkdir -p "$VX_CACHE/$kind"
+		tmp=$(mktemp -d "$VX_CACHE/$kind/.tmp.XXXXXX")
+		# shellcheck disable=SC2064  # $tmp is fixed now
+		trap "rm -rf '$tmp'" EXIT
+		vx_run "$VX_LOGS/$kind.log" "extracting $what from linux-source-6.12" \
+			tar -C "$tmp" -xvf /usr/src/linux-source-6.12.tar.xz "$@"
+		trap - EXIT
+		vx_publish "$tmp" "$entry"
+	fi
+	echo "$entry"
+}
+
 # vx_fail LOG MSG [ERE]: show what a failure needs (LOG's lines matching ERE
 # with their context, or else its last 40 lines), then LOG's path, and die.
 vx_fail() {

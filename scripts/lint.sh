@@ -24,29 +24,14 @@ set -euo pipefail
 cd "$VX_TOP"
 out=${1:-}
 waivers=scripts/lint-waivers.txt
-tarball=/usr/src/linux-source-6.12.tar.xz
 
 # The kernel's own checkers, from the source package, cached by version.
 tools() {
-	local ver entry tmp
-	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
-		vx_die "linux-source-6.12 is not installed (scripts/host-deps.sh)"
-	entry=$VX_CACHE/lint/$ver
-	if ! vx_cached "$entry"; then
-		mkdir -p "$VX_CACHE/lint"
-		tmp=$(mktemp -d "$VX_CACHE/lint/.tmp.XXXXXX")
-		# shellcheck disable=SC2064  # $tmp is fixed now
-		trap "rm -rf '$tmp'" EXIT
-		vx_run "$VX_LOGS/lint-tools.log" "extracting checkpatch and kernel-doc from linux-source-6.12" \
-			tar -C "$tmp" -xvf "$tarball" --strip-components=1 \
-			linux-source-6.12/scripts/checkpatch.pl \
-			linux-source-6.12/scripts/spelling.txt \
-			linux-source-6.12/scripts/const_structs.checkpatch \
-			linux-source-6.12/scripts/kernel-doc
-		trap - EXIT
-		vx_publish "$tmp" "$entry"
-	fi
-	echo "$entry/scripts"
+	echo "$(vx_linux_source lint "checkpatch and kernel-doc" --strip-components=1 \
+		linux-source-6.12/scripts/checkpatch.pl \
+		linux-source-6.12/scripts/spelling.txt \
+		linux-source-6.12/scripts/const_structs.checkpatch \
+		linux-source-6.12/scripts/kernel-doc)/scripts"
 }
 
 command -v sparse > /dev/null || vx_die "sparse is not installed (scripts/host-deps.sh)"

@@ -42,6 +42,24 @@ static char *kpath(const char *name)
 	return path;
 }
 
+/* The bytes of kernel file @name (malloc'ed), their count in *@size; NULL if unreadable. */
+static char *kread(const char *name, long *size)
+{
+	FILE *f = fopen(kpath(name), "rb");
+	char *buf = NULL;
+
+	if (f && !fseek(f, 0, SEEK_END) && (*size = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET)) {
+		buf = malloc(*size);
+		if (buf && fread(buf, 1, *size, f) != (size_t)*size) {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	if (f)
+		fclose(f);
+	return buf;
+}
+
 FIXTURE(vxrt) {
 	vx_device_h dev;
 };
@@ -260,17 +278,10 @@ TEST_F(vxrt, elf_kernel_is_a_code_object_for_debuggers)
 	uint32_t n = 0;
 	vx_buffer_h k, ab;
 	long size;
-	FILE *f;
 	int fd;
 
-	f = fopen(kpath("vxs_hello.elf"), "rb");
-	ASSERT_NE(NULL, f);
-	fseek(f, 0, SEEK_END);
-	size = ftell(f);
-	rewind(f);
-	elf = malloc(size);
-	ASSERT_EQ(size, (long)fread(elf, 1, size, f));
-	fclose(f);
+	elf = kread("vxs_hello.elf", &size);
+	ASSERT_NE(NULL, elf);
 	fd = open(getenv("VORTEX_DEVICE") ?: "/dev/accel/accel0", O_RDWR);
 	ASSERT_LE(0, fd);
 	if (ioctl(fd, DRM_IOCTL_VORTEX_DEBUG_ATTACH, &at)) {
@@ -307,19 +318,13 @@ TEST_F(vxrt, elf_kernel_is_a_code_object_for_debuggers)
 TEST_F(vxrt, vxbin_upload)
 {
 	struct vx_elf_layout l;
-	uint64_t hdr[2], size, filesz;
+	uint64_t hdr[2], filesz;
+	long size;
 	vx_buffer_h k;
 	char *elf, *bin;
-	FILE *f;
 
-	f = fopen(kpath("vxs_vecadd.elf"), "rb");
-	ASSERT_NE(NULL, f);
-	fseek(f, 0, SEEK_END);
-	size = ftell(f);
-	rewind(f);
-	elf = malloc(size);
-	ASSERT_EQ(size, fread(elf, 1, size, f));
-	fclose(f);
+	elf = kread("vxs_vecadd.elf", &size);
+	ASSERT_NE(NULL, elf);
 	ASSERT_EQ(0, vx_elf_parse(elf, size, &l));
 	bin = calloc(1, 16 + l.size);
 	ASSERT_NE(NULL, bin);
