@@ -105,7 +105,6 @@ static void vortex_job_end_locked(struct vortex_device *vdev,
 {
 	lockdep_assert_held(&vdev->job_lock);
 
-	vortex_debug_job_end_locked(vdev, job, error);
 	vdev->active_job = NULL;
 	atomic64_add(ktime_get_ns() - job->start_ns, &job->vfile->engine_ns);
 	/*
@@ -123,6 +122,12 @@ static void vortex_job_end_locked(struct vortex_device *vdev,
 		dma_fence_set_error(job->hw_fence, error);
 	dma_fence_signal_locked(job->hw_fence);
 	job->ended = true;
+	/*
+	 * The debugger hears of the end once the fences have signalled (the
+	 * scheduler's finished fence signals from the hw fence's callback):
+	 * a WAIT after the FINISHED event finds the job done.
+	 */
+	vortex_debug_job_end_locked(vdev, job, error);
 	/* Nothing else frees a fast-lane job: the scheduler never saw it. */
 	if (job->inline_lane && !job->submit_owns)
 		queue_work(system_wq, &job->release_work);
