@@ -2040,6 +2040,7 @@ struct mem_race {
 	uint64_t addr;		/* atomic */
 	bool stop;		/* atomic */
 	uint32_t made;
+	int err;		/* atomic: why the target stopped early, or 0 */
 	uint64_t rng;
 };
 
@@ -2048,13 +2049,16 @@ static void *mem_race_target(void *arg)
 	struct mem_race *r = arg;
 	uint32_t h, i, *map;
 	uint64_t addr;
+	int ret;
 
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
-		if (_vx_bo_create(r->fd, RACE_BYTES, 0, &h, &addr))
+		ret = _vx_bo_create(r->fd, RACE_BYTES, 0, &h, &addr);
+		map = ret ? NULL : vx_bo_map(r->fd, h, NULL);
+		if (!map) {
+			__atomic_store_n(&r->err, ret ?: -errno,
+					 __ATOMIC_RELEASE);
 			break;
-		map = vx_bo_map(r->fd, h, NULL);
-		if (!map)
-			break;
+		}
 		for (i = 0; i < RACE_WORDS; i++)
 			map[i] = TARGET_WORD(i);
 		munmap(map, RACE_BYTES);
@@ -2130,12 +2134,21 @@ TEST_F_TIMEOUT(dbg, mem_races_the_targets_closes, 300)
 	self->sfd = dbg_attach(self->fd);
 	ASSERT_LE(0, self->sfd);
 	ASSERT_EQ(0, pthread_create(&t, NULL, mem_race_target, &r));
+	/*
+	 * The race starts when the target has published its first buffer:
+	 * on a loaded two-vCPU TCG guest that can take longer than the
+	 * 3000 rounds themselves (CI once saw "0 target buffers").
+	 */
+	for (i = 0; i < 20000; i++) {
+		if (__atomic_load_n(&r.addr, __ATOMIC_ACQUIRE) ||
+		    __atomic_load_n(&r.err, __ATOMIC_ACQUIRE))
+			break;
+		usleep(1000);
+	}
+	ASSERT_NE(0, __atomic_load_n(&r.addr, __ATOMIC_ACQUIRE))
+		TH_LOG("the target made no buffer (%d)", r.err);
 	for (i = 0; i < 3000; i++) {
 		addr = __atomic_load_n(&r.addr, __ATOMIC_ACQUIRE);
-		if (!addr) {
-			sched_yield();
-			continue;
-		}
 		ret = dbg_mem(self->sfd, addr, buf, RACE_BYTES, false);
 		if (ret == -ENXIO) {
 			gone++;
