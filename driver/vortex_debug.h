@@ -12,6 +12,7 @@
 #include <drm/drm_print.h>
 
 #include "vortex_accel.h"
+#include "vortex_dmseq.h"
 
 struct drm_device;
 struct drm_file;
@@ -110,6 +111,8 @@ struct vortex_debug {
 	u32 nbps;
 	/** @dump_nb: on &vortex_dump_slot.listeners while attached */
 	struct notifier_block dump_nb;
+	/** @seq: the session for the shared DM sequences (hw/vortex_dmseq.c) */
+	struct vortex_dmseq_session seq;
 };
 
 extern bool vortex_debug_enable;
