@@ -71,21 +71,6 @@ bool vortex_debug_owns(struct vortex_debug *dbg, struct vortex_job *job)
 
 /* ------------------------------------------------------------- events */
 
-static struct drm_vortex_debug_event *
-vortex_debug_append(struct vortex_debug *dbg, u16 type, u64 job)
-{
-	struct drm_vortex_debug_event *ev;
-
-	ev = &dbg->ev[(dbg->ev_head + dbg->ev_count++) % VORTEX_DEBUG_EVENTS];
-	memset(ev, 0, sizeof(*ev));
-	ev->type = type;
-	ev->version = 1;
-	ev->size = sizeof(*ev);
-	ev->seqno = ++dbg->ev_seqno;
-	ev->job = job;
-	return ev;
-}
-
 /**
  * vortex_debug_post() - queue an event
  * @dbg: the session
@@ -94,29 +79,16 @@ vortex_debug_append(struct vortex_debug *dbg, u16 type, u64 job)
  * @data: payload words
  * @n: how many
  *
- * Any context.  The last slot of the queue is kept for an OVERFLOW event:
- * when the others are full, the event is dropped, and the first drop
- * queues an OVERFLOW that later drops count in, for as long as it is the
- * newest event queued.
+ * Any context.  The queue's rules (the last slot kept for an OVERFLOW
+ * event) are vortex_dmseq_event_post()'s.
  */
 void vortex_debug_post(struct vortex_debug *dbg, u16 type, u64 job,
 		       const u32 *data, unsigned int n)
 {
-	struct drm_vortex_debug_event *ev;
 	unsigned long flags;
 
 	spin_lock_irqsave(&dbg->ev_lock, flags);
-	if (dbg->ev_count >= VORTEX_DEBUG_EVENTS - 1) {
-		if (!dbg->ev_dropped++)
-			vortex_debug_append(dbg, DRM_VORTEX_DEBUG_EVENT_OVERFLOW, 0);
-		ev = &dbg->ev[(dbg->ev_head + dbg->ev_count - 1) % VORTEX_DEBUG_EVENTS];
-		ev->data[0] = dbg->ev_dropped;
-	} else {
-		dbg->ev_dropped = 0;
-		ev = vortex_debug_append(dbg, type, job);
-		memcpy(ev->data, data,
-		       min_t(size_t, n, ARRAY_SIZE(ev->data)) * sizeof(u32));
-	}
+	vortex_dmseq_event_post(&dbg->evq, type, job, data, n);
 	spin_unlock_irqrestore(&dbg->ev_lock, flags);
 	wake_up_interruptible(&dbg->ev_wait);
 }
@@ -134,19 +106,16 @@ static ssize_t vortex_debug_read(struct file *f, char __user *buf, size_t len,
 
 	for (;;) {
 		spin_lock_irq(&dbg->ev_lock);
-		if (dbg->ev_count)
+		if (dbg->evq.count)
 			break;
 		spin_unlock_irq(&dbg->ev_lock);
 		if (f->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		ret = wait_event_interruptible(dbg->ev_wait, READ_ONCE(dbg->ev_count));
+		ret = wait_event_interruptible(dbg->ev_wait, READ_ONCE(dbg->evq.count));
 		if (ret)
 			return ret;
 	}
-	while (dbg->ev_count && len - copied >= sizeof(ev)) {
-		ev = dbg->ev[dbg->ev_head];
-		dbg->ev_head = (dbg->ev_head + 1) % VORTEX_DEBUG_EVENTS;
-		dbg->ev_count--;
+	while (len - copied >= sizeof(ev) && vortex_dmseq_event_pop(&dbg->evq, &ev)) {
 		spin_unlock_irq(&dbg->ev_lock);
 		if (copy_to_user(buf + copied, &ev, sizeof(ev)))
 			return copied ?: -EFAULT;
@@ -162,7 +131,7 @@ static __poll_t vortex_debug_poll(struct file *f, poll_table *wait)
 	struct vortex_debug *dbg = f->private_data;
 
 	poll_wait(f, &dbg->ev_wait, wait);
-	return READ_ONCE(dbg->ev_count) ? EPOLLIN | EPOLLRDNORM : 0;
+	return READ_ONCE(dbg->evq.count) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
 /* A published crash dump: a session hears of its target's dumps only. */

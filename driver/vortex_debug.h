@@ -21,9 +21,6 @@ struct vortex_device;
 struct pid;
 struct vortex_job;
 
-/* Events a session queues before it drops (and counts) the newest. */
-#define VORTEX_DEBUG_EVENTS	256
-
 /* What the session's work item has to do (&vortex_debug.pending). */
 #define VORTEX_DEBUG_WORK_HALTED	BIT(0)	/* DEBUG interrupt */
 #define VORTEX_DEBUG_WORK_EXCEPTION	BIT(1)	/* ERROR taken for the debugger */
@@ -63,16 +60,8 @@ struct vortex_debug {
 	spinlock_t ev_lock;
 	/** @ev_wait: read() and poll() wait here */
 	wait_queue_head_t ev_wait;
-	/** @ev: the queue, a ring of @ev_count events from @ev_head */
-	struct drm_vortex_debug_event ev[VORTEX_DEBUG_EVENTS];
-	/** @ev_head: oldest queued event */
-	u32 ev_head;
-	/** @ev_count: events queued */
-	u32 ev_count;
-	/** @ev_dropped: events the newest (OVERFLOW) event counts as dropped */
-	u32 ev_dropped;
-	/** @ev_seqno: seqno of the last event queued */
-	u64 ev_seqno;
+	/** @evq: the event queue (hw/vortex_dmseq_session.c), under @ev_lock */
+	struct vortex_dmseq_events evq;
 
 	/** @work: reads the card after a DEBUG or ERROR interrupt */
 	struct work_struct work;

@@ -17,6 +17,7 @@
 #else
 #include <linux/types.h>
 #include <stdbool.h>
+typedef __u16 u16;
 typedef __u32 u32;
 typedef __u64 u64;
 #ifndef ARRAY_SIZE
@@ -32,6 +33,9 @@ typedef __u64 u64;
 
 /* Registers of a whole warp, per lane: x0-x31, f0-f31, fcsr */
 #define VORTEX_WARP_REGS	65
+
+/* Events a session queues before it drops (and counts) the newest. */
+#define VORTEX_DEBUG_EVENTS	256
 
 /* GPR reads of one warp that share one pass over its lanes (DSCRATCH0-3) */
 #define VORTEX_WARP_GROUP	4
@@ -134,6 +138,25 @@ struct vortex_dmseq_session {
 	void *priv;
 };
 
+/**
+ * struct vortex_dmseq_events - a session's event queue
+ *
+ * The host serialises it (the driver: &vortex_debug.ev_lock) and wakes
+ * its readers.
+ */
+struct vortex_dmseq_events {
+	/** @ev: a ring of @count events from @head */
+	struct drm_vortex_debug_event ev[VORTEX_DEBUG_EVENTS];
+	/** @head: oldest queued event */
+	u32 head;
+	/** @count: events queued */
+	u32 count;
+	/** @dropped: events the newest (OVERFLOW) event counts as dropped */
+	u32 dropped;
+	/** @seqno: seqno of the last event queued */
+	u64 seqno;
+};
+
 /* 32-warp windows that name warps on the card */
 static inline u32 vortex_dmseq_windows(const struct vortex_dmseq *dm)
 {
@@ -219,5 +242,9 @@ int vortex_dmseq_resume(struct vortex_dmseq_session *s, const u32 *mask,
 			bool *resumed);
 void vortex_dmseq_halt_at_start(struct vortex_dmseq_session *s);
 u32 vortex_dmseq_halted(struct vortex_dmseq *dm, u32 data[4]);
+void vortex_dmseq_event_post(struct vortex_dmseq_events *q, u16 type, u64 job,
+			     const u32 *data, unsigned int n);
+bool vortex_dmseq_event_pop(struct vortex_dmseq_events *q,
+			    struct drm_vortex_debug_event *ev);
 
 #endif /* VORTEX_DMSEQ_H */

@@ -7,7 +7,8 @@
  * The session ioctls' Debug Module work (DRM_VORTEX_DEBUG_IOCTL_REGS,
  * _STATUS, _STEP, _WARPS's resume, halt at start, the HALTED event's
  * data), over the registers (vortex_dmseq.c) and the warp sequences
- * (vortex_dmseq_warp.c).  The host has checked the header, copied user
+ * (vortex_dmseq_warp.c), and the session's event queue with its OVERFLOW
+ * rule.  The host has checked the header, copied user
  * memory in, holds its DM lock and knows the target's job is on the card;
  * breakpoints and the card's error and reset come through
  * &struct vortex_dmseq_session_ops.
@@ -363,4 +364,71 @@ u32 vortex_dmseq_halted(struct vortex_dmseq *dm, u32 data[4])
 	data[2] = first;
 	data[3] = vortex_dmseq_read(dm, VX_DM_DPC);
 	return halted;
+}
+
+/* ------------------------------------------------------------ events */
+
+static struct drm_vortex_debug_event *event_append(struct vortex_dmseq_events *q,
+						   u16 type, u64 job)
+{
+	struct drm_vortex_debug_event *ev;
+
+	ev = &q->ev[(q->head + q->count++) % VORTEX_DEBUG_EVENTS];
+	memset(ev, 0, sizeof(*ev));
+	ev->type = type;
+	ev->version = 1;
+	ev->size = sizeof(*ev);
+	ev->seqno = ++q->seqno;
+	ev->job = job;
+	return ev;
+}
+
+/**
+ * vortex_dmseq_event_post() - queue an event
+ * @q: the session's queue
+ * @type: DRM_VORTEX_DEBUG_EVENT_*
+ * @job: the target file's job seqno, or 0
+ * @data: payload words
+ * @n: how many
+ *
+ * The last slot of the queue is kept for an OVERFLOW event: when the
+ * others are full, the event is dropped, and the first drop queues an
+ * OVERFLOW that later drops count in, for as long as it is the newest
+ * event queued.
+ */
+void vortex_dmseq_event_post(struct vortex_dmseq_events *q, u16 type, u64 job,
+			     const u32 *data, unsigned int n)
+{
+	struct drm_vortex_debug_event *ev;
+
+	if (q->count >= VORTEX_DEBUG_EVENTS - 1) {
+		if (!q->dropped++)
+			event_append(q, DRM_VORTEX_DEBUG_EVENT_OVERFLOW, 0);
+		ev = &q->ev[(q->head + q->count - 1) % VORTEX_DEBUG_EVENTS];
+		ev->data[0] = q->dropped;
+		return;
+	}
+	q->dropped = 0;
+	ev = event_append(q, type, job);
+	if (n > ARRAY_SIZE(ev->data))
+		n = ARRAY_SIZE(ev->data);
+	memcpy(ev->data, data, n * sizeof(u32));
+}
+
+/**
+ * vortex_dmseq_event_pop() - the oldest queued event, dequeued
+ * @q: the session's queue
+ * @ev: out: the event
+ *
+ * Return: false if the queue is empty.
+ */
+bool vortex_dmseq_event_pop(struct vortex_dmseq_events *q,
+			    struct drm_vortex_debug_event *ev)
+{
+	if (!q->count)
+		return false;
+	*ev = q->ev[q->head];
+	q->head = (q->head + 1) % VORTEX_DEBUG_EVENTS;
+	q->count--;
+	return true;
 }

@@ -85,6 +85,15 @@ $(O)/guest/selftests/vortex_vxdbg_api_test: $(DBG_TDIR)/test_vxdbg_api.c $(DBG_T
 HOST_TESTS += $(O)/host/userspace/test_vxdbg_api
 GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_api_test
 
+# test_vortex_dmseq: the shared DM sequences (hw/vortex_dmseq*.c) access by
+# access over a recording DM.
+$(O)/host/userspace/test_vortex_dmseq: $(DBG_TDIR)/test_vortex_dmseq.c $(DBG_THDRS) \
+		$(DBG_SEQ_NAMES:%=$(O)/userspace/debug/%.o)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -o $@ $< $(DBG_SEQ_NAMES:%=$(O)/userspace/debug/%.o)
+
+HOST_TESTS += $(O)/host/userspace/test_vortex_dmseq
+
 # test_vx_disasm: the disassembler against llvm-objdump on every device program.
 $(O)/host/userspace/test_vx_disasm: $(DBG_TDIR)/test_vx_disasm.c $(DBG_THDRS) \
 		$(DBG_LIB) | $(US_KERNELS) $(SIM_RV_ELFS)

@@ -334,37 +334,11 @@ void sim_ndmreset(struct vxdbg_sim *s)
 
 /* ------------------------------------------------------------ events */
 
-static struct drm_vortex_debug_event *sim_append(struct sim_session *d, uint16_t type,
-						 uint64_t job)
-{
-	struct drm_vortex_debug_event *ev;
-
-	ev = &d->ev[(d->ev_head + d->ev_count++) % SIM_EVENTS];
-	memset(ev, 0, sizeof(*ev));
-	ev->type = type;
-	ev->version = 1;
-	ev->size = sizeof(*ev);
-	ev->seqno = ++d->ev_seqno;
-	ev->job = job;
-	return ev;
-}
-
-/* vortex_debug_post(): the last slot is kept for OVERFLOW. */
+/* vortex_debug_post() */
 void sim_post(struct sim_session *d, uint16_t type, uint64_t job,
 	      const uint32_t *data, unsigned int n)
 {
-	struct drm_vortex_debug_event *ev;
-
-	if (d->ev_count >= SIM_EVENTS - 1) {
-		if (!d->ev_dropped++)
-			sim_append(d, DRM_VORTEX_DEBUG_EVENT_OVERFLOW, 0);
-		ev = &d->ev[(d->ev_head + d->ev_count - 1) % SIM_EVENTS];
-		ev->data[0] = d->ev_dropped;
-		return;
-	}
-	d->ev_dropped = 0;
-	ev = sim_append(d, type, job);
-	memcpy(ev->data, data, (n < 12 ? n : 12) * sizeof(uint32_t));
+	vortex_dmseq_event_post(&d->evq, type, job, data, n);
 }
 
 /* An exception: frozen for the debugger, or the job fails and the card resets. */
@@ -423,13 +397,13 @@ static uint64_t sim_run(struct vxdbg_sim *s, uint64_t budget, bool stop_on_event
 	while (used < budget) {
 		sim_job_next(s);
 		sim_service(s);		/* a reset-halted start raises DEBUG at once */
-		if (stop_on_event && s->dbg && s->dbg->ev_count)
+		if (stop_on_event && s->dbg && s->dbg->evq.count)
 			break;
 		n = vx_sim_run(s->sim, budget - used < SIM_RUN_CHUNK ?
 				       budget - used : SIM_RUN_CHUNK);
 		used += n;
 		sim_service(s);
-		if (stop_on_event && s->dbg && s->dbg->ev_count)
+		if (stop_on_event && s->dbg && s->dbg->evq.count)
 			break;
 		if (!n && !vx_sim_runnable(s->sim)) {
 			sim_job_next(s);
@@ -471,9 +445,9 @@ int sim_wait_event(struct vxdbg_sim *s, int timeout_ms)
 			  (uint64_t)timeout_ms * VXDBG_SIM_SLOTS_PER_MS;
 
 	sim_service(s);		/* what the card raised since the last run */
-	if (!s->dbg->ev_count && timeout_ms)
+	if (!s->dbg->evq.count && timeout_ms)
 		sim_run(s, budget, true);
-	return s->dbg->ev_count ? 0 : -ETIME;
+	return s->dbg->evq.count ? 0 : -ETIME;
 }
 
 /* ------------------------------------------------------------ attach */

@@ -16,7 +16,6 @@
 #include "vxdbg_sim.h"
 
 #define SIM_JOBS		64	/* queued or remembered */
-#define SIM_EVENTS		256	/* the driver's queue size */
 #define SIM_RING_SIZE		4096
 #define SIM_CODE_OBJECTS	256
 
@@ -45,9 +44,7 @@ struct sim_session {
 	bool frozen;		/* the card stopped on the job's exception */
 	struct sim_bp bps[DRM_VORTEX_DEBUG_MAX_BREAKPOINTS];
 	uint32_t nbps;
-	struct drm_vortex_debug_event ev[SIM_EVENTS];
-	uint32_t ev_head, ev_count, ev_dropped;
-	uint64_t ev_seqno;
+	struct vortex_dmseq_events evq;		/* the driver's queue */
 };
 
 struct vxdbg_sim {

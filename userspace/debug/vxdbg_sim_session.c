@@ -456,9 +456,7 @@ static int sim_event(struct vxdbg_backend *be, struct drm_vortex_debug_event *ev
 
 	if (ret)
 		return ret;
-	*ev = d->ev[d->ev_head];
-	d->ev_head = (d->ev_head + 1) % SIM_EVENTS;
-	d->ev_count--;
+	vortex_dmseq_event_pop(&d->evq, ev);
 	return 0;
 }
 
