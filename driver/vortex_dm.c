@@ -69,6 +69,38 @@ u32 vortex_dm_read(struct vortex_device *vdev, u32 reg)
 }
 
 /**
+ * vortex_dm_write() - write a Debug Module register
+ * @vdev: the device
+ * @reg: the DM register
+ * @val: the value
+ */
+void vortex_dm_write(struct vortex_device *vdev, u32 reg, u32 val)
+{
+	vortex_dmseq_write(&vdev->dm.seq, reg, val);
+}
+
+/**
+ * vortex_dm_select() - select a warp and a thread, keeping the window
+ * @vdev: the device
+ * @warp: the warp
+ * @thread: the thread in it
+ */
+void vortex_dm_select(struct vortex_device *vdev, u32 warp, u32 thread)
+{
+	vortex_dmseq_select(&vdev->dm.seq, warp, thread);
+}
+
+/**
+ * vortex_dm_set_dconfig() - write DCONFIG if it changes
+ * @vdev: the device
+ * @dconfig: the VX_DCONFIG_* bits
+ */
+void vortex_dm_set_dconfig(struct vortex_device *vdev, u32 dconfig)
+{
+	vortex_dmseq_set_dconfig(&vdev->dm.seq, dconfig);
+}
+
+/**
  * vortex_dm_activate() - set DCTRL.dmactive if it is not
  * @vdev: the device
  *

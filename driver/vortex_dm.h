@@ -39,10 +39,14 @@ int vortex_dm_init(struct vortex_device *vdev);
 
 /*
  * The rest need vdev->dm.lock held and the device entered: the driver's
- * names for the shared sequences the debugger and the dump both use
- * (vortex_dmseq_*() on &vortex_dm.seq for the others).
+ * names for the shared sequences the debugger and the dump use
+ * (vortex_dmseq_*() on &vortex_dm.seq for the others; the shadows, e.g.
+ * the DCONFIG last written, are &vortex_dm.seq's too).
  */
 u32 vortex_dm_read(struct vortex_device *vdev, u32 reg);
+void vortex_dm_write(struct vortex_device *vdev, u32 reg, u32 val);
+void vortex_dm_select(struct vortex_device *vdev, u32 warp, u32 thread);
+void vortex_dm_set_dconfig(struct vortex_device *vdev, u32 dconfig);
 int vortex_dm_activate(struct vortex_device *vdev);
 int vortex_dm_request(struct vortex_device *vdev, u32 bits, u32 *dctrl);
 void vortex_dm_set_mask(struct vortex_device *vdev, const u32 *mask);
