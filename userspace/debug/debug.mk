@@ -19,7 +19,7 @@ DBG_HDRS := $(wildcard $(DBG_DIR)/*.h) $(US_HDRS) hw/vortex_regs.h hw/vortex_cau
 	qemu-device/sim/vx_sim.h testlib/vx_asm.h
 
 DBG_LIB := $(O)/userspace/libvortex-debug.a
-DBG_LIB_NAMES := vxdbg vxdbg_state vxdbg_events vxdbg_ioctl vx_disasm vxdbg_cli \
+DBG_LIB_NAMES := vxdbg vxdbg_console vxdbg_state vxdbg_events vxdbg_ioctl vx_disasm vxdbg_cli \
 	vx_lineedit vx_conn vxdbg_tool
 DBG_SIM_LIB := $(O)/userspace/libvortex-debug-sim.a
 DBG_SIM_NAMES := vxdbg_sim vxdbg_sim_session vxdbg_sim_start vxdbg_tool_sim
