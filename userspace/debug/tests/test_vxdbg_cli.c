@@ -528,6 +528,17 @@ TEST(attach_by_pid_ctrl_c_during_continue_halts_the_card)
 TEST_HARNESS_MAIN
 
 #ifndef VXDBG_TEST_SIM
+/* vxs_hello's argument file: one word, the number of tasks. */
+static int write_argfile(const char *path, uint32_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, &n, 4) == 4;
+	return close(fd) || !ok ? -1 : 0;
+}
+
 /*
  * A job in Vortex's launch model (vortex-run PROGRAM.vxbin ARGFILE, issue
  * 24): halted at its first instruction, which is Vortex's STARTUP_ADDR
@@ -548,19 +559,15 @@ TEST(script_halts_a_vortex_model_job_at_startup_addr)
 		"step\n"
 		"print pc\n"
 		"continue\n";
-	static const unsigned char n8[4] = { 8 };
 	char *tail[] = { "--", "/vortex/bin/vortex-run", "-t", "300000",
 			 "/vortex/kernels/vxs_hello.vxbin", "/tmp/vxdbg-n8", NULL };
 	char want[64], *at;
 	unsigned long long args = 0;
-	int status = -1, fd;
+	int status = -1;
 	double secs;
 	char *out;
 
-	fd = open("/tmp/vxdbg-n8", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(4, write(fd, n8, 4));
-	close(fd);
+	ASSERT_EQ(0, write_argfile("/tmp/vxdbg-n8", 8));
 	out = run_vxdbg_on(NULL, vx_script, tail, &status, &secs);
 	ASSERT_NE(NULL, out);
 	show(out);
@@ -635,7 +642,6 @@ out:
  */
 TEST(stop_shows_what_the_kernel_printed_so_far)
 {
-	static const unsigned char n8[4] = { 8 };
 	char *tail[] = { "--", "/vortex/bin/vortex-run", "-t", "300000",
 			 "/vortex/kernels/vxs_hello.vxbin", "/tmp/vxdbg-n8c", NULL };
 	uint32_t bp = elf_symbol("/vortex/kernels/vxs_hello.elf", "vxs_perf_dump");
@@ -658,10 +664,7 @@ TEST(stop_shows_what_the_kernel_printed_so_far)
 	 */
 	snprintf(script, sizeof(script),
 		 "wait\nwait\nbreak 0x%x\ncontinue\ncontinue\ndelete\nquit\n", bp);
-	fd = open("/tmp/vxdbg-n8c", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(4, write(fd, n8, 4));
-	close(fd);
+	ASSERT_EQ(0, write_argfile("/tmp/vxdbg-n8c", 8));
 	out = run_vxdbg_on(NULL, script, tail, &status, &secs);
 	ASSERT_NE(NULL, out);
 	show(out);
