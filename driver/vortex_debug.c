@@ -896,6 +896,8 @@ static const struct vortex_debug_ioctl_desc vortex_debug_ioctls[] = {
 			   vortex_debug_coredump_ioctl),
 	VORTEX_DEBUG_IOCTL(TIMEOUT, struct drm_vortex_debug_timeout,
 			   vortex_debug_timeout_ioctl),
+	VORTEX_DEBUG_IOCTL(CONSOLE, struct drm_vortex_debug_console,
+			   vortex_debug_console_ioctl),
 };
 
 /* The table entry for @cmd, or NULL: type, number and direction must match. */
@@ -1115,6 +1117,7 @@ void vortex_debug_job_start(struct vortex_device *vdev, struct vortex_job *job)
 	}
 	/* An ebreak halts the warp instead of failing the job. */
 	vortex_dmseq_set_dconfig(&vdev->dm.seq, VX_DCONFIG_EBREAKH);
+	vortex_debug_console_follow(dbg, job->vfile);
 
 	if (dbg->halt_at_start) {
 		vortex_dmseq_halt_at_start(&dbg->seq);
@@ -1284,6 +1287,7 @@ static void vortex_debug_free(struct vortex_debug *dbg)
 	/* Left by a detach that found the card gone. */
 	for (i = 0; i < dbg->nbps; i++)
 		vortex_debug_clear_bp(dbg, &dbg->bps[i], false);
+	vortex_debug_console_release(dbg);
 	put_pid(dbg->target);
 	kvfree(dbg);
 }

@@ -102,6 +102,18 @@ struct vortex_debug {
 	struct notifier_block dump_nb;
 	/** @seq: the session for the shared DM sequences (hw/vortex_dmseq.c) */
 	struct vortex_dmseq_session seq;
+	/*
+	 * The target's console (vortex_debug_console.c), under the DM lock:
+	 * @console_file: the file whose job of the target went on last (a
+	 * reference), or NULL; @console_next: the first of its records the
+	 * session has not had; @console_gen: counts changes of @console_file
+	 */
+	/** @console_file: see above */
+	struct vortex_file *console_file;
+	/** @console_next: see above */
+	u64 console_next;
+	/** @console_gen: see above */
+	u64 console_gen;
 };
 
 extern bool vortex_debug_enable;
@@ -118,6 +130,11 @@ void vortex_debug_job_queued_locked(struct vortex_device *vdev,
 				    struct vortex_job *job);
 int vortex_debug_attach_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *file);
+
+/* vortex_debug_console.c */
+void vortex_debug_console_follow(struct vortex_debug *dbg, struct vortex_file *vfile);
+void vortex_debug_console_release(struct vortex_debug *dbg);
+int vortex_debug_console_ioctl(struct vortex_debug *dbg, void *data);
 
 /* vortex_debug_perm.c */
 int vortex_debug_may_access(struct pid *target);

@@ -19,7 +19,7 @@ DBG_HDRS := $(wildcard $(DBG_DIR)/*.h) $(US_HDRS) hw/vortex_regs.h hw/vortex_cau
 	hw/vortex_dmseq.h qemu-device/sim/vx_sim.h testlib/vx_asm.h
 
 DBG_LIB := $(O)/userspace/libvortex-debug.a
-DBG_LIB_NAMES := vxdbg vxdbg_state vxdbg_events vxdbg_ioctl vx_disasm vxdbg_cli \
+DBG_LIB_NAMES := vxdbg vxdbg_console vxdbg_state vxdbg_events vxdbg_ioctl vx_disasm vxdbg_cli \
 	vx_lineedit vx_conn vxdbg_tool
 DBG_SIM_LIB := $(O)/userspace/libvortex-debug-sim.a
 # vortex_dmseq*: the driver's Debug Module sequences (hw/vortex_dmseq*.c),
