@@ -33,9 +33,10 @@
  * of 32 lanes at most (vx_tmc takes a 32-bit mask).  Each lane then
  * stores x0-x31, f0-f31, fcsr (rows 0-64, the layout of
  * &vortex_dump_warp.regs, so a warp's rows are one copy out of the BAR),
- * then its original mask bit source, block index, warp in block and the
- * batch's sequence number (rows 65-70), which tells a warp that ran the
- * stub from the stale rows of an earlier dump.
+ * then DSCRATCH1 (the warp's thread mask in the lanes it had active, 0 in
+ * the others), its block index, warp in block and, last, the batch's
+ * sequence number (rows 65-70), which tells a warp that ran the stub from
+ * the stale rows of an earlier batch or dump.
  *
  * A warp that does not reach the stub's ``ebreak`` (one waiting at a
  * barrier does not run) is halted again and given its PC back, and the
@@ -413,13 +414,15 @@ static u32 stub_batch(struct stub_run *r, u32 from, bool *card_error)
 void vortex_dump_stub_warps(struct vortex_device *vdev, struct vortex_dump *d,
 			    u32 area_va)
 {
+	u64 need = vortex_dump_stub_size(vdev->num_threads, 1, U64_MAX);
 	u32 n, i, dconfig = vdev->dm.dconfig;
 	struct stub_run *r;
 	bool card_error = false;
 
-	if (!d->nwarps || !area_va ||
-	    vortex_read(vdev, VX_REG_STATUS) & VX_STATUS_ERROR ||
-	    vdev->dump_node.size < vortex_dump_stub_size(vdev->num_threads, 1, U64_MAX))
+	/* The window is in the job's space: a translated one. */
+	if (!need || vdev->dump_node.size < need || !d->nwarps || !area_va ||
+	    !(d->launch[VX_LAUNCH_SATP] & VX_SATP_MODE) ||
+	    vortex_read(vdev, VX_REG_STATUS) & VX_STATUS_ERROR)
 		return;
 	r = kzalloc(sizeof(*r), VORTEX_DUMP_GFP);
 	if (r)
