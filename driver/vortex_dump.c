@@ -654,13 +654,13 @@ static void vortex_dump_release(struct drm_device *drm, void *arg)
  */
 int vortex_dump_init(struct vortex_device *vdev)
 {
-	u64 size = vortex_warp_dump_regs_size(vdev->num_threads);
+	u64 size = vortex_warp_dump_regs_size(vdev->num_threads), stub;
 	int ret;
 
 	/* Room for the register stub and up to a MiB of warps (vortex_dump_regs.c). */
-	size = PAGE_ALIGN(max_t(u64, size, vortex_dump_stub_size(vdev->num_threads,
-							   vortex_device_total_warps(vdev),
-							   SZ_1M)));
+	stub = vortex_dump_stub_size(vdev->num_threads, vortex_device_total_warps(vdev),
+				     SZ_1M);
+	size = PAGE_ALIGN(max(size, stub));
 
 	mutex_lock(&vdev->mm_lock);
 	ret = drm_mm_insert_node_in_range(&vdev->mm, &vdev->dump_node, size, PAGE_SIZE,

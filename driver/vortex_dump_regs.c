@@ -38,11 +38,14 @@
  * sequence number (rows 65-70), which tells a warp that ran the stub from
  * the stale rows of an earlier batch or dump.
  *
- * A warp that does not reach the stub's ``ebreak`` (one waiting at a
- * barrier does not run) is halted again and given its PC back, and the
- * caller reads it the injecting way.  If the card stops on an error
- * while the stub runs, the warps that did not finish are not read at all:
- * their x5 and x6 may be the stub's.
+ * A batch runs until every warp of it has halted, or none has for
+ * STUB_IDLE_NS.  A warp still running then is halted again: if its DPC is
+ * still the stub's first instruction it never ran (a warp parked at a
+ * barrier does not), gets its PC back, and the caller reads it the
+ * injecting way; if it stopped part way (the card's simulator shares the
+ * machine), it runs on once more.  A warp that still did not finish, or
+ * any unfinished one when the card stops on an error, is not read at all:
+ * its x5, x6 and mask may be the stub's (``not-captured:`` says so).
  */
 
 #include <linux/delay.h>
@@ -83,8 +86,6 @@
 #define KEEP_TMP	2
 #define KEEP_MASK	1
 
-/* Polling a batch: a microsecond apart at first, then sleeping. */
-#define STUB_SPIN	64
 /* A batch that has not all halted by then is read the injecting way. */
 #define STUB_IDLE_NS	(20 * NSEC_PER_MSEC)	/* no warp halted meanwhile */
 #define STUB_MAX_NS	(200 * NSEC_PER_MSEC)
@@ -279,9 +280,9 @@ static bool stub_all_halted(struct stub_run *r, u32 first_win, u32 last_win,
 static void stub_wait(struct stub_run *r, u32 first_win, u32 last_win)
 {
 	u64 start = ktime_get_ns(), progress = start, now;
-	u32 halted, last = 0, polls;
+	u32 halted, last = 0;
 
-	for (polls = 0; ; polls++) {
+	for (;;) {
 		if (stub_all_halted(r, first_win, last_win, &halted))
 			return;
 		now = ktime_get_ns();
@@ -291,15 +292,13 @@ static void stub_wait(struct stub_run *r, u32 first_win, u32 last_win)
 		}
 		if (now - progress > STUB_IDLE_NS || now - start > STUB_MAX_NS)
 			return;
-		if (polls < STUB_SPIN)
-			udelay(1);
-		else
-			usleep_range(20, 50);
+		usleep_range(10, 20);
 	}
 }
 
 /*
- * Reads back warp @i of the batch from its slot, if it ran the stub.
+ * Reads back @dw from its slot in the batch that starts at global warp
+ * @first, if it ran the stub to its end.
  * Return: true if it did (its state and registers are in @dw).
  */
 static bool stub_collect(struct stub_run *r, struct vortex_dump_warp *dw,
@@ -331,6 +330,30 @@ static bool stub_collect(struct stub_run *r, struct vortex_dump_warp *dw,
 }
 
 /*
+ * Runs the warps in r->mask (its windows @first_win to @last_win) until
+ * they have halted or stopped halting, and halts again those still
+ * running, which it leaves in r->mask.  Return: whether there were any.
+ */
+static bool stub_run_mask(struct stub_run *r, u32 first_win, u32 last_win)
+{
+	struct vortex_device *vdev = r->vdev;
+	u32 win, running = 0;
+
+	vortex_dm_set_mask(vdev, r->mask);
+	if (!vortex_dm_request(vdev, VX_DCTRL_RESUMEREQ, NULL))
+		stub_wait(r, first_win, last_win);
+	for (win = first_win; win <= last_win; win++) {
+		r->mask[win] &= ~vortex_dm_window(vdev, VX_DM_WSTATUS, win);
+		running |= r->mask[win];
+	}
+	if (running) {
+		vortex_dm_set_mask(vdev, r->mask);
+		vortex_dm_request(vdev, VX_DCTRL_HALTREQ, NULL);
+	}
+	return running;
+}
+
+/*
  * One batch: the halted warps of d->warps[@from..] whose slots fit.
  * Return: the index past the batch.
  */
@@ -338,7 +361,7 @@ static u32 stub_batch(struct stub_run *r, u32 from, bool *card_error)
 {
 	struct vortex_device *vdev = r->vdev;
 	struct vortex_dump *d = r->d;
-	u32 first = d->warps[from].st.warp, i, end, first_win, last_win, running;
+	u32 first = d->warps[from].st.warp, i, end, first_win, last_win, again;
 	bool late;
 
 	r->seq = atomic_inc_return(&vortex_dump_stub_seq);
@@ -362,21 +385,28 @@ static u32 stub_batch(struct stub_run *r, u32 from, bool *card_error)
 	}
 	first_win = first / 32;
 	last_win = d->warps[end - 1].st.warp / 32;
-	vortex_dm_set_mask(vdev, r->mask);
-	if (!vortex_dm_request(vdev, VX_DCTRL_RESUMEREQ, NULL))
-		stub_wait(r, first_win, last_win);
+	if (stub_run_mask(r, first_win, last_win)) {
+		/*
+		 * Halted again before the stub's end: those that never
+		 * started (parked at a barrier) are the caller's; the others
+		 * were only slow (the card is shared), and go on.
+		 */
+		for (i = from, again = 0; i < end; i++) {
+			u32 g = d->warps[i].st.warp;
+
+			if (!(r->mask[g / 32] & BIT(g % 32)))
+				continue;
+			vortex_dm_select(vdev, g, 0);
+			if (vortex_dm_read(vdev, VX_DM_DPC) == r->area_va)
+				r->mask[g / 32] &= ~BIT(g % 32);
+			else
+				again++;
+		}
+		if (again)
+			stub_run_mask(r, first_win, last_win);
+	}
 	late = vortex_read(vdev, VX_REG_STATUS) & VX_STATUS_ERROR;
 	*card_error |= late;
-
-	/* Those still running: halted again, and their PC back. */
-	for (i = first_win, running = 0; i <= last_win; i++) {
-		r->mask[i] &= ~vortex_dm_window(vdev, VX_DM_WSTATUS, i);
-		running |= r->mask[i];
-	}
-	if (running) {
-		vortex_dm_set_mask(vdev, r->mask);
-		vortex_dm_request(vdev, VX_DCTRL_HALTREQ, NULL);
-	}
 
 	for (i = from; i < end; i++) {
 		struct vortex_dump_warp *dw = &d->warps[i];
@@ -396,6 +426,13 @@ static u32 stub_batch(struct stub_run *r, u32 from, bool *card_error)
 			continue;
 		}
 		vortex_dm_select(vdev, dw->st.warp, 0);
+		if (vortex_dm_read(vdev, VX_DM_DPC) != r->area_va) {
+			/* Part of the stub ran: x5, x6 and the mask are its. */
+			dw->stored = true;
+			vortex_dump_missing(d, "registers (a warp did not finish the register stub)");
+			continue;
+		}
+		/* Never started: its PC back, and the caller reads it. */
 		vortex_dm_write(vdev, VX_DM_DPC, dw->st.pc);
 	}
 	return end;

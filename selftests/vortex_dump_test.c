@@ -1325,6 +1325,62 @@ TEST_F_TIMEOUT(dump, full_card_hang_dump_has_every_register_in_few_dm_accesses, 
 }
 
 /*
+ * Warp 0 of a two-warp block waits at a barrier warp 1 never reaches;
+ * warp 1 loops.  A warp parked at a barrier does not run, so it cannot
+ * run the dump's register stub (driver/vortex_dump_regs.c): it is halted
+ * again, given its PC back and read the injecting way, while warp 1 stores
+ * its own.  Both warps' registers are exact, and their PCs are where they
+ * stopped (the parked warp's is past its bar, as the card keeps it).
+ */
+TEST_F_TIMEOUT(dump, warp_parked_at_a_barrier_is_read_too, 60)
+{
+	static const uint32_t prog[] = {
+		CSRR(T0, VX_CSR_WARP_IN_BLOCK),
+		CSRR(T1, VX_CSR_MHARTID),
+		SLLI(T2, T1, 4),
+		ADDI(A1, X0, 0),		/* barrier 0 ... */
+		ADDI(A2, X0, 2),		/* ... of both warps */
+		BNE(T0, X0, 8),
+		RV_R(0, A2, A1, VX_F3_BAR, 0, VX_OPCODE_CUSTOM0),
+		JSELF,				/* +28 */
+	};
+	uint64_t warps;
+	uint32_t lane, g, x[32], i, n = 0;
+	const char *w, *l, *v;
+	char pat[32];
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &warps));
+	if (warps < 2)
+		SKIP(return, "one warp per core: no barrier to wait at");
+	self->sub.block[0] = 2 * self->threads;
+	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog, sizeof(prog)));
+	ASSERT_NE(NULL, self->text);
+	EXPECT_EQ(NULL, field(self->text, "not-captured"));
+	w = strstr(self->text, "\nwarps:\n");
+	for (w = w ? strstr(w, "\n  - id: ") : NULL; w; w = strstr(w + 1, "\n  - id: ")) {
+		g = num(w + 1, "id");
+		n++;
+		EXPECT_EQ(self->code_addr + 28, num(w, "pc")) TH_LOG("warp %u", g);
+		for (lane = 0; lane < self->threads; lane++) {
+			snprintf(pat, sizeof(pat), "- lane: %u\n", lane);
+			l = strstr(w, pat);
+			ASSERT_NE(NULL, l) TH_LOG("warp %u lane %u missing", g, lane);
+			v = field(l, "x");
+			ASSERT_NE(NULL, v);
+			for (i = 0, v++; i < 32; i++, v += 2)
+				x[i] = strtoul(v, (char **)&v, 0);
+			EXPECT_EQ(g * self->threads + lane, x[T1]) TH_LOG("warp %u lane %u", g, lane);
+			EXPECT_EQ((g * self->threads + lane) << 4, x[T2]);
+			EXPECT_EQ(2, x[A2]);
+			EXPECT_GE(1, x[T0]);
+		}
+	}
+	EXPECT_EQ(2, n);
+	TH_LOG("%lld DM accesses, frozen %lld us", last_dump_num("dm_accesses"),
+	       last_dump_num("frozen_ns") / 1000);
+}
+
+/*
  * What the job printed before it faulted is in its dump: each hardware
  * thread's text (docs/driver.md, "The kernels' console"), whichever core
  * the block landed on.
