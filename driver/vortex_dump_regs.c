@@ -252,7 +252,6 @@ struct stub_run {
 	u32 per_batch;
 	u32 seq;
 	u32 *mask;	/* the batch, a window per word */
-	u32 *pc;	/* each warp's DPC, by index in d->warps */
 	u32 extra[STUB_EXTRA][32];
 	u32 code[STUB_MAX_INSNS];
 };
@@ -276,13 +275,18 @@ static bool stub_all_halted(struct stub_run *r, u32 first_win, u32 last_win,
 	return all;
 }
 
-/* Waits until the batch has halted, or has stopped halting. */
+/*
+ * Waits until the batch has halted, or has stopped halting.  Asleep, so
+ * the card's simulator can have the CPU; the naps grow from 10 us to a
+ * millisecond, so a slow batch costs few polls (each one a DM access per
+ * window).
+ */
 static void stub_wait(struct stub_run *r, u32 first_win, u32 last_win)
 {
 	u64 start = ktime_get_ns(), progress = start, now;
-	u32 halted, last = 0;
+	u32 halted, last = 0, nap = 10;
 
-	for (;;) {
+	for (;; nap = min(2 * nap, 1000u)) {
 		if (stub_all_halted(r, first_win, last_win, &halted))
 			return;
 		now = ktime_get_ns();
@@ -292,7 +296,7 @@ static void stub_wait(struct stub_run *r, u32 first_win, u32 last_win)
 		}
 		if (now - progress > STUB_IDLE_NS || now - start > STUB_MAX_NS)
 			return;
-		usleep_range(10, 20);
+		usleep_range(nap, 2 * nap);
 	}
 }
 
@@ -315,17 +319,16 @@ static bool stub_collect(struct stub_run *r, struct vortex_dump_warp *dw,
 	for (lane = 0; lane < threads; lane++)
 		if (r->extra[ROW_SEQ - VORTEX_WARP_REGS][lane] != r->seq)
 			return false;
-	dw->regs = kvmalloc_array(VORTEX_WARP_REGS * threads, sizeof(u32),
-				  VORTEX_DUMP_GFP);
-	if (!dw->regs)
-		return true;	/* ran, but cannot be kept: "registers" */
-	memcpy_fromio(dw->regs, slot, VORTEX_WARP_REGS * row_bytes);
 	dw->st.thread_mask[0] = 0;
 	for (lane = 0; lane < threads; lane++)
 		dw->st.thread_mask[0] |= r->extra[ROW_MASK - VORTEX_WARP_REGS][lane];
 	for (row = 0; row < 3; row++)
 		dw->st.block_idx[row] = r->extra[ROW_BLOCK + row - VORTEX_WARP_REGS][0];
 	dw->st.warp_in_block = r->extra[ROW_WIB - VORTEX_WARP_REGS][0];
+	dw->regs = kvmalloc_array(VORTEX_WARP_REGS * threads, sizeof(u32),
+				  VORTEX_DUMP_GFP);
+	if (dw->regs)	/* else the caller says "registers" */
+		memcpy_fromio(dw->regs, slot, VORTEX_WARP_REGS * row_bytes);
 	return true;
 }
 
@@ -429,7 +432,7 @@ static u32 stub_batch(struct stub_run *r, u32 from, bool *card_error)
 		if (vortex_dm_read(vdev, VX_DM_DPC) != r->area_va) {
 			/* Part of the stub ran: x5, x6 and the mask are its. */
 			dw->stored = true;
-			vortex_dump_missing(d, "registers (a warp did not finish the register stub)");
+			vortex_dump_missing(d, "registers (a warp stopped in the register stub)");
 			continue;
 		}
 		/* Never started: its PC back, and the caller reads it. */

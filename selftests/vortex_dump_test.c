@@ -1316,12 +1316,14 @@ TEST_F_TIMEOUT(dump, full_card_hang_dump_has_every_register_in_few_dm_accesses, 
 	EXPECT_EQ(clusters * cores * warps, nwarps);
 	/*
 	 * Per warp: its selection, DCTRL (the halt cause), DPC read and
-	 * written; the rest is the capture's own (the DM's registers, the
-	 * windows, halting and resuming).
+	 * written (reading it through DSCRATCH cost some 270); the rest is
+	 * the capture's own (the DM's registers, the windows, halting and
+	 * resuming, and polling the batch, whose count depends on how soon
+	 * the card's simulator gets the CPU: the constant).
 	 */
 	accesses = last_dump_num("dm_accesses");
 	TH_LOG("%u warps: %lld DM accesses", nwarps, accesses);
-	EXPECT_GE(64 + 8 * (long long)nwarps, accesses);
+	EXPECT_GE(256 + 32 * (long long)nwarps, accesses);
 }
 
 /*
