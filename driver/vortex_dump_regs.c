@@ -23,7 +23,9 @@
  * global warp array"; DCONFIG.ebreakh "Enable ebreak halt"; and "DSCRATCH
  * register is exposed to core as a per-thread CSR register", which is how
  * the stub keeps the two registers it borrows.  Vortex's own debugger
- * writes DPC the same way (saursin/vxdebug, src/backend.cpp, write_pc()).
+ * writes DPC the same way (saursin/vxdebug e5d7b7c, src/backend.cpp:538,
+ * Backend::set_warp_pc()), and reads registers one injection and one
+ * DSCRATCH read at a time (read_gpr(), src/backend.cpp:721).
  *
  * The stub runs with the warp's thread mask, so it first stores the
  * lanes the mask leaves out: the active lanes keep x5 and x6 in
