@@ -457,7 +457,7 @@ void vortex_dump_stub_warps(struct vortex_device *vdev, struct vortex_dump *d,
 			    u32 area_va)
 {
 	u64 need = vortex_dump_stub_size(vdev->num_threads, 1, U64_MAX);
-	u32 n, i, dconfig = vdev->dm.dconfig;
+	u32 n, i, dconfig = vdev->dm.seq.dconfig;
 	struct stub_run *r;
 	bool card_error = false;
 
