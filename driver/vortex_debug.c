@@ -379,6 +379,7 @@ static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void *data)
 		return PTR_ERR(ops);
 
 	mutex_lock(&vdev->dm.lock);
+	vortex_dmseq_forget_step(&dbg->seq);	/* the client may resume or step */
 	vortex_dmseq_raw_begin(&vdev->dm.seq);
 	for (i = 0; i < args->count; i++) {
 		op = &ops[i];
@@ -455,6 +456,7 @@ static int vortex_debug_warps_ioctl(struct vortex_debug *dbg, void *data)
 		goto out_unlock;
 
 	if (args.op == DRM_VORTEX_DEBUG_WARPS_HALT) {
+		vortex_dmseq_forget_step(&dbg->seq);
 		vortex_dm_set_mask(vdev, mask);
 		ret = vortex_dm_request(vdev, VX_DCTRL_HALTREQ, NULL);
 		goto out_unlock;
@@ -1004,7 +1006,7 @@ static void vortex_debug_work(struct work_struct *work)
 		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, job, data, 9);
 	}
 	if (pending & VORTEX_DEBUG_WORK_HALTED &&
-	    vortex_dmseq_halted(&vdev->dm.seq, data))
+	    vortex_dmseq_halted_news(&dbg->seq, data))
 		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_HALTED, job, data, 4);
 	mutex_unlock(&vdev->dm.lock);
 	drm_dev_exit(idx);
@@ -1118,6 +1120,7 @@ void vortex_debug_job_start(struct vortex_device *vdev, struct vortex_job *job)
 	/* An ebreak halts the warp instead of failing the job. */
 	vortex_dmseq_set_dconfig(&vdev->dm.seq, VX_DCONFIG_EBREAKH);
 	vortex_debug_console_follow(dbg, job->vfile);
+	vortex_dmseq_forget_step(&dbg->seq);	/* a new job: every halt is news */
 
 	if (dbg->halt_at_start) {
 		vortex_dmseq_halt_at_start(&dbg->seq);

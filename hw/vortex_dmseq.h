@@ -136,6 +136,17 @@ struct vortex_dmseq_session {
 	const struct vortex_dmseq_session_ops *ops;
 	/** @priv: the host's, passed to @ops */
 	void *priv;
+	/**
+	 * @stepped: the warps halted as the last STEP left them, which no
+	 * HALTED event reports again (vortex_dmseq_halted_news()): true until
+	 * warps resume, halt on request or are reset; @stepped_halted and
+	 * @stepped_first are how many and the lowest
+	 */
+	bool stepped;
+	/** @stepped_halted: see @stepped */
+	u32 stepped_halted;
+	/** @stepped_first: see @stepped */
+	u32 stepped_first;
 };
 
 /**
@@ -242,6 +253,8 @@ int vortex_dmseq_resume(struct vortex_dmseq_session *s, const u32 *mask,
 			bool *resumed);
 void vortex_dmseq_halt_at_start(struct vortex_dmseq_session *s);
 u32 vortex_dmseq_halted(struct vortex_dmseq *dm, u32 data[4]);
+u32 vortex_dmseq_halted_news(struct vortex_dmseq_session *s, u32 data[4]);
+void vortex_dmseq_forget_step(struct vortex_dmseq_session *s);
 void vortex_dmseq_event_post(struct vortex_dmseq_events *q, u16 type, u64 job,
 			     const u32 *data, unsigned int n);
 bool vortex_dmseq_event_pop(struct vortex_dmseq_events *q,

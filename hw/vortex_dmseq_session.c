@@ -263,6 +263,7 @@ int vortex_dmseq_resume(struct vortex_dmseq_session *s, const u32 *mask,
 	int ret;
 
 	*resumed = false;
+	vortex_dmseq_forget_step(s);
 	ret = vortex_dmseq_step_off_breakpoints(s, mask);
 	if (ret || s->ops->card_failed(s->priv))
 		return ret;
@@ -288,7 +289,7 @@ int vortex_dmseq_step(struct vortex_dmseq_session *s,
 		      struct drm_vortex_debug_step *args)
 {
 	struct vortex_dmseq *dm = s->dm;
-	u32 warp = args->warp;
+	u32 warp = args->warp, data[4];
 	int ret;
 
 	ret = vortex_dmseq_warp_check(dm, warp, true);
@@ -318,6 +319,16 @@ int vortex_dmseq_step(struct vortex_dmseq_session *s,
 		if (s->ops->find_bp(s->priv, args->pc))
 			args->state |= DRM_VORTEX_DEBUG_WARP_ON_BREAKPOINT;
 	}
+	/*
+	 * Each step halted the warp and interrupted: news to nobody, STEP
+	 * answers for it (as CUDA's cudbgSingleStepWarp() does).  An
+	 * interrupt the host serves after STEP returned must not describe the
+	 * card as it stands now (the stepped warp faulted, say) as if warps
+	 * had just halted.
+	 */
+	s->stepped_halted = vortex_dmseq_halted(dm, data);
+	s->stepped_first = s->stepped_halted ? data[2] : NO_WARP;
+	s->stepped = true;
 	return ret;
 }
 
@@ -331,6 +342,7 @@ int vortex_dmseq_step(struct vortex_dmseq_session *s,
  */
 void vortex_dmseq_halt_at_start(struct vortex_dmseq_session *s)
 {
+	vortex_dmseq_forget_step(s);
 	vortex_dmseq_set_mask_all(s->dm, true);
 	vortex_dmseq_request(s->dm, VX_DCTRL_RESETHALTREQ, NULL);
 	s->ops->card_reset(s->priv);
@@ -364,6 +376,39 @@ u32 vortex_dmseq_halted(struct vortex_dmseq *dm, u32 data[4])
 	data[2] = first;
 	data[3] = vortex_dmseq_read(dm, VX_DM_DPC);
 	return halted;
+}
+
+/**
+ * vortex_dmseq_halted_news() - the data of a HALTED event, if one is due
+ * @s: the session
+ * @data: as vortex_dmseq_halted()'s
+ *
+ * A DEBUG interrupt says warps halted, not which: the event reports the
+ * card as it stands.  What the last STEP left halted, unchanged since, is
+ * no news (&vortex_dmseq_session.stepped).
+ *
+ * Return: the number of halted warps, or 0 when no event is due.
+ */
+u32 vortex_dmseq_halted_news(struct vortex_dmseq_session *s, u32 data[4])
+{
+	u32 halted = vortex_dmseq_halted(s->dm, data);
+
+	if (s->stepped && halted == s->stepped_halted &&
+	    (!halted || data[2] == s->stepped_first))
+		return 0;
+	s->stepped = false;
+	return halted;
+}
+
+/**
+ * vortex_dmseq_forget_step() - warps resume, halt on request or reset
+ * @s: the session
+ *
+ * From now on a HALTED event reports whatever stands halted.
+ */
+void vortex_dmseq_forget_step(struct vortex_dmseq_session *s)
+{
+	s->stepped = false;
 }
 
 /* ------------------------------------------------------------ events */

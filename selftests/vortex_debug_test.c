@@ -997,6 +997,30 @@ TEST_F_TIMEOUT(dbg, step_count_stops_at_breakpoint, 60)
 			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
 }
 
+/*
+ * A step's own halts are no HALTED events: STEP answers for them (as
+ * CUDA's cudbgSingleStepWarp() does, synchronously).  The 7.3 guest once
+ * showed why: an event raised by a step and read after it described the
+ * card mid-step ("3 warps halted (halt at start)" while the stepped warp
+ * had faulted), and vxdbg printed it as a new stop.  Before the fix every
+ * STEP was followed by a HALTED event.
+ */
+TEST_F_TIMEOUT(dbg, step_posts_no_halted_event_of_its_own, 60)
+{
+	struct drm_vortex_debug_event ev = { 0 };
+	struct drm_vortex_debug_step s;
+
+	ATTACH_SUBMIT_HALTED();
+	vx_cmd(dbg_step(self->sfd, self->warp, 1, &s));
+	vx_cmd(dbg_step(self->sfd, self->warp, 3, &s));
+	EXPECT_EQ(3, s.done);
+	EXPECT_EQ(self->code_addr + 16, s.pc);
+	EXPECT_EQ(-ETIME, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, 1000, &ev))
+		TH_LOG("HALTED event: cause %u, %u warps, first %u at 0x%x",
+		       ev.data[0], ev.data[1], ev.data[2], ev.data[3]);
+	EXPECT_EQ(0, resume_and_wait(_metadata, self));
+}
+
 /* -------------------------------------------------------- halt at start */
 
 TEST_F_TIMEOUT(dbg, halt_at_start_every_warp_at_entry, 120)

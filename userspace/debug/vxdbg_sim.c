@@ -264,6 +264,7 @@ static void sim_debug_job_start(struct vxdbg_sim *s, struct sim_job *j)
 
 	if (!d)
 		return;
+	vortex_dmseq_forget_step(&d->seq);	/* a new job: every halt is news */
 	if (d->halt_at_start) {
 		vortex_dmseq_halt_at_start(&d->seq);
 		d->halt_at_start = false;
@@ -369,7 +370,7 @@ static void sim_irq_debug(struct vxdbg_sim *s)
 {
 	uint32_t data[4];
 
-	if (vortex_dmseq_halted(&s->dm, data))
+	if (s->dbg && vortex_dmseq_halted_news(&s->dbg->seq, data))
 		sim_post(s->dbg, DRM_VORTEX_DEBUG_EVENT_HALTED, sim_active_seqno(s), data, 4);
 }
 

@@ -145,6 +145,7 @@ static int sim_dm(struct vxdbg_backend *be, struct drm_vortex_debug_dm *a)
 		return -E2BIG;
 	if (bad_ptr(a->ops))
 		return -EFAULT;
+	vortex_dmseq_forget_step(&to_session(be)->seq);	/* the client may resume or step */
 	vortex_dmseq_raw_begin(&s->dm);
 	for (uint32_t i = 0; i < a->count && !ret; i++) {
 		if (ops[i].pad || ops[i].flags & ~DRM_VORTEX_DEBUG_DM_WRITE)
@@ -193,6 +194,7 @@ static int sim_warps(struct vxdbg_backend *be, struct drm_vortex_debug_warps *a)
 	if (!on_card(d))
 		return -ESRCH;
 	if (a->op == DRM_VORTEX_DEBUG_WARPS_HALT) {
+		vortex_dmseq_forget_step(&d->seq);
 		vortex_dmseq_set_mask(&s->dm, mask);
 		return vortex_dmseq_request(&s->dm, VX_DCTRL_HALTREQ, NULL);
 	}
