@@ -933,7 +933,16 @@ TEST_F_TIMEOUT(rel, queued_jobs_charged_to_memory_cgroup, 300)
 	for (i = 1; i < MANY_BOS; i++)
 		bos[i] = a->bos[1];
 
+	/*
+	 * The first job waits in run_job at the run gate, which starts no
+	 * timeout (a job spinning on the card would: on the debug kernel
+	 * the 128 SUBMITs outlast its 2 s and the queue drained).
+	 */
+	a->cells_map[0].go = 1;
+	gate_name = "run_gate";
+	ASSERT_TRUE(gate_write("arm"));
 	vx_cmd(client_spin(a, 0, NULL));
+	ASSERT_TRUE(vx_poll(gate_is("waiting"), 10000)) TH_LOG("run_job did not take the job");
 	a->cells_map[1].go = 1;
 	a->sub.bos = (uintptr_t)bos;
 	a->sub.bo_count = MANY_BOS;
@@ -947,7 +956,7 @@ TEST_F_TIMEOUT(rel, queued_jobs_charged_to_memory_cgroup, 300)
 		TH_LOG("cgroup grew by %lld bytes for %lld bytes of queued jobs",
 		       after - before, expect);
 
-	vx_let_go(&a->cells_map[0]);
+	ASSERT_TRUE(gate_write("open"));
 	vx_cmd(_vx_wait(a->fd, last, 120 * SEC, &status));
 	EXPECT_EQ(0, status);
 	free(bos);
