@@ -56,6 +56,8 @@
  * exiting on divergence), keeping registers in ymm across a block,
  * loads/stores through the MMU fast path, FP, a scalar path for 1-4 lanes.
  */
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -67,12 +69,60 @@
 #define VX_JIT_MAX_INSNS    64
 #define VX_JIT_MAX_TAIL     16
 #define VX_JIT_TABLE        4096            /* entries, power of two */
-#define VX_JIT_ARENA        (4u << 20)      /* bytes of host code */
-/* Worst case per instruction: 7 VEX instructions of <= 10 bytes. */
-#define VX_JIT_INSN_BYTES   80
+#define VX_JIT_ARENA        (16u << 20)     /* bytes of host code */
+/* Worst case per instruction and 8-lane chunk, and per instruction. */
+#define VX_JIT_CHUNK_BYTES  48
+#define VX_JIT_INSN_BYTES   96
 
-typedef void (*vx_jit_fn)(uint32_t *x, const uint32_t *mask,
-                          const uint32_t *consts);
+/*
+ * What translated code works on: the executor fills it before a block
+ * runs, the code reads it through rbp and writes the exit into pc/idx.
+ * The offsets are part of the emitted code (static asserts below).
+ */
+struct vx_jit_ctx {
+    uint32_t *x;                /*  0: the warp's registers (rbx) */
+    const uint32_t *xl;         /*  8: x + the highest active lane */
+    struct vx_sim *sim;         /* 16 */
+    struct vx_warp *w;          /* 24 */
+    uint64_t left;              /* 32: slots left (self-loops) */
+    uint64_t done;              /* 40: instructions of finished loop turns */
+    uint32_t pc;                /* 48: status 0: the next PC */
+    uint32_t idx;               /* 52: instructions run since the last turn */
+    uint32_t full;              /* 56: every lane active */
+    uint32_t lane0;             /* 60: the lowest active lane */
+    uint32_t mask[VX_TMASK_WORDS * 32] __attribute__((aligned(32)));  /* 64 */
+};
+
+_Static_assert(offsetof(struct vx_jit_ctx, xl) == 8, "ctx layout");
+_Static_assert(offsetof(struct vx_jit_ctx, left) == 32, "ctx layout");
+_Static_assert(offsetof(struct vx_jit_ctx, done) == 40, "ctx layout");
+_Static_assert(offsetof(struct vx_jit_ctx, pc) == 48, "ctx layout");
+_Static_assert(offsetof(struct vx_jit_ctx, idx) == 52, "ctx layout");
+_Static_assert(offsetof(struct vx_jit_ctx, mask) == 64, "ctx layout");
+
+#define CTX_XL      8
+#define CTX_LEFT    32
+#define CTX_DONE    40
+#define CTX_PC      48
+#define CTX_IDX     52
+#define CTX_MASK    64
+
+/* Exit status of a block's function (eax). */
+enum {
+    JIT_END = 0,        /* ran to its end: the PC is ctx.pc */
+    JIT_BEFORE = 1,     /* stopped before instruction idx (the interpreter's) */
+    JIT_AFTER = 2,      /* a store wrote code: stopped after instruction idx - 1 */
+};
+
+/* A load or store, for jit_mem(); the code passes its address. */
+struct jit_mem_op {
+    uint32_t rd, rs1, rs2;      /* register file indexes: reg * threads */
+    uint32_t imm;
+    uint32_t pc;                /* its memo slot is the burst executor's */
+    uint8_t store, size, sign, fp, rd0;
+};
+
+typedef uint32_t (*vx_jit_fn)(struct vx_jit_ctx *c);
 
 struct vx_jit_block {
     uint32_t pc;                /* tag: PC ... */
@@ -82,16 +132,18 @@ struct vx_jit_block {
     uint32_t tail;              /* untranslatable ones after them */
     uint32_t gen;               /* arena generation the functions are of */
     vx_jit_fn fn_masked, fn_full;
-    const uint32_t *consts;
     uint32_t words[VX_JIT_MAX_INSNS];
 };
 
 struct vx_jit {
+    struct vx_jit_ctx ctx;      /* first: the struct is 64-byte aligned */
     uint8_t *arena;
     size_t used;
     uint32_t gen;               /* bumped by every flush */
     uint32_t threads;
-    uint32_t *mask;             /* threads lane masks (0 / ~0) */
+    struct vx_tmask ctx_mask;   /* the mask ctx.mask holds */
+    uint8_t *codemap;           /* VRAM pages holding translated code */
+    uint64_t codemap_pages;
     struct vx_jit_stats stats;
     struct vx_jit_block table[VX_JIT_TABLE];
 };
@@ -102,8 +154,9 @@ struct em {
     uint8_t *p;
 };
 
-enum { YA = 0, YB = 1, YT = 2, YM = 7 };        /* ymm roles */
-enum { RDX = 2, RSI = 6, RDI = 7 };             /* base registers */
+/* ymm roles: result, operand, old rd, 31, sign bit, immediate, mask */
+enum { YA = 0, YB = 1, YT = 2, Y31 = 3, YS = 4, YI = 5, YM = 7 };
+enum { RCX = 1, RBX = 3, RBP = 5 };             /* base registers */
 
 static inline void b1(struct em *e, uint8_t v)
 {
@@ -116,6 +169,18 @@ static inline void d32(struct em *e, uint32_t v)
     e->p += 4;
 }
 
+static inline void d64(struct em *e, uint64_t v)
+{
+    memcpy(e->p, &v, 8);
+    e->p += 8;
+}
+
+static void bytes(struct em *e, const char *s, size_t n)
+{
+    memcpy(e->p, s, n);
+    e->p += n;
+}
+
 /* 3-byte VEX, 256-bit, registers 0..7 only (R, X, B clear). */
 static void vex(struct em *e, int map, int pp, int vvvv, uint8_t op)
 {
@@ -125,6 +190,7 @@ static void vex(struct em *e, int map, int pp, int vvvv, uint8_t op)
     b1(e, op);
 }
 
+/* [base + disp32]; base is never rsp (no SIB) */
 static void modrm_mem(struct em *e, int reg, int base, uint32_t disp)
 {
     b1(e, (uint8_t)(0x80 | (reg << 3) | base));
@@ -148,12 +214,6 @@ static void st(struct em *e, int y, int base, uint32_t disp)
     modrm_mem(e, y, base, disp);
 }
 
-static void bcast(struct em *e, int y, uint32_t disp)
-{
-    vex(e, 2, 1, 0, 0x58);                      /* vpbroadcastd ymm, m32 */
-    modrm_mem(e, y, RDX, disp);
-}
-
 /* dst = op(src1, src2): map 1 or 2, 66 prefix. */
 static void op3(struct em *e, int map, uint8_t op, int dst, int s1, int s2)
 {
@@ -169,59 +229,104 @@ static void shift_imm(struct em *e, int ext, int dst, int src, uint8_t n)
     b1(e, n);
 }
 
+static void rel32_to(struct em *e, const uint8_t *target)
+{
+    d32(e, (uint32_t)(int32_t)(target - (e->p + 4)));
+}
+
 /* ------------------------------------------------------- translation */
+
+static uint32_t jit_mem(struct vx_jit_ctx *c, const struct jit_mem_op *m);
+
+#define POOL_MAX    (4 * VX_JIT_MAX_INSNS + 4)
 
 struct xl {
     struct em e;
-    uint32_t *pool;             /* constants, written after the code */
+    uint32_t pool[POOL_MAX];    /* constants, written after the code */
     uint32_t npool;
+    uint8_t *fix[POOL_MAX];     /* RIP-relative disp32s to patch */
+    uint32_t fixidx[POOL_MAX];
+    uint32_t nfix;
     uint32_t T;
     bool masked;
+    const uint8_t *epi;         /* the function's return */
+    const uint8_t *body;        /* its first instruction (self-loops) */
+    const struct jit_mem_op *mops;
+    uint32_t nmop;
 };
 
 static uint32_t pool_add(struct xl *x, uint32_t v)
 {
     for (uint32_t i = 0; i < x->npool; i++) {
         if (x->pool[i] == v) {
-            return i * 4;
+            return i;
         }
     }
     x->pool[x->npool] = v;
-    return x->npool++ * 4;
+    return x->npool++;
 }
 
-static uint32_t xoff(const struct xl *x, uint32_t reg)
+/* vpbroadcastd ymm, [rip + constant v] */
+static void bcast(struct xl *x, int y, uint32_t v)
 {
-    return reg * x->T * 4;
+    struct em *e = &x->e;
+
+    vex(e, 2, 1, 0, 0x58);
+    b1(e, (uint8_t)(0x05 | (y << 3)));
+    x->fix[x->nfix] = e->p;
+    x->fixidx[x->nfix++] = pool_add(x, v);
+    d32(e, 0);
 }
 
-/* Whether @insn at a block is one the translator runs (see the DOC). */
-static bool translatable(uint32_t insn)
+static uint32_t xoff(const struct xl *x, uint32_t reg, uint32_t chunk)
+{
+    return reg * x->T * 4 + chunk * 32;
+}
+
+enum kind { K_NONE, K_ALU, K_MEM, K_END };
+
+/* What the translator makes of @insn at @pc (see the DOC). */
+static enum kind classify(uint32_t insn, uint32_t pc)
 {
     uint32_t f3 = F3(insn), f7 = F7(insn);
 
     switch (insn & 0x7f) {
     case 0x37:
     case 0x17:
-        return true;
+        return K_ALU;
     case 0x13:
         if (f3 == 1) {
-            return f7 == 0;
+            return f7 == 0 ? K_ALU : K_NONE;
         }
         if (f3 == 5) {
-            return f7 == 0 || f7 == 0x20;
+            return f7 == 0 || f7 == 0x20 ? K_ALU : K_NONE;
         }
-        return true;
+        return K_ALU;
     case 0x33:
         if (f7 == 0) {
-            return true;
+            return K_ALU;
         }
         if (f7 == 0x20) {
-            return f3 == 0 || f3 == 5;
+            return f3 == 0 || f3 == 5 ? K_ALU : K_NONE;
         }
-        return f7 == 1 && f3 == 0;              /* mul */
+        return f7 == 1 && f3 == 0 ? K_ALU : K_NONE;     /* mul */
+    case 0x03:
+        return f3 == 3 || f3 > 5 ? K_NONE : K_MEM;
+    case 0x23:
+        return f3 > 2 ? K_NONE : K_MEM;
+    case 0x07:
+    case 0x27:
+        return f3 == 2 ? K_MEM : K_NONE;
+    case 0x63:
+        /* a misaligned target faults on the jump: the interpreter's */
+        return f3 == 2 || f3 == 3 || ((pc + imm_b(insn)) & 3) ? K_NONE
+                                                             : K_END;
+    case 0x6f:
+        return (pc + imm_j(insn)) & 3 ? K_NONE : K_END;
+    case 0x67:
+        return f3 == 0 ? K_END : K_NONE;
     }
-    return false;
+    return K_NONE;
 }
 
 /*
@@ -242,98 +347,406 @@ static bool ends_tail(uint32_t insn)
     return false;
 }
 
-/* Host code for one translatable @insn at @pc into ymm YA, then rd. */
-static void emit_insn(struct xl *x, uint32_t insn, uint32_t pc)
+/* YA -> rd of chunk @c, blended with the mask where lanes are inactive */
+static void put_rd(struct xl *x, uint32_t rd, uint32_t c)
+{
+    struct em *e = &x->e;
+
+    if (x->masked) {
+        ld(e, YM, RBP, CTX_MASK + 32 * c);
+        ld(e, YT, RBX, xoff(x, rd, c));
+        vex(e, 3, 1, YT, 0x4c);                 /* vpblendvb */
+        modrm_rr(e, YA, YA);
+        b1(e, YM << 4);
+    }
+    st(e, YA, RBX, xoff(x, rd, c));
+}
+
+/* every active lane's rd <- v */
+static void put_uniform(struct xl *x, uint32_t rd, uint32_t v)
+{
+    if (rd == 0) {
+        return;
+    }
+    for (uint32_t c = 0; c < x->T / 8; c++) {
+        if (c == 0 || x->masked) {
+            bcast(x, YA, v);            /* a blend overwrites it */
+        }
+        put_rd(x, rd, c);
+    }
+}
+
+/* Host code for one lane-arithmetic @insn at @pc, chunk by chunk. */
+static void emit_alu(struct xl *x, uint32_t insn, uint32_t pc)
 {
     struct em *e = &x->e;
     uint32_t rd = RD(insn), f3 = F3(insn), f7 = F7(insn);
-    uint32_t opc = insn & 0x7f;
+    uint32_t opc = insn & 0x7f, rs1 = RS1(insn), rs2 = RS2(insn);
+    uint32_t imm = imm_i(insn);
 
     if (rd == 0) {
         return;                                 /* nop, hint */
     }
     if (opc == 0x37 || opc == 0x17) {
-        uint32_t v = (insn & 0xfffff000u) + (opc == 0x17 ? pc : 0);
-
-        bcast(e, YA, pool_add(x, v));
-    } else if (opc == 0x13) {
-        uint32_t imm = imm_i(insn);
-
-        ld(e, YA, RDI, xoff(x, RS1(insn)));
-        switch (f3) {
-        case 1: shift_imm(e, 6, YA, YA, imm & 31); break;
-        case 5: shift_imm(e, f7 ? 4 : 2, YA, YA, imm & 31); break;
-        default:
-            bcast(e, YB, pool_add(x, imm));
-            break;
+        put_uniform(x, rd, (insn & 0xfffff000u) + (opc == 0x17 ? pc : 0));
+        return;
+    }
+    /* constants once per instruction */
+    if (opc == 0x13) {
+        if (f3 == 3) {
+            bcast(x, YI, imm ^ 0x80000000u);
+            bcast(x, YS, 0x80000000u);
+        } else if (f3 != 1 && f3 != 5) {
+            bcast(x, YI, imm);
         }
-        switch (f3) {
-        case 0: op3(e, 1, 0xfe, YA, YA, YB); break;     /* vpaddd */
-        case 2: goto slt;
-        case 3: goto sltu;
-        case 4: op3(e, 1, 0xef, YA, YA, YB); break;     /* vpxor */
-        case 6: op3(e, 1, 0xeb, YA, YA, YB); break;     /* vpor */
-        case 7: op3(e, 1, 0xdb, YA, YA, YB); break;     /* vpand */
-        default: break;
+    } else if (f7 != 1) {
+        if (f3 == 1 || f3 == 5) {
+            bcast(x, Y31, 31);
+        } else if (f3 == 3) {
+            bcast(x, YS, 0x80000000u);
         }
-    } else {
-        ld(e, YA, RDI, xoff(x, RS1(insn)));
-        ld(e, YB, RDI, xoff(x, RS2(insn)));
-        if (f7 == 1) {
-            op3(e, 2, 0x40, YA, YA, YB);                /* vpmulld */
-        } else {
+    }
+    for (uint32_t c = 0; c < x->T / 8; c++) {
+        ld(e, YA, RBX, xoff(x, rs1, c));
+        if (opc == 0x13) {
             switch (f3) {
-            case 0: op3(e, 1, f7 ? 0xfa : 0xfe, YA, YA, YB); break;
-            case 1:
-            case 5:
-                bcast(e, YT, pool_add(x, 31));
-                op3(e, 1, 0xdb, YB, YB, YT);            /* count & 31 */
-                op3(e, 2, f3 == 1 ? 0x47 : f7 ? 0x46 : 0x45, YA, YA, YB);
+            case 0: op3(e, 1, 0xfe, YA, YA, YI); break;     /* vpaddd */
+            case 1: shift_imm(e, 6, YA, YA, imm & 31); break;
+            case 2:
+                op3(e, 1, 0x66, YA, YI, YA);    /* vpcmpgtd: imm > a */
+                shift_imm(e, 2, YA, YA, 31);
                 break;
-            case 2: goto slt;
-            case 3: goto sltu;
-            case 4: op3(e, 1, 0xef, YA, YA, YB); break;
-            case 6: op3(e, 1, 0xeb, YA, YA, YB); break;
-            default: op3(e, 1, 0xdb, YA, YA, YB); break;
+            case 3:
+                op3(e, 1, 0xef, YA, YA, YS);
+                op3(e, 1, 0x66, YA, YI, YA);
+                shift_imm(e, 2, YA, YA, 31);
+                break;
+            case 4: op3(e, 1, 0xef, YA, YA, YI); break;     /* vpxor */
+            case 5: shift_imm(e, f7 ? 4 : 2, YA, YA, imm & 31); break;
+            case 6: op3(e, 1, 0xeb, YA, YA, YI); break;     /* vpor */
+            default: op3(e, 1, 0xdb, YA, YA, YI); break;    /* vpand */
+            }
+        } else {
+            ld(e, YB, RBX, xoff(x, rs2, c));
+            if (f7 == 1) {
+                op3(e, 2, 0x40, YA, YA, YB);                /* vpmulld */
+            } else {
+                switch (f3) {
+                case 0: op3(e, 1, f7 ? 0xfa : 0xfe, YA, YA, YB); break;
+                case 1:
+                case 5:
+                    op3(e, 1, 0xdb, YB, YB, Y31);           /* count & 31 */
+                    op3(e, 2, f3 == 1 ? 0x47 : f7 ? 0x46 : 0x45, YA, YA, YB);
+                    break;
+                case 2:
+                    op3(e, 1, 0x66, YA, YB, YA);            /* b > a */
+                    shift_imm(e, 2, YA, YA, 31);
+                    break;
+                case 3:
+                    op3(e, 1, 0xef, YA, YA, YS);
+                    op3(e, 1, 0xef, YB, YB, YS);
+                    op3(e, 1, 0x66, YA, YB, YA);
+                    shift_imm(e, 2, YA, YA, 31);
+                    break;
+                case 4: op3(e, 1, 0xef, YA, YA, YB); break;
+                case 6: op3(e, 1, 0xeb, YA, YA, YB); break;
+                default: op3(e, 1, 0xdb, YA, YA, YB); break;
+                }
             }
         }
+        put_rd(x, rd, c);
     }
-    goto store;
-sltu:
-    bcast(e, YT, pool_add(x, 0x80000000u));
-    op3(e, 1, 0xef, YA, YA, YT);
-    op3(e, 1, 0xef, YB, YB, YT);
-slt:
-    op3(e, 1, 0x66, YA, YB, YA);                /* vpcmpgtd: b > a */
-    shift_imm(e, 2, YA, YA, 31);
-store:
-    if (x->masked) {
-        ld(e, YT, RDI, xoff(x, rd));
-        vex(e, 3, 1, YT, 0x4c);                 /* vpblendvb */
-        modrm_rr(e, YA, YA);
-        b1(e, YM << 4);
+}
+
+/* mov dword [rbp + d8], imm32 */
+static void ctx_put(struct em *e, uint8_t off, uint32_t v)
+{
+    b1(e, 0xc7);
+    b1(e, 0x45);
+    b1(e, off);
+    d32(e, v);
+}
+
+static void jmp_epi(struct xl *x)
+{
+    b1(&x->e, 0xe9);
+    rel32_to(&x->e, x->epi);
+}
+
+/* The block ends at instruction @idx, going on at @pc. */
+static void emit_end(struct xl *x, uint32_t pc, uint32_t idx)
+{
+    ctx_put(&x->e, CTX_PC, pc);
+    ctx_put(&x->e, CTX_IDX, idx);
+    bytes(&x->e, "\x31\xc0", 2);                /* xor eax, eax */
+    jmp_epi(x);
+}
+
+/*
+ * The block (@len instructions from @start) jumps to @target: to its own
+ * first instruction while the budget lasts, else out.
+ */
+static void emit_goto(struct xl *x, uint32_t target, uint32_t start,
+                      uint32_t len)
+{
+    struct em *e = &x->e;
+
+    if (target == start) {
+        bytes(e, "\x48\x8b\x45\x20", 4);        /* mov rax, [rbp+left] */
+        bytes(e, "\x48\x2d", 2);                /* sub rax, len */
+        d32(e, len);
+        bytes(e, "\x48\x89\x45\x20", 4);        /* mov [rbp+left], rax */
+        bytes(e, "\x48\x81\x45\x28", 4);        /* add [rbp+done], len */
+        d32(e, len);
+        bytes(e, "\x48\x3d", 2);                /* cmp rax, len */
+        d32(e, len);
+        bytes(e, "\x0f\x83", 2);                /* jae body */
+        rel32_to(e, x->body);
+        emit_end(x, target, 0);
+        return;
     }
-    st(e, YA, RDI, xoff(x, rd));
+    emit_end(x, target, len);
+}
+
+/* A load or store: jit_mem() with the operation's descriptor. */
+static void emit_mem(struct xl *x, uint32_t i, const struct jit_mem_op *m)
+{
+    struct em *e = &x->e;
+
+    bytes(e, "\xc5\xf8\x77", 3);                /* vzeroupper */
+    bytes(e, "\x48\x89\xef", 3);                /* mov rdi, rbp */
+    bytes(e, "\x48\xbe", 2);                    /* mov rsi, imm64 */
+    d64(e, (uint64_t)(uintptr_t)m);
+    bytes(e, "\x48\xb8", 2);                    /* mov rax, imm64 */
+    d64(e, (uint64_t)(uintptr_t)jit_mem);
+    bytes(e, "\xff\xd0", 2);                    /* call rax */
+    bytes(e, "\x85\xc0\x74\x0f", 4);            /* test eax, eax; jz +15 */
+    ctx_put(e, CTX_IDX, i - 1);                 /* idx = i - 1 + status */
+    bytes(e, "\x01\x45\x34", 3);                /* add [rbp+idx], eax */
+    jmp_epi(x);
+}
+
+/*
+ * A branch or jump ending the block at instruction @i: it follows the
+ * highest active lane (ctx.xl), as the interpreter does.
+ */
+static void emit_term(struct xl *x, uint32_t insn, uint32_t pc,
+                      uint32_t start, uint32_t i)
+{
+    struct em *e = &x->e;
+    uint32_t len = i + 1;
+
+    switch (insn & 0x7f) {
+    case 0x63: {
+        static const uint8_t jcc[8] = { 0x84, 0x85, 0, 0, 0x8c, 0x8d,
+                                        0x82, 0x83 };
+        uint8_t *fix;
+
+        bytes(e, "\x48\x8b\x4d\x08", 4);        /* mov rcx, [rbp+xl] */
+        b1(e, 0x8b);                            /* mov eax, [rcx+rs1] */
+        modrm_mem(e, 0, RCX, RS1(insn) * x->T * 4);
+        b1(e, 0x3b);                            /* cmp eax, [rcx+rs2] */
+        modrm_mem(e, 0, RCX, RS2(insn) * x->T * 4);
+        b1(e, 0x0f);
+        b1(e, jcc[F3(insn)]);
+        fix = e->p;
+        d32(e, 0);
+        emit_goto(x, pc + 4, start, len);
+        d32(&(struct em){ fix }, (uint32_t)(e->p - (fix + 4)));
+        emit_goto(x, pc + imm_b(insn), start, len);
+        return;
+    }
+    case 0x6f:
+        put_uniform(x, RD(insn), pc + 4);
+        emit_goto(x, pc + imm_j(insn), start, len);
+        return;
+    default: {                                  /* jalr */
+        bytes(e, "\x48\x8b\x4d\x08", 4);        /* mov rcx, [rbp+xl] */
+        b1(e, 0x8b);                            /* mov eax, [rcx+rs1] */
+        modrm_mem(e, 0, RCX, RS1(insn) * x->T * 4);
+        b1(e, 0x05);                            /* add eax, imm */
+        d32(e, imm_i(insn));
+        b1(e, 0x25);                            /* and eax, ~1 */
+        d32(e, ~1u);
+        bytes(e, "\xa8\x03\x74\x11", 4);        /* test al, 3; jz +17 */
+        ctx_put(e, CTX_IDX, i);                 /* misaligned: the */
+        bytes(e, "\xb8\x01\x00\x00\x00", 5);    /* interpreter faults */
+        jmp_epi(x);
+        bytes(e, "\x89\x45\x30", 3);            /* mov [rbp+pc], eax */
+        put_uniform(x, RD(insn), pc + 4);
+        ctx_put(e, CTX_IDX, len);
+        bytes(e, "\x31\xc0", 2);
+        jmp_epi(x);
+        return;
+    }
+    }
 }
 
 static uint8_t *emit_fn(struct xl *x, const uint32_t *words, uint32_t len,
-                        uint32_t pc, bool masked)
+                        uint32_t pc, bool masked, bool term)
 {
-    uint8_t *start = x->e.p;
+    struct em *e = &x->e;
+    uint8_t *start = e->p;
+    uint32_t m = 0;
 
     x->masked = masked;
-    if (masked) {
-        ld(&x->e, YM, RSI, 0);
-    }
+    /* push rbx; push rbp; push r12; mov rbp, rdi; mov rbx, [rbp]; jmp */
+    bytes(e, "\x53\x55\x41\x54\x48\x89\xfd\x48\x8b\x5d\x00\xeb\x08", 13);
+    x->epi = e->p;
+    /* vzeroupper; pop r12; pop rbp; pop rbx; ret */
+    bytes(e, "\xc5\xf8\x77\x41\x5c\x5d\x5b\xc3", 8);
+    x->body = e->p;
     for (uint32_t i = 0; i < len; i++) {
-        emit_insn(x, words[i], pc + 4 * i);
+        uint32_t ipc = pc + 4 * i;
+
+        switch (classify(words[i], ipc)) {
+        case K_ALU:
+            emit_alu(x, words[i], ipc);
+            break;
+        case K_MEM:
+            emit_mem(x, i, &x->mops[m++]);
+            break;
+        default:
+            emit_term(x, words[i], ipc, pc, i);
+            break;
+        }
     }
-    b1(&x->e, 0xc5);                            /* vzeroupper */
-    b1(&x->e, 0xf8);
-    b1(&x->e, 0x77);
-    b1(&x->e, 0xc3);                            /* ret */
+    if (!term) {
+        emit_end(x, pc + 4 * len, len);
+    }
     return start;
 }
+
+/* -------------------------------------------------- loads and stores */
+
+static bool codemap_test(const struct vx_jit *j, uint64_t off)
+{
+    uint64_t pg = off >> 12;
+
+    return pg < j->codemap_pages && (j->codemap[pg >> 3] >> (pg & 7)) & 1;
+}
+
+/*
+ * A load or store of every active lane, called by translated code: the
+ * burst executor's LOAD/STORE (vx_exec_fast.c) for one instruction.  It
+ * checks every lane first and commits nothing unless all pass: else
+ * JIT_BEFORE, and the interpreter runs the instruction (faults, a TLB
+ * or memo miss, local memory, the console, accesses crossing a page).
+ * A store into a page that holds translated code returns JIT_AFTER, so
+ * that the block's remaining words are fetched and checked again.
+ */
+static uint32_t jit_mem(struct vx_jit_ctx *c, const struct jit_mem_op *m)
+{
+    struct vx_sim *sim = c->sim;
+    struct vx_warp *w = c->w;
+    const uint32_t T = sim->cfg.threads, size = m->size;
+    const uint32_t *bp = w->x + m->rs1;
+    uint32_t bias, fb, bits = 0, va0 = 0;
+    uint8_t *mem = sim->vram;
+    bool full = c->full, contig = false;
+
+    if (!w->satp) {
+        bias = vx_vram_off(m->imm);
+        fb = vx_vram_fault_bits(sim->vram_flat, size);
+    } else {
+        va0 = bp[c->lane0] + m->imm;
+        bias = m->imm - (va0 & ~0xfffu);
+        fb = ~0xfffu | (size - 1);
+    }
+    if (full) {
+        uint32_t dev = 0, b0 = bp[0];
+
+        for (uint32_t l = 0; l < T; l++) {
+            bits |= bp[l] + bias;
+            dev |= bp[l] ^ (b0 + 4 * l);
+        }
+        contig = dev == 0 && size == 4;
+    } else {
+        VX_FOR_EACH_LANE(&w->tmask, l) {
+            bits |= bp[l] + bias;
+        }
+    }
+    if (bits & fb) {
+        return JIT_BEFORE;
+    }
+    if (w->satp) {
+        struct vx_xlat *xs = &w->xlat[(m->pc >> 2) % VX_XLAT_SLOTS];
+        const uint32_t key = (va0 & ~0xfffu) | VX_XLAT_VALID |
+                             (m->store ? VX_XLAT_STORE : 0);
+
+        if (xs->key != key &&
+            !vx_exec_xlat_fill(sim, w, xs, key, va0,
+                               m->store ? VX_ACC_STORE : VX_ACC_LOAD)) {
+            return JIT_BEFORE;
+        }
+        mem = xs->host;
+    }
+    if (!m->store) {
+        uint32_t *dst = (m->fp ? w->f : w->x) + m->rd;
+
+        if (m->rd0) {
+            return JIT_END;                     /* x0: checked only */
+        }
+        if (contig) {
+            memcpy(dst, mem + (uint32_t)(bp[0] + bias), 4 * T);
+            return JIT_END;
+        }
+        /* each lane reads its base before writing its rd (rd may be rs1) */
+#define JIT_LANES(body)                                                 \
+        do {                                                            \
+            if (full) {                                                 \
+                for (uint32_t l = 0; l < T; l++) { body; }              \
+            } else {                                                    \
+                VX_FOR_EACH_LANE(&w->tmask, l) { body; }                \
+            }                                                           \
+        } while (0)
+        switch (size | (m->sign ? 8 : 0)) {
+        case 1: JIT_LANES(dst[l] = mem[(uint32_t)(bp[l] + bias)]); break;
+        case 9:
+            JIT_LANES(dst[l] = (uint32_t)(int8_t)mem[(uint32_t)(bp[l] + bias)]);
+            break;
+        case 2: JIT_LANES(dst[l] = ld16(mem + (uint32_t)(bp[l] + bias))); break;
+        case 10:
+            JIT_LANES(dst[l] = (uint32_t)(int16_t)ld16(mem +
+                                                     (uint32_t)(bp[l] + bias)));
+            break;
+        default: JIT_LANES(dst[l] = ld32(mem + (uint32_t)(bp[l] + bias))); break;
+        }
+        return JIT_END;
+    }
+    {
+        const uint32_t *src = (m->fp ? w->f : w->x) + m->rs2;
+        const struct vx_jit *j = sim->jit;
+        uint64_t base = (uint64_t)(mem - sim->vram);
+        bool code = false;
+
+        /* lanes in order: the highest lane wins where addresses overlap */
+        if (contig) {
+            uint32_t o = bp[0] + bias;
+
+            memcpy(mem + o, src, 4 * T);
+            code = codemap_test(j, base + o) ||
+                   codemap_test(j, base + o + 4 * T - 1);
+        } else {
+            switch (size) {
+            case 1: JIT_LANES(mem[(uint32_t)(bp[l] + bias)] = (uint8_t)src[l]); break;
+            case 2: JIT_LANES(st16(mem + (uint32_t)(bp[l] + bias), src[l])); break;
+            default: JIT_LANES(st32(mem + (uint32_t)(bp[l] + bias), src[l])); break;
+            }
+            if (w->satp) {
+                code = codemap_test(j, base + (va0 & 0xfffu));
+            } else {
+                JIT_LANES(code |= codemap_test(j, (uint32_t)(bp[l] + bias)));
+            }
+        }
+#undef JIT_LANES
+        /* local memory is never code: its base is outside VRAM */
+        return code && mem >= sim->vram &&
+               mem < sim->vram + sim->cfg.vram_size ? JIT_AFTER : JIT_END;
+    }
+}
+
+/* ------------------------------------------------------- the blocks */
 
 static void jit_flush(struct vx_jit *j)
 {
@@ -351,32 +764,58 @@ static int64_t now_ns(void)
 }
 
 /* Fill @b for @pc (code at @code, @room words to the page end). */
-static void translate(struct vx_jit *j, struct vx_jit_block *b, uint32_t pc,
-                      uint32_t satp, const uint8_t *code, uint32_t room)
+static void translate(struct vx_sim *sim, struct vx_jit *j,
+                      struct vx_jit_block *b, uint32_t pc, uint32_t satp,
+                      const uint8_t *code, uint32_t room)
 {
     int64_t t0 = now_ns();
-    uint32_t len = 0, pool[2 * VX_JIT_MAX_INSNS + 2];
+    uint32_t len = 0, nmem = 0, T = j->threads;
+    struct jit_mem_op mops[VX_JIT_MAX_INSNS], *md;
+    bool term = false;
     size_t need, wlo, whi;
-    struct xl x;
+    struct xl *x;
+    uint64_t pg;
 
     b->pc = pc;
     b->satp = satp;
     b->code = code;
     b->fn_masked = b->fn_full = NULL;
-    while (len < VX_JIT_MAX_INSNS && len < room) {
-        uint32_t insn = ld32(code + 4 * len);
+    while (len < VX_JIT_MAX_INSNS && len < room && !term) {
+        uint32_t insn = ld32(code + 4 * len), ipc = pc + 4 * len;
 
-        if (!translatable(insn)) {
+        switch (classify(insn, ipc)) {
+        case K_NONE:
+            goto scanned;
+        case K_MEM: {
+            uint32_t opc = insn & 0x7f;
+            bool store = opc == 0x23 || opc == 0x27;
+
+            mops[nmem++] = (struct jit_mem_op){
+                .rd = RD(insn) * T, .rs1 = RS1(insn) * T,
+                .rs2 = RS2(insn) * T,
+                .imm = store ? imm_s(insn) : imm_i(insn), .pc = ipc,
+                .store = store, .size = (uint8_t)(1u << (F3(insn) & 3)),
+                .sign = opc == 0x03 && F3(insn) < 2,
+                .fp = opc == 0x07 || opc == 0x27,
+                .rd0 = opc == 0x03 && RD(insn) == 0,
+            };
+            break;
+        }
+        case K_END:
+            term = true;
+            break;
+        default:
             break;
         }
         b->words[len++] = insn;
     }
+scanned:
     b->len = len;
     b->tail = 0;
-    while (len + b->tail < room && b->tail < VX_JIT_MAX_TAIL) {
+    while (!term && len + b->tail < room && b->tail < VX_JIT_MAX_TAIL) {
         uint32_t insn = ld32(code + 4 * (len + b->tail));
 
-        if (translatable(insn)) {
+        if (classify(insn, pc + 4 * (len + b->tail)) != K_NONE) {
             break;
         }
         b->tail++;
@@ -389,7 +828,15 @@ static void translate(struct vx_jit *j, struct vx_jit_block *b, uint32_t pc,
         j->stats.untranslatable++;
         return;
     }
-    need = 2 * (len * VX_JIT_INSN_BYTES + 16) + sizeof(pool) + 32;
+    x = malloc(sizeof(*x));
+    need = 2 * (len * (VX_JIT_INSN_BYTES + VX_JIT_CHUNK_BYTES * T / 8) + 64) +
+           sizeof(x->pool) + sizeof(mops) + 64;
+    if (!x || need > VX_JIT_ARENA) {
+        free(x);
+        b->len = 0;
+        b->words[0] = ld32(code);
+        return;
+    }
     if (j->used + need > VX_JIT_ARENA) {
         jit_flush(j);
     }
@@ -400,23 +847,45 @@ static void translate(struct vx_jit *j, struct vx_jit_block *b, uint32_t pc,
         whi = VX_JIT_ARENA;
     }
     if (mprotect(j->arena + wlo, whi - wlo, PROT_READ | PROT_WRITE)) {
+        free(x);
         b->len = 0;
         b->words[0] = ld32(code);
         return;
     }
-    x.e.p = j->arena + j->used;
-    x.pool = pool;
-    x.npool = 0;
-    x.T = j->threads;
-    b->fn_masked = (vx_jit_fn)(void *)emit_fn(&x, b->words, len, pc, true);
-    b->fn_full = (vx_jit_fn)(void *)emit_fn(&x, b->words, len, pc, false);
-    x.e.p = (uint8_t *)(((uintptr_t)x.e.p + 3) & ~(uintptr_t)3);
-    memcpy(x.e.p, pool, x.npool * 4);
-    b->consts = (const uint32_t *)x.e.p;
-    x.e.p += x.npool * 4;
-    j->used = (size_t)(x.e.p - j->arena);
+    /* the descriptors first: the code has their addresses */
+    md = (struct jit_mem_op *)(((uintptr_t)(j->arena + j->used) + 7) & ~7ul);
+    memcpy(md, mops, nmem * sizeof(*md));
+    x->e.p = (uint8_t *)(((uintptr_t)(md + nmem) + 15) & ~15ul);
+    x->npool = 0;
+    x->nfix = 0;
+    x->T = T;
+    x->mops = md;
+    x->nmop = nmem;
+    b->fn_masked = (vx_jit_fn)(void *)emit_fn(x, b->words, len, pc, true,
+                                              term);
+    b->fn_full = (vx_jit_fn)(void *)emit_fn(x, b->words, len, pc, false,
+                                            term);
+    x->e.p = (uint8_t *)(((uintptr_t)x->e.p + 3) & ~(uintptr_t)3);
+    memcpy(x->e.p, x->pool, x->npool * 4);
+    for (uint32_t i = 0; i < x->nfix; i++) {
+        uint8_t *target = x->e.p + 4 * x->fixidx[i];
+
+        d32(&(struct em){ x->fix[i] },
+            (uint32_t)(int32_t)(target - (x->fix[i] + 4)));
+    }
+    x->e.p += x->npool * 4;
+    j->used = (size_t)(x->e.p - j->arena);
     mprotect(j->arena + wlo, whi - wlo, PROT_READ | PROT_EXEC);
+    free(x);
+    /* stores into this page must look at the code again */
+    pg = (uint64_t)(code - sim->vram) >> 12;
+    if (pg < j->codemap_pages) {
+        j->codemap[pg >> 3] |= (uint8_t)(1u << (pg & 7));
+    }
     b->gen = j->gen;
+#ifdef JIT_DEBUG
+    fprintf(stderr, "xl %08x len %u tail %u term %d\n", pc, len, b->tail, term);
+#endif
     j->stats.blocks++;
     j->stats.insns += len;
     j->stats.ns += (uint64_t)(now_ns() - t0);
@@ -431,15 +900,16 @@ static struct vx_jit *jit_get(struct vx_sim *sim)
     if (j) {
         return j;
     }
-    j = calloc(1, sizeof(*j));
-    if (!j) {
+    if (posix_memalign((void **)&j, 64, sizeof(*j))) {
         return NULL;
     }
-    j->mask = calloc(sim->cfg.threads, sizeof(uint32_t));
+    memset(j, 0, sizeof(*j));
+    j->codemap_pages = (sim->cfg.vram_size + 4095) >> 12;
+    j->codemap = calloc((j->codemap_pages + 7) / 8, 1);
     j->arena = mmap(NULL, VX_JIT_ARENA, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (!j->mask || j->arena == MAP_FAILED) {
-        free(j->mask);
+    if (!j->codemap || j->arena == MAP_FAILED) {
+        free(j->codemap);
         free(j);
         return NULL;
     }
@@ -457,7 +927,7 @@ void vx_jit_free(struct vx_sim *sim)
         return;
     }
     munmap(j->arena, VX_JIT_ARENA);
-    free(j->mask);
+    free(j->codemap);
     free(j);
     sim->jit = NULL;
 }
@@ -491,10 +961,27 @@ static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
         if (pc & 3) {
             return NULL;                /* the interpreter faults on it */
         }
-        page = vx_exec_code_page(sim, w);
-        if (!page) {
-            *fault = true;
-            return NULL;
+        /* the memo, as the burst executor keeps it (XLAT_SYNC) */
+        if (w->xlat_gen != sim->tlb_gen || w->xlat_satp != w->satp) {
+            memset(w->xlat, 0, sizeof(w->xlat));
+            memset(&w->xlat_code, 0, sizeof(w->xlat_code));
+            w->xlat_gen = sim->tlb_gen;
+            w->xlat_satp = w->satp;
+        }
+        if (w->xlat_code.key == ((pc & ~0xfffu) | VX_XLAT_VALID)) {
+            page = w->xlat_code.host;
+        } else {
+            page = vx_exec_code_page(sim, w);
+            if (!page) {
+                *fault = true;
+                return NULL;
+            }
+            if (w->xlat_gen != sim->tlb_gen) {
+                memset(w->xlat, 0, sizeof(w->xlat));
+                w->xlat_gen = sim->tlb_gen;
+            }
+            w->xlat_code = (struct vx_xlat){ (pc & ~0xfffu) | VX_XLAT_VALID,
+                                             (uint8_t *)page };
         }
         code = page + (pc & 0xfff);
     } else {
@@ -509,30 +996,43 @@ static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
         memcmp(code, b->words, 4 * (b->len ? b->len : 1)) == 0) {
         return b;
     }
-    translate(j, b, pc, w->satp, code, (0x1000 - (pc & 0xfff)) / 4);
+    translate(sim, j, b, pc, w->satp, code, (0x1000 - (pc & 0xfff)) / 4);
     return b;
 }
 
-static void run_block(struct vx_jit *j, struct vx_warp *w,
-                      const struct vx_jit_block *b)
+/*
+ * Run @b (b->len <= @left) for the warp: returns the instructions it
+ * retired and its exit status, with w->pc where it stopped.
+ */
+static uint32_t run_block(struct vx_sim *sim, struct vx_jit *j,
+                          struct vx_warp *w, const struct vx_jit_block *b,
+                          uint64_t left, uint64_t *ran)
 {
-    uint32_t T = j->threads;
+    struct vx_jit_ctx *c = &j->ctx;
+    uint32_t T = j->threads, st;
+    uint64_t k;
 
-    for (uint32_t c = 0; c < T; c += 8) {
-        uint32_t bits = (w->tmask.w[c / 32] >> (c % 32)) & 0xff;
-
-        if (bits == 0xff) {
-            b->fn_full(w->x + c, NULL, b->consts);
-        } else if (bits) {
-            for (uint32_t k = 0; k < 8; k++) {
-                j->mask[c + k] = (bits >> k) & 1 ? ~0u : 0;
-            }
-            b->fn_masked(w->x + c, j->mask + c, b->consts);
+    c->x = w->x;
+    c->xl = w->x + last_lane(&w->tmask);
+    c->sim = sim;
+    c->w = w;
+    c->left = left;
+    c->done = 0;
+    c->full = tmask_is_full(&w->tmask, T);
+    c->lane0 = first_lane(&w->tmask);
+    if (!c->full && memcmp(&j->ctx_mask, &w->tmask, sizeof(w->tmask))) {
+        for (uint32_t l = 0; l < T; l++) {
+            c->mask[l] = vx_tmask_test(&w->tmask, l) ? ~0u : 0;
         }
+        j->ctx_mask = w->tmask;
     }
-    w->pc += 4 * b->len;
-    w->cycle += b->len;
-    w->instret += b->len;
+    st = (c->full ? b->fn_full : b->fn_masked)(c);
+    k = c->done + c->idx;
+    w->pc = st == JIT_END ? c->pc : b->pc + 4 * c->idx;
+    w->cycle += k;
+    w->instret += k;
+    *ran = k;
+    return st;
 }
 
 enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
@@ -566,13 +1066,24 @@ enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
             break;
         }
         if (b && b->len && b->len <= max - n) {
-            run_block(j, w, b);
-            n += b->len;
+            uint32_t st = run_block(sim, j, w, b, max - n, &u);
+
+            n += u;
             j->stats.runs++;
-            if (!b->tail || n == max) {
+#ifdef JIT_DEBUG
+            if (st) fprintf(stderr, "exit %08x st %u pc %08x\n", b->pc, st, w->pc);
+#endif
+            if (st == JIT_AFTER || n == max) {
                 continue;
             }
-            k = b->tail;
+            if (st == JIT_END) {
+                if (!b->tail || w->pc != b->pc + 4 * b->len) {
+                    continue;
+                }
+                k = b->tail;
+            } else {
+                k = 1;          /* the instruction it stopped before */
+            }
         } else {
             /* a block the budget cannot take runs on the interpreter */
             k = b && !b->len ? b->tail : max - n;

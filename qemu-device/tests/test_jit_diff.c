@@ -99,29 +99,93 @@ static uint32_t rnd_alu(void)
     }
 }
 
-/* A random block ender; may take two words (a branch over one). */
-static uint32_t put_ender(uint32_t *p)
+/*
+ * A random load or store through x30 (the data window): every size,
+ * signed and unsigned, at offsets that are sometimes misaligned (a
+ * misaligned access faults on the card: the interpreter's to report), or
+ * through a random register (mostly an access fault); a store now and
+ * then to the very code that runs (x26, set by an auipc before it).
+ */
+static uint32_t rnd_mem(void)
 {
     /* below 2 KiB: a positive 12-bit offset, in the mapped data pages */
-    uint32_t off = (rnd() % (0x7c0 / 4)) * 4;
+    uint32_t off = (rnd() % (0x7c0 / 4)) * 4 + (rnd() % 64 == 0 ? rnd() % 4 : 0);
+    static const uint8_t lf3[] = { 0, 1, 2, 4, 5 };
 
     if (rnd() % 160 == 0) {     /* random base: mostly an access fault */
-        return p[0] = rnd() & 1 ? SW(rnd_reg(), rnd_rd(), rnd() & 0x7ff)
-                                : LW(rnd_rd(), rnd_rd(), rnd() & 0x7ff), 1;
+        return rnd() & 1 ? SW(rnd_reg(), rnd_rd(), rnd() & 0x7ff)
+                         : LW(rnd_rd(), rnd_rd(), rnd() & 0x7ff);
     }
-    switch (rnd() % 9) {
-    case 0: return p[0] = SW(rnd_reg(), 30, off), 1;
-    case 1: return p[0] = LW(rnd_rd(), 30, off), 1;
-    case 2: return p[0] = SB(rnd_reg(), 30, off + rnd() % 4), 1;
-    case 3: return p[0] = LW(rnd_rd(), 30, off + 4), 1;
-    case 4:
-        p[0] = RV_B(8, rnd_reg(), rnd_reg(), rnd() & 1 ? 0 : 4);
+    switch (rnd() % 6) {
+    case 0: return SW(rnd_reg(), 30, off);
+    case 1: return RV_S(off, rnd_reg(), 30, rnd() % 3, 0x23);
+    case 2: return RV_I(off, 30, lf3[rnd() % 5], rnd_rd(), 0x03);
+    case 3: return RV_I(off & ~3u, 30, 2, rnd() % 8 ? rnd_rd() : 0, 0x03);
+    case 4: return RV_S(off & ~3u, rnd_reg(), 30, 2, 0x27);     /* fsw */
+    default: return RV_I(off & ~3u, 30, 2, rnd_rd(), 0x07);     /* flw */
+    }
+}
+
+/* A random block ender; may take several words. */
+static uint32_t put_ender(uint32_t *p)
+{
+    static const uint8_t bf3[] = { 0, 1, 4, 5, 6, 7 };
+
+    switch (rnd() % 14) {
+    case 0: return p[0] = rnd_mem(), 1;
+    case 1: return p[0] = SB(rnd_reg(), 30, (rnd() % 0x7c0)), 1;
+    case 2:
+        /* forward, over one: uniform (the highest lane decides) */
+        p[0] = RV_B(8, rnd_reg(), rnd_reg(), bf3[rnd() % 6]);
         p[1] = rnd_alu();
         return 2;
-    case 5: return p[0] = TMC(29), 1;
-    case 6: return p[0] = RV_R(1, rnd_reg(), rnd_reg(), 1 + rnd() % 7,
+    case 3: return p[0] = TMC(29), 1;
+    case 4: return p[0] = RV_R(1, rnd_reg(), rnd_reg(), 1 + rnd() % 7,
                                rnd_rd(), 0x33), 1;
-    case 7: return p[0] = CZERO_EQZ(rnd_rd(), rnd_reg(), rnd_reg()), 1;
+    case 5: return p[0] = CZERO_EQZ(rnd_rd(), rnd_reg(), rnd_reg()), 1;
+    case 6:
+        /* jal over one, linking */
+        p[0] = JAL(rnd_rd(), 8);
+        p[1] = rnd_alu();
+        return 2;
+    case 7:
+        /* jalr over one through an auipc; or through a random register */
+        if (rnd() % 4 == 0) {
+            return p[0] = RV_I(rnd() & 0xfff, rnd_reg(), 0, rnd_rd(), 0x67), 1;
+        }
+        p[0] = (28u << 7) | 0x17;               /* auipc x28, 0 */
+        p[1] = RV_I(12 + (rnd() % 8 == 0), 28, 0, rnd_rd(), 0x67);
+        p[2] = rnd_alu();
+        return 3;
+    case 8: {
+        /* a counted loop back to its body: x27 = 1..4 turns */
+        uint32_t n = 1, k = rnd() % 4;
+
+        p[0] = ADDI(27, 0, 1 + rnd() % 4);
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t a = rnd_alu();
+
+            p[n++] = ((a >> 7) & 31) == 27 ? rnd_mem() : a;
+        }
+        p[n++] = ADDI(27, 27, -1);
+        p[n] = RV_B(-4 * (int32_t)n + 4, 0, 27, 1);     /* bne x27, x0 */
+        return n + 1;
+    }
+    case 9:
+        /*
+         * A store into the code about to run (x26 = this PC): the word
+         * of p[4] copied over p[5] or p[6], or now and then a random
+         * register's bytes (mostly an illegal instruction then).
+         */
+        p[0] = (26u << 7) | 0x17;               /* auipc x26, 0 */
+        p[1] = LW(25, 26, 16);
+        p[2] = rnd() % 8 ? SW(25, 26, 20 + 4 * (rnd() % 2))
+                         : RV_S(20 + rnd() % 8, rnd_reg(), 26, rnd() % 3,
+                                0x23);
+        for (uint32_t i = 3; i < 7; i++) {
+            p[i] = rnd_alu();
+        }
+        return 7;
     default: return 0;
     }
 }
@@ -134,7 +198,7 @@ static uint32_t make_prog(uint32_t *p)
         uint32_t k = rnd() % 13;
 
         for (uint32_t i = 0; i < k; i++) {
-            p[n++] = rnd_alu();
+            p[n++] = rnd() % 5 ? rnd_alu() : rnd_mem();
         }
         n += put_ender(p + n);
         if (rnd() % 40 == 0) {
@@ -179,7 +243,8 @@ static int pair_open(struct pair *p, uint32_t T)
 }
 
 static void warp_init(struct card *c, uint32_t T, const struct vx_tmask *m,
-                      const uint32_t *regs, uint32_t pc, uint32_t satp)
+                      const uint32_t *regs, const uint32_t *fregs,
+                      uint32_t pc, uint32_t satp)
 {
     struct vx_warp *w = &c->sim->warps[0];
 
@@ -187,6 +252,7 @@ static void warp_init(struct card *c, uint32_t T, const struct vx_tmask *m,
     vx_warp_start(c->sim, w, pc, m);
     w->satp = satp;
     memcpy(w->x, regs, 32 * T * sizeof(uint32_t));
+    memcpy(w->f, fregs, 32 * T * sizeof(uint32_t));
 }
 
 /* VRAM offset of program byte @o (from the start of the code pages). */
@@ -217,7 +283,7 @@ static uint64_t trials(void)
 static void trial(struct __test_metadata *_metadata, struct pair *p)
 {
     uint32_t prog[MAX_WORDS], n = make_prog(prog), T = p->T;
-    uint32_t regs[32 * 32];
+    uint32_t regs[32 * 32], fregs[32 * 32];
     uint8_t data[DATA_LEN];
     struct vx_tmask m = { { 0 } };
     uint32_t mask_all = T == 32 ? ~0u : (1u << T) - 1;
@@ -235,6 +301,9 @@ static void trial(struct __test_metadata *_metadata, struct pair *p)
     for (uint32_t i = 0; i < 32 * T; i++) {
         regs[i] = rnd() % 3 ? rnd() : rnd() % 64;
     }
+    for (uint32_t i = 0; i < 32 * T; i++) {
+        fregs[i] = rnd();
+    }
     for (uint32_t l = 0; l < T; l++) {
         regs[l] = 0;
         regs[29 * T + l] = tmc_mask;
@@ -251,9 +320,11 @@ static void trial(struct __test_metadata *_metadata, struct pair *p)
     }
     memcpy(p->ref.vram + DATA_WIN, data, DATA_LEN);
     memcpy(p->jit.vram + DATA_WIN, data, DATA_LEN);
-    warp_init(&p->ref, T, &m, regs, (mmu ? CODE_VA : DEV(PROG_OFF)) + start,
+    warp_init(&p->ref, T, &m, regs, fregs,
+              (mmu ? CODE_VA : DEV(PROG_OFF)) + start,
               mmu ? p->satp : 0);
-    warp_init(&p->jit, T, &m, regs, (mmu ? CODE_VA : DEV(PROG_OFF)) + start,
+    warp_init(&p->jit, T, &m, regs, fregs,
+              (mmu ? CODE_VA : DEV(PROG_OFF)) + start,
               mmu ? p->satp : 0);
 
     for (int step = 0; step < 4000; step++) {
@@ -279,6 +350,7 @@ static void trial(struct __test_metadata *_metadata, struct pair *p)
     ASSERT_EQ(wr->instret, wj->instret);
     for (uint32_t i = 0; i < 32 * T; i++) {
         ASSERT_EQ(wr->x[i], wj->x[i]) TH_LOG("x%u lane %u", i / T, i % T);
+        ASSERT_EQ(wr->f[i], wj->f[i]) TH_LOG("f%u lane %u", i / T, i % T);
     }
     ASSERT_EQ(sr->error, sj->error);
     ASSERT_EQ(sr->err_cause, sj->err_cause);
