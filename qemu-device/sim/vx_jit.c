@@ -91,6 +91,14 @@ struct vx_jit_ctx {
     uint32_t full;              /* 56: every lane active */
     uint32_t lane0;             /* 60: the lowest active lane */
     uint32_t mask[VX_TMASK_WORDS * 32] __attribute__((aligned(32)));  /* 64 */
+    /* what the inline loads and stores read (emit_mem_fast()) */
+    uint32_t iota4[VX_TMASK_WORDS * 32] __attribute__((aligned(32)));
+    uint8_t *vram;
+    const uint8_t *codemap;
+    struct vx_xlat *xlat;       /* the warp's memo */
+    uint32_t *f;
+    uint64_t vram_size;
+    uint32_t lim;               /* the highest offset of a warp's words */
 };
 
 _Static_assert(offsetof(struct vx_jit_ctx, xl) == 8, "ctx layout");
@@ -106,6 +114,13 @@ _Static_assert(offsetof(struct vx_jit_ctx, mask) == 64, "ctx layout");
 #define CTX_PC      48
 #define CTX_IDX     52
 #define CTX_MASK    64
+#define CTX_IOTA    offsetof(struct vx_jit_ctx, iota4)
+#define CTX_VRAM    offsetof(struct vx_jit_ctx, vram)
+#define CTX_CODEMAP offsetof(struct vx_jit_ctx, codemap)
+#define CTX_XLAT    offsetof(struct vx_jit_ctx, xlat)
+#define CTX_F       offsetof(struct vx_jit_ctx, f)
+#define CTX_VRAMSZ  offsetof(struct vx_jit_ctx, vram_size)
+#define CTX_LIM     offsetof(struct vx_jit_ctx, lim)
 
 /* Exit status of a block's function (eax). */
 enum {
@@ -128,6 +143,7 @@ struct vx_jit_block {
     uint32_t pc;                /* tag: PC ... */
     uint32_t satp;              /* ... address space ... */
     const uint8_t *code;        /* ... and where the words were fetched */
+    uint32_t cap;               /* ... and the most it may hold: a budget */
     uint32_t len;               /* instructions translated, 0 = none */
     uint32_t tail;              /* untranslatable ones after them */
     uint32_t gen;               /* arena generation the functions are of */
@@ -156,7 +172,7 @@ struct em {
 
 /* ymm roles: result, operand, old rd, 31, sign bit, immediate, mask */
 enum { YA = 0, YB = 1, YT = 2, Y31 = 3, YS = 4, YI = 5, YM = 7 };
-enum { RCX = 1, RBX = 3, RBP = 5 };             /* base registers */
+enum { RCX = 1, RDX = 2, RBX = 3, RBP = 5 };    /* base registers */
 
 static inline void b1(struct em *e, uint8_t v)
 {
@@ -249,6 +265,7 @@ struct xl {
     uint32_t nfix;
     uint32_t T;
     bool masked;
+    bool mmu;                   /* the block is of a translated launch */
     const uint8_t *epi;         /* the function's return */
     const uint8_t *body;        /* its first instruction (self-loops) */
     const struct jit_mem_op *mops;
@@ -526,6 +543,139 @@ static void emit_mem(struct xl *x, uint32_t i, const struct jit_mem_op *m)
     jmp_epi(x);
 }
 
+/* jcc rel32 to be patched: returns where */
+static uint8_t *jcc_fwd(struct em *e, uint8_t cc)
+{
+    uint8_t *fix;
+
+    b1(e, 0x0f);
+    b1(e, cc);
+    fix = e->p;
+    d32(e, 0);
+    return fix;
+}
+
+static void patch_here(struct em *e, uint8_t *fix)
+{
+    d32(&(struct em){ fix }, (uint32_t)(e->p - (fix + 4)));
+}
+
+/*
+ * A full warp's word load or store at consecutive addresses (the
+ * coalesced access) inline, as the burst executor's CONTIG_WORDS path:
+ * every lane's x[rs1] is lane 0's + 4 * lane, the words are aligned and
+ * in VRAM (untranslated: below ctx.lim) or in one page the warp's memo
+ * slot holds (translated), and a store's page holds no translated code.
+ * Anything else goes to jit_mem() (emit_mem()).
+ */
+static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
+{
+    struct em *e = &x->e;
+    uint32_t T = x->T, off1 = m->rs1 * 4, n = T / 8;
+    uint32_t offv = 4 * (m->store ? m->rs2 : m->rd);
+    int vb = m->fp ? RDX : RBX;                 /* the value's registers */
+    uint8_t *slow[6], *done, *skip = NULL;
+    int ns = 0;
+
+    vex(e, 2, 1, 0, 0x58);                      /* vpbroadcastd YB, x0 */
+    modrm_mem(e, YB, RBX, off1);
+    for (uint32_t c = 0; c < n; c++) {
+        ld(e, YA, RBX, off1 + 32 * c);
+        vex(e, 1, 1, YA, 0xfa);                 /* vpsubd YA, iota4 */
+        modrm_mem(e, YA, RBP, CTX_IOTA + 32 * c);
+        op3(e, 1, 0xef, YA, YA, YB);
+        if (c == 0) {
+            op3(e, 1, 0xeb, YT, YA, YA);        /* vpor: YT = YA */
+        } else {
+            op3(e, 1, 0xeb, YT, YT, YA);
+        }
+    }
+    vex(e, 2, 1, 0, 0x17);                      /* vptest YT, YT */
+    modrm_rr(e, YT, YT);
+    slow[ns++] = jcc_fwd(e, 0x85);              /* jnz slow */
+    b1(e, 0x8b);                                /* mov eax, x0 */
+    modrm_mem(e, 0, RBX, off1);
+    b1(e, 0x05);                                /* add eax, imm */
+    d32(e, x->mmu ? m->imm : vx_vram_off(m->imm));
+    if (!x->mmu) {
+        bytes(e, "\xa8\x03", 2);               /* test al, 3 */
+        slow[ns++] = jcc_fwd(e, 0x85);
+        b1(e, 0x3b);                            /* cmp eax, [lim] */
+        modrm_mem(e, 0, RBP, CTX_LIM);
+        slow[ns++] = jcc_fwd(e, 0x87);          /* ja */
+        if (m->store) {
+            bytes(e, "\x48\x8b", 2);           /* mov rsi, codemap */
+            modrm_mem(e, 6, RBP, CTX_CODEMAP);
+            bytes(e, "\x89\xc2\xc1\xea\x0c", 5);   /* edx = eax >> 12 */
+            bytes(e, "\x0f\xa3\x16", 3);       /* bt [rsi], edx */
+            slow[ns++] = jcc_fwd(e, 0x82);      /* jc */
+            bytes(e, "\x89\xc2\x81\xc2", 4);   /* edx = eax + 4T - 1 */
+            d32(e, 4 * T - 1);
+            bytes(e, "\xc1\xea\x0c\x0f\xa3\x16", 6);
+            slow[ns++] = jcc_fwd(e, 0x82);
+        }
+        bytes(e, "\x48\x8b", 2);               /* mov rcx, vram */
+        modrm_mem(e, 1, RBP, CTX_VRAM);
+    } else {
+        uint32_t slot = ((m->pc >> 2) % VX_XLAT_SLOTS) *
+                        sizeof(struct vx_xlat);
+
+        bytes(e, "\x48\x8b", 2);               /* mov rcx, xlat */
+        modrm_mem(e, 1, RBP, CTX_XLAT);
+        bytes(e, "\x89\xc2\x81\xe2", 4);       /* edx = eax & ~0xfff */
+        d32(e, ~0xfffu);
+        bytes(e, "\x81\xca", 2);               /* or edx, VALID|STORE */
+        d32(e, VX_XLAT_VALID | (m->store ? VX_XLAT_STORE : 0));
+        b1(e, 0x3b);                            /* cmp edx, slot.key */
+        modrm_mem(e, RDX, RCX, slot + offsetof(struct vx_xlat, key));
+        slow[ns++] = jcc_fwd(e, 0x85);
+        b1(e, 0x25);                            /* and eax, 0xfff */
+        d32(e, 0xfff);
+        b1(e, 0x3d);                            /* cmp eax, 4096 - 4T */
+        d32(e, 4096 - 4 * T);
+        slow[ns++] = jcc_fwd(e, 0x87);          /* ja */
+        bytes(e, "\xa8\x03", 2);               /* test al, 3 */
+        slow[ns++] = jcc_fwd(e, 0x85);
+        bytes(e, "\x48\x8b", 2);               /* mov rcx, slot.host */
+        modrm_mem(e, 1, RCX, slot + offsetof(struct vx_xlat, host));
+        if (m->store) {
+            /* rdx = host - vram: a VRAM page that holds code? */
+            bytes(e, "\x48\x89\xca\x48\x2b", 5);
+            modrm_mem(e, RDX, RBP, CTX_VRAM);
+            bytes(e, "\x48\x3b", 2);           /* cmp rdx, vram_size */
+            modrm_mem(e, RDX, RBP, CTX_VRAMSZ);
+            skip = jcc_fwd(e, 0x83);            /* jae: not VRAM */
+            bytes(e, "\x48\x8b", 2);           /* mov rsi, codemap */
+            modrm_mem(e, 6, RBP, CTX_CODEMAP);
+            bytes(e, "\x48\xc1\xea\x0c\x48\x0f\xa3\x16", 8);
+            slow[ns++] = jcc_fwd(e, 0x82);      /* jc */
+            patch_here(e, skip);
+        }
+    }
+    bytes(e, "\x48\x01\xc1", 3);               /* add rcx, rax */
+    if (m->fp) {
+        bytes(e, "\x48\x8b", 2);               /* mov rdx, f */
+        modrm_mem(e, RDX, RBP, CTX_F);
+    }
+    for (uint32_t c = 0; c < n; c++) {
+        if (m->store) {
+            ld(e, YA, vb, offv + 32 * c);
+            st(e, YA, RCX, 32 * c);
+        } else {
+            ld(e, YA, RCX, 32 * c);
+            st(e, YA, vb, offv + 32 * c);
+        }
+    }
+    b1(e, 0xe9);                                /* jmp done */
+    done = e->p;
+    d32(e, 0);
+    for (int k = 0; k < ns; k++) {
+        patch_here(e, slow[k]);
+    }
+    emit_mem(x, i, m);
+    patch_here(e, done);
+}
+
 /*
  * A branch or jump ending the block at instruction @i: it follows the
  * highest active lane (ctx.xl), as the interpreter does.
@@ -604,7 +754,12 @@ static uint8_t *emit_fn(struct xl *x, const uint32_t *words, uint32_t len,
             emit_alu(x, words[i], ipc);
             break;
         case K_MEM:
-            emit_mem(x, i, &x->mops[m++]);
+            if (!masked && x->mops[m].size == 4 && !x->mops[m].rd0) {
+                emit_mem_fast(x, i, &x->mops[m]);
+            } else {
+                emit_mem(x, i, &x->mops[m]);
+            }
+            m++;
             break;
         default:
             emit_term(x, words[i], ipc, pc, i);
@@ -766,7 +921,7 @@ static int64_t now_ns(void)
 /* Fill @b for @pc (code at @code, @room words to the page end). */
 static void translate(struct vx_sim *sim, struct vx_jit *j,
                       struct vx_jit_block *b, uint32_t pc, uint32_t satp,
-                      const uint8_t *code, uint32_t room)
+                      const uint8_t *code, uint32_t room, uint32_t cap)
 {
     int64_t t0 = now_ns();
     uint32_t len = 0, nmem = 0, T = j->threads;
@@ -779,8 +934,9 @@ static void translate(struct vx_sim *sim, struct vx_jit *j,
     b->pc = pc;
     b->satp = satp;
     b->code = code;
+    b->cap = cap;
     b->fn_masked = b->fn_full = NULL;
-    while (len < VX_JIT_MAX_INSNS && len < room && !term) {
+    while (len < cap && len < room && !term) {
         uint32_t insn = ld32(code + 4 * len), ipc = pc + 4 * len;
 
         switch (classify(insn, ipc)) {
@@ -812,7 +968,8 @@ static void translate(struct vx_sim *sim, struct vx_jit *j,
 scanned:
     b->len = len;
     b->tail = 0;
-    while (!term && len + b->tail < room && b->tail < VX_JIT_MAX_TAIL) {
+    while (!term && len < cap && len + b->tail < room &&
+           b->tail < VX_JIT_MAX_TAIL) {
         uint32_t insn = ld32(code + 4 * (len + b->tail));
 
         if (classify(insn, pc + 4 * (len + b->tail)) != K_NONE) {
@@ -859,6 +1016,7 @@ scanned:
     x->npool = 0;
     x->nfix = 0;
     x->T = T;
+    x->mmu = satp != 0;
     x->mops = md;
     x->nmop = nmem;
     b->fn_masked = (vx_jit_fn)(void *)emit_fn(x, b->words, len, pc, true,
@@ -915,6 +1073,14 @@ static struct vx_jit *jit_get(struct vx_sim *sim)
     }
     j->threads = sim->cfg.threads;
     j->gen = 1;
+    for (uint32_t l = 0; l < j->threads; l++) {
+        j->ctx.iota4[l] = 4 * l;
+    }
+    j->ctx.vram = sim->vram;
+    j->ctx.codemap = j->codemap;
+    j->ctx.vram_size = sim->cfg.vram_size;
+    j->ctx.lim = (uint32_t)(sim->vram_flat - 4 * j->threads);
+    j->ctx.sim = sim;
     sim->jit = j;
     return j;
 }
@@ -942,14 +1108,34 @@ bool vx_jit_stats_get(const struct vx_sim *sim, struct vx_jit_stats *st)
     return true;
 }
 
+/* The entry for @pc's block of at most @cap instructions. */
+static struct vx_jit_block *entry(struct vx_jit *j, uint32_t pc, uint32_t cap)
+{
+    return &j->table[((pc >> 2) ^ (cap * 0x9e5u)) & (VX_JIT_TABLE - 1)];
+}
+
+/* Whether @b is @pc's block of at most @cap for @code, still valid. */
+static bool hit(const struct vx_jit *j, const struct vx_jit_block *b,
+                uint32_t pc, uint32_t satp, const uint8_t *code, uint32_t cap)
+{
+    return b->pc == pc && b->satp == satp && b->code == code &&
+           b->cap == cap && (b->len == 0 || b->gen == j->gen) &&
+           memcmp(code, b->words, 4 * (b->len ? b->len : 1)) == 0;
+}
+
 /*
  * The entry of w->pc (len 0: nothing translated there), NULL if w->pc
  * cannot be fetched.  *fault is set when the fetch faulted (reported
- * already, as the interpreter would).
+ * already, as the interpreter would).  A block longer than the @left
+ * slots of the budget gives way to one of at most @left instructions
+ * from the same PC (translated for it), so that a burst's end does not
+ * leave a loop's turn to the interpreter.
  */
 static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
-                                   struct vx_warp *w, bool *fault)
+                                   struct vx_warp *w, uint64_t left,
+                                   bool *fault)
 {
+    uint32_t room, cap;
     const uint8_t *code;
     struct vx_jit_block *b;
     uint32_t pc = w->pc;
@@ -990,13 +1176,19 @@ static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
         }
         code = sim->vram + vx_vram_off(pc);
     }
-    b = &j->table[(pc >> 2) & (VX_JIT_TABLE - 1)];
-    if (b->pc == pc && b->satp == w->satp && b->code == code &&
-        (b->len == 0 || b->gen == j->gen) &&
-        memcmp(code, b->words, 4 * (b->len ? b->len : 1)) == 0) {
+    room = (0x1000 - (pc & 0xfff)) / 4;
+    b = entry(j, pc, VX_JIT_MAX_INSNS);
+    if (!hit(j, b, pc, w->satp, code, VX_JIT_MAX_INSNS)) {
+        translate(sim, j, b, pc, w->satp, code, room, VX_JIT_MAX_INSNS);
+    }
+    if (b->len <= left) {
         return b;
     }
-    translate(sim, j, b, pc, w->satp, code, (0x1000 - (pc & 0xfff)) / 4);
+    cap = (uint32_t)left;
+    b = entry(j, pc, cap);
+    if (!hit(j, b, pc, w->satp, code, cap)) {
+        translate(sim, j, b, pc, w->satp, code, room, cap);
+    }
     return b;
 }
 
@@ -1013,6 +1205,8 @@ static uint32_t run_block(struct vx_sim *sim, struct vx_jit *j,
     uint64_t k;
 
     c->x = w->x;
+    c->f = w->f;
+    c->xlat = w->xlat;
     c->xl = w->x + last_lane(&w->tmask);
     c->sim = sim;
     c->w = w;
@@ -1057,7 +1251,7 @@ enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
             n += u;
             break;
         }
-        b = lookup(sim, j, w, &fault);
+        b = lookup(sim, j, w, max - n, &fault);
         if (fault) {
             /* vx_exec_ref() would have taken the slot and faulted */
             n++;

@@ -64,7 +64,7 @@ static uint32_t rnd_reg(void)
 
 static uint32_t rnd_rd(void)
 {
-    return rnd() % 29;          /* x29 (mask) and x30 (base) stay */
+    return rnd() % 29;          /* x29 (mask), x30 and x31 (bases) stay */
 }
 
 /* A random instruction of what the translator takes. */
@@ -100,7 +100,8 @@ static uint32_t rnd_alu(void)
 }
 
 /*
- * A random load or store through x30 (the data window): every size,
+ * A random load or store through x30 or x31 (the data window: lanes 64
+ * bytes apart, or consecutive words, the coalesced access): every size,
  * signed and unsigned, at offsets that are sometimes misaligned (a
  * misaligned access faults on the card: the interpreter's to report), or
  * through a random register (mostly an access fault); a store now and
@@ -111,18 +112,19 @@ static uint32_t rnd_mem(void)
     /* below 2 KiB: a positive 12-bit offset, in the mapped data pages */
     uint32_t off = (rnd() % (0x7c0 / 4)) * 4 + (rnd() % 64 == 0 ? rnd() % 4 : 0);
     static const uint8_t lf3[] = { 0, 1, 2, 4, 5 };
+    uint32_t b = 30 + rnd() % 2;        /* lanes 64 bytes apart, or 4 */
 
     if (rnd() % 160 == 0) {     /* random base: mostly an access fault */
         return rnd() & 1 ? SW(rnd_reg(), rnd_rd(), rnd() & 0x7ff)
                          : LW(rnd_rd(), rnd_rd(), rnd() & 0x7ff);
     }
     switch (rnd() % 6) {
-    case 0: return SW(rnd_reg(), 30, off);
-    case 1: return RV_S(off, rnd_reg(), 30, rnd() % 3, 0x23);
-    case 2: return RV_I(off, 30, lf3[rnd() % 5], rnd_rd(), 0x03);
-    case 3: return RV_I(off & ~3u, 30, 2, rnd() % 8 ? rnd_rd() : 0, 0x03);
-    case 4: return RV_S(off & ~3u, rnd_reg(), 30, 2, 0x27);     /* fsw */
-    default: return RV_I(off & ~3u, 30, 2, rnd_rd(), 0x07);     /* flw */
+    case 0: return SW(rnd_reg(), b, off);
+    case 1: return RV_S(off, rnd_reg(), b, rnd() % 3, 0x23);
+    case 2: return RV_I(off, b, lf3[rnd() % 5], rnd_rd(), 0x03);
+    case 3: return RV_I(off & ~3u, b, 2, rnd() % 8 ? rnd_rd() : 0, 0x03);
+    case 4: return RV_S(off & ~3u, rnd_reg(), b, 2, 0x27);      /* fsw */
+    default: return RV_I(off & ~3u, b, 2, rnd_rd(), 0x07);      /* flw */
     }
 }
 
@@ -131,7 +133,7 @@ static uint32_t put_ender(uint32_t *p)
 {
     static const uint8_t bf3[] = { 0, 1, 4, 5, 6, 7 };
 
-    switch (rnd() % 14) {
+    switch (rnd() % 15) {
     case 0: return p[0] = rnd_mem(), 1;
     case 1: return p[0] = SB(rnd_reg(), 30, (rnd() % 0x7c0)), 1;
     case 2:
@@ -186,6 +188,25 @@ static uint32_t put_ender(uint32_t *p)
             p[i] = rnd_alu();
         }
         return 7;
+    case 10: {
+        /*
+         * A coalesced store into the code about to run: lane l copies
+         * word 7 + l over word 8 + l (all lanes load first).
+         */
+        uint32_t n = 7;
+
+        p[0] = (26u << 7) | 0x17;               /* auipc x26, 0 */
+        p[1] = CSRR(24, 0xcc0);                 /* the lane */
+        p[2] = SLLI(24, 24, 2);
+        p[3] = ADD(24, 24, 26);
+        p[4] = LW(25, 24, 28);
+        p[5] = SW(25, 24, 32);
+        p[6] = rnd_alu();
+        while (n < 7 + 34) {
+            p[n++] = rnd_alu();
+        }
+        return n;
+    }
     default: return 0;
     }
 }
@@ -294,9 +315,10 @@ static void trial(struct __test_metadata *_metadata, struct pair *p)
     uint32_t start = (rnd() % 1024) * 4;    /* so code crosses a page */
     uint32_t dbase = mmu ? DATA_VA : DEV(DATA_WIN);
 
-    while (!(m.w[0] = rnd() & mask_all)) {
+    /* full warps half of the time: they run other code */
+    while (!(m.w[0] = rnd() & 1 ? mask_all : rnd() & mask_all)) {
     }
-    while (!(tmc_mask = rnd() & mask_all)) {
+    while (!(tmc_mask = rnd() & 1 ? mask_all : rnd() & mask_all)) {
     }
     for (uint32_t i = 0; i < 32 * T; i++) {
         regs[i] = rnd() % 3 ? rnd() : rnd() % 64;
@@ -308,6 +330,7 @@ static void trial(struct __test_metadata *_metadata, struct pair *p)
         regs[l] = 0;
         regs[29 * T + l] = tmc_mask;
         regs[30 * T + l] = dbase + l * 64;
+        regs[31 * T + l] = dbase + l * 4;
     }
     for (uint32_t i = 0; i < DATA_LEN; i++) {
         data[i] = (uint8_t)rnd();
