@@ -57,7 +57,6 @@
  * loads/stores through the MMU fast path, FP, a scalar path for 1-4 lanes.
  */
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -70,9 +69,14 @@
 #define VX_JIT_MAX_TAIL     16
 #define VX_JIT_TABLE        4096            /* entries, power of two */
 #define VX_JIT_ARENA        (16u << 20)     /* bytes of host code */
-/* Worst case per instruction and 8-lane chunk, and per instruction. */
-#define VX_JIT_CHUNK_BYTES  48
-#define VX_JIT_INSN_BYTES   96
+/*
+ * Worst case per instruction and 8-lane chunk (a masked shift: 2 loads,
+ * 2 ops, the blend's 2 loads and itself, a store, some 70 bytes), and
+ * per instruction besides (an inline load or store with its call of
+ * jit_mem() and the countdown's check, some 200).
+ */
+#define VX_JIT_CHUNK_BYTES  96
+#define VX_JIT_INSN_BYTES   256
 
 /*
  * What translated code works on: the executor fills it before a block
@@ -260,14 +264,17 @@ struct xl {
     struct em e;
     uint32_t pool[POOL_MAX];    /* constants, written after the code */
     uint32_t npool;
-    uint8_t *fix[POOL_MAX];     /* RIP-relative disp32s to patch */
-    uint32_t fixidx[POOL_MAX];
-    uint32_t nfix;
+    uint32_t nfix, maxfix;
+    uint8_t **fix;              /* RIP-relative disp32s to patch ... */
+    uint32_t *fixidx;           /* ... with these constants */
     uint32_t T;
     bool masked;
     bool mmu;                   /* the block is of a translated launch */
     const uint8_t *epi;         /* the function's return */
     const uint8_t *body;        /* its first instruction (self-loops) */
+    const uint8_t *cbody;       /* the same in the countdown copy */
+    uint8_t *cfix[4];           /* jumps to the countdown copy, to patch */
+    uint32_t ncfix;
     const struct jit_mem_op *mops;
     uint32_t nmop;
 };
@@ -290,6 +297,9 @@ static void bcast(struct xl *x, int y, uint32_t v)
 
     vex(e, 2, 1, 0, 0x58);
     b1(e, (uint8_t)(0x05 | (y << 3)));
+    if (x->nfix == x->maxfix) {
+        abort();        /* translate() sized them wrong */
+    }
     x->fix[x->nfix] = e->p;
     x->fixidx[x->nfix++] = pool_add(x, v);
     d32(e, 0);
@@ -503,6 +513,9 @@ static void emit_end(struct xl *x, uint32_t pc, uint32_t idx)
  * The block (@len instructions from @start) jumps to @target: to its own
  * first instruction while the budget lasts, else out.
  */
+static uint8_t *jcc_fwd(struct em *e, uint8_t cc);
+static void patch_here(struct em *e, uint8_t *fix);
+
 static void emit_goto(struct xl *x, uint32_t target, uint32_t start,
                       uint32_t len)
 {
@@ -519,6 +532,13 @@ static void emit_goto(struct xl *x, uint32_t target, uint32_t start,
         d32(e, len);
         bytes(e, "\x0f\x83", 2);                /* jae body */
         rel32_to(e, x->body);
+        bytes(e, "\x48\x85\xc0", 3);            /* test rax, rax */
+        if (x->cbody) {
+            bytes(e, "\x0f\x85", 2);            /* jnz countdown */
+            rel32_to(e, x->cbody);
+        } else {
+            x->cfix[x->ncfix++] = jcc_fwd(e, 0x85);
+        }
         emit_end(x, target, 0);
         return;
     }
@@ -732,29 +752,32 @@ static void emit_term(struct xl *x, uint32_t insn, uint32_t pc,
     }
 }
 
-static uint8_t *emit_fn(struct xl *x, const uint32_t *words, uint32_t len,
-                        uint32_t pc, bool masked, bool term)
+/*
+ * One copy of the block's instructions.  The countdown copy runs when
+ * the budget ends inside the block: before each instruction it looks at
+ * ctx.left, and stops there when the budget is spent.
+ */
+static void emit_body(struct xl *x, const uint32_t *words, uint32_t len,
+                      uint32_t pc, bool term, bool countdown)
 {
     struct em *e = &x->e;
-    uint8_t *start = e->p;
     uint32_t m = 0;
 
-    x->masked = masked;
-    /* push rbx; push rbp; push r12; mov rbp, rdi; mov rbx, [rbp]; jmp */
-    bytes(e, "\x53\x55\x41\x54\x48\x89\xfd\x48\x8b\x5d\x00\xeb\x08", 13);
-    x->epi = e->p;
-    /* vzeroupper; pop r12; pop rbp; pop rbx; ret */
-    bytes(e, "\xc5\xf8\x77\x41\x5c\x5d\x5b\xc3", 8);
-    x->body = e->p;
     for (uint32_t i = 0; i < len; i++) {
         uint32_t ipc = pc + 4 * i;
 
+        if (countdown && i) {
+            bytes(e, "\x48\x83\x7d\x20", 4);   /* cmp qword [left], i */
+            b1(e, (uint8_t)i);
+            bytes(e, "\x77\x15", 2);           /* ja +21 */
+            emit_end(x, ipc, i);
+        }
         switch (classify(words[i], ipc)) {
         case K_ALU:
             emit_alu(x, words[i], ipc);
             break;
         case K_MEM:
-            if (!masked && x->mops[m].size == 4 && !x->mops[m].rd0) {
+            if (!x->masked && x->mops[m].size == 4 && !x->mops[m].rd0) {
                 emit_mem_fast(x, i, &x->mops[m]);
             } else {
                 emit_mem(x, i, &x->mops[m]);
@@ -769,6 +792,35 @@ static uint8_t *emit_fn(struct xl *x, const uint32_t *words, uint32_t len,
     if (!term) {
         emit_end(x, pc + 4 * len, len);
     }
+}
+
+static uint8_t *emit_fn(struct xl *x, const uint32_t *words, uint32_t len,
+                        uint32_t pc, bool masked, bool term)
+{
+    struct em *e = &x->e;
+    uint8_t *start = e->p;
+
+    x->masked = masked;
+    x->ncfix = 0;
+    x->cbody = NULL;
+    /* push rbx; push rbp; push r12; mov rbp, rdi; mov rbx, [rbp] */
+    bytes(e, "\x53\x55\x41\x54\x48\x89\xfd\x48\x8b\x5d\x00", 11);
+    /* cmp qword [rbp+left], len; jb countdown */
+    bytes(e, "\x48\x81\x7d\x20", 4);
+    d32(e, len);
+    x->cfix[x->ncfix++] = jcc_fwd(e, 0x82);
+    bytes(e, "\xeb\x08", 2);                   /* jmp over the return */
+    x->epi = e->p;
+    /* vzeroupper; pop r12; pop rbp; pop rbx; ret */
+    bytes(e, "\xc5\xf8\x77\x41\x5c\x5d\x5b\xc3", 8);
+    x->body = e->p;
+    emit_body(x, words, len, pc, term, false);
+    for (uint32_t k = 0; k < x->ncfix; k++) {
+        patch_here(e, x->cfix[k]);
+    }
+    x->ncfix = 0;
+    x->cbody = e->p;
+    emit_body(x, words, len, pc, term, true);
     return start;
 }
 
@@ -986,9 +1038,26 @@ scanned:
         return;
     }
     x = malloc(sizeof(*x));
-    need = 2 * (len * (VX_JIT_INSN_BYTES + VX_JIT_CHUNK_BYTES * T / 8) + 64) +
+    if (x) {
+        /* a bcast is at most 2 per instruction and copy, or 1 per chunk */
+        x->maxfix = 4 * len * (2 + T / 8) + 8;
+        x->fix = malloc(x->maxfix * sizeof(*x->fix));
+        x->fixidx = malloc(x->maxfix * sizeof(*x->fixidx));
+        if (!x->fix || !x->fixidx) {
+            free(x->fix);
+            free(x->fixidx);
+            free(x);
+            x = NULL;
+        }
+    }
+    /* two functions (masked, full) of two copies (emit_fn()) */
+    need = 4 * (len * (VX_JIT_INSN_BYTES + VX_JIT_CHUNK_BYTES * T / 8) + 64) +
            sizeof(x->pool) + sizeof(mops) + 64;
     if (!x || need > VX_JIT_ARENA) {
+        if (x) {
+            free(x->fix);
+            free(x->fixidx);
+        }
         free(x);
         b->len = 0;
         b->words[0] = ld32(code);
@@ -1004,6 +1073,8 @@ scanned:
         whi = VX_JIT_ARENA;
     }
     if (mprotect(j->arena + wlo, whi - wlo, PROT_READ | PROT_WRITE)) {
+        free(x->fix);
+        free(x->fixidx);
         free(x);
         b->len = 0;
         b->words[0] = ld32(code);
@@ -1024,6 +1095,9 @@ scanned:
     b->fn_full = (vx_jit_fn)(void *)emit_fn(x, b->words, len, pc, false,
                                             term);
     x->e.p = (uint8_t *)(((uintptr_t)x->e.p + 3) & ~(uintptr_t)3);
+    if (x->e.p + x->npool * 4 > j->arena + j->used + need) {
+        abort();        /* the bound above is wrong: memory is overwritten */
+    }
     memcpy(x->e.p, x->pool, x->npool * 4);
     for (uint32_t i = 0; i < x->nfix; i++) {
         uint8_t *target = x->e.p + 4 * x->fixidx[i];
@@ -1034,6 +1108,8 @@ scanned:
     x->e.p += x->npool * 4;
     j->used = (size_t)(x->e.p - j->arena);
     mprotect(j->arena + wlo, whi - wlo, PROT_READ | PROT_EXEC);
+    free(x->fix);
+    free(x->fixidx);
     free(x);
     /* stores into this page must look at the code again */
     pg = (uint64_t)(code - sim->vram) >> 12;
@@ -1041,9 +1117,6 @@ scanned:
         j->codemap[pg >> 3] |= (uint8_t)(1u << (pg & 7));
     }
     b->gen = j->gen;
-#ifdef JIT_DEBUG
-    fprintf(stderr, "xl %08x len %u tail %u term %d\n", pc, len, b->tail, term);
-#endif
     j->stats.blocks++;
     j->stats.insns += len;
     j->stats.ns += (uint64_t)(now_ns() - t0);
@@ -1115,27 +1188,35 @@ static struct vx_jit_block *entry(struct vx_jit *j, uint32_t pc, uint32_t cap)
 }
 
 /* Whether @b is @pc's block of at most @cap for @code, still valid. */
-static bool hit(const struct vx_jit *j, const struct vx_jit_block *b,
-                uint32_t pc, uint32_t satp, const uint8_t *code, uint32_t cap)
+static inline bool hit(const struct vx_jit *j, const struct vx_jit_block *b,
+                       uint32_t pc, uint32_t satp, const uint8_t *code,
+                       uint32_t cap)
 {
-    return b->pc == pc && b->satp == satp && b->code == code &&
-           b->cap == cap && (b->len == 0 || b->gen == j->gen) &&
-           memcmp(code, b->words, 4 * (b->len ? b->len : 1)) == 0;
+    uint32_t n = b->len ? b->len : 1, diff = 0;
+
+    if (b->pc != pc || b->satp != satp || b->code != code ||
+        b->cap != cap || (b->len && b->gen != j->gen)) {
+        return false;
+    }
+    /* the words, as they are now (a short loop: memcmp is a call) */
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v;
+
+        memcpy(&v, code + 4 * i, 4);
+        diff |= v ^ b->words[i];
+    }
+    return diff == 0;
 }
 
 /*
  * The entry of w->pc (len 0: nothing translated there), NULL if w->pc
  * cannot be fetched.  *fault is set when the fetch faulted (reported
- * already, as the interpreter would).  A block longer than the @left
- * slots of the budget gives way to one of at most @left instructions
- * from the same PC (translated for it), so that a burst's end does not
- * leave a loop's turn to the interpreter.
+ * already, as the interpreter would).
  */
 static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
-                                   struct vx_warp *w, uint64_t left,
-                                   bool *fault)
+                                   struct vx_warp *w, bool *fault)
 {
-    uint32_t room, cap;
+    uint32_t room;
     const uint8_t *code;
     struct vx_jit_block *b;
     uint32_t pc = w->pc;
@@ -1180,14 +1261,6 @@ static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
     b = entry(j, pc, VX_JIT_MAX_INSNS);
     if (!hit(j, b, pc, w->satp, code, VX_JIT_MAX_INSNS)) {
         translate(sim, j, b, pc, w->satp, code, room, VX_JIT_MAX_INSNS);
-    }
-    if (b->len <= left) {
-        return b;
-    }
-    cap = (uint32_t)left;
-    b = entry(j, pc, cap);
-    if (!hit(j, b, pc, w->satp, code, cap)) {
-        translate(sim, j, b, pc, w->satp, code, room, cap);
     }
     return b;
 }
@@ -1251,7 +1324,7 @@ enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
             n += u;
             break;
         }
-        b = lookup(sim, j, w, max - n, &fault);
+        b = lookup(sim, j, w, &fault);
         if (fault) {
             /* vx_exec_ref() would have taken the slot and faulted */
             n++;
@@ -1259,14 +1332,11 @@ enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
             r = VX_EXEC_FAULT;
             break;
         }
-        if (b && b->len && b->len <= max - n) {
+        if (b && b->len) {
             uint32_t st = run_block(sim, j, w, b, max - n, &u);
 
             n += u;
             j->stats.runs++;
-#ifdef JIT_DEBUG
-            if (st) fprintf(stderr, "exit %08x st %u pc %08x\n", b->pc, st, w->pc);
-#endif
             if (st == JIT_AFTER || n == max) {
                 continue;
             }
