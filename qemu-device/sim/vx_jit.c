@@ -61,6 +61,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "vx_exec.h"
 #include "vx_jit.h"
@@ -162,7 +165,7 @@ struct vx_jit {
     uint32_t gen;               /* bumped by every flush */
     uint32_t threads;
     struct vx_tmask ctx_mask;   /* the mask ctx.mask holds */
-    uint8_t *codemap;           /* VRAM pages holding translated code */
+    uint8_t *codemap;           /* VRAM pages holding translated code: 1 */
     uint64_t codemap_pages;
     struct vx_jit_stats stats;
     struct vx_jit_block table[VX_JIT_TABLE];
@@ -627,12 +630,12 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
             bytes(e, "\x48\x8b", 2);           /* mov rsi, codemap */
             modrm_mem(e, 6, RBP, CTX_CODEMAP);
             bytes(e, "\x89\xc2\xc1\xea\x0c", 5);   /* edx = eax >> 12 */
-            bytes(e, "\x0f\xa3\x16", 3);       /* bt [rsi], edx */
-            slow[ns++] = jcc_fwd(e, 0x82);      /* jc */
+            bytes(e, "\x80\x3c\x16\x00", 4);   /* cmp byte [rsi+rdx], 0 */
+            slow[ns++] = jcc_fwd(e, 0x85);      /* jne */
             bytes(e, "\x89\xc2\x81\xc2", 4);   /* edx = eax + 4T - 1 */
             d32(e, 4 * T - 1);
-            bytes(e, "\xc1\xea\x0c\x0f\xa3\x16", 6);
-            slow[ns++] = jcc_fwd(e, 0x82);
+            bytes(e, "\xc1\xea\x0c\x80\x3c\x16\x00", 7);
+            slow[ns++] = jcc_fwd(e, 0x85);
         }
         bytes(e, "\x48\x8b", 2);               /* mov rcx, vram */
         modrm_mem(e, 1, RBP, CTX_VRAM);
@@ -667,8 +670,9 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
             skip = jcc_fwd(e, 0x83);            /* jae: not VRAM */
             bytes(e, "\x48\x8b", 2);           /* mov rsi, codemap */
             modrm_mem(e, 6, RBP, CTX_CODEMAP);
-            bytes(e, "\x48\xc1\xea\x0c\x48\x0f\xa3\x16", 8);
-            slow[ns++] = jcc_fwd(e, 0x82);      /* jc */
+            bytes(e, "\x48\xc1\xea\x0c", 4);   /* shr rdx, 12 */
+            bytes(e, "\x80\x3c\x16\x00", 4);   /* cmp byte [rsi+rdx], 0 */
+            slow[ns++] = jcc_fwd(e, 0x85);      /* jne */
             patch_here(e, skip);
         }
     }
@@ -826,12 +830,18 @@ static uint8_t *emit_fn(struct xl *x, const uint32_t *words, uint32_t len,
 
 /* -------------------------------------------------- loads and stores */
 
-static bool codemap_test(const struct vx_jit *j, uint64_t off)
+/* Whether VRAM offsets @lo..@hi (inclusive) touch a page holding code. */
+static bool codemap_range(const struct vx_jit *j, uint64_t lo, uint64_t hi)
 {
-    uint64_t pg = off >> 12;
-
-    return pg < j->codemap_pages && (j->codemap[pg >> 3] >> (pg & 7)) & 1;
+    for (uint64_t pg = lo >> 12; pg <= hi >> 12; pg++) {
+        if (pg < j->codemap_pages && j->codemap[pg]) {
+            return true;
+        }
+    }
+    return false;
 }
+
+#define JIT_VLD(p)  _mm256_loadu_si256((const __m256i *)(const void *)(p))
 
 /*
  * A load or store of every active lane, called by translated code: the
@@ -840,17 +850,24 @@ static bool codemap_test(const struct vx_jit *j, uint64_t off)
  * JIT_BEFORE, and the interpreter runs the instruction (faults, a TLB
  * or memo miss, local memory, the console, accesses crossing a page).
  * A store into a page that holds translated code returns JIT_AFTER, so
- * that the block's remaining words are fetched and checked again.
+ * that the block's remaining words are fetched and checked again.  The
+ * checks take 8 lanes at a time with ctx.mask; word loads are gathers.
  */
-static uint32_t jit_mem(struct vx_jit_ctx *c, const struct jit_mem_op *m)
+#if defined(__x86_64__)
+static __attribute__((target("avx2"))) uint32_t
+jit_mem(struct vx_jit_ctx *c, const struct jit_mem_op *m)
 {
     struct vx_sim *sim = c->sim;
     struct vx_warp *w = c->w;
     const uint32_t T = sim->cfg.threads, size = m->size;
     const uint32_t *bp = w->x + m->rs1;
-    uint32_t bias, fb, bits = 0, va0 = 0;
+    uint32_t bias, fb, va0 = 0, lo, hi;
     uint8_t *mem = sim->vram;
-    bool full = c->full, contig = false;
+    const bool full = c->full;
+    const __m256i ones = _mm256_set1_epi32(-1);
+    __m256i acc = _mm256_setzero_si256(), dev = acc, vmax = acc, vmin = ones;
+    __m256i iota, vbias;
+    bool contig;
 
     if (!w->satp) {
         bias = vx_vram_off(m->imm);
@@ -860,21 +877,37 @@ static uint32_t jit_mem(struct vx_jit_ctx *c, const struct jit_mem_op *m)
         bias = m->imm - (va0 & ~0xfffu);
         fb = ~0xfffu | (size - 1);
     }
-    if (full) {
-        uint32_t dev = 0, b0 = bp[0];
+    vbias = _mm256_set1_epi32((int)bias);
+    iota = _mm256_add_epi32(_mm256_set1_epi32((int)bp[0]),
+                            _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28));
+    for (uint32_t l = 0; l < T; l += 8) {
+        __m256i mk = full ? ones : JIT_VLD(c->mask + l);
+        __m256i b = JIT_VLD(bp + l), o = _mm256_add_epi32(b, vbias);
 
-        for (uint32_t l = 0; l < T; l++) {
-            bits |= bp[l] + bias;
-            dev |= bp[l] ^ (b0 + 4 * l);
-        }
-        contig = dev == 0 && size == 4;
-    } else {
-        VX_FOR_EACH_LANE(&w->tmask, l) {
-            bits |= bp[l] + bias;
-        }
+        acc = _mm256_or_si256(acc, _mm256_and_si256(o, mk));
+        dev = _mm256_or_si256(dev, _mm256_xor_si256(b, iota));
+        iota = _mm256_add_epi32(iota, _mm256_set1_epi32(32));
+        vmin = _mm256_min_epu32(vmin, _mm256_or_si256(o,
+                                _mm256_xor_si256(mk, ones)));
+        vmax = _mm256_max_epu32(vmax, _mm256_and_si256(o, mk));
     }
-    if (bits & fb) {
-        return JIT_BEFORE;
+    {
+        uint32_t bits = 0, a[8], mn[8], mx[8];
+
+        _mm256_storeu_si256((__m256i *)a, acc);
+        _mm256_storeu_si256((__m256i *)mn, vmin);
+        _mm256_storeu_si256((__m256i *)mx, vmax);
+        lo = ~0u;
+        hi = 0;
+        for (int k = 0; k < 8; k++) {
+            bits |= a[k];
+            lo = mn[k] < lo ? mn[k] : lo;
+            hi = mx[k] > hi ? mx[k] : hi;
+        }
+        if (bits & fb) {
+            return JIT_BEFORE;
+        }
+        contig = full && size == 4 && _mm256_testz_si256(dev, dev);
     }
     if (w->satp) {
         struct vx_xlat *xs = &w->xlat[(m->pc >> 2) % VX_XLAT_SLOTS];
@@ -888,6 +921,14 @@ static uint32_t jit_mem(struct vx_jit_ctx *c, const struct jit_mem_op *m)
         }
         mem = xs->host;
     }
+#define JIT_LANES(body)                                                 \
+    do {                                                                \
+        if (full) {                                                     \
+            for (uint32_t l = 0; l < T; l++) { body; }                  \
+        } else {                                                        \
+            VX_FOR_EACH_LANE(&w->tmask, l) { body; }                    \
+        }                                                               \
+    } while (0)
     if (!m->store) {
         uint32_t *dst = (m->fp ? w->f : w->x) + m->rd;
 
@@ -895,63 +936,81 @@ static uint32_t jit_mem(struct vx_jit_ctx *c, const struct jit_mem_op *m)
             return JIT_END;                     /* x0: checked only */
         }
         if (contig) {
-            memcpy(dst, mem + (uint32_t)(bp[0] + bias), 4 * T);
+            memmove(dst, mem + lo, 4 * T);
+            return JIT_END;
+        }
+        if (size == 4) {
+            /*
+             * Gathers (offsets are below 2 GiB: vram_flat); the lanes
+             * a mask leaves out keep their rd.  Each chunk's bases are
+             * read before its rd is written (rd may be rs1).
+             */
+            for (uint32_t l = 0; l < T; l += 8) {
+                __m256i mk = full ? ones : JIT_VLD(c->mask + l);
+                __m256i o = _mm256_add_epi32(JIT_VLD(bp + l), vbias);
+                __m256i v = _mm256_mask_i32gather_epi32(JIT_VLD(dst + l),
+                                                        (const int *)mem, o,
+                                                        mk, 1);
+
+                _mm256_storeu_si256((__m256i *)(void *)(dst + l), v);
+            }
             return JIT_END;
         }
         /* each lane reads its base before writing its rd (rd may be rs1) */
-#define JIT_LANES(body)                                                 \
-        do {                                                            \
-            if (full) {                                                 \
-                for (uint32_t l = 0; l < T; l++) { body; }              \
-            } else {                                                    \
-                VX_FOR_EACH_LANE(&w->tmask, l) { body; }                \
-            }                                                           \
-        } while (0)
         switch (size | (m->sign ? 8 : 0)) {
         case 1: JIT_LANES(dst[l] = mem[(uint32_t)(bp[l] + bias)]); break;
         case 9:
             JIT_LANES(dst[l] = (uint32_t)(int8_t)mem[(uint32_t)(bp[l] + bias)]);
             break;
         case 2: JIT_LANES(dst[l] = ld16(mem + (uint32_t)(bp[l] + bias))); break;
-        case 10:
+        default:
             JIT_LANES(dst[l] = (uint32_t)(int16_t)ld16(mem +
                                                      (uint32_t)(bp[l] + bias)));
             break;
-        default: JIT_LANES(dst[l] = ld32(mem + (uint32_t)(bp[l] + bias))); break;
         }
         return JIT_END;
     }
     {
         const uint32_t *src = (m->fp ? w->f : w->x) + m->rs2;
-        const struct vx_jit *j = sim->jit;
         uint64_t base = (uint64_t)(mem - sim->vram);
-        bool code = false;
 
         /* lanes in order: the highest lane wins where addresses overlap */
         if (contig) {
-            uint32_t o = bp[0] + bias;
-
-            memcpy(mem + o, src, 4 * T);
-            code = codemap_test(j, base + o) ||
-                   codemap_test(j, base + o + 4 * T - 1);
+            memcpy(mem + lo, src, 4 * T);
         } else {
             switch (size) {
             case 1: JIT_LANES(mem[(uint32_t)(bp[l] + bias)] = (uint8_t)src[l]); break;
             case 2: JIT_LANES(st16(mem + (uint32_t)(bp[l] + bias), src[l])); break;
             default: JIT_LANES(st32(mem + (uint32_t)(bp[l] + bias), src[l])); break;
             }
-            if (w->satp) {
-                code = codemap_test(j, base + (va0 & 0xfffu));
-            } else {
-                JIT_LANES(code |= codemap_test(j, (uint32_t)(bp[l] + bias)));
-            }
         }
-#undef JIT_LANES
         /* local memory is never code: its base is outside VRAM */
-        return code && mem >= sim->vram &&
-               mem < sim->vram + sim->cfg.vram_size ? JIT_AFTER : JIT_END;
+        if (mem < sim->vram || mem >= sim->vram + sim->cfg.vram_size) {
+            return JIT_END;
+        }
+        if (hi - lo < 16 * 4096) {
+            return codemap_range(sim->jit, base + lo, base + hi + size - 1)
+                   ? JIT_AFTER : JIT_END;
+        }
+        {
+            bool code = false;
+
+            JIT_LANES(code |= codemap_range(sim->jit,
+                                            base + (uint32_t)(bp[l] + bias),
+                                            base + (uint32_t)(bp[l] + bias) +
+                                            size - 1));
+            return code ? JIT_AFTER : JIT_END;
+        }
     }
+#undef JIT_LANES
 }
+#else
+/* Never called: the executor is x86-64 only (vx_sim_exec_available()). */
+static uint32_t jit_mem(struct vx_jit_ctx *c, const struct jit_mem_op *m)
+{
+    return JIT_BEFORE;
+}
+#endif
 
 /* ------------------------------------------------------- the blocks */
 
@@ -1114,7 +1173,7 @@ scanned:
     /* stores into this page must look at the code again */
     pg = (uint64_t)(code - sim->vram) >> 12;
     if (pg < j->codemap_pages) {
-        j->codemap[pg >> 3] |= (uint8_t)(1u << (pg & 7));
+        j->codemap[pg] = 1;
     }
     b->gen = j->gen;
     j->stats.blocks++;
@@ -1136,7 +1195,7 @@ static struct vx_jit *jit_get(struct vx_sim *sim)
     }
     memset(j, 0, sizeof(*j));
     j->codemap_pages = (sim->cfg.vram_size + 4095) >> 12;
-    j->codemap = calloc((j->codemap_pages + 7) / 8, 1);
+    j->codemap = calloc(j->codemap_pages, 1);
     j->arena = mmap(NULL, VX_JIT_ARENA, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (!j->codemap || j->arena == MAP_FAILED) {
