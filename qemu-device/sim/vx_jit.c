@@ -60,6 +60,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <time.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -160,7 +161,9 @@ struct vx_jit_block {
 
 struct vx_jit {
     struct vx_jit_ctx ctx;      /* first: the struct is 64-byte aligned */
-    uint8_t *arena;
+    uint8_t *arena;             /* where code is written ... */
+    ptrdiff_t xdelta;           /* ... and run: + xdelta (dual mapping) */
+    bool dual;                  /* two views of a memfd: no mprotect */
     size_t used;
     uint32_t gen;               /* bumped by every flush */
     uint32_t threads;
@@ -260,6 +263,7 @@ static void rel32_to(struct em *e, const uint8_t *target)
 /* ------------------------------------------------------- translation */
 
 static uint32_t jit_mem(struct vx_jit_ctx *c, const struct jit_mem_op *m);
+static uint32_t jit_memo(struct vx_jit_ctx *c, const struct jit_mem_op *m);
 
 #define POOL_MAX    (4 * VX_JIT_MAX_INSNS + 4)
 
@@ -597,7 +601,8 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
     uint32_t T = x->T, off1 = m->rs1 * 4, n = T / 8;
     uint32_t offv = 4 * (m->store ? m->rs2 : m->rd);
     int vb = m->fp ? RDX : RBX;                 /* the value's registers */
-    uint8_t *slow[6], *done, *skip = NULL;
+    uint8_t *slow[6], *done, *skip = NULL, *miss = NULL;
+    const uint8_t *retry;
     int ns = 0;
 
     vex(e, 2, 1, 0, 0x58);                      /* vpbroadcastd YB, x0 */
@@ -616,6 +621,7 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
     vex(e, 2, 1, 0, 0x17);                      /* vptest YT, YT */
     modrm_rr(e, YT, YT);
     slow[ns++] = jcc_fwd(e, 0x85);              /* jnz slow */
+    retry = e->p;
     b1(e, 0x8b);                                /* mov eax, x0 */
     modrm_mem(e, 0, RBX, off1);
     b1(e, 0x05);                                /* add eax, imm */
@@ -651,7 +657,7 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
         d32(e, VX_XLAT_VALID | (m->store ? VX_XLAT_STORE : 0));
         b1(e, 0x3b);                            /* cmp edx, slot.key */
         modrm_mem(e, RDX, RCX, slot + offsetof(struct vx_xlat, key));
-        slow[ns++] = jcc_fwd(e, 0x85);
+        miss = jcc_fwd(e, 0x85);
         b1(e, 0x25);                            /* and eax, 0xfff */
         d32(e, 0xfff);
         b1(e, 0x3d);                            /* cmp eax, 4096 - 4T */
@@ -693,6 +699,19 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
     b1(e, 0xe9);                                /* jmp done */
     done = e->p;
     d32(e, 0);
+    if (miss) {
+        /* a memo miss: jit_memo() fills the slot from the DTLB, retry */
+        patch_here(e, miss);
+        bytes(e, "\xc5\xf8\x77", 3);            /* vzeroupper */
+        bytes(e, "\x48\x89\xef", 3);            /* mov rdi, rbp */
+        bytes(e, "\x48\xbe", 2);                /* mov rsi, imm64 */
+        d64(e, (uint64_t)(uintptr_t)m);
+        bytes(e, "\x48\xb8", 2);                /* mov rax, imm64 */
+        d64(e, (uint64_t)(uintptr_t)jit_memo);
+        bytes(e, "\xff\xd0", 2);                /* call rax */
+        bytes(e, "\x85\xc0\x0f\x84", 4);        /* test eax, eax; jz */
+        rel32_to(e, retry);
+    }
     for (int k = 0; k < ns; k++) {
         patch_here(e, slow[k]);
     }
@@ -844,6 +863,23 @@ static bool codemap_range(const struct vx_jit *j, uint64_t lo, uint64_t hi)
 #define JIT_VLD(p)  _mm256_loadu_si256((const __m256i *)(const void *)(p))
 
 /*
+ * A memo miss of an inline access of a full warp (translated launch):
+ * 0 once memo slot of the instruction holds lane 0's page from the DTLB
+ * (or local memory), else 1 and jit_mem() is next.
+ */
+static uint32_t jit_memo(struct vx_jit_ctx *c, const struct jit_mem_op *m)
+{
+    struct vx_warp *w = c->w;
+    uint32_t va0 = w->x[m->rs1] + m->imm;
+    struct vx_xlat *xs = &w->xlat[(m->pc >> 2) % VX_XLAT_SLOTS];
+    const uint32_t key = (va0 & ~0xfffu) | VX_XLAT_VALID |
+                         (m->store ? VX_XLAT_STORE : 0);
+
+    return !vx_exec_xlat_fill(c->sim, w, xs, key, va0,
+                              m->store ? VX_ACC_STORE : VX_ACC_LOAD);
+}
+
+/*
  * A load or store of every active lane, called by translated code: the
  * burst executor's LOAD/STORE (vx_exec_fast.c) for one instruction.  It
  * checks every lane first and commits nothing unless all pass: else
@@ -939,7 +975,7 @@ jit_mem(struct vx_jit_ctx *c, const struct jit_mem_op *m)
             memmove(dst, mem + lo, 4 * T);
             return JIT_END;
         }
-        if (size == 4) {
+        if (size == 4 && full) {
             /*
              * Gathers (offsets are below 2 GiB: vram_flat); the lanes
              * a mask leaves out keep their rd.  Each chunk's bases are
@@ -958,6 +994,7 @@ jit_mem(struct vx_jit_ctx *c, const struct jit_mem_op *m)
         }
         /* each lane reads its base before writing its rd (rd may be rs1) */
         switch (size | (m->sign ? 8 : 0)) {
+        case 4: JIT_LANES(dst[l] = ld32(mem + (uint32_t)(bp[l] + bias))); break;
         case 1: JIT_LANES(dst[l] = mem[(uint32_t)(bp[l] + bias)]); break;
         case 9:
             JIT_LANES(dst[l] = (uint32_t)(int8_t)mem[(uint32_t)(bp[l] + bias)]);
@@ -1131,7 +1168,8 @@ scanned:
     if (whi > VX_JIT_ARENA) {
         whi = VX_JIT_ARENA;
     }
-    if (mprotect(j->arena + wlo, whi - wlo, PROT_READ | PROT_WRITE)) {
+    if (!j->dual &&
+        mprotect(j->arena + wlo, whi - wlo, PROT_READ | PROT_WRITE)) {
         free(x->fix);
         free(x->fixidx);
         free(x);
@@ -1166,7 +1204,13 @@ scanned:
     }
     x->e.p += x->npool * 4;
     j->used = (size_t)(x->e.p - j->arena);
-    mprotect(j->arena + wlo, whi - wlo, PROT_READ | PROT_EXEC);
+    if (!j->dual) {
+        mprotect(j->arena + wlo, whi - wlo, PROT_READ | PROT_EXEC);
+    }
+    b->fn_masked = (vx_jit_fn)(void *)((uint8_t *)(void *)b->fn_masked +
+                                       j->xdelta);
+    b->fn_full = (vx_jit_fn)(void *)((uint8_t *)(void *)b->fn_full +
+                                     j->xdelta);
     free(x->fix);
     free(x->fixidx);
     free(x);
@@ -1183,6 +1227,43 @@ scanned:
 
 /* ---------------------------------------------------------- executor */
 
+/*
+ * The code arena: a memfd mapped twice, read-write where the translator
+ * writes and read-execute where the code runs (no page is ever both, and
+ * no mprotect per block); where memfds are refused, one anonymous
+ * mapping that translate() switches between the two with mprotect.
+ */
+static uint8_t *jit_arena_map(struct vx_jit *j)
+{
+    int fd = memfd_create("vx-jit", MFD_CLOEXEC);
+    uint8_t *w, *x;
+
+    if (fd >= 0 && ftruncate(fd, VX_JIT_ARENA) == 0) {
+        w = mmap(NULL, VX_JIT_ARENA, PROT_READ | PROT_WRITE, MAP_SHARED,
+                 fd, 0);
+        x = mmap(NULL, VX_JIT_ARENA, PROT_READ | PROT_EXEC, MAP_SHARED,
+                 fd, 0);
+        if (w != MAP_FAILED && x != MAP_FAILED) {
+            close(fd);
+            j->dual = true;
+            j->xdelta = x - w;
+            return w;
+        }
+        if (w != MAP_FAILED) {
+            munmap(w, VX_JIT_ARENA);
+        }
+        if (x != MAP_FAILED) {
+            munmap(x, VX_JIT_ARENA);
+        }
+    }
+    if (fd >= 0) {
+        close(fd);
+    }
+    w = mmap(NULL, VX_JIT_ARENA, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return w == MAP_FAILED ? NULL : w;
+}
+
 static struct vx_jit *jit_get(struct vx_sim *sim)
 {
     struct vx_jit *j = sim->jit;
@@ -1196,9 +1277,8 @@ static struct vx_jit *jit_get(struct vx_sim *sim)
     memset(j, 0, sizeof(*j));
     j->codemap_pages = (sim->cfg.vram_size + 4095) >> 12;
     j->codemap = calloc(j->codemap_pages, 1);
-    j->arena = mmap(NULL, VX_JIT_ARENA, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (!j->codemap || j->arena == MAP_FAILED) {
+    j->arena = jit_arena_map(j);
+    if (!j->codemap || !j->arena) {
         free(j->codemap);
         free(j);
         return NULL;
@@ -1225,6 +1305,9 @@ void vx_jit_free(struct vx_sim *sim)
         return;
     }
     munmap(j->arena, VX_JIT_ARENA);
+    if (j->dual) {
+        munmap(j->arena + j->xdelta, VX_JIT_ARENA);
+    }
     free(j->codemap);
     free(j);
     sim->jit = NULL;
@@ -1251,18 +1334,26 @@ static inline bool hit(const struct vx_jit *j, const struct vx_jit_block *b,
                        uint32_t pc, uint32_t satp, const uint8_t *code,
                        uint32_t cap)
 {
-    uint32_t n = b->len ? b->len : 1, diff = 0;
+    uint32_t n = b->len ? b->len : 1;
+    uint64_t diff = 0;
 
     if (b->pc != pc || b->satp != satp || b->code != code ||
         b->cap != cap || (b->len && b->gen != j->gen)) {
         return false;
     }
     /* the words, as they are now (a short loop: memcmp is a call) */
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i + 2 <= n; i += 2) {
+        uint64_t v, k;
+
+        memcpy(&v, code + 4 * i, 8);
+        memcpy(&k, b->words + i, 8);
+        diff |= v ^ k;
+    }
+    if (n & 1) {
         uint32_t v;
 
-        memcpy(&v, code + 4 * i, 4);
-        diff |= v ^ b->words[i];
+        memcpy(&v, code + 4 * (n - 1), 4);
+        diff |= v ^ b->words[n - 1];
     }
     return diff == 0;
 }
