@@ -2,59 +2,97 @@
 /*
  * Vortex card simulator: the translating executor (VX_SIM_EXEC_JIT).
  *
- * DOC: design (first stage)
+ * DOC: design
  *
- * What is translated.  A block is the longest run, from a PC, of RV32I/M
- * lane-arithmetic instructions (op, op-imm, lui, auipc, mul) within one
- * 4 KiB code page, at most VX_JIT_MAX_INSNS long.  Everything else
- * (loads, stores, atomics, branches, jumps, CSRs, FP, ecall/ebreak, the
- * SIMT custom-0 operations, mulh/div/rem, Zicond, illegal encodings) ends
- * the block and is executed by the burst executor (vx_exec_fast(), its
- * AVX2 copy, which matches the reference interpreter instruction for
- * instruction) for as many instructions as followed the block untranslated
- * when it was translated (its tail: only a budget, whatever the words are
- * now), so every fault, halt, barrier and warp switch happens there
- * exactly as without translation.
- * A translated instruction cannot fault, so a block either runs whole or
- * not at all: the PC and the registers are exact at every instruction
- * the interpreter sees.
+ * What is translated.  A block is the longest run, from a PC, within one
+ * 4 KiB code page and at most VX_JIT_MAX_INSNS long, of: RV32I/M lane
+ * arithmetic (op, op-imm, lui, auipc, mul); loads and stores (lb, lh,
+ * lw, lbu, lhu, sb, sh, sw, flw, fsw); and, ending it, one branch, jal
+ * or jalr whose target is aligned.  Everything else (atomics, CSRs, FP
+ * arithmetic, fences, ecall/ebreak, the SIMT custom-0 operations,
+ * mulh/div/rem, Zicond, illegal encodings) ends the block before it and
+ * is executed by the burst executor (vx_exec_fast(), its AVX2 copy, which
+ * matches the reference interpreter instruction for instruction) for as
+ * many instructions as followed the block untranslated when it was
+ * translated (its tail: only a budget, whatever the words are now), so
+ * every fault, halt, barrier and warp switch happens there exactly as
+ * without translation.
  *
- * Host code.  Each block becomes two x86-64 functions, one that blends
- * every result with the chunk's thread mask (vpblendvb) and one for a
- * full chunk; both take (x, mask, consts) and run 8 lanes (one ymm) of
- * every instruction, reading and writing the warp's register file in
- * memory (x[reg * threads + lane]), one load/op/store per instruction.
- * The executor calls the function once per 8-lane chunk with any lane
- * active, so a warp of T lanes costs T/8 calls per block.  Immediates live
- * in a constant pool after the code.  Warps narrower than 8 lanes are
- * not translated: the AVX2 burst executor runs them.  On a host without
- * AVX2 (cpuid, __builtin_cpu_supports(), in vx_sim_exec_available()) the
- * executor is unavailable: vx_sim_config_check() and vx_sim_set_exec()
- * refuse it with a sentence saying so, and the default stays "best".
+ * Host code.  Each block becomes two x86-64 functions, one for a full
+ * warp and one that blends every result with the thread mask
+ * (vpblendvb, ctx.mask: ~0 per active lane), each in two copies (below).
+ * A function runs the whole warp, instruction by instruction and, within
+ * one, 8 lanes (one ymm) at a time, reading and writing the warp's
+ * register file in memory (x[reg * threads + lane], base rbx); struct
+ * vx_jit_ctx (rbp) holds what the code needs and where it says how it
+ * ended.  Constants sit after the code, RIP-relative.  Because every
+ * instruction completes for all lanes before the next starts, the code
+ * can stop at any instruction boundary with the PC and the registers
+ * exact.
  *
- * Memory.  The code arena is mmap'ed read-write, written, then
- * mprotect'ed read-execute (W^X; no RWX mapping is needed).  A full arena
- * is dropped whole with the table (a flush) and refilled.
+ * Loads and stores.  A full warp's word access at consecutive addresses
+ * (the coalesced case) runs inline, as the burst executor's CONTIG_WORDS
+ * path: lane l's address is lane 0's + 4 l (one vector compare), aligned,
+ * and untranslated below vx_sim.vram_flat, translated inside the page the
+ * warp's memo slot for this PC holds (vx_warp.xlat, the burst executor's,
+ * kept in step with the TLBs the same way); a memo miss calls jit_memo(),
+ * which refills the slot from the DTLB, and retries.  Anything else calls
+ * jit_mem(), the burst executor's LOAD/STORE in C for one instruction
+ * (8-lane checks, gathers for word loads of full warps).  Both check
+ * every lane before they touch anything; when a check fails (a fault, a
+ * TLB miss, local memory, the console, an access crossing a page), the
+ * block stops before the instruction (JIT_BEFORE), and the burst
+ * executor runs it, faulting, walking or filling as the interpreter
+ * does.  Branches and jumps follow the highest active lane, as
+ * vx_exec.c's exec_branch() does: a translated branch is never
+ * divergent (divergence is split/join's, which the interpreter runs).
  *
- * Invalidation by validation.  The table is direct-mapped by PC and
- * tagged with the PC, the warp's satp and the host address the code was
- * fetched from; each entry keeps the instruction words it translated, and
- * a block runs only if the code at that host address still holds exactly
- * those words (a short memcmp).  Any write to code therefore invalidates
- * its translation, whoever makes it (a kernel's own stores, the Debug
- * Module's memory writes and software breakpoints, host uploads into
- * VRAM), and a page-table or TLB change that maps the PC elsewhere misses
- * on the host address: the code is always fetched through
- * vx_exec_code_page(), the ITLB the interpreter uses.
+ * Chaining and the budget.  A block whose branch or jump goes back to
+ * its own first instruction loops inside its code while the burst's
+ * budget lasts (ctx.left, ctx.done); other exits return the next PC and
+ * the executor looks the next block up (a direct-mapped table) and calls
+ * it, without leaving vx_jit_exec() until the budget is spent or an
+ * instruction it does not translate needs the interpreter.  The
+ * scheduler (vx_run.c) thus sees the same bursts as with the other
+ * executors: warp switches, barriers, traps and Debug Module requests
+ * happen between them or in the interpreter.  The budget rarely ends at a
+ * block's end, so each function has a second, countdown copy of its
+ * instructions, entered when fewer slots are left than the block has
+ * instructions (and by a self-loop's last turn): before each instruction
+ * it compares ctx.left and stops there when the budget is spent.  A DM
+ * step (a burst of 1) thus runs exactly one instruction.  Counters
+ * (cycle, instret) move as the interpreter's.
  *
- * Budget and the Debug Module.  A block of n instructions takes n slots
- * and runs only if n slots are left, else the burst executor runs the
- * rest of the budget; a DM step (a burst of 1) thus never runs more than
- * one instruction.  Counters (cycle, instret) move as the interpreter's.
+ * Memory.  The code arena is a memfd mapped twice, read-write where the
+ * translator writes and read-execute where the code runs (W^X without an
+ * mprotect per block; a host that refuses memfds gets one mapping
+ * switched with mprotect).  A full arena is dropped whole (a flush: the
+ * table's entries of older generations miss) and refilled.
  *
- * Next stages: chaining blocks (and branches inside the translation,
- * exiting on divergence), keeping registers in ymm across a block,
- * loads/stores through the MMU fast path, FP, a scalar path for 1-4 lanes.
+ * Invalidation by validation.  The table is tagged with the PC, the
+ * warp's satp and the host address the code was fetched from; each entry
+ * keeps the instruction words it translated, and a block runs only if
+ * the code at that host address still holds exactly those words.  Any
+ * write to code therefore invalidates its translation, whoever makes it
+ * (a kernel's own stores, the Debug Module's memory writes and software
+ * breakpoints, host uploads into VRAM), and a page-table or TLB change
+ * that maps the PC elsewhere misses on the host address: the code is
+ * always fetched through the ITLB the interpreter uses (the warp's code
+ * memo, else vx_exec_code_page()).  Within a block, a store into a VRAM
+ * page that holds translated code (a byte per page, codemap) stops the
+ * block after the store (JIT_AFTER), so the words after it are checked
+ * again before they run.
+ *
+ * Where it does not apply.  Warps narrower than 8 lanes are not
+ * translated: the AVX2 burst executor runs them.  While an LR
+ * reservation is live anywhere (vx_sim.resv_live) the reference executor
+ * runs, as with the burst executors.  On a host without AVX2 (cpuid,
+ * __builtin_cpu_supports(), in vx_sim_exec_available()) the executor is
+ * unavailable: vx_sim_config_check() and vx_sim_set_exec() refuse it
+ * with a sentence saying so, and the default stays "best".
+ *
+ * Not done yet: keeping registers in ymm across a block, a scalar path
+ * for 1-4 lanes, FP arithmetic, inline masked (divergent) accesses.
  */
 #include <stddef.h>
 #include <stdlib.h>

@@ -8,20 +8,27 @@
  * included").
  *
  * Each trial writes a random program into VRAM: blocks of random RV32I/M
- * lane arithmetic (what the translator takes) with random registers and
- * immediates, each ended by a random instruction the interpreter runs:
- * loads and stores (through a base register into a data window, or
- * through a random register, which mostly faults), forward branches,
- * tmc with a random mask (the SIMT control op, changing the thread mask
- * between translated blocks), mulh/div/Zicond (block enders that are
- * arithmetic), or nothing (blocks run into each other).  The warp starts
- * with random registers and a random non-empty thread mask, and both
- * cards run it in bursts of random length (a burst of 1 is the Debug
- * Module's step).  After every burst the result and the slots used must
- * agree; at the end every register of every lane, PC, mask, counters,
- * every byte of VRAM and the fault capture.  The same two cards serve
- * every trial, so each new program overwrites code the translator holds:
- * its translations must be dropped (invalidation).
+ * lane arithmetic with random registers and immediates, and random loads
+ * and stores of every size (through x30, lanes 64 bytes apart; through
+ * x31, consecutive words, the coalesced access the translated code runs
+ * inline; through a random register, mostly a fault; now and then
+ * misaligned, which faults), each block ended by: a branch of every
+ * kind over one word, jal, jalr (through an auipc, or a random register:
+ * mostly a misaligned or unmapped target), a counted loop back to its
+ * body (the translated self-loop), a store into the code about to run
+ * (one lane's, or every lane's coalesced: the translation must see the
+ * new words), tmc with a random mask (the SIMT control op, changing the
+ * thread mask between translated blocks), mulh/div/Zicond (arithmetic
+ * the translator leaves to the interpreter), or nothing (blocks run into
+ * each other).  The warp starts with random integer and FP registers and
+ * a full or random non-empty thread mask, and both cards run it in
+ * bursts of random length (a burst of 1 is the Debug Module's step; most
+ * end inside a block: the countdown copy).  After every burst the result
+ * and the slots used must agree; at the end every register of every
+ * lane, PC, mask, counters, every byte of VRAM and the fault capture.
+ * The same two cards serve every trial, so each new program overwrites
+ * code the translator holds: its translations must be dropped
+ * (invalidation).
  *
  * Half the trials run translated (satp: Sv32 tables mapping the two code
  * pages swapped in VRAM, and the data window; a random base then page
@@ -29,8 +36,9 @@
  * its first page, so most cross into the second.
  *
  * Cards: 1x1x1 with 8, 16 and 32 threads.  VX_JIT_DIFF_TRIALS sets the
- * trial count (default 300 per card, some 2.5 * 10^4 blocks run),
- * VX_JIT_DIFF_SEED another sequence of programs.
+ * trial count (default 300 per card, some 4 * 10^4 translated blocks
+ * run; 20000 run some 2.9 * 10^6), VX_JIT_DIFF_SEED another sequence of
+ * programs.
  */
 #include "kselftest_harness.h"
 #include "uncore_util.h"
