@@ -626,11 +626,14 @@ static void patch_here(struct em *e, uint8_t *fix)
 }
 
 /*
- * A full warp's word load or store at consecutive addresses (the
- * coalesced access) inline, as the burst executor's CONTIG_WORDS path:
- * every lane's x[rs1] is lane 0's + 4 * lane, the words are aligned and
- * in VRAM (untranslated: below ctx.lim) or in one page the warp's memo
- * slot holds (translated), and a store's page holds no translated code.
+ * A warp's word load or store at consecutive addresses (the coalesced
+ * access) inline, as the burst executor's CONTIG_WORDS path: every
+ * lane's x[rs1] is lane 0's + 4 * lane, the words are aligned and in
+ * VRAM (untranslated: below ctx.lim) or in one page the warp's memo slot
+ * holds (translated), and a store's page holds no translated code.  With
+ * lanes masked off, the active lanes' addresses must be where they would
+ * be in such a run (from the lowest active lane's), the whole run in
+ * VRAM or the page, and masked moves touch only the active lanes' words.
  * Anything else goes to jit_mem() (emit_mem()).
  */
 static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
@@ -643,13 +646,29 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
     const uint8_t *retry;
     int ns = 0;
 
-    vex(e, 2, 1, 0, 0x58);                      /* vpbroadcastd YB, x0 */
-    modrm_mem(e, YB, RBX, off1);
+    retry = e->p;
+    if (x->masked) {
+        /* eax = ref: the lowest active lane's x[rs1] - 4 * its lane */
+        bytes(e, "\x8b\x45\x3c", 3);            /* mov eax, [lane0] */
+        bytes(e, "\x8b\x94\x83", 3);            /* mov edx, [rbx+rax*4] */
+        d32(e, off1);
+        bytes(e, "\xc1\xe0\x02\x29\xc2\x89\xd0", 7);
+        bytes(e, "\xc5\xf9\x6e\xc8", 4);        /* vmovd xmm1, eax */
+        vex(e, 2, 1, 0, 0x58);                  /* vpbroadcastd YB, xmm1 */
+        modrm_rr(e, YB, YB);
+    } else {
+        vex(e, 2, 1, 0, 0x58);                  /* vpbroadcastd YB, x0 */
+        modrm_mem(e, YB, RBX, off1);
+    }
     for (uint32_t c = 0; c < n; c++) {
         ld(e, YA, RBX, off1 + 32 * c);
         vex(e, 1, 1, YA, 0xfa);                 /* vpsubd YA, iota4 */
         modrm_mem(e, YA, RBP, CTX_IOTA + 32 * c);
         op3(e, 1, 0xef, YA, YA, YB);
+        if (x->masked) {
+            vex(e, 1, 1, YA, 0xdb);             /* vpand YA, mask */
+            modrm_mem(e, YA, RBP, CTX_MASK + 32 * c);
+        }
         if (c == 0) {
             op3(e, 1, 0xeb, YT, YA, YA);        /* vpor: YT = YA */
         } else {
@@ -659,9 +678,10 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
     vex(e, 2, 1, 0, 0x17);                      /* vptest YT, YT */
     modrm_rr(e, YT, YT);
     slow[ns++] = jcc_fwd(e, 0x85);              /* jnz slow */
-    retry = e->p;
-    b1(e, 0x8b);                                /* mov eax, x0 */
-    modrm_mem(e, 0, RBX, off1);
+    if (!x->masked) {
+        b1(e, 0x8b);                            /* mov eax, x0 */
+        modrm_mem(e, 0, RBX, off1);
+    }
     b1(e, 0x05);                                /* add eax, imm */
     d32(e, x->mmu ? m->imm : vx_vram_off(m->imm));
     if (!x->mmu) {
@@ -726,7 +746,23 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
         modrm_mem(e, RDX, RBP, CTX_F);
     }
     for (uint32_t c = 0; c < n; c++) {
-        if (m->store) {
+        if (x->masked) {
+            /* vpmaskmovd: the inactive lanes are neither read nor written */
+            ld(e, YM, RBP, CTX_MASK + 32 * c);
+            if (m->store) {
+                ld(e, YA, vb, offv + 32 * c);
+                vex(e, 2, 1, YM, 0x8e);
+                modrm_mem(e, YA, RCX, 32 * c);
+            } else {
+                vex(e, 2, 1, YM, 0x8c);
+                modrm_mem(e, YA, RCX, 32 * c);
+                ld(e, YT, vb, offv + 32 * c);
+                vex(e, 3, 1, YT, 0x4c);         /* vpblendvb */
+                modrm_rr(e, YA, YA);
+                b1(e, YM << 4);
+                st(e, YA, vb, offv + 32 * c);
+            }
+        } else if (m->store) {
             ld(e, YA, vb, offv + 32 * c);
             st(e, YA, RCX, 32 * c);
         } else {
@@ -838,7 +874,7 @@ static void emit_body(struct xl *x, const uint32_t *words, uint32_t len,
             emit_alu(x, words[i], ipc);
             break;
         case K_MEM:
-            if (!x->masked && x->mops[m].size == 4 && !x->mops[m].rd0) {
+            if (x->mops[m].size == 4 && !x->mops[m].rd0) {
                 emit_mem_fast(x, i, &x->mops[m]);
             } else {
                 emit_mem(x, i, &x->mops[m]);
@@ -901,14 +937,15 @@ static bool codemap_range(const struct vx_jit *j, uint64_t lo, uint64_t hi)
 #define JIT_VLD(p)  _mm256_loadu_si256((const __m256i *)(const void *)(p))
 
 /*
- * A memo miss of an inline access of a full warp (translated launch):
- * 0 once memo slot of the instruction holds lane 0's page from the DTLB
- * (or local memory), else 1 and jit_mem() is next.
+ * A memo miss of an inline access (translated launch): 0 once the memo
+ * slot of the instruction holds the page of the warp's words (where lane
+ * 0's would be) from the DTLB or local memory, else 1 and jit_mem() is
+ * next.
  */
 static uint32_t jit_memo(struct vx_jit_ctx *c, const struct jit_mem_op *m)
 {
     struct vx_warp *w = c->w;
-    uint32_t va0 = w->x[m->rs1] + m->imm;
+    uint32_t va0 = w->x[m->rs1 + c->lane0] - 4 * c->lane0 + m->imm;
     struct vx_xlat *xs = &w->xlat[(m->pc >> 2) % VX_XLAT_SLOTS];
     const uint32_t key = (va0 & ~0xfffu) | VX_XLAT_VALID |
                          (m->store ? VX_XLAT_STORE : 0);
