@@ -145,6 +145,8 @@ struct vx_jit_ctx {
     uint32_t *f;
     uint64_t vram_size;
     uint32_t lim;               /* the highest offset of a warp's words */
+    enum vx_exec_result r;      /* JIT_FAULT: what vx_exec_one() said */
+    uint32_t start;             /* the block's PC */
 };
 
 _Static_assert(offsetof(struct vx_jit_ctx, xl) == 8, "ctx layout");
@@ -173,6 +175,7 @@ enum {
     JIT_END = 0,        /* ran to its end: the PC is ctx.pc */
     JIT_BEFORE = 1,     /* stopped before instruction idx (the interpreter's) */
     JIT_AFTER = 2,      /* a store wrote code: stopped after instruction idx - 1 */
+    JIT_FAULT = 3,      /* instruction idx faulted in the interpreter (ctx.r) */
 };
 
 /* A load or store, for jit_mem(); the code passes its address. */
@@ -180,6 +183,7 @@ struct jit_mem_op {
     uint32_t rd, rs1, rs2;      /* register file indexes: reg * threads */
     uint32_t imm;
     uint32_t pc;                /* its memo slot is the burst executor's */
+    uint32_t insn;              /* K_CALL: the word jit_one() runs */
     uint8_t store, size, sign, fp, rd0;
 };
 
@@ -302,6 +306,7 @@ static void rel32_to(struct em *e, const uint8_t *target)
 
 static uint32_t jit_mem(struct vx_jit_ctx *c, const struct jit_mem_op *m);
 static uint32_t jit_memo(struct vx_jit_ctx *c, const struct jit_mem_op *m);
+static uint32_t jit_one(struct vx_jit_ctx *c, const struct jit_mem_op *m);
 
 #define POOL_MAX    (4 * VX_JIT_MAX_INSNS + 4)
 
@@ -355,7 +360,7 @@ static uint32_t xoff(const struct xl *x, uint32_t reg, uint32_t chunk)
     return reg * x->T * 4 + chunk * 32;
 }
 
-enum kind { K_NONE, K_ALU, K_MEM, K_END };
+enum kind { K_NONE, K_ALU, K_MEM, K_CALL, K_END };
 
 /* What the translator makes of @insn at @pc (see the DOC). */
 static enum kind classify(uint32_t insn, uint32_t pc)
@@ -381,7 +386,16 @@ static enum kind classify(uint32_t insn, uint32_t pc)
         if (f7 == 0x20) {
             return f3 == 0 || f3 == 5 ? K_ALU : K_NONE;
         }
-        return f7 == 1 && f3 == 0 ? K_ALU : K_NONE;     /* mul */
+        if (f7 == 1) {
+            return f3 == 0 ? K_ALU : K_CALL;    /* mul; mulh..remu */
+        }
+        return f7 == 7 && (f3 == 5 || f3 == 7) ? K_CALL : K_NONE;  /* czero */
+    case 0x53:                  /* OP-FP */
+    case 0x43:                  /* fmadd, fmsub, fnmsub, fnmadd */
+    case 0x47:
+    case 0x4b:
+    case 0x4f:
+        return K_CALL;
     case 0x03:
         return f3 == 3 || f3 > 5 ? K_NONE : K_MEM;
     case 0x23:
@@ -605,6 +619,26 @@ static void emit_mem(struct xl *x, uint32_t i, const struct jit_mem_op *m)
     bytes(e, "\x85\xc0\x74\x0f", 4);            /* test eax, eax; jz +15 */
     ctx_put(e, CTX_IDX, i - 1);                 /* idx = i - 1 + status */
     bytes(e, "\x01\x45\x34", 3);                /* add [rbp+idx], eax */
+    jmp_epi(x);
+}
+
+/*
+ * An instruction the interpreter runs from inside the block (FP, mulh,
+ * div, rem, Zicond: registers only, no control transfer): jit_one().
+ */
+static void emit_call(struct xl *x, uint32_t i, const struct jit_mem_op *m)
+{
+    struct em *e = &x->e;
+
+    bytes(e, "\xc5\xf8\x77", 3);                /* vzeroupper */
+    bytes(e, "\x48\x89\xef", 3);                /* mov rdi, rbp */
+    bytes(e, "\x48\xbe", 2);                    /* mov rsi, imm64 */
+    d64(e, (uint64_t)(uintptr_t)m);
+    bytes(e, "\x48\xb8", 2);                    /* mov rax, imm64 */
+    d64(e, (uint64_t)(uintptr_t)jit_one);
+    bytes(e, "\xff\xd0", 2);                    /* call rax */
+    bytes(e, "\x85\xc0\x74\x0c", 4);            /* test eax, eax; jz +12 */
+    ctx_put(e, CTX_IDX, i);                     /* JIT_FAULT at i */
     jmp_epi(x);
 }
 
@@ -873,6 +907,9 @@ static void emit_body(struct xl *x, const uint32_t *words, uint32_t len,
         case K_ALU:
             emit_alu(x, words[i], ipc);
             break;
+        case K_CALL:
+            emit_call(x, i, &x->mops[m++]);
+            break;
         case K_MEM:
             if (x->mops[m].size == 4 && !x->mops[m].rd0) {
                 emit_mem_fast(x, i, &x->mops[m]);
@@ -935,6 +972,36 @@ static bool codemap_range(const struct vx_jit *j, uint64_t lo, uint64_t hi)
 }
 
 #define JIT_VLD(p)  _mm256_loadu_si256((const __m256i *)(const void *)(p))
+
+/*
+ * K_CALL: the interpreter runs m->insn at m->pc for the warp's lanes,
+ * as the burst executor's slow path does; a fault it reported ends the
+ * block (JIT_FAULT).
+ */
+static uint32_t jit_one(struct vx_jit_ctx *c, const struct jit_mem_op *m)
+{
+    struct vx_warp *w = c->w;
+    uint64_t k = c->done + (m->pc - c->start) / 4;  /* retired before it */
+    uint32_t pc = w->pc;
+
+    /*
+     * The warp as the burst executor's slow path leaves it for the
+     * interpreter: PC and counters (the slot taken, not yet retired),
+     * since a fault is reported in the call and the warp may be gone
+     * after it; run_block() touches nothing after a JIT_FAULT.
+     */
+    w->pc = m->pc;
+    w->cycle += k + 1;
+    w->instret += k;
+    c->r = vx_exec_one(c->sim, w, m->insn);
+    if (c->r != VX_EXEC_OK) {
+        return JIT_FAULT;
+    }
+    w->pc = pc;
+    w->cycle -= k + 1;
+    w->instret -= k;
+    return JIT_END;
+}
 
 /*
  * A memo miss of an inline access (translated launch): 0 once the memo
@@ -1180,6 +1247,9 @@ static void translate(struct vx_sim *sim, struct vx_jit *j,
             };
             break;
         }
+        case K_CALL:
+            mops[nmem++] = (struct jit_mem_op){ .pc = ipc, .insn = insn };
+            break;
         case K_END:
             term = true;
             break;
@@ -1518,8 +1588,13 @@ static uint32_t run_block(struct vx_sim *sim, struct vx_jit *j,
         }
         j->ctx_mask = w->tmask;
     }
+    c->start = b->pc;
     st = (c->full ? b->fn_full : b->fn_masked)(c);
     k = c->done + c->idx;
+    if (st == JIT_FAULT) {
+        *ran = k + 1;   /* jit_one() left the warp as it must be */
+        return st;
+    }
     w->pc = st == JIT_END ? c->pc : b->pc + 4 * c->idx;
     w->cycle += k;
     w->instret += k;
@@ -1562,6 +1637,10 @@ enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
 
             n += u;
             j->stats.runs++;
+            if (st == JIT_FAULT) {
+                r = j->ctx.r;
+                break;
+            }
             if (st == JIT_AFTER || n == max) {
                 continue;
             }

@@ -136,6 +136,43 @@ static uint32_t rnd_mem(void)
     }
 }
 
+/*
+ * A random FP instruction the translated code hands to the interpreter:
+ * fadd, fsub, fmul, fdiv, fsgnj*, fmin/fmax, feq/flt/fle, fmv.x.w,
+ * fmv.w.x, or one of the fused four; the rounding mode mostly rne or
+ * dynamic, now and then another or an invalid one (an illegal
+ * instruction: the fault inside a block).
+ */
+static uint32_t rnd_fp(void)
+{
+    static const uint8_t f7s[] = { 0x00, 0x04, 0x08, 0x0c, 0x10, 0x14,
+                                   0x50, 0x70, 0x78 };
+    static const uint8_t fma[] = { 0x43, 0x47, 0x4b, 0x4f };
+    uint32_t rm = rnd() % 128 == 0 ? 5 + rnd() % 2 :
+                  rnd() % 4 ? (rnd() & 1 ? 0 : 7) : rnd() % 5;
+    uint32_t rd = rnd() % 32, rs1 = rnd() % 32, rs2 = rnd() % 32;
+    uint32_t f7 = f7s[rnd() % 9];
+
+    if (rnd() % 4 == 0) {
+        return (rnd() % 32) << 27 | rs2 << 20 | rs1 << 15 | rm << 12 |
+               rd << 7 | fma[rnd() % 4];
+    }
+    if (f7 == 0x10 || f7 == 0x14 || f7 == 0x50) {
+        rm = rnd() % 3;                 /* the op, in the rm field */
+    }
+    if (f7 == 0x70 || f7 == 0x78) {
+        rm = 0;
+        rs2 = 0;
+        if (f7 == 0x70) {
+            rd = rnd_rd();              /* an integer destination */
+        }
+    }
+    if (f7 == 0x50) {
+        rd = rnd_rd();
+    }
+    return RV_R(f7, rs2, rs1, rm, rd, 0x53);
+}
+
 /* A random block ender; may take several words. */
 static uint32_t put_ender(uint32_t *p)
 {
@@ -227,7 +264,9 @@ static uint32_t make_prog(uint32_t *p)
         uint32_t k = rnd() % 13;
 
         for (uint32_t i = 0; i < k; i++) {
-            p[n++] = rnd() % 5 ? rnd_alu() : rnd_mem();
+            uint32_t r = rnd() % 10;
+
+            p[n++] = r < 7 ? rnd_alu() : r < 9 ? rnd_mem() : rnd_fp();
         }
         n += put_ender(p + n);
         if (rnd() % 40 == 0) {
@@ -383,6 +422,8 @@ static void trial(struct __test_metadata *_metadata, struct pair *p)
         ASSERT_EQ(wr->x[i], wj->x[i]) TH_LOG("x%u lane %u", i / T, i % T);
         ASSERT_EQ(wr->f[i], wj->f[i]) TH_LOG("f%u lane %u", i / T, i % T);
     }
+    ASSERT_EQ(wr->fflags, wj->fflags);
+    ASSERT_EQ(wr->frm, wj->frm);
     ASSERT_EQ(sr->error, sj->error);
     ASSERT_EQ(sr->err_cause, sj->err_cause);
     ASSERT_EQ(sr->err_pc, sj->err_pc);
