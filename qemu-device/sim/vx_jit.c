@@ -105,6 +105,7 @@
 #endif
 
 #include "vx_exec.h"
+#include "vx_fpu.h"
 #include "vx_jit.h"
 
 #define VX_JIT_MAX_INSNS    64
@@ -307,6 +308,8 @@ static void rel32_to(struct em *e, const uint8_t *target)
 static uint32_t jit_mem(struct vx_jit_ctx *c, const struct jit_mem_op *m);
 static uint32_t jit_memo(struct vx_jit_ctx *c, const struct jit_mem_op *m);
 static uint32_t jit_one(struct vx_jit_ctx *c, const struct jit_mem_op *m);
+static uint32_t jit_fp(struct vx_jit_ctx *c, const struct jit_mem_op *m);
+static bool fp_fast(uint32_t insn);
 
 #define POOL_MAX    (4 * VX_JIT_MAX_INSNS + 4)
 
@@ -635,7 +638,7 @@ static void emit_call(struct xl *x, uint32_t i, const struct jit_mem_op *m)
     bytes(e, "\x48\xbe", 2);                    /* mov rsi, imm64 */
     d64(e, (uint64_t)(uintptr_t)m);
     bytes(e, "\x48\xb8", 2);                    /* mov rax, imm64 */
-    d64(e, (uint64_t)(uintptr_t)jit_one);
+    d64(e, (uint64_t)(uintptr_t)(fp_fast(m->insn) ? jit_fp : jit_one));
     bytes(e, "\xff\xd0", 2);                    /* call rax */
     bytes(e, "\x85\xc0\x74\x0c", 4);            /* test eax, eax; jz +12 */
     ctx_put(e, CTX_IDX, i);                     /* JIT_FAULT at i */
@@ -1002,6 +1005,129 @@ static uint32_t jit_one(struct vx_jit_ctx *c, const struct jit_mem_op *m)
     w->instret -= k;
     return JIT_END;
 }
+
+/*
+ * Whether jit_fp() may try @insn: fadd, fsub, fmul, fdiv and the fused
+ * four, single precision, rounding to nearest even (static, or dynamic:
+ * jit_fp() looks at frm); the fused ones where the host has FMA.
+ */
+static bool fp_fast(uint32_t insn)
+{
+    uint32_t opc = insn & 0x7f, rm = F3(insn);
+
+    if (rm != 0 && rm != 7) {
+        return false;
+    }
+    if (opc == 0x53) {
+        return F7(insn) == 0x00 || F7(insn) == 0x04 || F7(insn) == 0x08 ||
+               F7(insn) == 0x0c;
+    }
+#if defined(__x86_64__)
+    return (opc == 0x43 || opc == 0x47 || opc == 0x4b || opc == 0x4f) &&
+           ((insn >> 25) & 3) == 0 && __builtin_cpu_supports("fma");
+#else
+    return false;
+#endif
+}
+
+#if defined(__x86_64__)
+/*
+ * MXCSR: all exceptions masked, round to nearest even, no FTZ/DAZ, flags
+ * clear; the flags that send an operation back to the soft-float (IE,
+ * DE, ZE, OE, UE: all but PE, inexact).
+ */
+#define JIT_MXCSR       0x1f80u
+#define JIT_MXCSR_HARD  0x1fu
+
+/*
+ * One 8-lane step of the host FPU on a, b, c (the fused ones use all
+ * three): the result, and the MXCSR flags it raised.  One asm statement
+ * each, so that nothing the compiler schedules sits between setting the
+ * control word, the operation and reading the flags.
+ */
+#define JIT_FP_STEP(insn_, r, a, b, c, fl)                              \
+    do {                                                                \
+        uint32_t in_ = JIT_MXCSR, out_;                                 \
+        __m256 t_ = (c);                                                \
+        __asm__ volatile("vldmxcsr %[in]\n\t" insn_ "\n\t"              \
+                         "vstmxcsr %[out]"                              \
+                         : [t] "+x"(t_), [out] "=m"(out_)               \
+                         : [a] "x"(a), [b] "x"(b), [in] "m"(in_));       \
+        (r) = t_;                                                       \
+        (fl) |= out_;                                                   \
+    } while (0)
+
+/*
+ * K_CALL for fp_fast() instructions: the host FPU on all lanes, 8 at a
+ * time, where that gives what vx_fpu.c's soft-float gives.  With round
+ * to nearest even and no flag but inexact raised, IEEE 754 arithmetic has
+ * one result, the host's; any other flag (invalid, a denormal operand,
+ * division by zero, overflow, underflow) or a NaN result (a NaN operand
+ * raises nothing on x86 but RISC-V's result is the canonical NaN) hands
+ * the instruction to the interpreter untouched (jit_one()).  Inactive
+ * lanes compute 1.0 op 1.0, which raises nothing.
+ */
+static __attribute__((target("avx2,fma"))) uint32_t
+jit_fp(struct vx_jit_ctx *c, const struct jit_mem_op *m)
+{
+    struct vx_warp *w = c->w;
+    const uint32_t insn = m->insn, T = c->sim->cfg.threads;
+    const uint32_t opc = insn & 0x7f, f7 = F7(insn);
+    const float *s1 = (const float *)(const void *)(w->f + RS1(insn) * T);
+    const float *s2 = (const float *)(const void *)(w->f + RS2(insn) * T);
+    const float *s3 = (const float *)(const void *)(w->f + (insn >> 27) * T);
+    uint32_t *dst = w->f + RD(insn) * T;
+    uint32_t res[VX_TMASK_WORDS * 32] __attribute__((aligned(32)));
+    uint32_t fl = 0, saved = _mm_getcsr();
+    const __m256 one = _mm256_set1_ps(1.0f);
+    __m256i nan = _mm256_setzero_si256();
+
+    if (F3(insn) == 7 && w->frm != 0) {
+        return jit_one(c, m);
+    }
+    for (uint32_t l = 0; l < T; l += 8) {
+        __m256 mk = c->full ? _mm256_castsi256_ps(_mm256_set1_epi32(-1))
+                            : _mm256_loadu_ps((const float *)
+                                              (const void *)(c->mask + l));
+        __m256 a = _mm256_blendv_ps(one, _mm256_loadu_ps(s1 + l), mk);
+        __m256 b = _mm256_blendv_ps(one, _mm256_loadu_ps(s2 + l), mk);
+        __m256 d = _mm256_blendv_ps(one, _mm256_loadu_ps(s3 + l), mk);
+        __m256 r;
+
+        switch (opc == 0x53 ? f7 : opc) {
+        case 0x00: JIT_FP_STEP("vaddps %[b], %[a], %[t]", r, a, b, d, fl); break;
+        case 0x04: JIT_FP_STEP("vsubps %[b], %[a], %[t]", r, a, b, d, fl); break;
+        case 0x08: JIT_FP_STEP("vmulps %[b], %[a], %[t]", r, a, b, d, fl); break;
+        case 0x0c: JIT_FP_STEP("vdivps %[b], %[a], %[t]", r, a, b, d, fl); break;
+        /* t = c first: a * b + t, rounded once */
+        case 0x43: JIT_FP_STEP("vfmadd231ps %[b], %[a], %[t]", r, a, b, d, fl); break;
+        case 0x47: JIT_FP_STEP("vfmsub231ps %[b], %[a], %[t]", r, a, b, d, fl); break;
+        case 0x4b: JIT_FP_STEP("vfnmadd231ps %[b], %[a], %[t]", r, a, b, d, fl); break;
+        default: JIT_FP_STEP("vfnmsub231ps %[b], %[a], %[t]", r, a, b, d, fl); break;
+        }
+        nan = _mm256_or_si256(nan, _mm256_castps_si256(
+                  _mm256_cmp_ps(r, r, _CMP_UNORD_Q)));
+        _mm256_store_si256((__m256i *)(void *)(res + l),
+                           _mm256_castps_si256(r));
+    }
+    _mm_setcsr(saved);
+    if ((fl & JIT_MXCSR_HARD) || !_mm256_testz_si256(nan, nan)) {
+        return jit_one(c, m);
+    }
+    VX_FOR_EACH_LANE(&w->tmask, l) {
+        dst[l] = res[l];
+    }
+    if (fl & 0x20) {
+        w->fflags |= VX_FFLAG_NX;              /* PE: inexact */
+    }
+    return JIT_END;
+}
+#else
+static uint32_t jit_fp(struct vx_jit_ctx *c, const struct jit_mem_op *m)
+{
+    return jit_one(c, m);
+}
+#endif
 
 /*
  * A memo miss of an inline access (translated launch): 0 once the memo
