@@ -7,10 +7,11 @@
  * What is translated.  A block is the longest run, from a PC, within one
  * 4 KiB code page and at most VX_JIT_MAX_INSNS long, of: RV32I/M lane
  * arithmetic (op, op-imm, lui, auipc, mul); loads and stores (lb, lh,
- * lw, lbu, lhu, sb, sh, sw, flw, fsw); and, ending it, one branch, jal
- * or jalr whose target is aligned.  Everything else (atomics, CSRs, FP
- * arithmetic, fences, ecall/ebreak, the SIMT custom-0 operations,
- * mulh/div/rem, Zicond, illegal encodings) ends the block before it and
+ * lw, lbu, lhu, sb, sh, sw, flw, fsw); instructions that only compute on
+ * registers, which the block hands to a helper (K_CALL: RV32F, mulh,
+ * div, rem, Zicond); and, ending it, one branch, jal or jalr whose target
+ * is aligned.  Everything else (atomics, CSRs, fences, ecall/ebreak, the
+ * SIMT custom-0 operations, unknown opcodes) ends the block before it and
  * is executed by the burst executor (vx_exec_fast(), its AVX2 copy, which
  * matches the reference interpreter instruction for instruction) for as
  * many instructions as followed the block untranslated when it was
@@ -30,9 +31,11 @@
  * can stop at any instruction boundary with the PC and the registers
  * exact.
  *
- * Loads and stores.  A full warp's word access at consecutive addresses
- * (the coalesced case) runs inline, as the burst executor's CONTIG_WORDS
- * path: lane l's address is lane 0's + 4 l (one vector compare), aligned,
+ * Loads and stores.  A word access at consecutive addresses (the
+ * coalesced case) runs inline, as the burst executor's CONTIG_WORDS
+ * path: lane l's address is lane 0's + 4 l (one vector compare; with
+ * lanes masked off, for the active lanes, and vpmaskmovd moves only
+ * their words), aligned,
  * and untranslated below vx_sim.vram_flat, translated inside the page the
  * warp's memo slot for this PC holds (vx_warp.xlat, the burst executor's,
  * kept in step with the TLBs the same way); a memo miss calls jit_memo(),
@@ -46,6 +49,16 @@
  * does.  Branches and jumps follow the highest active lane, as
  * vx_exec.c's exec_branch() does: a translated branch is never
  * divergent (divergence is split/join's, which the interpreter runs).
+ *
+ * Helpers.  A K_CALL instruction calls jit_one(), which runs it with
+ * vx_exec_one(), as the burst executor's slow path does, the warp's PC
+ * and counters set as that path sets them; a fault it reports (an
+ * illegal rounding mode, say) ends the block (JIT_FAULT) with the slot
+ * taken and nothing retired, as there.  fadd, fsub, fmul, fdiv and the
+ * fused four call jit_fp() instead: the host FPU, 8 lanes at a time,
+ * when the rounding is to nearest even and the host raised no flag but
+ * inexact and produced no NaN (IEEE 754 then has one answer, and it is
+ * the soft-float's); otherwise jit_one() on the untouched registers.
  *
  * Chaining and the budget.  A block whose branch or jump goes back to
  * its own first instruction loops inside its code while the burst's
@@ -92,7 +105,7 @@
  * with a sentence saying so, and the default stays "best".
  *
  * Not done yet: keeping registers in ymm across a block, a scalar path
- * for 1-4 lanes, FP arithmetic, inline masked (divergent) accesses.
+ * for 1-4 lanes, FP arithmetic in the emitted code itself.
  */
 #include <stddef.h>
 #include <stdlib.h>
