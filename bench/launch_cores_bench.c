@@ -14,12 +14,16 @@
  *                            lane 0 of every core at STARTUP_ADDR), then a
  *                            blocking WAIT: the request vx_start() makes,
  *                            filled once, as launch_bench's is
- *   vx_start_wait_us         vx_start() + vx_ready_wait(): the runtime's
- *                            whole path (DCR writes, the buffer list, WAIT,
- *                            the console)
+ *   vx_start_wait_us         vx_start() + vx_ready_wait(): a Vortex
+ *                            program's launch, the runtime's whole path
+ *                            (DCR writes if they changed, the buffer list,
+ *                            SUBMIT, then WAIT and CONSOLE unless SUBMIT
+ *                            says the job ended within it and printed
+ *                            nothing: DRM_VORTEX_SUBMIT_OUT_*)
  * and, from the same iterations, the ratios to the noop:
- *   cores_launch_vs_noop_ratio   the goal figure (<= 5, issue 24)
- *   vx_start_vs_noop_ratio
+ *   cores_launch_vs_noop_ratio   SUBMIT + WAIT, as launch_bench's figure
+ *   vx_start_vs_noop_ratio       a Vortex-model launch as Vortex's programs
+ *                                make it (issue 24's goal: <= 5)
  * First 100 iterations are not recorded.  Nothing is asserted about speed;
  * a failed ioctl or job makes the exit status EXIT_FAILURE.
  */

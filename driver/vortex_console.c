@@ -84,6 +84,8 @@ void vortex_console_start(struct vortex_device *vdev)
 	vortex_write(vdev, VX_REG_CONS_SIZE, VORTEX_CONSOLE_RING);
 	vortex_write(vdev, VX_REG_CONS_CTRL, VX_CONS_CTRL_ENABLE);
 	vdev->console.dropped = 0;
+	vdev->console.head = 0;		/* enabling empties the ring */
+	vdev->console.empty = false;
 }
 
 /* Appends @n records to @vfile's console, counting what does not fit. */
@@ -116,8 +118,19 @@ void vortex_console_drain(struct vortex_device *vdev)
 
 	if (!drm_mm_node_allocated(&s->node))
 		return;
-	head = vortex_read(vdev, VX_REG_CONS_HEAD);
+	/*
+	 * Every job start drains, so the common case is an empty ring: one
+	 * read says so.  TAIL equal to the HEAD the driver wrote means no
+	 * record came, and none was dropped either: the card drops only
+	 * into a full ring, whose TAIL is one record behind HEAD, and only
+	 * the driver moves HEAD (docs/hardware.md, "Console").
+	 */
+	if (s->empty)
+		return;		/* nothing ran since vortex_console_job_end() */
 	tail = vortex_read(vdev, VX_REG_CONS_TAIL);
+	if (tail == s->head)
+		return;
+	head = vortex_read(vdev, VX_REG_CONS_HEAD);
 	dropped = vortex_read(vdev, VX_REG_CONS_DROPPED);
 	if (head >= VORTEX_CONSOLE_RING || tail >= VORTEX_CONSOLE_RING)
 		return;		/* a card that is gone reads all ones */
@@ -130,6 +143,7 @@ void vortex_console_drain(struct vortex_device *vdev)
 		head = (head + n * 4) % VORTEX_CONSOLE_RING;
 	}
 	vortex_write(vdev, VX_REG_CONS_HEAD, head);
+	s->head = head;
 	if (s->owner && dropped != s->dropped)
 		vortex_console_append(s->owner, NULL, 0, dropped - s->dropped);
 	s->dropped = dropped;
@@ -146,12 +160,41 @@ void vortex_console_job_start(struct vortex_device *vdev, struct vortex_file *vf
 
 	lockdep_assert_held(&vdev->dm.lock);
 	vortex_console_drain(vdev);
+	s->empty = false;	/* the job may print from now on */
 	if (s->owner == vfile)
 		return;
 	kref_get(&vfile->ref);
 	if (s->owner)
 		vortex_file_put(s->owner);
 	s->owner = vfile;
+}
+
+/**
+ * vortex_console_job_end() - whether the job that just ended left output
+ * @vdev: the device, DM lock held, the ended job's file the owner
+ *
+ * Drains the card's ring into the owner's console (one register read
+ * when the job printed nothing).
+ *
+ * Return: whether the owner has records to read, or lost some.
+ */
+bool vortex_console_job_end(struct vortex_device *vdev)
+{
+	struct vortex_file *owner = vdev->console.owner;
+	struct vortex_console_buf *c;
+	bool unread;
+
+	lockdep_assert_held(&vdev->dm.lock);
+	if (!owner)
+		return false;
+	vortex_console_drain(vdev);
+	/* The card is idle until the next job: the next drain has nothing. */
+	vdev->console.empty = true;
+	c = &owner->console;
+	spin_lock(&c->lock);
+	unread = c->tail != c->head || c->dropped;
+	spin_unlock(&c->lock);
+	return unread;
 }
 
 /**

@@ -27,6 +27,13 @@ struct vortex_console_state {
 	struct vortex_file *owner;
 	/** @dropped: CONS_DROPPED at the last drain */
 	u32 dropped;
+	/** @head: CONS_HEAD as the driver last wrote it (it alone moves it) */
+	u32 head;
+	/**
+	 * @empty: drained after the last job ended (vortex_console_job_end()),
+	 * and no job went on since: nothing can be on the ring
+	 */
+	bool empty;
 };
 
 /**
@@ -49,6 +56,7 @@ int vortex_console_init(struct vortex_device *vdev);
 void vortex_console_start(struct vortex_device *vdev);
 void vortex_console_drain(struct vortex_device *vdev);
 void vortex_console_job_start(struct vortex_device *vdev, struct vortex_file *vfile);
+bool vortex_console_job_end(struct vortex_device *vdev);
 int vortex_console_file_open(struct vortex_file *vfile);
 void vortex_console_file_close(struct vortex_file *vfile);
 void vortex_console_file_release(struct vortex_file *vfile);

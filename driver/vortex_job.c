@@ -671,10 +671,14 @@ bool vortex_job_run_inline(struct vortex_job *job)
 	}
 	vortex_job_emit(vdev, job);
 	spin_lock_irqsave(&vdev->job_lock, flags);
+	job->inline_ended = job->ended;
 	if (!job->ended)
 		mod_delayed_work(vdev->reset_wq, &vdev->inline_tdr,
 				 msecs_to_jiffies(vortex_job_timeout_ms));
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	/* SUBMIT tells the client whether a CONSOLE read would find anything. */
+	if (job->inline_ended)
+		job->console_unread = vortex_console_job_end(vdev);
 	mutex_unlock(&vdev->dm.lock);
 	return true;
 }

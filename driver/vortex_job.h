@@ -60,6 +60,13 @@ struct vortex_job {
 	bool submit_owns;
 	/** @ended: it left the card (under job_lock) */
 	bool ended;
+	/**
+	 * @inline_ended: a fast-lane job that ended within SUBMIT's doorbell;
+	 * @console_unread then says whether its file has console to read
+	 */
+	bool inline_ended;
+	/** @console_unread: see @inline_ended */
+	bool console_unread;
 	/** @release_work: frees a fast-lane job that ended after SUBMIT */
 	struct work_struct release_work;
 	/** @vm_ticket: keeps closed buffers mapped while the job exists */

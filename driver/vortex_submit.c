@@ -123,7 +123,7 @@ static int vortex_job_lookup_bos(struct vortex_job *job, struct drm_file *file,
 {
 	struct drm_device *drm = &job->vdev->drm;
 	void __user *ubos = u64_to_user_ptr(args->bos);
-	struct drm_vortex_submit_bo sbo;
+	struct drm_vortex_submit_bo sbo, chunk[16];
 	u32 i;
 	int ret;
 
@@ -141,13 +141,27 @@ static int vortex_job_lookup_bos(struct vortex_job *job, struct drm_file *file,
 	job->bo_count = args->bo_count;
 
 	for (i = 0; i < args->bo_count; i++) {
-		/* Longer entries from newer userspace must end in zeroes. */
-		ret = copy_struct_from_user(&sbo, sizeof(sbo),
-					    ubos + (u64)i * args->bo_stride,
-					    args->bo_stride);
-		if (ret) {
-			drm_dbg(drm, "SUBMIT: bos[%u] unreadable (%d)\n", i, ret);
-			return ret == -E2BIG ? -EINVAL : ret;
+		/*
+		 * Entries of today's size come in chunks, one copy each; longer
+		 * ones from newer userspace one by one, ending in zeroes.
+		 */
+		if (args->bo_stride == sizeof(sbo)) {
+			if (i % ARRAY_SIZE(chunk) == 0 &&
+			    copy_from_user(chunk, ubos + (u64)i * sizeof(sbo),
+					   min_t(u32, args->bo_count - i,
+						 ARRAY_SIZE(chunk)) * sizeof(sbo))) {
+				drm_dbg(drm, "SUBMIT: bos[%u] unreadable\n", i);
+				return -EFAULT;
+			}
+			sbo = chunk[i % ARRAY_SIZE(chunk)];
+		} else {
+			ret = copy_struct_from_user(&sbo, sizeof(sbo),
+						    ubos + (u64)i * args->bo_stride,
+						    args->bo_stride);
+			if (ret) {
+				drm_dbg(drm, "SUBMIT: bos[%u] unreadable (%d)\n", i, ret);
+				return ret == -E2BIG ? -EINVAL : ret;
+			}
 		}
 		if (sbo.flags & ~DRM_VORTEX_SUBMIT_BO_FLAGS) {
 			drm_dbg(drm, "SUBMIT: bos[%u] flags 0x%x\n", i, sbo.flags);
@@ -163,7 +177,6 @@ static int vortex_job_lookup_bos(struct vortex_job *job, struct drm_file *file,
 	return 0;
 }
 
-/* Whether [@addr, @addr + @len) lies inside one of the job's buffers. */
 /*
  * Whether [@addr, @addr + @len) lies in one buffer the job lists: at the
  * buffer's own address, or inside one mapping of it that VM_BIND made.
@@ -177,9 +190,12 @@ static bool vortex_job_has_range(struct vortex_job *job, u64 addr, u64 len)
 
 	for (i = 0; i < job->bo_count; i++) {
 		struct vortex_bo *bo = to_vortex_bo(job->bos[i]);
-		u64 start = vortex_bo_devaddr(bo);
+		u64 start;
 
-		if (!vortex_bo_no_map(bo) && addr >= start && len <= bo->base.size &&
+		if (vortex_bo_no_map(bo))
+			continue;
+		start = vortex_bo_devaddr(bo);
+		if (addr >= start && len <= bo->base.size &&
 		    addr - start <= bo->base.size - len)
 			return true;
 	}
@@ -339,6 +355,23 @@ static void vortex_job_publish_locked(struct vortex_job *job, struct drm_vortex_
 	*slot = dma_fence_get(done);
 }
 
+/* What WAIT reports for a finished fence. */
+static int vortex_job_status(struct dma_fence *finished)
+{
+	int error = dma_fence_get_status(finished);
+
+	switch (error) {
+	case 1:
+		return 0;
+	case -ETIMEDOUT:
+	case -EIO:
+		return error;
+	default:
+		/* -ESRCH (killed with its entity), -ECANCELED, ... */
+		return -ECANCELED;
+	}
+}
+
 /*
  * The fast lane: runs a job that waits for nothing at once if the card is
  * idle (vortex_job_run_inline()).  Returns its hardware fence (a
@@ -360,6 +393,11 @@ static struct dma_fence *vortex_job_push_inline(struct vortex_job *job,
 	done = dma_fence_get(job->hw_fence);
 	vortex_job_publish_locked(job, args, done);
 	mutex_unlock(&vfile->lock);
+	if (job->inline_ended) {
+		args->out_flags = DRM_VORTEX_SUBMIT_OUT_ENDED |
+			(job->console_unread ? DRM_VORTEX_SUBMIT_OUT_CONSOLE : 0);
+		args->status = vortex_job_status(done);
+	}
 
 	vortex_job_inline_done(job);	/* @job may be gone from here */
 	return done;
@@ -427,6 +465,9 @@ int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
 	struct vortex_job *job;
 	int ret, idx;
 
+	a.out_flags = 0;
+	a.status = 0;
+
 	ret = vortex_job_check_args(vdev, args);
 	if (ret)
 		return ret;
@@ -483,6 +524,8 @@ int vortex_job_submit_ioctl(struct drm_device *drm, void *data,
 	dma_fence_put(done);
 	drm_dev_exit(idx);
 	uargs->seqno = a.seqno;
+	uargs->out_flags = a.out_flags;
+	uargs->status = a.status;
 	return 0;
 
 out_put_sync:
@@ -496,23 +539,6 @@ out_exit:
 }
 
 /* -------------------------------------------------------------- WAIT */
-
-/* What WAIT reports for a finished fence. */
-static int vortex_job_status(struct dma_fence *finished)
-{
-	int error = dma_fence_get_status(finished);
-
-	switch (error) {
-	case 1:
-		return 0;
-	case -ETIMEDOUT:
-	case -EIO:
-		return error;
-	default:
-		/* -ESRCH (killed with its entity), -ECANCELED, ... */
-		return -ECANCELED;
-	}
-}
 
 /**
  * vortex_job_wait_ioctl() - DRM_IOCTL_VORTEX_WAIT
@@ -548,9 +574,15 @@ int vortex_job_wait_ioctl(struct drm_device *drm, void *data,
 		return ret;
 	}
 
-	/* A deadline in the past polls. */
-	ret = dma_fence_wait_timeout(fence, true,
-				     drm_timeout_abs_to_jiffies(args->timeout_ns));
+	/*
+	 * A deadline in the past polls.  A fence that has signalled (a
+	 * fast-lane job ends within SUBMIT) needs no clock, no wait.
+	 */
+	if (dma_fence_is_signaled(fence))
+		ret = 1;
+	else
+		ret = dma_fence_wait_timeout(fence, true,
+					     drm_timeout_abs_to_jiffies(args->timeout_ns));
 	if (ret > 0) {
 		args->status = vortex_job_status(fence);
 		ret = 0;

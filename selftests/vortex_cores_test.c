@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -413,6 +414,150 @@ TEST_F(cores, console_past_its_bound_counts_the_dropped)
 	EXPECT_LT(0, dropped);
 	EXPECT_EQ((1 << 16) / 4 - 1, total);
 	free(rec);
+}
+
+/* ------------------------------------------- SUBMIT says the job ended */
+
+/* Whether SUBMIT may run a job itself here (the card's fast doorbell). */
+static bool fast_lane(int fd)
+{
+	uint64_t caps = 0;
+
+	return !_vx_get_param(fd, DRM_VORTEX_PARAM_CAPABILITIES, &caps) &&
+	       (caps & DRM_VORTEX_CAP_FAST_LANE);
+}
+
+/*
+ * SUBMITs @self->sub with garbage in its out fields (they are output
+ * only), until SUBMIT runs the job itself: a job the scheduler still holds
+ * from a test before keeps the fast lane shut until it is freed.  Every
+ * job is waited for.  Returns SUBMIT's out_flags.
+ */
+static uint32_t submit_until_inline(struct __test_metadata *_metadata,
+				    FIXTURE_DATA(cores) *self)
+{
+	int64_t end = vx_now() + 10 * SEC;
+	int32_t status;
+
+	do {
+		self->sub.out_flags = 0xffffffff;
+		self->sub.status = 77;
+		vx_cmd(_vx_submit(self->fd, &self->sub));
+		if (self->sub.out_flags & DRM_VORTEX_SUBMIT_OUT_ENDED)
+			break;
+		EXPECT_EQ(0, self->sub.out_flags);
+		EXPECT_EQ(0, self->sub.status);
+		vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
+		EXPECT_EQ(0, status);
+		usleep(1000);
+	} while (vx_now() < end);
+	return self->sub.out_flags;
+}
+
+/*
+ * A job that ends within SUBMIT (the fast lane: docs/driver.md) is
+ * reported ended by SUBMIT, with WAIT's status, and whether the file then
+ * has console to read: a Vortex runtime's vx_start() + vx_ready_wait()
+ * then needs one ioctl, not three.  WAIT on its seqno still answers at
+ * once.  Without the fast lane SUBMIT reports nothing, and a client WAITs
+ * as before.
+ */
+TEST_F(cores, submit_says_a_job_ended_within_it)
+{
+	const uint32_t quiet[] = { TMC(0) };
+	/* each core's warp 0 lane 0 prints "x\n" (upstream's vx_putchar()) */
+	const uint32_t print[] = {
+		CSRR(T0, VX_CSR_MHARTID), ANDI(T1, T0, 63), ADDI(T1, T1, 0x40),
+		ADDI(T2, 0, 'x'), SB(T2, T1, 0), ADDI(T2, 0, '\n'), SB(T2, T1, 0),
+		TMC(0),
+	};
+	uint64_t ncores = self->clusters * self->cores;
+	uint32_t rec[256], n, i;
+	int32_t status = 1;
+
+	ASSERT_LE(ncores * 2, 256);
+	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, self->code_addr));
+	memcpy(self->code_map, quiet, sizeof(quiet));
+	if (!fast_lane(self->fd)) {
+		self->sub.out_flags = 0xffffffff;
+		self->sub.status = 77;
+		vx_cmd(_vx_submit(self->fd, &self->sub));
+		EXPECT_EQ(0, self->sub.out_flags);
+		EXPECT_EQ(0, self->sub.status);
+		vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
+		EXPECT_EQ(0, status);
+		return;
+	}
+
+	ASSERT_EQ(DRM_VORTEX_SUBMIT_OUT_ENDED, submit_until_inline(_metadata, self));
+	EXPECT_EQ(0, self->sub.status);
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 0, &status));
+	EXPECT_EQ(0, status);
+
+	memcpy(self->code_map, print, sizeof(print));
+	EXPECT_EQ(DRM_VORTEX_SUBMIT_OUT_ENDED | DRM_VORTEX_SUBMIT_OUT_CONSOLE,
+		  submit_until_inline(_metadata, self));
+	EXPECT_EQ(0, self->sub.status);
+	n = 256;
+	ASSERT_EQ(0, console_read(self->fd, rec, &n, NULL));
+	ASSERT_EQ(ncores * 2, n);
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(i % 2 ? '\n' : 'x', DRM_VORTEX_CONSOLE_CHAR(rec[i])) TH_LOG("record %u", i);
+
+	/* read: a quiet job after it has no console to report */
+	memcpy(self->code_map, quiet, sizeof(quiet));
+	EXPECT_EQ(DRM_VORTEX_SUBMIT_OUT_ENDED, submit_until_inline(_metadata, self));
+}
+
+/*
+ * A job longer than the doorbell's budget (docs/hardware.md, "Fast
+ * doorbell": 2048 warp instructions) has not ended when SUBMIT returns:
+ * no OUT flag, status 0, and WAIT gives its outcome.
+ */
+TEST_F(cores, submit_leaves_a_longer_job_to_wait)
+{
+	const uint32_t spin[] = {
+		LUI(T0, 0x20), ADDI(T0, T0, -1), BNE(T0, 0, -4), TMC(0),	/* 128 Ki rounds */
+	};
+	int32_t status = 1;
+
+	memcpy(self->code_map, spin, sizeof(spin));
+	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, self->code_addr));
+	self->sub.out_flags = 0xffffffff;
+	self->sub.status = 77;
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	EXPECT_EQ(0, self->sub.out_flags);
+	EXPECT_EQ(0, self->sub.status);
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
+	EXPECT_EQ(0, status);
+}
+
+/*
+ * A client built before @out_flags existed passes the shorter struct
+ * (its ioctl number says so): SUBMIT works, and writes nothing past it.
+ */
+TEST_F(cores, submit_of_the_older_struct_writes_nothing_past_it)
+{
+	const uint32_t quiet[] = { TMC(0) };
+	const size_t old = offsetof(struct drm_vortex_submit, out_flags);
+	unsigned long nr = _IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE + DRM_VORTEX_SUBMIT,
+				 char[offsetof(struct drm_vortex_submit, out_flags)]);
+	unsigned char buf[sizeof(struct drm_vortex_submit) + 16];
+	struct drm_vortex_submit s;
+	int32_t status = 1;
+	size_t i;
+
+	memcpy(self->code_map, quiet, sizeof(quiet));
+	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, self->code_addr));
+	memset(buf, 0xa5, sizeof(buf));
+	memcpy(buf, &self->sub, old);
+	ASSERT_EQ(0, vx_ioctl(self->fd, nr, buf));
+	for (i = old; i < sizeof(buf); i++)
+		ASSERT_EQ(0xa5, buf[i]) TH_LOG("byte %zu written", i);
+	memcpy(&s, buf, old);
+	ASSERT_NE(0, s.seqno);
+	vx_cmd(_vx_wait(self->fd, s.seqno, 30 * SEC, &status));
+	EXPECT_EQ(0, status);
 }
 
 TEST_HARNESS_MAIN

@@ -496,4 +496,48 @@ TEST_F(vxrt, printf_from_every_hart)
 	vx_mem_free(k);
 }
 
+/*
+ * A job short enough to end within vx_start()'s SUBMIT (the fast lane:
+ * one task prints one line) still has its line printed by
+ * vx_ready_wait(), once, and a quiet one after it prints nothing: the
+ * runtime trusts SUBMIT's DRM_VORTEX_SUBMIT_OUT_CONSOLE, not a WAIT.
+ */
+TEST_F(vxrt, short_job_prints_without_a_wait)
+{
+	struct vxs_hello_args arg = { .n = 1 };
+	char line[64], path[] = "/tmp/vxrt-outXXXXXX";
+	unsigned int slot, task;
+	vx_buffer_h k, ab;
+	int fd, saved, r1, r2;
+	FILE *f;
+
+	ASSERT_EQ(0, vx_upload_kernel_file(self->dev, kpath("vxs_hello.elf"), &k));
+	ASSERT_EQ(0, vx_upload_bytes(self->dev, &arg, sizeof(arg), &ab));
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fd, 1);
+	r1 = vx_start(self->dev, k, ab) ?: vx_ready_wait(self->dev, VX_MAX_TIMEOUT);
+	arg.n = 0;
+	r2 = vx_copy_to_dev(ab, &arg, 0, sizeof(arg)) ?: vx_start(self->dev, k, ab) ?:
+	     vx_ready_wait(self->dev, VX_MAX_TIMEOUT);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	ASSERT_EQ(0, r1);
+	ASSERT_EQ(0, r2);
+	f = fdopen(fd, "r");
+	ASSERT_NE(NULL, f);
+	rewind(f);
+	ASSERT_NE(NULL, fgets(line, sizeof(line), f));
+	ASSERT_EQ(2, sscanf(line, "#%u: task %u", &slot, &task)) TH_LOG("line '%s'", line);
+	EXPECT_EQ(0, task);
+	EXPECT_EQ(NULL, fgets(line, sizeof(line), f)) TH_LOG("more: '%s'", line);
+	fclose(f);
+	unlink(path);
+	vx_mem_free(ab);
+	vx_mem_free(k);
+}
+
 TEST_HARNESS_MAIN

@@ -363,7 +363,30 @@ struct drm_vortex_submit {
 	__u32 pad;
 	/** @seqno: out: this file's job number, for DRM_IOCTL_VORTEX_WAIT */
 	__u64 seqno;
+	/**
+	 * @out_flags: out: DRM_VORTEX_SUBMIT_OUT_*.  Ignored on input.  A
+	 * kernel older than this field copies out only up to @seqno and
+	 * leaves it as userspace passed it: pass 0.
+	 */
+	__u32 out_flags;
+	/**
+	 * @status: out, with DRM_VORTEX_SUBMIT_OUT_ENDED: what
+	 * DRM_IOCTL_VORTEX_WAIT would report in its @status.  Ignored on
+	 * input.
+	 */
+	__s32 status;
 };
+
+/*
+ * SUBMIT out_flags.  ENDED: the job ran and ended within SUBMIT (a job
+ * that waits for nothing, on an idle card, takes the fast lane:
+ * docs/driver.md), so @status is its outcome and no WAIT is needed (WAIT
+ * on its seqno still works).  CONSOLE, only with ENDED: the file has
+ * console records to read with DRM_IOCTL_VORTEX_CONSOLE, or lost some,
+ * as of the job's end; without it a CONSOLE read would find nothing.
+ */
+#define DRM_VORTEX_SUBMIT_OUT_ENDED	(1u << 0)
+#define DRM_VORTEX_SUBMIT_OUT_CONSOLE	(1u << 1)
 
 /*
  * Device configuration registers, as Vortex numbers them (upstream

@@ -266,6 +266,8 @@ int vx_start(vx_device_h hdevice, vx_buffer_h hkernel, vx_buffer_h harguments)
 	if (ret)
 		return vxrt_fail(ret);
 	dev->seqno = s.seqno;
+	dev->out_flags = s.out_flags;
+	dev->status = s.status;
 	return 0;
 }
 
@@ -280,15 +282,23 @@ int vx_ready_wait(vx_device_h hdevice, uint64_t timeout)
 		return vxrt_fail(-EINVAL);
 	if (!dev->seqno)
 		return 0;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	w.seqno = dev->seqno;
-	w.timeout_ns = ts.tv_sec * 1000000000ll + ts.tv_nsec +
-		       (int64_t)(timeout > VX_MAX_TIMEOUT ? VX_MAX_TIMEOUT : timeout) * 1000000;
-	ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_WAIT, &w);
-	if (ret)
-		return vxrt_fail(ret);
-	/* What the job printed, as Vortex's runtime shows it. */
-	vxrt_console_print(dev, stdout);
+	if (dev->out_flags & DRM_VORTEX_SUBMIT_OUT_ENDED) {
+		/* It ran within vx_start(): SUBMIT said how it ended. */
+		w.status = dev->status;
+		if (dev->out_flags & DRM_VORTEX_SUBMIT_OUT_CONSOLE)
+			vxrt_console_print(dev, stdout);
+	} else {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		w.seqno = dev->seqno;
+		w.timeout_ns = ts.tv_sec * 1000000000ll + ts.tv_nsec +
+			       (int64_t)(timeout > VX_MAX_TIMEOUT ? VX_MAX_TIMEOUT : timeout) *
+			       1000000;
+		ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_WAIT, &w);
+		if (ret)
+			return vxrt_fail(ret);
+		/* What the job printed, as Vortex's runtime shows it. */
+		vxrt_console_print(dev, stdout);
+	}
 	if (w.status) {
 		fprintf(stderr, "vortex: the kernel %s (%s)\n",
 			w.status == -ETIMEDOUT ? "hung and was stopped" :

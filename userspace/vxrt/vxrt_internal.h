@@ -56,6 +56,8 @@ struct vxrt_device {
 	struct vxrt_buffer *views;	/* windows onto the I/O buffer */
 	struct vxrt_buffer *io;		/* the I/O page, MPM counters in it */
 	uint64_t seqno;			/* the last vx_start()'s job, 0 none */
+	uint32_t out_flags;		/* its SUBMIT's out_flags */
+	int32_t status;			/* its SUBMIT's status, if ENDED */
 	uint64_t used;			/* bytes of this device's buffers */
 	/*
 	 * STARTUP_ADDR0 and STARTUP_ARG0 as last written: the driver keeps a
