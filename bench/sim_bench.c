@@ -382,9 +382,7 @@ int main(int argc, char **argv)
     print_rate("qemu_insn_per_s_int", q[0]);
     print_rate("qemu_insn_per_s_fp", q[1]);
     printf("sim_executor: %s\n", vx_sim_exec_name(
-           best != VX_SIM_EXEC_BEST ? best :
-           vx_sim_exec_available(VX_SIM_EXEC_AVX2) ? VX_SIM_EXEC_AVX2
-                                                   : VX_SIM_EXEC_BURST));
+           best != VX_SIM_EXEC_BEST ? best : vx_sim_exec_best()));
     for (size_t i = 0; i < sizeof(cfgs) / sizeof(cfgs[0]); i++) {
         struct sim_cfg kk = cfgs[i];
         const struct sim_cfg *k = &kk;
