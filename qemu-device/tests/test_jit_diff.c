@@ -35,6 +35,10 @@
  * faults), half untranslated; every program starts at a random word of
  * its first page, so most cross into the second.
  *
+ * breakpoint_in_loop and patch_and_restore_in_loop patch the code of a
+ * loop the translator runs (a breakpoint; a word changed, then put
+ * back) between bursts, through the BAR as the debugger does.
+ *
  * Cards: 1x1x1 with 8, 16 and 32 threads.  VX_JIT_DIFF_TRIALS sets the
  * trial count (default 300 per card, some 4 * 10^4 translated blocks
  * run; 20000 run some 2.9 * 10^6), VX_JIT_DIFF_SEED another sequence of
@@ -461,6 +465,118 @@ static void run_pairs(struct __test_metadata *_metadata, uint32_t T)
     EXPECT_LT(n, st.runs);
     card_close(&p.ref);
     card_close(&p.jit);
+}
+
+/*
+ * Code patched while a translated block loops: the debugger's software
+ * breakpoints and memory writes reach VRAM through the BAR
+ * (vram32_set(), the host's path), between bursts.  The loop (a counted
+ * loop with a coalesced load: one self-looping block) spins translated
+ * for 10 bursts; then word @at of its body becomes @patch on both cards;
+ * after @keep more bursts (0: never) the original word is put back.
+ * Both cards must agree after every burst (the interpreter's "The burst
+ * executors must match it instruction for instruction"), and the jit
+ * card must have run the loop translated.
+ */
+#define LOOP_WORDS  8
+static void patch_loop(struct __test_metadata *_metadata, uint32_t at,
+                       uint32_t patch, int keep, enum vx_exec_result want)
+{
+    static const uint32_t prog[LOOP_WORDS] = {
+        ADDI(5, 0, 200),                        /* turns */
+        ADDI(6, 0, 0),
+        LW(7, 31, 0),                           /* loop: */
+        ADD(6, 6, 7),
+        ADDI(6, 6, 3),
+        ADDI(5, 5, -1),
+        BNE(5, 0, -16),
+        TMC(0),
+    };
+    struct pair p;
+    struct vx_tmask m = { { 0xff } };
+    uint32_t regs[32 * 8] = { 0 }, fregs[32 * 8] = { 0 };
+    struct vx_warp *wr, *wj;
+    struct vx_jit_stats st;
+    enum vx_exec_result rr = VX_EXEC_OK, rj;
+
+    if (!vx_sim_exec_available(VX_SIM_EXEC_JIT)) {
+        SKIP(return, "no AVX2 on this host: the translator is unavailable");
+    }
+    ASSERT_EQ(0, pair_open(&p, 8));
+    for (uint32_t l = 0; l < 8; l++) {
+        regs[31 * 8 + l] = DEV(DATA_WIN) + 4 * l;
+    }
+    for (uint32_t i = 0; i < LOOP_WORDS; i++) {
+        vram32_set(&p.ref, PROG_OFF + 4 * i, prog[i]);
+        vram32_set(&p.jit, PROG_OFF + 4 * i, prog[i]);
+    }
+    for (uint32_t i = 0; i < 64; i++) {
+        vram32_set(&p.ref, DATA_WIN + 4 * i, i * 7);
+        vram32_set(&p.jit, DATA_WIN + 4 * i, i * 7);
+    }
+    warp_init(&p.ref, 8, &m, regs, fregs, DEV(PROG_OFF), 0);
+    warp_init(&p.jit, 8, &m, regs, fregs, DEV(PROG_OFF), 0);
+    /*
+     * As a debugger does, one access at a time: dmactive (its own
+     * write), then ebreakh ("Enable ebreak halt"): an ebreak halts its
+     * warp (vx_exec.c exec_ebreak()).
+     */
+    dm_wr(&p.ref, VX_DM_DCTRL, VX_DCTRL_DMACTIVE);
+    dm_wr(&p.jit, VX_DM_DCTRL, VX_DCTRL_DMACTIVE);
+    dm_wr(&p.ref, VX_DM_DCONFIG, VX_DCONFIG_EBREAKH);
+    dm_wr(&p.jit, VX_DM_DCONFIG, VX_DCONFIG_EBREAKH);
+    wr = &p.ref.sim->warps[0];
+    wj = &p.jit.sim->warps[0];
+    for (int b = 0; b < 400 && rr == VX_EXEC_OK && wr->active; b++) {
+        uint64_t ur, uj;
+
+        if (b == 10 || (keep && b == 10 + keep)) {
+            uint32_t v = b == 10 ? patch : prog[at];
+
+            vram32_set(&p.ref, PROG_OFF + 4 * at, v);
+            vram32_set(&p.jit, PROG_OFF + 4 * at, v);
+        }
+        rr = vx_exec_burst(p.ref.sim, wr, 32, &ur);
+        rj = vx_exec_burst(p.jit.sim, wj, 32, &uj);
+        ASSERT_EQ(rr, rj) TH_LOG("burst %d", b);
+        ASSERT_EQ(ur, uj) TH_LOG("burst %d", b);
+        ASSERT_EQ(wr->pc, wj->pc) TH_LOG("burst %d", b);
+        ASSERT_EQ(wr->instret, wj->instret) TH_LOG("burst %d", b);
+        for (uint32_t i = 0; i < 32 * 8; i++) {
+            ASSERT_EQ(wr->x[i], wj->x[i]) TH_LOG("burst %d x%u", b, i / 8);
+        }
+    }
+    ASSERT_EQ(want, rr);
+    ASSERT_EQ(0, p.jit.sim->error);
+    if (want == VX_EXEC_HALTED) {
+        /* stopped on the breakpoint, the loop's turns before it complete */
+        ASSERT_TRUE(wj->halted);
+        ASSERT_EQ(DEV(PROG_OFF) + 4 * at, wj->pc);
+    } else {
+        ASSERT_FALSE(wj->active);
+        ASSERT_EQ(wr->x[6 * 8], wj->x[6 * 8]);
+    }
+    vx_jit_stats_get(p.jit.sim, &st);
+    EXPECT_LT(10, st.runs);
+    card_close(&p.ref);
+    card_close(&p.jit);
+}
+
+/*
+ * A software breakpoint over the loop's addi, with the Debug Module's
+ * DCONFIG.ebreakh set: the translated loop halts there
+ * (vxdebug-spec.md, DCONFIG: "ebreakh (EH) | 1 | RW | Enable ebreak
+ * halt").
+ */
+TEST(breakpoint_in_loop)
+{
+    patch_loop(_metadata, 4, EBREAK, 0, VX_EXEC_HALTED);
+}
+
+/* another add for 5 bursts, then the old word again: both take effect */
+TEST(patch_and_restore_in_loop)
+{
+    patch_loop(_metadata, 4, ADDI(6, 6, 1000), 5, VX_EXEC_ENDED);
 }
 
 TEST(diff_8) { run_pairs(_metadata, 8); }
