@@ -104,8 +104,14 @@
  * unavailable: vx_sim_config_check() and vx_sim_set_exec() refuse it
  * with a sentence saying so, and the default stays "best".
  *
- * Not done yet: keeping registers in ymm across a block, a scalar path
- * for 1-4 lanes, FP arithmetic in the emitted code itself.
+ * Registers in ymm.  With 8-lane warps, the registers an instruction
+ * reads or writes stay in ymm8-15 for the instructions after it
+ * (written through: memory always holds them, so an exit anywhere needs
+ * no write-back), until a call clobbers them or code is entered by a
+ * jump (the start of each copy).
+ *
+ * Not done yet: a scalar path for 1-4 lanes, FP arithmetic in the
+ * emitted code itself, keeping registers across calls and loop turns.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -234,6 +240,7 @@ struct vx_jit {
 
 struct em {
     uint8_t *p;
+    uint8_t *vex1;              /* the last VEX prefix's R/X/B byte */
 };
 
 /* ymm roles: result, operand, old rd, 31, sign bit, immediate, mask */
@@ -263,10 +270,14 @@ static void bytes(struct em *e, const char *s, size_t n)
     e->p += n;
 }
 
-/* 3-byte VEX, 256-bit, registers 0..7 only (R, X, B clear). */
+/*
+ * 3-byte VEX, 256-bit; the ModRM that follows sets R and B for ymm8-15
+ * (general registers are 0..7 only).
+ */
 static void vex(struct em *e, int map, int pp, int vvvv, uint8_t op)
 {
     b1(e, 0xc4);
+    e->vex1 = e->p;
     b1(e, 0xe0 | map);
     b1(e, (uint8_t)(((~vvvv & 15) << 3) | 4 | pp));
     b1(e, op);
@@ -275,13 +286,22 @@ static void vex(struct em *e, int map, int pp, int vvvv, uint8_t op)
 /* [base + disp32]; base is never rsp (no SIB) */
 static void modrm_mem(struct em *e, int reg, int base, uint32_t disp)
 {
-    b1(e, (uint8_t)(0x80 | (reg << 3) | base));
+    if (reg & 8) {
+        *e->vex1 &= 0x7f;                       /* VEX.R: ymm8-15 */
+    }
+    b1(e, (uint8_t)(0x80 | ((reg & 7) << 3) | base));
     d32(e, disp);
 }
 
 static void modrm_rr(struct em *e, int reg, int rm)
 {
-    b1(e, (uint8_t)(0xc0 | (reg << 3) | rm));
+    if (reg & 8) {
+        *e->vex1 &= 0x7f;                       /* VEX.R */
+    }
+    if (rm & 8) {
+        *e->vex1 &= 0xdf;                       /* VEX.B */
+    }
+    b1(e, (uint8_t)(0xc0 | ((reg & 7) << 3) | (rm & 7)));
 }
 
 static void ld(struct em *e, int y, int base, uint32_t disp)
@@ -336,6 +356,15 @@ struct xl {
     uint32_t T;
     bool masked;
     bool mmu;                   /* the block is of a translated launch */
+    /*
+     * 8-lane warps: the registers last read or written, in ymm8-15
+     * (written through: memory always holds them too).  Valid along
+     * straight-line code only: emptied where the code is entered from
+     * elsewhere and wherever a call clobbers the ymm registers.
+     */
+    int8_t slot_of[32];         /* RISC-V register -> cache slot, -1 */
+    int8_t reg_of[8];           /* cache slot -> register, -1 */
+    uint32_t next_slot;
     const uint8_t *epi;         /* the function's return */
     const uint8_t *body;        /* its first instruction (self-loops) */
     const uint8_t *cbody;       /* the same in the countdown copy */
@@ -449,6 +478,49 @@ static bool ends_tail(uint32_t insn)
     return false;
 }
 
+static void cache_clear(struct xl *x)
+{
+    memset(x->slot_of, -1, sizeof(x->slot_of));
+    memset(x->reg_of, -1, sizeof(x->reg_of));
+}
+
+/* A slot for @reg, not @keep (an operand in use), evicting another. */
+static int cache_take(struct xl *x, uint32_t reg, int keep)
+{
+    int k = (int)(x->next_slot++ % 8);
+
+    if (k == keep) {
+        k = (int)(x->next_slot++ % 8);
+    }
+    if (x->reg_of[k] >= 0) {
+        x->slot_of[x->reg_of[k]] = -1;
+    }
+    x->reg_of[k] = (int8_t)reg;
+    x->slot_of[reg] = (int8_t)k;
+    return k;
+}
+
+/*
+ * The ymm holding x[@reg] of chunk @c: a cache register, or @tmp loaded
+ * from memory (warps wider than 8 lanes cache nothing).  @keep: a cache
+ * register the instruction reads already, not to be evicted.
+ */
+static int get_reg(struct xl *x, uint32_t reg, uint32_t c, int tmp, int keep)
+{
+    int k;
+
+    if (x->T != 8) {
+        ld(&x->e, tmp, RBX, xoff(x, reg, c));
+        return tmp;
+    }
+    if (x->slot_of[reg] >= 0) {
+        return 8 + x->slot_of[reg];
+    }
+    k = cache_take(x, reg, keep >= 8 ? keep - 8 : -1);
+    ld(&x->e, 8 + k, RBX, xoff(x, reg, c));
+    return 8 + k;
+}
+
 /* YA -> rd of chunk @c, blended with the mask where lanes are inactive */
 static void put_rd(struct xl *x, uint32_t rd, uint32_t c)
 {
@@ -462,6 +534,12 @@ static void put_rd(struct xl *x, uint32_t rd, uint32_t c)
         b1(e, YM << 4);
     }
     st(e, YA, RBX, xoff(x, rd, c));
+    if (x->T == 8) {
+        int k = x->slot_of[rd] >= 0 ? x->slot_of[rd] : cache_take(x, rd, -1);
+
+        vex(e, 1, 1, 0, 0x6f);                  /* vmovdqa ymm8+k, YA */
+        modrm_rr(e, 8 + k, YA);
+    }
 }
 
 /* every active lane's rd <- v */
@@ -509,50 +587,51 @@ static void emit_alu(struct xl *x, uint32_t insn, uint32_t pc)
         }
     }
     for (uint32_t c = 0; c < x->T / 8; c++) {
-        ld(e, YA, RBX, xoff(x, rs1, c));
+        int a = get_reg(x, rs1, c, YA, -1), b;
+
         if (opc == 0x13) {
             switch (f3) {
-            case 0: op3(e, 1, 0xfe, YA, YA, YI); break;     /* vpaddd */
-            case 1: shift_imm(e, 6, YA, YA, imm & 31); break;
+            case 0: op3(e, 1, 0xfe, YA, a, YI); break;      /* vpaddd */
+            case 1: shift_imm(e, 6, YA, a, imm & 31); break;
             case 2:
-                op3(e, 1, 0x66, YA, YI, YA);    /* vpcmpgtd: imm > a */
+                op3(e, 1, 0x66, YA, YI, a);     /* vpcmpgtd: imm > a */
                 shift_imm(e, 2, YA, YA, 31);
                 break;
             case 3:
-                op3(e, 1, 0xef, YA, YA, YS);
+                op3(e, 1, 0xef, YA, a, YS);
                 op3(e, 1, 0x66, YA, YI, YA);
                 shift_imm(e, 2, YA, YA, 31);
                 break;
-            case 4: op3(e, 1, 0xef, YA, YA, YI); break;     /* vpxor */
-            case 5: shift_imm(e, f7 ? 4 : 2, YA, YA, imm & 31); break;
-            case 6: op3(e, 1, 0xeb, YA, YA, YI); break;     /* vpor */
-            default: op3(e, 1, 0xdb, YA, YA, YI); break;    /* vpand */
+            case 4: op3(e, 1, 0xef, YA, a, YI); break;      /* vpxor */
+            case 5: shift_imm(e, f7 ? 4 : 2, YA, a, imm & 31); break;
+            case 6: op3(e, 1, 0xeb, YA, a, YI); break;      /* vpor */
+            default: op3(e, 1, 0xdb, YA, a, YI); break;     /* vpand */
             }
         } else {
-            ld(e, YB, RBX, xoff(x, rs2, c));
+            b = get_reg(x, rs2, c, YB, a);
             if (f7 == 1) {
-                op3(e, 2, 0x40, YA, YA, YB);                /* vpmulld */
+                op3(e, 2, 0x40, YA, a, b);                  /* vpmulld */
             } else {
                 switch (f3) {
-                case 0: op3(e, 1, f7 ? 0xfa : 0xfe, YA, YA, YB); break;
+                case 0: op3(e, 1, f7 ? 0xfa : 0xfe, YA, a, b); break;
                 case 1:
                 case 5:
-                    op3(e, 1, 0xdb, YB, YB, Y31);           /* count & 31 */
-                    op3(e, 2, f3 == 1 ? 0x47 : f7 ? 0x46 : 0x45, YA, YA, YB);
+                    op3(e, 1, 0xdb, YB, b, Y31);            /* count & 31 */
+                    op3(e, 2, f3 == 1 ? 0x47 : f7 ? 0x46 : 0x45, YA, a, YB);
                     break;
                 case 2:
-                    op3(e, 1, 0x66, YA, YB, YA);            /* b > a */
+                    op3(e, 1, 0x66, YA, b, a);              /* b > a */
                     shift_imm(e, 2, YA, YA, 31);
                     break;
                 case 3:
-                    op3(e, 1, 0xef, YA, YA, YS);
-                    op3(e, 1, 0xef, YB, YB, YS);
+                    op3(e, 1, 0xef, YA, a, YS);
+                    op3(e, 1, 0xef, YB, b, YS);
                     op3(e, 1, 0x66, YA, YB, YA);
                     shift_imm(e, 2, YA, YA, 31);
                     break;
-                case 4: op3(e, 1, 0xef, YA, YA, YB); break;
-                case 6: op3(e, 1, 0xeb, YA, YA, YB); break;
-                default: op3(e, 1, 0xdb, YA, YA, YB); break;
+                case 4: op3(e, 1, 0xef, YA, a, b); break;
+                case 6: op3(e, 1, 0xeb, YA, a, b); break;
+                default: op3(e, 1, 0xdb, YA, a, b); break;
                 }
             }
         }
@@ -672,7 +751,7 @@ static uint8_t *jcc_fwd(struct em *e, uint8_t cc)
 
 static void patch_here(struct em *e, uint8_t *fix)
 {
-    d32(&(struct em){ fix }, (uint32_t)(e->p - (fix + 4)));
+    d32(&(struct em){ .p = fix }, (uint32_t)(e->p - (fix + 4)));
 }
 
 /*
@@ -869,7 +948,7 @@ static void emit_term(struct xl *x, uint32_t insn, uint32_t pc,
         fix = e->p;
         d32(e, 0);
         emit_goto(x, pc + 4, start, len);
-        d32(&(struct em){ fix }, (uint32_t)(e->p - (fix + 4)));
+        d32(&(struct em){ .p = fix }, (uint32_t)(e->p - (fix + 4)));
         emit_goto(x, pc + imm_b(insn), start, len);
         return;
     }
@@ -910,6 +989,7 @@ static void emit_body(struct xl *x, const uint32_t *words, uint32_t len,
     struct em *e = &x->e;
     uint32_t m = 0;
 
+    cache_clear(x);                             /* entered by jumps */
     for (uint32_t i = 0; i < len; i++) {
         uint32_t ipc = pc + 4 * i;
 
@@ -925,6 +1005,7 @@ static void emit_body(struct xl *x, const uint32_t *words, uint32_t len,
             break;
         case K_CALL:
             emit_call(x, i, &x->mops[m++]);
+            cache_clear(x);                     /* the call clobbers ymm */
             break;
         case K_MEM:
             if (x->mops[m].size == 4 && !x->mops[m].rd0) {
@@ -933,6 +1014,7 @@ static void emit_body(struct xl *x, const uint32_t *words, uint32_t len,
                 emit_mem(x, i, &x->mops[m]);
             }
             m++;
+            cache_clear(x);             /* a call, and rd in memory */
             break;
         default:
             emit_term(x, words[i], ipc, pc, i);
@@ -1483,7 +1565,7 @@ scanned:
     for (uint32_t i = 0; i < x->nfix; i++) {
         uint8_t *target = x->e.p + 4 * x->fixidx[i];
 
-        d32(&(struct em){ x->fix[i] },
+        d32(&(struct em){ .p = x->fix[i] },
             (uint32_t)(int32_t)(target - (x->fix[i] + 4)));
     }
     x->e.p += x->npool * 4;
