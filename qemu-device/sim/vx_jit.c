@@ -699,18 +699,26 @@ static void emit_goto(struct xl *x, uint32_t target, uint32_t start,
     emit_end(x, target, len);
 }
 
-/* A load or store: jit_mem() with the operation's descriptor. */
-static void emit_mem(struct xl *x, uint32_t i, const struct jit_mem_op *m)
+/* eax = @fn(ctx, @m): a helper of the block, ymm registers lost */
+static void emit_helper(struct em *e, const struct jit_mem_op *m,
+                        uint32_t (*fn)(struct vx_jit_ctx *,
+                                       const struct jit_mem_op *))
 {
-    struct em *e = &x->e;
-
     bytes(e, "\xc5\xf8\x77", 3);                /* vzeroupper */
     bytes(e, "\x48\x89\xef", 3);                /* mov rdi, rbp */
     bytes(e, "\x48\xbe", 2);                    /* mov rsi, imm64 */
     d64(e, (uint64_t)(uintptr_t)m);
     bytes(e, "\x48\xb8", 2);                    /* mov rax, imm64 */
-    d64(e, (uint64_t)(uintptr_t)jit_mem);
+    d64(e, (uint64_t)(uintptr_t)fn);
     bytes(e, "\xff\xd0", 2);                    /* call rax */
+}
+
+/* A load or store: jit_mem() with the operation's descriptor. */
+static void emit_mem(struct xl *x, uint32_t i, const struct jit_mem_op *m)
+{
+    struct em *e = &x->e;
+
+    emit_helper(e, m, jit_mem);
     bytes(e, "\x85\xc0\x74\x0f", 4);            /* test eax, eax; jz +15 */
     ctx_put(e, CTX_IDX, i - 1);                 /* idx = i - 1 + status */
     bytes(e, "\x01\x45\x34", 3);                /* add [rbp+idx], eax */
@@ -725,13 +733,7 @@ static void emit_call(struct xl *x, uint32_t i, const struct jit_mem_op *m)
 {
     struct em *e = &x->e;
 
-    bytes(e, "\xc5\xf8\x77", 3);                /* vzeroupper */
-    bytes(e, "\x48\x89\xef", 3);                /* mov rdi, rbp */
-    bytes(e, "\x48\xbe", 2);                    /* mov rsi, imm64 */
-    d64(e, (uint64_t)(uintptr_t)m);
-    bytes(e, "\x48\xb8", 2);                    /* mov rax, imm64 */
-    d64(e, (uint64_t)(uintptr_t)(fp_fast(m->insn) ? jit_fp : jit_one));
-    bytes(e, "\xff\xd0", 2);                    /* call rax */
+    emit_helper(e, m, fp_fast(m->insn) ? jit_fp : jit_one);
     bytes(e, "\x85\xc0\x74\x0c", 4);            /* test eax, eax; jz +12 */
     ctx_put(e, CTX_IDX, i);                     /* JIT_FAULT at i */
     jmp_epi(x);
@@ -905,13 +907,7 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
     if (miss) {
         /* a memo miss: jit_memo() fills the slot from the DTLB, retry */
         patch_here(e, miss);
-        bytes(e, "\xc5\xf8\x77", 3);            /* vzeroupper */
-        bytes(e, "\x48\x89\xef", 3);            /* mov rdi, rbp */
-        bytes(e, "\x48\xbe", 2);                /* mov rsi, imm64 */
-        d64(e, (uint64_t)(uintptr_t)m);
-        bytes(e, "\x48\xb8", 2);                /* mov rax, imm64 */
-        d64(e, (uint64_t)(uintptr_t)jit_memo);
-        bytes(e, "\xff\xd0", 2);                /* call rax */
+        emit_helper(e, m, jit_memo);
         bytes(e, "\x85\xc0\x0f\x84", 4);        /* test eax, eax; jz */
         rel32_to(e, retry);
     }
@@ -1429,6 +1425,36 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The translator's scratch for a block of @len instructions, or NULL. */
+static struct xl *xl_new(uint32_t len, uint32_t T)
+{
+    struct xl *x = calloc(1, sizeof(*x));
+
+    if (!x) {
+        return NULL;
+    }
+    /* a bcast is at most 2 per instruction and copy, or 1 per chunk */
+    x->maxfix = 4 * len * (2 + T / 8) + 8;
+    x->fix = malloc(x->maxfix * sizeof(*x->fix));
+    x->fixidx = malloc(x->maxfix * sizeof(*x->fixidx));
+    if (!x->fix || !x->fixidx) {
+        free(x->fix);
+        free(x->fixidx);
+        free(x);
+        return NULL;
+    }
+    return x;
+}
+
+static void xl_free(struct xl *x)
+{
+    if (x) {
+        free(x->fix);
+        free(x->fixidx);
+        free(x);
+    }
+}
+
 /* Fill @b for @pc (code at @code, @room words to the page end). */
 static void translate(struct vx_sim *sim, struct vx_jit *j,
                       struct vx_jit_block *b, uint32_t pc, uint32_t satp,
@@ -1499,31 +1525,12 @@ scanned:
         j->stats.untranslatable++;
         return;
     }
-    x = malloc(sizeof(*x));
-    if (x) {
-        /* a bcast is at most 2 per instruction and copy, or 1 per chunk */
-        x->maxfix = 4 * len * (2 + T / 8) + 8;
-        x->fix = malloc(x->maxfix * sizeof(*x->fix));
-        x->fixidx = malloc(x->maxfix * sizeof(*x->fixidx));
-        if (!x->fix || !x->fixidx) {
-            free(x->fix);
-            free(x->fixidx);
-            free(x);
-            x = NULL;
-        }
-    }
+    x = xl_new(len, T);
     /* two functions (masked, full) of two copies (emit_fn()) */
     need = 4 * (len * (VX_JIT_INSN_BYTES + VX_JIT_CHUNK_BYTES * T / 8) + 64) +
            sizeof(x->pool) + sizeof(mops) + 64;
     if (!x || need > VX_JIT_ARENA) {
-        if (x) {
-            free(x->fix);
-            free(x->fixidx);
-        }
-        free(x);
-        b->len = 0;
-        b->words[0] = ld32(code);
-        return;
+        goto untranslated;
     }
     if (j->used + need > VX_JIT_ARENA) {
         jit_flush(j);
@@ -1536,12 +1543,7 @@ scanned:
     }
     if (!j->dual &&
         mprotect(j->arena + wlo, whi - wlo, PROT_READ | PROT_WRITE)) {
-        free(x->fix);
-        free(x->fixidx);
-        free(x);
-        b->len = 0;
-        b->words[0] = ld32(code);
-        return;
+        goto untranslated;
     }
     /* the descriptors first: the code has their addresses */
     md = (struct jit_mem_op *)(((uintptr_t)(j->arena + j->used) + 7) & ~7ul);
@@ -1577,9 +1579,7 @@ scanned:
                                        j->xdelta);
     b->fn_full = (vx_jit_fn)(void *)((uint8_t *)(void *)b->fn_full +
                                      j->xdelta);
-    free(x->fix);
-    free(x->fixidx);
-    free(x);
+    xl_free(x);
     /* stores into this page must look at the code again */
     pg = (uint64_t)(code - sim->vram) >> 12;
     if (pg < j->codemap_pages) {
@@ -1589,6 +1589,13 @@ scanned:
     j->stats.blocks++;
     j->stats.insns += len;
     j->stats.ns += (uint64_t)(now_ns() - t0);
+    return;
+
+untranslated:
+    /* no room or no memory: the burst executor runs the PC */
+    xl_free(x);
+    b->len = 0;
+    b->words[0] = ld32(code);
 }
 
 /* ---------------------------------------------------------- executor */
