@@ -132,13 +132,14 @@
 #define VX_JIT_TABLE        4096            /* entries, power of two */
 #define VX_JIT_ARENA        (16u << 20)     /* bytes of host code */
 /*
- * Worst case per instruction and 8-lane chunk (a masked shift: 2 loads,
- * 2 ops, the blend's 2 loads and itself, a store, some 70 bytes), and
- * per instruction besides (an inline load or store with its call of
- * jit_mem() and the countdown's check, some 200).
+ * Worst case per instruction and 8-lane chunk (a masked sltu: 2 loads,
+ * 4 ops, the blend's 2 loads and itself, a store, a cache move: some 70
+ * bytes), and per instruction besides (a translated launch's inline
+ * store with its memo refill, its call of jit_mem() and the countdown's
+ * check: some 280).  translate() aborts rather than overrun them.
  */
 #define VX_JIT_CHUNK_BYTES  96
-#define VX_JIT_INSN_BYTES   256
+#define VX_JIT_INSN_BYTES   384
 
 /*
  * What translated code works on: the executor fills it before a block
