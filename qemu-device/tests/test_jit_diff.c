@@ -456,10 +456,12 @@ static void run_pairs(struct __test_metadata *_metadata, uint32_t T)
     }
     vx_jit_stats_get(p.jit.sim, &st);
     printf("# T=%u seed=%llu trials=%llu translated=%llu blocks_run=%llu interp=%llu "
-           "us_per_block=%.2f\n", T, (unsigned long long)seed(),
-           (unsigned long long)n,
+           "untranslatable=%llu flushes=%llu us_per_block=%.2f\n", T,
+           (unsigned long long)seed(), (unsigned long long)n,
            (unsigned long long)st.blocks, (unsigned long long)st.runs,
            (unsigned long long)st.interp,
+           (unsigned long long)st.untranslatable,
+           (unsigned long long)st.flushes,
            st.blocks ? st.ns / 1e3 / st.blocks : 0.0);
     /* the translator did run: a test of nothing would pass too */
     EXPECT_LT(n, st.runs);
