@@ -260,10 +260,58 @@ u32 vortex_console_peek(struct vortex_file *vfile, u32 *out, u32 max, u64 *dropp
 	u32 n, i;
 
 	spin_lock(&c->lock);
-	n = min(c->tail - c->head, max);
+	n = min_t(u64, c->tail - c->head, max);
 	for (i = 0; i < n; i++)
 		out[i] = c->rec[(c->head + i) % VORTEX_CONSOLE_FILE];
 	*dropped = c->dropped;
+	spin_unlock(&c->lock);
+	return n;
+}
+
+/**
+ * vortex_console_first_unread() - the number of @vfile's oldest unread record
+ * @vfile: the file
+ *
+ * Return: that number (vortex_console_read_from()'s @from).
+ */
+u64 vortex_console_first_unread(struct vortex_file *vfile)
+{
+	struct vortex_console_buf *c = &vfile->console;
+	u64 head;
+
+	spin_lock(&c->lock);
+	head = c->head;
+	spin_unlock(&c->lock);
+	return head;
+}
+
+/**
+ * vortex_console_read_from() - copy @vfile's records from number @from on
+ * @vfile: the file
+ * @from: in: the first record wanted; out: one past the last one copied
+ * @out: up to @max records
+ * @max: room in @out
+ * @skipped: receives how many from @from on the file's reader consumed
+ *	already
+ *
+ * Leaves the records unread for the file: a debugger's view of them.
+ *
+ * Return: records copied, the oldest first.
+ */
+u32 vortex_console_read_from(struct vortex_file *vfile, u64 *from, u32 *out,
+			     u32 max, u64 *skipped)
+{
+	struct vortex_console_buf *c = &vfile->console;
+	u64 at;
+	u32 n, i;
+
+	spin_lock(&c->lock);
+	at = max(*from, c->head);
+	*skipped = at - *from;
+	n = min_t(u64, c->tail - min(at, c->tail), max);
+	for (i = 0; i < n; i++)
+		out[i] = c->rec[(at + i) % VORTEX_CONSOLE_FILE];
+	*from = at + n;
 	spin_unlock(&c->lock);
 	return n;
 }

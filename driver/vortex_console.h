@@ -44,10 +44,10 @@ struct vortex_console_buf {
 	spinlock_t lock;
 	/** @rec: VORTEX_CONSOLE_FILE records, VX_CONS_REC_* */
 	u32 *rec;
-	/** @head: index of the oldest unread record (free running) */
-	u32 head;
-	/** @tail: index one past the newest */
-	u32 tail;
+	/** @head: number of the oldest unread record (free running) */
+	u64 head;
+	/** @tail: number one past the newest */
+	u64 tail;
 	/** @dropped: records lost since the last read */
 	u64 dropped;
 };
@@ -57,6 +57,9 @@ void vortex_console_start(struct vortex_device *vdev);
 void vortex_console_drain(struct vortex_device *vdev);
 void vortex_console_job_start(struct vortex_device *vdev, struct vortex_file *vfile);
 bool vortex_console_job_end(struct vortex_device *vdev);
+u64 vortex_console_first_unread(struct vortex_file *vfile);
+u32 vortex_console_read_from(struct vortex_file *vfile, u64 *from, u32 *out,
+			     u32 max, u64 *skipped);
 int vortex_console_file_open(struct vortex_file *vfile);
 void vortex_console_file_close(struct vortex_file *vfile);
 void vortex_console_file_release(struct vortex_file *vfile);

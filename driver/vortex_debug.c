@@ -71,21 +71,6 @@ bool vortex_debug_owns(struct vortex_debug *dbg, struct vortex_job *job)
 
 /* ------------------------------------------------------------- events */
 
-static struct drm_vortex_debug_event *
-vortex_debug_append(struct vortex_debug *dbg, u16 type, u64 job)
-{
-	struct drm_vortex_debug_event *ev;
-
-	ev = &dbg->ev[(dbg->ev_head + dbg->ev_count++) % VORTEX_DEBUG_EVENTS];
-	memset(ev, 0, sizeof(*ev));
-	ev->type = type;
-	ev->version = 1;
-	ev->size = sizeof(*ev);
-	ev->seqno = ++dbg->ev_seqno;
-	ev->job = job;
-	return ev;
-}
-
 /**
  * vortex_debug_post() - queue an event
  * @dbg: the session
@@ -94,29 +79,16 @@ vortex_debug_append(struct vortex_debug *dbg, u16 type, u64 job)
  * @data: payload words
  * @n: how many
  *
- * Any context.  The last slot of the queue is kept for an OVERFLOW event:
- * when the others are full, the event is dropped, and the first drop
- * queues an OVERFLOW that later drops count in, for as long as it is the
- * newest event queued.
+ * Any context.  The queue's rules (the last slot kept for an OVERFLOW
+ * event) are vortex_dmseq_event_post()'s.
  */
 void vortex_debug_post(struct vortex_debug *dbg, u16 type, u64 job,
 		       const u32 *data, unsigned int n)
 {
-	struct drm_vortex_debug_event *ev;
 	unsigned long flags;
 
 	spin_lock_irqsave(&dbg->ev_lock, flags);
-	if (dbg->ev_count >= VORTEX_DEBUG_EVENTS - 1) {
-		if (!dbg->ev_dropped++)
-			vortex_debug_append(dbg, DRM_VORTEX_DEBUG_EVENT_OVERFLOW, 0);
-		ev = &dbg->ev[(dbg->ev_head + dbg->ev_count - 1) % VORTEX_DEBUG_EVENTS];
-		ev->data[0] = dbg->ev_dropped;
-	} else {
-		dbg->ev_dropped = 0;
-		ev = vortex_debug_append(dbg, type, job);
-		memcpy(ev->data, data,
-		       min_t(size_t, n, ARRAY_SIZE(ev->data)) * sizeof(u32));
-	}
+	vortex_dmseq_event_post(&dbg->evq, type, job, data, n);
 	spin_unlock_irqrestore(&dbg->ev_lock, flags);
 	wake_up_interruptible(&dbg->ev_wait);
 }
@@ -134,19 +106,16 @@ static ssize_t vortex_debug_read(struct file *f, char __user *buf, size_t len,
 
 	for (;;) {
 		spin_lock_irq(&dbg->ev_lock);
-		if (dbg->ev_count)
+		if (dbg->evq.count)
 			break;
 		spin_unlock_irq(&dbg->ev_lock);
 		if (f->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		ret = wait_event_interruptible(dbg->ev_wait, READ_ONCE(dbg->ev_count));
+		ret = wait_event_interruptible(dbg->ev_wait, READ_ONCE(dbg->evq.count));
 		if (ret)
 			return ret;
 	}
-	while (dbg->ev_count && len - copied >= sizeof(ev)) {
-		ev = dbg->ev[dbg->ev_head];
-		dbg->ev_head = (dbg->ev_head + 1) % VORTEX_DEBUG_EVENTS;
-		dbg->ev_count--;
+	while (len - copied >= sizeof(ev) && vortex_dmseq_event_pop(&dbg->evq, &ev)) {
 		spin_unlock_irq(&dbg->ev_lock);
 		if (copy_to_user(buf + copied, &ev, sizeof(ev)))
 			return copied ?: -EFAULT;
@@ -162,7 +131,7 @@ static __poll_t vortex_debug_poll(struct file *f, poll_table *wait)
 	struct vortex_debug *dbg = f->private_data;
 
 	poll_wait(f, &dbg->ev_wait, wait);
-	return READ_ONCE(dbg->ev_count) ? EPOLLIN | EPOLLRDNORM : 0;
+	return READ_ONCE(dbg->evq.count) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
 /* A published crash dump: a session hears of its target's dumps only. */
@@ -242,31 +211,56 @@ static void vortex_debug_poke(struct vortex_device *vdev, u64 vram, u32 word)
 	wmb();
 }
 
-/*
- * One instruction of the selected warp, a breakpoint under it stepped over:
- * the original word goes back for the step and ebreak returns after it.
- */
-static int vortex_debug_step_one(struct vortex_debug *dbg, u32 warp)
-{
-	struct vortex_device *vdev = dbg->vdev;
-	struct vortex_breakpoint *bp;
-	int ret;
-
-	vortex_dm_select(vdev, warp, 0);
-	bp = vortex_debug_bp(dbg, vortex_dm_read(vdev, VX_DM_DPC));
-	if (bp)
-		vortex_debug_poke(vdev, bp->vram, bp->orig);
-	ret = vortex_dm_request(vdev, VX_DCTRL_STEPREQ, NULL);
-	if (bp)
-		vortex_debug_poke(vdev, bp->vram, VORTEX_EBREAK);
-	return ret;
-}
-
 /* The card stopped on an error (a step or a resumed warp faulted). */
 static bool vortex_debug_card_failed(struct vortex_device *vdev)
 {
 	return vortex_read(vdev, VX_REG_STATUS) & VX_STATUS_ERROR;
 }
+
+/* --------------------------------------- hooks of the DM sequences */
+
+static bool vortex_debug_seq_any_bp(void *priv)
+{
+	struct vortex_debug *dbg = priv;
+
+	return dbg->nbps;
+}
+
+static void *vortex_debug_seq_find_bp(void *priv, u32 pc)
+{
+	return vortex_debug_bp(priv, pc);
+}
+
+/* A step over a breakpoint: the original word for the step, then ebreak. */
+static void vortex_debug_seq_poke_bp(void *priv, void *bp, bool orig)
+{
+	struct vortex_debug *dbg = priv;
+	struct vortex_breakpoint *b = bp;
+
+	vortex_debug_poke(dbg->vdev, b->vram, orig ? b->orig : VORTEX_EBREAK);
+}
+
+static bool vortex_debug_seq_card_failed(void *priv)
+{
+	struct vortex_debug *dbg = priv;
+
+	return vortex_debug_card_failed(dbg->vdev);
+}
+
+static void vortex_debug_seq_card_reset(void *priv)
+{
+	struct vortex_debug *dbg = priv;
+
+	vortex_device_reset(dbg->vdev);
+}
+
+static const struct vortex_dmseq_session_ops vortex_debug_seq_ops = {
+	.any_bp = vortex_debug_seq_any_bp,
+	.find_bp = vortex_debug_seq_find_bp,
+	.poke_bp = vortex_debug_seq_poke_bp,
+	.card_failed = vortex_debug_seq_card_failed,
+	.card_reset = vortex_debug_seq_card_reset,
+};
 
 /*
  * Ends the target's job that the card froze for the debugger: -EIO, the
@@ -385,7 +379,8 @@ static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void *data)
 		return PTR_ERR(ops);
 
 	mutex_lock(&vdev->dm.lock);
-	vortex_dm_raw_begin(vdev);
+	vortex_dmseq_forget_step(&dbg->seq);	/* the client may resume or step */
+	vortex_dmseq_raw_begin(&vdev->dm.seq);
 	for (i = 0; i < args->count; i++) {
 		op = &ops[i];
 		if (op->pad || op->flags & ~DRM_VORTEX_DEBUG_DM_WRITE) {
@@ -397,14 +392,14 @@ static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void *data)
 			break;
 		}
 		if (op->flags & DRM_VORTEX_DEBUG_DM_WRITE) {
-			if (vortex_dm_raw_write(vdev, op->reg, op->value))
+			if (vortex_dmseq_raw_write(&vdev->dm.seq, op->reg, op->value))
 				vortex_job_ndmreset(vdev);
 		} else {
 			op->value = vortex_dm_read(vdev, op->reg);
 		}
 	}
 	/* The shadows become what the batch left (vortex_dm.c). */
-	vortex_dm_raw_end(vdev);
+	vortex_dmseq_raw_end(&vdev->dm.seq);
 	mutex_unlock(&vdev->dm.lock);
 
 	/* The reads that ran go back. */
@@ -418,38 +413,12 @@ static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void *data)
 	return ret;
 }
 
-/* Steps every halted warp of @mask off a breakpoint it stands on. */
-static int vortex_debug_step_off_breakpoints(struct vortex_debug *dbg,
-					     const u32 *mask)
-{
-	struct vortex_device *vdev = dbg->vdev;
-	u32 win, bits, warp;
-	int ret;
-
-	if (!dbg->nbps)
-		return 0;
-	for (win = 0; win < vdev->dm.windows; win++) {
-		bits = mask[win] & vortex_dm_window(vdev, VX_DM_WSTATUS, win);
-		while (bits) {
-			warp = win * 32 + __ffs(bits);
-			bits &= bits - 1;
-			vortex_dm_select(vdev, warp, 0);
-			if (!vortex_debug_bp(dbg, vortex_dm_read(vdev, VX_DM_DPC)))
-				continue;
-			ret = vortex_debug_step_one(dbg, warp);
-			if (ret)
-				return ret;
-		}
-	}
-	return 0;
-}
-
 static int vortex_debug_warps_ioctl(struct vortex_debug *dbg, void *data)
 {
 	struct vortex_device *vdev = dbg->vdev;
 	struct drm_vortex_debug_warps args = *(struct drm_vortex_debug_warps *)data;
-	u32 windows = vdev->dm.windows, total, win;
-	u32 *mask;
+	u32 windows = vdev->dm.windows, *mask;
+	bool resumed;
 	int ret;
 
 	if (args.pad || args.flags & ~DRM_VORTEX_DEBUG_WARPS_ALL ||
@@ -463,22 +432,17 @@ static int vortex_debug_warps_ioctl(struct vortex_debug *dbg, void *data)
 	mask = kcalloc(windows, sizeof(*mask), GFP_KERNEL_ACCOUNT);
 	if (!mask)
 		return -ENOMEM;
-	total = vortex_device_total_warps(vdev);
 	if (args.flags & DRM_VORTEX_DEBUG_WARPS_ALL) {
-		for (win = 0; win < windows; win++)
-			mask[win] = total - win * 32 >= 32 ? ~0u :
-				    (1u << (total - win * 32)) - 1;
+		vortex_dmseq_mask_all(&vdev->dm.seq, mask, true);
 	} else {
 		if (copy_from_user(mask, u64_to_user_ptr(args.mask),
 				   args.mask_words * sizeof(u32))) {
 			ret = -EFAULT;
 			goto out_free;
 		}
-		if (total % 32 && args.mask_words == windows &&
-		    mask[windows - 1] >> (total % 32)) {
-			ret = -ERANGE;
+		ret = vortex_dmseq_mask_check(&vdev->dm.seq, mask, args.mask_words);
+		if (ret)
 			goto out_free;
-		}
 	}
 
 	mutex_lock(&vdev->dm.lock);
@@ -492,6 +456,7 @@ static int vortex_debug_warps_ioctl(struct vortex_debug *dbg, void *data)
 		goto out_unlock;
 
 	if (args.op == DRM_VORTEX_DEBUG_WARPS_HALT) {
+		vortex_dmseq_forget_step(&dbg->seq);
 		vortex_dm_set_mask(vdev, mask);
 		ret = vortex_dm_request(vdev, VX_DCTRL_HALTREQ, NULL);
 		goto out_unlock;
@@ -503,17 +468,10 @@ static int vortex_debug_warps_ioctl(struct vortex_debug *dbg, void *data)
 		ret = 0;
 		goto out_unlock;
 	}
-	ret = vortex_debug_step_off_breakpoints(dbg, mask);
-	if (ret)
-		goto out_unlock;
-	if (vortex_debug_card_failed(vdev)) {
-		/* Stepping off a breakpoint faulted: the exception is queued. */
-		ret = 0;
-		goto out_unlock;
-	}
-	vortex_dm_set_mask(vdev, mask);
-	dbg->last_run_ns = ktime_get_ns();
-	ret = vortex_dm_request(vdev, VX_DCTRL_RESUMEREQ, NULL);
+	/* If stepping off a breakpoint faulted, the exception is queued. */
+	ret = vortex_dmseq_resume(&dbg->seq, mask, &resumed);
+	if (resumed)
+		dbg->last_run_ns = ktime_get_ns();
 out_unlock:
 	mutex_unlock(&vdev->dm.lock);
 out_free:
@@ -525,7 +483,6 @@ static int vortex_debug_step_ioctl(struct vortex_debug *dbg, void *data)
 {
 	struct drm_vortex_debug_step *out = data, args = *out;
 	struct vortex_device *vdev = dbg->vdev;
-	u32 pc;
 	int ret;
 
 	if (args.flags)
@@ -539,36 +496,7 @@ static int vortex_debug_step_ioctl(struct vortex_debug *dbg, void *data)
 	ret = -ESRCH;
 	if (!vortex_debug_on_card(dbg))
 		goto out_unlock;
-	ret = vortex_warp_check(vdev, args.warp, true);
-	if (ret)
-		goto out_unlock;
-
-	for (args.done = 0; args.done < args.count;) {
-		ret = vortex_debug_step_one(dbg, args.warp);
-		if (ret)
-			break;
-		args.done++;
-		if (vortex_debug_card_failed(vdev))
-			break;
-		if (!(vortex_dm_window(vdev, VX_DM_WACTIVE, args.warp / 32) &
-		      BIT(args.warp % 32)))
-			break;
-		vortex_dm_select(vdev, args.warp, 0);
-		pc = vortex_dm_read(vdev, VX_DM_DPC);
-		if (vortex_debug_bp(dbg, pc))
-			break;
-	}
-	args.state = 0;
-	args.pc = 0;
-	if (vortex_dm_window(vdev, VX_DM_WACTIVE, args.warp / 32) & BIT(args.warp % 32))
-		args.state |= DRM_VORTEX_DEBUG_WARP_ACTIVE;
-	if (vortex_dm_window(vdev, VX_DM_WSTATUS, args.warp / 32) & BIT(args.warp % 32)) {
-		args.state |= DRM_VORTEX_DEBUG_WARP_HALTED;
-		vortex_dm_select(vdev, args.warp, 0);
-		args.pc = vortex_dm_read(vdev, VX_DM_DPC);
-		if (vortex_debug_bp(dbg, args.pc))
-			args.state |= DRM_VORTEX_DEBUG_WARP_ON_BREAKPOINT;
-	}
+	ret = vortex_dmseq_step(&dbg->seq, &args);
 out_unlock:
 	mutex_unlock(&vdev->dm.lock);
 	if (!ret)
@@ -970,6 +898,8 @@ static const struct vortex_debug_ioctl_desc vortex_debug_ioctls[] = {
 			   vortex_debug_coredump_ioctl),
 	VORTEX_DEBUG_IOCTL(TIMEOUT, struct drm_vortex_debug_timeout,
 			   vortex_debug_timeout_ioctl),
+	VORTEX_DEBUG_IOCTL(CONSOLE, struct drm_vortex_debug_console,
+			   vortex_debug_console_ioctl),
 };
 
 /* The table entry for @cmd, or NULL: type, number and direction must match. */
@@ -1041,7 +971,7 @@ static void vortex_debug_work(struct work_struct *work)
 {
 	struct vortex_debug *dbg = container_of(work, struct vortex_debug, work);
 	struct vortex_device *vdev = dbg->vdev;
-	u32 pending, data[9] = {}, win, bits, halted = 0, first = ~0u;
+	u32 pending, data[9] = {}, win;
 	unsigned long flags;
 	bool ours = false;
 	u64 job = 0;
@@ -1075,23 +1005,9 @@ static void vortex_debug_work(struct work_struct *work)
 		vortex_dm_request(vdev, VX_DCTRL_HALTREQ, NULL);
 		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, job, data, 9);
 	}
-	if (pending & VORTEX_DEBUG_WORK_HALTED) {
-		for (win = 0; win < vdev->dm.windows; win++) {
-			bits = vortex_dm_window(vdev, VX_DM_WSTATUS, win);
-			halted += hweight32(bits);
-			if (bits && first == ~0u)
-				first = win * 32 + __ffs(bits);
-		}
-		if (halted) {
-			vortex_dm_select(vdev, first, 0);
-			data[0] = VX_DCTRL_HACAUSE(vortex_dm_read(vdev, VX_DM_DCTRL));
-			data[1] = halted;
-			data[2] = first;
-			data[3] = vortex_dm_read(vdev, VX_DM_DPC);
-			vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_HALTED, job,
-					  data, 4);
-		}
-	}
+	if (pending & VORTEX_DEBUG_WORK_HALTED &&
+	    vortex_dmseq_halted_news(&dbg->seq, data))
+		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_HALTED, job, data, 4);
 	mutex_unlock(&vdev->dm.lock);
 	drm_dev_exit(idx);
 }
@@ -1194,7 +1110,7 @@ void vortex_debug_job_start(struct vortex_device *vdev, struct vortex_job *job)
 	 */
 	vortex_debug_disarm_leftover(dbg);
 	if (!vortex_debug_owns(dbg, job)) {
-		vortex_dm_set_dconfig(vdev, 0);
+		vortex_dmseq_set_dconfig(&vdev->dm.seq, 0);
 		/* Another client has the card: nobody waits on the target now. */
 		spin_lock_irqsave(&vdev->job_lock, flags);
 		dbg->contended_ns = 0;
@@ -1202,15 +1118,12 @@ void vortex_debug_job_start(struct vortex_device *vdev, struct vortex_job *job)
 		return;
 	}
 	/* An ebreak halts the warp instead of failing the job. */
-	vortex_dm_set_dconfig(vdev, VX_DCONFIG_EBREAKH);
+	vortex_dmseq_set_dconfig(&vdev->dm.seq, VX_DCONFIG_EBREAKH);
+	vortex_debug_console_follow(dbg, job->vfile);
+	vortex_dmseq_forget_step(&dbg->seq);	/* a new job: every halt is news */
 
 	if (dbg->halt_at_start) {
-		/* Latched warps are armed by a reset; then forget the latch. */
-		vortex_dm_set_mask_all(vdev, true);
-		vortex_dm_request(vdev, VX_DCTRL_RESETHALTREQ, NULL);
-		vortex_device_reset(vdev);
-		vortex_dm_set_mask_all(vdev, false);
-		vortex_dm_request(vdev, VX_DCTRL_RESETHALTREQ, NULL);
+		vortex_dmseq_halt_at_start(&dbg->seq);
 		dbg->halt_at_start = false;
 		/* The warps this job does not launch stay armed: see above. */
 		dbg->armed_leftover = true;
@@ -1340,7 +1253,7 @@ static void vortex_debug_cleanup_card(struct vortex_debug *dbg)
 		vortex_debug_clear_bp(dbg, &dbg->bps[i], true);
 	dbg->nbps = 0;
 	/* Resets the DM's registers and resumes every warp it had halted. */
-	vortex_dm_deactivate(vdev);
+	vortex_dmseq_deactivate(&vdev->dm.seq);
 }
 
 /*
@@ -1377,6 +1290,7 @@ static void vortex_debug_free(struct vortex_debug *dbg)
 	/* Left by a detach that found the card gone. */
 	for (i = 0; i < dbg->nbps; i++)
 		vortex_debug_clear_bp(dbg, &dbg->bps[i], false);
+	vortex_debug_console_release(dbg);
 	put_pid(dbg->target);
 	kvfree(dbg);
 }
@@ -1433,7 +1347,7 @@ static int vortex_debug_publish(struct vortex_debug *dbg)
 	 */
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	if (vortex_debug_owns(dbg, vdev->active_job)) {
-		vortex_dm_set_dconfig(vdev, VX_DCONFIG_EBREAKH);
+		vortex_dmseq_set_dconfig(&vdev->dm.seq, VX_DCONFIG_EBREAKH);
 		dbg->last_run_ns = ktime_get_ns();
 		vortex_debug_post_launch(dbg, vdev->active_job);
 	}
@@ -1485,6 +1399,9 @@ int vortex_debug_attach_ioctl(struct drm_device *drm, void *data,
 	init_waitqueue_head(&dbg->ev_wait);
 	INIT_WORK(&dbg->work, vortex_debug_work);
 	dbg->dump_nb.notifier_call = vortex_debug_dump_published;
+	dbg->seq.dm = &vdev->dm.seq;
+	dbg->seq.ops = &vortex_debug_seq_ops;
+	dbg->seq.priv = dbg;
 
 	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0) {

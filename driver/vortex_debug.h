@@ -12,6 +12,7 @@
 #include <drm/drm_print.h>
 
 #include "vortex_accel.h"
+#include "vortex_dmseq.h"
 
 struct drm_device;
 struct drm_file;
@@ -19,9 +20,6 @@ struct drm_gem_object;
 struct vortex_device;
 struct pid;
 struct vortex_job;
-
-/* Events a session queues before it drops (and counts) the newest. */
-#define VORTEX_DEBUG_EVENTS	256
 
 /* What the session's work item has to do (&vortex_debug.pending). */
 #define VORTEX_DEBUG_WORK_HALTED	BIT(0)	/* DEBUG interrupt */
@@ -62,16 +60,8 @@ struct vortex_debug {
 	spinlock_t ev_lock;
 	/** @ev_wait: read() and poll() wait here */
 	wait_queue_head_t ev_wait;
-	/** @ev: the queue, a ring of @ev_count events from @ev_head */
-	struct drm_vortex_debug_event ev[VORTEX_DEBUG_EVENTS];
-	/** @ev_head: oldest queued event */
-	u32 ev_head;
-	/** @ev_count: events queued */
-	u32 ev_count;
-	/** @ev_dropped: events the newest (OVERFLOW) event counts as dropped */
-	u32 ev_dropped;
-	/** @ev_seqno: seqno of the last event queued */
-	u64 ev_seqno;
+	/** @evq: the event queue (hw/vortex_dmseq_session.c), under @ev_lock */
+	struct vortex_dmseq_events evq;
 
 	/** @work: reads the card after a DEBUG or ERROR interrupt */
 	struct work_struct work;
@@ -110,6 +100,20 @@ struct vortex_debug {
 	u32 nbps;
 	/** @dump_nb: on &vortex_dump_slot.listeners while attached */
 	struct notifier_block dump_nb;
+	/** @seq: the session for the shared DM sequences (hw/vortex_dmseq.c) */
+	struct vortex_dmseq_session seq;
+	/*
+	 * The target's console (vortex_debug_console.c), under the DM lock:
+	 * @console_file: the file whose job of the target went on last (a
+	 * reference), or NULL; @console_next: the first of its records the
+	 * session has not had; @console_gen: counts changes of @console_file
+	 */
+	/** @console_file: see above */
+	struct vortex_file *console_file;
+	/** @console_next: see above */
+	u64 console_next;
+	/** @console_gen: see above */
+	u64 console_gen;
 };
 
 extern bool vortex_debug_enable;
@@ -126,6 +130,11 @@ void vortex_debug_job_queued_locked(struct vortex_device *vdev,
 				    struct vortex_job *job);
 int vortex_debug_attach_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *file);
+
+/* vortex_debug_console.c */
+void vortex_debug_console_follow(struct vortex_debug *dbg, struct vortex_file *vfile);
+void vortex_debug_console_release(struct vortex_debug *dbg);
+int vortex_debug_console_ioctl(struct vortex_debug *dbg, void *data);
 
 /* vortex_debug_perm.c */
 int vortex_debug_may_access(struct pid *target);

@@ -6,13 +6,16 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+#include "vortex_dmseq.h"
+
 struct vortex_device;
 
 /**
  * struct vortex_dm - the driver's side of the card's Debug Module
  *
- * Shadows of what the driver last wrote, so sequences skip writes that
- * would change nothing (the mask array is up to 1024 windows).
+ * The sequences and their shadows are hw/vortex_dmseq.c's, shared with
+ * libvortex-debug's simulator backend; the driver adds the lock, the
+ * register access over the BAR and the access count.
  */
 struct vortex_dm {
 	/**
@@ -24,45 +27,30 @@ struct vortex_dm {
 	 * target's.  Where it nests: vortex_device.h, "Lock order".
 	 */
 	struct mutex lock;
-	/** @active: DCTRL.dmactive is set */
-	bool active;
-	/** @dselect: last DSELECT written */
-	u32 dselect;
-	/** @dconfig: last DCONFIG written */
-	u32 dconfig;
+	/** @seq: the shared sequences' state: shadows, topology, accessors */
+	struct vortex_dmseq seq;
 	/** @windows: 32-warp windows that name warps on this card */
 	u32 windows;
-	/** @wmask: last WMASK written, per window */
-	u32 *wmask;
-	/** @wmask_known: @wmask is what the card holds */
-	bool wmask_known;
 	/** @accesses: DM register accesses so far (debugfs, for benchmarks) */
 	u64 accesses;
-	/**
-	 * @raw_dselect: DSELECT as the last raw batch (DRM_VORTEX_DEBUG_IOCTL_DM)
-	 * left it; the reset value until the first
-	 */
-	u32 raw_dselect;
-	/** @raw_wmask: the mask array as the raw client's batches left it */
-	u32 *raw_wmask;
 };
 
 int vortex_dm_init(struct vortex_device *vdev);
 
-/* The rest need vdev->dm.lock held and the device entered. */
+/*
+ * The rest need vdev->dm.lock held and the device entered: the driver's
+ * names for the shared sequences the debugger and the dump use
+ * (vortex_dmseq_*() on &vortex_dm.seq for the others; the shadows, e.g.
+ * the DCONFIG last written, are &vortex_dm.seq's too).
+ */
 u32 vortex_dm_read(struct vortex_device *vdev, u32 reg);
 void vortex_dm_write(struct vortex_device *vdev, u32 reg, u32 val);
-int vortex_dm_activate(struct vortex_device *vdev);
-void vortex_dm_deactivate(struct vortex_device *vdev);
-int vortex_dm_request(struct vortex_device *vdev, u32 bits, u32 *dctrl);
 void vortex_dm_select(struct vortex_device *vdev, u32 warp, u32 thread);
 void vortex_dm_set_dconfig(struct vortex_device *vdev, u32 dconfig);
+int vortex_dm_activate(struct vortex_device *vdev);
+int vortex_dm_request(struct vortex_device *vdev, u32 bits, u32 *dctrl);
 void vortex_dm_set_mask(struct vortex_device *vdev, const u32 *mask);
 void vortex_dm_set_mask_all(struct vortex_device *vdev, bool all);
 u32 vortex_dm_window(struct vortex_device *vdev, u32 reg, u32 win);
-int vortex_dm_inject(struct vortex_device *vdev, u32 insn, bool warp_wide);
-void vortex_dm_raw_begin(struct vortex_device *vdev);
-bool vortex_dm_raw_write(struct vortex_device *vdev, u32 reg, u32 val);
-void vortex_dm_raw_end(struct vortex_device *vdev);
 
 #endif /* __VORTEX_DM_H__ */

@@ -6,26 +6,16 @@
  *
  * Everything the driver does to one halted warp through the Debug Module,
  * for the debugger (vortex_debug*.c) and the crash dump (vortex_dump*.c)
- * alike: the RV32 instructions it injects, the warp checks, the warp's
- * status, and its registers, lane by lane or the whole warp at once.
+ * alike: the warp checks, the warp's status, and its registers, lane by
+ * lane or the whole warp at once.  The sequences (the RV32 instructions
+ * injected, the DSCRATCH borrow and restore) are hw/vortex_dmseq.c's,
+ * shared with libvortex-debug's simulator backend; this file adds what
+ * only the driver has: memory allocated as recovery must, and the BAR.
  * Neither user knows of the other; both hold the DM lock around every
  * call (lock order: vortex_device.h, "Lock order").
- *
- * The Debug Module has no register file port: a register is read by
- * injecting ``csrw dscratchN, xR`` into the warp and reading the lane's
- * DSCRATCHN through the DM, and written the other way round (the spec's
- * intended use).  FPRs and CSRs go through x5, which is saved in
- * DSCRATCH3 first and restored last.
- *
- * To stay cheap on whole warps, the injections use DCTRL.injectwarp (every
- * lane at once), and up to four consecutive GPR reads of one warp share
- * one pass over its lanes, one DSCRATCH each.  Injecting into every lane
- * clobbers every lane's DSCRATCH0-3, so the first access to a warp
- * borrows it (vortex_warp_borrow() saves all of them) and
- * vortex_warp_restore() gives them back: a debugger never sees a
- * borrowed value.
  */
 
+#include <linux/io.h>
 #include <linux/slab.h>
 
 #include "vortex_accel.h"
@@ -33,38 +23,6 @@
 #include "vortex_dm.h"
 #include "vortex_dump.h"
 #include "vortex_warp.h"
-
-/* RV32 encodings the driver injects. */
-#define RV_CSRRW(rd, csr, rs1) \
-	((u32)(csr) << 20 | (rs1) << 15 | 1 << 12 | (rd) << 7 | 0x73)
-#define RV_CSRRS(rd, csr, rs1) \
-	((u32)(csr) << 20 | (rs1) << 15 | 2 << 12 | (rd) << 7 | 0x73)
-#define RV_CSRR(rd, csr)	RV_CSRRS(rd, csr, 0)
-#define RV_CSRW(csr, rs1)	RV_CSRRW(0, csr, rs1)
-#define RV_FMV_X_W(rd, fs)	(0x70u << 25 | (fs) << 15 | (rd) << 7 | 0x53)
-#define RV_FMV_W_X(fd, rs)	(0x78u << 25 | (rs) << 15 | (fd) << 7 | 0x53)
-#define RV_ITYPE(op, f3, rd, rs1, imm) \
-	(((u32)(imm) & 0xfff) << 20 | (rs1) << 15 | (f3) << 12 | (rd) << 7 | (op))
-#define RV_ADDI(rd, rs1, imm)	RV_ITYPE(0x13, 0, rd, rs1, imm)
-#define RV_SLLI(rd, rs1, sh)	RV_ITYPE(0x13, 1, rd, rs1, sh)
-#define RV_LUI(rd, imm20)	((u32)(imm20) << 12 | (rd) << 7 | 0x37)
-#define RV_ADD(rd, rs1, rs2)	((rs2) << 20 | (rs1) << 15 | (rd) << 7 | 0x33)
-static inline u32 rv_stype(u32 op, u32 rs2, u32 rs1, u32 imm)
-{
-	return (imm >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | 2 << 12 |
-	       (imm & 0x1f) << 7 | op;
-}
-
-#define RV_STYPE(op, rs2, rs1, imm)	rv_stype(op, rs2, rs1, imm)
-#define RV_SW(rs2, rs1, imm)	RV_STYPE(0x23, rs2, rs1, imm)
-#define RV_FSW(fs2, rs1, imm)	RV_STYPE(0x27, fs2, rs1, imm)
-
-/* The GPR borrowed to move FPRs and CSRs, and where it is kept meanwhile. */
-#define TMP		5
-#define TMP_SAVE	3
-
-#define NO_WARP		(~0u)
-#define GROUP		VORTEX_WARP_GROUP
 
 /**
  * vortex_warp_check() - a warp id that exists, and (if @halted) is halted
@@ -76,282 +34,22 @@ static inline u32 rv_stype(u32 op, u32 rs2, u32 rs1, u32 imm)
  */
 int vortex_warp_check(struct vortex_device *vdev, u32 warp, bool halted)
 {
-	if (warp >= vortex_device_total_warps(vdev))
-		return -ERANGE;
-	if (halted && !(vortex_dm_window(vdev, VX_DM_WSTATUS, warp / 32) &
-			BIT(warp % 32)))
-		return -EBUSY;
-	return 0;
+	return vortex_dmseq_warp_check(&vdev->dm.seq, warp, halted);
 }
 
 /**
- * vortex_warp_ctx_alloc() - a context to borrow warps with
- * @vdev: the device
- * @gfp: allocation flags (the dump allocates as recovery must)
+ * vortex_warp_status() - what only injection can read of a halted warp
+ * @vdev: the device, DM lock held
+ * @st: @st->warp names the warp; fills cause, PC, thread mask, block
  *
- * Return: the context, or NULL; kfree() frees it.
- */
-struct vortex_warp_ctx *vortex_warp_ctx_alloc(struct vortex_device *vdev,
-					      gfp_t gfp)
-{
-	struct vortex_warp_ctx *ctx = kzalloc(sizeof(*ctx), gfp);
-
-	if (!ctx)
-		return NULL;
-	ctx->vdev = vdev;
-	ctx->warp = NO_WARP;
-	ctx->threads = vdev->num_threads;
-	return ctx;
-}
-
-/**
- * vortex_warp_restore() - gives the borrowed warp its DSCRATCHes back
- * @ctx: the context; DM lock held
- */
-void vortex_warp_restore(struct vortex_warp_ctx *ctx)
-{
-	u32 lane, k;
-
-	if (ctx->warp == NO_WARP)
-		return;
-	for (lane = 0; lane < ctx->threads && !ctx->scratch_lost; lane++) {
-		vortex_dm_select(ctx->vdev, ctx->warp, lane);
-		for (k = 0; k < 4; k++)
-			vortex_dm_write(ctx->vdev, VX_DM_DSCRATCH(k), ctx->saved[lane][k]);
-	}
-	ctx->warp = NO_WARP;
-}
-
-/**
- * vortex_warp_borrow() - saves the DSCRATCHes of @warp, restoring the last one's
- * @ctx: the context; DM lock held
- * @warp: global warp id, which must exist and be halted
+ * Reads lane 0; the DSCRATCH0/3 and x5 it borrows are restored.
  *
- * Return: 0, -ERANGE or -EBUSY (vortex_warp_check()).
+ * Return: 0 or a negative errno.
  */
-int vortex_warp_borrow(struct vortex_warp_ctx *ctx, u32 warp)
+int vortex_warp_status(struct vortex_device *vdev,
+		       struct drm_vortex_debug_warp_state *st)
 {
-	u32 lane, k;
-	int ret;
-
-	if (ctx->warp == warp)
-		return 0;
-	ret = vortex_warp_check(ctx->vdev, warp, true);
-	if (ret)
-		return ret;
-	vortex_warp_restore(ctx);
-	for (lane = 0; lane < ctx->threads && !ctx->scratch_lost; lane++) {
-		vortex_dm_select(ctx->vdev, warp, lane);
-		for (k = 0; k < 4; k++)
-			ctx->saved[lane][k] = vortex_dm_read(ctx->vdev, VX_DM_DSCRATCH(k));
-	}
-	ctx->warp = warp;
-	return 0;
-}
-
-static bool lane_set(const u32 *lanes, u32 lane)
-{
-	return lanes[lane / 32] & BIT(lane % 32);
-}
-
-/* x5 of every lane to DSCRATCH3, then the FPR or CSR into x5. */
-static int vortex_warp_tmp_load(struct vortex_warp_ctx *ctx, u32 reg)
-{
-	int ret = vortex_dm_inject(ctx->vdev, RV_CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP),
-				   true);
-
-	if (ret)
-		return ret;
-	if (vortex_warp_reg_is_gpr(reg))
-		return 0;
-	if (reg < DRM_VORTEX_DEBUG_REG_CSR(0))
-		return vortex_dm_inject(ctx->vdev,
-					RV_FMV_X_W(TMP, reg - DRM_VORTEX_DEBUG_REG_F(0)),
-					true);
-	return vortex_dm_inject(ctx->vdev,
-				RV_CSRR(TMP, reg - DRM_VORTEX_DEBUG_REG_CSR(0)), true);
-}
-
-/* Puts x5 back from DSCRATCH3; keeps the first error. */
-static int vortex_warp_tmp_restore(struct vortex_warp_ctx *ctx, int ret)
-{
-	int r = vortex_dm_inject(ctx->vdev, RV_CSRR(TMP, VX_CSR_DSCRATCH(TMP_SAVE)),
-				 true);
-
-	return ret ?: r;
-}
-
-/* Copies register @reg of every lane into each lane's DSCRATCH @k. */
-static int vortex_warp_to_scratch(struct vortex_warp_ctx *ctx, u32 reg, u32 k)
-{
-	int ret;
-
-	if (vortex_warp_reg_is_gpr(reg))
-		return vortex_dm_inject(ctx->vdev, RV_CSRW(VX_CSR_DSCRATCH(k), reg),
-					true);
-	ret = vortex_warp_tmp_load(ctx, reg);
-	if (!ret)
-		ret = vortex_dm_inject(ctx->vdev,
-				       RV_CSRW(VX_CSR_DSCRATCH(k), TMP), true);
-	return vortex_warp_tmp_restore(ctx, ret);
-}
-
-/* Register @reg of every lane from each lane's DSCRATCH0. */
-static int vortex_warp_from_scratch(struct vortex_warp_ctx *ctx, u32 reg)
-{
-	int ret;
-
-	if (vortex_warp_reg_is_gpr(reg))
-		return vortex_dm_inject(ctx->vdev, RV_CSRR(reg, VX_CSR_DSCRATCH(0)),
-					true);
-	ret = vortex_dm_inject(ctx->vdev, RV_CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP),
-			       true);
-	if (ret)
-		return ret;
-	ret = vortex_dm_inject(ctx->vdev, RV_CSRR(TMP, VX_CSR_DSCRATCH(0)), true);
-	if (!ret) {
-		if (reg < DRM_VORTEX_DEBUG_REG_CSR(0))
-			ret = vortex_dm_inject(ctx->vdev,
-					       RV_FMV_W_X(reg - DRM_VORTEX_DEBUG_REG_F(0), TMP),
-					       true);
-		else
-			ret = vortex_dm_inject(ctx->vdev,
-					       RV_CSRW(reg - DRM_VORTEX_DEBUG_REG_CSR(0), TMP),
-					       true);
-	}
-	return vortex_warp_tmp_restore(ctx, ret);
-}
-
-/**
- * vortex_warp_read_group() - reads up to VORTEX_WARP_GROUP registers at once
- * @ctx: the context, the ops' warp borrowed; DM lock held
- * @ops: the reads, all of the borrowed warp, GPRs if more than one
- * @n: how many, 1..VORTEX_WARP_GROUP
- * @vals: out: row i holds op i's values, lowest lane first
- *
- * Register i goes through DSCRATCH i, then one pass over the lanes
- * collects them all.  x0 reads 0 without an injection.
- *
- * Return: 0 or -EIO (an injection faulted or timed out).
- */
-int vortex_warp_read_group(struct vortex_warp_ctx *ctx,
-			   const struct drm_vortex_debug_reg_op *ops,
-			   u32 n, u32 vals[][VX_DM_MAX_THREADS])
-{
-	u32 i, lane, used[GROUP] = {};
-	int ret;
-
-	for (i = 0; i < n; i++) {
-		if (ops[i].reg == DRM_VORTEX_DEBUG_REG_X(0))
-			continue;
-		ret = vortex_warp_to_scratch(ctx, ops[i].reg, i);
-		if (ret)
-			return ret;
-	}
-	for (lane = 0; lane < ctx->threads; lane++) {
-		bool selected = false;
-
-		for (i = 0; i < n; i++) {
-			if (!lane_set(ops[i].lanes, lane))
-				continue;
-			if (ops[i].reg == DRM_VORTEX_DEBUG_REG_X(0)) {
-				vals[i][used[i]++] = 0;
-				continue;
-			}
-			if (!selected) {
-				vortex_dm_select(ctx->vdev, ctx->warp, lane);
-				selected = true;
-			}
-			vals[i][used[i]++] = vortex_dm_read(ctx->vdev, VX_DM_DSCRATCH(i));
-		}
-	}
-	return 0;
-}
-
-/**
- * vortex_warp_write() - writes one register of some lanes of the borrowed warp
- * @ctx: the context, the op's warp borrowed; DM lock held
- * @op: the register and lanes
- * @vals: one value per lane in @op->lanes, lowest lane first
- *
- * The other lanes keep their values.
- *
- * Return: 0 or -EIO.
- */
-int vortex_warp_write(struct vortex_warp_ctx *ctx,
-		      const struct drm_vortex_debug_reg_op *op, const u32 *vals)
-{
-	u32 lane, used = 0;
-	int ret;
-
-	if (op->reg == DRM_VORTEX_DEBUG_REG_X(0))
-		return 0;
-	/* Lanes not written get their own value back. */
-	ret = vortex_warp_to_scratch(ctx, op->reg, 0);
-	if (ret)
-		return ret;
-	for (lane = 0; lane < ctx->threads; lane++) {
-		if (!lane_set(op->lanes, lane))
-			continue;
-		vortex_dm_select(ctx->vdev, ctx->warp, lane);
-		vortex_dm_write(ctx->vdev, VX_DM_DSCRATCH(0), vals[used++]);
-	}
-	return vortex_warp_from_scratch(ctx, op->reg);
-}
-
-/**
- * vortex_warp_pc() - the warp's PC, read into every lane's value or written
- * @ctx: the context; DM lock held
- * @op: the warp, and DRM_VORTEX_DEBUG_REG_WRITE for a write
- * @vals: @nlanes values: out for a read; a write takes the first
- * @nlanes: lanes in @op
- *
- * The PC is the warp's, through DPC (the DM takes it while the warp is
- * halted).
- */
-void vortex_warp_pc(struct vortex_warp_ctx *ctx,
-		    const struct drm_vortex_debug_reg_op *op, u32 *vals, u32 nlanes)
-{
-	u32 i, pc;
-
-	vortex_dm_select(ctx->vdev, op->warp, 0);
-	if (op->flags & DRM_VORTEX_DEBUG_REG_WRITE) {
-		vortex_dm_write(ctx->vdev, VX_DM_DPC, vals[0]);
-		return;
-	}
-	pc = vortex_dm_read(ctx->vdev, VX_DM_DPC);
-	for (i = 0; i < nlanes; i++)
-		vals[i] = pc;
-}
-
-/*
- * Reads f@first .. f@first + @n - 1 (n <= 3; register 32 is fcsr) of every
- * lane, with x5 already saved in DSCRATCH3: each goes through x5 into
- * DSCRATCH k, then one pass over the lanes collects them.
- */
-static int vortex_warp_read_fp_group(struct vortex_warp_ctx *ctx, u32 first,
-				     u32 n, u32 *out)
-{
-	u32 k, lane, threads = ctx->threads;
-	int ret;
-
-	for (k = 0; k < n; k++) {
-		u32 f = first + k;
-
-		ret = vortex_dm_inject(ctx->vdev, f == 32 ? RV_CSRR(TMP, 0x003) :
-				       RV_FMV_X_W(TMP, f), true) ?:
-		      vortex_dm_inject(ctx->vdev, RV_CSRW(VX_CSR_DSCRATCH(k), TMP),
-				       true);
-		if (ret)
-			return ret;
-	}
-	for (lane = 0; lane < threads; lane++) {
-		vortex_dm_select(ctx->vdev, ctx->warp, lane);
-		for (k = 0; k < n; k++)
-			out[k * threads + lane] =
-				vortex_dm_read(ctx->vdev, VX_DM_DSCRATCH(k));
-	}
-	return 0;
+	return vortex_dmseq_warp_status(&vdev->dm.seq, st);
 }
 
 /**
@@ -370,41 +68,15 @@ static int vortex_warp_read_fp_group(struct vortex_warp_ctx *ctx, u32 first,
 int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
 			  bool reset_next)
 {
-	u32 threads = vdev->num_threads, i, n, r = 0;
-	struct drm_vortex_debug_reg_op ops[GROUP] = {};
-	u32 (*vals)[VX_DM_MAX_THREADS];
-	struct vortex_warp_ctx *ctx;
+	struct vortex_dmseq_warp *ctx;
 	int ret;
 
-	ctx = vortex_warp_ctx_alloc(vdev, VORTEX_DUMP_GFP);
+	ctx = kmalloc(sizeof(*ctx), VORTEX_DUMP_GFP);
 	if (!ctx)
 		return -ENOMEM;
-	vals = ctx->rows;
+	vortex_dmseq_warp_init(ctx, &vdev->dm.seq);
 	ctx->scratch_lost = reset_next;
-	for (i = 0; i < GROUP; i++)
-		for (n = 0; n < threads; n++)
-			ops[i].lanes[n / 32] |= BIT(n % 32);
-
-	ret = vortex_warp_borrow(ctx, warp);
-	/* x0-x31, four at a time through DSCRATCH0-3 */
-	for (; !ret && r < 32; r += GROUP) {
-		for (i = 0; i < GROUP; i++)
-			ops[i].reg = r + i;
-		ret = vortex_warp_read_group(ctx, ops, GROUP, vals);
-		for (i = 0; !ret && i < GROUP; i++)
-			memcpy(out + (r + i) * threads, vals[i], threads * sizeof(u32));
-	}
-	/* f0-f31 and fcsr, three at a time through x5, kept in DSCRATCH3 */
-	if (!ret)
-		ret = vortex_dm_inject(vdev, RV_CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP), true);
-	if (!ret) {
-		for (n = 0; !ret && n < 33; n += 3)
-			ret = vortex_warp_read_fp_group(ctx, n, min(3u, 33 - n),
-							out + (32 + n) * threads);
-		/* x5 back from DSCRATCH3, where it was saved */
-		ret = vortex_warp_tmp_restore(ctx, ret);
-	}
-	vortex_warp_restore(ctx);
+	ret = vortex_dmseq_warp_read_regs(ctx, warp, out);
 	kfree(ctx);
 	return ret;
 }
@@ -423,17 +95,13 @@ int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
  * the pointer and a temporary (their values are kept in DSCRATCH3 and
  * DSCRATCH2 and stored from there); the lanes' DSCRATCHes and the two
  * registers are not given back, which is why this is only for reset_next.
+ * The injections are vortex_dmseq_warp_store_regs()'s.
  *
  * Injected stores go through the warp's translation, so the area is
  * reachable only while the dump maps it into the job's address space (the
  * dump window, vortex_vm_window_map()); no space maps it otherwise, and
  * the card is frozen under the driver's control all that time.
  */
-
-#define BULK_PTR	5
-#define BULK_TMP	6
-#define BULK_SLOT_SHIFT	9	/* 512 bytes per lane: 65 words, padded */
-#define BULK_FCSR	(2 * 32)
 
 /**
  * vortex_warp_dump_regs_size() - bytes of VRAM the store path needs
@@ -443,40 +111,7 @@ int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
  */
 u32 vortex_warp_dump_regs_size(u32 threads)
 {
-	return threads << BULK_SLOT_SHIFT;
-}
-
-static int vortex_warp_store_regs(struct vortex_device *vdev, u32 area)
-{
-	u32 hi = (area + 0x800) >> 12, lo = area - (hi << 12), r;
-	const u32 setup[] = {
-		RV_CSRW(VX_CSR_DSCRATCH(3), BULK_PTR),
-		RV_CSRW(VX_CSR_DSCRATCH(2), BULK_TMP),
-		RV_CSRR(BULK_PTR, VX_CSR_THREAD_ID),
-		RV_SLLI(BULK_PTR, BULK_PTR, BULK_SLOT_SHIFT),
-		RV_LUI(BULK_TMP, hi & 0xfffff),
-		RV_ADDI(BULK_TMP, BULK_TMP, lo),
-		RV_ADD(BULK_PTR, BULK_PTR, BULK_TMP),
-	};
-	int ret = 0;
-
-	for (r = 0; !ret && r < ARRAY_SIZE(setup); r++)
-		ret = vortex_dm_inject(vdev, setup[r], true);
-	for (r = 1; !ret && r < 32; r++)
-		if (r != BULK_PTR && r != BULK_TMP)
-			ret = vortex_dm_inject(vdev, RV_SW(r, BULK_PTR, 4 * r), true);
-	/* the pointer and the temporary, from where they were kept */
-	if (!ret)
-		ret = vortex_dm_inject(vdev, RV_CSRR(BULK_TMP, VX_CSR_DSCRATCH(3)), true) ?:
-		      vortex_dm_inject(vdev, RV_SW(BULK_TMP, BULK_PTR, 4 * BULK_PTR), true) ?:
-		      vortex_dm_inject(vdev, RV_CSRR(BULK_TMP, VX_CSR_DSCRATCH(2)), true) ?:
-		      vortex_dm_inject(vdev, RV_SW(BULK_TMP, BULK_PTR, 4 * BULK_TMP), true);
-	for (r = 0; !ret && r < 32; r++)
-		ret = vortex_dm_inject(vdev, RV_FSW(r, BULK_PTR, 4 * (32 + r)), true);
-	if (!ret)
-		ret = vortex_dm_inject(vdev, RV_CSRR(BULK_TMP, 0x003), true) ?:
-		      vortex_dm_inject(vdev, RV_SW(BULK_TMP, BULK_PTR, 4 * BULK_FCSR), true);
-	return ret;
+	return vortex_dmseq_warp_store_size(threads);
 }
 
 /**
@@ -489,81 +124,24 @@ static int vortex_warp_store_regs(struct vortex_device *vdev, u32 area)
  *
  * Clobbers x5, x6 and DSCRATCH2-3 of every lane (see the DOC above).
  *
- * Return: 0 or a negative errno.
+ * Return: 0, -ERANGE or -EBUSY (vortex_warp_check()), or another
+ * negative errno.
  */
 int vortex_warp_dump_regs(struct vortex_device *vdev, u32 warp, u32 area,
 			  u64 vram_offset, u32 *out)
 {
 	u32 threads = vdev->num_threads, size = vortex_warp_dump_regs_size(threads);
-	u32 lane, r, *slots;
+	u32 *slots;
 	int ret;
 
-	ret = vortex_warp_check(vdev, warp, true);
-	if (ret)
-		return ret;
 	slots = kvmalloc(size, VORTEX_DUMP_GFP);
 	if (!slots)
 		return -ENOMEM;
-	vortex_dm_select(vdev, warp, 0);
-	ret = vortex_warp_store_regs(vdev, area);
+	ret = vortex_dmseq_warp_store_regs(&vdev->dm.seq, warp, area);
 	if (!ret) {
 		memcpy_fromio(slots, vdev->vram + vram_offset, size);
-		for (lane = 0; lane < threads; lane++) {
-			const u32 *slot = slots + (lane << (BULK_SLOT_SHIFT - 2));
-
-			out[lane] = 0;	/* x0 */
-			for (r = 1; r < VORTEX_WARP_REGS; r++)
-				out[r * threads + lane] = slot[r];
-		}
+		vortex_dmseq_warp_unpack(slots, threads, out);
 	}
 	kvfree(slots);
 	return ret;
 }
-
-/**
- * vortex_warp_status() - what only injection can read of a halted warp
- * @vdev: the device, DM lock held
- * @st: @st->warp names the warp; fills cause, PC, thread mask, block
- *
- * Reads lane 0; the DSCRATCH0/3 and x5 it borrows are restored.
- *
- * Return: 0 or a negative errno.
- */
-int vortex_warp_status(struct vortex_device *vdev,
-		       struct drm_vortex_debug_warp_state *st)
-{
-	static const u32 csrs[] = {
-		VX_CSR_ACTIVE_THREADS, VX_CSR_BLOCK_IDX(0), VX_CSR_BLOCK_IDX(1),
-		VX_CSR_BLOCK_IDX(2), VX_CSR_WARP_IN_BLOCK,
-	};
-	u32 vals[ARRAY_SIZE(csrs)], save0, save3, i;
-	int ret, r;
-
-	vortex_dm_select(vdev, st->warp, 0);
-	st->cause = VX_DCTRL_HACAUSE(vortex_dm_read(vdev, VX_DM_DCTRL));
-	st->pc = vortex_dm_read(vdev, VX_DM_DPC);
-
-	save0 = vortex_dm_read(vdev, VX_DM_DSCRATCH(0));
-	save3 = vortex_dm_read(vdev, VX_DM_DSCRATCH(TMP_SAVE));
-	ret = vortex_dm_inject(vdev, RV_CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP), false);
-	if (ret)
-		goto out;
-	for (i = 0; i < ARRAY_SIZE(csrs) && !ret; i++) {
-		ret = vortex_dm_inject(vdev, RV_CSRR(TMP, csrs[i]), false) ?:
-		      vortex_dm_inject(vdev, RV_CSRW(VX_CSR_DSCRATCH(0), TMP), false);
-		vals[i] = vortex_dm_read(vdev, VX_DM_DSCRATCH(0));
-	}
-	r = vortex_dm_inject(vdev, RV_CSRR(TMP, VX_CSR_DSCRATCH(TMP_SAVE)), false);
-	ret = ret ?: r;
-	if (!ret) {
-		/* The CSR holds lanes 0-31; wider warps' upper lanes read 0. */
-		st->thread_mask[0] = vals[0];
-		memcpy(st->block_idx, &vals[1], sizeof(st->block_idx));
-		st->warp_in_block = vals[4];
-	}
-out:
-	vortex_dm_write(vdev, VX_DM_DSCRATCH(0), save0);
-	vortex_dm_write(vdev, VX_DM_DSCRATCH(TMP_SAVE), save3);
-	return ret;
-}
-

@@ -455,6 +455,24 @@ static uint32_t submit_until_inline(struct __test_metadata *_metadata,
 }
 
 /*
+ * SUBMITs @self->sub, which must not end within SUBMIT: SUBMIT reports
+ * nothing (out fields cleared of the garbage passed in), and WAIT gives
+ * its outcome, 0.
+ */
+static void submit_not_ended(struct __test_metadata *_metadata, FIXTURE_DATA(cores) *self)
+{
+	int32_t status = 1;
+
+	self->sub.out_flags = 0xffffffff;
+	self->sub.status = 77;
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	EXPECT_EQ(0, self->sub.out_flags);
+	EXPECT_EQ(0, self->sub.status);
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
+	EXPECT_EQ(0, status);
+}
+
+/*
  * A job that ends within SUBMIT (the fast lane: docs/driver.md) is
  * reported ended by SUBMIT, with WAIT's status, and whether the file then
  * has console to read: a Vortex runtime's vx_start() + vx_ready_wait()
@@ -479,13 +497,7 @@ TEST_F(cores, submit_says_a_job_ended_within_it)
 	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, self->code_addr));
 	memcpy(self->code_map, quiet, sizeof(quiet));
 	if (!fast_lane(self->fd)) {
-		self->sub.out_flags = 0xffffffff;
-		self->sub.status = 77;
-		vx_cmd(_vx_submit(self->fd, &self->sub));
-		EXPECT_EQ(0, self->sub.out_flags);
-		EXPECT_EQ(0, self->sub.status);
-		vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
-		EXPECT_EQ(0, status);
+		submit_not_ended(_metadata, self);
 		return;
 	}
 
@@ -519,17 +531,10 @@ TEST_F(cores, submit_leaves_a_longer_job_to_wait)
 	const uint32_t spin[] = {
 		LUI(T0, 0x20), ADDI(T0, T0, -1), BNE(T0, 0, -4), TMC(0),	/* 128 Ki rounds */
 	};
-	int32_t status = 1;
 
 	memcpy(self->code_map, spin, sizeof(spin));
 	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, self->code_addr));
-	self->sub.out_flags = 0xffffffff;
-	self->sub.status = 77;
-	vx_cmd(_vx_submit(self->fd, &self->sub));
-	EXPECT_EQ(0, self->sub.out_flags);
-	EXPECT_EQ(0, self->sub.status);
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
-	EXPECT_EQ(0, status);
+	submit_not_ended(_metadata, self);
 }
 
 /*

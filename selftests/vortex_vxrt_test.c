@@ -441,6 +441,36 @@ TEST_F(vxrt, sgemm_with_local_memory)
 }
 
 /*
+ * Sends stdout to a new file (@path, a mkstemp() template): returns its
+ * fd, or -1, and the old stdout in @saved.
+ */
+static int capture_stdout(char *path, int *saved)
+{
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		return -1;
+	fflush(stdout);
+	*saved = dup(1);
+	dup2(fd, 1);
+	return fd;
+}
+
+/* Puts stdout back: what was printed meanwhile, from its start (or NULL). */
+static FILE *captured(int fd, int saved)
+{
+	FILE *f;
+
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	f = fdopen(fd, "r");
+	if (f)
+		rewind(f);
+	return f;
+}
+
+/*
  * printf from every hart, printed by vx_ready_wait() as Vortex's runtime
  * prints a kernel's output: "#slot: line" per hardware thread (upstream
  * prints by IO_COUT slot, mhartid & 63).  Every task's line is there
@@ -465,20 +495,13 @@ TEST_F(vxrt, printf_from_every_hart)
 	ASSERT_NE(NULL, seen);
 	ASSERT_EQ(0, vx_upload_kernel_file(self->dev, kpath("vxs_hello.elf"), &k));
 	ASSERT_EQ(0, vx_upload_bytes(self->dev, &arg, sizeof(arg), &ab));
-	fd = mkstemp(path);
+	fd = capture_stdout(path, &saved);
 	ASSERT_LE(0, fd);
-	fflush(stdout);
-	saved = dup(1);
-	dup2(fd, 1);
 	ASSERT_EQ(0, vx_start(self->dev, k, ab));
 	i = vx_ready_wait(self->dev, VX_MAX_TIMEOUT);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
+	f = captured(fd, saved);
 	ASSERT_EQ(0, i);
-	f = fdopen(fd, "r");
 	ASSERT_NE(NULL, f);
-	rewind(f);
 	i = 0;
 	while (fgets(line, sizeof(line), f)) {
 		ASSERT_EQ(2, sscanf(line, "#%u: task %u", &slot, &task)) TH_LOG("line '%s'", line);
@@ -513,23 +536,16 @@ TEST_F(vxrt, short_job_prints_without_a_wait)
 
 	ASSERT_EQ(0, vx_upload_kernel_file(self->dev, kpath("vxs_hello.elf"), &k));
 	ASSERT_EQ(0, vx_upload_bytes(self->dev, &arg, sizeof(arg), &ab));
-	fd = mkstemp(path);
+	fd = capture_stdout(path, &saved);
 	ASSERT_LE(0, fd);
-	fflush(stdout);
-	saved = dup(1);
-	dup2(fd, 1);
 	r1 = vx_start(self->dev, k, ab) ?: vx_ready_wait(self->dev, VX_MAX_TIMEOUT);
 	arg.n = 0;
 	r2 = vx_copy_to_dev(ab, &arg, 0, sizeof(arg)) ?: vx_start(self->dev, k, ab) ?:
 	     vx_ready_wait(self->dev, VX_MAX_TIMEOUT);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
+	f = captured(fd, saved);
 	ASSERT_EQ(0, r1);
 	ASSERT_EQ(0, r2);
-	f = fdopen(fd, "r");
 	ASSERT_NE(NULL, f);
-	rewind(f);
 	ASSERT_NE(NULL, fgets(line, sizeof(line), f));
 	ASSERT_EQ(2, sscanf(line, "#%u: task %u", &slot, &task)) TH_LOG("line '%s'", line);
 	EXPECT_EQ(0, task);

@@ -809,6 +809,8 @@ struct drm_vortex_code_object {
 	_IOWR(DRM_VORTEX_DEBUG_IOCTL_BASE, 0x07, struct drm_vortex_debug_coredump)
 #define DRM_VORTEX_DEBUG_IOCTL_TIMEOUT \
 	_IOWR(DRM_VORTEX_DEBUG_IOCTL_BASE, 0x08, struct drm_vortex_debug_timeout)
+#define DRM_VORTEX_DEBUG_IOCTL_CONSOLE \
+	_IOWR(DRM_VORTEX_DEBUG_IOCTL_BASE, 0x09, struct drm_vortex_debug_console)
 
 /**
  * struct drm_vortex_debug_dm_op - one raw Debug Module register access
@@ -1182,6 +1184,37 @@ struct drm_vortex_debug_timeout {
 	__u32 old_timeout_ms;
 	/** @pad: must be zero */
 	__u32 pad;
+};
+
+/**
+ * struct drm_vortex_debug_console - what the target's kernels printed
+ *
+ * The console records of the file whose job of the target went on the
+ * card last (struct drm_vortex_console gives their format), as the
+ * target's own CONSOLE reads will get them, but without consuming them:
+ * a debugger shows a kernel's output while the job stands halted, before
+ * the target's runtime prints it at the job's end.  Each call returns the
+ * records this session has not been given yet, the oldest first, up to
+ * @count; what the job printed so far is taken off the card first.
+ * Records the target read before the session saw them are gone, and
+ * counted in @skipped.  When a job of another of the target's files goes
+ * on the card, the session follows that file's console from its oldest
+ * unread record.  Before any job of the target ran, there is nothing.
+ *
+ * -EINVAL unknown flags or non-zero padding; -EFAULT a bad @data (the
+ * records stay unread by the session).
+ */
+struct drm_vortex_debug_console {
+	/** @data: user pointer to @count __u32 records */
+	__u64 data;
+	/** @count: in: room in @data; out: records copied */
+	__u32 count;
+	/** @flags: must be zero */
+	__u32 flags;
+	/** @skipped: out: records the target read before the session saw them */
+	__u64 skipped;
+	/** @pad: must be zero */
+	__u64 pad;
 };
 
 /* ---------------------------------------------------------- events */

@@ -16,15 +16,23 @@ DBG_INC := -I$(TOP)/$(DBG_DIR) $(US_INC) $(GUEST_INC) -I$(TOP)/qemu-device/sim \
 	-I$(TOP)/qemu-device/tests -I$(TOP)/testlib
 DBG_CFLAGS = $(HOST_CFLAGS) $(DBG_INC)
 DBG_HDRS := $(wildcard $(DBG_DIR)/*.h) $(US_HDRS) hw/vortex_regs.h hw/vortex_causes.h \
-	qemu-device/sim/vx_sim.h testlib/vx_asm.h
+	hw/vortex_dmseq.h qemu-device/sim/vx_sim.h testlib/vx_asm.h
 
 DBG_LIB := $(O)/userspace/libvortex-debug.a
-DBG_LIB_NAMES := vxdbg vxdbg_state vxdbg_events vxdbg_ioctl vx_disasm vxdbg_cli \
+DBG_LIB_NAMES := vxdbg vxdbg_console vxdbg_state vxdbg_events vxdbg_ioctl vx_disasm vxdbg_cli \
 	vx_lineedit vx_conn vxdbg_tool
 DBG_SIM_LIB := $(O)/userspace/libvortex-debug-sim.a
-DBG_SIM_NAMES := vxdbg_sim vxdbg_sim_session vxdbg_sim_start vxdbg_tool_sim
+# vortex_dmseq*: the driver's Debug Module sequences (hw/vortex_dmseq*.c),
+# the same sources the module compiles (Kbuild), so the simulator backend
+# makes the driver's accesses.
+DBG_SEQ_NAMES := vortex_dmseq vortex_dmseq_warp vortex_dmseq_session
+DBG_SIM_NAMES := vxdbg_sim vxdbg_sim_session vxdbg_sim_start vxdbg_tool_sim $(DBG_SEQ_NAMES)
 
 $(O)/userspace/debug/%.o: $(DBG_DIR)/%.c $(DBG_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(DBG_CFLAGS) -c -o $@ $<
+
+$(DBG_SEQ_NAMES:%=$(O)/userspace/debug/%.o): $(O)/userspace/debug/%.o: hw/%.c $(DBG_HDRS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(DBG_CFLAGS) -c -o $@ $<
 
@@ -76,6 +84,15 @@ $(O)/guest/selftests/vortex_vxdbg_api_test: $(DBG_TDIR)/test_vxdbg_api.c $(DBG_T
 
 HOST_TESTS += $(O)/host/userspace/test_vxdbg_api
 GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_api_test
+
+# test_vortex_dmseq: the shared DM sequences (hw/vortex_dmseq*.c) access by
+# access over a recording DM.
+$(O)/host/userspace/test_vortex_dmseq: $(DBG_TDIR)/test_vortex_dmseq.c $(DBG_THDRS) \
+		$(DBG_SEQ_NAMES:%=$(O)/userspace/debug/%.o)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -o $@ $< $(DBG_SEQ_NAMES:%=$(O)/userspace/debug/%.o)
+
+HOST_TESTS += $(O)/host/userspace/test_vortex_dmseq
 
 # test_vx_disasm: the disassembler against llvm-objdump on every device program.
 $(O)/host/userspace/test_vx_disasm: $(DBG_TDIR)/test_vx_disasm.c $(DBG_THDRS) \

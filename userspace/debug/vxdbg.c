@@ -274,6 +274,30 @@ vxdbg_result vxdbg_halt_at_start(struct vxdbg *d, uint32_t dev, bool on)
 	return r ?: vxdbg_result_from_errno(d->be->ops->warps(d->be, &w));
 }
 
+vxdbg_result vxdbg_read_console(struct vxdbg *d, uint32_t dev, uint32_t *rec,
+				uint32_t *count, uint64_t *skipped)
+{
+	struct drm_vortex_debug_console c = {
+		.data = (uintptr_t)rec, .count = count ? *count : 0,
+	};
+	vxdbg_result r = check_dev(d, dev);
+	int ret;
+
+	if (r)
+		return r;
+	if (!rec || !count)
+		return VXDBG_ERROR_INVALID_ARGS;
+	if (!d->be->ops->console)
+		return VXDBG_ERROR_NOT_SUPPORTED;
+	ret = d->be->ops->console(d->be, &c);
+	if (ret)
+		return vxdbg_result_from_errno(ret);
+	*count = c.count;
+	if (skipped)
+		*skipped = c.skipped;
+	return VXDBG_SUCCESS;
+}
+
 /* One breakpoint change: a batch of one. */
 static int bp_op(struct vxdbg *d, uint64_t addr, uint32_t op)
 {

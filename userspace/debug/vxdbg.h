@@ -283,6 +283,42 @@ vxdbg_result vxdbg_resume_device(struct vxdbg *d, uint32_t dev);
 vxdbg_result vxdbg_halt_at_start(struct vxdbg *d, uint32_t dev, bool on);
 
 /**
+ * vxdbg_read_console() - what the target's kernels printed, not yet read
+ * @d: the session
+ * @dev: the device
+ * @rec: receives records, DRM_VORTEX_CONSOLE_CHAR() and _HART() of each
+ * @count: in: room in @rec; out: records given, 0 when nothing is new
+ * @skipped: receives how many records the target read before the session
+ *	saw them (may be NULL)
+ *
+ * Vortex's own (CUDA's device printf reaches the host at the next
+ * synchronisation only): each record once per session, the job's output
+ * so far even while it stands halted, and the target still reads all of
+ * it.  NOT_SUPPORTED on a backend without a console.
+ */
+vxdbg_result vxdbg_read_console(struct vxdbg *d, uint32_t dev, uint32_t *rec,
+				uint32_t *count, uint64_t *skipped);
+
+/* One line a thread printed: its mhartid, the text without the newline. */
+typedef void (*vxdbg_console_fn)(void *arg, uint32_t hart, const char *text, size_t len);
+
+/**
+ * vxdbg_console_lines() - vxdbg_read_console() a line at a time
+ * @d: the session
+ * @dev: the device
+ * @emit: called for each line, each thread's in order; a line the stop
+ *	cut short comes as far as it goes
+ * @arg: for @emit
+ * @skipped: receives the records the target read before the session saw
+ *	them
+ *
+ * Return: SUCCESS (also when nothing is new), or vxdbg_read_console()'s
+ * error (NOT_SUPPORTED on a backend without a console).
+ */
+vxdbg_result vxdbg_console_lines(struct vxdbg *d, uint32_t dev, vxdbg_console_fn emit,
+				 void *arg, uint64_t *skipped);
+
+/**
  * vxdbg_resume_warps_until_pc() - resume warps of one SM until @virt_pc
  *
  * A temporary breakpoint at @virt_pc (unless one is set there already)

@@ -51,6 +51,8 @@ struct vxdbg_topology {
  * @mem: DRM_VORTEX_DEBUG_IOCTL_MEM
  * @breakpoint: DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT
  * @coredump: DRM_VORTEX_DEBUG_IOCTL_COREDUMP
+ * @console: DRM_VORTEX_DEBUG_IOCTL_CONSOLE; NULL where the backend has no
+ *	console (the simulator's: -EOPNOTSUPP)
  * @event: read() of one event, waiting up to @timeout_ms (-1 for ever, 0
  *	polls); -ETIME when none came
  * @dm_accesses: Debug Module register accesses so far (debugfs on the
@@ -68,6 +70,7 @@ struct vxdbg_backend_ops {
 	int (*breakpoint)(struct vxdbg_backend *be,
 			  struct drm_vortex_debug_breakpoint *args);
 	int (*coredump)(struct vxdbg_backend *be, struct drm_vortex_debug_coredump *args);
+	int (*console)(struct vxdbg_backend *be, struct drm_vortex_debug_console *args);
 	int (*event)(struct vxdbg_backend *be, struct drm_vortex_debug_event *ev,
 		     int timeout_ms);
 	int (*dm_accesses)(struct vxdbg_backend *be, uint64_t *count);

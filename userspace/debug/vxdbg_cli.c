@@ -365,9 +365,33 @@ static int interrupted(struct vxdbg_cli *c)
 	return 0;
 }
 
+static void show_console_line(void *arg, uint32_t hart, const char *text, size_t len)
+{
+	struct vxdbg_cli *c = arg;
+
+	fprintf(c->out, "[console] hart %u: %.*s\n", hart, (int)len, text);
+}
+
+/*
+ * What the target's kernels printed since the last stop, before the
+ * program's own runtime prints it at the job's end: "[console] hart H:
+ * text", a line at a time.
+ */
+static void show_console(struct vxdbg_cli *c)
+{
+	uint64_t skipped;
+
+	if (vxdbg_console_lines(c->d, 0, show_console_line, c, &skipped))
+		return;		/* no console (the simulator) */
+	if (skipped)
+		fprintf(c->out, "[console: %llu bytes read by the program first]\n",
+			(unsigned long long)skipped);
+}
+
 /* A halt or an exception: the card stands still at @ev's warp. */
 static void stopped_at(struct vxdbg_cli *c, const struct vxdbg_event *ev)
 {
+	show_console(c);
 	if (ev->kind == VXDBG_EVENT_HALTED) {
 		vxdbg_suspend_device(c->d, 0);
 		select_warp(c, ev->u.halted.sm, ev->u.halted.wp, 0);

@@ -65,6 +65,8 @@ VXDBG_IOCTL_OP(ioctl_breakpoint, struct drm_vortex_debug_breakpoint,
 	       DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT)
 VXDBG_IOCTL_OP(ioctl_coredump, struct drm_vortex_debug_coredump,
 	       DRM_VORTEX_DEBUG_IOCTL_COREDUMP)
+VXDBG_IOCTL_OP(ioctl_console, struct drm_vortex_debug_console,
+	       DRM_VORTEX_DEBUG_IOCTL_CONSOLE)
 
 /*
  * read() gives whole events, as many as fit: keep the rest for the next
@@ -140,6 +142,7 @@ static const struct vxdbg_backend_ops vxdbg_ioctl_ops = {
 	.mem = ioctl_mem,
 	.breakpoint = ioctl_breakpoint,
 	.coredump = ioctl_coredump,
+	.console = ioctl_console,
 	.event = ioctl_event,
 	.dm_accesses = ioctl_dm_accesses,
 	.close = ioctl_close,

@@ -9,9 +9,10 @@
  * ERROR either freezes the card for an attached debugger or ends the job
  * with -EIO and resets, DEBUG queues a HALTED event.
  *
- * The Debug Module accessors mirror driver/vortex_dm.c access for access
- * (same shadows, same request-then-poll), so the DM access count a host
- * test measures here is the one the driver's debugfs reports.
+ * The Debug Module is driven by the driver's own sequences
+ * (hw/vortex_dmseq.c, compiled into this library too) over the simulator's
+ * MMIO, so the DM access count a host test measures here is the one the
+ * driver's debugfs reports.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -51,161 +52,27 @@ void *vxdbg_sim_ptr(struct vxdbg_sim *s, uint64_t addr)
 
 /* ------------------------------------------------------ Debug Module */
 
-uint32_t sim_dm_read(struct vxdbg_sim *s, uint32_t reg)
+static uint32_t sim_dm_read(void *priv, uint32_t reg)
 {
+	struct vxdbg_sim *s = priv;
+
 	s->dm_accesses++;
 	return mmio_rd(s, VX_DM_REG(reg));
 }
 
-void sim_dm_write(struct vxdbg_sim *s, uint32_t reg, uint32_t val)
+static void sim_dm_write(void *priv, uint32_t reg, uint32_t val)
 {
+	struct vxdbg_sim *s = priv;
+
 	s->dm_accesses++;
 	mmio_wr(s, VX_DM_REG(reg), val);
 }
 
-/* The simulated DM finishes requests inside the write: one poll. */
-int sim_dm_request(struct vxdbg_sim *s, uint32_t bits, uint32_t *dctrl)
-{
-	uint32_t v;
-
-	sim_dm_write(s, VX_DM_DCTRL, VX_DCTRL_DMACTIVE | bits);
-	v = sim_dm_read(s, VX_DM_DCTRL);
-	if (VX_DCTRL_STEPSTATE(v) != VX_REQSTATE_NONE ||
-	    VX_DCTRL_INJECTSTATE(v) != VX_REQSTATE_NONE)
-		return -EIO;
-	if (dctrl)
-		*dctrl = v;
-	return 0;
-}
-
-static void sim_dm_dselect(struct vxdbg_sim *s, uint32_t v)
-{
-	if (v != s->dselect) {
-		sim_dm_write(s, VX_DM_DSELECT, v);
-		s->dselect = v;
-	}
-}
-
-void sim_dm_select(struct vxdbg_sim *s, uint32_t warp, uint32_t thread)
-{
-	sim_dm_dselect(s, VX_DSELECT_MAKE(VX_DSELECT_WINSEL(s->dselect), warp, thread));
-}
-
-static void sim_dm_select_window(struct vxdbg_sim *s, uint32_t win)
-{
-	sim_dm_dselect(s, VX_DSELECT_MAKE(win, VX_DSELECT_WARPSEL(s->dselect),
-					  VX_DSELECT_THREADSEL(s->dselect)));
-}
-
-void sim_dm_set_mask(struct vxdbg_sim *s, const uint32_t *mask)
-{
-	for (uint32_t win = 0; win < s->windows; win++) {
-		if (s->wmask_known && mask[win] == s->wmask[win])
-			continue;
-		sim_dm_select_window(s, win);
-		sim_dm_write(s, VX_DM_WMASK, mask[win]);
-		s->wmask[win] = mask[win];
-	}
-	s->wmask_known = true;
-}
-
-/* Every warp of the card (bits past the last warp clear), or none. */
-static void sim_mask_all(const struct vxdbg_sim *s, uint32_t *mask, bool all)
-{
-	uint32_t total = sim_total_warps(s);
-
-	for (uint32_t win = 0; win < s->windows; win++)
-		mask[win] = !all ? 0 : total - win * 32 >= 32 ? ~0u :
-			    (1u << (total - win * 32)) - 1;
-}
-
-void sim_dm_set_mask_all(struct vxdbg_sim *s, bool all)
-{
-	uint32_t mask[VX_DM_MAX_WARPS / 32];
-
-	sim_mask_all(s, mask, all);
-	sim_dm_set_mask(s, mask);
-}
-
-/*
- * vortex_dm_raw_begin(): a raw client gets back the selection its last
- * batch left, wherever the backend's own sequences moved it since.
- */
-void sim_dm_raw_begin(struct vxdbg_sim *s)
-{
-	if (!s->dm_active)
-		return;
-	sim_dm_set_mask(s, s->raw_wmask);
-	if (s->dselect != s->raw_dselect) {
-		sim_dm_write(s, VX_DM_DSELECT, s->raw_dselect);
-		s->dselect = s->raw_dselect;
-	}
-}
-
-/* vortex_dm_raw_write(): one raw write, remembered for the client. */
-bool sim_dm_raw_write(struct vxdbg_sim *s, uint32_t reg, uint32_t val)
-{
-	bool ndmreset = reg == VX_DM_DCTRL && s->dm_active &&
-			val & VX_DCTRL_DMACTIVE && val & VX_DCTRL_NDMRESET;
-	uint32_t win;
-
-	sim_dm_write(s, reg, ndmreset ? val & ~VX_DCTRL_NDMRESET : val);
-	switch (reg) {
-	case VX_DM_DCTRL:
-		if (!(val & VX_DCTRL_DMACTIVE)) {
-			s->raw_dselect = 0;
-			memset(s->raw_wmask, 0, s->windows * sizeof(*s->raw_wmask));
-		}
-		s->dm_active = val & VX_DCTRL_DMACTIVE;
-		break;
-	case VX_DM_DSELECT:
-		if (s->dm_active)
-			s->raw_dselect = val;
-		break;
-	case VX_DM_WMASK:
-		win = VX_DSELECT_WINSEL(s->raw_dselect);
-		if (s->dm_active && win < s->windows)
-			s->raw_wmask[win] = val;
-		break;
-	}
-	return ndmreset;
-}
-
-/*
- * vortex_dm_raw_end(): the shadows become the client's view.  The driver
- * rereads DCONFIG too (a shadow this backend does not keep): read it all
- * the same, so the access counts stay the driver's.
- */
-void sim_dm_raw_end(struct vxdbg_sim *s)
-{
-	s->dm_active = sim_dm_read(s, VX_DM_DCTRL) & VX_DCTRL_DMACTIVE;
-	s->dselect = sim_dm_read(s, VX_DM_DSELECT);
-	sim_dm_read(s, VX_DM_DCONFIG);
-	if (!s->dm_active)
-		memset(s->raw_wmask, 0, s->windows * sizeof(*s->raw_wmask));
-	s->raw_dselect = s->dselect;
-	memcpy(s->wmask, s->raw_wmask, s->windows * sizeof(*s->wmask));
-	s->wmask_known = true;
-}
-
-uint32_t sim_dm_window(struct vxdbg_sim *s, uint32_t reg, uint32_t win)
-{
-	sim_dm_select_window(s, win);
-	return sim_dm_read(s, reg);
-}
-
-int sim_dm_inject(struct vxdbg_sim *s, uint32_t insn, bool warp_wide)
-{
-	uint32_t dctrl;
-	int ret;
-
-	sim_dm_write(s, VX_DM_INJECT, insn);
-	ret = sim_dm_request(s, VX_DCTRL_INJECTREQ | (warp_wide ? VX_DCTRL_INJECTWARP : 0),
-			     &dctrl);
-	if (ret)
-		return ret;
-	return dctrl & VX_DCTRL_INJECTERR ? -EIO : 0;
-}
+/* The simulated DM finishes requests inside the write: one poll, no delay. */
+static const struct vortex_dmseq_ops sim_dm_ops = {
+	.read = sim_dm_read,
+	.write = sim_dm_write,
+};
 
 /* ------------------------------------------------------------- card */
 
@@ -259,12 +126,18 @@ int vxdbg_sim_new(struct vxdbg_topology *topo, struct vxdbg_sim **out)
 		return -ENOMEM;
 	topo->vram_devaddr = VX_VRAM_DEVADDR;
 	s->topo = *topo;
-	s->windows = (vxdbg_topology_warps(topo) + 31) / 32;
+	s->dm = (struct vortex_dmseq){
+		.ops = &sim_dm_ops, .priv = s, .polls = 1,
+		.clusters = topo->clusters, .cores = topo->cores,
+		.warps = topo->warps, .threads = topo->threads,
+	};
 	s->vram = calloc(1, topo->vram_size);
-	s->wmask = calloc(s->windows, sizeof(*s->wmask));
-	s->raw_wmask = calloc(s->windows, sizeof(*s->raw_wmask));
-	if (s->vram && s->wmask && s->raw_wmask)
+	s->dm.wmask = calloc(vortex_dmseq_windows(&s->dm), sizeof(uint32_t));
+	s->dm.raw_wmask = calloc(vortex_dmseq_windows(&s->dm), sizeof(uint32_t));
+	if (s->vram && s->dm.wmask && s->dm.raw_wmask) {
+		vortex_dmseq_init(&s->dm);
 		s->sim = vx_sim_new(&cfg, s->vram, NULL, NULL);
+	}
 	if (!s->sim || vxdbg_sim_alloc(s, SIM_RING_SIZE, &s->ring) ||
 	    vxdbg_sim_alloc(s, hw * SIM_STACK_SIZE, &s->stack)) {
 		vxdbg_sim_free(s);
@@ -283,8 +156,8 @@ void vxdbg_sim_free(struct vxdbg_sim *s)
 		s->dbg->be.ops->close(&s->dbg->be);
 	if (s->sim)
 		vx_sim_free(s->sim);
-	free(s->wmask);
-	free(s->raw_wmask);
+	free(s->dm.wmask);
+	free(s->dm.raw_wmask);
 	free(s->vram);
 	free(s);
 }
@@ -391,13 +264,9 @@ static void sim_debug_job_start(struct vxdbg_sim *s, struct sim_job *j)
 
 	if (!d)
 		return;
+	vortex_dmseq_forget_step(&d->seq);	/* a new job: every halt is news */
 	if (d->halt_at_start) {
-		/* Latched warps are armed by a reset; then forget the latch. */
-		sim_dm_set_mask_all(s, true);
-		sim_dm_request(s, VX_DCTRL_RESETHALTREQ, NULL);
-		sim_card_reset(s);
-		sim_dm_set_mask_all(s, false);
-		sim_dm_request(s, VX_DCTRL_RESETHALTREQ, NULL);
+		vortex_dmseq_halt_at_start(&d->seq);
 		d->halt_at_start = false;
 	}
 	memcpy(data, &j->launch[VX_LAUNCH_GRID_X], 6 * sizeof(uint32_t));
@@ -466,37 +335,11 @@ void sim_ndmreset(struct vxdbg_sim *s)
 
 /* ------------------------------------------------------------ events */
 
-static struct drm_vortex_debug_event *sim_append(struct sim_session *d, uint16_t type,
-						 uint64_t job)
-{
-	struct drm_vortex_debug_event *ev;
-
-	ev = &d->ev[(d->ev_head + d->ev_count++) % SIM_EVENTS];
-	memset(ev, 0, sizeof(*ev));
-	ev->type = type;
-	ev->version = 1;
-	ev->size = sizeof(*ev);
-	ev->seqno = ++d->ev_seqno;
-	ev->job = job;
-	return ev;
-}
-
-/* vortex_debug_post(): the last slot is kept for OVERFLOW. */
+/* vortex_debug_post() */
 void sim_post(struct sim_session *d, uint16_t type, uint64_t job,
 	      const uint32_t *data, unsigned int n)
 {
-	struct drm_vortex_debug_event *ev;
-
-	if (d->ev_count >= SIM_EVENTS - 1) {
-		if (!d->ev_dropped++)
-			sim_append(d, DRM_VORTEX_DEBUG_EVENT_OVERFLOW, 0);
-		ev = &d->ev[(d->ev_head + d->ev_count - 1) % SIM_EVENTS];
-		ev->data[0] = d->ev_dropped;
-		return;
-	}
-	d->ev_dropped = 0;
-	ev = sim_append(d, type, job);
-	memcpy(ev->data, data, (n < 12 ? n : 12) * sizeof(uint32_t));
+	vortex_dmseq_event_post(&d->evq, type, job, data, n);
 }
 
 /* An exception: frozen for the debugger, or the job fails and the card resets. */
@@ -518,29 +361,17 @@ static void sim_irq_error(struct vxdbg_sim *s)
 	for (int i = 0; i < 4; i++)
 		data[5 + i] = mmio_rd(s, VX_REG_ERR_TMASK(i));
 	/* Halted warps can be inspected by injection. */
-	sim_dm_set_mask_all(s, true);
-	sim_dm_request(s, VX_DCTRL_HALTREQ, NULL);
+	vortex_dmseq_set_mask_all(&s->dm, true);
+	vortex_dmseq_request(&s->dm, VX_DCTRL_HALTREQ, NULL);
 	sim_post(s->dbg, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, s->active->seqno, data, 9);
 }
 
 static void sim_irq_debug(struct vxdbg_sim *s)
 {
-	uint32_t data[4] = { 0 }, halted = 0, first = ~0u, bits;
+	uint32_t data[4];
 
-	for (uint32_t win = 0; win < s->windows; win++) {
-		bits = sim_dm_window(s, VX_DM_WSTATUS, win);
-		halted += __builtin_popcount(bits);
-		if (bits && first == ~0u)
-			first = win * 32 + __builtin_ctz(bits);
-	}
-	if (!halted)
-		return;
-	sim_dm_select(s, first, 0);
-	data[0] = VX_DCTRL_HACAUSE(sim_dm_read(s, VX_DM_DCTRL));
-	data[1] = halted;
-	data[2] = first;
-	data[3] = sim_dm_read(s, VX_DM_DPC);
-	sim_post(s->dbg, DRM_VORTEX_DEBUG_EVENT_HALTED, sim_active_seqno(s), data, 4);
+	if (s->dbg && vortex_dmseq_halted_news(&s->dbg->seq, data))
+		sim_post(s->dbg, DRM_VORTEX_DEBUG_EVENT_HALTED, sim_active_seqno(s), data, 4);
 }
 
 /* The interrupt handler's part. */
@@ -567,13 +398,13 @@ static uint64_t sim_run(struct vxdbg_sim *s, uint64_t budget, bool stop_on_event
 	while (used < budget) {
 		sim_job_next(s);
 		sim_service(s);		/* a reset-halted start raises DEBUG at once */
-		if (stop_on_event && s->dbg && s->dbg->ev_count)
+		if (stop_on_event && s->dbg && s->dbg->evq.count)
 			break;
 		n = vx_sim_run(s->sim, budget - used < SIM_RUN_CHUNK ?
 				       budget - used : SIM_RUN_CHUNK);
 		used += n;
 		sim_service(s);
-		if (stop_on_event && s->dbg && s->dbg->ev_count)
+		if (stop_on_event && s->dbg && s->dbg->evq.count)
 			break;
 		if (!n && !vx_sim_runnable(s->sim)) {
 			sim_job_next(s);
@@ -615,9 +446,9 @@ int sim_wait_event(struct vxdbg_sim *s, int timeout_ms)
 			  (uint64_t)timeout_ms * VXDBG_SIM_SLOTS_PER_MS;
 
 	sim_service(s);		/* what the card raised since the last run */
-	if (!s->dbg->ev_count && timeout_ms)
+	if (!s->dbg->evq.count && timeout_ms)
 		sim_run(s, budget, true);
-	return s->dbg->ev_count ? 0 : -ETIME;
+	return s->dbg->evq.count ? 0 : -ETIME;
 }
 
 /* ------------------------------------------------------------ attach */
@@ -625,6 +456,7 @@ int sim_wait_event(struct vxdbg_sim *s, int timeout_ms)
 int vxdbg_sim_attach(struct vxdbg_sim *s, struct vxdbg_backend **out)
 {
 	struct sim_session *d;
+	int ret;
 
 	if (s->dbg)
 		return -EBUSY;
@@ -634,16 +466,17 @@ int vxdbg_sim_attach(struct vxdbg_sim *s, struct vxdbg_backend **out)
 	d->be.ops = &sim_session_ops;
 	d->be.topo = s->topo;
 	d->s = s;
-	/* vortex_dm_activate(): the activating write does nothing else. */
-	sim_dm_write(s, VX_DM_DCTRL, VX_DCTRL_DMACTIVE);
-	s->dm_active = true;
-	s->dselect = 0;
-	memset(s->wmask, 0, s->windows * sizeof(*s->wmask));
-	s->wmask_known = true;
-	s->raw_dselect = 0;
-	memset(s->raw_wmask, 0, s->windows * sizeof(*s->raw_wmask));
+	d->seq = (struct vortex_dmseq_session){
+		.dm = &s->dm, .ops = &sim_session_seq_ops, .priv = d,
+	};
+	/* vortex_debug_publish(): the DM on, the shadows from its reset values */
+	ret = vortex_dmseq_activate(&s->dm);
+	if (ret) {
+		free(d);
+		return ret;
+	}
 	/* An ebreak halts the warp instead of failing the job. */
-	sim_dm_write(s, VX_DM_DCONFIG, VX_DCONFIG_EBREAKH);
+	vortex_dmseq_set_dconfig(&s->dm, VX_DCONFIG_EBREAKH);
 	s->dbg = d;
 	*out = &d->be;
 	return 0;
@@ -661,11 +494,10 @@ void sim_session_detach(struct sim_session *d)
 	for (uint32_t i = 0; i < d->nbps; i++) {
 		uint32_t *w = vxdbg_sim_ptr(s, d->bps[i].addr);
 
-		if (*w == SIM_EBREAK)
+		if (*w == VORTEX_EBREAK)
 			*w = d->bps[i].orig;
 	}
 	s->dbg = NULL;
-	sim_dm_write(s, VX_DM_DCTRL, 0);
-	s->dm_active = false;
+	vortex_dmseq_deactivate(&s->dm);
 	free(d);
 }

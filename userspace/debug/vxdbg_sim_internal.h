@@ -2,7 +2,8 @@
 /*
  * Inside the simulator backend: the card, the runtime's state, and the
  * session the "driver" half keeps.  vxdbg_sim.c owns the card and jobs,
- * vxdbg_sim_session.c the session operations.
+ * vxdbg_sim_session.c the session operations; every Debug Module access
+ * goes through the driver's own sequences (hw/vortex_dmseq.c).
  */
 #ifndef VXDBG_SIM_INTERNAL_H
 #define VXDBG_SIM_INTERNAL_H
@@ -10,14 +11,13 @@
 #include <stdbool.h>
 
 #include "vx_sim.h"
+#include "vortex_dmseq.h"
 #include "vortex_regs.h"
 #include "vxdbg_sim.h"
 
 #define SIM_JOBS		64	/* queued or remembered */
-#define SIM_EVENTS		256	/* the driver's queue size */
 #define SIM_RING_SIZE		4096
 #define SIM_CODE_OBJECTS	256
-#define SIM_EBREAK		0x00100073u
 
 struct sim_job {
 	uint64_t seqno;		/* 0: slot free */
@@ -39,13 +39,12 @@ struct sim_bp {
 struct sim_session {
 	struct vxdbg_backend be;
 	struct vxdbg_sim *s;
+	struct vortex_dmseq_session seq;	/* the driver's sequences' hooks */
 	bool halt_at_start;
 	bool frozen;		/* the card stopped on the job's exception */
 	struct sim_bp bps[DRM_VORTEX_DEBUG_MAX_BREAKPOINTS];
 	uint32_t nbps;
-	struct drm_vortex_debug_event ev[SIM_EVENTS];
-	uint32_t ev_head, ev_count, ev_dropped;
-	uint64_t ev_seqno;
+	struct vortex_dmseq_events evq;		/* the driver's queue */
 };
 
 struct vxdbg_sim {
@@ -63,30 +62,10 @@ struct vxdbg_sim {
 	struct sim_code_object co[SIM_CODE_OBJECTS];
 	uint32_t nco, next_co_id;
 	struct sim_session *dbg;	/* attached session, or NULL */
-	/* Debug Module shadows (vortex_dm.c's) */
-	uint64_t dm_accesses;
-	bool dm_active;			/* DCTRL.dmactive */
-	uint32_t dselect;
-	uint32_t *wmask;
-	bool wmask_known;
-	uint32_t windows;
-	/* what the raw client's batches left (vortex_dm.c's raw_*) */
-	uint32_t raw_dselect;
-	uint32_t *raw_wmask;
+	/* The Debug Module, driven by the driver's sequences (hw/vortex_dmseq.c) */
+	struct vortex_dmseq dm;
+	uint64_t dm_accesses;		/* counted as the driver's debugfs does */
 };
-
-/* DM access, as vortex_dm.c does it (same accesses, same counts). */
-uint32_t sim_dm_read(struct vxdbg_sim *s, uint32_t reg);
-void sim_dm_write(struct vxdbg_sim *s, uint32_t reg, uint32_t val);
-int sim_dm_request(struct vxdbg_sim *s, uint32_t bits, uint32_t *dctrl);
-void sim_dm_select(struct vxdbg_sim *s, uint32_t warp, uint32_t thread);
-void sim_dm_set_mask(struct vxdbg_sim *s, const uint32_t *mask);
-void sim_dm_set_mask_all(struct vxdbg_sim *s, bool all);
-uint32_t sim_dm_window(struct vxdbg_sim *s, uint32_t reg, uint32_t win);
-int sim_dm_inject(struct vxdbg_sim *s, uint32_t insn, bool warp_wide);
-void sim_dm_raw_begin(struct vxdbg_sim *s);
-bool sim_dm_raw_write(struct vxdbg_sim *s, uint32_t reg, uint32_t val);
-void sim_dm_raw_end(struct vxdbg_sim *s);
 
 /* The card and its jobs (vxdbg_sim.c). */
 uint32_t sim_total_warps(const struct vxdbg_sim *s);
@@ -101,6 +80,7 @@ int sim_wait_event(struct vxdbg_sim *s, int timeout_ms);
 
 /* The session (vxdbg_sim_session.c). */
 extern const struct vxdbg_backend_ops sim_session_ops;
+extern const struct vortex_dmseq_session_ops sim_session_seq_ops;
 struct sim_bp *sim_bp_find(struct sim_session *d, uint64_t addr);
 void sim_session_detach(struct sim_session *d);
 

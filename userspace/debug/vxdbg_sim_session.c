@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * The simulator backend's session: the driver's debug ioctls
- * (driver/vortex_debug.c, vortex_debug_regs.c) redone over the simulated
- * Debug Module, with the same validation order and errnos, so the API
- * layer above cannot tell the backends apart.  Registers move as the
- * driver moves them: injected csrw/csrr through each lane's DSCRATCH, a
- * whole warp at a time (DCTRL.injectwarp), up to four GPR reads sharing
- * one pass over the lanes, borrowed DSCRATCHes and x5 put back; the PC
- * (DRM_VORTEX_DEBUG_REG_PC) through DPC, alone in its round of the batch.
+ * (driver/vortex_debug.c, vortex_debug_regs.c) over the simulated Debug
+ * Module, with the same validation order and errnos, so the API layer
+ * above cannot tell the backends apart.  Every Debug Module sequence is
+ * the driver's own (hw/vortex_dmseq.c, compiled into this library too):
+ * what this file adds is what the driver adds around them, user memory
+ * in and out, whether the target's job is on the card, breakpoints in
+ * VRAM and the events.
  *
  * What the sim cannot see, it approximates: a user pointer of 0 (or
  * below 4096) is -EFAULT.
@@ -16,13 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vx_asm.h"
 #include "vxdbg_sim_internal.h"
-
-#define TMP		5	/* the GPR borrowed for FPRs and CSRs */
-#define TMP_SAVE	3	/* ...kept meanwhile in DSCRATCH3 */
-#define GROUP		4	/* GPR reads sharing one pass */
-#define NO_WARP		(~0u)
 
 static struct sim_session *to_session(struct vxdbg_backend *be)
 {
@@ -93,35 +87,48 @@ static uint32_t *vram_word(struct sim_session *d, uint64_t addr)
 	return vxdbg_sim_ptr(d->s, addr);
 }
 
-static int check_warp(struct sim_session *d, uint32_t warp, bool halted)
-{
-	if (warp >= sim_total_warps(d->s))
-		return -ERANGE;
-	if (halted && !(sim_dm_window(d->s, VX_DM_WSTATUS, warp / 32) & 1u << warp % 32))
-		return -EBUSY;
-	return 0;
-}
-
 static bool card_failed(struct sim_session *d)
 {
 	return vx_sim_mmio_read(d->s->sim, VX_REG_STATUS) & VX_STATUS_ERROR;
 }
 
-/* One instruction of a warp, stepping over a breakpoint under it. */
-static int step_one(struct sim_session *d, uint32_t warp)
-{
-	struct sim_bp *bp;
-	int ret;
+/* ------------------------------------- hooks of the DM sequences */
 
-	sim_dm_select(d->s, warp, 0);
-	bp = sim_bp_find(d, sim_dm_read(d->s, VX_DM_DPC));
-	if (bp)
-		*vram_word(d, bp->addr) = bp->orig;
-	ret = sim_dm_request(d->s, VX_DCTRL_STEPREQ, NULL);
-	if (bp)
-		*vram_word(d, bp->addr) = SIM_EBREAK;
-	return ret;
+static bool seq_any_bp(void *priv)
+{
+	return ((struct sim_session *)priv)->nbps;
 }
+
+static void *seq_find_bp(void *priv, uint32_t pc)
+{
+	return sim_bp_find(priv, pc);
+}
+
+/* A step over a breakpoint: the original word for the step, then ebreak. */
+static void seq_poke_bp(void *priv, void *bp, bool orig)
+{
+	struct sim_bp *b = bp;
+
+	*vram_word(priv, b->addr) = orig ? b->orig : VORTEX_EBREAK;
+}
+
+static bool seq_card_failed(void *priv)
+{
+	return card_failed(priv);
+}
+
+static void seq_card_reset(void *priv)
+{
+	sim_card_reset(((struct sim_session *)priv)->s);
+}
+
+const struct vortex_dmseq_session_ops sim_session_seq_ops = {
+	.any_bp = seq_any_bp,
+	.find_bp = seq_find_bp,
+	.poke_bp = seq_poke_bp,
+	.card_failed = seq_card_failed,
+	.card_reset = seq_card_reset,
+};
 
 /* --------------------------------------------------------------- DM */
 
@@ -138,70 +145,47 @@ static int sim_dm(struct vxdbg_backend *be, struct drm_vortex_debug_dm *a)
 		return -E2BIG;
 	if (bad_ptr(a->ops))
 		return -EFAULT;
-	sim_dm_raw_begin(s);
+	vortex_dmseq_forget_step(&to_session(be)->seq);	/* the client may resume or step */
+	vortex_dmseq_raw_begin(&s->dm);
 	for (uint32_t i = 0; i < a->count && !ret; i++) {
 		if (ops[i].pad || ops[i].flags & ~DRM_VORTEX_DEBUG_DM_WRITE)
 			ret = -EINVAL;
 		else if (ops[i].reg >= VX_DM_NREGS)
 			ret = -ERANGE;
 		else if (!(ops[i].flags & DRM_VORTEX_DEBUG_DM_WRITE))
-			ops[i].value = sim_dm_read(s, ops[i].reg);
-		else if (sim_dm_raw_write(s, ops[i].reg, ops[i].value))
+			ops[i].value = vortex_dmseq_read(&s->dm, ops[i].reg);
+		else if (vortex_dmseq_raw_write(&s->dm, ops[i].reg, ops[i].value))
 			sim_ndmreset(s);
 	}
-	sim_dm_raw_end(s);
+	vortex_dmseq_raw_end(&s->dm);
 	return ret;
 }
 
 /* ------------------------------------------------------------ WARPS */
 
-static int step_off_breakpoints(struct sim_session *d, const uint32_t *mask)
-{
-	struct vxdbg_sim *s = d->s;
-	uint32_t bits, warp;
-	int ret;
-
-	if (!d->nbps)
-		return 0;
-	for (uint32_t win = 0; win < s->windows; win++) {
-		bits = mask[win] & sim_dm_window(s, VX_DM_WSTATUS, win);
-		while (bits) {
-			warp = win * 32 + __builtin_ctz(bits);
-			bits &= bits - 1;
-			sim_dm_select(s, warp, 0);
-			if (!sim_bp_find(d, sim_dm_read(s, VX_DM_DPC)))
-				continue;
-			ret = step_one(d, warp);
-			if (ret)
-				return ret;
-		}
-	}
-	return 0;
-}
-
 static int sim_warps(struct vxdbg_backend *be, struct drm_vortex_debug_warps *a)
 {
 	struct sim_session *d = to_session(be);
 	struct vxdbg_sim *s = d->s;
-	uint32_t mask[VX_DM_MAX_WARPS / 32] = { 0 }, total = sim_total_warps(s);
+	uint32_t mask[VX_DM_MAX_WARPS / 32] = { 0 };
+	bool resumed;
 	int ret;
 
 	if (a->pad || a->flags & ~DRM_VORTEX_DEBUG_WARPS_ALL ||
 	    a->op > DRM_VORTEX_DEBUG_WARPS_HALT_AT_START)
 		return -EINVAL;
-	if (!(a->flags & DRM_VORTEX_DEBUG_WARPS_ALL) && a->mask_words > s->windows)
+	if (!(a->flags & DRM_VORTEX_DEBUG_WARPS_ALL) &&
+	    a->mask_words > vortex_dmseq_windows(&s->dm))
 		return -E2BIG;
 	if (a->flags & DRM_VORTEX_DEBUG_WARPS_ALL) {
-		for (uint32_t win = 0; win < s->windows; win++)
-			mask[win] = total - win * 32 >= 32 ? ~0u :
-				    (1u << (total - win * 32)) - 1;
+		vortex_dmseq_mask_all(&s->dm, mask, true);
 	} else if (a->mask_words) {
 		if (bad_ptr(a->mask))
 			return -EFAULT;
 		memcpy(mask, (void *)(uintptr_t)a->mask, a->mask_words * 4);
-		if (total % 32 && a->mask_words == s->windows &&
-		    mask[s->windows - 1] >> (total % 32))
-			return -ERANGE;
+		ret = vortex_dmseq_mask_check(&s->dm, mask, a->mask_words);
+		if (ret)
+			return ret;
 	}
 	if (a->op == DRM_VORTEX_DEBUG_WARPS_HALT_AT_START) {
 		d->halt_at_start = a->flags & DRM_VORTEX_DEBUG_WARPS_ALL;
@@ -210,8 +194,9 @@ static int sim_warps(struct vxdbg_backend *be, struct drm_vortex_debug_warps *a)
 	if (!on_card(d))
 		return -ESRCH;
 	if (a->op == DRM_VORTEX_DEBUG_WARPS_HALT) {
-		sim_dm_set_mask(s, mask);
-		return sim_dm_request(s, VX_DCTRL_HALTREQ, NULL);
+		vortex_dmseq_forget_step(&d->seq);
+		vortex_dmseq_set_mask(&s->dm, mask);
+		return vortex_dmseq_request(&s->dm, VX_DCTRL_HALTREQ, NULL);
 	}
 	/* RESUME: a frozen card ends the job instead. */
 	if (d->frozen) {
@@ -219,23 +204,15 @@ static int sim_warps(struct vxdbg_backend *be, struct drm_vortex_debug_warps *a)
 		sim_card_reset(s);
 		return 0;
 	}
-	ret = step_off_breakpoints(d, mask);
-	if (ret || card_failed(d))
-		return ret;
-	sim_dm_set_mask(s, mask);
-	return sim_dm_request(s, VX_DCTRL_RESUMEREQ, NULL);
+	return vortex_dmseq_resume(&d->seq, mask, &resumed);
 }
 
 /* ------------------------------------------------------------- STEP */
 
-static bool warp_bit(struct sim_session *d, uint32_t reg, uint32_t warp)
-{
-	return sim_dm_window(d->s, reg, warp / 32) & 1u << warp % 32;
-}
-
 static int sim_step(struct vxdbg_backend *be, struct drm_vortex_debug_step *a)
 {
 	struct sim_session *d = to_session(be);
+	struct drm_vortex_debug_step args = *a;
 	int ret;
 
 	if (a->flags || !a->count)
@@ -244,82 +221,23 @@ static int sim_step(struct vxdbg_backend *be, struct drm_vortex_debug_step *a)
 		return -E2BIG;
 	if (!on_card(d))
 		return -ESRCH;
-	ret = check_warp(d, a->warp, true);
-	if (ret)
-		return ret;
-	for (a->done = 0; a->done < a->count;) {
-		ret = step_one(d, a->warp);
-		if (ret)
-			return ret;
-		a->done++;
-		if (card_failed(d) || !warp_bit(d, VX_DM_WACTIVE, a->warp))
-			break;
-		sim_dm_select(d->s, a->warp, 0);
-		if (sim_bp_find(d, sim_dm_read(d->s, VX_DM_DPC)))
-			break;
-	}
-	a->state = a->pc = 0;
-	if (warp_bit(d, VX_DM_WACTIVE, a->warp))
-		a->state |= DRM_VORTEX_DEBUG_WARP_ACTIVE;
-	if (warp_bit(d, VX_DM_WSTATUS, a->warp)) {
-		a->state |= DRM_VORTEX_DEBUG_WARP_HALTED;
-		sim_dm_select(d->s, a->warp, 0);
-		a->pc = sim_dm_read(d->s, VX_DM_DPC);
-		if (sim_bp_find(d, a->pc))
-			a->state |= DRM_VORTEX_DEBUG_WARP_ON_BREAKPOINT;
-	}
-	return 0;
+	ret = vortex_dmseq_step(&d->seq, &args);
+	if (!ret)
+		*a = args;
+	return ret;
 }
 
 /* ----------------------------------------------------------- STATUS */
-
-/* What only injection can read, from lane 0 of a halted warp. */
-static int status_halted(struct sim_session *d, struct drm_vortex_debug_warp_state *st)
-{
-	static const uint32_t csrs[] = {
-		VX_CSR_ACTIVE_THREADS, VX_CSR_BLOCK_IDX(0), VX_CSR_BLOCK_IDX(1),
-		VX_CSR_BLOCK_IDX(2), VX_CSR_WARP_IN_BLOCK,
-	};
-	struct vxdbg_sim *s = d->s;
-	uint32_t vals[5], save0, save3;
-	int ret, r;
-
-	sim_dm_select(s, st->warp, 0);
-	st->cause = VX_DCTRL_HACAUSE(sim_dm_read(s, VX_DM_DCTRL));
-	st->pc = sim_dm_read(s, VX_DM_DPC);
-	save0 = sim_dm_read(s, VX_DM_DSCRATCH(0));
-	save3 = sim_dm_read(s, VX_DM_DSCRATCH(TMP_SAVE));
-	ret = sim_dm_inject(s, CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP), false);
-	if (ret)
-		goto out;
-	for (uint32_t i = 0; i < 5 && !ret; i++) {
-		ret = sim_dm_inject(s, CSRR(TMP, csrs[i]), false) ?:
-		      sim_dm_inject(s, CSRW(VX_CSR_DSCRATCH(0), TMP), false);
-		vals[i] = sim_dm_read(s, VX_DM_DSCRATCH(0));
-	}
-	r = sim_dm_inject(s, CSRR(TMP, VX_CSR_DSCRATCH(TMP_SAVE)), false);
-	ret = ret ?: r;
-	if (!ret) {
-		st->thread_mask[0] = vals[0];
-		memcpy(st->block_idx, &vals[1], sizeof(st->block_idx));
-		st->warp_in_block = vals[4];
-	}
-out:
-	sim_dm_write(s, VX_DM_DSCRATCH(0), save0);
-	sim_dm_write(s, VX_DM_DSCRATCH(TMP_SAVE), save3);
-	return ret;
-}
 
 static int sim_status(struct vxdbg_backend *be, struct drm_vortex_debug_status *a)
 {
 	struct sim_session *d = to_session(be);
 	struct vxdbg_sim *s = d->s;
-	struct drm_vortex_debug_warp_state st;
-	uint32_t total = sim_total_warps(s), per_cluster = s->topo.cores * s->topo.warps;
-	uint32_t i, active = 0, halted = 0;
-	int ret = 0;
+	struct drm_vortex_debug_warp_state *sts;
+	uint32_t total = sim_total_warps(s), i, n;
+	int ret;
 
-	if (a->flags || check_stride(a->stride, sizeof(st)) || !a->count)
+	if (a->flags || check_stride(a->stride, sizeof(*sts)) || !a->count)
 		return -EINVAL;
 	if (a->count > DRM_VORTEX_DEBUG_STATUS_MAX)
 		return -E2BIG;
@@ -330,307 +248,72 @@ static int sim_status(struct vxdbg_backend *be, struct drm_vortex_debug_status *
 		return -ESRCH;
 	if (bad_ptr(a->states))
 		return -EFAULT;
-	for (i = 0; i < a->count; i++) {
-		uint32_t w = a->first + i;
+	sts = calloc(a->count, sizeof(*sts));
+	if (!sts)
+		return -ENOMEM;
+	ret = vortex_dmseq_status(&d->seq, a->first, a->count, sts, &n);
+	for (i = 0; i < n; i++) {
 		char *rec = (char *)(uintptr_t)a->states + (uint64_t)i * a->stride;
 
-		if (i == 0 || w % 32 == 0) {
-			active = sim_dm_window(s, VX_DM_WACTIVE, w / 32);
-			halted = sim_dm_window(s, VX_DM_WSTATUS, w / 32);
-		}
-		memset(&st, 0, sizeof(st));
-		st.warp = w;
-		st.cluster = w / per_cluster;
-		st.core = w % per_cluster / s->topo.warps;
-		st.warp_in_core = w % s->topo.warps;
-		if (active & 1u << w % 32)
-			st.state |= DRM_VORTEX_DEBUG_WARP_ACTIVE;
-		if (halted & 1u << w % 32) {
-			st.state |= DRM_VORTEX_DEBUG_WARP_HALTED;
-			ret = status_halted(d, &st);
-			if (ret)
-				break;
-			if (sim_bp_find(d, st.pc))
-				st.state |= DRM_VORTEX_DEBUG_WARP_ON_BREAKPOINT;
-		}
-		memcpy(rec, &st, sizeof(st));
-		memset(rec + sizeof(st), 0, a->stride - sizeof(st));
+		memcpy(rec, &sts[i], sizeof(*sts));
+		memset(rec + sizeof(*sts), 0, a->stride - sizeof(*sts));
 	}
-	a->count = i;
+	free(sts);
+	a->count = n;
 	return ret;
 }
 
 /* ------------------------------------------------------------- REGS */
 
-struct regs_ctx {
-	struct vxdbg_sim *s;
-	uint32_t warp;		/* whose DSCRATCHes are in @saved */
-	uint32_t threads;
-	uint32_t saved[VX_DM_MAX_THREADS][4];
-};
-
-static void regs_restore(struct regs_ctx *c)
-{
-	if (c->warp == NO_WARP)
-		return;
-	for (uint32_t lane = 0; lane < c->threads; lane++) {
-		sim_dm_select(c->s, c->warp, lane);
-		for (uint32_t k = 0; k < 4; k++)
-			sim_dm_write(c->s, VX_DM_DSCRATCH(k), c->saved[lane][k]);
-	}
-	c->warp = NO_WARP;
-}
-
-static int regs_borrow(struct sim_session *d, struct regs_ctx *c, uint32_t warp)
-{
-	int ret;
-
-	if (c->warp == warp)
-		return 0;
-	ret = check_warp(d, warp, true);
-	if (ret)
-		return ret;
-	regs_restore(c);
-	for (uint32_t lane = 0; lane < c->threads; lane++) {
-		sim_dm_select(c->s, warp, lane);
-		for (uint32_t k = 0; k < 4; k++)
-			c->saved[lane][k] = sim_dm_read(c->s, VX_DM_DSCRATCH(k));
-	}
-	c->warp = warp;
-	return 0;
-}
-
-static bool lane_set(const uint32_t *lanes, uint32_t lane)
-{
-	return lanes[lane / 32] & 1u << lane % 32;
-}
-
-static bool is_gpr(uint32_t reg)
-{
-	return reg < DRM_VORTEX_DEBUG_REG_F(0);
-}
-
-static int regs_check(struct regs_ctx *c, const struct drm_vortex_debug_reg_op *op,
-		      uint32_t *n)
-{
-	if (op->pad || op->flags & ~DRM_VORTEX_DEBUG_REG_WRITE)
-		return -EINVAL;
-	if (op->reg >= DRM_VORTEX_DEBUG_REG_F(32) &&
-	    (op->reg < DRM_VORTEX_DEBUG_REG_CSR(0) || op->reg > DRM_VORTEX_DEBUG_REG_CSR(0xfff)) &&
-	    op->reg != DRM_VORTEX_DEBUG_REG_PC)
-		return -ERANGE;
-	if (op->warp >= sim_total_warps(c->s))
-		return -ERANGE;
-	*n = 0;
-	for (uint32_t l = 0; l < VX_DM_MAX_THREADS; l++) {
-		if (!lane_set(op->lanes, l))
-			continue;
-		if (l >= c->threads)
-			return -ERANGE;
-		++*n;
-	}
-	return *n ? 0 : -EINVAL;
-}
-
-/* FPR or CSR @reg of every lane into x5, x5 saved in DSCRATCH3. */
-static int regs_tmp_load(struct regs_ctx *c, uint32_t reg)
-{
-	int ret = sim_dm_inject(c->s, CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP), true);
-
-	if (ret || is_gpr(reg))
-		return ret;
-	if (reg < DRM_VORTEX_DEBUG_REG_CSR(0))
-		return sim_dm_inject(c->s, FMV_X_W(TMP, reg - DRM_VORTEX_DEBUG_REG_F(0)), true);
-	return sim_dm_inject(c->s, CSRR(TMP, reg - DRM_VORTEX_DEBUG_REG_CSR(0)), true);
-}
-
-static int regs_tmp_restore(struct regs_ctx *c, int ret)
-{
-	int r = sim_dm_inject(c->s, CSRR(TMP, VX_CSR_DSCRATCH(TMP_SAVE)), true);
-
-	return ret ?: r;
-}
-
-static int regs_to_scratch(struct regs_ctx *c, uint32_t reg, uint32_t k)
-{
-	int ret;
-
-	if (is_gpr(reg))
-		return sim_dm_inject(c->s, CSRW(VX_CSR_DSCRATCH(k), reg), true);
-	ret = regs_tmp_load(c, reg);
-	if (!ret)
-		ret = sim_dm_inject(c->s, CSRW(VX_CSR_DSCRATCH(k), TMP), true);
-	return regs_tmp_restore(c, ret);
-}
-
-static int regs_from_scratch(struct regs_ctx *c, uint32_t reg)
-{
-	int ret;
-
-	if (is_gpr(reg))
-		return sim_dm_inject(c->s, CSRR(reg, VX_CSR_DSCRATCH(0)), true);
-	ret = sim_dm_inject(c->s, CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP), true);
-	if (ret)
-		return ret;
-	ret = sim_dm_inject(c->s, CSRR(TMP, VX_CSR_DSCRATCH(0)), true);
-	if (!ret)
-		ret = sim_dm_inject(c->s, reg < DRM_VORTEX_DEBUG_REG_CSR(0) ?
-				    FMV_W_X(reg - DRM_VORTEX_DEBUG_REG_F(0), TMP) :
-				    CSRW(reg - DRM_VORTEX_DEBUG_REG_CSR(0), TMP), true);
-	return regs_tmp_restore(c, ret);
-}
-
-/* Up to GROUP reads of one warp: register i through DSCRATCH i, one pass. */
-static int regs_read_group(struct regs_ctx *c, const struct drm_vortex_debug_reg_op *ops,
-			   uint32_t n)
-{
-	uint32_t used[GROUP] = { 0 };
-	int ret;
-
-	for (uint32_t i = 0; i < n; i++) {
-		if (ops[i].reg == 0)
-			continue;
-		ret = regs_to_scratch(c, ops[i].reg, i);
-		if (ret)
-			return ret;
-	}
-	for (uint32_t lane = 0; lane < c->threads; lane++) {
-		bool selected = false;
-
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t *vals = (uint32_t *)(uintptr_t)ops[i].values;
-
-			if (!lane_set(ops[i].lanes, lane))
-				continue;
-			if (ops[i].reg == 0) {
-				vals[used[i]++] = 0;
-				continue;
-			}
-			if (!selected) {
-				sim_dm_select(c->s, c->warp, lane);
-				selected = true;
-			}
-			vals[used[i]++] = sim_dm_read(c->s, VX_DM_DSCRATCH(i));
-		}
-	}
-	return 0;
-}
-
-static int regs_write(struct regs_ctx *c, const struct drm_vortex_debug_reg_op *op)
-{
-	const uint32_t *vals = (const uint32_t *)(uintptr_t)op->values;
-	uint32_t used = 0;
-	int ret;
-
-	if (op->reg == 0)
-		return 0;
-	ret = regs_to_scratch(c, op->reg, 0);	/* lanes not written keep theirs */
-	if (ret)
-		return ret;
-	for (uint32_t lane = 0; lane < c->threads; lane++) {
-		if (!lane_set(op->lanes, lane))
-			continue;
-		sim_dm_select(c->s, c->warp, lane);
-		sim_dm_write(c->s, VX_DM_DSCRATCH(0), vals[used++]);
-	}
-	return regs_from_scratch(c, op->reg);
-}
-
 /*
- * The PC is the warp's, through DPC: every lane reads it, a write takes
- * the first lane's value (the DM takes it while the warp is halted, which
- * regs_borrow() made sure of).
+ * vortex_debug_regs(): every op checked and the written values copied in
+ * first, the batch run up to the first bad op, read values copied out.
  */
-static void regs_pc(struct regs_ctx *c, const struct drm_vortex_debug_reg_op *op,
-		    uint32_t nlanes)
-{
-	uint32_t *vals = (uint32_t *)(uintptr_t)op->values, pc;
-
-	sim_dm_select(c->s, op->warp, 0);
-	if (op->flags & DRM_VORTEX_DEBUG_REG_WRITE) {
-		sim_dm_write(c->s, VX_DM_DPC, vals[0]);
-		return;
-	}
-	pc = sim_dm_read(c->s, VX_DM_DPC);
-	for (uint32_t i = 0; i < nlanes; i++)
-		vals[i] = pc;
-}
-
-static uint32_t regs_group_len(const struct drm_vortex_debug_reg_op *ops, uint32_t n)
-{
-	uint32_t i;
-
-	if (ops[0].flags & DRM_VORTEX_DEBUG_REG_WRITE ||
-	    ops[0].reg == DRM_VORTEX_DEBUG_REG_PC)
-		return 1;
-	for (i = 1; i < n && i < GROUP; i++)
-		if (ops[i].warp != ops[0].warp || !is_gpr(ops[i].reg) ||
-		    !is_gpr(ops[0].reg) || ops[i].flags & DRM_VORTEX_DEBUG_REG_WRITE)
-			break;
-	return i;
-}
-
-static int regs_batch(struct sim_session *d, struct regs_ctx *c,
-		      struct drm_vortex_debug_regs *a,
-		      const struct drm_vortex_debug_reg_op *uops)
-{
-	uint32_t nlanes[GROUP], n, i, g;
-	int ret = 0;
-
-	while (a->done < a->count) {
-		const struct drm_vortex_debug_reg_op *ops = &uops[a->done];
-
-		n = a->count - a->done < GROUP ? a->count - a->done : GROUP;
-		for (i = 0; i < n; i++) {
-			ret = regs_check(c, &ops[i], &nlanes[i]);
-			if (!ret && bad_ptr(ops[i].values))
-				ret = -EFAULT;
-			if (ret)
-				break;
-		}
-		if (!i)
-			return ret;
-		g = regs_group_len(ops, i);
-		ret = regs_borrow(d, c, ops[0].warp);
-		if (ret)
-			return ret;
-		if (ops[0].reg == DRM_VORTEX_DEBUG_REG_PC) {
-			regs_pc(c, ops, nlanes[0]);
-			a->done++;
-			continue;
-		}
-		ret = ops[0].flags & DRM_VORTEX_DEBUG_REG_WRITE ? regs_write(c, ops) :
-		      regs_read_group(c, ops, g);
-		if (ret)
-			return ret;
-		a->done += ops[0].flags & DRM_VORTEX_DEBUG_REG_WRITE ? 1 : g;
-	}
-	return 0;
-}
-
 static int sim_regs(struct vxdbg_backend *be, struct drm_vortex_debug_regs *a)
 {
 	struct sim_session *d = to_session(be);
 	struct drm_vortex_debug_reg_op *ops;
-	struct regs_ctx *c;
-	int ret;
+	uint32_t (*vals)[VX_DM_MAX_THREADS] = NULL, *nlanes = NULL, good, ran;
+	struct vortex_dmseq_warp *ctx = NULL;
+	int ret, bad = 0;
 
 	a->done = 0;
 	ops = copy_entries(a->ops, a->count, a->flags, a->stride, DRM_VORTEX_DEBUG_MAX_REG_OPS,
 			   sizeof(*ops), &ret);
 	if (!ops)
 		return ret;
-	c = on_card(d) ? malloc(sizeof(*c)) : NULL;
-	if (!c) {
-		free(ops);
-		return on_card(d) ? -ENOMEM : -ESRCH;
+	ret = -ESRCH;
+	if (!on_card(d))
+		goto out;
+	ctx = malloc(sizeof(*ctx));
+	vals = calloc(a->count, sizeof(*vals));
+	nlanes = calloc(a->count, sizeof(*nlanes));
+	ret = -ENOMEM;
+	if (!ctx || !vals || !nlanes)
+		goto out;
+	vortex_dmseq_warp_init(ctx, &d->s->dm);
+	for (good = 0; good < a->count; good++) {
+		const struct drm_vortex_debug_reg_op *op = &ops[good];
+
+		bad = vortex_dmseq_reg_op_check(&d->s->dm, op, &nlanes[good]);
+		if (!bad && bad_ptr(op->values))
+			bad = -EFAULT;
+		if (bad)
+			break;
+		if (op->flags & DRM_VORTEX_DEBUG_REG_WRITE)
+			memcpy(vals[good], (void *)(uintptr_t)op->values, nlanes[good] * 4);
 	}
-	c->s = d->s;
-	c->warp = NO_WARP;
-	c->threads = d->s->topo.threads;
-	ret = regs_batch(d, c, a, ops);
-	regs_restore(c);
-	free(c);
+	ret = vortex_dmseq_regs(ctx, ops, good, vals, nlanes, &ran);
+	for (a->done = 0; a->done < ran; a->done++)
+		if (!(ops[a->done].flags & DRM_VORTEX_DEBUG_REG_WRITE))
+			memcpy((void *)(uintptr_t)ops[a->done].values, vals[a->done],
+			       nlanes[a->done] * 4);
+	if (!ret && ran < a->count)
+		ret = bad;
+out:
+	free(nlanes);
+	free(vals);
+	free(ctx);
 	free(ops);
 	return ret;
 }
@@ -641,7 +324,7 @@ static int sim_regs(struct vxdbg_backend *be, struct drm_vortex_debug_regs *a)
 static void mem_hide_bps(struct sim_session *d, uint64_t addr, uint8_t *buf,
 			 uint32_t n, bool write)
 {
-	static const uint32_t ebreak = SIM_EBREAK;
+	static const uint32_t ebreak = VORTEX_EBREAK;
 
 	for (uint32_t i = 0; i < d->nbps; i++) {
 		struct sim_bp *bp = &d->bps[i];
@@ -730,12 +413,12 @@ static int bp_op(struct sim_session *d, const struct drm_vortex_debug_bp_op *a)
 		if (d->nbps == DRM_VORTEX_DEBUG_MAX_BREAKPOINTS)
 			return -ENOSPC;
 		d->bps[d->nbps++] = (struct sim_bp){ a->addr, *word };
-		*word = SIM_EBREAK;
+		*word = VORTEX_EBREAK;
 		return 0;
 	}
 	if (!bp)
 		return -ENOENT;
-	if (*word == SIM_EBREAK)
+	if (*word == VORTEX_EBREAK)
 		*word = bp->orig;
 	*bp = d->bps[--d->nbps];
 	return 0;
@@ -775,9 +458,7 @@ static int sim_event(struct vxdbg_backend *be, struct drm_vortex_debug_event *ev
 
 	if (ret)
 		return ret;
-	*ev = d->ev[d->ev_head];
-	d->ev_head = (d->ev_head + 1) % SIM_EVENTS;
-	d->ev_count--;
+	vortex_dmseq_event_pop(&d->evq, ev);
 	return 0;
 }
 

@@ -55,9 +55,29 @@ void gdbs_forget_state(struct gdbs *s, int64_t only_gw)
 			s->reported_pc[gw] = ~0ull;
 }
 
-/* A stop reply; gdb takes its thread as the one Hg selects from now on. */
+/* One line of the kernels' output as an 'O' packet: gdb prints it. */
+static void console_packet(void *arg, uint32_t hart, const char *text, size_t len)
+{
+	char line[256], hex[2 * sizeof(line) + 1];
+	int n = snprintf(line, sizeof(line), "[console] hart %u: %.*s\n", hart, (int)len, text);
+
+	if (n >= (int)sizeof(line))
+		n = sizeof(line) - 1;
+	rsp_hex_encode(line, n, hex);
+	gdbs_reply(arg, "O%s", hex);
+}
+
+/*
+ * A stop reply; gdb takes its thread as the one Hg selects from now on.
+ * Before it, what the kernels printed so far, as 'O' packets (gdb's
+ * RSP documentation, "Stop Reply Packets": "O XX..." may come in
+ * response to a continue or step before the stop reply).
+ */
 static int stop_reply(struct gdbs *s, int sig, uint32_t tid, bool swbreak)
 {
+	uint64_t skipped;
+
+	vxdbg_console_lines(s->d, 0, console_packet, s, &skipped);
 	if (tid)
 		s->g_tid = tid;
 	if (tid)

@@ -11,6 +11,7 @@
  * Bad commands and a bad script must fail with a clear message and leave
  * nothing halted.
  */
+#include <elf.h>
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -527,6 +528,17 @@ TEST(attach_by_pid_ctrl_c_during_continue_halts_the_card)
 TEST_HARNESS_MAIN
 
 #ifndef VXDBG_TEST_SIM
+/* vxs_hello's argument file: one word, the number of tasks. */
+static int write_argfile(const char *path, uint32_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, &n, 4) == 4;
+	return close(fd) || !ok ? -1 : 0;
+}
+
 /*
  * A job in Vortex's launch model (vortex-run PROGRAM.vxbin ARGFILE, issue
  * 24): halted at its first instruction, which is Vortex's STARTUP_ADDR
@@ -547,19 +559,15 @@ TEST(script_halts_a_vortex_model_job_at_startup_addr)
 		"step\n"
 		"print pc\n"
 		"continue\n";
-	static const unsigned char n8[4] = { 8 };
 	char *tail[] = { "--", "/vortex/bin/vortex-run", "-t", "300000",
 			 "/vortex/kernels/vxs_hello.vxbin", "/tmp/vxdbg-n8", NULL };
 	char want[64], *at;
 	unsigned long long args = 0;
-	int status = -1, fd;
+	int status = -1;
 	double secs;
 	char *out;
 
-	fd = open("/tmp/vxdbg-n8", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(4, write(fd, n8, 4));
-	close(fd);
+	ASSERT_EQ(0, write_argfile("/tmp/vxdbg-n8", 8));
 	out = run_vxdbg_on(NULL, vx_script, tail, &status, &secs);
 	ASSERT_NE(NULL, out);
 	show(out);
@@ -586,6 +594,90 @@ TEST(script_halts_a_vortex_model_job_at_startup_addr)
 	EXPECT_OUTPUT(out, "[/vortex/bin/vortex-run exited with status 0]");
 	EXPECT_EQ(NULL, strstr(out, "vxdbg: "));
 	unlink("/tmp/vxdbg-n8");
+	free(out);
+}
+
+/* The address of @name in the RV32 ELF @path, 0 if it has none. */
+static uint32_t elf_symbol(const char *path, const char *name)
+{
+	FILE *f = fopen(path, "rb");
+	uint32_t addr = 0;
+	Elf32_Ehdr eh;
+	Elf32_Shdr sh, strh;
+	Elf32_Sym sym;
+	char buf[64];
+
+	if (!f)
+		return 0;
+	if (fread(&eh, sizeof(eh), 1, f) != 1)
+		goto out;
+	for (int i = 0; i < eh.e_shnum && !addr; i++) {
+		if (fseek(f, eh.e_shoff + i * sizeof(sh), SEEK_SET) ||
+		    fread(&sh, sizeof(sh), 1, f) != 1 || sh.sh_type != SHT_SYMTAB ||
+		    fseek(f, eh.e_shoff + sh.sh_link * sizeof(strh), SEEK_SET) ||
+		    fread(&strh, sizeof(strh), 1, f) != 1)
+			continue;
+		for (uint32_t k = 0; k < sh.sh_size / sizeof(sym) && !addr; k++) {
+			if (fseek(f, sh.sh_offset + k * sizeof(sym), SEEK_SET) ||
+			    fread(&sym, sizeof(sym), 1, f) != 1 ||
+			    fseek(f, strh.sh_offset + sym.st_name, SEEK_SET) ||
+			    !fgets(buf, sizeof(buf), f))
+				continue;
+			if (!strcmp(buf, name))	/* names end in NUL */
+				addr = sym.st_value;
+		}
+	}
+out:
+	fclose(f);
+	return addr;
+}
+
+/*
+ * What a kernel printed before it stopped is shown at the stop, by the
+ * debugger, before the program prints it at the job's end (issue 24: the
+ * console "shown to its debugger"; DRM_VORTEX_DEBUG_IOCTL_CONSOLE).  The
+ * job stops where each core's warp 0 has finished its tasks: vxs_start.S
+ * calls vxs_perf_dump() after main(), as upstream's vx_start.S calls
+ * vx_perf_dump().
+ */
+TEST(stop_shows_what_the_kernel_printed_so_far)
+{
+	char *tail[] = { "--", "/vortex/bin/vortex-run", "-t", "300000",
+			 "/vortex/kernels/vxs_hello.vxbin", "/tmp/vxdbg-n8c", NULL };
+	uint32_t bp = elf_symbol("/vortex/kernels/vxs_hello.elf", "vxs_perf_dump");
+	char script[256], *out, *shown, *exited;
+	uint64_t min_vma = 0;
+	int status = -1, fd;
+	double secs;
+
+	/* The kernels are linked at 0; elf2vxbin places the image at min_vma. */
+	ASSERT_NE(0, bp);
+	fd = open("/vortex/kernels/vxs_hello.vxbin", O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(8, read(fd, &min_vma, 8));
+	close(fd);
+	bp += min_vma;
+	/*
+	 * The first continue may stop at the warps the kernel spawns (they
+	 * halt at their start too), the second at the breakpoint: the output
+	 * shows at whichever stop follows it.  Then the job runs on.
+	 */
+	snprintf(script, sizeof(script),
+		 "wait\nwait\nbreak 0x%x\ncontinue\ncontinue\ndelete\nquit\n", bp);
+	ASSERT_EQ(0, write_argfile("/tmp/vxdbg-n8c", 8));
+	out = run_vxdbg_on(NULL, script, tail, &status, &secs);
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_OUTPUT(out, "halted (breakpoint) at 0x");
+	shown = strstr(out, "[console] hart ");
+	exited = strstr(out, "(vxdbg) quit");
+	ASSERT_NE(NULL, shown) TH_LOG("the debugger showed no console at a stop");
+	ASSERT_NE(NULL, exited);
+	EXPECT_LT(shown, exited);
+	EXPECT_NE(NULL, strstr(shown, ": task 000")) TH_LOG("no task line at the stop");
+	EXPECT_EQ(NULL, strstr(out, "vxdbg: "));
+	unlink("/tmp/vxdbg-n8c");
 	free(out);
 }
 #endif

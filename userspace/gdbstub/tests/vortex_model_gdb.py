@@ -13,7 +13,11 @@ argument from mscratch).  So gdb, connected before anything ran, sees
 pc = 0x80000000, the word at mscratch is 8, a stepi moves to 0x80000004,
 and continuing (warps the kernel spawns halt at their first instruction
 too: the halt-at-start latch of the Debug Module, vxdebug-spec.md
-"resethaltreq") runs the program to its end.
+"resethaltreq") runs the program to its end.  On the way gdb shows what
+the kernel printed as it stops: the stub sends it as 'O' packets before a
+stop reply (gdb's RSP documentation, "Stop Reply Packets": "O XX... The
+program wrote output ... sent in response to a continue or step packet
+before the final stop reply"), a line per thread, "[console] hart H: text".
 
     vortex_model_gdb.py --connect HOST:PORT
 """
@@ -57,6 +61,8 @@ def main():
          re.search(r'^\$\d+ = 0x80000004$', part('step'), re.M)),
         ('continue runs the program to its end: exited normally',
          'exited normally' in part('end')),
+        ('gdb shows the kernel\'s output at a stop: "[console] hart H: task 000N"',
+         re.search(r'^\[console\] hart \d+: task 000\d$', part('end'), re.M)),
     ]
     print('TAP version 13')
     print(f'1..{len(checks)}')
