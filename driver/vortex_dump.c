@@ -264,12 +264,22 @@ static void vortex_dump_warps(struct vortex_device *vdev, struct vortex_dump *d,
 			continue;
 		}
 		dw->st.state |= DRM_VORTEX_DEBUG_WARP_HALTED;
+	}
+	/* The card is reset next: the warps may store their own registers. */
+	if (!running)
+		vortex_dump_stub_warps(vdev, d, regs_va);
+	for (w = 0; w < d->nwarps; w++) {
+		struct vortex_dump_warp *dw = &d->warps[w];
+
+		if (dw->stored || !(dw->st.state & DRM_VORTEX_DEBUG_WARP_HALTED))
+			continue;
 		if (vortex_warp_status(vdev, &dw->st)) {
 			vortex_dump_missing(d, "warp state");
 			continue;
 		}
 		dw->regs = kvmalloc_array(regs, sizeof(u32), VORTEX_DUMP_GFP);
-		if (!dw->regs || vortex_dump_read_regs(vdev, w, dw->regs, !running, regs_va)) {
+		if (!dw->regs ||
+		    vortex_dump_read_regs(vdev, dw->st.warp, dw->regs, !running, regs_va)) {
 			kvfree(dw->regs);
 			dw->regs = NULL;
 			vortex_dump_missing(d, "registers");
@@ -644,8 +654,13 @@ static void vortex_dump_release(struct drm_device *drm, void *arg)
  */
 int vortex_dump_init(struct vortex_device *vdev)
 {
-	u64 size = PAGE_ALIGN(vortex_warp_dump_regs_size(vdev->num_threads));
+	u64 size = vortex_warp_dump_regs_size(vdev->num_threads), stub;
 	int ret;
+
+	/* Room for the register stub and up to a MiB of warps (vortex_dump_regs.c). */
+	stub = vortex_dump_stub_size(vdev->num_threads, vortex_device_total_warps(vdev),
+				     SZ_1M);
+	size = PAGE_ALIGN(max(size, stub));
 
 	mutex_lock(&vdev->mm_lock);
 	ret = drm_mm_insert_node_in_range(&vdev->mm, &vdev->dump_node, size, PAGE_SIZE,

@@ -70,6 +70,8 @@ struct vortex_dump_warp {
 	 * lane after lane, where no captured buffer holds them; or NULL
 	 */
 	u8 *stack;
+	/** @stored: the warp ran the register stub (vortex_dump_regs.c) */
+	bool stored;
 };
 
 /* Stack bytes per lane the ELF carries, from the top of the lane's slice. */
@@ -197,5 +199,8 @@ void vortex_dump_offer(struct vortex_dump *d);
 bool vortex_dump_pending(struct vortex_device *vdev);
 void vortex_dump_dropped(struct vortex_device *vdev);
 void vortex_dump_put(struct vortex_dump *d);
+u64 vortex_dump_stub_size(u32 threads, u32 warps, u64 max);
+void vortex_dump_stub_warps(struct vortex_device *vdev, struct vortex_dump *d,
+			    u32 area_va);
 
 #endif /* __VORTEX_DUMP_STATE_H__ */

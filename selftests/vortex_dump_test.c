@@ -1220,6 +1220,236 @@ TEST_F_TIMEOUT(dump, recovery_holds_the_card_only_for_the_capture, 120)
 }
 
 /*
+ * A hang of every warp of the card, each lane with its own value in every
+ * register, some lanes masked off by vx_tmc: the dump holds each listed
+ * lane's x0-x31, f0-f31 and fcsr exactly, the warp's own thread mask, and
+ * only the lanes of that mask.  A recovery dump has the warps store their
+ * registers themselves (driver/vortex_dump_regs.c, a stub they run: DPC is
+ * "RW", shared/specs/vxdebug-spec.md), so the Debug Module sees a handful
+ * of accesses per warp, not three per injected instruction (some 270 per
+ * warp, which on a 4,8,32,32 card kept it frozen for 270 ms).
+ */
+TEST_F_TIMEOUT(dump, full_card_hang_dump_has_every_register_in_few_dm_accesses, 120)
+{
+	uint64_t clusters, cores, warps;
+	uint32_t prog[192], n = 0, mask, r, nwarps = 0, lane, g, hart, v[32];
+	const char *w, *l, *p;
+	char pat[32], *next;
+	long long accesses;
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &clusters));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &cores));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &warps));
+	mask = (self->threads >= 32 ? 0x5a5 : 0x5a5 & ((1u << self->threads) - 1)) | 1;
+	/* x31 = hart << 8; f_f = (0x40 + f) << 16 + x31; fcsr = 0x65 */
+	prog[n++] = CSRR(31, VX_CSR_MHARTID);
+	prog[n++] = SLLI(31, 31, 8);
+	for (r = 0; r < 32; r++) {
+		prog[n++] = LUI(1, (0x40 + r) << 4);
+		prog[n++] = ADD(1, 1, 31);
+		prog[n++] = FMV_W_X(r, 1);
+	}
+	prog[n++] = ADDI(1, X0, 0x65);
+	prog[n++] = CSRW(0x003, 1);
+	/* x_r = r << 24 + x31, x31 += 31, x1 = the mask the warp goes on with */
+	for (r = 2; r < 31; r++) {
+		prog[n++] = LUI(r, r << 12);
+		prog[n++] = ADD(r, r, 31);
+	}
+	prog[n++] = ADDI(31, 31, 31);
+	prog[n++] = ADDI(1, X0, mask);
+	prog[n++] = TMC(1);
+	prog[n++] = JSELF;
+	ASSERT_LE(n, sizeof(prog) / 4);
+	self->sub.grid[0] = clusters * cores;
+	self->sub.block[0] = warps * self->threads;
+	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog, n * 4));
+	ASSERT_NE(NULL, self->text);
+	EXPECT_EQ(NULL, field(self->text, "not-captured"));
+
+	w = strstr(self->text, "\nwarps:\n");
+	for (w = w ? strstr(w, "\n  - id: ") : NULL; w; w = next) {
+		/* The warp's lines alone: its end is the next one's start. */
+		next = strstr(w + 1, "\n  - id: ");
+		if (next)
+			*next = 0;
+		g = num(w + 1, "id");
+		nwarps++;
+		EXPECT_EQ(0, strncmp(field(w, "halted"), "yes", 3));
+		EXPECT_EQ(VX_HACAUSE_HALTREQ, num(w, "halt-cause")) TH_LOG("warp %u", g);
+		EXPECT_EQ(self->code_addr + (n - 1) * 4, num(w, "pc")) TH_LOG("warp %u", g);
+		EXPECT_EQ(mask, num(w, "thread-mask")) TH_LOG("warp %u", g);
+		p = field(w, "block");
+		ASSERT_NE(NULL, p);
+		EXPECT_GT(self->sub.grid[0], strtoul(p + 1, NULL, 0)) TH_LOG("warp %u", g);
+		for (lane = 0; lane < self->threads; lane++) {
+			snprintf(pat, sizeof(pat), "- lane: %u\n", lane);
+			l = strstr(w, pat);
+			if (lane < 32 && !(mask & (1u << lane))) {
+				EXPECT_EQ(NULL, l) TH_LOG("warp %u lane %u is masked off", g, lane);
+				continue;
+			}
+			ASSERT_NE(NULL, l) TH_LOG("warp %u lane %u missing", g, lane);
+			hart = g * self->threads + lane;
+			p = field(l, "x");
+			ASSERT_NE(NULL, p);
+			for (r = 0, p++; r < 32; r++, p += 2)
+				v[r] = strtoul(p, (char **)&p, 0);
+			EXPECT_EQ(0, v[0]);
+			EXPECT_EQ(mask, v[1]) TH_LOG("warp %u lane %u", g, lane);
+			for (r = 2; r < 31; r++)
+				ASSERT_EQ((r << 24) + (hart << 8), v[r])
+					TH_LOG("warp %u lane %u x%u", g, lane, r);
+			EXPECT_EQ((hart << 8) + 31, v[31]) TH_LOG("warp %u lane %u", g, lane);
+			p = field(l, "f");
+			ASSERT_NE(NULL, p);
+			for (r = 0, p++; r < 32; r++, p += 2)
+				v[r] = strtoul(p, (char **)&p, 0);
+			for (r = 0; r < 32; r++)
+				ASSERT_EQ(((0x40 + r) << 16) + (hart << 8), v[r])
+					TH_LOG("warp %u lane %u f%u", g, lane, r);
+			EXPECT_EQ(0x65, num(l, "fcsr")) TH_LOG("warp %u lane %u", g, lane);
+		}
+		if (next)
+			*next = '\n';
+	}
+	EXPECT_EQ(clusters * cores * warps, nwarps);
+	/*
+	 * Per warp: its selection, DCTRL (the halt cause), DPC read and
+	 * written (reading it through DSCRATCH cost some 270); the rest is
+	 * the capture's own (the DM's registers, the windows, halting and
+	 * resuming, and polling the batch, whose count depends on how soon
+	 * the card's simulator gets the CPU: the constant).
+	 */
+	accesses = last_dump_num("dm_accesses");
+	TH_LOG("%u warps: %lld DM accesses", nwarps, accesses);
+	EXPECT_GE(256 + 32 * (long long)nwarps, accesses);
+}
+
+/* The whole of a dump's data file, read @chunk bytes at a time. */
+static char *read_whole(const char *path, size_t chunk, size_t *len)
+{
+	size_t cap = 1 << 20;
+	char *buf = malloc(cap);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0;
+
+	*len = 0;
+	while (buf && fd >= 0 && (n = read(fd, buf + *len, chunk)) > 0) {
+		*len += n;
+		if (*len + chunk > cap)
+			buf = realloc(buf, cap *= 2);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (n < 0 || fd < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void first_dump_path(const char *data, void *ctx)
+{
+	snprintf(ctx, 300, "%s", data);
+}
+
+/*
+ * A dump is rendered as it is read (dev_coredumpm()'s read callback
+ * through a drm_coredump_printer, docs/driver.md): two whole reads of the
+ * dump of a card whose every warp hangs give the same bytes, the second in
+ * reads of an odd size that cut every line and section somewhere else
+ * (issue 26: "a read of a 4,8,32,32 dump byte-equal across two reads";
+ * make check runs this test on that card too).
+ */
+TEST_F_TIMEOUT(dump, whole_card_dump_reads_the_same_twice, 300)
+{
+	uint64_t clusters, cores, warps;
+	char path[300] = "", *a, *b;
+	size_t la, lb;
+	int32_t status = 1;
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &clusters));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &cores));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &warps));
+	self->code_map[0] = JAL(X0, 0);			/* every warp loops */
+	self->sub.grid[0] = clusters * cores;		/* a full block per core */
+	self->sub.block[0] = warps * self->threads;
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 600 * SEC, &status));
+	ASSERT_EQ(-ETIMEDOUT, status);
+	for (int i = 0; i < 500 && !vx_dump_each(first_dump_path, path); i++)
+		usleep(10000);
+	ASSERT_NE(0, path[0]) TH_LOG("no dump");
+	a = read_whole(path, 1 << 16, &la);
+	b = read_whole(path, 4093, &lb);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	TH_LOG("%llu warps: %zu bytes", (unsigned long long)(clusters * cores * warps), la);
+	EXPECT_LT(1000, la);
+	ASSERT_EQ(la, lb);
+	EXPECT_EQ(0, memcmp(a, b, la));
+	free(a);
+	free(b);
+}
+
+/*
+ * Warp 0 of a two-warp block waits at a barrier warp 1 never reaches;
+ * warp 1 loops.  A warp parked at a barrier does not run, so it cannot
+ * run the dump's register stub (driver/vortex_dump_regs.c): it is halted
+ * again, given its PC back and read the injecting way, while warp 1 stores
+ * its own.  Both warps' registers are exact, and their PCs are where they
+ * stopped (the parked warp's is past its bar, as the card keeps it).
+ */
+TEST_F_TIMEOUT(dump, warp_parked_at_a_barrier_is_read_too, 60)
+{
+	static const uint32_t prog[] = {
+		CSRR(T0, VX_CSR_WARP_IN_BLOCK),
+		CSRR(T1, VX_CSR_MHARTID),
+		SLLI(T2, T1, 4),
+		ADDI(A1, X0, 0),		/* barrier 0 ... */
+		ADDI(A2, X0, 2),		/* ... of both warps */
+		BNE(T0, X0, 8),
+		RV_R(0, A2, A1, VX_F3_BAR, 0, VX_OPCODE_CUSTOM0),
+		JSELF,				/* +28 */
+	};
+	uint64_t warps;
+	uint32_t lane, g, x[32], i, n = 0;
+	const char *w, *l, *v;
+	char pat[32];
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &warps));
+	if (warps < 2)
+		SKIP(return, "one warp per core: no barrier to wait at");
+	self->sub.block[0] = 2 * self->threads;
+	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog, sizeof(prog)));
+	ASSERT_NE(NULL, self->text);
+	EXPECT_EQ(NULL, field(self->text, "not-captured"));
+	w = strstr(self->text, "\nwarps:\n");
+	for (w = w ? strstr(w, "\n  - id: ") : NULL; w; w = strstr(w + 1, "\n  - id: ")) {
+		g = num(w + 1, "id");
+		n++;
+		EXPECT_EQ(self->code_addr + 28, num(w, "pc")) TH_LOG("warp %u", g);
+		for (lane = 0; lane < self->threads; lane++) {
+			snprintf(pat, sizeof(pat), "- lane: %u\n", lane);
+			l = strstr(w, pat);
+			ASSERT_NE(NULL, l) TH_LOG("warp %u lane %u missing", g, lane);
+			v = field(l, "x");
+			ASSERT_NE(NULL, v);
+			for (i = 0, v++; i < 32; i++, v += 2)
+				x[i] = strtoul(v, (char **)&v, 0);
+			EXPECT_EQ(g * self->threads + lane, x[T1]) TH_LOG("warp %u lane %u", g, lane);
+			EXPECT_EQ((g * self->threads + lane) << 4, x[T2]);
+			EXPECT_EQ(2, x[A2]);
+			EXPECT_GE(1, x[T0]);
+		}
+	}
+	EXPECT_EQ(2, n);
+	TH_LOG("%lld DM accesses, frozen %lld us", last_dump_num("dm_accesses"),
+	       last_dump_num("frozen_ns") / 1000);
+}
+
+/*
  * What the job printed before it faulted is in its dump: each hardware
  * thread's text (docs/driver.md, "The kernels' console"), whichever core
  * the block landed on.
