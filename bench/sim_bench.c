@@ -352,6 +352,9 @@ int main(int argc, char **argv)
     struct stat3 q[2], r;
     char n[96];
     bool int_only = false;  /* --int-only: the int loop at 8 and 32 lanes */
+    /* --exec=NAME: the executor of the rows that take the best one */
+    enum vx_sim_exec best = VX_SIM_EXEC_BEST;
+    char err[128];
 
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--map=none")) {
@@ -362,9 +365,14 @@ int main(int argc, char **argv)
             map_mode = MAP_SHIFT;
         } else if (!strcmp(argv[i], "--int-only")) {
             int_only = true;
+        } else if (!strncmp(argv[i], "--exec=", 7)) {
+            if (vx_sim_exec_parse(argv[i] + 7, &best, err, sizeof(err))) {
+                fprintf(stderr, "sim_bench: %s\n", err);
+                return 1;
+            }
         } else {
             fprintf(stderr, "usage: sim_bench [--map=none|ident|shift] "
-                    "[--int-only]\n");
+                    "[--int-only] [--exec=ref|burst|avx2|jit]\n");
             return 1;
         }
     }
@@ -374,14 +382,18 @@ int main(int argc, char **argv)
     print_rate("qemu_insn_per_s_int", q[0]);
     print_rate("qemu_insn_per_s_fp", q[1]);
     printf("sim_executor: %s\n", vx_sim_exec_name(
-           vx_sim_exec_available(VX_SIM_EXEC_AVX2) ? VX_SIM_EXEC_AVX2
-                                                   : VX_SIM_EXEC_BURST));
+           best != VX_SIM_EXEC_BEST ? best : vx_sim_exec_best()));
     for (size_t i = 0; i < sizeof(cfgs) / sizeof(cfgs[0]); i++) {
-        const struct sim_cfg *k = &cfgs[i];
+        struct sim_cfg kk = cfgs[i];
+        const struct sim_cfg *k = &kk;
         const char *suffix = k->exec == VX_SIM_EXEC_BEST ? "" :
                              k->exec == VX_SIM_EXEC_REF ? "_ref" :
                              k->exec == VX_SIM_EXEC_JIT ? "_jit" : "_burst";
         struct stat3 lane, warp, qk = q[loops[k->loop].qemu_fp];
+
+        if (kk.exec == VX_SIM_EXEC_BEST) {
+            kk.exec = best;     /* the rows without a suffix */
+        }
 
         if (int_only && (k->loop != LOOP_INT || k->threads > 32)) {
             continue;
@@ -418,7 +430,12 @@ int main(int argc, char **argv)
     if (int_only) {
         return 0;
     }
-    r = bench_mmu_ratio(&cfgs[0]);     /* int, 8-lane warps */
+    {
+        struct sim_cfg k0 = cfgs[0];    /* int, 8-lane warps */
+
+        k0.exec = best;
+        r = bench_mmu_ratio(&k0);
+    }
     printf("mmu_sim_ratio: %.3f (median of %d, range %.3f .. %.3f)\n", r.med,
            RATIO_RUNS, r.lo, r.hi);
     return 0;

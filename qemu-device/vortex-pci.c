@@ -567,7 +567,10 @@ static const Property vortex_properties[] = {
     DEFINE_PROP_BOOL("fast-doorbell", VortexPCIState, fast_doorbell, true),
     DEFINE_PROP_UINT32("doorbell-budget", VortexPCIState, doorbell_budget,
                        VX_SIM_DOORBELL_BUDGET_DEFAULT),
-    /* vx_sim.h's enum vx_sim_exec; unset is "best" (avx2, else burst) */
+    /*
+     * vx_sim.h's enum vx_sim_exec; unset is "best" (jit, else avx2, else
+     * burst)
+     */
     DEFINE_PROP_STRING("exec", VortexPCIState, exec),
 };
 

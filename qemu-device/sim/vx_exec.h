@@ -135,5 +135,14 @@ enum vx_exec_result vx_exec_ref(struct vx_sim *sim, struct vx_warp *w,
 /* vx_exec_burst() for VX_SIM_EXEC_BURST and VX_SIM_EXEC_AVX2. */
 enum vx_exec_result vx_exec_fast(struct vx_sim *sim, struct vx_warp *w,
                                  uint64_t max, uint64_t *used);
+/*
+ * A memo miss of a burst's load or store at virtual address @va0: the
+ * DTLB's page for @acc, or a local memory page, into memo slot @x with
+ * @key; false if neither (the interpreter walks, faults, or takes the
+ * console).
+ */
+bool vx_exec_xlat_fill(struct vx_sim *sim, struct vx_warp *w,
+                       struct vx_xlat *x, uint32_t key, uint32_t va0,
+                       enum vx_acc acc);
 
 #endif /* VX_EXEC_H */

@@ -291,7 +291,7 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
             const uint32_t key_ = (va0 & ~0xfffu) | VX_XLAT_VALID |     \
                                   ((acc) == VX_ACC_STORE ? VX_XLAT_STORE : 0); \
             if (__builtin_expect(x_->key != key_, 0) &&                 \
-                !xlat_fill(sim, w, x_, key_, va0, acc)) {               \
+                !vx_exec_xlat_fill(sim, w, x_, key_, va0, acc)) {       \
                 goto slow;                                              \
             }                                                           \
             mem = x_->host;                                             \
@@ -302,11 +302,11 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
  * DTLB never holds one), into memo slot @x; false if neither, for the
  * interpreter to sort out.  Out of line, as misses are rare: inlined in
  * every load and store of the template, it cost the translated
- * executor's loop a few percent.
+ * executor's loop a few percent.  vx_jit.c's loads and stores use it too.
  */
-static __attribute__((noinline)) bool
-xlat_fill(struct vx_sim *sim, struct vx_warp *w, struct vx_xlat *x,
-          uint32_t key, uint32_t va0, enum vx_acc acc)
+__attribute__((noinline)) bool
+vx_exec_xlat_fill(struct vx_sim *sim, struct vx_warp *w, struct vx_xlat *x,
+                  uint32_t key, uint32_t va0, enum vx_acc acc)
 {
     const struct vx_tlb_entry *e = vx_tlb_probe(sim, vx_mmu_asp(w->satp),
                                                 va0, acc);

@@ -2,96 +2,165 @@
 /*
  * Vortex card simulator: the translating executor (VX_SIM_EXEC_JIT).
  *
- * DOC: design (first stage)
+ * DOC: design
  *
- * What is translated.  A block is the longest run, from a PC, of RV32I/M
- * lane-arithmetic instructions (op, op-imm, lui, auipc, mul) within one
- * 4 KiB code page, at most VX_JIT_MAX_INSNS long.  Everything else
- * (loads, stores, atomics, branches, jumps, CSRs, FP, ecall/ebreak, the
- * SIMT custom-0 operations, mulh/div/rem, Zicond, illegal encodings) ends
- * the block and is executed by the burst executor (vx_exec_fast(), its
- * AVX2 copy, which matches the reference interpreter instruction for
- * instruction) for as many instructions as followed the block untranslated
- * when it was translated (its tail: only a budget, whatever the words are
- * now), so every fault, halt, barrier and warp switch happens there
- * exactly as without translation.
- * A translated instruction cannot fault, so a block either runs whole or
- * not at all: the PC and the registers are exact at every instruction
- * the interpreter sees.
+ * What is translated.  A block is the longest run, from a PC, within one
+ * 4 KiB code page and at most VX_JIT_MAX_INSNS long, of: RV32I/M lane
+ * arithmetic (op, op-imm, lui, auipc, mul); loads and stores (lb, lh,
+ * lw, lbu, lhu, sb, sh, sw, flw, fsw); instructions that only compute on
+ * registers, which the block hands to a helper (K_CALL: RV32F, mulh,
+ * div, rem, Zicond); and, ending it, one branch, jal or jalr whose target
+ * is aligned.  Everything else (atomics, CSRs, fences, ecall/ebreak, the
+ * SIMT custom-0 operations, unknown opcodes) ends the block before it and
+ * is executed by the burst executor (vx_exec_fast(), its AVX2 copy, which
+ * matches the reference interpreter instruction for instruction) for as
+ * many instructions as followed the block untranslated when it was
+ * translated (its tail: only a budget, whatever the words are now), so
+ * every fault, halt, barrier and warp switch happens there exactly as
+ * without translation.
  *
- * Host code.  Each block becomes two x86-64 functions, one that blends
- * every result with the chunk's thread mask (vpblendvb) and one for a
- * full chunk; both take (x, mask, consts) and run 8 lanes (one ymm) of
- * every instruction, reading and writing the warp's register file in
- * memory (x[reg * threads + lane]), one load/op/store per instruction.
- * The executor calls the function once per 8-lane chunk with any lane
- * active, so a warp of T lanes costs T/8 calls per block.  Immediates live
- * in a constant pool after the code.  Warps narrower than 8 lanes are
- * not translated: the AVX2 burst executor runs them.  On a host without
- * AVX2 (cpuid, __builtin_cpu_supports(), in vx_sim_exec_available()) the
- * executor is unavailable: vx_sim_config_check() and vx_sim_set_exec()
- * refuse it with a sentence saying so, and the default stays "best".
+ * Host code.  Each block becomes two x86-64 functions, one for a full
+ * warp and one that blends every result with the thread mask
+ * (vpblendvb, ctx.mask: ~0 per active lane), each in two copies (below).
+ * A function runs the whole warp, instruction by instruction and, within
+ * one, 8 lanes (one ymm) at a time, reading and writing the warp's
+ * register file in memory (x[reg * threads + lane], base rbx); struct
+ * vx_jit_ctx (rbp) holds what the code needs and where it says how it
+ * ended.  Constants sit after the code, RIP-relative.  Because every
+ * instruction completes for all lanes before the next starts, the code
+ * can stop at any instruction boundary with the PC and the registers
+ * exact.
  *
- * Memory.  The code arena is mmap'ed read-write, written, then
- * mprotect'ed read-execute (W^X; no RWX mapping is needed).  A full arena
- * is dropped whole with the table (a flush) and refilled.
+ * Loads and stores.  A word access at consecutive addresses (the
+ * coalesced case) runs inline, as the burst executor's CONTIG_WORDS
+ * path: lane l's address is lane 0's + 4 l (one vector compare; with
+ * lanes masked off, for the active lanes, and vpmaskmovd moves only
+ * their words), aligned,
+ * and untranslated below vx_sim.vram_flat, translated inside the page the
+ * warp's memo slot for this PC holds (vx_warp.xlat, the burst executor's,
+ * kept in step with the TLBs the same way); a memo miss calls vx_jit_memo(),
+ * which refills the slot from the DTLB, and retries.  Anything else calls
+ * vx_jit_mem(), the burst executor's LOAD/STORE in C for one instruction
+ * (8-lane checks, gathers for word loads of full warps).  Both check
+ * every lane before they touch anything; when a check fails (a fault, a
+ * TLB miss, local memory, the console, an access crossing a page), the
+ * block stops before the instruction (JIT_BEFORE), and the burst
+ * executor runs it, faulting, walking or filling as the interpreter
+ * does.  Branches and jumps follow the highest active lane, as
+ * vx_exec.c's exec_branch() does: a translated branch is never
+ * divergent (divergence is split/join's, which the interpreter runs).
  *
- * Invalidation by validation.  The table is direct-mapped by PC and
- * tagged with the PC, the warp's satp and the host address the code was
- * fetched from; each entry keeps the instruction words it translated, and
- * a block runs only if the code at that host address still holds exactly
- * those words (a short memcmp).  Any write to code therefore invalidates
- * its translation, whoever makes it (a kernel's own stores, the Debug
- * Module's memory writes and software breakpoints, host uploads into
- * VRAM), and a page-table or TLB change that maps the PC elsewhere misses
- * on the host address: the code is always fetched through
- * vx_exec_code_page(), the ITLB the interpreter uses.
+ * Helpers.  A K_CALL instruction calls vx_jit_one(), which runs it with
+ * vx_exec_one(), as the burst executor's slow path does, the warp's PC
+ * and counters set as that path sets them; a fault it reports (an
+ * illegal rounding mode, say) ends the block (JIT_FAULT) with the slot
+ * taken and nothing retired, as there.  fadd, fsub, fmul, fdiv and the
+ * fused four call vx_jit_fp() instead: the host FPU, 8 lanes at a time,
+ * when the rounding is to nearest even and the host raised no flag but
+ * inexact and produced no NaN (IEEE 754 then has one answer, and it is
+ * the soft-float's); otherwise vx_jit_one() on the untouched registers.
  *
- * Budget and the Debug Module.  A block of n instructions takes n slots
- * and runs only if n slots are left, else the burst executor runs the
- * rest of the budget; a DM step (a burst of 1) thus never runs more than
- * one instruction.  Counters (cycle, instret) move as the interpreter's.
+ * Chaining and the budget.  A block whose branch or jump goes back to
+ * its own first instruction loops inside its code while the burst's
+ * budget lasts (ctx.left, ctx.done); other exits return the next PC and
+ * the executor looks the next block up (a direct-mapped table) and calls
+ * it, without leaving vx_jit_exec() until the budget is spent or an
+ * instruction it does not translate needs the interpreter.  The
+ * scheduler (vx_run.c) thus sees the same bursts as with the other
+ * executors: warp switches, barriers, traps and Debug Module requests
+ * happen between them or in the interpreter.  The budget rarely ends at a
+ * block's end, so each function has a second, countdown copy of its
+ * instructions, entered when fewer slots are left than the block has
+ * instructions (and by a self-loop's last turn): before each instruction
+ * it compares ctx.left and stops there when the budget is spent.  A DM
+ * step (a burst of 1) thus runs exactly one instruction.  Counters
+ * (cycle, instret) move as the interpreter's.
  *
- * Next stages: chaining blocks (and branches inside the translation,
- * exiting on divergence), keeping registers in ymm across a block,
- * loads/stores through the MMU fast path, FP, a scalar path for 1-4 lanes.
+ * Memory.  The code arena is a memfd mapped twice, read-write where the
+ * translator writes and read-execute where the code runs (W^X without an
+ * mprotect per block; a host that refuses memfds gets one mapping
+ * switched with mprotect).  A full arena is dropped whole (a flush: the
+ * table's entries of older generations miss) and refilled.
+ *
+ * Invalidation by validation.  The table is tagged with the PC, the
+ * warp's satp and the host address the code was fetched from; each entry
+ * keeps the instruction words it translated, and a block runs only if
+ * the code at that host address still holds exactly those words.  Any
+ * write to code therefore invalidates its translation, whoever makes it
+ * (a kernel's own stores, the Debug Module's memory writes and software
+ * breakpoints, host uploads into VRAM), and a page-table or TLB change
+ * that maps the PC elsewhere misses on the host address: the code is
+ * always fetched through the ITLB the interpreter uses (the warp's code
+ * memo, else vx_exec_code_page()).  Within a block, a store into a VRAM
+ * page that holds translated code (a byte per page, codemap) stops the
+ * block after the store (JIT_AFTER), so the words after it are checked
+ * again before they run.
+ *
+ * Where it does not apply.  Warps narrower than 8 lanes are not
+ * translated: the AVX2 burst executor runs them.  While an LR
+ * reservation is live anywhere (vx_sim.resv_live) the reference executor
+ * runs, as with the burst executors.  On a host without AVX2 (cpuid,
+ * __builtin_cpu_supports(), in vx_sim_exec_available()) the executor is
+ * unavailable: vx_sim_config_check() and vx_sim_set_exec() refuse it
+ * with a sentence saying so, and the default stays "best".
+ *
+ * Registers in ymm.  With 8-lane warps, the registers an instruction
+ * reads or writes stay in ymm8-15 for the instructions after it
+ * (written through: memory always holds them, so an exit anywhere needs
+ * no write-back), until a call clobbers them or code is entered by a
+ * jump (the start of each copy).
+ *
+ * Not done yet: a scalar path for 1-4 lanes, FP arithmetic in the
+ * emitted code itself, keeping registers across calls and loop turns.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <time.h>
 
-#include "vx_exec.h"
-#include "vx_jit.h"
+#include "vx_jit_internal.h"
 
 #define VX_JIT_MAX_INSNS    64
 #define VX_JIT_MAX_TAIL     16
 #define VX_JIT_TABLE        4096            /* entries, power of two */
-#define VX_JIT_ARENA        (4u << 20)      /* bytes of host code */
-/* Worst case per instruction: 7 VEX instructions of <= 10 bytes. */
-#define VX_JIT_INSN_BYTES   80
+#define VX_JIT_ARENA        (16u << 20)     /* bytes of host code */
+/*
+ * Worst case per instruction and 8-lane chunk (a masked sltu: 2 loads,
+ * 4 ops, the blend's 2 loads and itself, a store, a cache move: some 70
+ * bytes), and per instruction besides (a translated launch's inline
+ * store with its memo refill, its call of vx_jit_mem() and the countdown's
+ * check: some 280).  translate() aborts rather than overrun them.
+ */
+#define VX_JIT_CHUNK_BYTES  96
+#define VX_JIT_INSN_BYTES   384
 
-typedef void (*vx_jit_fn)(uint32_t *x, const uint32_t *mask,
-                          const uint32_t *consts);
+typedef uint32_t (*vx_jit_fn)(struct vx_jit_ctx *c);
 
 struct vx_jit_block {
     uint32_t pc;                /* tag: PC ... */
     uint32_t satp;              /* ... address space ... */
     const uint8_t *code;        /* ... and where the words were fetched */
+    uint32_t cap;               /* ... and the most it may hold: a budget */
     uint32_t len;               /* instructions translated, 0 = none */
     uint32_t tail;              /* untranslatable ones after them */
     uint32_t gen;               /* arena generation the functions are of */
     vx_jit_fn fn_masked, fn_full;
-    const uint32_t *consts;
     uint32_t words[VX_JIT_MAX_INSNS];
 };
 
 struct vx_jit {
-    uint8_t *arena;
+    struct vx_jit_ctx ctx;      /* first: the struct is 64-byte aligned */
+    uint8_t *arena;             /* where code is written ... */
+    ptrdiff_t xdelta;           /* ... and run: + xdelta (dual mapping) */
+    bool dual;                  /* two views of a memfd: no mprotect */
     size_t used;
     uint32_t gen;               /* bumped by every flush */
     uint32_t threads;
-    uint32_t *mask;             /* threads lane masks (0 / ~0) */
+    struct vx_tmask ctx_mask;   /* the mask ctx.mask holds */
+    uint8_t *codemap;           /* VRAM pages holding translated code: 1 */
+    uint64_t codemap_pages;
     struct vx_jit_stats stats;
     struct vx_jit_block table[VX_JIT_TABLE];
 };
@@ -100,10 +169,12 @@ struct vx_jit {
 
 struct em {
     uint8_t *p;
+    uint8_t *vex1;              /* the last VEX prefix's R/X/B byte */
 };
 
-enum { YA = 0, YB = 1, YT = 2, YM = 7 };        /* ymm roles */
-enum { RDX = 2, RSI = 6, RDI = 7 };             /* base registers */
+/* ymm roles: result, operand, old rd, 31, sign bit, immediate, mask */
+enum { YA = 0, YB = 1, YT = 2, Y31 = 3, YS = 4, YI = 5, YM = 7 };
+enum { RCX = 1, RDX = 2, RBX = 3, RBP = 5 };    /* base registers */
 
 static inline void b1(struct em *e, uint8_t v)
 {
@@ -116,24 +187,50 @@ static inline void d32(struct em *e, uint32_t v)
     e->p += 4;
 }
 
-/* 3-byte VEX, 256-bit, registers 0..7 only (R, X, B clear). */
+static inline void d64(struct em *e, uint64_t v)
+{
+    memcpy(e->p, &v, 8);
+    e->p += 8;
+}
+
+static void bytes(struct em *e, const char *s, size_t n)
+{
+    memcpy(e->p, s, n);
+    e->p += n;
+}
+
+/*
+ * 3-byte VEX, 256-bit; the ModRM that follows sets R and B for ymm8-15
+ * (general registers are 0..7 only).
+ */
 static void vex(struct em *e, int map, int pp, int vvvv, uint8_t op)
 {
     b1(e, 0xc4);
+    e->vex1 = e->p;
     b1(e, 0xe0 | map);
     b1(e, (uint8_t)(((~vvvv & 15) << 3) | 4 | pp));
     b1(e, op);
 }
 
+/* [base + disp32]; base is never rsp (no SIB) */
 static void modrm_mem(struct em *e, int reg, int base, uint32_t disp)
 {
-    b1(e, (uint8_t)(0x80 | (reg << 3) | base));
+    if (reg & 8) {
+        *e->vex1 &= 0x7f;                       /* VEX.R: ymm8-15 */
+    }
+    b1(e, (uint8_t)(0x80 | ((reg & 7) << 3) | base));
     d32(e, disp);
 }
 
 static void modrm_rr(struct em *e, int reg, int rm)
 {
-    b1(e, (uint8_t)(0xc0 | (reg << 3) | rm));
+    if (reg & 8) {
+        *e->vex1 &= 0x7f;                       /* VEX.R */
+    }
+    if (rm & 8) {
+        *e->vex1 &= 0xdf;                       /* VEX.B */
+    }
+    b1(e, (uint8_t)(0xc0 | ((reg & 7) << 3) | (rm & 7)));
 }
 
 static void ld(struct em *e, int y, int base, uint32_t disp)
@@ -146,12 +243,6 @@ static void st(struct em *e, int y, int base, uint32_t disp)
 {
     vex(e, 1, 2, 0, 0x7f);                      /* vmovdqu m256, ymm */
     modrm_mem(e, y, base, disp);
-}
-
-static void bcast(struct em *e, int y, uint32_t disp)
-{
-    vex(e, 2, 1, 0, 0x58);                      /* vpbroadcastd ymm, m32 */
-    modrm_mem(e, y, RDX, disp);
 }
 
 /* dst = op(src1, src2): map 1 or 2, 66 prefix. */
@@ -169,59 +260,128 @@ static void shift_imm(struct em *e, int ext, int dst, int src, uint8_t n)
     b1(e, n);
 }
 
+static void rel32_to(struct em *e, const uint8_t *target)
+{
+    d32(e, (uint32_t)(int32_t)(target - (e->p + 4)));
+}
+
 /* ------------------------------------------------------- translation */
+
+
+#define POOL_MAX    (4 * VX_JIT_MAX_INSNS + 4)
 
 struct xl {
     struct em e;
-    uint32_t *pool;             /* constants, written after the code */
+    uint32_t pool[POOL_MAX];    /* constants, written after the code */
     uint32_t npool;
+    uint32_t nfix, maxfix;
+    uint8_t **fix;              /* RIP-relative disp32s to patch ... */
+    uint32_t *fixidx;           /* ... with these constants */
     uint32_t T;
     bool masked;
+    bool mmu;                   /* the block is of a translated launch */
+    /*
+     * 8-lane warps: the registers last read or written, in ymm8-15
+     * (written through: memory always holds them too).  Valid along
+     * straight-line code only: emptied where the code is entered from
+     * elsewhere and wherever a call clobbers the ymm registers.
+     */
+    int8_t slot_of[32];         /* RISC-V register -> cache slot, -1 */
+    int8_t reg_of[8];           /* cache slot -> register, -1 */
+    uint32_t next_slot;
+    const uint8_t *epi;         /* the function's return */
+    const uint8_t *body;        /* its first instruction (self-loops) */
+    const uint8_t *cbody;       /* the same in the countdown copy */
+    uint8_t *cfix[4];           /* jumps to the countdown copy, to patch */
+    uint32_t ncfix;
+    const struct jit_mem_op *mops;
+    uint32_t nmop;
 };
 
 static uint32_t pool_add(struct xl *x, uint32_t v)
 {
     for (uint32_t i = 0; i < x->npool; i++) {
         if (x->pool[i] == v) {
-            return i * 4;
+            return i;
         }
     }
     x->pool[x->npool] = v;
-    return x->npool++ * 4;
+    return x->npool++;
 }
 
-static uint32_t xoff(const struct xl *x, uint32_t reg)
+/* vpbroadcastd ymm, [rip + constant v] */
+static void bcast(struct xl *x, int y, uint32_t v)
 {
-    return reg * x->T * 4;
+    struct em *e = &x->e;
+
+    vex(e, 2, 1, 0, 0x58);
+    b1(e, (uint8_t)(0x05 | (y << 3)));
+    if (x->nfix == x->maxfix) {
+        abort();        /* translate() sized them wrong */
+    }
+    x->fix[x->nfix] = e->p;
+    x->fixidx[x->nfix++] = pool_add(x, v);
+    d32(e, 0);
 }
 
-/* Whether @insn at a block is one the translator runs (see the DOC). */
-static bool translatable(uint32_t insn)
+static uint32_t xoff(const struct xl *x, uint32_t reg, uint32_t chunk)
+{
+    return reg * x->T * 4 + chunk * 32;
+}
+
+enum kind { K_NONE, K_ALU, K_MEM, K_CALL, K_END };
+
+/* What the translator makes of @insn at @pc (see the DOC). */
+static enum kind classify(uint32_t insn, uint32_t pc)
 {
     uint32_t f3 = F3(insn), f7 = F7(insn);
 
     switch (insn & 0x7f) {
     case 0x37:
     case 0x17:
-        return true;
+        return K_ALU;
     case 0x13:
         if (f3 == 1) {
-            return f7 == 0;
+            return f7 == 0 ? K_ALU : K_NONE;
         }
         if (f3 == 5) {
-            return f7 == 0 || f7 == 0x20;
+            return f7 == 0 || f7 == 0x20 ? K_ALU : K_NONE;
         }
-        return true;
+        return K_ALU;
     case 0x33:
         if (f7 == 0) {
-            return true;
+            return K_ALU;
         }
         if (f7 == 0x20) {
-            return f3 == 0 || f3 == 5;
+            return f3 == 0 || f3 == 5 ? K_ALU : K_NONE;
         }
-        return f7 == 1 && f3 == 0;              /* mul */
+        if (f7 == 1) {
+            return f3 == 0 ? K_ALU : K_CALL;    /* mul; mulh..remu */
+        }
+        return f7 == 7 && (f3 == 5 || f3 == 7) ? K_CALL : K_NONE;  /* czero */
+    case 0x53:                  /* OP-FP */
+    case 0x43:                  /* fmadd, fmsub, fnmsub, fnmadd */
+    case 0x47:
+    case 0x4b:
+    case 0x4f:
+        return K_CALL;
+    case 0x03:
+        return f3 == 3 || f3 > 5 ? K_NONE : K_MEM;
+    case 0x23:
+        return f3 > 2 ? K_NONE : K_MEM;
+    case 0x07:
+    case 0x27:
+        return f3 == 2 ? K_MEM : K_NONE;
+    case 0x63:
+        /* a misaligned target faults on the jump: the interpreter's */
+        return f3 == 2 || f3 == 3 || ((pc + imm_b(insn)) & 3) ? K_NONE
+                                                             : K_END;
+    case 0x6f:
+        return (pc + imm_j(insn)) & 3 ? K_NONE : K_END;
+    case 0x67:
+        return f3 == 0 ? K_END : K_NONE;
     }
-    return false;
+    return K_NONE;
 }
 
 /*
@@ -242,98 +402,581 @@ static bool ends_tail(uint32_t insn)
     return false;
 }
 
-/* Host code for one translatable @insn at @pc into ymm YA, then rd. */
-static void emit_insn(struct xl *x, uint32_t insn, uint32_t pc)
+static void cache_clear(struct xl *x)
+{
+    memset(x->slot_of, -1, sizeof(x->slot_of));
+    memset(x->reg_of, -1, sizeof(x->reg_of));
+}
+
+/* A slot for @reg, not @keep (an operand in use), evicting another. */
+static int cache_take(struct xl *x, uint32_t reg, int keep)
+{
+    int k = (int)(x->next_slot++ % 8);
+
+    if (k == keep) {
+        k = (int)(x->next_slot++ % 8);
+    }
+    if (x->reg_of[k] >= 0) {
+        x->slot_of[x->reg_of[k]] = -1;
+    }
+    x->reg_of[k] = (int8_t)reg;
+    x->slot_of[reg] = (int8_t)k;
+    return k;
+}
+
+/*
+ * The ymm holding x[@reg] of chunk @c: a cache register, or @tmp loaded
+ * from memory (warps wider than 8 lanes cache nothing).  @keep: a cache
+ * register the instruction reads already, not to be evicted.
+ */
+static int get_reg(struct xl *x, uint32_t reg, uint32_t c, int tmp, int keep)
+{
+    int k;
+
+    if (x->T != 8) {
+        ld(&x->e, tmp, RBX, xoff(x, reg, c));
+        return tmp;
+    }
+    if (x->slot_of[reg] >= 0) {
+        return 8 + x->slot_of[reg];
+    }
+    k = cache_take(x, reg, keep >= 8 ? keep - 8 : -1);
+    ld(&x->e, 8 + k, RBX, xoff(x, reg, c));
+    return 8 + k;
+}
+
+/* YA -> rd of chunk @c, blended with the mask where lanes are inactive */
+static void put_rd(struct xl *x, uint32_t rd, uint32_t c)
+{
+    struct em *e = &x->e;
+
+    if (x->masked) {
+        ld(e, YM, RBP, CTX_MASK + 32 * c);
+        ld(e, YT, RBX, xoff(x, rd, c));
+        vex(e, 3, 1, YT, 0x4c);                 /* vpblendvb */
+        modrm_rr(e, YA, YA);
+        b1(e, YM << 4);
+    }
+    st(e, YA, RBX, xoff(x, rd, c));
+    if (x->T == 8) {
+        int k = x->slot_of[rd] >= 0 ? x->slot_of[rd] : cache_take(x, rd, -1);
+
+        vex(e, 1, 1, 0, 0x6f);                  /* vmovdqa ymm8+k, YA */
+        modrm_rr(e, 8 + k, YA);
+    }
+}
+
+/* every active lane's rd <- v */
+static void put_uniform(struct xl *x, uint32_t rd, uint32_t v)
+{
+    if (rd == 0) {
+        return;
+    }
+    for (uint32_t c = 0; c < x->T / 8; c++) {
+        if (c == 0 || x->masked) {
+            bcast(x, YA, v);            /* a blend overwrites it */
+        }
+        put_rd(x, rd, c);
+    }
+}
+
+/* Host code for one lane-arithmetic @insn at @pc, chunk by chunk. */
+static void emit_alu(struct xl *x, uint32_t insn, uint32_t pc)
 {
     struct em *e = &x->e;
     uint32_t rd = RD(insn), f3 = F3(insn), f7 = F7(insn);
-    uint32_t opc = insn & 0x7f;
+    uint32_t opc = insn & 0x7f, rs1 = RS1(insn), rs2 = RS2(insn);
+    uint32_t imm = imm_i(insn);
 
     if (rd == 0) {
         return;                                 /* nop, hint */
     }
     if (opc == 0x37 || opc == 0x17) {
-        uint32_t v = (insn & 0xfffff000u) + (opc == 0x17 ? pc : 0);
-
-        bcast(e, YA, pool_add(x, v));
-    } else if (opc == 0x13) {
-        uint32_t imm = imm_i(insn);
-
-        ld(e, YA, RDI, xoff(x, RS1(insn)));
-        switch (f3) {
-        case 1: shift_imm(e, 6, YA, YA, imm & 31); break;
-        case 5: shift_imm(e, f7 ? 4 : 2, YA, YA, imm & 31); break;
-        default:
-            bcast(e, YB, pool_add(x, imm));
-            break;
+        put_uniform(x, rd, (insn & 0xfffff000u) + (opc == 0x17 ? pc : 0));
+        return;
+    }
+    /* constants once per instruction */
+    if (opc == 0x13) {
+        if (f3 == 3) {
+            bcast(x, YI, imm ^ 0x80000000u);
+            bcast(x, YS, 0x80000000u);
+        } else if (f3 != 1 && f3 != 5) {
+            bcast(x, YI, imm);
         }
-        switch (f3) {
-        case 0: op3(e, 1, 0xfe, YA, YA, YB); break;     /* vpaddd */
-        case 2: goto slt;
-        case 3: goto sltu;
-        case 4: op3(e, 1, 0xef, YA, YA, YB); break;     /* vpxor */
-        case 6: op3(e, 1, 0xeb, YA, YA, YB); break;     /* vpor */
-        case 7: op3(e, 1, 0xdb, YA, YA, YB); break;     /* vpand */
-        default: break;
+    } else if (f7 != 1) {
+        if (f3 == 1 || f3 == 5) {
+            bcast(x, Y31, 31);
+        } else if (f3 == 3) {
+            bcast(x, YS, 0x80000000u);
         }
-    } else {
-        ld(e, YA, RDI, xoff(x, RS1(insn)));
-        ld(e, YB, RDI, xoff(x, RS2(insn)));
-        if (f7 == 1) {
-            op3(e, 2, 0x40, YA, YA, YB);                /* vpmulld */
-        } else {
+    }
+    for (uint32_t c = 0; c < x->T / 8; c++) {
+        int a = get_reg(x, rs1, c, YA, -1), b;
+
+        if (opc == 0x13) {
             switch (f3) {
-            case 0: op3(e, 1, f7 ? 0xfa : 0xfe, YA, YA, YB); break;
-            case 1:
-            case 5:
-                bcast(e, YT, pool_add(x, 31));
-                op3(e, 1, 0xdb, YB, YB, YT);            /* count & 31 */
-                op3(e, 2, f3 == 1 ? 0x47 : f7 ? 0x46 : 0x45, YA, YA, YB);
+            case 0: op3(e, 1, 0xfe, YA, a, YI); break;      /* vpaddd */
+            case 1: shift_imm(e, 6, YA, a, imm & 31); break;
+            case 2:
+                op3(e, 1, 0x66, YA, YI, a);     /* vpcmpgtd: imm > a */
+                shift_imm(e, 2, YA, YA, 31);
                 break;
-            case 2: goto slt;
-            case 3: goto sltu;
-            case 4: op3(e, 1, 0xef, YA, YA, YB); break;
-            case 6: op3(e, 1, 0xeb, YA, YA, YB); break;
-            default: op3(e, 1, 0xdb, YA, YA, YB); break;
+            case 3:
+                op3(e, 1, 0xef, YA, a, YS);
+                op3(e, 1, 0x66, YA, YI, YA);
+                shift_imm(e, 2, YA, YA, 31);
+                break;
+            case 4: op3(e, 1, 0xef, YA, a, YI); break;      /* vpxor */
+            case 5: shift_imm(e, f7 ? 4 : 2, YA, a, imm & 31); break;
+            case 6: op3(e, 1, 0xeb, YA, a, YI); break;      /* vpor */
+            default: op3(e, 1, 0xdb, YA, a, YI); break;     /* vpand */
+            }
+        } else {
+            b = get_reg(x, rs2, c, YB, a);
+            if (f7 == 1) {
+                op3(e, 2, 0x40, YA, a, b);                  /* vpmulld */
+            } else {
+                switch (f3) {
+                case 0: op3(e, 1, f7 ? 0xfa : 0xfe, YA, a, b); break;
+                case 1:
+                case 5:
+                    op3(e, 1, 0xdb, YB, b, Y31);            /* count & 31 */
+                    op3(e, 2, f3 == 1 ? 0x47 : f7 ? 0x46 : 0x45, YA, a, YB);
+                    break;
+                case 2:
+                    op3(e, 1, 0x66, YA, b, a);              /* b > a */
+                    shift_imm(e, 2, YA, YA, 31);
+                    break;
+                case 3:
+                    op3(e, 1, 0xef, YA, a, YS);
+                    op3(e, 1, 0xef, YB, b, YS);
+                    op3(e, 1, 0x66, YA, YB, YA);
+                    shift_imm(e, 2, YA, YA, 31);
+                    break;
+                case 4: op3(e, 1, 0xef, YA, a, b); break;
+                case 6: op3(e, 1, 0xeb, YA, a, b); break;
+                default: op3(e, 1, 0xdb, YA, a, b); break;
+                }
             }
         }
+        put_rd(x, rd, c);
     }
-    goto store;
-sltu:
-    bcast(e, YT, pool_add(x, 0x80000000u));
-    op3(e, 1, 0xef, YA, YA, YT);
-    op3(e, 1, 0xef, YB, YB, YT);
-slt:
-    op3(e, 1, 0x66, YA, YB, YA);                /* vpcmpgtd: b > a */
-    shift_imm(e, 2, YA, YA, 31);
-store:
+}
+
+/* mov dword [rbp + d8], imm32 */
+static void ctx_put(struct em *e, uint8_t off, uint32_t v)
+{
+    b1(e, 0xc7);
+    b1(e, 0x45);
+    b1(e, off);
+    d32(e, v);
+}
+
+static void jmp_epi(struct xl *x)
+{
+    b1(&x->e, 0xe9);
+    rel32_to(&x->e, x->epi);
+}
+
+/* The block ends at instruction @idx, going on at @pc. */
+static void emit_end(struct xl *x, uint32_t pc, uint32_t idx)
+{
+    ctx_put(&x->e, CTX_PC, pc);
+    ctx_put(&x->e, CTX_IDX, idx);
+    bytes(&x->e, "\x31\xc0", 2);                /* xor eax, eax */
+    jmp_epi(x);
+}
+
+/*
+ * The block (@len instructions from @start) jumps to @target: to its own
+ * first instruction while the budget lasts, else out.
+ */
+static uint8_t *jcc_fwd(struct em *e, uint8_t cc);
+static void patch_here(struct em *e, uint8_t *fix);
+
+static void emit_goto(struct xl *x, uint32_t target, uint32_t start,
+                      uint32_t len)
+{
+    struct em *e = &x->e;
+
+    if (target == start) {
+        bytes(e, "\x48\x8b\x45\x20", 4);        /* mov rax, [rbp+left] */
+        bytes(e, "\x48\x2d", 2);                /* sub rax, len */
+        d32(e, len);
+        bytes(e, "\x48\x89\x45\x20", 4);        /* mov [rbp+left], rax */
+        bytes(e, "\x48\x81\x45\x28", 4);        /* add [rbp+done], len */
+        d32(e, len);
+        bytes(e, "\x48\x3d", 2);                /* cmp rax, len */
+        d32(e, len);
+        bytes(e, "\x0f\x83", 2);                /* jae body */
+        rel32_to(e, x->body);
+        bytes(e, "\x48\x85\xc0", 3);            /* test rax, rax */
+        if (x->cbody) {
+            bytes(e, "\x0f\x85", 2);            /* jnz countdown */
+            rel32_to(e, x->cbody);
+        } else {
+            x->cfix[x->ncfix++] = jcc_fwd(e, 0x85);
+        }
+        emit_end(x, target, 0);
+        return;
+    }
+    emit_end(x, target, len);
+}
+
+/* eax = @fn(ctx, @m): a helper of the block, ymm registers lost */
+static void emit_helper(struct em *e, const struct jit_mem_op *m,
+                        uint32_t (*fn)(struct vx_jit_ctx *,
+                                       const struct jit_mem_op *))
+{
+    bytes(e, "\xc5\xf8\x77", 3);                /* vzeroupper */
+    bytes(e, "\x48\x89\xef", 3);                /* mov rdi, rbp */
+    bytes(e, "\x48\xbe", 2);                    /* mov rsi, imm64 */
+    d64(e, (uint64_t)(uintptr_t)m);
+    bytes(e, "\x48\xb8", 2);                    /* mov rax, imm64 */
+    d64(e, (uint64_t)(uintptr_t)fn);
+    bytes(e, "\xff\xd0", 2);                    /* call rax */
+}
+
+/* A load or store: vx_jit_mem() with the operation's descriptor. */
+static void emit_mem(struct xl *x, uint32_t i, const struct jit_mem_op *m)
+{
+    struct em *e = &x->e;
+
+    emit_helper(e, m, vx_jit_mem);
+    bytes(e, "\x85\xc0\x74\x0f", 4);            /* test eax, eax; jz +15 */
+    ctx_put(e, CTX_IDX, i - 1);                 /* idx = i - 1 + status */
+    bytes(e, "\x01\x45\x34", 3);                /* add [rbp+idx], eax */
+    jmp_epi(x);
+}
+
+/*
+ * An instruction the interpreter runs from inside the block (FP, mulh,
+ * div, rem, Zicond: registers only, no control transfer): vx_jit_one().
+ */
+static void emit_call(struct xl *x, uint32_t i, const struct jit_mem_op *m)
+{
+    struct em *e = &x->e;
+
+    emit_helper(e, m, vx_jit_fp_fast(m->insn) ? vx_jit_fp : vx_jit_one);
+    bytes(e, "\x85\xc0\x74\x0c", 4);            /* test eax, eax; jz +12 */
+    ctx_put(e, CTX_IDX, i);                     /* JIT_FAULT at i */
+    jmp_epi(x);
+}
+
+/* jcc rel32 to be patched: returns where */
+static uint8_t *jcc_fwd(struct em *e, uint8_t cc)
+{
+    uint8_t *fix;
+
+    b1(e, 0x0f);
+    b1(e, cc);
+    fix = e->p;
+    d32(e, 0);
+    return fix;
+}
+
+static void patch_here(struct em *e, uint8_t *fix)
+{
+    d32(&(struct em){ .p = fix }, (uint32_t)(e->p - (fix + 4)));
+}
+
+/*
+ * A warp's word load or store at consecutive addresses (the coalesced
+ * access) inline, as the burst executor's CONTIG_WORDS path: every
+ * lane's x[rs1] is lane 0's + 4 * lane, the words are aligned and in
+ * VRAM (untranslated: below ctx.lim) or in one page the warp's memo slot
+ * holds (translated), and a store's page holds no translated code.  With
+ * lanes masked off, the active lanes' addresses must be where they would
+ * be in such a run (from the lowest active lane's), the whole run in
+ * VRAM or the page, and masked moves touch only the active lanes' words.
+ * Anything else goes to vx_jit_mem() (emit_mem()).
+ */
+static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
+{
+    struct em *e = &x->e;
+    uint32_t T = x->T, off1 = m->rs1 * 4, n = T / 8;
+    uint32_t offv = 4 * (m->store ? m->rs2 : m->rd);
+    int vb = m->fp ? RDX : RBX;                 /* the value's registers */
+    uint8_t *slow[6], *done, *skip = NULL, *miss = NULL;
+    const uint8_t *retry;
+    int ns = 0;
+
+    retry = e->p;
     if (x->masked) {
-        ld(e, YT, RDI, xoff(x, rd));
-        vex(e, 3, 1, YT, 0x4c);                 /* vpblendvb */
-        modrm_rr(e, YA, YA);
-        b1(e, YM << 4);
+        /* eax = ref: the lowest active lane's x[rs1] - 4 * its lane */
+        bytes(e, "\x8b\x45\x3c", 3);            /* mov eax, [lane0] */
+        bytes(e, "\x8b\x94\x83", 3);            /* mov edx, [rbx+rax*4] */
+        d32(e, off1);
+        bytes(e, "\xc1\xe0\x02\x29\xc2\x89\xd0", 7);
+        bytes(e, "\xc5\xf9\x6e\xc8", 4);        /* vmovd xmm1, eax */
+        vex(e, 2, 1, 0, 0x58);                  /* vpbroadcastd YB, xmm1 */
+        modrm_rr(e, YB, YB);
+    } else {
+        vex(e, 2, 1, 0, 0x58);                  /* vpbroadcastd YB, x0 */
+        modrm_mem(e, YB, RBX, off1);
     }
-    st(e, YA, RDI, xoff(x, rd));
+    for (uint32_t c = 0; c < n; c++) {
+        ld(e, YA, RBX, off1 + 32 * c);
+        vex(e, 1, 1, YA, 0xfa);                 /* vpsubd YA, iota4 */
+        modrm_mem(e, YA, RBP, CTX_IOTA + 32 * c);
+        op3(e, 1, 0xef, YA, YA, YB);
+        if (x->masked) {
+            vex(e, 1, 1, YA, 0xdb);             /* vpand YA, mask */
+            modrm_mem(e, YA, RBP, CTX_MASK + 32 * c);
+        }
+        if (c == 0) {
+            op3(e, 1, 0xeb, YT, YA, YA);        /* vpor: YT = YA */
+        } else {
+            op3(e, 1, 0xeb, YT, YT, YA);
+        }
+    }
+    vex(e, 2, 1, 0, 0x17);                      /* vptest YT, YT */
+    modrm_rr(e, YT, YT);
+    slow[ns++] = jcc_fwd(e, 0x85);              /* jnz slow */
+    if (!x->masked) {
+        b1(e, 0x8b);                            /* mov eax, x0 */
+        modrm_mem(e, 0, RBX, off1);
+    }
+    b1(e, 0x05);                                /* add eax, imm */
+    d32(e, x->mmu ? m->imm : vx_vram_off(m->imm));
+    if (!x->mmu) {
+        bytes(e, "\xa8\x03", 2);               /* test al, 3 */
+        slow[ns++] = jcc_fwd(e, 0x85);
+        b1(e, 0x3b);                            /* cmp eax, [lim] */
+        modrm_mem(e, 0, RBP, CTX_LIM);
+        slow[ns++] = jcc_fwd(e, 0x87);          /* ja */
+        if (m->store) {
+            bytes(e, "\x48\x8b", 2);           /* mov rsi, codemap */
+            modrm_mem(e, 6, RBP, CTX_CODEMAP);
+            bytes(e, "\x89\xc2\xc1\xea\x0c", 5);   /* edx = eax >> 12 */
+            bytes(e, "\x80\x3c\x16\x00", 4);   /* cmp byte [rsi+rdx], 0 */
+            slow[ns++] = jcc_fwd(e, 0x85);      /* jne */
+            bytes(e, "\x89\xc2\x81\xc2", 4);   /* edx = eax + 4T - 1 */
+            d32(e, 4 * T - 1);
+            bytes(e, "\xc1\xea\x0c\x80\x3c\x16\x00", 7);
+            slow[ns++] = jcc_fwd(e, 0x85);
+        }
+        bytes(e, "\x48\x8b", 2);               /* mov rcx, vram */
+        modrm_mem(e, 1, RBP, CTX_VRAM);
+    } else {
+        uint32_t slot = ((m->pc >> 2) % VX_XLAT_SLOTS) *
+                        sizeof(struct vx_xlat);
+
+        bytes(e, "\x48\x8b", 2);               /* mov rcx, xlat */
+        modrm_mem(e, 1, RBP, CTX_XLAT);
+        bytes(e, "\x89\xc2\x81\xe2", 4);       /* edx = eax & ~0xfff */
+        d32(e, ~0xfffu);
+        bytes(e, "\x81\xca", 2);               /* or edx, VALID|STORE */
+        d32(e, VX_XLAT_VALID | (m->store ? VX_XLAT_STORE : 0));
+        b1(e, 0x3b);                            /* cmp edx, slot.key */
+        modrm_mem(e, RDX, RCX, slot + offsetof(struct vx_xlat, key));
+        miss = jcc_fwd(e, 0x85);
+        b1(e, 0x25);                            /* and eax, 0xfff */
+        d32(e, 0xfff);
+        b1(e, 0x3d);                            /* cmp eax, 4096 - 4T */
+        d32(e, 4096 - 4 * T);
+        slow[ns++] = jcc_fwd(e, 0x87);          /* ja */
+        bytes(e, "\xa8\x03", 2);               /* test al, 3 */
+        slow[ns++] = jcc_fwd(e, 0x85);
+        bytes(e, "\x48\x8b", 2);               /* mov rcx, slot.host */
+        modrm_mem(e, 1, RCX, slot + offsetof(struct vx_xlat, host));
+        if (m->store) {
+            /* rdx = host - vram: a VRAM page that holds code? */
+            bytes(e, "\x48\x89\xca\x48\x2b", 5);
+            modrm_mem(e, RDX, RBP, CTX_VRAM);
+            bytes(e, "\x48\x3b", 2);           /* cmp rdx, vram_size */
+            modrm_mem(e, RDX, RBP, CTX_VRAMSZ);
+            skip = jcc_fwd(e, 0x83);            /* jae: not VRAM */
+            bytes(e, "\x48\x8b", 2);           /* mov rsi, codemap */
+            modrm_mem(e, 6, RBP, CTX_CODEMAP);
+            bytes(e, "\x48\xc1\xea\x0c", 4);   /* shr rdx, 12 */
+            bytes(e, "\x80\x3c\x16\x00", 4);   /* cmp byte [rsi+rdx], 0 */
+            slow[ns++] = jcc_fwd(e, 0x85);      /* jne */
+            patch_here(e, skip);
+        }
+    }
+    bytes(e, "\x48\x01\xc1", 3);               /* add rcx, rax */
+    if (m->fp) {
+        bytes(e, "\x48\x8b", 2);               /* mov rdx, f */
+        modrm_mem(e, RDX, RBP, CTX_F);
+    }
+    for (uint32_t c = 0; c < n; c++) {
+        if (x->masked) {
+            /* vpmaskmovd: the inactive lanes are neither read nor written */
+            ld(e, YM, RBP, CTX_MASK + 32 * c);
+            if (m->store) {
+                ld(e, YA, vb, offv + 32 * c);
+                vex(e, 2, 1, YM, 0x8e);
+                modrm_mem(e, YA, RCX, 32 * c);
+            } else {
+                vex(e, 2, 1, YM, 0x8c);
+                modrm_mem(e, YA, RCX, 32 * c);
+                ld(e, YT, vb, offv + 32 * c);
+                vex(e, 3, 1, YT, 0x4c);         /* vpblendvb */
+                modrm_rr(e, YA, YA);
+                b1(e, YM << 4);
+                st(e, YA, vb, offv + 32 * c);
+            }
+        } else if (m->store) {
+            ld(e, YA, vb, offv + 32 * c);
+            st(e, YA, RCX, 32 * c);
+        } else {
+            ld(e, YA, RCX, 32 * c);
+            st(e, YA, vb, offv + 32 * c);
+        }
+    }
+    b1(e, 0xe9);                                /* jmp done */
+    done = e->p;
+    d32(e, 0);
+    if (miss) {
+        /* a memo miss: vx_jit_memo() fills the slot from the DTLB, retry */
+        patch_here(e, miss);
+        emit_helper(e, m, vx_jit_memo);
+        bytes(e, "\x85\xc0\x0f\x84", 4);        /* test eax, eax; jz */
+        rel32_to(e, retry);
+    }
+    for (int k = 0; k < ns; k++) {
+        patch_here(e, slow[k]);
+    }
+    emit_mem(x, i, m);
+    patch_here(e, done);
+}
+
+/*
+ * A branch or jump ending the block at instruction @i: it follows the
+ * highest active lane (ctx.xl), as the interpreter does.
+ */
+static void emit_term(struct xl *x, uint32_t insn, uint32_t pc,
+                      uint32_t start, uint32_t i)
+{
+    struct em *e = &x->e;
+    uint32_t len = i + 1;
+
+    switch (insn & 0x7f) {
+    case 0x63: {
+        static const uint8_t jcc[8] = { 0x84, 0x85, 0, 0, 0x8c, 0x8d,
+                                        0x82, 0x83 };
+        uint8_t *fix;
+
+        bytes(e, "\x48\x8b\x4d\x08", 4);        /* mov rcx, [rbp+xl] */
+        b1(e, 0x8b);                            /* mov eax, [rcx+rs1] */
+        modrm_mem(e, 0, RCX, RS1(insn) * x->T * 4);
+        b1(e, 0x3b);                            /* cmp eax, [rcx+rs2] */
+        modrm_mem(e, 0, RCX, RS2(insn) * x->T * 4);
+        b1(e, 0x0f);
+        b1(e, jcc[F3(insn)]);
+        fix = e->p;
+        d32(e, 0);
+        emit_goto(x, pc + 4, start, len);
+        d32(&(struct em){ .p = fix }, (uint32_t)(e->p - (fix + 4)));
+        emit_goto(x, pc + imm_b(insn), start, len);
+        return;
+    }
+    case 0x6f:
+        put_uniform(x, RD(insn), pc + 4);
+        emit_goto(x, pc + imm_j(insn), start, len);
+        return;
+    default: {                                  /* jalr */
+        bytes(e, "\x48\x8b\x4d\x08", 4);        /* mov rcx, [rbp+xl] */
+        b1(e, 0x8b);                            /* mov eax, [rcx+rs1] */
+        modrm_mem(e, 0, RCX, RS1(insn) * x->T * 4);
+        b1(e, 0x05);                            /* add eax, imm */
+        d32(e, imm_i(insn));
+        b1(e, 0x25);                            /* and eax, ~1 */
+        d32(e, ~1u);
+        bytes(e, "\xa8\x03\x74\x11", 4);        /* test al, 3; jz +17 */
+        ctx_put(e, CTX_IDX, i);                 /* misaligned: the */
+        bytes(e, "\xb8\x01\x00\x00\x00", 5);    /* interpreter faults */
+        jmp_epi(x);
+        bytes(e, "\x89\x45\x30", 3);            /* mov [rbp+pc], eax */
+        put_uniform(x, RD(insn), pc + 4);
+        ctx_put(e, CTX_IDX, len);
+        bytes(e, "\x31\xc0", 2);
+        jmp_epi(x);
+        return;
+    }
+    }
+}
+
+/*
+ * One copy of the block's instructions.  The countdown copy runs when
+ * the budget ends inside the block: before each instruction it looks at
+ * ctx.left, and stops there when the budget is spent.
+ */
+static void emit_body(struct xl *x, const uint32_t *words, uint32_t len,
+                      uint32_t pc, bool term, bool countdown)
+{
+    struct em *e = &x->e;
+    uint32_t m = 0;
+
+    cache_clear(x);                             /* entered by jumps */
+    for (uint32_t i = 0; i < len; i++) {
+        uint32_t ipc = pc + 4 * i;
+
+        if (countdown && i) {
+            bytes(e, "\x48\x83\x7d\x20", 4);   /* cmp qword [left], i */
+            b1(e, (uint8_t)i);
+            bytes(e, "\x77\x15", 2);           /* ja +21 */
+            emit_end(x, ipc, i);
+        }
+        switch (classify(words[i], ipc)) {
+        case K_ALU:
+            emit_alu(x, words[i], ipc);
+            break;
+        case K_CALL:
+            emit_call(x, i, &x->mops[m++]);
+            cache_clear(x);                     /* the call clobbers ymm */
+            break;
+        case K_MEM:
+            if (x->mops[m].size == 4 && !x->mops[m].rd0) {
+                emit_mem_fast(x, i, &x->mops[m]);
+            } else {
+                emit_mem(x, i, &x->mops[m]);
+            }
+            m++;
+            cache_clear(x);             /* a call, and rd in memory */
+            break;
+        default:
+            emit_term(x, words[i], ipc, pc, i);
+            break;
+        }
+    }
+    if (!term) {
+        emit_end(x, pc + 4 * len, len);
+    }
 }
 
 static uint8_t *emit_fn(struct xl *x, const uint32_t *words, uint32_t len,
-                        uint32_t pc, bool masked)
+                        uint32_t pc, bool masked, bool term)
 {
-    uint8_t *start = x->e.p;
+    struct em *e = &x->e;
+    uint8_t *start = e->p;
 
     x->masked = masked;
-    if (masked) {
-        ld(&x->e, YM, RSI, 0);
+    x->ncfix = 0;
+    x->cbody = NULL;
+    /* push rbx; push rbp; push r12; mov rbp, rdi; mov rbx, [rbp] */
+    bytes(e, "\x53\x55\x41\x54\x48\x89\xfd\x48\x8b\x5d\x00", 11);
+    /* cmp qword [rbp+left], len; jb countdown */
+    bytes(e, "\x48\x81\x7d\x20", 4);
+    d32(e, len);
+    x->cfix[x->ncfix++] = jcc_fwd(e, 0x82);
+    bytes(e, "\xeb\x08", 2);                   /* jmp over the return */
+    x->epi = e->p;
+    /* vzeroupper; pop r12; pop rbp; pop rbx; ret */
+    bytes(e, "\xc5\xf8\x77\x41\x5c\x5d\x5b\xc3", 8);
+    x->body = e->p;
+    emit_body(x, words, len, pc, term, false);
+    for (uint32_t k = 0; k < x->ncfix; k++) {
+        patch_here(e, x->cfix[k]);
     }
-    for (uint32_t i = 0; i < len; i++) {
-        emit_insn(x, words[i], pc + 4 * i);
-    }
-    b1(&x->e, 0xc5);                            /* vzeroupper */
-    b1(&x->e, 0xf8);
-    b1(&x->e, 0x77);
-    b1(&x->e, 0xc3);                            /* ret */
+    x->ncfix = 0;
+    x->cbody = e->p;
+    emit_body(x, words, len, pc, term, true);
     return start;
 }
+
+/* ------------------------------------------------------- the blocks */
 
 static void jit_flush(struct vx_jit *j)
 {
@@ -350,33 +993,94 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The translator's scratch for a block of @len instructions, or NULL. */
+static struct xl *xl_new(uint32_t len, uint32_t T)
+{
+    struct xl *x = calloc(1, sizeof(*x));
+
+    if (!x) {
+        return NULL;
+    }
+    /* a bcast is at most 2 per instruction and copy, or 1 per chunk */
+    x->maxfix = 4 * len * (2 + T / 8) + 8;
+    x->fix = malloc(x->maxfix * sizeof(*x->fix));
+    x->fixidx = malloc(x->maxfix * sizeof(*x->fixidx));
+    if (!x->fix || !x->fixidx) {
+        free(x->fix);
+        free(x->fixidx);
+        free(x);
+        return NULL;
+    }
+    return x;
+}
+
+static void xl_free(struct xl *x)
+{
+    if (x) {
+        free(x->fix);
+        free(x->fixidx);
+        free(x);
+    }
+}
+
 /* Fill @b for @pc (code at @code, @room words to the page end). */
-static void translate(struct vx_jit *j, struct vx_jit_block *b, uint32_t pc,
-                      uint32_t satp, const uint8_t *code, uint32_t room)
+static void translate(struct vx_sim *sim, struct vx_jit *j,
+                      struct vx_jit_block *b, uint32_t pc, uint32_t satp,
+                      const uint8_t *code, uint32_t room, uint32_t cap)
 {
     int64_t t0 = now_ns();
-    uint32_t len = 0, pool[2 * VX_JIT_MAX_INSNS + 2];
+    uint32_t len = 0, nmem = 0, T = j->threads;
+    struct jit_mem_op mops[VX_JIT_MAX_INSNS], *md;
+    bool term = false;
     size_t need, wlo, whi;
-    struct xl x;
+    struct xl *x;
+    uint64_t pg;
 
     b->pc = pc;
     b->satp = satp;
     b->code = code;
+    b->cap = cap;
     b->fn_masked = b->fn_full = NULL;
-    while (len < VX_JIT_MAX_INSNS && len < room) {
-        uint32_t insn = ld32(code + 4 * len);
+    while (len < cap && len < room && !term) {
+        uint32_t insn = ld32(code + 4 * len), ipc = pc + 4 * len;
 
-        if (!translatable(insn)) {
+        switch (classify(insn, ipc)) {
+        case K_NONE:
+            goto scanned;
+        case K_MEM: {
+            uint32_t opc = insn & 0x7f;
+            bool store = opc == 0x23 || opc == 0x27;
+
+            mops[nmem++] = (struct jit_mem_op){
+                .rd = RD(insn) * T, .rs1 = RS1(insn) * T,
+                .rs2 = RS2(insn) * T,
+                .imm = store ? imm_s(insn) : imm_i(insn), .pc = ipc,
+                .store = store, .size = (uint8_t)(1u << (F3(insn) & 3)),
+                .sign = opc == 0x03 && F3(insn) < 2,
+                .fp = opc == 0x07 || opc == 0x27,
+                .rd0 = opc == 0x03 && RD(insn) == 0,
+            };
+            break;
+        }
+        case K_CALL:
+            mops[nmem++] = (struct jit_mem_op){ .pc = ipc, .insn = insn };
+            break;
+        case K_END:
+            term = true;
+            break;
+        default:
             break;
         }
         b->words[len++] = insn;
     }
+scanned:
     b->len = len;
     b->tail = 0;
-    while (len + b->tail < room && b->tail < VX_JIT_MAX_TAIL) {
+    while (!term && len < cap && len + b->tail < room &&
+           b->tail < VX_JIT_MAX_TAIL) {
         uint32_t insn = ld32(code + 4 * (len + b->tail));
 
-        if (translatable(insn)) {
+        if (classify(insn, pc + 4 * (len + b->tail)) != K_NONE) {
             break;
         }
         b->tail++;
@@ -389,7 +1093,13 @@ static void translate(struct vx_jit *j, struct vx_jit_block *b, uint32_t pc,
         j->stats.untranslatable++;
         return;
     }
-    need = 2 * (len * VX_JIT_INSN_BYTES + 16) + sizeof(pool) + 32;
+    x = xl_new(len, T);
+    /* two functions (masked, full) of two copies (emit_fn()) */
+    need = 4 * (len * (VX_JIT_INSN_BYTES + VX_JIT_CHUNK_BYTES * T / 8) + 64) +
+           sizeof(x->pool) + sizeof(mops) + 64;
+    if (!x || need > VX_JIT_ARENA) {
+        goto untranslated;
+    }
     if (j->used + need > VX_JIT_ARENA) {
         jit_flush(j);
     }
@@ -399,30 +1109,101 @@ static void translate(struct vx_jit *j, struct vx_jit_block *b, uint32_t pc,
     if (whi > VX_JIT_ARENA) {
         whi = VX_JIT_ARENA;
     }
-    if (mprotect(j->arena + wlo, whi - wlo, PROT_READ | PROT_WRITE)) {
-        b->len = 0;
-        b->words[0] = ld32(code);
-        return;
+    if (!j->dual &&
+        mprotect(j->arena + wlo, whi - wlo, PROT_READ | PROT_WRITE)) {
+        goto untranslated;
     }
-    x.e.p = j->arena + j->used;
-    x.pool = pool;
-    x.npool = 0;
-    x.T = j->threads;
-    b->fn_masked = (vx_jit_fn)(void *)emit_fn(&x, b->words, len, pc, true);
-    b->fn_full = (vx_jit_fn)(void *)emit_fn(&x, b->words, len, pc, false);
-    x.e.p = (uint8_t *)(((uintptr_t)x.e.p + 3) & ~(uintptr_t)3);
-    memcpy(x.e.p, pool, x.npool * 4);
-    b->consts = (const uint32_t *)x.e.p;
-    x.e.p += x.npool * 4;
-    j->used = (size_t)(x.e.p - j->arena);
-    mprotect(j->arena + wlo, whi - wlo, PROT_READ | PROT_EXEC);
+    /* the descriptors first: the code has their addresses */
+    md = (struct jit_mem_op *)(((uintptr_t)(j->arena + j->used) + 7) & ~7ul);
+    memcpy(md, mops, nmem * sizeof(*md));
+    x->e.p = (uint8_t *)(((uintptr_t)(md + nmem) + 15) & ~15ul);
+    x->npool = 0;
+    x->nfix = 0;
+    x->T = T;
+    x->mmu = satp != 0;
+    x->mops = md;
+    x->nmop = nmem;
+    b->fn_masked = (vx_jit_fn)(void *)emit_fn(x, b->words, len, pc, true,
+                                              term);
+    b->fn_full = (vx_jit_fn)(void *)emit_fn(x, b->words, len, pc, false,
+                                            term);
+    x->e.p = (uint8_t *)(((uintptr_t)x->e.p + 3) & ~(uintptr_t)3);
+    if (x->e.p + x->npool * 4 > j->arena + j->used + need) {
+        abort();        /* the bound above is wrong: memory is overwritten */
+    }
+    memcpy(x->e.p, x->pool, x->npool * 4);
+    for (uint32_t i = 0; i < x->nfix; i++) {
+        uint8_t *target = x->e.p + 4 * x->fixidx[i];
+
+        d32(&(struct em){ .p = x->fix[i] },
+            (uint32_t)(int32_t)(target - (x->fix[i] + 4)));
+    }
+    x->e.p += x->npool * 4;
+    j->used = (size_t)(x->e.p - j->arena);
+    if (!j->dual) {
+        mprotect(j->arena + wlo, whi - wlo, PROT_READ | PROT_EXEC);
+    }
+    b->fn_masked = (vx_jit_fn)(void *)((uint8_t *)(void *)b->fn_masked +
+                                       j->xdelta);
+    b->fn_full = (vx_jit_fn)(void *)((uint8_t *)(void *)b->fn_full +
+                                     j->xdelta);
+    xl_free(x);
+    /* stores into this page must look at the code again */
+    pg = (uint64_t)(code - sim->vram) >> 12;
+    if (pg < j->codemap_pages) {
+        j->codemap[pg] = 1;
+    }
     b->gen = j->gen;
     j->stats.blocks++;
     j->stats.insns += len;
     j->stats.ns += (uint64_t)(now_ns() - t0);
+    return;
+
+untranslated:
+    /* no room or no memory: the burst executor runs the PC */
+    xl_free(x);
+    b->len = 0;
+    b->words[0] = ld32(code);
 }
 
 /* ---------------------------------------------------------- executor */
+
+/*
+ * The code arena: a memfd mapped twice, read-write where the translator
+ * writes and read-execute where the code runs (no page is ever both, and
+ * no mprotect per block); where memfds are refused, one anonymous
+ * mapping that translate() switches between the two with mprotect.
+ */
+static uint8_t *jit_arena_map(struct vx_jit *j)
+{
+    int fd = memfd_create("vx-jit", MFD_CLOEXEC);
+    uint8_t *w, *x;
+
+    if (fd >= 0 && ftruncate(fd, VX_JIT_ARENA) == 0) {
+        w = mmap(NULL, VX_JIT_ARENA, PROT_READ | PROT_WRITE, MAP_SHARED,
+                 fd, 0);
+        x = mmap(NULL, VX_JIT_ARENA, PROT_READ | PROT_EXEC, MAP_SHARED,
+                 fd, 0);
+        if (w != MAP_FAILED && x != MAP_FAILED) {
+            close(fd);
+            j->dual = true;
+            j->xdelta = x - w;
+            return w;
+        }
+        if (w != MAP_FAILED) {
+            munmap(w, VX_JIT_ARENA);
+        }
+        if (x != MAP_FAILED) {
+            munmap(x, VX_JIT_ARENA);
+        }
+    }
+    if (fd >= 0) {
+        close(fd);
+    }
+    w = mmap(NULL, VX_JIT_ARENA, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return w == MAP_FAILED ? NULL : w;
+}
 
 static struct vx_jit *jit_get(struct vx_sim *sim)
 {
@@ -431,20 +1212,29 @@ static struct vx_jit *jit_get(struct vx_sim *sim)
     if (j) {
         return j;
     }
-    j = calloc(1, sizeof(*j));
-    if (!j) {
+    if (posix_memalign((void **)&j, 64, sizeof(*j))) {
         return NULL;
     }
-    j->mask = calloc(sim->cfg.threads, sizeof(uint32_t));
-    j->arena = mmap(NULL, VX_JIT_ARENA, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (!j->mask || j->arena == MAP_FAILED) {
-        free(j->mask);
+    memset(j, 0, sizeof(*j));
+    j->codemap_pages = (sim->cfg.vram_size + 4095) >> 12;
+    j->codemap = calloc(j->codemap_pages, 1);
+    j->arena = jit_arena_map(j);
+    if (!j->codemap || !j->arena) {
+        free(j->codemap);
         free(j);
         return NULL;
     }
     j->threads = sim->cfg.threads;
     j->gen = 1;
+    for (uint32_t l = 0; l < j->threads; l++) {
+        j->ctx.iota4[l] = 4 * l;
+    }
+    j->ctx.vram = sim->vram;
+    j->ctx.codemap = j->codemap;
+    j->ctx.codemap_pages = j->codemap_pages;
+    j->ctx.vram_size = sim->cfg.vram_size;
+    j->ctx.lim = (uint32_t)(sim->vram_flat - 4 * j->threads);
+    j->ctx.sim = sim;
     sim->jit = j;
     return j;
 }
@@ -457,7 +1247,10 @@ void vx_jit_free(struct vx_sim *sim)
         return;
     }
     munmap(j->arena, VX_JIT_ARENA);
-    free(j->mask);
+    if (j->dual) {
+        munmap(j->arena + j->xdelta, VX_JIT_ARENA);
+    }
+    free(j->codemap);
     free(j);
     sim->jit = NULL;
 }
@@ -472,6 +1265,41 @@ bool vx_jit_stats_get(const struct vx_sim *sim, struct vx_jit_stats *st)
     return true;
 }
 
+/* The entry for @pc's block of at most @cap instructions. */
+static struct vx_jit_block *entry(struct vx_jit *j, uint32_t pc, uint32_t cap)
+{
+    return &j->table[((pc >> 2) ^ (cap * 0x9e5u)) & (VX_JIT_TABLE - 1)];
+}
+
+/* Whether @b is @pc's block of at most @cap for @code, still valid. */
+static inline bool hit(const struct vx_jit *j, const struct vx_jit_block *b,
+                       uint32_t pc, uint32_t satp, const uint8_t *code,
+                       uint32_t cap)
+{
+    uint32_t n = b->len ? b->len : 1;
+    uint64_t diff = 0;
+
+    if (b->pc != pc || b->satp != satp || b->code != code ||
+        b->cap != cap || (b->len && b->gen != j->gen)) {
+        return false;
+    }
+    /* the words, as they are now (a short loop: memcmp is a call) */
+    for (uint32_t i = 0; i + 2 <= n; i += 2) {
+        uint64_t v, k;
+
+        memcpy(&v, code + 4 * i, 8);
+        memcpy(&k, b->words + i, 8);
+        diff |= v ^ k;
+    }
+    if (n & 1) {
+        uint32_t v;
+
+        memcpy(&v, code + 4 * (n - 1), 4);
+        diff |= v ^ b->words[n - 1];
+    }
+    return diff == 0;
+}
+
 /*
  * The entry of w->pc (len 0: nothing translated there), NULL if w->pc
  * cannot be fetched.  *fault is set when the fetch faulted (reported
@@ -480,6 +1308,7 @@ bool vx_jit_stats_get(const struct vx_sim *sim, struct vx_jit_stats *st)
 static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
                                    struct vx_warp *w, bool *fault)
 {
+    uint32_t room;
     const uint8_t *code;
     struct vx_jit_block *b;
     uint32_t pc = w->pc;
@@ -491,10 +1320,27 @@ static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
         if (pc & 3) {
             return NULL;                /* the interpreter faults on it */
         }
-        page = vx_exec_code_page(sim, w);
-        if (!page) {
-            *fault = true;
-            return NULL;
+        /* the memo, as the burst executor keeps it (XLAT_SYNC) */
+        if (w->xlat_gen != sim->tlb_gen || w->xlat_satp != w->satp) {
+            memset(w->xlat, 0, sizeof(w->xlat));
+            memset(&w->xlat_code, 0, sizeof(w->xlat_code));
+            w->xlat_gen = sim->tlb_gen;
+            w->xlat_satp = w->satp;
+        }
+        if (w->xlat_code.key == ((pc & ~0xfffu) | VX_XLAT_VALID)) {
+            page = w->xlat_code.host;
+        } else {
+            page = vx_exec_code_page(sim, w);
+            if (!page) {
+                *fault = true;
+                return NULL;
+            }
+            if (w->xlat_gen != sim->tlb_gen) {
+                memset(w->xlat, 0, sizeof(w->xlat));
+                w->xlat_gen = sim->tlb_gen;
+            }
+            w->xlat_code = (struct vx_xlat){ (pc & ~0xfffu) | VX_XLAT_VALID,
+                                             (uint8_t *)page };
         }
         code = page + (pc & 0xfff);
     } else {
@@ -503,36 +1349,54 @@ static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
         }
         code = sim->vram + vx_vram_off(pc);
     }
-    b = &j->table[(pc >> 2) & (VX_JIT_TABLE - 1)];
-    if (b->pc == pc && b->satp == w->satp && b->code == code &&
-        (b->len == 0 || b->gen == j->gen) &&
-        memcmp(code, b->words, 4 * (b->len ? b->len : 1)) == 0) {
-        return b;
+    room = (0x1000 - (pc & 0xfff)) / 4;
+    b = entry(j, pc, VX_JIT_MAX_INSNS);
+    if (!hit(j, b, pc, w->satp, code, VX_JIT_MAX_INSNS)) {
+        translate(sim, j, b, pc, w->satp, code, room, VX_JIT_MAX_INSNS);
     }
-    translate(j, b, pc, w->satp, code, (0x1000 - (pc & 0xfff)) / 4);
     return b;
 }
 
-static void run_block(struct vx_jit *j, struct vx_warp *w,
-                      const struct vx_jit_block *b)
+/*
+ * Run @b (b->len <= @left) for the warp: returns the instructions it
+ * retired and its exit status, with w->pc where it stopped.
+ */
+static uint32_t run_block(struct vx_sim *sim, struct vx_jit *j,
+                          struct vx_warp *w, const struct vx_jit_block *b,
+                          uint64_t left, uint64_t *ran)
 {
-    uint32_t T = j->threads;
+    struct vx_jit_ctx *c = &j->ctx;
+    uint32_t T = j->threads, st;
+    uint64_t k;
 
-    for (uint32_t c = 0; c < T; c += 8) {
-        uint32_t bits = (w->tmask.w[c / 32] >> (c % 32)) & 0xff;
-
-        if (bits == 0xff) {
-            b->fn_full(w->x + c, NULL, b->consts);
-        } else if (bits) {
-            for (uint32_t k = 0; k < 8; k++) {
-                j->mask[c + k] = (bits >> k) & 1 ? ~0u : 0;
-            }
-            b->fn_masked(w->x + c, j->mask + c, b->consts);
+    c->x = w->x;
+    c->f = w->f;
+    c->xlat = w->xlat;
+    c->xl = w->x + last_lane(&w->tmask);
+    c->sim = sim;
+    c->w = w;
+    c->left = left;
+    c->done = 0;
+    c->full = tmask_is_full(&w->tmask, T);
+    c->lane0 = first_lane(&w->tmask);
+    if (!c->full && memcmp(&j->ctx_mask, &w->tmask, sizeof(w->tmask))) {
+        for (uint32_t l = 0; l < T; l++) {
+            c->mask[l] = vx_tmask_test(&w->tmask, l) ? ~0u : 0;
         }
+        j->ctx_mask = w->tmask;
     }
-    w->pc += 4 * b->len;
-    w->cycle += b->len;
-    w->instret += b->len;
+    c->start = b->pc;
+    st = (c->full ? b->fn_full : b->fn_masked)(c);
+    k = c->done + c->idx;
+    if (st == JIT_FAULT) {
+        *ran = k + 1;   /* vx_jit_one() left the warp as it must be */
+        return st;
+    }
+    w->pc = st == JIT_END ? c->pc : b->pc + 4 * c->idx;
+    w->cycle += k;
+    w->instret += k;
+    *ran = k;
+    return st;
 }
 
 enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
@@ -565,14 +1429,26 @@ enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
             r = VX_EXEC_FAULT;
             break;
         }
-        if (b && b->len && b->len <= max - n) {
-            run_block(j, w, b);
-            n += b->len;
+        if (b && b->len) {
+            uint32_t st = run_block(sim, j, w, b, max - n, &u);
+
+            n += u;
             j->stats.runs++;
-            if (!b->tail || n == max) {
+            if (st == JIT_FAULT) {
+                r = j->ctx.r;
+                break;
+            }
+            if (st == JIT_AFTER || n == max) {
                 continue;
             }
-            k = b->tail;
+            if (st == JIT_END) {
+                if (!b->tail || w->pc != b->pc + 4 * b->len) {
+                    continue;
+                }
+                k = b->tail;
+            } else {
+                k = 1;          /* the instruction it stopped before */
+            }
         } else {
             /* a block the budget cannot take runs on the interpreter */
             k = b && !b->len ? b->tail : max - n;

@@ -71,6 +71,18 @@ bool vx_sim_exec_available(enum vx_sim_exec exec)
     return false;
 }
 
+/*
+ * The fastest this host runs: jit (sim_bench: every figure above avx2's,
+ * docs/hardware.md), else avx2, else burst.
+ */
+enum vx_sim_exec vx_sim_exec_best(void)
+{
+    if (vx_sim_exec_available(VX_SIM_EXEC_JIT)) {
+        return VX_SIM_EXEC_JIT;
+    }
+    return vx_exec_has_avx2() ? VX_SIM_EXEC_AVX2 : VX_SIM_EXEC_BURST;
+}
+
 const char *vx_sim_exec_name(enum vx_sim_exec exec)
 {
     return exec <= VX_SIM_EXEC_JIT ? exec_names[exec] : "?";
@@ -82,7 +94,7 @@ int vx_sim_set_exec(struct vx_sim *sim, enum vx_sim_exec exec)
         return -1;
     }
     if (exec == VX_SIM_EXEC_BEST) {
-        exec = vx_exec_has_avx2() ? VX_SIM_EXEC_AVX2 : VX_SIM_EXEC_BURST;
+        exec = vx_sim_exec_best();
     }
     sim->exec = exec;
     return 0;

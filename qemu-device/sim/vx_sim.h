@@ -30,7 +30,7 @@ struct vx_sim;
  * cannot run makes vx_sim_config_check() and vx_sim_new() fail.
  */
 enum vx_sim_exec {
-    VX_SIM_EXEC_BEST,   /* the fastest available: avx2, else burst */
+    VX_SIM_EXEC_BEST,   /* the fastest available: jit, else avx2, else burst */
     VX_SIM_EXEC_REF,    /* reference interpreter: one instruction at a time */
     VX_SIM_EXEC_BURST,  /* decoded-instruction cache, bursts, 4-lane vectors */
     VX_SIM_EXEC_AVX2,   /* the burst executor compiled for AVX2 (x86-64) */
@@ -111,6 +111,8 @@ bool vx_sim_runnable(const struct vx_sim *sim);
 
 /* Whether this build, on this host, can run @exec. */
 bool vx_sim_exec_available(enum vx_sim_exec exec);
+/* What VX_SIM_EXEC_BEST is on this host: jit, else avx2, else burst. */
+enum vx_sim_exec vx_sim_exec_best(void);
 /* "ref", "burst", "avx2", "jit" ("best" for VX_SIM_EXEC_BEST). */
 const char *vx_sim_exec_name(enum vx_sim_exec exec);
 /*

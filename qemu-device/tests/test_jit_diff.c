@@ -8,29 +8,41 @@
  * included").
  *
  * Each trial writes a random program into VRAM: blocks of random RV32I/M
- * lane arithmetic (what the translator takes) with random registers and
- * immediates, each ended by a random instruction the interpreter runs:
- * loads and stores (through a base register into a data window, or
- * through a random register, which mostly faults), forward branches,
- * tmc with a random mask (the SIMT control op, changing the thread mask
- * between translated blocks), mulh/div/Zicond (block enders that are
- * arithmetic), or nothing (blocks run into each other).  The warp starts
- * with random registers and a random non-empty thread mask, and both
- * cards run it in bursts of random length (a burst of 1 is the Debug
- * Module's step).  After every burst the result and the slots used must
- * agree; at the end every register of every lane, PC, mask, counters,
- * every byte of VRAM and the fault capture.  The same two cards serve
- * every trial, so each new program overwrites code the translator holds:
- * its translations must be dropped (invalidation).
+ * lane arithmetic with random registers and immediates, and random loads
+ * and stores of every size (through x30, lanes 64 bytes apart; through
+ * x31, consecutive words, the coalesced access the translated code runs
+ * inline; through a random register, mostly a fault; now and then
+ * misaligned, which faults), each block ended by: a branch of every
+ * kind over one word, jal, jalr (through an auipc, or a random register:
+ * mostly a misaligned or unmapped target), a counted loop back to its
+ * body (the translated self-loop), a store into the code about to run
+ * (one lane's, or every lane's coalesced: the translation must see the
+ * new words), tmc with a random mask (the SIMT control op, changing the
+ * thread mask between translated blocks), mulh/div/Zicond (arithmetic
+ * the translator leaves to the interpreter), or nothing (blocks run into
+ * each other).  The warp starts with random integer and FP registers and
+ * a full or random non-empty thread mask, and both cards run it in
+ * bursts of random length (a burst of 1 is the Debug Module's step; most
+ * end inside a block: the countdown copy).  After every burst the result
+ * and the slots used must agree; at the end every register of every
+ * lane, PC, mask, counters, every byte of VRAM and the fault capture.
+ * The same two cards serve every trial, so each new program overwrites
+ * code the translator holds: its translations must be dropped
+ * (invalidation).
  *
  * Half the trials run translated (satp: Sv32 tables mapping the two code
  * pages swapped in VRAM, and the data window; a random base then page
  * faults), half untranslated; every program starts at a random word of
  * its first page, so most cross into the second.
  *
+ * breakpoint_in_loop and patch_and_restore_in_loop patch the code of a
+ * loop the translator runs (a breakpoint; a word changed, then put
+ * back) between bursts, through the BAR as the debugger does.
+ *
  * Cards: 1x1x1 with 8, 16 and 32 threads.  VX_JIT_DIFF_TRIALS sets the
- * trial count (default 300 per card, some 2.5 * 10^4 blocks run),
- * VX_JIT_DIFF_SEED another sequence of programs.
+ * trial count (default 300 per card, some 4 * 10^4 translated blocks
+ * run; 20000 run some 2.9 * 10^6), VX_JIT_DIFF_SEED another sequence of
+ * programs.
  */
 #include "kselftest_harness.h"
 #include "uncore_util.h"
@@ -64,7 +76,7 @@ static uint32_t rnd_reg(void)
 
 static uint32_t rnd_rd(void)
 {
-    return rnd() % 29;          /* x29 (mask) and x30 (base) stay */
+    return rnd() % 29;          /* x29 (mask), x30 and x31 (bases) stay */
 }
 
 /* A random instruction of what the translator takes. */
@@ -99,29 +111,151 @@ static uint32_t rnd_alu(void)
     }
 }
 
-/* A random block ender; may take two words (a branch over one). */
-static uint32_t put_ender(uint32_t *p)
+/*
+ * A random load or store through x30 or x31 (the data window: lanes 64
+ * bytes apart, or consecutive words, the coalesced access): every size,
+ * signed and unsigned, at offsets that are sometimes misaligned (a
+ * misaligned access faults on the card: the interpreter's to report), or
+ * through a random register (mostly an access fault); a store now and
+ * then to the very code that runs (x26, set by an auipc before it).
+ */
+static uint32_t rnd_mem(void)
 {
     /* below 2 KiB: a positive 12-bit offset, in the mapped data pages */
-    uint32_t off = (rnd() % (0x7c0 / 4)) * 4;
+    uint32_t off = (rnd() % (0x7c0 / 4)) * 4 + (rnd() % 64 == 0 ? rnd() % 4 : 0);
+    static const uint8_t lf3[] = { 0, 1, 2, 4, 5 };
+    uint32_t b = 30 + rnd() % 2;        /* lanes 64 bytes apart, or 4 */
 
     if (rnd() % 160 == 0) {     /* random base: mostly an access fault */
-        return p[0] = rnd() & 1 ? SW(rnd_reg(), rnd_rd(), rnd() & 0x7ff)
-                                : LW(rnd_rd(), rnd_rd(), rnd() & 0x7ff), 1;
+        return rnd() & 1 ? SW(rnd_reg(), rnd_rd(), rnd() & 0x7ff)
+                         : LW(rnd_rd(), rnd_rd(), rnd() & 0x7ff);
     }
-    switch (rnd() % 9) {
-    case 0: return p[0] = SW(rnd_reg(), 30, off), 1;
-    case 1: return p[0] = LW(rnd_rd(), 30, off), 1;
-    case 2: return p[0] = SB(rnd_reg(), 30, off + rnd() % 4), 1;
-    case 3: return p[0] = LW(rnd_rd(), 30, off + 4), 1;
-    case 4:
-        p[0] = RV_B(8, rnd_reg(), rnd_reg(), rnd() & 1 ? 0 : 4);
+    switch (rnd() % 6) {
+    case 0: return SW(rnd_reg(), b, off);
+    case 1: return RV_S(off, rnd_reg(), b, rnd() % 3, 0x23);
+    case 2: return RV_I(off, b, lf3[rnd() % 5], rnd_rd(), 0x03);
+    case 3: return RV_I(off & ~3u, b, 2, rnd() % 8 ? rnd_rd() : 0, 0x03);
+    case 4: return RV_S(off & ~3u, rnd_reg(), b, 2, 0x27);      /* fsw */
+    default: return RV_I(off & ~3u, b, 2, rnd_rd(), 0x07);      /* flw */
+    }
+}
+
+/*
+ * A random FP instruction the translated code hands to the interpreter:
+ * fadd, fsub, fmul, fdiv, fsgnj*, fmin/fmax, feq/flt/fle, fmv.x.w,
+ * fmv.w.x, or one of the fused four; the rounding mode mostly rne or
+ * dynamic, now and then another or an invalid one (an illegal
+ * instruction: the fault inside a block).
+ */
+static uint32_t rnd_fp(void)
+{
+    static const uint8_t f7s[] = { 0x00, 0x04, 0x08, 0x0c, 0x10, 0x14,
+                                   0x50, 0x70, 0x78 };
+    static const uint8_t fma[] = { 0x43, 0x47, 0x4b, 0x4f };
+    uint32_t rm = rnd() % 128 == 0 ? 5 + rnd() % 2 :
+                  rnd() % 4 ? (rnd() & 1 ? 0 : 7) : rnd() % 5;
+    uint32_t rd = rnd() % 32, rs1 = rnd() % 32, rs2 = rnd() % 32;
+    uint32_t f7 = f7s[rnd() % 9];
+
+    if (rnd() % 4 == 0) {
+        return (rnd() % 32) << 27 | rs2 << 20 | rs1 << 15 | rm << 12 |
+               rd << 7 | fma[rnd() % 4];
+    }
+    if (f7 == 0x10 || f7 == 0x14 || f7 == 0x50) {
+        rm = rnd() % 3;                 /* the op, in the rm field */
+    }
+    if (f7 == 0x70 || f7 == 0x78) {
+        rm = 0;
+        rs2 = 0;
+        if (f7 == 0x70) {
+            rd = rnd_rd();              /* an integer destination */
+        }
+    }
+    if (f7 == 0x50) {
+        rd = rnd_rd();
+    }
+    return RV_R(f7, rs2, rs1, rm, rd, 0x53);
+}
+
+/* A random block ender; may take several words. */
+static uint32_t put_ender(uint32_t *p)
+{
+    static const uint8_t bf3[] = { 0, 1, 4, 5, 6, 7 };
+
+    switch (rnd() % 15) {
+    case 0: return p[0] = rnd_mem(), 1;
+    case 1: return p[0] = SB(rnd_reg(), 30, (rnd() % 0x7c0)), 1;
+    case 2:
+        /* forward, over one: uniform (the highest lane decides) */
+        p[0] = RV_B(8, rnd_reg(), rnd_reg(), bf3[rnd() % 6]);
         p[1] = rnd_alu();
         return 2;
-    case 5: return p[0] = TMC(29), 1;
-    case 6: return p[0] = RV_R(1, rnd_reg(), rnd_reg(), 1 + rnd() % 7,
+    case 3: return p[0] = TMC(29), 1;
+    case 4: return p[0] = RV_R(1, rnd_reg(), rnd_reg(), 1 + rnd() % 7,
                                rnd_rd(), 0x33), 1;
-    case 7: return p[0] = CZERO_EQZ(rnd_rd(), rnd_reg(), rnd_reg()), 1;
+    case 5: return p[0] = CZERO_EQZ(rnd_rd(), rnd_reg(), rnd_reg()), 1;
+    case 6:
+        /* jal over one, linking */
+        p[0] = JAL(rnd_rd(), 8);
+        p[1] = rnd_alu();
+        return 2;
+    case 7:
+        /* jalr over one through an auipc; or through a random register */
+        if (rnd() % 4 == 0) {
+            return p[0] = RV_I(rnd() & 0xfff, rnd_reg(), 0, rnd_rd(), 0x67), 1;
+        }
+        p[0] = (28u << 7) | 0x17;               /* auipc x28, 0 */
+        p[1] = RV_I(12 + (rnd() % 8 == 0), 28, 0, rnd_rd(), 0x67);
+        p[2] = rnd_alu();
+        return 3;
+    case 8: {
+        /* a counted loop back to its body: x27 = 1..4 turns */
+        uint32_t n = 1, k = rnd() % 4;
+
+        p[0] = ADDI(27, 0, 1 + rnd() % 4);
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t a = rnd_alu();
+
+            p[n++] = ((a >> 7) & 31) == 27 ? rnd_mem() : a;
+        }
+        p[n++] = ADDI(27, 27, -1);
+        p[n] = RV_B(-4 * (int32_t)n + 4, 0, 27, 1);     /* bne x27, x0 */
+        return n + 1;
+    }
+    case 9:
+        /*
+         * A store into the code about to run (x26 = this PC): the word
+         * of p[4] copied over p[5] or p[6], or now and then a random
+         * register's bytes (mostly an illegal instruction then).
+         */
+        p[0] = (26u << 7) | 0x17;               /* auipc x26, 0 */
+        p[1] = LW(25, 26, 16);
+        p[2] = rnd() % 8 ? SW(25, 26, 20 + 4 * (rnd() % 2))
+                         : RV_S(20 + rnd() % 8, rnd_reg(), 26, rnd() % 3,
+                                0x23);
+        for (uint32_t i = 3; i < 7; i++) {
+            p[i] = rnd_alu();
+        }
+        return 7;
+    case 10: {
+        /*
+         * A coalesced store into the code about to run: lane l copies
+         * word 7 + l over word 8 + l (all lanes load first).
+         */
+        uint32_t n = 7;
+
+        p[0] = (26u << 7) | 0x17;               /* auipc x26, 0 */
+        p[1] = CSRR(24, 0xcc0);                 /* the lane */
+        p[2] = SLLI(24, 24, 2);
+        p[3] = ADD(24, 24, 26);
+        p[4] = LW(25, 24, 28);
+        p[5] = SW(25, 24, 32);
+        p[6] = rnd_alu();
+        while (n < 7 + 34) {
+            p[n++] = rnd_alu();
+        }
+        return n;
+    }
     default: return 0;
     }
 }
@@ -134,7 +268,9 @@ static uint32_t make_prog(uint32_t *p)
         uint32_t k = rnd() % 13;
 
         for (uint32_t i = 0; i < k; i++) {
-            p[n++] = rnd_alu();
+            uint32_t r = rnd() % 10;
+
+            p[n++] = r < 7 ? rnd_alu() : r < 9 ? rnd_mem() : rnd_fp();
         }
         n += put_ender(p + n);
         if (rnd() % 40 == 0) {
@@ -179,7 +315,8 @@ static int pair_open(struct pair *p, uint32_t T)
 }
 
 static void warp_init(struct card *c, uint32_t T, const struct vx_tmask *m,
-                      const uint32_t *regs, uint32_t pc, uint32_t satp)
+                      const uint32_t *regs, const uint32_t *fregs,
+                      uint32_t pc, uint32_t satp)
 {
     struct vx_warp *w = &c->sim->warps[0];
 
@@ -187,6 +324,7 @@ static void warp_init(struct card *c, uint32_t T, const struct vx_tmask *m,
     vx_warp_start(c->sim, w, pc, m);
     w->satp = satp;
     memcpy(w->x, regs, 32 * T * sizeof(uint32_t));
+    memcpy(w->f, fregs, 32 * T * sizeof(uint32_t));
 }
 
 /* VRAM offset of program byte @o (from the start of the code pages). */
@@ -217,7 +355,7 @@ static uint64_t trials(void)
 static void trial(struct __test_metadata *_metadata, struct pair *p)
 {
     uint32_t prog[MAX_WORDS], n = make_prog(prog), T = p->T;
-    uint32_t regs[32 * 32];
+    uint32_t regs[32 * 32], fregs[32 * 32];
     uint8_t data[DATA_LEN];
     struct vx_tmask m = { { 0 } };
     uint32_t mask_all = T == 32 ? ~0u : (1u << T) - 1;
@@ -228,17 +366,22 @@ static void trial(struct __test_metadata *_metadata, struct pair *p)
     uint32_t start = (rnd() % 1024) * 4;    /* so code crosses a page */
     uint32_t dbase = mmu ? DATA_VA : DEV(DATA_WIN);
 
-    while (!(m.w[0] = rnd() & mask_all)) {
+    /* full warps half of the time: they run other code */
+    while (!(m.w[0] = rnd() & 1 ? mask_all : rnd() & mask_all)) {
     }
-    while (!(tmc_mask = rnd() & mask_all)) {
+    while (!(tmc_mask = rnd() & 1 ? mask_all : rnd() & mask_all)) {
     }
     for (uint32_t i = 0; i < 32 * T; i++) {
         regs[i] = rnd() % 3 ? rnd() : rnd() % 64;
+    }
+    for (uint32_t i = 0; i < 32 * T; i++) {
+        fregs[i] = rnd();
     }
     for (uint32_t l = 0; l < T; l++) {
         regs[l] = 0;
         regs[29 * T + l] = tmc_mask;
         regs[30 * T + l] = dbase + l * 64;
+        regs[31 * T + l] = dbase + l * 4;
     }
     for (uint32_t i = 0; i < DATA_LEN; i++) {
         data[i] = (uint8_t)rnd();
@@ -251,9 +394,11 @@ static void trial(struct __test_metadata *_metadata, struct pair *p)
     }
     memcpy(p->ref.vram + DATA_WIN, data, DATA_LEN);
     memcpy(p->jit.vram + DATA_WIN, data, DATA_LEN);
-    warp_init(&p->ref, T, &m, regs, (mmu ? CODE_VA : DEV(PROG_OFF)) + start,
+    warp_init(&p->ref, T, &m, regs, fregs,
+              (mmu ? CODE_VA : DEV(PROG_OFF)) + start,
               mmu ? p->satp : 0);
-    warp_init(&p->jit, T, &m, regs, (mmu ? CODE_VA : DEV(PROG_OFF)) + start,
+    warp_init(&p->jit, T, &m, regs, fregs,
+              (mmu ? CODE_VA : DEV(PROG_OFF)) + start,
               mmu ? p->satp : 0);
 
     for (int step = 0; step < 4000; step++) {
@@ -279,7 +424,10 @@ static void trial(struct __test_metadata *_metadata, struct pair *p)
     ASSERT_EQ(wr->instret, wj->instret);
     for (uint32_t i = 0; i < 32 * T; i++) {
         ASSERT_EQ(wr->x[i], wj->x[i]) TH_LOG("x%u lane %u", i / T, i % T);
+        ASSERT_EQ(wr->f[i], wj->f[i]) TH_LOG("f%u lane %u", i / T, i % T);
     }
+    ASSERT_EQ(wr->fflags, wj->fflags);
+    ASSERT_EQ(wr->frm, wj->frm);
     ASSERT_EQ(sr->error, sj->error);
     ASSERT_EQ(sr->err_cause, sj->err_cause);
     ASSERT_EQ(sr->err_pc, sj->err_pc);
@@ -308,15 +456,129 @@ static void run_pairs(struct __test_metadata *_metadata, uint32_t T)
     }
     vx_jit_stats_get(p.jit.sim, &st);
     printf("# T=%u seed=%llu trials=%llu translated=%llu blocks_run=%llu interp=%llu "
-           "us_per_block=%.2f\n", T, (unsigned long long)seed(),
-           (unsigned long long)n,
+           "untranslatable=%llu flushes=%llu us_per_block=%.2f\n", T,
+           (unsigned long long)seed(), (unsigned long long)n,
            (unsigned long long)st.blocks, (unsigned long long)st.runs,
            (unsigned long long)st.interp,
+           (unsigned long long)st.untranslatable,
+           (unsigned long long)st.flushes,
            st.blocks ? st.ns / 1e3 / st.blocks : 0.0);
     /* the translator did run: a test of nothing would pass too */
     EXPECT_LT(n, st.runs);
     card_close(&p.ref);
     card_close(&p.jit);
+}
+
+/*
+ * Code patched while a translated block loops: the debugger's software
+ * breakpoints and memory writes reach VRAM through the BAR
+ * (vram32_set(), the host's path), between bursts.  The loop (a counted
+ * loop with a coalesced load: one self-looping block) spins translated
+ * for 10 bursts; then word @at of its body becomes @patch on both cards;
+ * after @keep more bursts (0: never) the original word is put back.
+ * Both cards must agree after every burst (the interpreter's "The burst
+ * executors must match it instruction for instruction"), and the jit
+ * card must have run the loop translated.
+ */
+#define LOOP_WORDS  8
+static void patch_loop(struct __test_metadata *_metadata, uint32_t at,
+                       uint32_t patch, int keep, enum vx_exec_result want)
+{
+    static const uint32_t prog[LOOP_WORDS] = {
+        ADDI(5, 0, 200),                        /* turns */
+        ADDI(6, 0, 0),
+        LW(7, 31, 0),                           /* loop: */
+        ADD(6, 6, 7),
+        ADDI(6, 6, 3),
+        ADDI(5, 5, -1),
+        BNE(5, 0, -16),
+        TMC(0),
+    };
+    struct pair p;
+    struct vx_tmask m = { { 0xff } };
+    uint32_t regs[32 * 8] = { 0 }, fregs[32 * 8] = { 0 };
+    struct vx_warp *wr, *wj;
+    struct vx_jit_stats st;
+    enum vx_exec_result rr = VX_EXEC_OK, rj;
+
+    if (!vx_sim_exec_available(VX_SIM_EXEC_JIT)) {
+        SKIP(return, "no AVX2 on this host: the translator is unavailable");
+    }
+    ASSERT_EQ(0, pair_open(&p, 8));
+    for (uint32_t l = 0; l < 8; l++) {
+        regs[31 * 8 + l] = DEV(DATA_WIN) + 4 * l;
+    }
+    for (uint32_t i = 0; i < LOOP_WORDS; i++) {
+        vram32_set(&p.ref, PROG_OFF + 4 * i, prog[i]);
+        vram32_set(&p.jit, PROG_OFF + 4 * i, prog[i]);
+    }
+    for (uint32_t i = 0; i < 64; i++) {
+        vram32_set(&p.ref, DATA_WIN + 4 * i, i * 7);
+        vram32_set(&p.jit, DATA_WIN + 4 * i, i * 7);
+    }
+    warp_init(&p.ref, 8, &m, regs, fregs, DEV(PROG_OFF), 0);
+    warp_init(&p.jit, 8, &m, regs, fregs, DEV(PROG_OFF), 0);
+    /*
+     * As a debugger does, one access at a time: dmactive (its own
+     * write), then ebreakh ("Enable ebreak halt"): an ebreak halts its
+     * warp (vx_exec.c exec_ebreak()).
+     */
+    dm_wr(&p.ref, VX_DM_DCTRL, VX_DCTRL_DMACTIVE);
+    dm_wr(&p.jit, VX_DM_DCTRL, VX_DCTRL_DMACTIVE);
+    dm_wr(&p.ref, VX_DM_DCONFIG, VX_DCONFIG_EBREAKH);
+    dm_wr(&p.jit, VX_DM_DCONFIG, VX_DCONFIG_EBREAKH);
+    wr = &p.ref.sim->warps[0];
+    wj = &p.jit.sim->warps[0];
+    for (int b = 0; b < 400 && rr == VX_EXEC_OK && wr->active; b++) {
+        uint64_t ur, uj;
+
+        if (b == 10 || (keep && b == 10 + keep)) {
+            uint32_t v = b == 10 ? patch : prog[at];
+
+            vram32_set(&p.ref, PROG_OFF + 4 * at, v);
+            vram32_set(&p.jit, PROG_OFF + 4 * at, v);
+        }
+        rr = vx_exec_burst(p.ref.sim, wr, 32, &ur);
+        rj = vx_exec_burst(p.jit.sim, wj, 32, &uj);
+        ASSERT_EQ(rr, rj) TH_LOG("burst %d", b);
+        ASSERT_EQ(ur, uj) TH_LOG("burst %d", b);
+        ASSERT_EQ(wr->pc, wj->pc) TH_LOG("burst %d", b);
+        ASSERT_EQ(wr->instret, wj->instret) TH_LOG("burst %d", b);
+        for (uint32_t i = 0; i < 32 * 8; i++) {
+            ASSERT_EQ(wr->x[i], wj->x[i]) TH_LOG("burst %d x%u", b, i / 8);
+        }
+    }
+    ASSERT_EQ(want, rr);
+    ASSERT_EQ(0, p.jit.sim->error);
+    if (want == VX_EXEC_HALTED) {
+        /* stopped on the breakpoint, the loop's turns before it complete */
+        ASSERT_TRUE(wj->halted);
+        ASSERT_EQ(DEV(PROG_OFF) + 4 * at, wj->pc);
+    } else {
+        ASSERT_FALSE(wj->active);
+        ASSERT_EQ(wr->x[6 * 8], wj->x[6 * 8]);
+    }
+    vx_jit_stats_get(p.jit.sim, &st);
+    EXPECT_LT(10, st.runs);
+    card_close(&p.ref);
+    card_close(&p.jit);
+}
+
+/*
+ * A software breakpoint over the loop's addi, with the Debug Module's
+ * DCONFIG.ebreakh set: the translated loop halts there
+ * (vxdebug-spec.md, DCONFIG: "ebreakh (EH) | 1 | RW | Enable ebreak
+ * halt").
+ */
+TEST(breakpoint_in_loop)
+{
+    patch_loop(_metadata, 4, EBREAK, 0, VX_EXEC_HALTED);
+}
+
+/* another add for 5 bursts, then the old word again: both take effect */
+TEST(patch_and_restore_in_loop)
+{
+    patch_loop(_metadata, 4, ADDI(6, 6, 1000), 5, VX_EXEC_ENDED);
 }
 
 TEST(diff_8) { run_pairs(_metadata, 8); }

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Vortex card simulator: what the translator (vx_jit.c) and the helpers
+ * its code calls (vx_jit_helpers.c) share.  vx_jit.c's DOC block has the
+ * design.
+ */
+#ifndef VX_JIT_INTERNAL_H
+#define VX_JIT_INTERNAL_H
+
+#include <stddef.h>
+#include "vx_exec.h"
+#include "vx_jit.h"
+
+/*
+ * What translated code works on: the executor fills it before a block
+ * runs, the code reads it through rbp and writes the exit into pc/idx.
+ * The offsets are part of the emitted code (static asserts below).
+ */
+struct vx_jit_ctx {
+    uint32_t *x;                /*  0: the warp's registers (rbx) */
+    const uint32_t *xl;         /*  8: x + the highest active lane */
+    struct vx_sim *sim;         /* 16 */
+    struct vx_warp *w;          /* 24 */
+    uint64_t left;              /* 32: slots left (self-loops) */
+    uint64_t done;              /* 40: instructions of finished loop turns */
+    uint32_t pc;                /* 48: status 0: the next PC */
+    uint32_t idx;               /* 52: instructions run since the last turn */
+    uint32_t full;              /* 56: every lane active */
+    uint32_t lane0;             /* 60: the lowest active lane */
+    uint32_t mask[VX_TMASK_WORDS * 32] __attribute__((aligned(32)));  /* 64 */
+    /* what the inline loads and stores read (emit_mem_fast()) */
+    uint32_t iota4[VX_TMASK_WORDS * 32] __attribute__((aligned(32)));
+    uint8_t *vram;
+    const uint8_t *codemap;     /* VRAM pages holding translated code: 1 */
+    uint64_t codemap_pages;
+    struct vx_xlat *xlat;       /* the warp's memo */
+    uint32_t *f;
+    uint64_t vram_size;
+    uint32_t lim;               /* the highest offset of a warp's words */
+    enum vx_exec_result r;      /* JIT_FAULT: what vx_exec_one() said */
+    uint32_t start;             /* the block's PC */
+};
+
+_Static_assert(offsetof(struct vx_jit_ctx, xl) == 8, "ctx layout");
+_Static_assert(offsetof(struct vx_jit_ctx, left) == 32, "ctx layout");
+_Static_assert(offsetof(struct vx_jit_ctx, done) == 40, "ctx layout");
+_Static_assert(offsetof(struct vx_jit_ctx, pc) == 48, "ctx layout");
+_Static_assert(offsetof(struct vx_jit_ctx, idx) == 52, "ctx layout");
+_Static_assert(offsetof(struct vx_jit_ctx, mask) == 64, "ctx layout");
+
+#define CTX_XL      8
+#define CTX_LEFT    32
+#define CTX_DONE    40
+#define CTX_PC      48
+#define CTX_IDX     52
+#define CTX_MASK    64
+#define CTX_IOTA    offsetof(struct vx_jit_ctx, iota4)
+#define CTX_VRAM    offsetof(struct vx_jit_ctx, vram)
+#define CTX_CODEMAP offsetof(struct vx_jit_ctx, codemap)
+#define CTX_XLAT    offsetof(struct vx_jit_ctx, xlat)
+#define CTX_F       offsetof(struct vx_jit_ctx, f)
+#define CTX_VRAMSZ  offsetof(struct vx_jit_ctx, vram_size)
+#define CTX_LIM     offsetof(struct vx_jit_ctx, lim)
+
+/* Exit status of a block's function (eax). */
+enum {
+    JIT_END = 0,        /* ran to its end: the PC is ctx.pc */
+    JIT_BEFORE = 1,     /* stopped before instruction idx (the interpreter's) */
+    JIT_AFTER = 2,      /* a store wrote code: stopped after instruction idx - 1 */
+    JIT_FAULT = 3,      /* instruction idx faulted in the interpreter (ctx.r) */
+};
+
+/* A load or store, for jit_mem(); the code passes its address. */
+struct jit_mem_op {
+    uint32_t rd, rs1, rs2;      /* register file indexes: reg * threads */
+    uint32_t imm;
+    uint32_t pc;                /* its memo slot is the burst executor's */
+    uint32_t insn;              /* K_CALL: the word jit_one() runs */
+    uint8_t store, size, sign, fp, rd0;
+};
+
+/*
+ * The helpers translated code calls with (ctx, its descriptor); each
+ * returns a JIT_* status (vx_jit_helpers.c).
+ *   vx_jit_mem   a load or store of the warp's active lanes
+ *   vx_jit_memo  a memo miss of an inline access: refill the slot, 0
+ *   vx_jit_one   a K_CALL instruction on the interpreter
+ *   vx_jit_fp    the same on the host FPU when IEEE gives the answer
+ */
+uint32_t vx_jit_mem(struct vx_jit_ctx *c, const struct jit_mem_op *m);
+uint32_t vx_jit_memo(struct vx_jit_ctx *c, const struct jit_mem_op *m);
+uint32_t vx_jit_one(struct vx_jit_ctx *c, const struct jit_mem_op *m);
+uint32_t vx_jit_fp(struct vx_jit_ctx *c, const struct jit_mem_op *m);
+/* Whether vx_jit_fp() may take @insn (else vx_jit_one()). */
+bool vx_jit_fp_fast(uint32_t insn);
+
+#endif /* VX_JIT_INTERNAL_H */
