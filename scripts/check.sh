@@ -178,8 +178,11 @@ guest_boot doorbell-off "$guest_tests" --device-props fast-doorbell=off
 # the boot, and the driver's work items really run beside the ioctls
 # (some races, like a closed file's entity put back into the scheduler's
 # run queue, were seen only with two CPUs).
-guest_boot slub-smp2 "vortex_reliability_test vortex_debug_test vortex_vm_test vortex_vmbind_test" \
-	--smp 2 --tests vortex_reliability_test,vortex_debug_test,vortex_vm_test,vortex_vmbind_test \
+# The dump suite too on 6.12: a reader halfway through a dump while the
+# next failure happens or while it is discarded, a failure right after a
+# discard, two at once.
+guest_boot slub-smp2 "vortex_reliability_test vortex_debug_test vortex_vm_test vortex_vmbind_test vortex_dump_test" \
+	--smp 2 --tests vortex_reliability_test,vortex_debug_test,vortex_vm_test,vortex_vmbind_test,vortex_dump_test \
 	--append "slub_debug=FZPU"
 
 # The newest kernel's boots (see its set-up above).

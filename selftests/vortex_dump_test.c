@@ -1775,4 +1775,94 @@ TEST_F_TIMEOUT(dump, requested_dump_of_a_running_job_lets_it_run, 60)
 	close(sfd);
 }
 
+/* ------------------------------------------- reads racing the slot */
+
+/* The path of the one dump there is, "" if none. */
+static void the_dump_path(char path[300])
+{
+	path[0] = 0;
+	vx_dump_each(first_dump_path, path);
+}
+
+/*
+ * A reader stands halfway through a dump (its file open, 4 KiB read)
+ * while the next failure happens: that dump is dropped and counted, and
+ * the reader's rest is the bytes a whole read gives.  Runs under
+ * slub_debug=FZPU in make check's slub-smp2 boot, where a dump freed or
+ * re-rendered under the reader reads poison.
+ */
+TEST_F_TIMEOUT(dump, dump_read_while_the_next_failure_happens, 120)
+{
+	long long dropped = debugfs_num("dumps_dropped");
+	size_t len, got = 4096;
+	char path[300], *whole, *mine;
+	int32_t status;
+	ssize_t n;
+	int fd;
+
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
+	the_dump_path(path);
+	ASSERT_NE(0, path[0]);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	mine = malloc(1 << 26);
+	ASSERT_NE(NULL, mine);
+	ASSERT_EQ(4096, read(fd, mine, 4096));
+
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
+	EXPECT_EQ(-EIO, status);
+	EXPECT_EQ(dropped + 1, debugfs_num("dumps_dropped"));
+
+	while ((n = read(fd, mine + got, 1 << 16)) > 0 && got + n < (1 << 26) - (1 << 16))
+		got += n;
+	close(fd);
+	whole = read_whole(path, 1 << 16, &len);
+	ASSERT_NE(NULL, whole);
+	ASSERT_EQ(len, got);
+	EXPECT_EQ(0, memcmp(whole, mine, len));
+	free(whole);
+	free(mine);
+}
+
+/*
+ * A reader stands halfway through a dump when its user discards it: the
+ * reader gets the dump's own next bytes or an error, never other bytes,
+ * and the next failure leaves a dump (the slot is free).  Under
+ * slub_debug=FZPU too.
+ */
+TEST_F_TIMEOUT(dump, discard_while_a_reader_is_halfway, 120)
+{
+	char path[300], *whole, buf[4096];
+	size_t len;
+	ssize_t n;
+	int fd;
+
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
+	the_dump_path(path);
+	ASSERT_NE(0, path[0]);
+	whole = read_whole(path, 1 << 16, &len);
+	ASSERT_NE(NULL, whole);
+	ASSERT_LT(8192, len);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(4096, read(fd, buf, 4096));
+	EXPECT_EQ(0, memcmp(buf, whole, 4096));
+
+	vx_dump_discard();
+	EXPECT_EQ(0, vx_dump_each(NULL, NULL));
+	n = read(fd, buf, sizeof(buf));
+	if (n > 0) {
+		EXPECT_EQ(0, memcmp(buf, whole + 4096, n)) TH_LOG("%zd other bytes", n);
+	} else {
+		TH_LOG("the reader's next read: %zd (%s)", n, n ? strerror(errno) : "end");
+	}
+	close(fd);
+	free(whole);
+
+	free(self->text);
+	self->text = NULL;
+	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
+}
+
 TEST_HARNESS_MAIN
