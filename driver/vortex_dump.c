@@ -199,9 +199,10 @@ static void vortex_dump_walk(struct vortex_device *vdev, struct vortex_dump *d)
 }
 
 /*
- * A warp's registers: stored by the warp itself at @regs_va, the dump
- * window in its space, when the card is reset next (the fast way,
- * vortex_warp_dump_regs()), else through DSCRATCH.
+ * A warp's registers, where the register stub (vortex_dump_regs.c) did
+ * not store them: by injected stores at @regs_va, the dump window in its
+ * space, when the card is reset next (vortex_warp_dump_regs()), else
+ * through DSCRATCH.
  */
 static int vortex_dump_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
 				 bool reset_next, u32 regs_va)

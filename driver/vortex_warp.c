@@ -95,7 +95,10 @@ int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
  * the pointer and a temporary (their values are kept in DSCRATCH3 and
  * DSCRATCH2 and stored from there); the lanes' DSCRATCHes and the two
  * registers are not given back, which is why this is only for reset_next.
- * The injections are vortex_dmseq_warp_store_regs()'s.
+ * The injections are vortex_dmseq_warp_store_regs()'s.  A recovery dump
+ * runs this only for the warps its register stub cannot read (a warp
+ * parked at a barrier, cards past 32 lanes: vortex_dump_regs.c), which is
+ * cheaper still: a few DM accesses per warp instead of 75 injections.
  *
  * Injected stores go through the warp's translation, so the area is
  * reachable only while the dump maps it into the job's address space (the
