@@ -245,6 +245,33 @@ void vortex_console_file_release(struct vortex_file *vfile)
 	kvfree(vfile->console.rec);
 }
 
+/*
+ * Copies up to @max of @vfile's records from number *@from on (the oldest
+ * unread one if that is later) to @out, leaving them unread; *@from
+ * becomes one past the last copied, *@skipped how many from *@from on the
+ * file's reader had consumed, and *@dropped (if @dropped) the file's
+ * dropped count, all under one lock.
+ */
+static u32 vortex_console_copy(struct vortex_file *vfile, u64 *from, u32 *out,
+			       u32 max, u64 *skipped, u64 *dropped)
+{
+	struct vortex_console_buf *c = &vfile->console;
+	u64 at;
+	u32 n, i;
+
+	spin_lock(&c->lock);
+	at = max(*from, c->head);
+	*skipped = at - *from;
+	n = min_t(u64, c->tail - min(at, c->tail), max);
+	for (i = 0; i < n; i++)
+		out[i] = c->rec[(at + i) % VORTEX_CONSOLE_FILE];
+	*from = at + n;
+	if (dropped)
+		*dropped = c->dropped;
+	spin_unlock(&c->lock);
+	return n;
+}
+
 /**
  * vortex_console_peek() - copy @vfile's unread records, leaving them
  * @vfile: the file
@@ -256,16 +283,9 @@ void vortex_console_file_release(struct vortex_file *vfile)
  */
 u32 vortex_console_peek(struct vortex_file *vfile, u32 *out, u32 max, u64 *dropped)
 {
-	struct vortex_console_buf *c = &vfile->console;
-	u32 n, i;
+	u64 from = 0, skipped;
 
-	spin_lock(&c->lock);
-	n = min_t(u64, c->tail - c->head, max);
-	for (i = 0; i < n; i++)
-		out[i] = c->rec[(c->head + i) % VORTEX_CONSOLE_FILE];
-	*dropped = c->dropped;
-	spin_unlock(&c->lock);
-	return n;
+	return vortex_console_copy(vfile, &from, out, max, &skipped, dropped);
 }
 
 /**
@@ -301,19 +321,7 @@ u64 vortex_console_first_unread(struct vortex_file *vfile)
 u32 vortex_console_read_from(struct vortex_file *vfile, u64 *from, u32 *out,
 			     u32 max, u64 *skipped)
 {
-	struct vortex_console_buf *c = &vfile->console;
-	u64 at;
-	u32 n, i;
-
-	spin_lock(&c->lock);
-	at = max(*from, c->head);
-	*skipped = at - *from;
-	n = min_t(u64, c->tail - min(at, c->tail), max);
-	for (i = 0; i < n; i++)
-		out[i] = c->rec[(at + i) % VORTEX_CONSOLE_FILE];
-	*from = at + n;
-	spin_unlock(&c->lock);
-	return n;
+	return vortex_console_copy(vfile, from, out, max, skipped, NULL);
 }
 
 /**
