@@ -456,9 +456,7 @@ static int vortex_debug_warps_ioctl(struct vortex_debug *dbg, void *data)
 		goto out_unlock;
 
 	if (args.op == DRM_VORTEX_DEBUG_WARPS_HALT) {
-		vortex_dmseq_forget_step(&dbg->seq);
-		vortex_dm_set_mask(vdev, mask);
-		ret = vortex_dm_request(vdev, VX_DCTRL_HALTREQ, NULL);
+		ret = vortex_dmseq_halt(&dbg->seq, mask);
 		goto out_unlock;
 	}
 

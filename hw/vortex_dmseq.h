@@ -251,6 +251,7 @@ int vortex_dmseq_step(struct vortex_dmseq_session *s,
 		      struct drm_vortex_debug_step *args);
 int vortex_dmseq_resume(struct vortex_dmseq_session *s, const u32 *mask,
 			bool *resumed);
+int vortex_dmseq_halt(struct vortex_dmseq_session *s, const u32 *mask);
 void vortex_dmseq_halt_at_start(struct vortex_dmseq_session *s);
 u32 vortex_dmseq_halted(struct vortex_dmseq *dm, u32 data[4]);
 u32 vortex_dmseq_halted_news(struct vortex_dmseq_session *s, u32 data[4]);

@@ -273,6 +273,20 @@ int vortex_dmseq_resume(struct vortex_dmseq_session *s, const u32 *mask,
 }
 
 /**
+ * vortex_dmseq_halt() - halts warps (DRM_VORTEX_DEBUG_WARPS_HALT)
+ * @s: the session
+ * @mask: the warps, vortex_dmseq_windows() words
+ *
+ * Return: 0 or a negative errno (vortex_dmseq_request()).
+ */
+int vortex_dmseq_halt(struct vortex_dmseq_session *s, const u32 *mask)
+{
+	vortex_dmseq_forget_step(s);
+	vortex_dmseq_set_mask(s->dm, mask);
+	return vortex_dmseq_request(s->dm, VX_DCTRL_HALTREQ, NULL);
+}
+
+/**
  * vortex_dmseq_step() - steps one warp (DRM_VORTEX_DEBUG_IOCTL_STEP)
  * @s: the session
  * @args: @warp and @count in (checked by the caller); @done, @state and

@@ -193,11 +193,8 @@ static int sim_warps(struct vxdbg_backend *be, struct drm_vortex_debug_warps *a)
 	}
 	if (!on_card(d))
 		return -ESRCH;
-	if (a->op == DRM_VORTEX_DEBUG_WARPS_HALT) {
-		vortex_dmseq_forget_step(&d->seq);
-		vortex_dmseq_set_mask(&s->dm, mask);
-		return vortex_dmseq_request(&s->dm, VX_DCTRL_HALTREQ, NULL);
-	}
+	if (a->op == DRM_VORTEX_DEBUG_WARPS_HALT)
+		return vortex_dmseq_halt(&d->seq, mask);
 	/* RESUME: a frozen card ends the job instead. */
 	if (d->frozen) {
 		sim_job_end(s, -EIO);
