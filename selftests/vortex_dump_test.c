@@ -1777,11 +1777,26 @@ TEST_F_TIMEOUT(dump, requested_dump_of_a_running_job_lets_it_run, 60)
 
 /* ------------------------------------------- reads racing the slot */
 
-/* The path of the one dump there is, "" if none. */
-static void the_dump_path(char path[300])
+/*
+ * A failure's dump, opened and read 4 KiB into @first by a reader that
+ * stops there: returns the reader's fd (or -1), the dump's path in @path.
+ */
+static int dump_read_halfway(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(dump) *self, char path[300], char *first)
 {
+	int fd;
+
+	EXPECT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
 	path[0] = 0;
 	vx_dump_each(first_dump_path, path);
+	if (!path[0])
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && read(fd, first, 4096) != 4096) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /*
@@ -1791,6 +1806,8 @@ static void the_dump_path(char path[300])
  * slub_debug=FZPU in make check's slub-smp2 boot, where a dump freed or
  * re-rendered under the reader reads poison.
  */
+#define MINE	(1 << 26)	/* room for a small card's dump */
+
 TEST_F_TIMEOUT(dump, dump_read_while_the_next_failure_happens, 120)
 {
 	long long dropped = debugfs_num("dumps_dropped");
@@ -1800,21 +1817,17 @@ TEST_F_TIMEOUT(dump, dump_read_while_the_next_failure_happens, 120)
 	ssize_t n;
 	int fd;
 
-	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
-	the_dump_path(path);
-	ASSERT_NE(0, path[0]);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	ASSERT_LE(0, fd);
-	mine = malloc(1 << 26);
+	mine = malloc(MINE);
 	ASSERT_NE(NULL, mine);
-	ASSERT_EQ(4096, read(fd, mine, 4096));
+	fd = dump_read_halfway(_metadata, self, path, mine);
+	ASSERT_LE(0, fd);
 
 	vx_cmd(_vx_submit(self->fd, &self->sub));
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
 	EXPECT_EQ(-EIO, status);
 	EXPECT_EQ(dropped + 1, debugfs_num("dumps_dropped"));
 
-	while ((n = read(fd, mine + got, 1 << 16)) > 0 && got + n < (1 << 26) - (1 << 16))
+	while (got <= MINE - (1 << 16) && (n = read(fd, mine + got, 1 << 16)) > 0)
 		got += n;
 	close(fd);
 	whole = read_whole(path, 1 << 16, &len);
@@ -1838,15 +1851,11 @@ TEST_F_TIMEOUT(dump, discard_while_a_reader_is_halfway, 120)
 	ssize_t n;
 	int fd;
 
-	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
-	the_dump_path(path);
-	ASSERT_NE(0, path[0]);
+	fd = dump_read_halfway(_metadata, self, path, buf);
+	ASSERT_LE(0, fd);
 	whole = read_whole(path, 1 << 16, &len);
 	ASSERT_NE(NULL, whole);
 	ASSERT_LT(8192, len);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(4096, read(fd, buf, 4096));
 	EXPECT_EQ(0, memcmp(buf, whole, 4096));
 
 	vx_dump_discard();
