@@ -229,5 +229,8 @@ mapfile -t debug_args < "$results/debug.args"
 mapfile -t -O "${#debug_args[@]}" debug_args < <(sed -e 's/^--host=/--host=newest:/' \
 	-e 's/^--guest=guest\[/--guest=guest[newest:/' "$results/debug-newest.args")
 
-printf '[time] %-14s %6d s\n' total $(( $(date +%s) - total_start )) >&2
+vx_child_cpu
+total=$(( $(date +%s) - total_start ))
+printf '[time] %-14s %6d s (cpu %d s: %d%% of %d CPUs)\n' total $total $((vx_cpu_ms / 1000)) \
+	$((vx_cpu_ms / 10 / (total > 0 ? total : 1) / $(nproc))) "$(nproc)" >&2
 scripts/tap.py "${host_args[@]}" "${guest_args[@]}" "${debug_args[@]}" "${expect[@]}"
