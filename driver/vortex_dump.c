@@ -399,6 +399,7 @@ static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_vm *vm,
 	d->stack_take = take;
 	for (i = 0; i < d->nwarps; i++) {
 		struct vortex_dump_warp *dw = &d->warps[i];
+
 		for (lane = 0; lane < lanes; lane++) {
 			if (!vortex_dump_lane_listed(dw, lane))
 				continue;
