@@ -27,9 +27,10 @@ typedef __u64 u64;
 
 #include "vortex_accel.h"
 #include "vortex_regs.h"
+#include "vortex_rv32.h"
 
 /* ebreak: what a software breakpoint writes over an instruction */
-#define VORTEX_EBREAK		0x00100073u
+#define VORTEX_EBREAK		RV32_EBREAK
 
 /* Registers of a whole warp, per lane: x0-x31, f0-f31, fcsr */
 #define VORTEX_WARP_REGS	65
