@@ -195,6 +195,12 @@ guest_boot unplug vortex_driver_test --tests vortex_driver_test \
 guest_boot 4,8,32,32 vortex_dump_test --topology 4,8,32,32 --tests vortex_dump_test \
 	--append "vx.args=-t,whole_card_dump_reads_the_same_twice"
 
+# A card past cuda-gdb's limits (96 warps per core, 64 lanes per warp):
+# its CUDA ELF is written as CUDA-sized SMs and warps, every lane in one
+# row with its own registers (issue 26).
+guest_boot 1,1,96,64 vortex_dump_test --topology 1,1,96,64 --tests vortex_dump_test \
+	--append "vx.args=-t,elf_rows_are_cuda_sized_and_hold_every_lane"
+
 # The card's old doorbell model (no fast doorbell, so no fast lane): every
 # job through the scheduler and its FENCE interrupt.
 guest_boot doorbell-off "$card_tests" --device-props fast-doorbell=off --tests "$card_list"
