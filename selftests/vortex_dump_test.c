@@ -65,7 +65,7 @@ static const uint32_t prog_fault[] = {
 
 /* jalr t1, 18(t0) with t0 = its own code: target +18, misaligned */
 static const uint32_t prog_jump[] = {
-	(0u << 12) | (T0 << 7) | 0x17,	/* auipc t0, 0 */
+	RV32_AUIPC(T0, 0),		/* auipc t0, 0 */
 	ADDI(T1, X0, 0x55),
 	RV_I(18, T0, 0, T1, 0x67),	/* +8: jalr t1, 18(t0) */
 	TMC(X0),
