@@ -19,6 +19,25 @@ cd "$VX_TOP"
 results=${O:-build}/results
 topologies=${VX_TOPOLOGIES:-"1,2,4,8 2,1,8,4 1,1,2,32"}
 total_start=$(date +%s)
+rm -rf "$results"
+mkdir -p "$results"
+
+# The debug kernel (docs/debug-kernel.md): on an empty cache it builds
+# from as soon as the packages are in (prepare.sh calls vx_after_deps),
+# beside QEMU's build, the newest kernel's set-up, the host tests, lint
+# and the other boots: the longest set-up step, first.  Out of the job
+# table (disown), so that no boot waits for a free slot behind it;
+# debug_lane waits for it.
+debug_cached=1
+vx_after_deps() {
+	if ! scripts/debug-kernel.sh --print > /dev/null; then
+		debug_cached=0
+		vx_log "building the debug kernel in the background (log: ${VX_LOGS/#$HOME/\~}/debug-kernel.log)"
+	fi
+	(scripts/debug-kernel.sh > "$results/debug-kernel.out" 2>&1
+	 echo $? > "$results/debug-kernel.rc") &
+	disown
+}
 
 . scripts/prepare.sh
 
@@ -43,8 +62,6 @@ vx_log "newest kernel $(cat "$newest_kernel/version") ($(cat "$newest_kernel/sui
 # newest CMD...: CMD with the newest kernel and its initramfs.
 newest() { VX_KERNEL=$newest_kernel VX_INITRD=$newest_initrd "$@"; }
 
-rm -rf "$results"
-mkdir -p "$results"
 host_tests=$(make -s print-HOST_TESTS)
 guest_tests=$(make -s print-GUEST_TESTS)
 
@@ -57,17 +74,6 @@ for s in $(scripts/run-host-tests.sh --list $host_tests); do
 	expect+=(--expect "$s")
 done
 
-# The debug kernel (docs/debug-kernel.md): on an empty cache it builds
-# from here on, beside the host tests, lint and the other boots.  Out of
-# the job table (disown), so that no boot waits for a free slot behind it;
-# debug_lane waits for it.
-debug_cached=1
-if ! scripts/debug-kernel.sh --print > /dev/null; then
-	debug_cached=0
-	vx_log "building the debug kernel in the background (log: ${VX_LOGS/#$HOME/\~}/debug-kernel.log)"
-fi
-(scripts/debug-kernel.sh > "$results/debug-kernel.out" 2>&1; echo $? > "$results/debug-kernel.rc") &
-disown
 
 
 guest_args=()

@@ -26,6 +26,11 @@ vx_duration() { if [ "$1" -lt 90 ]; then echo "$1 s"; else echo "$(( ($1 + 30) /
 
 vx_estimate
 vx_stage deps scripts/host-deps.sh
+# What the caller can start with the packages alone (check.sh: the debug
+# kernel's build, the longest set-up step).
+if [ "$(type -t vx_after_deps)" = function ]; then
+	vx_after_deps
+fi
 export VX_QEMU VX_KERNEL VX_INITRD
 # VX_QEMU set: that QEMU (e.g. a private copy while other checkouts build
 # the cached one), as run-guest.sh takes it.
