@@ -66,6 +66,7 @@ done
 for f in "${files[@]}"; do
 	case $f in
 	*.elf | *.vxbin) install -m 644 "$f" "$root/vortex/kernels/" ;;
+	*.rules) install -m 644 "$f" "$root/vortex/" ;;
 	*) install -m 755 "$f" "$root/vortex/bin/" ;;
 	esac
 done

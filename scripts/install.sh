@@ -22,7 +22,7 @@
 #
 # Layout under PREFIX:
 #   bin/            vxdbg vortex-run vortex-gdbserver vortex-dmserver
-#                   vortex-coredump elf2vxbin
+#                   vortex-coredump vortex-dump-collector elf2vxbin
 #   include/vortex/vortex.h            Vortex's runtime API (libvortexrt)
 #   include/libvortex/vortex.h         the project's runtime API (libvortex)
 #   include/libvortex-debug/vxdbg.h    the debugger library
@@ -30,6 +30,7 @@
 #   lib/lib{vortexrt,vortex,vortex-debug}.a
 #   lib/pkgconfig/{vortexrt,libvortex,libvortex-debug}.pc
 #   share/vortex/kernels/              the sample kernels (.elf, .vxbin)
+# and DESTDIR/etc/udev/rules.d/70-vortex-coredump.rules, the collector's.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -87,7 +88,8 @@ need() {
 	done
 }
 
-bins=("$b"/guest/{vxdbg,vortex-run,vortex-gdbserver,vortex-dmserver,vortex-coredump} "$b/host/elf2vxbin")
+bins=("$b"/guest/{vxdbg,vortex-run,vortex-gdbserver,vortex-dmserver,vortex-coredump,vortex-dump-collector}
+      "$b/host/elf2vxbin")
 libs=("$b"/userspace/lib{vortexrt,vortex,vortex-debug}.a)
 need "${bins[@]}" "${libs[@]}"
 
@@ -99,6 +101,11 @@ install -m 644 "$VX_TOP/userspace/include/vortex.h" "$root/include/libvortex/"
 install -m 644 "$VX_TOP/userspace/debug/vxdbg.h" "$root/include/libvortex-debug/"
 install -m 644 "$VX_TOP/uapi/vortex_accel.h" "$root/include/drm/"
 install -m 644 "$b"/riscv/*.elf "$b"/riscv/*.vxbin "$root/share/vortex/kernels/"
+# The reference collector's udev rule: each crash dump saved to
+# /var/crash/vortex, the card's slot freed (README, "Crash dumps").
+install -d "$destdir/etc/udev/rules.d"
+sed "s|@BINDIR@|$prefix/bin|" "$VX_TOP/userspace/tools/70-vortex-coredump.rules" \
+	> "$destdir/etc/udev/rules.d/70-vortex-coredump.rules"
 
 # pc NAME DESCRIPTION INCDIR LIBS [REQUIRES]
 pc() {

@@ -119,12 +119,17 @@ GUEST_FILES += $(VXS_VXBINS)
 GUEST_FILES += $(O)/guest/vortex-run
 
 # The tools as a person runs them in the guest's shell (TAP); the README's
-# command that discards a crash dump goes in as written.
+# commands that discard a crash dump and start the collector go in as
+# written.
 $(O)/guest/selftests/vortex_tools_test: $(US_DIR)/tools/tests/vortex_tools_test.sh README.md
 	@mkdir -p $(@D)
 	line=$$(grep -m1 'devcd\*/data.*# discard it' README.md | sed 's/ *# discard it.*//') && \
-	[ -n "$$line" ] && awk -v l="$$line" '{ i = index($$0, "@README_DISCARD@"); \
-		if (i) $$0 = substr($$0, 1, i - 1) l substr($$0, i + 16); print }' $< > $@
+	coll=$$(grep -m1 '^vortex-dump-collector --watch &' README.md | sed 's/ *#.*//') && \
+	[ -n "$$line" ] && [ -n "$$coll" ] && \
+	awk -v l="$$line" -v c="$$coll" '{ i = index($$0, "@README_DISCARD@"); \
+		if (i) $$0 = substr($$0, 1, i - 1) l substr($$0, i + 16); \
+		i = index($$0, "@README_COLLECT@"); \
+		if (i) $$0 = substr($$0, 1, i - 1) c substr($$0, i + 16); print }' $< > $@
 	chmod +x $@
 
 GUEST_TESTS += $(O)/guest/selftests/vortex_tools_test

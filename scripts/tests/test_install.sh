@@ -4,9 +4,10 @@
 # README's "Installing" commands, run exactly as written (the block is read
 # from README.md), as root on a machine whose kernel headers are Debian's
 # 6.12 (the cached ones): in a private mount namespace whose /usr/local,
-# /usr/src, /var/lib/dkms and /lib/modules are empty tmpfs, so nothing
-# reaches the host.  Then what a user relies on:
-#  - the tools, libraries, headers and pkg-config files under /usr/local;
+# /usr/src, /var/lib/dkms, /lib/modules and /etc/udev/rules.d are empty
+# tmpfs, so nothing reaches the host.  Then what a user relies on:
+#  - the tools, libraries, headers and pkg-config files under /usr/local,
+#    and the crash dump collector's udev rule;
 #  - a Vortex host program (upstream tests/regression/*/main.cpp includes
 #    <vortex.h>) built with `pkg-config --cflags --libs vortexrt`;
 #  - vortex.ko in /lib/modules/RELEASE/updates, known to depmod, with the
@@ -22,7 +23,7 @@ if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null || ! command -v dkms 
 fi
 if [ -z "${VX_INSTALL_NS:-}" ]; then
 	# The mount points must exist to be covered.
-	mkdir -p /lib/modules /usr/src /var/lib/dkms /usr/local
+	mkdir -p /lib/modules /usr/src /var/lib/dkms /usr/local /etc/udev/rules.d
 	export VX_INSTALL_NS=1
 	exec unshare --mount --propagation private "$0" "$@"
 fi
@@ -43,7 +44,7 @@ ok() {	# cond-status name [diag]
 kentry=$("$top/scripts/kernel.sh") || { echo "1..0 # SKIP no cached kernel"; exit 0; }
 hdrs=$(readlink -f "$kentry/headers")
 rel=$(make -s --no-print-directory -C "$hdrs" kernelrelease)
-for d in /usr/local /usr/src /var/lib/dkms /lib/modules; do
+for d in /usr/local /usr/src /var/lib/dkms /lib/modules /etc/udev/rules.d; do
 	mount -t tmpfs none "$d" || { echo "1..0 # SKIP cannot mount tmpfs on $d"; exit 0; }
 done
 # A machine with Debian's 6.12 headers: its modules' metadata, build links.
@@ -82,13 +83,16 @@ while IFS= read -r c; do
 	fi
 done <<<"$cmds"
 
-for f in bin/vortex-run bin/vxdbg bin/vortex-coredump bin/elf2vxbin lib/libvortexrt.a \
+for f in bin/vortex-run bin/vxdbg bin/vortex-coredump bin/vortex-dump-collector bin/elf2vxbin lib/libvortexrt.a \
 	include/vortex/vortex.h include/drm/vortex_accel.h lib/pkgconfig/vortexrt.pc \
 	share/vortex/kernels/vxs_hello.vxbin; do
 	[ -e "/usr/local/$f" ] || missing="${missing:-} $f"
 done
+grep -qx 'ACTION=="add", SUBSYSTEM=="devcoredump", RUN+="/usr/local/bin/vortex-dump-collector --save /sys%p"' \
+	/etc/udev/rules.d/70-vortex-coredump.rules || missing="${missing:-} the collector's udev rule"
 [ -z "${missing:-}" ]
-ok $? "make install: tools, libraries, headers, pkg-config, kernels under /usr/local" "missing:${missing:-}"
+ok $? "make install: tools, libraries, headers, pkg-config, kernels under /usr/local, the collector's udev rule" \
+	"missing:${missing:-}"
 [ -x "$work/vecadd" ] && nm "$work/vecadd" | grep -q ' T vx_dev_open$'
 ok $? "the Vortex host program links libvortexrt through pkg-config"
 # (checked before make install-dkms replaced it)

@@ -22,6 +22,18 @@ $(O)/guest/vortex-coredump: $(CD_SRCS) $(CD_HDRS)
 
 GUEST_FILES += $(O)/guest/vortex-coredump
 
+# vortex-dump-collector, the reference collector: saves each dump, frees
+# the slot (and its udev rule, userspace/tools/70-vortex-coredump.rules).
+$(O)/guest/vortex-dump-collector: userspace/tools/vortex-dump-collector.c
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
+
+$(O)/guest/70-vortex-coredump.rules: userspace/tools/70-vortex-coredump.rules
+	@mkdir -p $(@D)
+	sed 's|@BINDIR@|/vortex/bin|' $< > $@
+
+GUEST_FILES += $(O)/guest/vortex-dump-collector $(O)/guest/70-vortex-coredump.rules
+
 # The test finds the tool, the fixtures and the kernels through these.
 $(CD_DIR)/tests/test_coredump.py: $(O)/host/userspace/vortex-coredump $(US_KERNELS)
 HOST_TESTS += $(CD_DIR)/tests/test_coredump.py

@@ -12,7 +12,13 @@
 #    runtime does (issue 24): every task's printf, as "#slot: line"
 #    (upstream runtime prints per IO_COUT slot), the argument block written
 #    back byte for byte with --out, and clear failures for a missing or
-#    malformed binary.
+#    malformed binary;
+#  - the reference collector (vortex-dump-collector, issue 26): started as
+#    the README says (the line is copied from README.md by the build,
+#    @README_COLLECT@) it saves a hang's dump whole in /var/crash/vortex
+#    and frees the card's slot; the command its udev rule runs (copied
+#    from the rule file the build installs, %p the dump's devpath as udev
+#    gives it) does the same with the next failure's dump.
 PATH=/bin:/vortex/bin:$PATH
 n=0 fails=0
 ok() {	# cond-status name [diag]
@@ -26,7 +32,7 @@ ok() {	# cond-status name [diag]
 	fi
 }
 echo "TAP version 13"
-echo "1..10"
+echo "1..16"
 
 # gdbserver PROGRAM...: runs it, sets rc, secs, err
 gdbserver() {
@@ -78,4 +84,57 @@ err=$(vortex-run /tmp/bad.vxbin 2>&1)
 rc=$?
 echo "$err" | grep -q 'cannot upload /tmp/bad.vxbin: '
 ok $(( $? || rc != 1 )) "vortex-run: a malformed Vortex binary is refused, exit 1 (rc $rc)" "$err"
+
+# until CMD...: true once CMD succeeds, polled every 0.1 s for 30 s at most.
+until_true() {
+	i=0
+	while [ $i -lt 300 ]; do
+		"$@" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+no_dump() { ! ls /sys/class/devcoredump/ 2> /dev/null | grep -q devcd; }
+# one_file DIR: the only dump file saved in DIR, or nothing
+one_file() { [ "$(ls "$1" | wc -l)" -eq 1 ] && ls "$1"/vortex-*-devcd*.devcd; }
+
+for d in /sys/class/devcoredump/devcd*/data; do [ -e "$d" ] && echo 1 > "$d"; done
+until_true no_dump
+rm -rf /var/crash/vortex
+# README's command as written; its output kept, its pid taken from $!.
+(
+	@README_COLLECT@
+	echo $! > /tmp/coll.pid
+) > /tmp/coll.out 2> /tmp/coll.err
+until_true grep -q 'watching for crash dumps' /tmp/coll.err
+ok $? "README's collector command starts it watching" "$(cat /tmp/coll.err)"
+vortex-run /vortex/kernels/hang.elf > /tmp/hang.log 2>&1
+saved() { f=$(one_file /var/crash/vortex) && no_dump; }
+until_true saved
+[ -n "$f" ] && grep -q '^error: timeout$' "$f" && vortex-coredump --check "$f" > /dev/null
+ok $? "... it saves a hang's dump whole in /var/crash/vortex, named vortex-CARD-TIME-devcdN" \
+	"$(ls -l /var/crash/vortex; cat /tmp/coll.err)"
+no_dump
+ok $? "... and frees the card's slot" "$(ls /sys/class/devcoredump/)"
+kill "$(cat /tmp/coll.pid)"
+rm -rf /var/crash/vortex
+
+# The udev rule's command, as written in the rule the build installs.
+cmd=$(sed -n 's/^ACTION=="add", SUBSYSTEM=="devcoredump", RUN+="\(.*\)"$/\1/p' /vortex/70-vortex-coredump.rules)
+[ -n "$cmd" ]
+ok $? "the udev rule runs: $cmd" "$(cat /vortex/70-vortex-coredump.rules)"
+vortex-run /vortex/kernels/hang.elf > /tmp/hang.log 2>&1
+devcd=$(ls -d /sys/class/devcoredump/devcd* 2> /dev/null | head -1)
+devpath=$(readlink -f "$devcd")
+devpath=${devpath#/sys}
+out=$(sh -c "$(echo "$cmd" | sed "s|%p|$devpath|")" 2>&1)
+rc=$?
+f=$(one_file /var/crash/vortex)
+[ -n "$devcd" ] && [ $rc -eq 0 ] && [ -n "$f" ] && [ "$out" = "$f" ] &&
+	grep -q '^error: timeout$' "$f" && vortex-coredump --check "$f" > /dev/null
+ok $? "... for the next failure's dump ($devpath): saved in /var/crash/vortex (rc $rc)" \
+	"$out; $(ls -l /var/crash/vortex)"
+until_true no_dump
+ok $? "... and the slot is free again" "$(ls /sys/class/devcoredump/)"
 [ $fails -eq 0 ]
