@@ -12,7 +12,7 @@
 #include <string.h>
 #include "vx_sim_internal.h"
 
-#define VX_RUN_BURST    32
+#define VX_RUN_BURST    128
 
 bool vx_warp_runnable(const struct vx_sim *sim, const struct vx_warp *w)
 {
