@@ -38,6 +38,8 @@
  * breakpoint_in_loop and patch_and_restore_in_loop patch the code of a
  * loop the translator runs (a breakpoint; a word changed, then put
  * back) between bursts, through the BAR as the debugger does.
+ * code_page_after_store_memo: a page gets its first translation while a
+ * store's memo slot says it holds no code.
  *
  * Cards: 1x1x1 with 8, 16 and 32 threads.  VX_JIT_DIFF_TRIALS sets the
  * trial count (default 300 per card, some 4 * 10^4 translated blocks
@@ -579,6 +581,99 @@ TEST(breakpoint_in_loop)
 TEST(patch_and_restore_in_loop)
 {
     patch_loop(_metadata, 4, ADDI(6, 6, 1000), 5, VX_EXEC_ENDED);
+}
+
+/*
+ * A page that starts to hold translated code while a store's memo slot
+ * says it holds none (translated launch).  The inline store skips the
+ * codemap on such a slot (vx_jit.c, "Loads and stores"), so a page's
+ * first translation must make those slots stale even where no TLB
+ * changes: here the ITLB has the page already, as the avx2 executor
+ * fetched from it before the card switched to the jit
+ * (vx_sim_set_exec(), "switches a running card"); the second data page,
+ * as its ITLB set is not CODE_VA's.  Loop: a coalesced sw into that page
+ * from CODE_VA (memo slot 0), then a jump into that page, where a coalesced sw (slot 0 too) writes a new addi two words
+ * after it (its immediate one more each pass): the interpreter runs
+ * each new addi, so must the jit.
+ */
+TEST(code_page_after_store_memo)
+{
+    static const uint32_t prog[] = {
+        SW(7, 31, 0),                           /* CODE_VA: slot 0 */
+        ADDI(6, 6, -1),
+        BNE(6, 0, -8),
+        ADDI(6, 0, 3),
+        ADD(8, 8, 9),                           /* the next addi */
+        RV_I(0, 30, 0, 0, 0x67),                /* jalr x0, 0(x30) */
+    };
+    static const uint32_t dcode[11] = {
+        SW(8, 28, 0),                           /* DATA_VA + 0x1100: slot 0 */
+        ADDI(0, 0, 0),
+        ADDI(5, 5, 1),                          /* rewritten by the sw */
+        ADDI(0, 0, 0), ADDI(0, 0, 0), ADDI(0, 0, 0), ADDI(0, 0, 0),
+        ADDI(0, 0, 0), ADDI(0, 0, 0), ADDI(0, 0, 0),
+        RV_I(0, 27, 0, 0, 0x67),                /* jalr x0, 0(x27) */
+    };
+    struct pair p;
+    struct vx_tmask m = { { 0xff } };
+    uint32_t regs[32 * 8] = { 0 }, fregs[32 * 8] = { 0 };
+    struct vx_warp *wr, *wj;
+    struct vx_jit_stats st;
+
+    if (!vx_sim_exec_available(VX_SIM_EXEC_JIT)) {
+        SKIP(return, "no AVX2 on this host: the translator is unavailable");
+    }
+    ASSERT_EQ(0, pair_open(&p, 8));
+    for (uint32_t l = 0; l < 8; l++) {
+        regs[6 * 8 + l] = 3;
+        regs[7 * 8 + l] = 0x1000 + l;
+        regs[8 * 8 + l] = l ? ADDI(0, 0, 0) : ADDI(5, 5, 50);
+        regs[9 * 8 + l] = l ? 0 : 1u << 20;     /* imm + 1 */
+        regs[27 * 8 + l] = CODE_VA;
+        regs[28 * 8 + l] = DATA_VA + 0x1108 + 4 * l;
+        regs[30 * 8 + l] = DATA_VA + 0x1100;
+        regs[31 * 8 + l] = DATA_VA + 0x1000 + 4 * l;
+    }
+    for (uint32_t i = 0; i < sizeof(prog) / 4; i++) {
+        vram32_set(&p.ref, PROG_OFF + 4 * i, prog[i]);
+        vram32_set(&p.jit, PROG_OFF + 4 * i, prog[i]);
+    }
+    for (uint32_t i = 0; i < 11; i++) {
+        vram32_set(&p.ref, DATA_WIN + 0x1100 + 4 * i, dcode[i]);
+        vram32_set(&p.jit, DATA_WIN + 0x1100 + 4 * i, dcode[i]);
+    }
+    ASSERT_EQ(0, vx_sim_set_exec(p.jit.sim, VX_SIM_EXEC_AVX2));
+    warp_init(&p.ref, 8, &m, regs, fregs, CODE_VA, p.satp);
+    warp_init(&p.jit, 8, &m, regs, fregs, CODE_VA, p.satp);
+    wr = &p.ref.sim->warps[0];
+    wj = &p.jit.sim->warps[0];
+    for (int b = 0; b < 40; b++) {
+        uint64_t ur, uj;
+        enum vx_exec_result rr, rj;
+
+        if (b == 2) {
+            /* at CODE_VA, both pages fetched: the ITLB holds them */
+            ASSERT_EQ(CODE_VA, wj->pc);
+            ASSERT_EQ(0, vx_sim_set_exec(p.jit.sim, VX_SIM_EXEC_JIT));
+        }
+        /* the first two bursts: one pass each (12 + 11 instructions) */
+        rr = vx_exec_burst(p.ref.sim, wr, b < 2 ? 23 : 32, &ur);
+        rj = vx_exec_burst(p.jit.sim, wj, b < 2 ? 23 : 32, &uj);
+        ASSERT_EQ(VX_EXEC_OK, rr) TH_LOG("burst %d", b);
+        ASSERT_EQ(rr, rj) TH_LOG("burst %d", b);
+        ASSERT_EQ(ur, uj) TH_LOG("burst %d", b);
+        ASSERT_EQ(wr->pc, wj->pc) TH_LOG("burst %d", b);
+        ASSERT_EQ(wr->x[5 * 8], wj->x[5 * 8]) TH_LOG("burst %d", b);
+    }
+    ASSERT_EQ(0, p.jit.sim->error);
+    ASSERT_LT(50u * 20, wr->x[5 * 8]);          /* the new addis ran */
+    for (uint32_t i = 0; i < 32 * 8; i++) {
+        ASSERT_EQ(wr->x[i], wj->x[i]) TH_LOG("x%u lane %u", i / 8, i % 8);
+    }
+    vx_jit_stats_get(p.jit.sim, &st);
+    EXPECT_LT(20, st.runs);
+    card_close(&p.ref);
+    card_close(&p.jit);
 }
 
 TEST(diff_8) { run_pairs(_metadata, 8); }
