@@ -42,8 +42,10 @@
  * and untranslated below vx_sim.vram_flat, translated inside the page the
  * warp's memo slot for this PC holds (vx_warp.xlat, the burst executor's,
  * kept in step with the TLBs the same way, its base in r12).  The slot's
- * key is compared with the address's page and low two bits, so that a
- * misaligned access misses too; a store's key carries JIT_XLAT_NOCODE,
+ * key is compared with the address's page and low two bits XOR the
+ * code's own flags (JIT_XLAT_OWN), so that a misaligned access misses
+ * too (no slot holds the low bits it gives); a store's key carries
+ * JIT_XLAT_NOCODE,
  * "the page held no translated code when filled", so the hit path skips
  * the codemap, and translate() makes every memo stale when a page gets
  * its first translation.  A miss probes the DTLB inline as

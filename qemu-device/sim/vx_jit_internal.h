@@ -76,18 +76,23 @@ _Static_assert(offsetof(struct vx_jit_ctx, mask) == 64, "ctx layout");
 #define CTX_HASH    offsetof(struct vx_jit_ctx, asp_hash)
 
 /*
- * In a memo key (vx_xlat.key) the translated code's stores compare: the
- * page held no translated code when the slot was filled.  The other
- * executors never set it, so their slots miss there and the code's
- * miss theirs.
+ * The memo keys (vx_xlat.key) translated code compares carry
+ * JIT_XLAT_OWN, and a store's JIT_XLAT_NOCODE too: the page held no
+ * translated code when the slot was filled.  The other executors never
+ * set either, so their slots miss there and the code's miss theirs.  The
+ * code XORs the flags into the address's page and low two bits: a
+ * misaligned address then gives low bits no slot ever holds (keys are 0,
+ * 1 or 3 from the other executors, 9 or 15 from the code), so it misses.
  */
 #define JIT_XLAT_NOCODE     VX_BIT(2)
+#define JIT_XLAT_OWN        VX_BIT(3)
 
 /* The flags of the memo key translated code compares. */
 static inline uint32_t jit_xlat_flags(bool store)
 {
-    return store ? VX_XLAT_VALID | VX_XLAT_STORE | JIT_XLAT_NOCODE
-                 : VX_XLAT_VALID;
+    return store ? VX_XLAT_VALID | VX_XLAT_STORE | JIT_XLAT_NOCODE |
+                   JIT_XLAT_OWN
+                 : VX_XLAT_VALID | JIT_XLAT_OWN;
 }
 
 /* Exit status of a block's function (eax). */

@@ -7,7 +7,10 @@
  * warps costs a scan of the array, while a burst keeps the warp's
  * registers hot in the host cache.  Fairness is unaffected at the scale
  * that matters to kernels (barriers and the CP only care that every warp
- * eventually runs).
+ * eventually runs).  128: with 32, entering a warp (the scan, the
+ * executor's entry, the translated executor's block lookup) cost the
+ * translated executor up to a third of its time (docs/hardware.md,
+ * "Scheduling").
  */
 #include <string.h>
 #include "vx_sim_internal.h"

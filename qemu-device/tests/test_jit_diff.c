@@ -39,7 +39,8 @@
  * loop the translator runs (a breakpoint; a word changed, then put
  * back) between bursts, through the BAR as the debugger does.
  * code_page_after_store_memo: a page gets its first translation while a
- * store's memo slot says it holds no code.
+ * store's memo slot says it holds no code; misaligned_load_on_store_memo:
+ * a misaligned load meets a store's memo slot of its page.
  *
  * Cards: 1x1x1 with 8, 16 and 32 threads.  VX_JIT_DIFF_TRIALS sets the
  * trial count (default 300 per card, some 4 * 10^4 translated blocks
@@ -672,6 +673,80 @@ TEST(code_page_after_store_memo)
     }
     vx_jit_stats_get(p.jit.sim, &st);
     EXPECT_LT(20, st.runs);
+    card_close(&p.ref);
+    card_close(&p.jit);
+}
+
+/*
+ * A misaligned word load whose memo slot holds another executor's store
+ * key for the same page (translated launch).  The inline access folds
+ * the address's low two bits into the key it compares (vx_jit.c, "Loads
+ * and stores"); lw at page + 2 must not match a slot keyed page | VALID |
+ * STORE (3, the avx2 executor's): the load faults (the interpreter's
+ * misaligned load), as on the reference.  CODE_VA: a jal the jit runs (the
+ * page's first translation, which makes memos stale, is over), then under
+ * avx2 a coalesced sw twice (memo slot 4, filled from the DTLB the second
+ * time) and nops, then under the jit the lw at slot 4 again.
+ */
+TEST(misaligned_load_on_store_memo)
+{
+    static const uint32_t prog[] = {
+        JAL(0, 16),                             /* CODE_VA: to the sw */
+        ADDI(0, 0, 0), ADDI(0, 0, 0), ADDI(0, 0, 0),
+        SW(7, 31, 0),                           /* slot 4 */
+        ADDI(6, 6, -1),
+        BNE(6, 0, -8),
+        ADDI(0, 0, 0), ADDI(0, 0, 0), ADDI(0, 0, 0), ADDI(0, 0, 0),
+        ADDI(0, 0, 0),
+        LW(5, 31, 2),                           /* slot 4, misaligned */
+        TMC(0),
+    };
+    static const struct {
+        enum vx_sim_exec exec;
+        uint64_t max;
+    } bursts[] = {
+        { VX_SIM_EXEC_JIT, 1 },                 /* the jal */
+        { VX_SIM_EXEC_AVX2, 11 },               /* up to the lw */
+        { VX_SIM_EXEC_JIT, 32 },                /* the lw */
+    };
+    struct pair p;
+    struct vx_tmask m = { { 0xff } };
+    uint32_t regs[32 * 8] = { 0 }, fregs[32 * 8] = { 0 };
+    struct vx_warp *wr, *wj;
+    enum vx_exec_result rr = VX_EXEC_OK, rj;
+
+    if (!vx_sim_exec_available(VX_SIM_EXEC_JIT)) {
+        SKIP(return, "no AVX2 on this host: the translator is unavailable");
+    }
+    ASSERT_EQ(0, pair_open(&p, 8));
+    for (uint32_t l = 0; l < 8; l++) {
+        regs[6 * 8 + l] = 2;
+        regs[7 * 8 + l] = 0x1000 + l;
+        regs[31 * 8 + l] = DATA_VA + 4 * l;
+    }
+    for (uint32_t i = 0; i < sizeof(prog) / 4; i++) {
+        vram32_set(&p.ref, PROG_OFF + 4 * i, prog[i]);
+        vram32_set(&p.jit, PROG_OFF + 4 * i, prog[i]);
+    }
+    warp_init(&p.ref, 8, &m, regs, fregs, CODE_VA, p.satp);
+    warp_init(&p.jit, 8, &m, regs, fregs, CODE_VA, p.satp);
+    wr = &p.ref.sim->warps[0];
+    wj = &p.jit.sim->warps[0];
+    for (uint32_t b = 0; b < 3 && rr == VX_EXEC_OK; b++) {
+        uint64_t ur, uj;
+
+        ASSERT_EQ(0, vx_sim_set_exec(p.jit.sim, bursts[b].exec));
+        rr = vx_exec_burst(p.ref.sim, wr, bursts[b].max, &ur);
+        rj = vx_exec_burst(p.jit.sim, wj, bursts[b].max, &uj);
+        ASSERT_EQ(rr, rj) TH_LOG("burst %u", b);
+        ASSERT_EQ(ur, uj) TH_LOG("burst %u", b);
+        ASSERT_EQ(wr->pc, wj->pc) TH_LOG("burst %u", b);
+    }
+    ASSERT_EQ(VX_EXEC_FAULT, rr);
+    ASSERT_EQ(CODE_VA + 4 * 12, p.ref.sim->err_pc);
+    ASSERT_EQ(p.ref.sim->err_cause, p.jit.sim->err_cause);
+    ASSERT_EQ(p.ref.sim->err_pc, p.jit.sim->err_pc);
+    ASSERT_EQ(p.ref.sim->err_addr, p.jit.sim->err_addr);
     card_close(&p.ref);
     card_close(&p.jit);
 }
