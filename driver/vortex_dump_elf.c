@@ -12,10 +12,11 @@
  * table as ``.strtab``.  How Vortex maps onto it:
  *
  * - one device (``.cudbg.devtbl``): devName "Vortex", devType "vortex",
- *   smType "rv32imf"; an SM is a core, numWarpsPerSM and numLanesPerWarp
- *   are the card's (written as they are, even where they exceed what CUDA
- *   readers accept), numRegsPerLane 64 (x0-x31 then f0-f31; fcsr is in
- *   the text), instructionSize 4;
+ *   smType "rv32imf"; an SM is a core and a warp a warp, split into
+ *   CUDA-sized ones where the card is wider than CUDA readers accept (at
+ *   most 32 lanes per warp and 64 warps per SM: struct elf_split, and the
+ *   ``.note.vortex.split`` note), numRegsPerLane 64 (x0-x31 then f0-f31;
+ *   fcsr is in the text), instructionSize 4;
  * - one context, and one module with the job's kernel ELF as its
  *   ``.cudbg.relfimg`` when the runtime registered it as a code object;
  * - one grid, the job: its argument block as ``.cudbg.param`` and as
@@ -192,42 +193,108 @@ static __printf(9, 10) u32 elfw_section(struct elfw *w, u32 type, u64 addr,
 	return idx;
 }
 
-/* Whether warps @a and @b run the same block on the same core. */
-static bool same_cta(const struct vortex_dump_warp *a,
-		     const struct vortex_dump_warp *b)
+/*
+ * CUDA-sized SMs and warps.  cuda-gdb reads at most 32 lanes per warp and
+ * 64 warps per SM (CUDBG_MAX_LANES, CUDBG_MAX_WARPS: past them it stops
+ * with "internal-error: ... m_num_lanes <= CUDBG_MAX_LANES").  A card past
+ * either is written as a CUDA-sized one:
+ *
+ * - a warp of T > 32 lanes as T / 32 virtual warps ("parts") of 32 lanes,
+ *   part h holding lanes 32h to 32h + 31 as its lanes 0 to 31;
+ * - a core's virtual warps as SMs of at most 64: part h of warp w of core
+ *   c is warp v % 64 of SM c * S + v / 64, v = w * parts + h, S the SMs per
+ *   core.
+ *
+ * A card within both limits is written as it is (parts 1, one SM per
+ * core).  The ".note.vortex.split" note gives parts, lanes per virtual
+ * warp, virtual warps per SM and SMs per core (docs/driver.md).
+ */
+#define CUDBG_MAX_LANES		32
+#define CUDBG_MAX_WARPS		64
+
+struct elf_split {
+	u32 parts;	/* virtual warps per warp */
+	u32 lanes;	/* lanes per virtual warp */
+	u32 per_sm;	/* virtual warps per SM */
+	u32 spc;	/* SMs per core */
+	u32 cores;	/* of the card */
+	u32 warps;	/* per core, the card's */
+	u32 threads;	/* per warp, the card's */
+};
+
+static void elf_split_init(struct elf_split *s, const struct vortex_device *vdev)
 {
-	return a->st.cluster == b->st.cluster && a->st.core == b->st.core &&
+	u32 vwarps;
+
+	s->lanes = min_t(u32, vdev->num_threads, CUDBG_MAX_LANES);
+	s->parts = DIV_ROUND_UP(vdev->num_threads, CUDBG_MAX_LANES);
+	vwarps = vdev->num_warps * s->parts;
+	s->per_sm = min_t(u32, vwarps, CUDBG_MAX_WARPS);
+	s->spc = DIV_ROUND_UP(vwarps, CUDBG_MAX_WARPS);
+	s->cores = vdev->num_clusters * vdev->num_cores;
+	s->warps = vdev->num_warps;
+	s->threads = vdev->num_threads;
+}
+
+/* Part @h of warp @dw: its index among its core's virtual warps. */
+static u32 vwarp_index(const struct elf_split *s,
+		       const struct vortex_dump_warp *dw, u32 h)
+{
+	return dw->st.warp_in_core * s->parts + h;
+}
+
+/* The SM part @h of warp @dw is on. */
+static u32 vwarp_sm(const struct elf_split *s, const struct vortex_device *vdev,
+		    const struct vortex_dump_warp *dw, u32 h)
+{
+	u32 core = dw->st.cluster * vdev->num_cores + dw->st.core;
+
+	return core * s->spc + vwarp_index(s, dw, h) / s->per_sm;
+}
+
+/* Whether part @h of @a and part @i of @b run one block on one SM. */
+static bool same_cta(const struct elf_split *s, const struct vortex_device *vdev,
+		     const struct vortex_dump_warp *a, u32 h,
+		     const struct vortex_dump_warp *b, u32 i)
+{
+	return vwarp_sm(s, vdev, a, h) == vwarp_sm(s, vdev, b, i) &&
 	       !memcmp(a->st.block_idx, b->st.block_idx, sizeof(a->st.block_idx));
 }
 
-/* Lanes of a warp in the dump: the active ones among the first 32. */
-static u32 dump_lanes(const struct vortex_dump *d,
-		      const struct vortex_dump_warp *dw)
+/*
+ * Lanes of part @h of a warp in the dump: the active ones.  The thread
+ * mask the Debug Module gives is the first 32 lanes' (VX_CSR_ACTIVE_THREADS
+ * is 32 bits wide); the lanes past them are all listed, as in the text.
+ */
+static u32 dump_lanes(const struct elf_split *s, const struct vortex_dump_warp *dw,
+		      u32 h)
 {
-	u32 mask = dw->st.thread_mask[0];
+	u32 all = s->lanes < 32 ? BIT(s->lanes) - 1 : ~0u;
 
-	return d->threads < 32 ? mask & (BIT(d->threads) - 1) : mask;
+	return h ? all : dw->st.thread_mask[0] & all;
 }
 
 /*
- * Each lane's registers, current frame and stack top.  The stack bytes
- * come from the snapshot: the warp's own copy, else a captured buffer
- * that holds them (@scratch receives them then, when filling).
+ * Each lane's registers, current frame and stack top, for part @h of the
+ * warp.  The stack bytes come from the snapshot: the warp's own copy, else
+ * a captured buffer that holds them (@scratch receives them then, when
+ * filling).
  */
 static void elfw_lanes(struct elfw *w, const struct vortex_dump *d,
-		       const struct vortex_dump_warp *dw, u8 *scratch, u32 lntbl,
-		       u32 sm, u32 cta, u32 wp)
+		       const struct elf_split *s, const struct vortex_dump_warp *dw,
+		       u32 h, u8 *scratch, u32 lntbl, u32 sm, u32 cta, u32 wp)
 {
 	u64 slice = d->launch[VX_LAUNCH_STACK_SIZE], top;
-	u32 mask = dump_lanes(d, dw), lane, r, n = 0, take = d->stack_take;
+	u32 mask = dump_lanes(s, dw, h), vl, lane, r, n = 0, take = d->stack_take;
 	u32 regs[VORTEX_ELF_REGS];
 	const u8 *stack;
 
-	for (lane = 0; lane < 32; lane++) {
+	for (vl = 0; vl < s->lanes; vl++) {
 		struct cudbg_bt bt = { .level = 0 };
 
-		if (!(mask & BIT(lane)))
+		if (!(mask & BIT(vl)))
 			continue;
+		lane = h * CUDBG_MAX_LANES + vl;
 		for (r = 0; r < VORTEX_ELF_REGS; r++)
 			regs[r] = dw->regs ? dw->regs[r * d->threads + lane] : 0;
 		elfw_section(w, CUDBG_SHT_DEV_REGS, 0, regs, sizeof(regs), 4,
@@ -255,7 +322,6 @@ static void elfw_lanes(struct elfw *w, const struct vortex_dump *d,
 	}
 }
 
-/* One pass of the writer over the whole dump. */
 /*
  * The zero tails of the buffers: a CUDBG_SHT_GLOBAL_MEM section
  * ".cudbg.global.N.tail" after each ".cudbg.global.N" whose captured bytes
@@ -335,22 +401,150 @@ static void elfw_labels(struct elfw *w, const struct vortex_dump *d)
 	elfw_section(w, SHT_NOTE, 0, NULL, size, 0, 0, 0, ".note.vortex.bo");
 }
 
-static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
-		      const struct vortex_dump *d, u8 *scratch)
+/*
+ * Whether part @h of warp @i is on SM @sm and the first of its block
+ * there: no part before it (in warp, then part order) runs that block on
+ * that SM.
+ */
+static bool cta_first(const struct elf_split *s, const struct vortex_device *vdev,
+		      const struct vortex_dump *d, u32 sm, u32 i, u32 h)
 {
+	const struct vortex_dump_warp *a = &d->warps[i];
+	u32 j, k;
+
+	if (vwarp_sm(s, vdev, a, h) != sm)
+		return false;
+	for (j = 0; j <= i; j++)
+		for (k = 0; k < (j < i ? s->parts : h); k++)
+			if (same_cta(s, vdev, &d->warps[j], k, a, h))
+				return false;
+	return true;
+}
+
+/*
+ * Block @cta of SM @sm, whose first virtual warp is part @h of warp @i:
+ * its row in @ctas (when filling), its warp table, and each of its warps'
+ * lane table and lanes.
+ */
+static void elfw_cta(struct elfw *w, const struct vortex_device *vdev,
+		     const struct vortex_dump *d, const struct elf_split *s,
+		     u8 *scratch, u32 ctatbl, struct cudbg_cta *ctas,
+		     u32 sm, u32 cta, u32 i, u32 h)
+{
+	const struct vortex_dump_warp *first = &d->warps[i];
 	u32 cause = d->regs[VX_REG_ERR_CAUSE / 4];
 	u32 err_warp = d->regs[VX_REG_ERR_WARP / 4];
 	u32 err_lane = d->regs[VX_REG_ERR_THREAD / 4];
-	u32 cores = vdev->num_clusters * vdev->num_cores;
-	u32 devtbl, ctxtbl, modtbl, gridtbl, smtbl, ctatbl, wptbl, lntbl;
-	u32 i, j, k, sm, cta, wp, lane, n;
+	u32 bx = max(d->launch[VX_LAUNCH_BLOCK_X], 1u);
+	u32 by = max(d->launch[VX_LAUNCH_BLOCK_Y], 1u);
+	u32 k, p, n, wp, wptbl, lntbl, vl, l;
+	struct cudbg_warp *wps = NULL;
+
+	if (ctas)
+		ctas[cta] = (struct cudbg_cta){
+			.grid_id = d->job,
+			.block_idx = { first->st.block_idx[0], first->st.block_idx[1],
+				       first->st.block_idx[2] },
+		};
+	for (k = i, n = 0; k < d->nwarps; k++)
+		for (p = 0; p < s->parts; p++)
+			n += same_cta(s, vdev, &d->warps[k], p, first, h);
+	if (w->buf)
+		wps = (struct cudbg_warp *)(w->buf + ALIGN(w->off, 8));
+	wptbl = elfw_section(w, CUDBG_SHT_WP_TABLE, 0, NULL, n * sizeof(*wps),
+			     sizeof(*wps), ctatbl, cta,
+			     ".cudbg.wptbl.dev0.sm%u.cta%u", sm, cta);
+
+	for (k = i, wp = 0; k < d->nwarps; k++) {
+		const struct vortex_dump_warp *dw = &d->warps[k];
+
+		for (p = 0; p < s->parts; p++) {
+			u32 mask = dump_lanes(s, dw, p);
+			struct cudbg_lane *lns = NULL;
+			/* the part holding the faulting lane (all, without one) */
+			bool faulted = cause != VX_ERR_NONE && dw->st.warp == err_warp &&
+				       (err_lane >= d->threads ||
+					err_lane / CUDBG_MAX_LANES == p);
+
+			if (!same_cta(s, vdev, dw, p, first, h))
+				continue;
+			if (wps)
+				wps[wp] = (struct cudbg_warp){
+					.error_pc = faulted ? d->regs[VX_REG_ERR_PC / 4] : 0,
+					.error_pc_valid = faulted,
+					.warp_id = vwarp_index(s, dw, p) % s->per_sm,
+					.valid_lanes = mask,
+					.active_lanes = mask,
+					.is_broken = dw->st.cause == VX_HACAUSE_EBREAK,
+					.num_regs = VORTEX_ELF_REGS,
+				};
+			if (w->buf)
+				lns = (struct cudbg_lane *)(w->buf + ALIGN(w->off, 8));
+			lntbl = elfw_section(w, CUDBG_SHT_LN_TABLE, 0, NULL,
+					     hweight32(mask) * sizeof(*lns), sizeof(*lns),
+					     wptbl, wp, ".cudbg.lntbl.dev0.sm%u.cta%u.wp%u",
+					     sm, cta, wp);
+			for (vl = 0, l = 0; lns && vl < s->lanes; vl++) {
+				u32 lane = p * CUDBG_MAX_LANES + vl;
+				u32 lin = dw->st.warp_in_block * d->threads + lane;
+
+				if (!(mask & BIT(vl)))
+					continue;
+				lns[l++] = (struct cudbg_lane){
+					.virtual_pc = dw->st.pc,
+					.phys_pc = dw->st.pc - d->launch[VX_LAUNCH_ENTRY],
+					.ln = vl,
+					.thread_idx = { lin % bx, lin / bx % by, lin / bx / by },
+					.exception = faulted && lane == err_lane ?
+						     vx_cause_cuda_exception(cause) : 0,
+				};
+			}
+			elfw_lanes(w, d, s, dw, p, scratch, lntbl, sm, cta, wp);
+			wp++;
+		}
+	}
+}
+
+/*
+ * ".note.vortex.split": how the card's cores, warps and lanes map onto the
+ * ELF's SMs, warps and lanes (see struct elf_split): name "Vortex", type
+ * VORTEX_NOTE_SPLIT, desc six u32: virtual warps per warp, lanes per
+ * virtual warp, virtual warps per SM, SMs per core, and the card's warps
+ * per core and lanes per warp.  CUDA readers skip it.
+ */
+#define VORTEX_NOTE_SPLIT	2
+
+static void elfw_split_note(struct elfw *w, const struct elf_split *s)
+{
+	struct {
+		struct elf64_note nh;
+		char name[ALIGN(sizeof(VORTEX_NOTE_NAME), 4)];
+		u32 desc[6];
+	} note = {
+		.nh = {
+			.n_namesz = sizeof(VORTEX_NOTE_NAME),
+			.n_descsz = sizeof(note.desc),
+			.n_type = VORTEX_NOTE_SPLIT,
+		},
+		.name = VORTEX_NOTE_NAME,
+		.desc = { s->parts, s->lanes, s->per_sm, s->spc, s->warps, s->threads },
+	};
+
+	elfw_section(w, SHT_NOTE, 0, &note, sizeof(note), 0, 0, 0,
+		     ".note.vortex.split");
+}
+
+/* One pass of the writer over the whole dump. */
+static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
+		      const struct vortex_dump *d, u8 *scratch)
+{
+	u32 devtbl, ctxtbl, modtbl, gridtbl, smtbl, ctatbl;
+	u32 i, h, sm, cta, n, nsms;
+	struct elf_split split;
 	struct cudbg_dev dev = {
 		.dev_id = 0,
 		.pci_bus_id = vdev->pdev->bus->number,
 		.pci_dev_id = PCI_SLOT(vdev->pdev->devfn),
-		.num_sms = cores,
-		.num_warps_per_sm = vdev->num_warps,
-		.num_lanes_per_warp = vdev->num_threads,
 		.num_regs_per_lane = VORTEX_ELF_REGS,
 		.sm_major = VX_VERSION_MAJOR(vdev->version),
 		.sm_minor = VX_VERSION_MINOR(vdev->version),
@@ -376,6 +570,11 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 	};
 	u64 arg = d->launch[VX_LAUNCH_ARG];
 
+	elf_split_init(&split, vdev);
+	nsms = split.cores * split.spc;
+	dev.num_sms = nsms;
+	dev.num_warps_per_sm = split.per_sm;
+	dev.num_lanes_per_warp = split.lanes;
 	dev.dev_name = elfw_string(w, "Vortex");
 	dev.dev_type = elfw_string(w, "vortex");
 	dev.sm_type = elfw_string(w, "rv32imf");
@@ -401,33 +600,26 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 			     gridtbl, 0, ".cudbg.cbankstbl.dev0.grid0");
 	}
 
-	/* SMs: every core of the card. */
+	/* SMs: every core of the card, as split.spc SMs each. */
 	{
 		struct cudbg_sm *sms = NULL;
 
 		if (w->buf)
 			sms = (struct cudbg_sm *)(w->buf + ALIGN(w->off, 8));
 		smtbl = elfw_section(w, CUDBG_SHT_SM_TABLE, 0, NULL,
-				     cores * sizeof(*sms), sizeof(*sms), devtbl, 0,
+				     nsms * sizeof(*sms), sizeof(*sms), devtbl, 0,
 				     ".cudbg.smtbl.dev0");
-		for (sm = 0; sms && sm < cores; sm++)
+		for (sm = 0; sms && sm < nsms; sm++)
 			sms[sm] = (struct cudbg_sm){ .sm_id = sm };
 	}
 
-	/* Per core, its blocks; per block, its warps; per warp, its lanes. */
-	for (sm = 0; sm < cores; sm++) {
+	/* Per SM, its blocks; per block, its warps; per warp, its lanes. */
+	for (sm = 0; sm < nsms; sm++) {
 		struct cudbg_cta *ctas = NULL;
 
-		/* Blocks on this core: warps with a block nobody before had. */
-		for (i = 0, n = 0; i < d->nwarps; i++) {
-			const struct vortex_dump_warp *a = &d->warps[i];
-
-			if (a->st.cluster * vdev->num_cores + a->st.core != sm)
-				continue;
-			for (j = 0; j < i && !same_cta(&d->warps[j], a); j++)
-				;
-			n += j == i;
-		}
+		for (i = 0, n = 0; i < d->nwarps; i++)
+			for (h = 0; h < split.parts; h++)
+				n += cta_first(&split, vdev, d, sm, i, h);
 		if (w->buf)
 			ctas = (struct cudbg_cta *)(w->buf + ALIGN(w->off, 8));
 		ctatbl = elfw_section(w, CUDBG_SHT_CTA_TABLE, 0, NULL,
@@ -435,79 +627,13 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 				      ".cudbg.ctatbl.dev0.sm%u", sm);
 
 		for (i = 0, cta = 0; i < d->nwarps; i++) {
-			const struct vortex_dump_warp *first = &d->warps[i];
-			struct cudbg_warp *wps = NULL;
-
-			if (first->st.cluster * vdev->num_cores + first->st.core != sm)
-				continue;
-			for (j = 0; j < i && !same_cta(&d->warps[j], first); j++)
-				;
-			if (j < i)
-				continue;
-			if (ctas)
-				ctas[cta] = (struct cudbg_cta){
-					.grid_id = d->job,
-					.block_idx = { first->st.block_idx[0],
-						       first->st.block_idx[1],
-						       first->st.block_idx[2] },
-				};
-			for (k = i, n = 0; k < d->nwarps; k++)
-				n += same_cta(&d->warps[k], first);
-			if (w->buf)
-				wps = (struct cudbg_warp *)(w->buf + ALIGN(w->off, 8));
-			wptbl = elfw_section(w, CUDBG_SHT_WP_TABLE, 0, NULL,
-					     n * sizeof(*wps), sizeof(*wps), ctatbl, cta,
-					     ".cudbg.wptbl.dev0.sm%u.cta%u", sm, cta);
-
-			for (k = i, wp = 0; k < d->nwarps; k++) {
-				const struct vortex_dump_warp *dw = &d->warps[k];
-				u32 mask = dump_lanes(d, dw), nl, l;
-				struct cudbg_lane *lns = NULL;
-				bool faulted = cause != VX_ERR_NONE &&
-					       dw->st.warp == err_warp;
-
-				if (!same_cta(dw, first))
+			for (h = 0; h < split.parts; h++) {
+				if (!cta_first(&split, vdev, d, sm, i, h))
 					continue;
-				if (wps)
-					wps[wp] = (struct cudbg_warp){
-						.error_pc = faulted ?
-							    d->regs[VX_REG_ERR_PC / 4] : 0,
-						.error_pc_valid = faulted,
-						.warp_id = dw->st.warp_in_core,
-						.valid_lanes = mask,
-						.active_lanes = mask,
-						.is_broken = dw->st.cause == VX_HACAUSE_EBREAK,
-						.num_regs = VORTEX_ELF_REGS,
-					};
-				nl = hweight32(mask);
-				if (w->buf)
-					lns = (struct cudbg_lane *)(w->buf +
-								    ALIGN(w->off, 8));
-				lntbl = elfw_section(w, CUDBG_SHT_LN_TABLE, 0, NULL,
-						     nl * sizeof(*lns), sizeof(*lns), wptbl, wp,
-						     ".cudbg.lntbl.dev0.sm%u.cta%u.wp%u",
-						     sm, cta, wp);
-				for (lane = 0, l = 0; lns && lane < 32; lane++) {
-					u32 lin = dw->st.warp_in_block * d->threads + lane;
-					u32 bx = max(d->launch[VX_LAUNCH_BLOCK_X], 1u);
-					u32 by = max(d->launch[VX_LAUNCH_BLOCK_Y], 1u);
-
-					if (!(mask & BIT(lane)))
-						continue;
-					lns[l++] = (struct cudbg_lane){
-						.virtual_pc = dw->st.pc,
-						.phys_pc = dw->st.pc - d->launch[VX_LAUNCH_ENTRY],
-						.ln = lane,
-						.thread_idx = { lin % bx, lin / bx % by,
-								lin / bx / by },
-						.exception = faulted && lane == err_lane ?
-							     vx_cause_cuda_exception(cause) : 0,
-					};
-				}
-				elfw_lanes(w, d, dw, scratch, lntbl, sm, cta, wp);
-				wp++;
+				elfw_cta(w, vdev, d, &split, scratch, ctatbl, ctas,
+					 sm, cta, i, h);
+				cta++;
 			}
-			cta++;
 		}
 	}
 
@@ -520,6 +646,7 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 	}
 	elfw_zero_tails(w, d);
 	elfw_labels(w, d);
+	elfw_split_note(w, &split);
 }
 
 /**

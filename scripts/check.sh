@@ -69,19 +69,22 @@ fi
 (scripts/debug-kernel.sh > "$results/debug-kernel.out" 2>&1; echo $? > "$results/debug-kernel.rc") &
 disown
 
-mapfile -t host_args < <(vx_stage host-tests scripts/run-host-tests.sh "$results/host" $host_tests)
-
-# The driver and uapi/ checked as upstream checks them (scripts/lint.sh):
-# a finding not waived in scripts/lint-waivers.txt is printed and fails.
-vx_stage lint scripts/lint.sh "$results/lint.tap" || true
-host_args+=(--host="lint=$results/lint.tap")
-expect+=(--expect lint)
 
 guest_args=()
 guest_jobs=${VX_GUEST_JOBS:-$(( $(nproc) < 2 ? 1 : 2 ))}
-# guest_slot: returns once fewer than $guest_jobs boots are running.
+# The person-paced boots (the debug servers, below) spend their time
+# waiting for their person: they take no slot.
+light=()
+# guest_slot: returns once fewer than $guest_jobs boots (or the host
+# tests) are running, the light ones not counted.
 guest_slot() {
-	while [ "$(jobs -rp | wc -l)" -ge "$guest_jobs" ]; do
+	local p n
+	while :; do
+		n=$(jobs -rp | wc -l)
+		for p in "${light[@]}"; do
+			! kill -0 "$p" 2> /dev/null || n=$((n - 1))
+		done
+		[ "$n" -ge "$guest_jobs" ] || return 0
 		wait -n || true
 	done
 }
@@ -136,26 +139,49 @@ debug_lane_start() {
 
 # The debug servers in a guest, driven from the host: gdb-multiarch against
 # vortex-gdbserver, the scripted client against vortex-dmserver.  The
-# longest boot (a person's pace), so it starts first.
-guest_slot
+# longest boot (a person's pace), so it starts first, beside the rest.
 VX_NO_TICKER=1 vx_stage "guest debug" scripts/debug-e2e.sh "$results/guest-debug" \
 	> "$results/debug.args" &
+light+=($!)
 expect+=(--expect gdb_guest --expect gdb_readme --expect dmserver_guest --expect gdb_vortex_model
 	 --expect "guest[debug]"
 	 --expect "guest[debug]/debug-servers")
 # The same on the newest kernel, its suites' names prefixed with "newest:".
-guest_slot
 VX_NO_TICKER=1 newest vx_stage "guest newest:debug" scripts/debug-e2e.sh "$results/guest-newest-debug" \
 	> "$results/debug-newest.args" &
+light+=($!)
 expect+=(--expect newest:gdb_guest --expect newest:gdb_readme --expect newest:dmserver_guest
 	 --expect newest:gdb_vortex_model --expect "guest[newest:debug]"
 	 --expect "guest[newest:debug]/debug-servers")
 
+# The host tests, then the driver and uapi/ checked as upstream checks
+# them (scripts/lint.sh: a finding not waived in scripts/lint-waivers.txt
+# is printed and fails): one job, in a slot of its own.
+guest_slot
+(
+	VX_NO_TICKER=1 vx_stage host-tests scripts/run-host-tests.sh "$results/host" $host_tests \
+		> "$results/host.args" || true
+	VX_NO_TICKER=1 vx_stage lint scripts/lint.sh "$results/lint.tap" || true
+) &
+expect+=(--expect lint)
+
 # The debug kernel's boots are the next longest: next, if it is built.
 [ $debug_cached = 0 ] || debug_lane_start
 
+# The person-paced vxdbg session (a minute of a person's pauses) checks
+# the CLI against a person, not the card: it runs in the first
+# topology's boot of each kernel; the other card variants run the rest.
+paced=vortex_vxdbg_pty_test
+card_tests=$(for t in $guest_tests; do [ "$(basename "$t")" = $paced ] || echo "$t"; done)
+card_list=$(for t in $card_tests; do basename "$t"; done | paste -sd,)
+first=1
 for topo in $topologies; do
-	guest_boot "$topo" "$guest_tests" --topology "$topo"
+	if [ $first = 1 ]; then
+		guest_boot "$topo" "$guest_tests" --topology "$topo"
+		first=0
+	else
+		guest_boot "$topo" "$card_tests" --topology "$topo" --tests "$card_list"
+	fi
 done
 
 # Hot-unplug of the card under a busy client, in a boot of its own since
@@ -169,9 +195,15 @@ guest_boot unplug vortex_driver_test --tests vortex_driver_test \
 guest_boot 4,8,32,32 vortex_dump_test --topology 4,8,32,32 --tests vortex_dump_test \
 	--append "vx.args=-t,whole_card_dump_reads_the_same_twice"
 
+# A card past cuda-gdb's limits (96 warps per core, 64 lanes per warp):
+# its CUDA ELF is written as CUDA-sized SMs and warps, every lane in one
+# row with its own registers (issue 26).
+guest_boot 1,1,96,64 vortex_dump_test --topology 1,1,96,64 --tests vortex_dump_test \
+	--append "vx.args=-t,elf_rows_are_cuda_sized_and_hold_every_lane"
+
 # The card's old doorbell model (no fast doorbell, so no fast lane): every
 # job through the scheduler and its FENCE interrupt.
-guest_boot doorbell-off "$guest_tests" --device-props fast-doorbell=off
+guest_boot doorbell-off "$card_tests" --device-props fast-doorbell=off --tests "$card_list"
 
 # The race and debugger tests again under slub_debug, on two vCPUs: a
 # use-after-free in the driver then reads poison and oopses, which fails
@@ -197,9 +229,14 @@ newest guest_boot newest:slub-smp2 "vortex_reliability_test vortex_debug_test vo
 
 # Every boot has ended.
 wait
+mapfile -t host_args < "$results/host.args"
+host_args+=(--host="lint=$results/lint.tap")
 mapfile -t debug_args < "$results/debug.args"
 mapfile -t -O "${#debug_args[@]}" debug_args < <(sed -e 's/^--host=/--host=newest:/' \
 	-e 's/^--guest=guest\[/--guest=guest[newest:/' "$results/debug-newest.args")
 
-printf '[time] %-14s %6d s\n' total $(( $(date +%s) - total_start )) >&2
+vx_child_cpu
+total=$(( $(date +%s) - total_start ))
+printf '[time] %-14s %6d s (cpu %d s: %d%% of %d CPUs)\n' total $total $((vx_cpu_ms / 1000)) \
+	$((vx_cpu_ms / 10 / (total > 0 ? total : 1) / $(nproc))) "$(nproc)" >&2
 scripts/tap.py "${host_args[@]}" "${guest_args[@]}" "${debug_args[@]}" "${expect[@]}"

@@ -14,10 +14,12 @@ vx_die() { vx_log "error: $*"; exit 1; }
 # terminal a ticker shows the stage's elapsed time meanwhile; vx_run stops
 # it while drawing a step's own progress.
 vx_stage() {
-	local name=$1 start ms rc tick='' errexit=+e
+	local name=$1 start ms rc cpu tick='' errexit=+e
 	shift
 	[[ $- != *e* ]] || errexit=-e
 	start=$(date +%s%3N)
+	vx_child_cpu
+	cpu=$vx_cpu_ms
 	# Stages run side by side (VX_NO_TICKER=1) share the terminal: no ticker.
 	if [ -t 2 ] && [ -z "${VX_NO_TICKER:-}" ]; then
 		VX_STAGE=$name vx_watch '' "$name" > /dev/null &
@@ -30,8 +32,29 @@ vx_stage() {
 	set "$errexit"
 	[ -z "$tick" ] || vx_unwatch "$tick"
 	ms=$(( $(date +%s%3N) - start ))
-	printf '[time] %-14s %4d.%d s\n' "$name" $((ms / 1000)) $((ms % 1000 / 100)) >&2
+	vx_child_cpu
+	cpu=$((vx_cpu_ms - cpu))
+	printf '[time] %-14s %4d.%d s (cpu %d s)\n' "$name" $((ms / 1000)) $((ms % 1000 / 100)) \
+		$((cpu / 1000)) >&2
 	return $rc
+}
+
+# vx_child_cpu: sets vx_cpu_ms to the milliseconds of CPU (user and
+# system) used so far by this shell's ended children: bash's `times`,
+# second line, run in this shell (a command substitution's subshell
+# would count its own).
+vx_child_cpu() {
+	local f=${TMPDIR:-/tmp}/vx-times.$BASHPID
+	times > "$f"
+	read -r vx_cpu_ms < <(awk 'NR == 2 {
+		t = 0
+		for (i = 1; i <= 2; i++) {
+			split($i, a, /[ms]/)
+			t += a[1] * 60 + a[2]
+		}
+		printf "%d\n", t * 1000
+	}' "$f")
+	rm -f "$f"
 }
 
 # vx_publish TMPDIR DEST: make a fully written cache entry visible at once.

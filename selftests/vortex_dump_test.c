@@ -1229,18 +1229,18 @@ TEST_F_TIMEOUT(dump, recovery_holds_the_card_only_for_the_capture, 120)
  * of accesses per warp, not three per injected instruction (some 270 per
  * warp, which on a 4,8,32,32 card kept it frozen for 270 ms).
  */
-TEST_F_TIMEOUT(dump, full_card_hang_dump_has_every_register_in_few_dm_accesses, 120)
+/*
+ * Every lane of every warp of the card: x_r = r << 24 + hart << 8 (r =
+ * 2..30), x31 = hart << 8 + 31, f_r = (0x40 + r) << 16 + hart << 8, fcsr
+ * 0x65, then x1 = @mask and vx_tmc(x1), and a jump to itself: a hang.
+ * Returns the program's length in words; *@mask receives the mask (the
+ * lanes of the first 32 it keeps on).
+ */
+static uint32_t all_registers_prog(uint32_t *prog, uint64_t threads, uint32_t *mask)
 {
-	uint64_t clusters, cores, warps;
-	uint32_t prog[192], n = 0, mask, r, nwarps = 0, lane, g, hart, v[32];
-	const char *w, *l, *p;
-	char pat[32], *next;
-	long long accesses;
+	uint32_t n = 0, r;
 
-	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &clusters));
-	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &cores));
-	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &warps));
-	mask = (self->threads >= 32 ? 0x5a5 : 0x5a5 & ((1u << self->threads) - 1)) | 1;
+	*mask = (threads >= 32 ? 0x5a5 : 0x5a5 & ((1u << threads) - 1)) | 1;
 	/* x31 = hart << 8; f_f = (0x40 + f) << 16 + x31; fcsr = 0x65 */
 	prog[n++] = CSRR(31, VX_CSR_MHARTID);
 	prog[n++] = SLLI(31, 31, 8);
@@ -1257,15 +1257,43 @@ TEST_F_TIMEOUT(dump, full_card_hang_dump_has_every_register_in_few_dm_accesses, 
 		prog[n++] = ADD(r, r, 31);
 	}
 	prog[n++] = ADDI(31, 31, 31);
-	prog[n++] = ADDI(1, X0, mask);
+	prog[n++] = ADDI(1, X0, *mask);
 	prog[n++] = TMC(1);
 	prog[n++] = JSELF;
-	ASSERT_LE(n, sizeof(prog) / 4);
+	return n;
+}
+
+/* all_registers_prog() on every warp of the card, hung and dumped. */
+static void hang_all_registers(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(dump) *self, uint32_t *n, uint32_t *mask)
+{
+	uint64_t clusters, cores, warps;
+	uint32_t prog[192];
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &clusters));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &cores));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &warps));
+	*n = all_registers_prog(prog, self->threads, mask);
+	ASSERT_LE(*n, sizeof(prog) / 4);
 	self->sub.grid[0] = clusters * cores;
 	self->sub.block[0] = warps * self->threads;
-	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog, n * 4));
+	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog, *n * 4));
 	ASSERT_NE(NULL, self->text);
 	EXPECT_EQ(NULL, field(self->text, "not-captured"));
+}
+
+TEST_F_TIMEOUT(dump, full_card_hang_dump_has_every_register_in_few_dm_accesses, 120)
+{
+	uint64_t clusters, cores, warps;
+	uint32_t n, mask, r, nwarps = 0, lane, g, hart, v[32];
+	const char *w, *l, *p;
+	char pat[32], *next;
+	long long accesses;
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &clusters));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &cores));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &warps));
+	hang_all_registers(_metadata, self, &n, &mask);
 
 	w = strstr(self->text, "\nwarps:\n");
 	for (w = w ? strstr(w, "\n  - id: ") : NULL; w; w = next) {
@@ -1324,6 +1352,112 @@ TEST_F_TIMEOUT(dump, full_card_hang_dump_has_every_register_in_few_dm_accesses, 
 	accesses = last_dump_num("dm_accesses");
 	TH_LOG("%u warps: %lld DM accesses", nwarps, accesses);
 	EXPECT_GE(256 + 32 * (long long)nwarps, accesses);
+}
+
+/*
+ * The CUDA ELF of any card is one cuda-gdb can read: it stops at more
+ * than 32 lanes per warp or 64 warps per SM ("internal-error: ...
+ * m_num_lanes <= CUDBG_MAX_LANES", issue 26), so a wider card is written
+ * as CUDA-sized SMs and warps, as .note.vortex.split says (docs/driver.md,
+ * "The CUDA ELF"): part h of warp w of core c (lanes 32h..32h+31) is warp
+ * v % 64 of SM c * S + v / 64, v = w * parts + h.  Every listed lane of
+ * every warp is in exactly one lane row, with its own registers
+ * (all_registers_prog()'s values), found through the tables' links as a
+ * reader walks them: lane row -> warp row -> block -> SM.  make check runs
+ * it on a 1,1,96,64 card too (96 warps per core, 64 lanes per warp).
+ */
+TEST_F_TIMEOUT(dump, elf_rows_are_cuda_sized_and_hold_every_lane, 300)
+{
+	uint64_t clusters, cores, warps;
+	uint32_t n, mask, parts, lanes, per_sm, spc, k, r, rows = 0;
+	const uint32_t *devrow, *note, *regs, *lnrow, *wprow;
+	uint8_t *seen;
+	struct elf_view e;
+	int i;
+
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &clusters));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &cores));
+	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &warps));
+	hang_all_registers(_metadata, self, &n, &mask);
+	ASSERT_TRUE(elf_from_dump(self->text, &e));
+
+	/* What a CUDA-sized card must be, from the limits alone. */
+	parts = self->threads > 32 ? self->threads / 32 : 1;
+	lanes = self->threads > 32 ? 32 : self->threads;
+	per_sm = warps * parts > 64 ? 64 : warps * parts;
+	spc = (warps * parts + 63) / 64;
+	i = elf_index(&e, ".cudbg.devtbl");
+	ASSERT_LE(0, i);
+	devrow = elf_data(&e, i);
+	EXPECT_EQ(clusters * cores * spc, devrow[9]);	/* numSMs */
+	EXPECT_EQ(per_sm, devrow[10]);			/* numWarpsPerSM */
+	EXPECT_EQ(lanes, devrow[11]);			/* numLanesPerWarp */
+	EXPECT_GE(64, devrow[10]);
+	EXPECT_GE(32, devrow[11]);
+	i = elf_index(&e, ".note.vortex.split");
+	ASSERT_LE(0, i);
+	ASSERT_EQ(44, e.sh[i].sh_size);
+	note = elf_data(&e, i);
+	EXPECT_EQ(2, note[2]);				/* type */
+	EXPECT_EQ(0, memcmp(&note[3], "Vortex", 7));
+	EXPECT_EQ(parts, note[5]);
+	EXPECT_EQ(lanes, note[6]);
+	EXPECT_EQ(per_sm, note[7]);
+	EXPECT_EQ(spc, note[8]);
+	EXPECT_EQ(warps, note[9]);
+	EXPECT_EQ(self->threads, note[10]);
+	TH_LOG("%llu warps of %llu lanes per core: %u SMs per core of %u warps of %u lanes",
+	       (unsigned long long)warps, (unsigned long long)self->threads, spc, per_sm,
+	       lanes);
+
+	seen = calloc(clusters * cores * warps * self->threads, 1);
+	ASSERT_NE(NULL, seen);
+	for (k = 1; k < e.eh->e_shnum; k++) {
+		uint32_t lnt, wpt, ctat, sm, v, lane, g, hart;
+
+		if (e.sh[k].sh_type != CUDBG_SHT(5))	/* a lane's registers */
+			continue;
+		ASSERT_EQ(64 * 4, e.sh[k].sh_size);
+		lnt = e.sh[k].sh_link;
+		wpt = e.sh[lnt].sh_link;
+		ctat = e.sh[wpt].sh_link;
+		ASSERT_EQ(CUDBG_SHT(15), e.sh[lnt].sh_type);
+		ASSERT_EQ(CUDBG_SHT(14), e.sh[wpt].sh_type);
+		ASSERT_EQ(CUDBG_SHT(13), e.sh[ctat].sh_type);
+		lnrow = (const uint32_t *)((const uint8_t *)elf_data(&e, lnt) +
+					   48 * e.sh[k].sh_info);
+		wprow = (const uint32_t *)((const uint8_t *)elf_data(&e, wpt) +
+					   40 * e.sh[lnt].sh_info);
+		sm = e.sh[ctat].sh_info;
+		ASSERT_GT(lanes, lnrow[4]);			/* ln */
+		ASSERT_GT(per_sm, wprow[2]);			/* warpId */
+		EXPECT_TRUE(wprow[3] & (1u << lnrow[4]));	/* validLanes */
+		v = sm % spc * per_sm + wprow[2];
+		lane = v % parts * 32 + lnrow[4];
+		g = (sm / spc) * warps + v / parts;
+		ASSERT_GT(clusters * cores * warps, g) TH_LOG("sm %u warp %u", sm, wprow[2]);
+		hart = g * self->threads + lane;
+		regs = elf_data(&e, k);
+		for (r = 2; r < 31; r++)
+			ASSERT_EQ((r << 24) + (hart << 8), regs[r])
+				TH_LOG("sm %u warp %u lane %u (warp %u lane %u): x%u", sm,
+				       wprow[2], lnrow[4], g, lane, r);
+		for (r = 0; r < 32; r++)
+			ASSERT_EQ(((0x40 + r) << 16) + (hart << 8), regs[32 + r])
+				TH_LOG("sm %u warp %u lane %u (warp %u lane %u): f%u", sm,
+				       wprow[2], lnrow[4], g, lane, r);
+		seen[hart]++;
+		rows++;
+	}
+	for (k = 0; k < clusters * cores * warps * self->threads; k++) {
+		uint32_t lane = k % self->threads;
+
+		ASSERT_EQ(lane >= 32 || (mask & (1u << lane)) ? 1 : 0, seen[k])
+			TH_LOG("warp %llu lane %u", (unsigned long long)(k / self->threads), lane);
+	}
+	TH_LOG("%u lane rows", rows);
+	free(seen);
+	free(e.buf);
 }
 
 /* The whole of a dump's data file, read @chunk bytes at a time. */

@@ -22,6 +22,8 @@ struct sum {
 	size_t img_len;
 	uint64_t base;		/* its load address */
 	uint32_t warps_per_sm;	/* the ELF's device table's, 0 without it */
+	/* the ELF's .note.vortex.split (driver/vortex_dump_elf.c), parts 0 without it */
+	uint32_t parts, per_sm, spc, warps;
 };
 
 static __attribute__((format(printf, 2, 3))) void say(struct sum *s, const char *fmt, ...)
@@ -185,13 +187,26 @@ static const char *list_more(const struct list *l, char *buf, size_t len)
  * cuda-gdb's name of a warp: "sm C warp W", C the ELF's SM (a core:
  * cluster * cores + core), W the warp in it.  The SM is the warp's id
  * over the warps per SM the ELF's device table gives; without the ELF,
- * the core on a one-cluster card.
+ * the core on a one-cluster card.  A card split into CUDA-sized SMs and
+ * warps (.note.vortex.split) names the SM and the virtual warps the
+ * warp's lanes are in: "sm C warps W-W2" for a warp of 64 lanes.
  */
 static void cuda_name(const struct sum *s, const struct vxcd_node *w, char *buf, size_t len)
 {
 	uint64_t id = num(w, "id"), wic = num(w, "warp-in-core");
 
-	if (s->warps_per_sm)
+	if (s->parts && s->warps && s->per_sm) {
+		uint64_t v = wic * s->parts;
+		uint64_t sm = (id - wic) / s->warps * s->spc + v / s->per_sm;
+
+		if (s->parts == 1)
+			snprintf(buf, len, "sm %llu warp %llu", (unsigned long long)sm,
+				 (unsigned long long)(v % s->per_sm));
+		else
+			snprintf(buf, len, "sm %llu warps %llu-%llu", (unsigned long long)sm,
+				 (unsigned long long)(v % s->per_sm),
+				 (unsigned long long)(v % s->per_sm + s->parts - 1));
+	} else if (s->warps_per_sm)
 		snprintf(buf, len, "sm %llu warp %llu",
 			 (unsigned long long)((id - wic) / s->warps_per_sm),
 			 (unsigned long long)wic);
@@ -283,8 +298,8 @@ void vxcd_summary(const struct vxcd_dump *d, const struct vxcd_elf *e,
 	const struct vxcd_node *ring = vxcd_item(vxcd_get(root, "ringbuffer"), 0);
 	const uint64_t *grid = NULL;
 	struct sum s = { .emit = emit, .ctx = ctx };
-	const uint8_t *dev = NULL;
-	size_t dev_len = 0;
+	const uint8_t *dev = NULL, *split;
+	size_t dev_len = 0, split_len = 0;
 	char at[96];
 	const char *err = val(root, "error");
 
@@ -296,6 +311,14 @@ void vxcd_summary(const struct vxcd_dump *d, const struct vxcd_elf *e,
 			dev = vxcd_elf_section(e, ".cudbg.devtbl", &dev_len, NULL);
 		if (dev && dev_len >= 44)	/* numWarpsPerSM, after 3 u64 and 4 u32 */
 			memcpy(&s.warps_per_sm, dev + 40, 4);
+		split = vxcd_elf_section(e, ".note.vortex.split", &split_len, NULL);
+		/* 12-byte note header, "Vortex\0" padded to 8, six u32 */
+		if (split && split_len >= 44) {
+			memcpy(&s.parts, split + 20, 4);
+			memcpy(&s.per_sm, split + 28, 4);
+			memcpy(&s.spc, split + 32, 4);
+			memcpy(&s.warps, split + 36, 4);
+		}
 	}
 	if (s.img && grid && s.img_len >= 28)
 		s.base = grid[3] - *(const uint32_t *)(s.img + 24);	/* entry - e_entry */

@@ -634,6 +634,71 @@ def summary_fixes(tmp):
               bool(shown) and len(shown[1].split()) + int(shown[2]) == 200, line[0])
 
 
+def lane_regs(text, warp, lane):
+    """x0-x31 and f0-f31 of @lane of @warp in a dump's text."""
+    at = text.index(f'  - id: {warp}\n', text.index('\nwarps:\n'))
+    at = text.index(f'      - lane: {lane}\n', at)
+    x = re.search(r'x: \[([^\]]*)\]', text[at:])[1]
+    f = re.search(r'f: \[([^\]]*)\]', text[at:])[1]
+    return [int(v, 0) for v in x.split(', ')] + [int(v, 0) for v in f.split(', ')]
+
+
+def wide_card(tmp):
+    """A card past cuda-gdb's limits (userspace/tests/data/hang_64lanes.devcd:
+    a hang on a 1,1,2,64 card, captured as capture-dumps.sh says): its ELF
+    is CUDA-sized, 32 lanes per warp, each 64-lane warp two virtual warps
+    (docs/driver.md, .note.vortex.split); every lane row holds the lane's
+    own registers, lanes 32-63 included; the summary names the warps as
+    cuda-gdb does ("sm 0 warps 0-1"); --gdb-core gives lane 40 its own
+    registers.  cuda-gdb stops at more than 32 lanes per warp or 64 warps
+    per SM ("internal-error: ... m_num_lanes <= CUDBG_MAX_LANES")."""
+    path = os.path.join(DATA, 'hang_64lanes.devcd')
+    text = open(path).read()
+    r = run(path)
+    check('64-lane card: the summary names warps as cuda-gdb does',
+          '(warp 0; sm 0 warps 0-1;' in r.stdout and '(warp 1; sm 0 warps 2-3;' in r.stdout,
+          r.stdout)
+    elf = os.path.join(tmp, 'wide.elf')
+    r = run('--extract-elf', elf, path)
+    secs = elf_sections(open(elf, 'rb').read()) if r.returncode == 0 else {}
+    dev = secs.get('.cudbg.devtbl', (0, b''))[1]
+    note = secs.get('.note.vortex.split', (0, b''))[1]
+    check('64-lane card: the device table is CUDA-sized (1 SM, 4 warps of 32 lanes)',
+          len(dev) >= 48 and struct.unpack_from('<III', dev, 36) == (1, 4, 32), dev[36:48])
+    check('64-lane card: .note.vortex.split says 2 parts of 32 lanes, 4 per SM, 1 SM per core',
+          len(note) == 44 and note[12:19] == b'Vortex\0' and
+          struct.unpack_from('<6I', note, 20) == (2, 32, 4, 1, 2, 64), note)
+    parts, _, per_sm, spc, warps, _ = struct.unpack_from('<6I', note, 20) if len(note) == 44 \
+        else (1, 0, 1, 1, 1, 0)
+    rows, bad = 0, []
+    for name, (_, regs) in secs.items():
+        m = re.match(r'\.cudbg\.regs\.dev0\.sm(\d+)\.cta(\d+)\.wp(\d+)\.ln(\d+)$', name)
+        if not m:
+            continue
+        sm, cta, wp, n = map(int, m.groups())
+        lnrow = secs[f'.cudbg.lntbl.dev0.sm{sm}.cta{cta}.wp{wp}'][1][48 * n:48 * n + 48]
+        wprow = secs[f'.cudbg.wptbl.dev0.sm{sm}.cta{cta}'][1][40 * wp:40 * wp + 40]
+        ln, = struct.unpack_from('<I', lnrow, 16)
+        v, = struct.unpack_from('<I', wprow, 8)
+        v += sm % spc * per_sm      # the core's virtual warp
+        warp, lane = sm // spc * warps + v // parts, v % parts * 32 + ln
+        if list(struct.unpack('<64I', regs)) != lane_regs(text, warp, lane):
+            bad.append((warp, lane))
+        rows += 1
+    listed = len(re.findall(r'^      - lane: ', text, re.M))
+    check(f'64-lane card: every lane row ({rows}) holds its lane\'s registers, lanes 32-63 too',
+          rows == listed and rows > 64 and not bad, f'{rows} rows, {listed} lanes, bad {bad[:5]}')
+    core = os.path.join(tmp, 'wide.core')
+    r = run('--gdb-core', '1.40', '-o', core, path)
+    buf = open(core, 'rb').read() if r.returncode == 0 else b''
+    at = buf.find(b'CORE\0')
+    want = lane_regs(text, 1, 40)
+    # NT_PRSTATUS's desc after "CORE\0" padded to 8: pr_reg at 72, pc then x1-x31
+    got = list(struct.unpack_from('<32I', buf, at + 8 + 72)) if at >= 0 else []
+    check('64-lane card: --gdb-core 1.40 has lane 40\'s x1-x31',
+          got[1:] == want[1:32], f'{r.stderr} {got[:4]} vs {want[:4]}')
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in DUMPS:
@@ -645,6 +710,7 @@ def main():
         parses_version_2(tmp)
         zero_tails(tmp)
         summary_fixes(tmp)
+        wide_card(tmp)
         json_report(tmp)
         malformed(tmp, 'truncated block', truncated, None, 'cuda-coredump.data')
         malformed(tmp, 'bad character', bad_char, None, 'bos[2].data')
