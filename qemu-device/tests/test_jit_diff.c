@@ -584,6 +584,16 @@ TEST(patch_and_restore_in_loop)
     patch_loop(_metadata, 4, ADDI(6, 6, 1000), 5, VX_EXEC_ENDED);
 }
 
+/* @n words at VRAM offset @off of both cards, as the host writes them. */
+static void pair_put(struct pair *p, uint32_t off, const uint32_t *w,
+                     uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        vram32_set(&p->ref, off + 4 * i, w[i]);
+        vram32_set(&p->jit, off + 4 * i, w[i]);
+    }
+}
+
 /*
  * A page that starts to hold translated code while a store's memo slot
  * says it holds none (translated launch).  The inline store skips the
@@ -635,14 +645,8 @@ TEST(code_page_after_store_memo)
         regs[30 * 8 + l] = DATA_VA + 0x1100;
         regs[31 * 8 + l] = DATA_VA + 0x1000 + 4 * l;
     }
-    for (uint32_t i = 0; i < sizeof(prog) / 4; i++) {
-        vram32_set(&p.ref, PROG_OFF + 4 * i, prog[i]);
-        vram32_set(&p.jit, PROG_OFF + 4 * i, prog[i]);
-    }
-    for (uint32_t i = 0; i < 11; i++) {
-        vram32_set(&p.ref, DATA_WIN + 0x1100 + 4 * i, dcode[i]);
-        vram32_set(&p.jit, DATA_WIN + 0x1100 + 4 * i, dcode[i]);
-    }
+    pair_put(&p, PROG_OFF, prog, sizeof(prog) / 4);
+    pair_put(&p, DATA_WIN + 0x1100, dcode, 11);
     ASSERT_EQ(0, vx_sim_set_exec(p.jit.sim, VX_SIM_EXEC_AVX2));
     warp_init(&p.ref, 8, &m, regs, fregs, CODE_VA, p.satp);
     warp_init(&p.jit, 8, &m, regs, fregs, CODE_VA, p.satp);
@@ -724,10 +728,7 @@ TEST(misaligned_load_on_store_memo)
         regs[7 * 8 + l] = 0x1000 + l;
         regs[31 * 8 + l] = DATA_VA + 4 * l;
     }
-    for (uint32_t i = 0; i < sizeof(prog) / 4; i++) {
-        vram32_set(&p.ref, PROG_OFF + 4 * i, prog[i]);
-        vram32_set(&p.jit, PROG_OFF + 4 * i, prog[i]);
-    }
+    pair_put(&p, PROG_OFF, prog, sizeof(prog) / 4);
     warp_init(&p.ref, 8, &m, regs, fregs, CODE_VA, p.satp);
     warp_init(&p.jit, 8, &m, regs, fregs, CODE_VA, p.satp);
     wr = &p.ref.sim->warps[0];
