@@ -403,7 +403,8 @@ int main(int argc, char **argv)
         struct stat3 lane, warp, qk = q[loops[k->loop].qemu_fp];
 
         if (kk.exec == VX_SIM_EXEC_BEST) {
-            kk.exec = best;     /* the rows without a suffix */
+            /* the rows without a suffix: jit's print its cost too */
+            kk.exec = best != VX_SIM_EXEC_BEST ? best : vx_sim_exec_best();
         }
 
         if (int_only && (k->loop != LOOP_INT || k->threads > 32)) {
