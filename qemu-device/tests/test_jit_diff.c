@@ -42,7 +42,9 @@
  * store's memo slot says it holds no code; misaligned_load_on_store_memo:
  * a misaligned load meets a store's memo slot of its page.
  *
- * Cards: 1x1x1 with 8, 16 and 32 threads.  VX_JIT_DIFF_TRIALS sets the
+ * Cards: 1x1x1 with 8, 16, 32, 64 and 128 threads (wider warps: the
+ * mask's other words full with the first, else random; tmc's mask, a
+ * register, reaches the first 32 lanes).  VX_JIT_DIFF_TRIALS sets the
  * trial count (default 300 per card, some 4 * 10^4 translated blocks
  * run; 20000 run some 2.9 * 10^6), VX_JIT_DIFF_SEED another sequence of
  * programs.
@@ -358,10 +360,10 @@ static uint64_t trials(void)
 static void trial(struct __test_metadata *_metadata, struct pair *p)
 {
     uint32_t prog[MAX_WORDS], n = make_prog(prog), T = p->T;
-    uint32_t regs[32 * 32], fregs[32 * 32];
+    uint32_t regs[32 * 128], fregs[32 * 128];
     uint8_t data[DATA_LEN];
     struct vx_tmask m = { { 0 } };
-    uint32_t mask_all = T == 32 ? ~0u : (1u << T) - 1;
+    uint32_t mask_all = T >= 32 ? ~0u : (1u << T) - 1;
     uint32_t tmc_mask = 0;
     struct vx_warp *wr = &p->ref.sim->warps[0], *wj = &p->jit.sim->warps[0];
     struct vx_sim *sr = p->ref.sim, *sj = p->jit.sim;
@@ -371,6 +373,9 @@ static void trial(struct __test_metadata *_metadata, struct pair *p)
 
     /* full warps half of the time: they run other code */
     while (!(m.w[0] = rnd() & 1 ? mask_all : rnd() & mask_all)) {
+    }
+    for (uint32_t k = 1; k < T / 32; k++) {
+        m.w[k] = m.w[0] == mask_all ? ~0u : rnd();  /* wider warps */
     }
     while (!(tmc_mask = rnd() & 1 ? mask_all : rnd() & mask_all)) {
     }
@@ -755,5 +760,7 @@ TEST(misaligned_load_on_store_memo)
 TEST(diff_8) { run_pairs(_metadata, 8); }
 TEST(diff_16) { run_pairs(_metadata, 16); }
 TEST(diff_32) { run_pairs(_metadata, 32); }
+TEST(diff_64) { run_pairs(_metadata, 64); }
+TEST(diff_128) { run_pairs(_metadata, 128); }
 
 TEST_HARNESS_MAIN
