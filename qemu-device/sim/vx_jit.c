@@ -36,7 +36,8 @@
  * path: lane l's address is lane 0's + 4 l (one vector compare; with
  * lanes masked off, for the active lanes, and masked moves touch only
  * their words: vmovdqu32 with the mask in k1 where the host has
- * AVX-512F/VL, else vpmaskmovd, whose stores are slow on AMD hosts; a
+ * AVX-512F/VL (vx_jit_set_avx512() turns that off: the differential test
+ * runs both), else vpmaskmovd, whose stores are slow on AMD hosts; a
  * load is merged into rd's old words and stored whole, as a masked store
  * would not forward to the next read of rd), aligned,
  * and untranslated below vx_sim.vram_flat, translated inside the page the
@@ -1472,6 +1473,19 @@ void vx_jit_free(struct vx_sim *sim)
     free(j->codemap);
     free(j);
     sim->jit = NULL;
+}
+
+int vx_jit_set_avx512(struct vx_sim *sim, bool on)
+{
+    struct vx_jit *j = sim->cfg.threads % 8 ? NULL : jit_get(sim);
+
+    if (!j) {
+        return -1;
+    }
+    j->avx512 = on && __builtin_cpu_supports("avx512f") &&
+                __builtin_cpu_supports("avx512vl");
+    jit_flush(j);           /* code of the other kind misses from now */
+    return 0;
 }
 
 bool vx_jit_stats_get(const struct vx_sim *sim, struct vx_jit_stats *st)

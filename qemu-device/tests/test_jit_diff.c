@@ -444,7 +444,8 @@ static void trial(struct __test_metadata *_metadata, struct pair *p)
     ASSERT_EQ(0, memcmp(p->ref.vram, p->jit.vram, TEST_VRAM_SIZE));
 }
 
-static void run_pairs(struct __test_metadata *_metadata, uint32_t T)
+static void run_pairs_on(struct __test_metadata *_metadata, uint32_t T,
+                         bool avx512)
 {
     struct pair p;
     struct vx_jit_stats st;
@@ -455,6 +456,7 @@ static void run_pairs(struct __test_metadata *_metadata, uint32_t T)
     }
     rng_state = 0x9e3779b97f4a7c15ull ^ T ^ seed() << 8;
     ASSERT_EQ(0, pair_open(&p, T));
+    ASSERT_EQ(0, vx_jit_set_avx512(p.jit.sim, avx512));
     for (uint64_t i = 0; i < n; i++) {
         trial(_metadata, &p);
         if (_metadata->exit_code != KSFT_PASS) {
@@ -757,10 +759,18 @@ TEST(misaligned_load_on_store_memo)
     card_close(&p.jit);
 }
 
+static void run_pairs(struct __test_metadata *_metadata, uint32_t T)
+{
+    run_pairs_on(_metadata, T, true);
+}
+
 TEST(diff_8) { run_pairs(_metadata, 8); }
 TEST(diff_16) { run_pairs(_metadata, 16); }
 TEST(diff_32) { run_pairs(_metadata, 32); }
 TEST(diff_64) { run_pairs(_metadata, 64); }
 TEST(diff_128) { run_pairs(_metadata, 128); }
+/* the AVX2 moves of a host without AVX-512 (vpmaskmovd), on this one */
+TEST(diff_16_avx2) { run_pairs_on(_metadata, 16, false); }
+TEST(diff_32_avx2) { run_pairs_on(_metadata, 32, false); }
 
 TEST_HARNESS_MAIN
