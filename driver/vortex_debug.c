@@ -379,7 +379,6 @@ static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void *data)
 		return PTR_ERR(ops);
 
 	mutex_lock(&vdev->dm.lock);
-	vortex_dmseq_forget_step(&dbg->seq);	/* the client may resume or step */
 	vortex_dmseq_raw_begin(&vdev->dm.seq);
 	for (i = 0; i < args->count; i++) {
 		op = &ops[i];
@@ -1118,7 +1117,6 @@ void vortex_debug_job_start(struct vortex_device *vdev, struct vortex_job *job)
 	/* An ebreak halts the warp instead of failing the job. */
 	vortex_dmseq_set_dconfig(&vdev->dm.seq, VX_DCONFIG_EBREAKH);
 	vortex_debug_console_follow(dbg, job->vfile);
-	vortex_dmseq_forget_step(&dbg->seq);	/* a new job: every halt is news */
 
 	if (dbg->halt_at_start) {
 		vortex_dmseq_halt_at_start(&dbg->seq);

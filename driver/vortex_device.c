@@ -79,7 +79,8 @@ void vortex_device_irq_disable(struct vortex_device *vdev)
  * capture and interrupt state; VRAM survives.  The ring is then empty
  * (HEAD = TAIL = 0).  The caller holds drm_dev_enter() and makes sure
  * nothing writes the ring meanwhile (probe, or recovery with the scheduler
- * stopped).
+ * stopped), and holds the DM lock unless nothing else runs (probe): no
+ * warp stays halted, which the DM sequences hear.
  */
 void vortex_device_reset(struct vortex_device *vdev)
 {
@@ -87,6 +88,7 @@ void vortex_device_reset(struct vortex_device *vdev)
 	if (vdev->console.owner)
 		vortex_console_drain(vdev);
 	vortex_write(vdev, VX_REG_RESET, VX_RESET_KEY);
+	vortex_dmseq_card_reset(&vdev->dm.seq);
 	vortex_write(vdev, VX_REG_RING_BASE, vdev->devaddr + vdev->ring_node.start);
 	vortex_write(vdev, VX_REG_RING_SIZE, vdev->ring_size);
 	vortex_write(vdev, VX_REG_RING_TAIL, 0);

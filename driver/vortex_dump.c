@@ -376,7 +376,7 @@ static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_vm *vm,
 			       struct vortex_dump *d)
 {
 	u64 arg = d->launch[VX_LAUNCH_ARG], slice = d->launch[VX_LAUNCH_STACK_SIZE];
-	u32 i, lane, lanes = min(d->threads, 32u), take;
+	u32 i, lane, lanes = d->threads, take;
 	u64 budget = VORTEX_DUMP_PARAM, top, avail, vram;
 	struct drm_gem_object *obj;
 	bool no_dump;
@@ -399,10 +399,9 @@ static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_vm *vm,
 	d->stack_take = take;
 	for (i = 0; i < d->nwarps; i++) {
 		struct vortex_dump_warp *dw = &d->warps[i];
-		u32 mask = dw->st.thread_mask[0];
 
 		for (lane = 0; lane < lanes; lane++) {
-			if (!(mask & BIT(lane)))
+			if (!vortex_dump_lane_listed(dw, lane))
 				continue;
 			top = d->launch[VX_LAUNCH_STACK_BASE] +
 			      ((u64)dw->st.warp * d->threads + lane + 1) * slice;

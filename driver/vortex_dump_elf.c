@@ -261,24 +261,23 @@ static bool same_cta(const struct elf_split *s, const struct vortex_device *vdev
 	       !memcmp(a->st.block_idx, b->st.block_idx, sizeof(a->st.block_idx));
 }
 
-/*
- * Lanes of part @h of a warp in the dump: the active ones.  The thread
- * mask the Debug Module gives is the first 32 lanes' (VX_CSR_ACTIVE_THREADS
- * is 32 bits wide); the lanes past them are all listed, as in the text.
- */
+/* Lanes of part @h of a warp in the dump (vortex_dump_lane_listed()). */
 static u32 dump_lanes(const struct elf_split *s, const struct vortex_dump_warp *dw,
 		      u32 h)
 {
-	u32 all = s->lanes < 32 ? BIT(s->lanes) - 1 : ~0u;
+	u32 mask = 0, l;
 
-	return h ? all : dw->st.thread_mask[0] & all;
+	for (l = 0; l < s->lanes; l++)
+		if (vortex_dump_lane_listed(dw, h * CUDBG_MAX_LANES + l))
+			mask |= BIT(l);
+	return mask;
 }
 
 /*
  * Each lane's registers, current frame and stack top, for part @h of the
- * warp.  The stack bytes come from the snapshot: the warp's own copy, else
- * a captured buffer that holds them (@scratch receives them then, when
- * filling).
+ * warp.  The stack bytes come from the snapshot: a captured buffer that
+ * holds them (@scratch receives them then, when filling), else the warp's
+ * own copy of the lanes' stacks no captured buffer holds.
  */
 static void elfw_lanes(struct elfw *w, const struct vortex_dump *d,
 		       const struct elf_split *s, const struct vortex_dump_warp *dw,
@@ -307,11 +306,11 @@ static void elfw_lanes(struct elfw *w, const struct vortex_dump *d,
 		/* The top of the lane's stack slice (hardware thread id x size). */
 		top = d->launch[VX_LAUNCH_STACK_BASE] +
 		      ((u64)dw->st.warp * d->threads + lane + 1) * slice;
-		if (dw->stack)
-			stack = dw->stack + lane * take;
-		else if (take && vortex_dump_read_captured(d, top - take, take,
-							   w->buf ? scratch : NULL))
+		if (take && vortex_dump_read_captured(d, top - take, take,
+						      w->buf ? scratch : NULL))
 			stack = scratch;
+		else if (dw->stack)
+			stack = dw->stack + lane * take;
 		else
 			stack = NULL;
 		if (stack)

@@ -60,6 +60,7 @@
 #include "vortex_dm.h"
 #include "vortex_dump.h"
 #include "vortex_dump_state.h"
+#include "vortex_rv32.h"
 #include "vortex_warp.h"
 
 /*
@@ -92,48 +93,6 @@
 #define STUB_IDLE_NS	(20 * NSEC_PER_MSEC)	/* no warp halted meanwhile */
 #define STUB_MAX_NS	(200 * NSEC_PER_MSEC)
 
-/*
- * RV32 encodings (the RISC-V unprivileged ISA, "Base Instruction
- * Formats"), and Vortex's vx_tmc (custom-0, funct3 0: hw/vortex_regs.h).
- */
-static u32 rv_i(u32 op, u32 f3, u32 rd, u32 rs1, s32 imm)
-{
-	return ((u32)imm & 0xfff) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
-}
-
-static u32 rv_s(u32 op, u32 f3, u32 rs2, u32 rs1, s32 imm)
-{
-	return ((u32)imm >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 |
-	       ((u32)imm & 0x1f) << 7 | op;
-}
-
-static u32 rv_r(u32 op, u32 f7, u32 rd, u32 rs1, u32 rs2)
-{
-	return f7 << 25 | rs2 << 20 | rs1 << 15 | rd << 7 | op;
-}
-
-/* beq @rs1, x0 forward by @off bytes (even, below 4 KiB) */
-static u32 rv_beqz(u32 rs1, u32 off)
-{
-	return (off >> 11 & 1) << 7 | (off >> 1 & 0xf) << 8 | rs1 << 15 |
-	       (off >> 5 & 0x3f) << 25 | 0x63;
-}
-
-#define CSRW(csr, rs)		rv_i(0x73, 1, 0, rs, csr)
-#define CSRR(rd, csr)		rv_i(0x73, 2, rd, 0, csr)
-#define ADDI(rd, rs, imm)	rv_i(0x13, 0, rd, rs, imm)
-#define XORI(rd, rs, imm)	rv_i(0x13, 4, rd, rs, imm)
-#define SLLI(rd, rs, sh)	rv_i(0x13, 1, rd, rs, sh)
-#define SRLI(rd, rs, sh)	rv_i(0x13, 5, rd, rs, sh)
-#define LW(rd, rs, off)		rv_i(0x03, 2, rd, rs, off)
-#define SW(rs2, rs, off)	rv_s(0x23, 2, rs2, rs, off)
-#define FSW(fs2, rs, off)	rv_s(0x27, 2, fs2, rs, off)
-#define ADD(rd, rs1, rs2)	rv_r(0x33, 0, rd, rs1, rs2)
-#define MUL(rd, rs1, rs2)	rv_r(0x33, 1, rd, rs1, rs2)
-#define AUIPC(rd)		(0x17 | (rd) << 7)
-#define TMC(rs)			rv_r(VX_OPCODE_CUSTOM0, 0, 0, rs, 0)
-#define CSR_FCSR		0x003
-
 struct stub {
 	u32 *code;
 	u32 n;
@@ -150,8 +109,8 @@ static void emit(struct stub *s, u32 insn)
 /* TMP = the data word at @data, through the stub's own PC */
 static void emit_load_data(struct stub *s, u32 data)
 {
-	emit(s, AUIPC(TMP));
-	emit(s, LW(TMP, TMP, data - (s->n - 1) * 4));
+	emit(s, RV32_AUIPC(TMP, 0));
+	emit(s, RV32_LW(TMP, TMP, data - (s->n - 1) * 4));
 }
 
 /* Store @reg (an FPR if @fp) to row @row of the lane's slot. */
@@ -160,11 +119,11 @@ static void emit_store(struct stub *s, u32 reg, u32 row, bool fp)
 	s32 off = row * s->threads * 4 - s->moved;
 
 	while (off > 2047) {	/* the rows go up, and so does PTR */
-		emit(s, ADDI(PTR, PTR, 2040));
+		emit(s, RV32_ADDI(PTR, PTR, 2040));
 		s->moved += 2040;
 		off -= 2040;
 	}
-	emit(s, fp ? FSW(reg, PTR, off) : SW(reg, PTR, off));
+	emit(s, fp ? RV32_FSW(reg, PTR, off) : RV32_SW(reg, PTR, off));
 }
 
 /* The stub for warps of @threads lanes; returns its length in words. */
@@ -174,52 +133,52 @@ static u32 vortex_dump_stub(u32 *code, u32 threads)
 	u32 trim = 32 - threads, branch, r;
 
 	/* The active lanes keep x5, x6 and the mask; x5 = the other lanes. */
-	emit(&s, CSRW(VX_CSR_DSCRATCH(KEEP_PTR), PTR));
-	emit(&s, CSRW(VX_CSR_DSCRATCH(KEEP_TMP), TMP));
-	emit(&s, CSRR(TMP, VX_CSR_ACTIVE_THREADS));
-	emit(&s, CSRW(VX_CSR_DSCRATCH(KEEP_MASK), TMP));
-	emit(&s, XORI(PTR, TMP, -1));
-	emit(&s, SLLI(PTR, PTR, trim));
-	emit(&s, SRLI(PTR, PTR, trim));
+	emit(&s, RV32_CSRW(VX_CSR_DSCRATCH(KEEP_PTR), PTR));
+	emit(&s, RV32_CSRW(VX_CSR_DSCRATCH(KEEP_TMP), TMP));
+	emit(&s, RV32_CSRR(TMP, VX_CSR_ACTIVE_THREADS));
+	emit(&s, RV32_CSRW(VX_CSR_DSCRATCH(KEEP_MASK), TMP));
+	emit(&s, RV32_XORI(PTR, TMP, -1));
+	emit(&s, RV32_SLLI(PTR, PTR, trim));
+	emit(&s, RV32_SRLI(PTR, PTR, trim));
 	branch = s.n;
 	emit(&s, 0);
 	/* Those lanes keep theirs (and no mask), then every lane runs. */
-	emit(&s, TMC(PTR));
-	emit(&s, CSRW(VX_CSR_DSCRATCH(KEEP_PTR), PTR));
-	emit(&s, CSRW(VX_CSR_DSCRATCH(KEEP_TMP), TMP));
-	emit(&s, CSRW(VX_CSR_DSCRATCH(KEEP_MASK), 0));
-	emit(&s, ADDI(PTR, 0, -1));
-	emit(&s, TMC(PTR));
-	code[branch] = rv_beqz(PTR, (s.n - branch) * 4);
+	emit(&s, VX_INSN_TMC(PTR));
+	emit(&s, RV32_CSRW(VX_CSR_DSCRATCH(KEEP_PTR), PTR));
+	emit(&s, RV32_CSRW(VX_CSR_DSCRATCH(KEEP_TMP), TMP));
+	emit(&s, RV32_CSRW(VX_CSR_DSCRATCH(KEEP_MASK), 0));
+	emit(&s, RV32_ADDI(PTR, 0, -1));
+	emit(&s, VX_INSN_TMC(PTR));
+	code[branch] = RV32_BEQZ(PTR, (s.n - branch) * 4);
 
 	/* PTR = base + global warp * stride + lane * 4 */
-	emit(&s, CSRR(PTR, VX_CSR_MHARTID));
-	emit(&s, SRLI(PTR, PTR, ilog2(threads)));
+	emit(&s, RV32_CSRR(PTR, VX_CSR_MHARTID));
+	emit(&s, RV32_SRLI(PTR, PTR, ilog2(threads)));
 	emit_load_data(&s, STUB_STRIDE);
-	emit(&s, MUL(PTR, PTR, TMP));
-	emit(&s, CSRR(TMP, VX_CSR_THREAD_ID));
-	emit(&s, SLLI(TMP, TMP, 2));
-	emit(&s, ADD(PTR, PTR, TMP));
+	emit(&s, RV32_MUL(PTR, PTR, TMP));
+	emit(&s, RV32_CSRR(TMP, VX_CSR_THREAD_ID));
+	emit(&s, RV32_SLLI(TMP, TMP, 2));
+	emit(&s, RV32_ADD(PTR, PTR, TMP));
 	emit_load_data(&s, STUB_BASE);
-	emit(&s, ADD(PTR, PTR, TMP));
+	emit(&s, RV32_ADD(PTR, PTR, TMP));
 
 	/* rows in order: PTR only moves on */
 	for (r = 0; r < 32; r++) {
 		if (r == PTR || r == TMP)
-			emit(&s, CSRR(TMP, VX_CSR_DSCRATCH(r == PTR ? KEEP_PTR : KEEP_TMP)));
+			emit(&s, RV32_CSRR(TMP, VX_CSR_DSCRATCH(r == PTR ? KEEP_PTR : KEEP_TMP)));
 		emit_store(&s, r == PTR ? TMP : r, r, false);
 	}
 	for (r = 0; r < 32; r++)
 		emit_store(&s, r, 32 + r, true);
-	emit(&s, CSRR(TMP, CSR_FCSR));
+	emit(&s, RV32_CSRR(TMP, RV32_CSR_FCSR));
 	emit_store(&s, TMP, 64, false);
-	emit(&s, CSRR(TMP, VX_CSR_DSCRATCH(KEEP_MASK)));
+	emit(&s, RV32_CSRR(TMP, VX_CSR_DSCRATCH(KEEP_MASK)));
 	emit_store(&s, TMP, ROW_MASK, false);
 	for (r = 0; r < 3; r++) {
-		emit(&s, CSRR(TMP, VX_CSR_BLOCK_IDX(r)));
+		emit(&s, RV32_CSRR(TMP, VX_CSR_BLOCK_IDX(r)));
 		emit_store(&s, TMP, ROW_BLOCK + r, false);
 	}
-	emit(&s, CSRR(TMP, VX_CSR_WARP_IN_BLOCK));
+	emit(&s, RV32_CSRR(TMP, VX_CSR_WARP_IN_BLOCK));
 	emit_store(&s, TMP, ROW_WIB, false);
 	emit_load_data(&s, STUB_SEQ);
 	emit_store(&s, TMP, ROW_SEQ, false);

@@ -74,6 +74,25 @@ struct vortex_dump_warp {
 	bool stored;
 };
 
+/**
+ * vortex_dump_lane_listed() - whether a dump lists @lane of @dw
+ * @dw: the warp
+ * @lane: a lane of it
+ *
+ * Lanes 0-31 while on (the warp's thread mask).  Lanes 32 and up always:
+ * the card's thread-mask CSR (VX_CSR_ACTIVE_THREADS) holds lanes 0-31,
+ * and injection runs on the selected thread whether it is on or not
+ * ("All subsequent step and instruction injection commands then use the
+ * selected warp/thread pair", shared/specs/vxdebug-spec.md), so nothing
+ * the Debug Module reads says which of them are on.
+ *
+ * Return: true if listed.
+ */
+static inline bool vortex_dump_lane_listed(const struct vortex_dump_warp *dw, u32 lane)
+{
+	return lane >= 32 || dw->st.thread_mask[0] & BIT(lane);
+}
+
 /* Stack bytes per lane the ELF carries, from the top of the lane's slice. */
 #define VORTEX_DUMP_STACK	1024
 /* Console records a dump carries, the oldest unread ones. */

@@ -229,7 +229,7 @@ static void vortex_dump_print_warps(struct drm_printer *p,
 			continue;
 		drm_printf(p, "    threads:\n");
 		for (l = 0; l < d->threads; l++) {
-			if (l < 32 && !(w->st.thread_mask[0] & BIT(l)))
+			if (!vortex_dump_lane_listed(w, l))
 				continue;
 			drm_printf(p, "      - lane: %u\n", l);
 			vortex_dump_hex_list(list, w->regs + l, 32, d->threads);

@@ -71,6 +71,7 @@ void vortex_dmseq_init(struct vortex_dmseq *dm)
 	memset(dm->wmask, 0, windows * sizeof(*dm->wmask));
 	memset(dm->raw_wmask, 0, windows * sizeof(*dm->raw_wmask));
 	dm->wmask_known = false;
+	vortex_dmseq_forget_step(dm);
 }
 
 /**
@@ -115,6 +116,7 @@ int vortex_dmseq_activate(struct vortex_dmseq *dm)
 	if (!(vortex_dmseq_read(dm, VX_DM_DCTRL) & VX_DCTRL_DMACTIVE))
 		return -ENODEV;
 	dm->active = true;
+	vortex_dmseq_forget_step(dm);
 	dm->dselect = 0;
 	dm->dconfig = 0;
 	memset(dm->wmask, 0, windows * sizeof(*dm->wmask));
@@ -135,6 +137,7 @@ void vortex_dmseq_deactivate(struct vortex_dmseq *dm)
 {
 	vortex_dmseq_write(dm, VX_DM_DCTRL, 0);
 	dm->active = false;
+	vortex_dmseq_forget_step(dm);
 }
 
 /**
@@ -144,7 +147,9 @@ void vortex_dmseq_deactivate(struct vortex_dmseq *dm)
  * @dctrl: if not NULL, receives DCTRL as last read (with injecterr)
  *
  * Polls DCTRL at most &vortex_dmseq.polls times, the host's delay between
- * two: a card that stops answering gives -EIO, never a stuck thread.
+ * two: a card that stops answering gives -EIO, never a stuck thread.  Any
+ * request but an injection changes which warps are halted, so the last
+ * STEP's halts are news again (&vortex_dmseq.stepped).
  *
  * Return: 0; -EIO if a step or inject is still pending after the bounded
  * wait; -ENODEV if the card reads all ones.
@@ -154,6 +159,8 @@ int vortex_dmseq_request(struct vortex_dmseq *dm, u32 bits, u32 *dctrl)
 	unsigned int polls;
 	u32 v;
 
+	if (bits & ~(VX_DCTRL_INJECTREQ | VX_DCTRL_INJECTWARP))
+		vortex_dmseq_forget_step(dm);
 	vortex_dmseq_write(dm, VX_DM_DCTRL, VX_DCTRL_DMACTIVE | bits);
 	for (polls = 0; polls < dm->polls; polls++) {
 		v = vortex_dmseq_read(dm, VX_DM_DCTRL);
@@ -354,10 +361,12 @@ int vortex_dmseq_inject(struct vortex_dmseq *dm, u32 insn, bool warp_wide)
  * @dm: the DM
  *
  * Before a raw batch: DSELECT and the mask array as the client's last
- * batch left them.  Nothing is written when nothing moved.
+ * batch left them.  Nothing is written when nothing moved.  The client
+ * may resume or step: the last STEP's halts are news again.
  */
 void vortex_dmseq_raw_begin(struct vortex_dmseq *dm)
 {
+	vortex_dmseq_forget_step(dm);
 	if (!dm->active)
 		return;		/* the registers read 0 and ignore writes */
 	vortex_dmseq_set_mask(dm, dm->raw_wmask);
@@ -386,6 +395,7 @@ bool vortex_dmseq_raw_write(struct vortex_dmseq *dm, u32 reg, u32 val)
 			val & VX_DCTRL_DMACTIVE && val & VX_DCTRL_NDMRESET;
 	u32 win, windows = vortex_dmseq_windows(dm);
 
+	vortex_dmseq_forget_step(dm);
 	vortex_dmseq_write(dm, reg, ndmreset ? val & ~VX_DCTRL_NDMRESET : val);
 	switch (reg) {
 	case VX_DM_DCTRL:
@@ -429,4 +439,30 @@ void vortex_dmseq_raw_end(struct vortex_dmseq *dm)
 	dm->raw_dselect = dm->dselect;
 	memcpy(dm->wmask, dm->raw_wmask, windows * sizeof(*dm->wmask));
 	dm->wmask_known = true;
+}
+
+/**
+ * vortex_dmseq_card_reset() - the host reset the card
+ * @dm: the DM, which a card reset keeps
+ *
+ * Every warp stopped: no halt the last STEP left stands any more, and
+ * every halt after this is news.  The host's card reset calls it, with
+ * its DM lock held or nothing else running (probe).
+ */
+void vortex_dmseq_card_reset(struct vortex_dmseq *dm)
+{
+	vortex_dmseq_forget_step(dm);
+}
+
+/**
+ * vortex_dmseq_forget_step() - the last STEP's halts are news again
+ * @dm: the DM
+ *
+ * From now on a HALTED event reports whatever stands halted.  This layer
+ * calls it wherever halts change other than by a step (&vortex_dmseq.stepped):
+ * a host has no reason to.
+ */
+void vortex_dmseq_forget_step(struct vortex_dmseq *dm)
+{
+	dm->stepped = false;
 }

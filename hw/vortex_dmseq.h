@@ -27,9 +27,10 @@ typedef __u64 u64;
 
 #include "vortex_accel.h"
 #include "vortex_regs.h"
+#include "vortex_rv32.h"
 
 /* ebreak: what a software breakpoint writes over an instruction */
-#define VORTEX_EBREAK		0x00100073u
+#define VORTEX_EBREAK		RV32_EBREAK
 
 /* Registers of a whole warp, per lane: x0-x31, f0-f31, fcsr */
 #define VORTEX_WARP_REGS	65
@@ -90,6 +91,20 @@ struct vortex_dmseq {
 	u32 dconfig;
 	/** @raw_dselect: DSELECT as the last raw batch left it */
 	u32 raw_dselect;
+	/**
+	 * @stepped: the warps halted as the last STEP left them, which no
+	 * HALTED event reports again (vortex_dmseq_halted_news()).  This
+	 * layer clears it itself: on any DCTRL request but an injection
+	 * (halt, resume, reset-halt, a new step), a raw client's batch, the
+	 * DM's activation or reset, and the card's reset
+	 * (vortex_dmseq_card_reset()).  @stepped_halted and @stepped_first
+	 * are how many warps and the lowest.
+	 */
+	bool stepped;
+	/** @stepped_halted: see @stepped */
+	u32 stepped_halted;
+	/** @stepped_first: see @stepped */
+	u32 stepped_first;
 };
 
 /**
@@ -136,17 +151,6 @@ struct vortex_dmseq_session {
 	const struct vortex_dmseq_session_ops *ops;
 	/** @priv: the host's, passed to @ops */
 	void *priv;
-	/**
-	 * @stepped: the warps halted as the last STEP left them, which no
-	 * HALTED event reports again (vortex_dmseq_halted_news()): true until
-	 * warps resume, halt on request or are reset; @stepped_halted and
-	 * @stepped_first are how many and the lowest
-	 */
-	bool stepped;
-	/** @stepped_halted: see @stepped */
-	u32 stepped_halted;
-	/** @stepped_first: see @stepped */
-	u32 stepped_first;
 };
 
 /**
@@ -209,6 +213,8 @@ int vortex_dmseq_inject(struct vortex_dmseq *dm, u32 insn, bool warp_wide);
 void vortex_dmseq_raw_begin(struct vortex_dmseq *dm);
 bool vortex_dmseq_raw_write(struct vortex_dmseq *dm, u32 reg, u32 val);
 void vortex_dmseq_raw_end(struct vortex_dmseq *dm);
+void vortex_dmseq_card_reset(struct vortex_dmseq *dm);
+void vortex_dmseq_forget_step(struct vortex_dmseq *dm);
 
 /* One halted warp (vortex_dmseq_warp.c) */
 int vortex_dmseq_warp_check(struct vortex_dmseq *dm, u32 warp, bool halted);
@@ -255,7 +261,6 @@ int vortex_dmseq_halt(struct vortex_dmseq_session *s, const u32 *mask);
 void vortex_dmseq_halt_at_start(struct vortex_dmseq_session *s);
 u32 vortex_dmseq_halted(struct vortex_dmseq *dm, u32 data[4]);
 u32 vortex_dmseq_halted_news(struct vortex_dmseq_session *s, u32 data[4]);
-void vortex_dmseq_forget_step(struct vortex_dmseq_session *s);
 void vortex_dmseq_event_post(struct vortex_dmseq_events *q, u16 type, u64 job,
 			     const u32 *data, unsigned int n);
 bool vortex_dmseq_event_pop(struct vortex_dmseq_events *q,

@@ -253,7 +253,8 @@ int vortex_dmseq_step_off_breakpoints(struct vortex_dmseq_session *s,
  * @resumed: out: whether the resume request was made
  *
  * Warps on a breakpoint step off it first.  If that step faulted, nothing
- * is resumed: the exception is the card's news.
+ * is resumed: the exception is the card's news.  Either way the last
+ * STEP's halts are news again.
  *
  * Return: 0 or a negative errno.
  */
@@ -263,7 +264,7 @@ int vortex_dmseq_resume(struct vortex_dmseq_session *s, const u32 *mask,
 	int ret;
 
 	*resumed = false;
-	vortex_dmseq_forget_step(s);
+	vortex_dmseq_forget_step(s->dm);
 	ret = vortex_dmseq_step_off_breakpoints(s, mask);
 	if (ret || s->ops->card_failed(s->priv))
 		return ret;
@@ -281,7 +282,6 @@ int vortex_dmseq_resume(struct vortex_dmseq_session *s, const u32 *mask,
  */
 int vortex_dmseq_halt(struct vortex_dmseq_session *s, const u32 *mask)
 {
-	vortex_dmseq_forget_step(s);
 	vortex_dmseq_set_mask(s->dm, mask);
 	return vortex_dmseq_request(s->dm, VX_DCTRL_HALTREQ, NULL);
 }
@@ -340,9 +340,9 @@ int vortex_dmseq_step(struct vortex_dmseq_session *s,
 	 * card as it stands now (the stepped warp faulted, say) as if warps
 	 * had just halted.
 	 */
-	s->stepped_halted = vortex_dmseq_halted(dm, data);
-	s->stepped_first = s->stepped_halted ? data[2] : NO_WARP;
-	s->stepped = true;
+	dm->stepped_halted = vortex_dmseq_halted(dm, data);
+	dm->stepped_first = dm->stepped_halted ? data[2] : NO_WARP;
+	dm->stepped = true;
 	return ret;
 }
 
@@ -356,7 +356,6 @@ int vortex_dmseq_step(struct vortex_dmseq_session *s,
  */
 void vortex_dmseq_halt_at_start(struct vortex_dmseq_session *s)
 {
-	vortex_dmseq_forget_step(s);
 	vortex_dmseq_set_mask_all(s->dm, true);
 	vortex_dmseq_request(s->dm, VX_DCTRL_RESETHALTREQ, NULL);
 	s->ops->card_reset(s->priv);
@@ -399,30 +398,20 @@ u32 vortex_dmseq_halted(struct vortex_dmseq *dm, u32 data[4])
  *
  * A DEBUG interrupt says warps halted, not which: the event reports the
  * card as it stands.  What the last STEP left halted, unchanged since, is
- * no news (&vortex_dmseq_session.stepped).
+ * no news (&vortex_dmseq.stepped).
  *
  * Return: the number of halted warps, or 0 when no event is due.
  */
 u32 vortex_dmseq_halted_news(struct vortex_dmseq_session *s, u32 data[4])
 {
-	u32 halted = vortex_dmseq_halted(s->dm, data);
+	struct vortex_dmseq *dm = s->dm;
+	u32 halted = vortex_dmseq_halted(dm, data);
 
-	if (s->stepped && halted == s->stepped_halted &&
-	    (!halted || data[2] == s->stepped_first))
+	if (dm->stepped && halted == dm->stepped_halted &&
+	    (!halted || data[2] == dm->stepped_first))
 		return 0;
-	s->stepped = false;
+	vortex_dmseq_forget_step(dm);
 	return halted;
-}
-
-/**
- * vortex_dmseq_forget_step() - warps resume, halt on request or reset
- * @s: the session
- *
- * From now on a HALTED event reports whatever stands halted.
- */
-void vortex_dmseq_forget_step(struct vortex_dmseq_session *s)
-{
-	s->stepped = false;
 }
 
 /* ------------------------------------------------------------ events */

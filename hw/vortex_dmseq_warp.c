@@ -28,31 +28,7 @@
 #endif
 
 #include "vortex_dmseq.h"
-
-/* RV32 encodings the driver injects. */
-#define RV_CSRRW(rd, csr, rs1) \
-	((u32)(csr) << 20 | (rs1) << 15 | 1 << 12 | (rd) << 7 | 0x73)
-#define RV_CSRRS(rd, csr, rs1) \
-	((u32)(csr) << 20 | (rs1) << 15 | 2 << 12 | (rd) << 7 | 0x73)
-#define RV_CSRR(rd, csr)	RV_CSRRS(rd, csr, 0)
-#define RV_CSRW(csr, rs1)	RV_CSRRW(0, csr, rs1)
-#define RV_FMV_X_W(rd, fs)	(0x70u << 25 | (fs) << 15 | (rd) << 7 | 0x53)
-#define RV_FMV_W_X(fd, rs)	(0x78u << 25 | (rs) << 15 | (fd) << 7 | 0x53)
-#define RV_ITYPE(op, f3, rd, rs1, imm) \
-	(((u32)(imm) & 0xfff) << 20 | (rs1) << 15 | (f3) << 12 | (rd) << 7 | (op))
-#define RV_ADDI(rd, rs1, imm)	RV_ITYPE(0x13, 0, rd, rs1, imm)
-#define RV_SLLI(rd, rs1, sh)	RV_ITYPE(0x13, 1, rd, rs1, sh)
-#define RV_LUI(rd, imm20)	((u32)(imm20) << 12 | (rd) << 7 | 0x37)
-#define RV_ADD(rd, rs1, rs2)	((rs2) << 20 | (rs1) << 15 | (rd) << 7 | 0x33)
-static inline u32 rv_stype(u32 op, u32 rs2, u32 rs1, u32 imm)
-{
-	return (imm >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | 2 << 12 |
-	       (imm & 0x1f) << 7 | op;
-}
-
-#define RV_SW(rs2, rs1, imm)	rv_stype(0x23, rs2, rs1, imm)
-#define RV_FSW(fs2, rs1, imm)	rv_stype(0x27, fs2, rs1, imm)
-#define RV_CSR_FCSR		0x003
+#include "vortex_rv32.h"
 
 /* The GPR borrowed to move FPRs and CSRs, and where it is kept meanwhile. */
 #define TMP		5
@@ -146,19 +122,19 @@ static int inject_all(struct vortex_dmseq *dm, u32 insn)
 /* x5 of every lane to DSCRATCH3, then the FPR or CSR into x5. */
 static int tmp_load(struct vortex_dmseq *dm, u32 reg)
 {
-	int ret = inject_all(dm, RV_CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP));
+	int ret = inject_all(dm, RV32_CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP));
 
 	if (ret || vortex_dmseq_reg_is_gpr(reg))
 		return ret;
 	if (reg < DRM_VORTEX_DEBUG_REG_CSR(0))
-		return inject_all(dm, RV_FMV_X_W(TMP, reg - DRM_VORTEX_DEBUG_REG_F(0)));
-	return inject_all(dm, RV_CSRR(TMP, reg - DRM_VORTEX_DEBUG_REG_CSR(0)));
+		return inject_all(dm, RV32_FMV_X_W(TMP, reg - DRM_VORTEX_DEBUG_REG_F(0)));
+	return inject_all(dm, RV32_CSRR(TMP, reg - DRM_VORTEX_DEBUG_REG_CSR(0)));
 }
 
 /* Puts x5 back from DSCRATCH3; keeps the first error. */
 static int tmp_restore(struct vortex_dmseq *dm, int ret)
 {
-	int r = inject_all(dm, RV_CSRR(TMP, VX_CSR_DSCRATCH(TMP_SAVE)));
+	int r = inject_all(dm, RV32_CSRR(TMP, VX_CSR_DSCRATCH(TMP_SAVE)));
 
 	return ret ?: r;
 }
@@ -169,10 +145,10 @@ static int to_scratch(struct vortex_dmseq *dm, u32 reg, u32 k)
 	int ret;
 
 	if (vortex_dmseq_reg_is_gpr(reg))
-		return inject_all(dm, RV_CSRW(VX_CSR_DSCRATCH(k), reg));
+		return inject_all(dm, RV32_CSRW(VX_CSR_DSCRATCH(k), reg));
 	ret = tmp_load(dm, reg);
 	if (!ret)
-		ret = inject_all(dm, RV_CSRW(VX_CSR_DSCRATCH(k), TMP));
+		ret = inject_all(dm, RV32_CSRW(VX_CSR_DSCRATCH(k), TMP));
 	return tmp_restore(dm, ret);
 }
 
@@ -182,16 +158,16 @@ static int from_scratch(struct vortex_dmseq *dm, u32 reg)
 	int ret;
 
 	if (vortex_dmseq_reg_is_gpr(reg))
-		return inject_all(dm, RV_CSRR(reg, VX_CSR_DSCRATCH(0)));
-	ret = inject_all(dm, RV_CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP));
+		return inject_all(dm, RV32_CSRR(reg, VX_CSR_DSCRATCH(0)));
+	ret = inject_all(dm, RV32_CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP));
 	if (ret)
 		return ret;
-	ret = inject_all(dm, RV_CSRR(TMP, VX_CSR_DSCRATCH(0)));
+	ret = inject_all(dm, RV32_CSRR(TMP, VX_CSR_DSCRATCH(0)));
 	if (!ret) {
 		if (reg < DRM_VORTEX_DEBUG_REG_CSR(0))
-			ret = inject_all(dm, RV_FMV_W_X(reg - DRM_VORTEX_DEBUG_REG_F(0), TMP));
+			ret = inject_all(dm, RV32_FMV_W_X(reg - DRM_VORTEX_DEBUG_REG_F(0), TMP));
 		else
-			ret = inject_all(dm, RV_CSRW(reg - DRM_VORTEX_DEBUG_REG_CSR(0), TMP));
+			ret = inject_all(dm, RV32_CSRW(reg - DRM_VORTEX_DEBUG_REG_CSR(0), TMP));
 	}
 	return tmp_restore(dm, ret);
 }
@@ -325,15 +301,15 @@ int vortex_dmseq_warp_status(struct vortex_dmseq *dm,
 
 	save0 = vortex_dmseq_read(dm, VX_DM_DSCRATCH(0));
 	save3 = vortex_dmseq_read(dm, VX_DM_DSCRATCH(TMP_SAVE));
-	ret = vortex_dmseq_inject(dm, RV_CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP), false);
+	ret = vortex_dmseq_inject(dm, RV32_CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP), false);
 	if (ret)
 		goto out;
 	for (i = 0; i < ARRAY_SIZE(csrs) && !ret; i++) {
-		ret = vortex_dmseq_inject(dm, RV_CSRR(TMP, csrs[i]), false) ?:
-		      vortex_dmseq_inject(dm, RV_CSRW(VX_CSR_DSCRATCH(0), TMP), false);
+		ret = vortex_dmseq_inject(dm, RV32_CSRR(TMP, csrs[i]), false) ?:
+		      vortex_dmseq_inject(dm, RV32_CSRW(VX_CSR_DSCRATCH(0), TMP), false);
 		vals[i] = vortex_dmseq_read(dm, VX_DM_DSCRATCH(0));
 	}
-	r = vortex_dmseq_inject(dm, RV_CSRR(TMP, VX_CSR_DSCRATCH(TMP_SAVE)), false);
+	r = vortex_dmseq_inject(dm, RV32_CSRR(TMP, VX_CSR_DSCRATCH(TMP_SAVE)), false);
 	ret = ret ?: r;
 	if (!ret) {
 		/* The CSR holds lanes 0-31; wider warps' upper lanes read 0. */
@@ -361,9 +337,9 @@ static int read_fp_group(struct vortex_dmseq_warp *ctx, u32 first, u32 n,
 	for (k = 0; k < n; k++) {
 		u32 f = first + k;
 
-		ret = inject_all(ctx->dm, f == 32 ? RV_CSRR(TMP, RV_CSR_FCSR) :
-				 RV_FMV_X_W(TMP, f)) ?:
-		      inject_all(ctx->dm, RV_CSRW(VX_CSR_DSCRATCH(k), TMP));
+		ret = inject_all(ctx->dm, f == 32 ? RV32_CSRR(TMP, RV32_CSR_FCSR) :
+				 RV32_FMV_X_W(TMP, f)) ?:
+		      inject_all(ctx->dm, RV32_CSRW(VX_CSR_DSCRATCH(k), TMP));
 		if (ret)
 			return ret;
 	}
@@ -410,7 +386,7 @@ int vortex_dmseq_warp_read_regs(struct vortex_dmseq_warp *ctx, u32 warp,
 			memcpy(out + (r + i) * threads, ctx->rows[i], threads * sizeof(u32));
 	}
 	if (!ret)
-		ret = inject_all(ctx->dm, RV_CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP));
+		ret = inject_all(ctx->dm, RV32_CSRW(VX_CSR_DSCRATCH(TMP_SAVE), TMP));
 	if (!ret) {
 		for (n = 0; !ret && n < 33; n += 3)
 			ret = read_fp_group(ctx, n, 33 - n < 3 ? 33 - n : 3,
@@ -458,13 +434,13 @@ int vortex_dmseq_warp_store_regs(struct vortex_dmseq *dm, u32 warp, u32 area)
 {
 	u32 hi = (area + 0x800) >> 12, lo = area - (hi << 12), r;
 	const u32 setup[] = {
-		RV_CSRW(VX_CSR_DSCRATCH(3), BULK_PTR),
-		RV_CSRW(VX_CSR_DSCRATCH(2), BULK_TMP),
-		RV_CSRR(BULK_PTR, VX_CSR_THREAD_ID),
-		RV_SLLI(BULK_PTR, BULK_PTR, BULK_SLOT_SHIFT),
-		RV_LUI(BULK_TMP, hi & 0xfffff),
-		RV_ADDI(BULK_TMP, BULK_TMP, lo),
-		RV_ADD(BULK_PTR, BULK_PTR, BULK_TMP),
+		RV32_CSRW(VX_CSR_DSCRATCH(3), BULK_PTR),
+		RV32_CSRW(VX_CSR_DSCRATCH(2), BULK_TMP),
+		RV32_CSRR(BULK_PTR, VX_CSR_THREAD_ID),
+		RV32_SLLI(BULK_PTR, BULK_PTR, BULK_SLOT_SHIFT),
+		RV32_LUI(BULK_TMP, hi & 0xfffff),
+		RV32_ADDI(BULK_TMP, BULK_TMP, lo),
+		RV32_ADD(BULK_PTR, BULK_PTR, BULK_TMP),
 	};
 	int ret;
 
@@ -476,18 +452,18 @@ int vortex_dmseq_warp_store_regs(struct vortex_dmseq *dm, u32 warp, u32 area)
 		ret = inject_all(dm, setup[r]);
 	for (r = 1; !ret && r < 32; r++)
 		if (r != BULK_PTR && r != BULK_TMP)
-			ret = inject_all(dm, RV_SW(r, BULK_PTR, 4 * r));
+			ret = inject_all(dm, RV32_SW(r, BULK_PTR, 4 * r));
 	/* the pointer and the temporary, from where they were kept */
 	if (!ret)
-		ret = inject_all(dm, RV_CSRR(BULK_TMP, VX_CSR_DSCRATCH(3))) ?:
-		      inject_all(dm, RV_SW(BULK_TMP, BULK_PTR, 4 * BULK_PTR)) ?:
-		      inject_all(dm, RV_CSRR(BULK_TMP, VX_CSR_DSCRATCH(2))) ?:
-		      inject_all(dm, RV_SW(BULK_TMP, BULK_PTR, 4 * BULK_TMP));
+		ret = inject_all(dm, RV32_CSRR(BULK_TMP, VX_CSR_DSCRATCH(3))) ?:
+		      inject_all(dm, RV32_SW(BULK_TMP, BULK_PTR, 4 * BULK_PTR)) ?:
+		      inject_all(dm, RV32_CSRR(BULK_TMP, VX_CSR_DSCRATCH(2))) ?:
+		      inject_all(dm, RV32_SW(BULK_TMP, BULK_PTR, 4 * BULK_TMP));
 	for (r = 0; !ret && r < 32; r++)
-		ret = inject_all(dm, RV_FSW(r, BULK_PTR, 4 * (32 + r)));
+		ret = inject_all(dm, RV32_FSW(r, BULK_PTR, 4 * (32 + r)));
 	if (!ret)
-		ret = inject_all(dm, RV_CSRR(BULK_TMP, RV_CSR_FCSR)) ?:
-		      inject_all(dm, RV_SW(BULK_TMP, BULK_PTR, 4 * BULK_FCSR));
+		ret = inject_all(dm, RV32_CSRR(BULK_TMP, RV32_CSR_FCSR)) ?:
+		      inject_all(dm, RV32_SW(BULK_TMP, BULK_PTR, 4 * BULK_FCSR));
 	return ret;
 }
 

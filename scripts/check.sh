@@ -199,7 +199,7 @@ guest_boot 4,8,32,32 vortex_dump_test --topology 4,8,32,32 --tests vortex_dump_t
 # its CUDA ELF is written as CUDA-sized SMs and warps, every lane in one
 # row with its own registers (issue 26).
 guest_boot 1,1,96,64 vortex_dump_test --topology 1,1,96,64 --tests vortex_dump_test \
-	--append "vx.args=-t,elf_rows_are_cuda_sized_and_hold_every_lane"
+	--append "vx.args=-t,elf_rows_are_cuda_sized_and_hold_every_lane,-t,elf_rows_hold_lanes_past_31_while_they_run"
 
 # The card's old doorbell model (no fast doorbell, so no fast lane): every
 # job through the scheduler and its FENCE interrupt.

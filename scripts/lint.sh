@@ -39,7 +39,7 @@ tools() {
 command -v sparse > /dev/null || vx_die "sparse is not installed (scripts/host-deps.sh)"
 bin=$(tools)
 kdir=${KDIR:-$("$VX_TOP/scripts/kernel.sh")/headers}
-mapfile -t files < <(ls driver/*.[ch] uapi/*.h hw/vortex_dmseq*.[ch])
+mapfile -t files < <(ls driver/*.[ch] uapi/*.h hw/vortex_dmseq*.[ch] hw/vortex_rv32.h)
 
 # The inputs of a verdict; a clean one is kept under their hash.
 state=${O:-build}/lint

@@ -43,7 +43,6 @@
 enum { X0 = 0, T0 = 5, T1 = 6, T2 = 7, S1 = 9, A0 = 10, A1 = 11, A2 = 12,
        T3 = 28, T4 = 29 };
 
-#define ANDI(rd, rs1, imm)	RV_I(imm, rs1, 7, rd, 0x13)
 #define SPLIT(rd, rs1)		RV_R(0, 0, rs1, VX_F3_SPLIT, rd, VX_OPCODE_CUSTOM0)
 #define JOIN(rs1)		RV_R(0, 0, rs1, VX_F3_JOIN, 0, VX_OPCODE_CUSTOM0)
 

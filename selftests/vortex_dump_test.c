@@ -65,7 +65,7 @@ static const uint32_t prog_fault[] = {
 
 /* jalr t1, 18(t0) with t0 = its own code: target +18, misaligned */
 static const uint32_t prog_jump[] = {
-	(0u << 12) | (T0 << 7) | 0x17,	/* auipc t0, 0 */
+	RV32_AUIPC(T0, 0),		/* auipc t0, 0 */
 	ADDI(T1, X0, 0x55),
 	RV_I(18, T0, 0, T1, 0x67),	/* +8: jalr t1, 18(t0) */
 	TMC(X0),
@@ -137,6 +137,16 @@ static unsigned long long num(const char *from, const char *key)
 	const char *v = field(from, key);
 
 	return v ? strtoull(v, NULL, 0) : ~0ull;
+}
+
+/* How many times @pat occurs in @text. */
+static unsigned int count(const char *text, const char *pat)
+{
+	unsigned int n = 0;
+
+	for (text = strstr(text, pat); text; text = strstr(text + 1, pat))
+		n++;
+	return n;
 }
 
 /*
@@ -1234,13 +1244,18 @@ TEST_F_TIMEOUT(dump, recovery_holds_the_card_only_for_the_capture, 120)
  * 2..30), x31 = hart << 8 + 31, f_r = (0x40 + r) << 16 + hart << 8, fcsr
  * 0x65, then x1 = @mask and vx_tmc(x1), and a jump to itself: a hang.
  * Returns the program's length in words; *@mask receives the mask (the
- * lanes of the first 32 it keeps on).
+ * lanes of the first 32 it keeps on: a 32-bit register has no bits for
+ * the lanes past them, which vx_tmc turns off).  With @mask 0 on entry,
+ * no vx_tmc (x1 = 0): every lane stays on.
  */
 static uint32_t all_registers_prog(uint32_t *prog, uint64_t threads, uint32_t *mask)
 {
+	bool tmc = *mask;
 	uint32_t n = 0, r;
 
 	*mask = (threads >= 32 ? 0x5a5 : 0x5a5 & ((1u << threads) - 1)) | 1;
+	if (!tmc)
+		*mask = threads >= 32 ? ~0u : (1u << threads) - 1;
 	/* x31 = hart << 8; f_f = (0x40 + f) << 16 + x31; fcsr = 0x65 */
 	prog[n++] = CSRR(31, VX_CSR_MHARTID);
 	prog[n++] = SLLI(31, 31, 8);
@@ -1257,13 +1272,16 @@ static uint32_t all_registers_prog(uint32_t *prog, uint64_t threads, uint32_t *m
 		prog[n++] = ADD(r, r, 31);
 	}
 	prog[n++] = ADDI(31, 31, 31);
-	prog[n++] = ADDI(1, X0, *mask);
-	prog[n++] = TMC(1);
+	prog[n++] = ADDI(1, X0, tmc ? *mask : 0);
+	prog[n++] = tmc ? TMC(1) : ADDI(X0, X0, 0);
 	prog[n++] = JSELF;
 	return n;
 }
 
-/* all_registers_prog() on every warp of the card, hung and dumped. */
+/*
+ * all_registers_prog() on every warp of the card, hung and dumped; *@mask
+ * as it takes it.
+ */
 static void hang_all_registers(struct __test_metadata *_metadata,
 			       FIXTURE_DATA(dump) *self, uint32_t *n, uint32_t *mask)
 {
@@ -1293,6 +1311,7 @@ TEST_F_TIMEOUT(dump, full_card_hang_dump_has_every_register_in_few_dm_accesses, 
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &clusters));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &cores));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &warps));
+	mask = 1;	/* with vx_tmc */
 	hang_all_registers(_metadata, self, &n, &mask);
 
 	w = strstr(self->text, "\nwarps:\n");
@@ -1363,13 +1382,18 @@ TEST_F_TIMEOUT(dump, full_card_hang_dump_has_every_register_in_few_dm_accesses, 
  * v % 64 of SM c * S + v / 64, v = w * parts + h.  Every listed lane of
  * every warp is in exactly one lane row, with its own registers
  * (all_registers_prog()'s values), found through the tables' links as a
- * reader walks them: lane row -> warp row -> block -> SM.  make check runs
- * it on a 1,1,96,64 card too (96 warps per core, 64 lanes per warp).
+ * reader walks them: lane row -> warp row -> block -> SM.  Lanes 0-31 are
+ * listed while on; lanes past 31 always (vortex_dump_lane_listed(): the
+ * card's thread-mask CSR is 32 bits wide and injection runs on the
+ * selected thread whether it is on or not, so nothing the Debug Module
+ * reads tells which are on), in the ELF as in the text.  make check runs
+ * these on a 1,1,96,64 card too (96 warps per core, 64 lanes per warp).
  */
-TEST_F_TIMEOUT(dump, elf_rows_are_cuda_sized_and_hold_every_lane, 300)
+static void check_cuda_sized_elf(struct __test_metadata *_metadata,
+				 FIXTURE_DATA(dump) *self, bool tmc)
 {
 	uint64_t clusters, cores, warps;
-	uint32_t n, mask, parts, lanes, per_sm, spc, k, r, rows = 0;
+	uint32_t n, mask = tmc /* with vx_tmc or not */, parts, lanes, per_sm, spc, k, r, rows = 0;
 	const uint32_t *devrow, *note, *regs, *lnrow, *wprow;
 	uint8_t *seen;
 	struct elf_view e;
@@ -1451,13 +1475,28 @@ TEST_F_TIMEOUT(dump, elf_rows_are_cuda_sized_and_hold_every_lane, 300)
 	}
 	for (k = 0; k < clusters * cores * warps * self->threads; k++) {
 		uint32_t lane = k % self->threads;
+		bool listed = lane >= 32 || mask & (1u << lane);
 
-		ASSERT_EQ(lane >= 32 || (mask & (1u << lane)) ? 1 : 0, seen[k])
+		ASSERT_EQ(listed ? 1 : 0, seen[k])
 			TH_LOG("warp %llu lane %u", (unsigned long long)(k / self->threads), lane);
 	}
 	TH_LOG("%u lane rows", rows);
+	/* The text lists the same lanes. */
+	EXPECT_EQ(rows, count(self->text, "      - lane: "));
 	free(seen);
 	free(e.buf);
+}
+
+/* vx_tmc(0x5a5 | 1): lanes 0, 2, 5, 7, 8 and 10 stay on of the first 32. */
+TEST_F_TIMEOUT(dump, elf_rows_are_cuda_sized_and_hold_every_lane, 300)
+{
+	check_cuda_sized_elf(_metadata, self, true);
+}
+
+/* No vx_tmc: every lane stays on and is listed. */
+TEST_F_TIMEOUT(dump, elf_rows_hold_lanes_past_31_while_they_run, 300)
+{
+	check_cuda_sized_elf(_metadata, self, false);
 }
 
 /* The whole of a dump's data file, read @chunk bytes at a time. */

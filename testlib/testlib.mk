@@ -4,7 +4,8 @@
 # so that no side keeps its own copy.  Plain C with no dependencies: guest
 # binaries are static, host ones link libvxsim, both include these.
 #
-#   vx_asm.h       RV32 + Vortex encoder for hand-assembled device programs
+#   vx_asm.h       the tests' names for hw/vortex_rv32.h's RV32 encoders, and
+#                  the instructions only tests write
 #   vx_card_io.h   ring writer and Debug Module requests over BAR0/VRAM callbacks
 #   vx_samples.[ch] sample kernels: buffers, inputs, argument blocks, references
 #
@@ -13,7 +14,8 @@
 
 TESTLIB_DIR := testlib
 TESTLIB_INC := -I$(TOP)/$(TESTLIB_DIR)
-TESTLIB_HDRS := $(wildcard $(TESTLIB_DIR)/*.h)
+# vx_asm.h is built on hw/vortex_rv32.h, the driver's encoders.
+TESTLIB_HDRS := $(wildcard $(TESTLIB_DIR)/*.h) hw/vortex_rv32.h
 
 # qemu-device/tests/uncore_util.h is built on these headers.
 $(UNCORE_TESTS): $(TESTLIB_HDRS)

@@ -58,10 +58,8 @@
 #define T6 31
 
 #define END             TMC(0)
-#define SB(rs2, rs1, imm)   RV_S(imm, rs2, rs1, 0, 0x23)
 #define SH(rs2, rs1, imm)   RV_S(imm, rs2, rs1, 1, 0x23)
 #define LBU(rd, rs1, imm)   RV_I(imm, rs1, 4, rd, 0x03)
-#define ANDI(rd, rs1, imm)  RV_I(imm, rs1, 7, rd, 0x13)
 #define SRLI(rd, rs1, sh)   RV_I(sh, rs1, 5, rd, 0x13)
 #define SLTIU(rd, rs1, imm) RV_I(imm, rs1, 3, rd, 0x13)
 /* rd <- any 32-bit value, two words */

@@ -16,7 +16,7 @@ DBG_INC := -I$(TOP)/$(DBG_DIR) $(US_INC) $(GUEST_INC) -I$(TOP)/qemu-device/sim \
 	-I$(TOP)/qemu-device/tests -I$(TOP)/testlib
 DBG_CFLAGS = $(HOST_CFLAGS) $(DBG_INC)
 DBG_HDRS := $(wildcard $(DBG_DIR)/*.h) $(US_HDRS) hw/vortex_regs.h hw/vortex_causes.h \
-	hw/vortex_dmseq.h qemu-device/sim/vx_sim.h testlib/vx_asm.h
+	hw/vortex_dmseq.h hw/vortex_rv32.h qemu-device/sim/vx_sim.h testlib/vx_asm.h
 
 DBG_LIB := $(O)/userspace/libvortex-debug.a
 DBG_LIB_NAMES := vxdbg vxdbg_console vxdbg_state vxdbg_events vxdbg_ioctl vx_disasm vxdbg_cli \
@@ -93,6 +93,13 @@ $(O)/host/userspace/test_vortex_dmseq: $(DBG_TDIR)/test_vortex_dmseq.c $(DBG_THD
 	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -o $@ $< $(DBG_SEQ_NAMES:%=$(O)/userspace/debug/%.o)
 
 HOST_TESTS += $(O)/host/userspace/test_vortex_dmseq
+
+# test_vortex_rv32: hw/vortex_rv32.h's encoders against an assembler's words.
+$(O)/host/userspace/test_vortex_rv32: $(DBG_TDIR)/test_vortex_rv32.c $(DBG_THDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -o $@ $<
+
+HOST_TESTS += $(O)/host/userspace/test_vortex_rv32
 
 # test_vx_disasm: the disassembler against llvm-objdump on every device program.
 $(O)/host/userspace/test_vx_disasm: $(DBG_TDIR)/test_vx_disasm.c $(DBG_THDRS) \

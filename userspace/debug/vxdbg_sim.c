@@ -85,10 +85,14 @@ static void sim_ring_program(struct vxdbg_sim *s)
 	s->tail = 0;
 }
 
-/* RESET keeps VRAM and the DM: only the ring needs programming again. */
+/*
+ * RESET keeps VRAM and the DM: only the ring needs programming again.  No
+ * warp stays halted, which the DM sequences hear (vortex_device_reset()).
+ */
 void sim_card_reset(struct vxdbg_sim *s)
 {
 	mmio_wr(s, VX_REG_RESET, VX_RESET_KEY);
+	vortex_dmseq_card_reset(&s->dm);
 	sim_ring_program(s);
 }
 
@@ -264,7 +268,6 @@ static void sim_debug_job_start(struct vxdbg_sim *s, struct sim_job *j)
 
 	if (!d)
 		return;
-	vortex_dmseq_forget_step(&d->seq);	/* a new job: every halt is news */
 	if (d->halt_at_start) {
 		vortex_dmseq_halt_at_start(&d->seq);
 		d->halt_at_start = false;

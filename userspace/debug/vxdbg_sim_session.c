@@ -145,7 +145,6 @@ static int sim_dm(struct vxdbg_backend *be, struct drm_vortex_debug_dm *a)
 		return -E2BIG;
 	if (bad_ptr(a->ops))
 		return -EFAULT;
-	vortex_dmseq_forget_step(&to_session(be)->seq);	/* the client may resume or step */
 	vortex_dmseq_raw_begin(&s->dm);
 	for (uint32_t i = 0; i < a->count && !ret; i++) {
 		if (ops[i].pad || ops[i].flags & ~DRM_VORTEX_DEBUG_DM_WRITE)

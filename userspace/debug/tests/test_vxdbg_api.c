@@ -510,6 +510,71 @@ TEST_F_TIMEOUT(dbg, exception_is_held_and_named, 120)
 }
 
 /*
+ * A STEP's own halts are no HALTED event (STEP answers for them), but only
+ * while they stand: a halt of the next job is news, even one that halts
+ * as many warps, the first of them the same, as a step left halted.  A
+ * person steps after an exception (the card is stopped: the warp stays
+ * where it is, one warp halted, warp 0), RESUME ends the frozen job, and
+ * the next job's one warp, warp 0 again, halts at a breakpoint.  Its
+ * HALTED event must come (uapi: HALTED, "warps entered debug halt").
+ * Before the DM layer dropped the step's state on its own (the card's
+ * reset, hw/vortex_dmseq.c, &vortex_dmseq.stepped), both job-start paths
+ * had to (vortex_debug_job_start() and the simulator backend's twin);
+ * without that call the simulator backend posted no HALTED event here and
+ * the wait for it timed out.
+ */
+TEST_F_TIMEOUT(dbg, halt_in_the_job_after_a_step_is_news, 120)
+{
+	struct fault_args fa = { 0, 0 };
+	const uint32_t grid[3] = { 1, 1, 1 }, block[3] = { self->t.topo.threads, 1, 1 };
+	struct vxdbg_event ev;
+	uint64_t main_pc, zero_pc, pc, moved, first;
+	uint32_t sm, wp;
+	int st = 1;
+
+	ASSERT_EQ(0, target_load(&self->t, "fault_illegal"));
+	attach(_metadata, self);
+	ASSERT_EQ(0, target_launch(&self->t, &fa, sizeof(fa), grid, block, &first));
+	expect_event(_metadata, self->d, VXDBG_EVENT_EXCEPTION, &ev);
+	EXPECT_EQ(VX_ERR_ILLEGAL_INSTR, ev.u.exception.cause);
+	sm = ev.u.exception.sm;
+	wp = ev.u.exception.wp;
+	zero_pc = ev.u.exception.pc;
+	ASSERT_EQ(0, wp);
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_lookup_symbol(self->d, "vx_kernel_main", &main_pc));
+
+	/* A step on the stopped card: done, and the warp stays on the fault. */
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_single_step_warp(self->d, 0, sm, wp, 1, &moved));
+	EXPECT_EQ(1ull << wp, moved);
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_read_virtual_pc(self->d, 0, sm, wp, 0, &pc));
+	EXPECT_EQ(zero_pc, pc);
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_resume_device(self->d, 0));
+	expect_event(_metadata, self->d, VXDBG_EVENT_KERNEL_FINISHED, &ev);
+	EXPECT_EQ(-EIO, ev.u.kernel_finished.status);
+	ASSERT_EQ(0, target_wait(&self->t, first, &st));
+	EXPECT_EQ(-EIO, st);
+
+	/* The next job: its one warp, warp 0, halts at vx_kernel_main. */
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_set_breakpoint(self->d, 0, main_pc));
+	ASSERT_EQ(0, target_launch(&self->t, &fa, sizeof(fa), grid, block, &self->seqno));
+	do {
+		ASSERT_EQ(VXDBG_SUCCESS, vxdbg_get_next_event(self->d, &ev, EV_MS))
+			TH_LOG("no HALTED event for the job after the step");
+	} while (ev.kind != VXDBG_EVENT_HALTED || ev.grid_id != self->seqno);
+	EXPECT_EQ(VXDBG_HALT_EBREAK, ev.u.halted.cause);
+	EXPECT_EQ(1, ev.u.halted.count);
+	EXPECT_EQ(sm, ev.u.halted.sm);
+	EXPECT_EQ(0, ev.u.halted.wp);
+	EXPECT_EQ(main_pc, ev.u.halted.pc);
+
+	/* Off the breakpoint, the warp runs into the zero word: frozen, ended. */
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_unset_breakpoint(self->d, 0, main_pc));
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_resume_device(self->d, 0));
+	expect_event(_metadata, self->d, VXDBG_EVENT_EXCEPTION, &ev);
+	finish(_metadata, self, -1, -EIO);
+}
+
+/*
  * The driver was designed for about 1.7 DM accesses per lane register on
  * a full warp: each register costs a few injections whatever the width,
  * plus about 1.3 accesses per lane, so the goal of 2 holds from 8 lanes
