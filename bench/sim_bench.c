@@ -352,6 +352,8 @@ int main(int argc, char **argv)
     struct stat3 q[2], r;
     char n[96];
     bool int_only = false;  /* --int-only: the int loop at 8 and 32 lanes */
+    /* --only=NAME: the rows whose name (e.g. int_2x4x32_jit) is NAME */
+    const char *only = NULL;
     /* --exec=NAME: the executor of the rows that take the best one */
     enum vx_sim_exec best = VX_SIM_EXEC_BEST;
     char err[128];
@@ -365,6 +367,8 @@ int main(int argc, char **argv)
             map_mode = MAP_SHIFT;
         } else if (!strcmp(argv[i], "--int-only")) {
             int_only = true;
+        } else if (!strncmp(argv[i], "--only=", 7)) {
+            only = argv[i] + 7;
         } else if (!strncmp(argv[i], "--exec=", 7)) {
             if (vx_sim_exec_parse(argv[i] + 7, &best, err, sizeof(err))) {
                 fprintf(stderr, "sim_bench: %s\n", err);
@@ -372,15 +376,22 @@ int main(int argc, char **argv)
             }
         } else {
             fprintf(stderr, "usage: sim_bench [--map=none|ident|shift] "
-                    "[--int-only] [--exec=ref|burst|avx2|jit]\n");
+                    "[--int-only] [--only=ROW] "
+                    "[--exec=ref|burst|avx2|jit]\n");
             return 1;
         }
     }
-    q[0] = bench_qemu(0);
-    q[1] = bench_qemu(1);
+    if (only && !strcmp(only, "mmu")) {
+        q[0] = q[1] = (struct stat3){ 1, 1, 1 };    /* not printed */
+    } else {
+        q[0] = bench_qemu(0);
+        q[1] = bench_qemu(1);
+    }
 
-    print_rate("qemu_insn_per_s_int", q[0]);
-    print_rate("qemu_insn_per_s_fp", q[1]);
+    if (!only || strcmp(only, "mmu")) {
+        print_rate("qemu_insn_per_s_int", q[0]);
+        print_rate("qemu_insn_per_s_fp", q[1]);
+    }
     printf("sim_executor: %s\n", vx_sim_exec_name(
            best != VX_SIM_EXEC_BEST ? best : vx_sim_exec_best()));
     for (size_t i = 0; i < sizeof(cfgs) / sizeof(cfgs[0]); i++) {
@@ -392,10 +403,15 @@ int main(int argc, char **argv)
         struct stat3 lane, warp, qk = q[loops[k->loop].qemu_fp];
 
         if (kk.exec == VX_SIM_EXEC_BEST) {
-            kk.exec = best;     /* the rows without a suffix */
+            /* the rows without a suffix: jit's print its cost too */
+            kk.exec = best != VX_SIM_EXEC_BEST ? best : vx_sim_exec_best();
         }
 
         if (int_only && (k->loop != LOOP_INT || k->threads > 32)) {
+            continue;
+        }
+        name(n, sizeof(n), "", k, suffix);
+        if (only && strcmp(n + 1, only)) {
             continue;
         }
         if (!vx_sim_exec_available(k->exec)) {
@@ -427,7 +443,7 @@ int main(int argc, char **argv)
         name(n, sizeof(n), "warp_insn_vs_qemu_ratio", k, suffix);
         print_ratio(n, warp, qk);
     }
-    if (int_only) {
+    if (int_only || (only && strcmp(only, "mmu"))) {
         return 0;
     }
     {

@@ -34,12 +34,26 @@
  * Loads and stores.  A word access at consecutive addresses (the
  * coalesced case) runs inline, as the burst executor's CONTIG_WORDS
  * path: lane l's address is lane 0's + 4 l (one vector compare; with
- * lanes masked off, for the active lanes, and vpmaskmovd moves only
- * their words), aligned,
+ * lanes masked off, for the active lanes, and masked moves touch only
+ * their words: vmovdqu32 with the mask in k1 where the host has
+ * AVX-512F/VL (vx_jit_set_avx512() turns that off: the differential test
+ * runs both), else vpmaskmovd, whose stores are slow on AMD hosts; a
+ * load is merged into rd's old words and stored whole, as a masked store
+ * would not forward to the next read of rd), aligned,
  * and untranslated below vx_sim.vram_flat, translated inside the page the
  * warp's memo slot for this PC holds (vx_warp.xlat, the burst executor's,
- * kept in step with the TLBs the same way); a memo miss calls vx_jit_memo(),
- * which refills the slot from the DTLB, and retries.  Anything else calls
+ * kept in step with the TLBs the same way, its base in r12).  The slot's
+ * key is compared with the address's page and low two bits XOR the
+ * code's own flags (JIT_XLAT_OWN), so that a misaligned access misses
+ * too (no slot holds the low bits it gives); a store's key carries
+ * JIT_XLAT_NOCODE,
+ * "the page held no translated code when filled", so the hit path skips
+ * the codemap, and translate() makes every memo stale when a page gets
+ * its first translation.  A miss probes the DTLB inline as
+ * vx_tlb_probe() does and fills the slot as vx_exec_xlat_fill() does (a
+ * store's, if the page holds no code), then goes on; a DTLB miss calls
+ * vx_jit_memo() (local memory), which refills the slot or sends the
+ * access to vx_jit_mem().  Anything else calls
  * vx_jit_mem(), the burst executor's LOAD/STORE in C for one instruction
  * (8-lane checks, gathers for word loads of full warps).  Both check
  * every lane before they touch anything; when a check fails (a fault, a
@@ -108,10 +122,24 @@
  * reads or writes stay in ymm8-15 for the instructions after it
  * (written through: memory always holds them, so an exit anywhere needs
  * no write-back), until a call clobbers them or code is entered by a
- * jump (the start of each copy).
+ * jump (the start of each copy).  With wider warps, a run of two or more
+ * lane-arithmetic instructions (emit_run(), not in the countdown copy,
+ * so nothing stops inside it) runs chunk-major: all of its instructions
+ * on lanes 0-7, then on 8-15, ...; lanes never mix, so the result is
+ * the instruction-major one.  Each chunk's registers live in ymm8-15,
+ * read from memory once and written back once at the chunk's end (or
+ * when evicted), blended with the mask there only: inactive lanes
+ * compute garbage in between that only their own discarded results see.
+ *
+ * The scheduler's bursts (vx_run.c, VX_RUN_BURST) are 128 instructions:
+ * at 32, entering a warp (the scheduler, the table lookup and its word
+ * check, the countdown copy a budget ending mid-loop takes, the block a
+ * burst starting mid-loop needs) cost as much as a third of the time.
  *
  * Not done yet: a scalar path for 1-4 lanes, FP arithmetic in the
- * emitted code itself, keeping registers across calls and loop turns.
+ * emitted code itself, keeping registers across calls and loop turns,
+ * SIMT split/join in translated code (divergence runs in the burst
+ * executor; the masked code runs both sides).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -131,10 +159,10 @@
  * 4 ops, the blend's 2 loads and itself, a store, a cache move: some 70
  * bytes), and per instruction besides (a translated launch's inline
  * store with its memo refill, its call of vx_jit_mem() and the countdown's
- * check: some 280).  translate() aborts rather than overrun them.
+ * check, and its inline DTLB probe: some 350).  translate() aborts rather than overrun them.
  */
-#define VX_JIT_CHUNK_BYTES  96
-#define VX_JIT_INSN_BYTES   384
+#define VX_JIT_CHUNK_BYTES  160
+#define VX_JIT_INSN_BYTES   448
 
 typedef uint32_t (*vx_jit_fn)(struct vx_jit_ctx *c);
 
@@ -155,6 +183,7 @@ struct vx_jit {
     uint8_t *arena;             /* where code is written ... */
     ptrdiff_t xdelta;           /* ... and run: + xdelta (dual mapping) */
     bool dual;                  /* two views of a memfd: no mprotect */
+    bool avx512;                /* AVX-512F/VL: masked moves with k1 */
     size_t used;
     uint32_t gen;               /* bumped by every flush */
     uint32_t threads;
@@ -233,6 +262,30 @@ static void modrm_rr(struct em *e, int reg, int rm)
     b1(e, (uint8_t)(0xc0 | ((reg & 7) << 3) | (rm & 7)));
 }
 
+/*
+ * AVX-512 (EVEX.256.F3.0F.W0, mask k1): vmovdqu32 [base + disp]{k1}, ymm
+ * (@op 0x7f) or vmovdqu32 ymm{k1}, [base + disp] (@op 0x6f, merging);
+ * only the lanes k1 selects are read or written, faults of the others
+ * suppressed.
+ */
+static void evmov(struct em *e, uint8_t op, int y, int base, uint32_t disp)
+{
+    b1(e, 0x62);
+    b1(e, (uint8_t)((y & 8 ? 0 : 0x80) | 0x71));
+    b1(e, 0x7e);
+    b1(e, 0x29);
+    b1(e, op);
+    b1(e, (uint8_t)(0x80 | ((y & 7) << 3) | base));
+    d32(e, disp);
+}
+
+/* kmovw k1, [rbp + maskw + @c]: the mask bits of lanes 8c .. 8c + 7 */
+static void kmask(struct em *e, uint32_t c)
+{
+    bytes(e, "\xc5\xf8\x90\x8d", 4);
+    d32(e, (uint32_t)(CTX_MASKW + c));
+}
+
 static void ld(struct em *e, int y, int base, uint32_t disp)
 {
     vex(e, 1, 2, 0, 0x6f);                      /* vmovdqu ymm, m256 */
@@ -279,6 +332,7 @@ struct xl {
     uint32_t *fixidx;           /* ... with these constants */
     uint32_t T;
     bool masked;
+    bool avx512;                /* masked moves (k1) instead of blends */
     bool mmu;                   /* the block is of a translated launch */
     /*
      * 8-lane warps: the registers last read or written, in ymm8-15
@@ -289,6 +343,14 @@ struct xl {
     int8_t slot_of[32];         /* RISC-V register -> cache slot, -1 */
     int8_t reg_of[8];           /* cache slot -> register, -1 */
     uint32_t next_slot;
+    /*
+     * An ALU run of a wider warp (emit_run()): the cache holds chunk
+     * run_c's registers, written back only when evicted or at the end of
+     * the chunk (dirty), not through.
+     */
+    bool run;
+    uint32_t run_c;
+    bool dirty[8];
     const uint8_t *epi;         /* the function's return */
     const uint8_t *body;        /* its first instruction (self-loops) */
     const uint8_t *cbody;       /* the same in the countdown copy */
@@ -406,6 +468,38 @@ static void cache_clear(struct xl *x)
 {
     memset(x->slot_of, -1, sizeof(x->slot_of));
     memset(x->reg_of, -1, sizeof(x->reg_of));
+    memset(x->dirty, 0, sizeof(x->dirty));
+}
+
+static void st(struct em *e, int y, int base, uint32_t disp);
+static void ld(struct em *e, int y, int base, uint32_t disp);
+static uint32_t xoff(const struct xl *x, uint32_t reg, uint32_t chunk);
+
+/*
+ * An ALU run's dirty slot @k to memory (chunk run_c), blended with the
+ * mask where lanes are inactive (their words in the slot are garbage:
+ * lanes never mix, so only their own results depend on them).  YT and
+ * YM only: YA may hold a result, YI, YS and Y31 constants.
+ */
+static void cache_writeback(struct xl *x, int k)
+{
+    struct em *e = &x->e;
+    uint32_t off = xoff(x, (uint32_t)x->reg_of[k], x->run_c);
+
+    if (!x->dirty[k]) {
+        return;
+    }
+    x->dirty[k] = false;
+    if (!x->masked) {
+        st(e, 8 + k, RBX, off);
+        return;
+    }
+    ld(e, YM, RBP, CTX_MASK + 32 * x->run_c);
+    ld(e, YT, RBX, off);
+    vex(e, 3, 1, YT, 0x4c);                     /* vpblendvb YT, YT, slot */
+    modrm_rr(e, YT, 8 + k);
+    b1(e, YM << 4);
+    st(e, YT, RBX, off);
 }
 
 /* A slot for @reg, not @keep (an operand in use), evicting another. */
@@ -417,6 +511,7 @@ static int cache_take(struct xl *x, uint32_t reg, int keep)
         k = (int)(x->next_slot++ % 8);
     }
     if (x->reg_of[k] >= 0) {
+        cache_writeback(x, k);
         x->slot_of[x->reg_of[k]] = -1;
     }
     x->reg_of[k] = (int8_t)reg;
@@ -433,7 +528,7 @@ static int get_reg(struct xl *x, uint32_t reg, uint32_t c, int tmp, int keep)
 {
     int k;
 
-    if (x->T != 8) {
+    if (x->T != 8 && !x->run) {
         ld(&x->e, tmp, RBX, xoff(x, reg, c));
         return tmp;
     }
@@ -449,6 +544,16 @@ static int get_reg(struct xl *x, uint32_t reg, uint32_t c, int tmp, int keep)
 static void put_rd(struct xl *x, uint32_t rd, uint32_t c)
 {
     struct em *e = &x->e;
+
+    if (x->run) {
+        /* into rd's slot, to memory at the chunk's end */
+        int k = x->slot_of[rd] >= 0 ? x->slot_of[rd] : cache_take(x, rd, -1);
+
+        vex(e, 1, 1, 0, 0x6f);                  /* vmovdqa ymm8+k, YA */
+        modrm_rr(e, 8 + k, YA);
+        x->dirty[k] = true;
+        return;
+    }
 
     if (x->masked) {
         ld(e, YM, RBP, CTX_MASK + 32 * c);
@@ -466,22 +571,32 @@ static void put_rd(struct xl *x, uint32_t rd, uint32_t c)
     }
 }
 
-/* every active lane's rd <- v */
-static void put_uniform(struct xl *x, uint32_t rd, uint32_t v)
+/* every active lane's rd <- v, chunks @c0 .. @c1 - 1 */
+static void put_uniform_c(struct xl *x, uint32_t rd, uint32_t v, uint32_t c0,
+                          uint32_t c1)
 {
     if (rd == 0) {
         return;
     }
-    for (uint32_t c = 0; c < x->T / 8; c++) {
-        if (c == 0 || x->masked) {
+    for (uint32_t c = c0; c < c1; c++) {
+        if (c == c0 || x->masked) {
             bcast(x, YA, v);            /* a blend overwrites it */
         }
         put_rd(x, rd, c);
     }
 }
 
-/* Host code for one lane-arithmetic @insn at @pc, chunk by chunk. */
-static void emit_alu(struct xl *x, uint32_t insn, uint32_t pc)
+static void put_uniform(struct xl *x, uint32_t rd, uint32_t v)
+{
+    put_uniform_c(x, rd, v, 0, x->T / 8);
+}
+
+/*
+ * Host code for one lane-arithmetic @insn at @pc, for chunks @c0 .. @c1 - 1
+ * (all of them, or one in an ALU run).
+ */
+static void emit_alu_c(struct xl *x, uint32_t insn, uint32_t pc, uint32_t c0,
+                       uint32_t c1)
 {
     struct em *e = &x->e;
     uint32_t rd = RD(insn), f3 = F3(insn), f7 = F7(insn);
@@ -492,7 +607,8 @@ static void emit_alu(struct xl *x, uint32_t insn, uint32_t pc)
         return;                                 /* nop, hint */
     }
     if (opc == 0x37 || opc == 0x17) {
-        put_uniform(x, rd, (insn & 0xfffff000u) + (opc == 0x17 ? pc : 0));
+        put_uniform_c(x, rd, (insn & 0xfffff000u) + (opc == 0x17 ? pc : 0),
+                      c0, c1);
         return;
     }
     /* constants once per instruction */
@@ -510,7 +626,7 @@ static void emit_alu(struct xl *x, uint32_t insn, uint32_t pc)
             bcast(x, YS, 0x80000000u);
         }
     }
-    for (uint32_t c = 0; c < x->T / 8; c++) {
+    for (uint32_t c = c0; c < c1; c++) {
         int a = get_reg(x, rs1, c, YA, -1), b;
 
         if (opc == 0x13) {
@@ -561,6 +677,38 @@ static void emit_alu(struct xl *x, uint32_t insn, uint32_t pc)
         }
         put_rd(x, rd, c);
     }
+}
+
+static void emit_alu(struct xl *x, uint32_t insn, uint32_t pc)
+{
+    emit_alu_c(x, insn, pc, 0, x->T / 8);
+}
+
+/*
+ * @n >= 2 lane-arithmetic instructions from @pc of a warp wider than 8
+ * lanes, chunk-major: chunk 0 of all of them, then chunk 1, ...  Lanes
+ * never mix in lane arithmetic, so this computes what instruction-major
+ * order does, and nothing can stop the run in between (only the
+ * countdown copy stops between instructions, and it does not use runs).
+ * Each chunk keeps its registers in ymm8-15, reads each from memory
+ * once and writes each it changed once, blended there with the mask.
+ */
+static void emit_run(struct xl *x, const uint32_t *words, uint32_t n,
+                     uint32_t pc)
+{
+    cache_clear(x);
+    x->run = true;
+    for (uint32_t c = 0; c < x->T / 8; c++) {
+        x->run_c = c;
+        for (uint32_t i = 0; i < n; i++) {
+            emit_alu_c(x, words[i], pc + 4 * i, c, c + 1);
+        }
+        for (int k = 0; k < 8; k++) {
+            cache_writeback(x, k);
+        }
+        cache_clear(x);
+    }
+    x->run = false;
 }
 
 /* mov dword [rbp + d8], imm32 */
@@ -697,8 +845,8 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
     uint32_t T = x->T, off1 = m->rs1 * 4, n = T / 8;
     uint32_t offv = 4 * (m->store ? m->rs2 : m->rd);
     int vb = m->fp ? RDX : RBX;                 /* the value's registers */
-    uint8_t *slow[6], *done, *skip = NULL, *miss = NULL;
-    const uint8_t *retry;
+    uint8_t *slow[8], *done, *miss = NULL, *tlbmiss;
+    const uint8_t *retry, *hit = NULL;
     int ns = 0;
 
     retry = e->p;
@@ -762,38 +910,28 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
         uint32_t slot = ((m->pc >> 2) % VX_XLAT_SLOTS) *
                         sizeof(struct vx_xlat);
 
-        bytes(e, "\x48\x8b", 2);               /* mov rcx, xlat */
-        modrm_mem(e, 1, RBP, CTX_XLAT);
-        bytes(e, "\x89\xc2\x81\xe2", 4);       /* edx = eax & ~0xfff */
-        d32(e, ~0xfffu);
-        bytes(e, "\x81\xca", 2);               /* or edx, VALID|STORE */
-        d32(e, VX_XLAT_VALID | (m->store ? VX_XLAT_STORE : 0));
-        b1(e, 0x3b);                            /* cmp edx, slot.key */
-        modrm_mem(e, RDX, RCX, slot + offsetof(struct vx_xlat, key));
+        /*
+         * edx = the key: page, flags, and the address's low two bits,
+         * which make a misaligned access miss (the miss path sorts it
+         * out).  A store's key says the page held no translated code
+         * when the slot was filled (JIT_XLAT_NOCODE; translate() makes
+         * every memo stale when a page starts to).  r12 = the memo.
+         */
+        bytes(e, "\x89\xc2\x81\xe2", 4);       /* edx = eax & ~0xffc */
+        d32(e, ~0xffcu);
+        bytes(e, "\x81\xf2", 2);               /* xor edx, flags */
+        d32(e, jit_xlat_flags(m->store));
+        bytes(e, "\x41\x3b\x94\x24", 4);       /* cmp edx, [r12 + key] */
+        d32(e, slot + offsetof(struct vx_xlat, key));
         miss = jcc_fwd(e, 0x85);
+        hit = e->p;
         b1(e, 0x25);                            /* and eax, 0xfff */
         d32(e, 0xfff);
         b1(e, 0x3d);                            /* cmp eax, 4096 - 4T */
         d32(e, 4096 - 4 * T);
         slow[ns++] = jcc_fwd(e, 0x87);          /* ja */
-        bytes(e, "\xa8\x03", 2);               /* test al, 3 */
-        slow[ns++] = jcc_fwd(e, 0x85);
-        bytes(e, "\x48\x8b", 2);               /* mov rcx, slot.host */
-        modrm_mem(e, 1, RCX, slot + offsetof(struct vx_xlat, host));
-        if (m->store) {
-            /* rdx = host - vram: a VRAM page that holds code? */
-            bytes(e, "\x48\x89\xca\x48\x2b", 5);
-            modrm_mem(e, RDX, RBP, CTX_VRAM);
-            bytes(e, "\x48\x3b", 2);           /* cmp rdx, vram_size */
-            modrm_mem(e, RDX, RBP, CTX_VRAMSZ);
-            skip = jcc_fwd(e, 0x83);            /* jae: not VRAM */
-            bytes(e, "\x48\x8b", 2);           /* mov rsi, codemap */
-            modrm_mem(e, 6, RBP, CTX_CODEMAP);
-            bytes(e, "\x48\xc1\xea\x0c", 4);   /* shr rdx, 12 */
-            bytes(e, "\x80\x3c\x16\x00", 4);   /* cmp byte [rsi+rdx], 0 */
-            slow[ns++] = jcc_fwd(e, 0x85);      /* jne */
-            patch_here(e, skip);
-        }
+        bytes(e, "\x49\x8b\x8c\x24", 4);       /* mov rcx, [r12 + host] */
+        d32(e, slot + offsetof(struct vx_xlat, host));
     }
     bytes(e, "\x48\x01\xc1", 3);               /* add rcx, rax */
     if (m->fp) {
@@ -801,7 +939,22 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
         modrm_mem(e, RDX, RBP, CTX_F);
     }
     for (uint32_t c = 0; c < n; c++) {
-        if (x->masked) {
+        if (x->masked && x->avx512) {
+            /* k1: the inactive lanes are neither read nor written */
+            kmask(e, c);
+            if (m->store) {
+                ld(e, YA, vb, offv + 32 * c);
+                evmov(e, 0x7f, YA, RCX, 32 * c);
+            } else {
+                /*
+                 * merged into rd's old words, stored whole: a masked
+                 * store would not forward to the next read of rd
+                 */
+                ld(e, YA, vb, offv + 32 * c);
+                evmov(e, 0x6f, YA, RCX, 32 * c);
+                st(e, YA, vb, offv + 32 * c);
+            }
+        } else if (x->masked) {
             /* vpmaskmovd: the inactive lanes are neither read nor written */
             ld(e, YM, RBP, CTX_MASK + 32 * c);
             if (m->store) {
@@ -829,8 +982,50 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
     done = e->p;
     d32(e, 0);
     if (miss) {
-        /* a memo miss: vx_jit_memo() fills the slot from the DTLB, retry */
+        uint32_t slot = ((m->pc >> 2) % VX_XLAT_SLOTS) *
+                        sizeof(struct vx_xlat);
+
+        /*
+         * A memo miss (eax = lane 0's address, edx the key, rcx the
+         * memo): the DTLB probed inline as vx_tlb_probe() does, and on a
+         * hit the slot filled as vx_exec_xlat_fill() fills it; on a DTLB
+         * miss, vx_jit_memo() (local memory, or vx_jit_mem()).
+         */
         patch_here(e, miss);
+        bytes(e, "\xa8\x03", 2);               /* test al, 3 */
+        slow[ns++] = jcc_fwd(e, 0x85);          /* misaligned */
+        bytes(e, "\x89\xc6\xc1\xee\x0c", 5);  /* esi = eax >> 12: vpn */
+        bytes(e, "\x89\xf7\xc1\xef\x0a", 5);  /* edi = vpn >> 10 */
+        bytes(e, "\x31\xf7\x33\xbd", 4);        /* ^= vpn, ^= hash */
+        d32(e, (uint32_t)CTX_HASH);
+        bytes(e, "\x81\xe7", 2);                 /* and edi, sets - 1 */
+        d32(e, (1u << VX_DTLB_BITS) - 1);
+        bytes(e, "\xc1\xe7\x04", 3);             /* shl edi, 4 */
+        bytes(e, "\x48\x03\xbd", 3);             /* add rdi, dtlb */
+        d32(e, (uint32_t)CTX_DTLB);
+        bytes(e, "\x0b\xb5", 2);                 /* or esi, khi: key */
+        d32(e, (uint32_t)CTX_KHI);
+        bytes(e, "\x3b\x77", 2);                 /* cmp esi, e->ok[st] */
+        b1(e, (uint8_t)(4 + 4 * (m->store != 0)));
+        tlbmiss = jcc_fwd(e, 0x85);
+        bytes(e, "\x8b\x77\x0c", 3);             /* esi = e->poff */
+        if (m->store) {
+            /* a page holding translated code: vx_jit_mem() stores */
+            bytes(e, "\x89\xf7\xc1\xef\x0c", 5); /* edi = poff >> 12 */
+            bytes(e, "\x48\x03\xbd", 3);         /* add rdi, codemap */
+            d32(e, (uint32_t)CTX_CODEMAP);
+            bytes(e, "\x80\x3f\x00", 3);         /* cmp byte [rdi], 0 */
+            slow[ns++] = jcc_fwd(e, 0x85);
+        }
+        bytes(e, "\x48\x03\xb5", 3);             /* add rsi, vram */
+        d32(e, (uint32_t)CTX_VRAM);
+        bytes(e, "\x41\x89\x94\x24", 4);       /* [r12 + key] = edx */
+        d32(e, slot + offsetof(struct vx_xlat, key));
+        bytes(e, "\x49\x89\xb4\x24", 4);       /* [r12 + host] = rsi */
+        d32(e, slot + offsetof(struct vx_xlat, host));
+        b1(e, 0xe9);                            /* jmp hit */
+        rel32_to(e, hit);
+        patch_here(e, tlbmiss);
         emit_helper(e, m, vx_jit_memo);
         bytes(e, "\x85\xc0\x0f\x84", 4);        /* test eax, eax; jz */
         rel32_to(e, retry);
@@ -920,9 +1115,21 @@ static void emit_body(struct xl *x, const uint32_t *words, uint32_t len,
             emit_end(x, ipc, i);
         }
         switch (classify(words[i], ipc)) {
-        case K_ALU:
-            emit_alu(x, words[i], ipc);
+        case K_ALU: {
+            uint32_t n = 1;
+
+            while (!countdown && x->T > 8 && i + n < len &&
+                   classify(words[i + n], ipc + 4 * n) == K_ALU) {
+                n++;
+            }
+            if (n >= 2) {
+                emit_run(x, words + i, n, ipc);
+                i += n - 1;
+            } else {
+                emit_alu(x, words[i], ipc);
+            }
             break;
+        }
         case K_CALL:
             emit_call(x, i, &x->mops[m++]);
             cache_clear(x);                     /* the call clobbers ymm */
@@ -957,6 +1164,10 @@ static uint8_t *emit_fn(struct xl *x, const uint32_t *words, uint32_t len,
     x->cbody = NULL;
     /* push rbx; push rbp; push r12; mov rbp, rdi; mov rbx, [rbp] */
     bytes(e, "\x53\x55\x41\x54\x48\x89\xfd\x48\x8b\x5d\x00", 11);
+    if (x->mmu) {
+        bytes(e, "\x4c\x8b\xa5", 3);         /* mov r12, [rbp + xlat] */
+        d32(e, (uint32_t)CTX_XLAT);
+    }
     /* cmp qword [rbp+left], len; jb countdown */
     bytes(e, "\x48\x81\x7d\x20", 4);
     d32(e, len);
@@ -1001,8 +1212,11 @@ static struct xl *xl_new(uint32_t len, uint32_t T)
     if (!x) {
         return NULL;
     }
-    /* a bcast is at most 2 per instruction and copy, or 1 per chunk */
-    x->maxfix = 4 * len * (2 + T / 8) + 8;
+    /*
+     * a bcast is at most 2 per instruction and copy and 1 per chunk, or
+     * in an ALU run (emit_run()), 2 per chunk
+     */
+    x->maxfix = 4 * len * (2 + 2 * T / 8) + 8;
     x->fix = malloc(x->maxfix * sizeof(*x->fix));
     x->fixidx = malloc(x->maxfix * sizeof(*x->fixidx));
     if (!x->fix || !x->fixidx) {
@@ -1121,6 +1335,7 @@ scanned:
     x->nfix = 0;
     x->T = T;
     x->mmu = satp != 0;
+    x->avx512 = j->avx512;
     x->mops = md;
     x->nmop = nmem;
     b->fn_masked = (vx_jit_fn)(void *)emit_fn(x, b->words, len, pc, true,
@@ -1150,8 +1365,10 @@ scanned:
     xl_free(x);
     /* stores into this page must look at the code again */
     pg = (uint64_t)(code - sim->vram) >> 12;
-    if (pg < j->codemap_pages) {
+    if (pg < j->codemap_pages && !j->codemap[pg]) {
         j->codemap[pg] = 1;
+        /* memo slots that let stores skip the codemap (JIT_XLAT_NOCODE) */
+        vx_mmu_memo_flush(sim);
     }
     b->gen = j->gen;
     j->stats.blocks++;
@@ -1226,6 +1443,8 @@ static struct vx_jit *jit_get(struct vx_sim *sim)
     }
     j->threads = sim->cfg.threads;
     j->gen = 1;
+    j->avx512 = __builtin_cpu_supports("avx512f") &&
+                __builtin_cpu_supports("avx512vl");
     for (uint32_t l = 0; l < j->threads; l++) {
         j->ctx.iota4[l] = 4 * l;
     }
@@ -1235,6 +1454,7 @@ static struct vx_jit *jit_get(struct vx_sim *sim)
     j->ctx.vram_size = sim->cfg.vram_size;
     j->ctx.lim = (uint32_t)(sim->vram_flat - 4 * j->threads);
     j->ctx.sim = sim;
+    j->ctx.dtlb = sim->dtlb;
     sim->jit = j;
     return j;
 }
@@ -1253,6 +1473,19 @@ void vx_jit_free(struct vx_sim *sim)
     free(j->codemap);
     free(j);
     sim->jit = NULL;
+}
+
+int vx_jit_set_avx512(struct vx_sim *sim, bool on)
+{
+    struct vx_jit *j = sim->cfg.threads % 8 ? NULL : jit_get(sim);
+
+    if (!j) {
+        return -1;
+    }
+    j->avx512 = on && __builtin_cpu_supports("avx512f") &&
+                __builtin_cpu_supports("avx512vl");
+    jit_flush(j);           /* code of the other kind misses from now */
+    return 0;
 }
 
 bool vx_jit_stats_get(const struct vx_sim *sim, struct vx_jit_stats *st)
@@ -1353,6 +1586,12 @@ static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
     b = entry(j, pc, VX_JIT_MAX_INSNS);
     if (!hit(j, b, pc, w->satp, code, VX_JIT_MAX_INSNS)) {
         translate(sim, j, b, pc, w->satp, code, room, VX_JIT_MAX_INSNS);
+        if (w->satp && w->xlat_gen != sim->tlb_gen) {
+            /* a new code page made the memos stale: the code reads them */
+            memset(w->xlat, 0, sizeof(w->xlat));
+            memset(&w->xlat_code, 0, sizeof(w->xlat_code));
+            w->xlat_gen = sim->tlb_gen;
+        }
     }
     return b;
 }
@@ -1384,8 +1623,15 @@ static uint32_t run_block(struct vx_sim *sim, struct vx_jit *j,
             c->mask[l] = vx_tmask_test(&w->tmask, l) ? ~0u : 0;
         }
         j->ctx_mask = w->tmask;
+        memcpy(c->maskw, w->tmask.w, sizeof(w->tmask.w));
     }
     c->start = b->pc;
+    if (w->satp) {
+        struct vx_asp asp = vx_mmu_asp(w->satp);
+
+        c->asp_khi = asp.khi;
+        c->asp_hash = asp.hash;
+    }
     st = (c->full ? b->fn_full : b->fn_masked)(c);
     k = c->done + c->idx;
     if (st == JIT_FAULT) {

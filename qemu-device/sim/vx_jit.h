@@ -22,6 +22,13 @@ struct vx_jit_stats {
 enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
                                 uint64_t max, uint64_t *used);
 void vx_jit_free(struct vx_sim *sim);
+/*
+ * Whether translated code may use AVX-512 masked moves where the host has
+ * them (the default); false makes it use the AVX2 moves, as on a host
+ * without AVX-512 (tests), dropping the translations made so far.  -1
+ * if the card has no translator (no arena, or warps under 8 lanes).
+ */
+int vx_jit_set_avx512(struct vx_sim *sim, bool on);
 /* False (and zeroes) if the card has not translated anything. */
 bool vx_jit_stats_get(const struct vx_sim *sim, struct vx_jit_stats *st);
 

@@ -181,21 +181,33 @@ uint32_t vx_jit_fp(struct vx_jit_ctx *c, const struct jit_mem_op *m)
 #endif
 
 /*
- * A memo miss of an inline access (translated launch): 0 once the memo
- * slot of the instruction holds the page of the warp's words (where lane
- * 0's would be) from the DTLB or local memory, else 1 and vx_jit_mem() is
- * next.
+ * A memo miss of an inline access (translated launch) the inline DTLB
+ * probe did not take: 0 once the memo slot of the instruction holds the
+ * page of the warp's words (where lane 0's would be) from the DTLB or
+ * local memory, for a store one without translated code, else 1 and
+ * vx_jit_mem() is next.
  */
 uint32_t vx_jit_memo(struct vx_jit_ctx *c, const struct jit_mem_op *m)
 {
     struct vx_warp *w = c->w;
     uint32_t va0 = w->x[m->rs1 + c->lane0] - 4 * c->lane0 + m->imm;
     struct vx_xlat *xs = &w->xlat[(m->pc >> 2) % VX_XLAT_SLOTS];
-    const uint32_t key = (va0 & ~0xfffu) | VX_XLAT_VALID |
-                         (m->store ? VX_XLAT_STORE : 0);
+    const uint32_t key = (va0 & ~0xfffu) | jit_xlat_flags(m->store);
+    uint64_t off;
 
-    return !vx_exec_xlat_fill(c->sim, w, xs, key, va0,
-                              m->store ? VX_ACC_STORE : VX_ACC_LOAD);
+    if ((va0 & 3) ||
+        !vx_exec_xlat_fill(c->sim, w, xs, key, va0,
+                           m->store ? VX_ACC_STORE : VX_ACC_LOAD)) {
+        return 1;
+    }
+    /* a store's slot says its page holds no code (JIT_XLAT_NOCODE) */
+    off = (uint64_t)(xs->host - c->vram);
+    if (m->store && xs->host >= c->vram && off < c->vram_size &&
+        c->codemap[off >> 12]) {
+        xs->key = 0;
+        return 1;
+    }
+    return 0;
 }
 
 /*

@@ -39,7 +39,16 @@ struct vx_jit_ctx {
     uint32_t lim;               /* the highest offset of a warp's words */
     enum vx_exec_result r;      /* JIT_FAULT: what vx_exec_one() said */
     uint32_t start;             /* the block's PC */
+    /* the thread mask's bits (kmovw k1 reads bytes c and c + 1) */
+    uint32_t maskw[VX_TMASK_WORDS + 1];
+    /* a translated launch's inline DTLB probe (vx_tlb_probe()) */
+    const struct vx_tlb_entry *dtlb;
+    uint32_t asp_khi, asp_hash; /* the warp's vx_mmu_asp() */
 };
+
+_Static_assert(sizeof(struct vx_tlb_entry) == 16 &&
+               offsetof(struct vx_tlb_entry, ok) == 4 &&
+               offsetof(struct vx_tlb_entry, poff) == 12, "TLB layout");
 
 _Static_assert(offsetof(struct vx_jit_ctx, xl) == 8, "ctx layout");
 _Static_assert(offsetof(struct vx_jit_ctx, left) == 32, "ctx layout");
@@ -61,6 +70,30 @@ _Static_assert(offsetof(struct vx_jit_ctx, mask) == 64, "ctx layout");
 #define CTX_F       offsetof(struct vx_jit_ctx, f)
 #define CTX_VRAMSZ  offsetof(struct vx_jit_ctx, vram_size)
 #define CTX_LIM     offsetof(struct vx_jit_ctx, lim)
+#define CTX_MASKW   offsetof(struct vx_jit_ctx, maskw)
+#define CTX_DTLB    offsetof(struct vx_jit_ctx, dtlb)
+#define CTX_KHI     offsetof(struct vx_jit_ctx, asp_khi)
+#define CTX_HASH    offsetof(struct vx_jit_ctx, asp_hash)
+
+/*
+ * The memo keys (vx_xlat.key) translated code compares carry
+ * JIT_XLAT_OWN, and a store's JIT_XLAT_NOCODE too: the page held no
+ * translated code when the slot was filled.  The other executors never
+ * set either, so their slots miss there and the code's miss theirs.  The
+ * code XORs the flags into the address's page and low two bits: a
+ * misaligned address then gives low bits no slot ever holds (keys are 0,
+ * 1 or 3 from the other executors, 9 or 15 from the code), so it misses.
+ */
+#define JIT_XLAT_NOCODE     VX_BIT(2)
+#define JIT_XLAT_OWN        VX_BIT(3)
+
+/* The flags of the memo key translated code compares. */
+static inline uint32_t jit_xlat_flags(bool store)
+{
+    return store ? VX_XLAT_VALID | VX_XLAT_STORE | JIT_XLAT_NOCODE |
+                   JIT_XLAT_OWN
+                 : VX_XLAT_VALID | JIT_XLAT_OWN;
+}
 
 /* Exit status of a block's function (eax). */
 enum {

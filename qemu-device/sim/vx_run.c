@@ -7,12 +7,15 @@
  * warps costs a scan of the array, while a burst keeps the warp's
  * registers hot in the host cache.  Fairness is unaffected at the scale
  * that matters to kernels (barriers and the CP only care that every warp
- * eventually runs).
+ * eventually runs).  128: with 32, entering a warp (the scan, the
+ * executor's entry, the translated executor's block lookup) cost the
+ * translated executor up to a third of its time (docs/hardware.md,
+ * "Scheduling").
  */
 #include <string.h>
 #include "vx_sim_internal.h"
 
-#define VX_RUN_BURST    32
+#define VX_RUN_BURST    128
 
 bool vx_warp_runnable(const struct vx_sim *sim, const struct vx_warp *w)
 {

@@ -1013,7 +1013,8 @@ TEST_F(dm, dmactive_zero_resets_the_dm_and_resumes)
     EXPECT_EQ(0, dm_rd(c, VX_DM_DCTRL));
     EXPECT_EQ(0, rd(c, VX_REG_STATUS) & VX_STATUS_HALTED);
     pc = c->sim->warps[0].instret;
-    vx_sim_run(c->sim, 100);
+    /* enough for a turn of every warp: the scheduler's bursts are 128 */
+    vx_sim_run(c->sim, 4096);
     EXPECT_LT(pc, c->sim->warps[0].instret);    /* it ran again */
     dm_ctrl(c, 0);
     dm_select(c, 0, 0);

@@ -38,8 +38,13 @@
  * breakpoint_in_loop and patch_and_restore_in_loop patch the code of a
  * loop the translator runs (a breakpoint; a word changed, then put
  * back) between bursts, through the BAR as the debugger does.
+ * code_page_after_store_memo: a page gets its first translation while a
+ * store's memo slot says it holds no code; misaligned_load_on_store_memo:
+ * a misaligned load meets a store's memo slot of its page.
  *
- * Cards: 1x1x1 with 8, 16 and 32 threads.  VX_JIT_DIFF_TRIALS sets the
+ * Cards: 1x1x1 with 8, 16, 32, 64 and 128 threads (wider warps: the
+ * mask's other words full with the first, else random; tmc's mask, a
+ * register, reaches the first 32 lanes).  VX_JIT_DIFF_TRIALS sets the
  * trial count (default 300 per card, some 4 * 10^4 translated blocks
  * run; 20000 run some 2.9 * 10^6), VX_JIT_DIFF_SEED another sequence of
  * programs.
@@ -355,10 +360,10 @@ static uint64_t trials(void)
 static void trial(struct __test_metadata *_metadata, struct pair *p)
 {
     uint32_t prog[MAX_WORDS], n = make_prog(prog), T = p->T;
-    uint32_t regs[32 * 32], fregs[32 * 32];
+    uint32_t regs[32 * 128], fregs[32 * 128];
     uint8_t data[DATA_LEN];
     struct vx_tmask m = { { 0 } };
-    uint32_t mask_all = T == 32 ? ~0u : (1u << T) - 1;
+    uint32_t mask_all = T >= 32 ? ~0u : (1u << T) - 1;
     uint32_t tmc_mask = 0;
     struct vx_warp *wr = &p->ref.sim->warps[0], *wj = &p->jit.sim->warps[0];
     struct vx_sim *sr = p->ref.sim, *sj = p->jit.sim;
@@ -368,6 +373,9 @@ static void trial(struct __test_metadata *_metadata, struct pair *p)
 
     /* full warps half of the time: they run other code */
     while (!(m.w[0] = rnd() & 1 ? mask_all : rnd() & mask_all)) {
+    }
+    for (uint32_t k = 1; k < T / 32; k++) {
+        m.w[k] = m.w[0] == mask_all ? ~0u : rnd();  /* wider warps */
     }
     while (!(tmc_mask = rnd() & 1 ? mask_all : rnd() & mask_all)) {
     }
@@ -436,7 +444,8 @@ static void trial(struct __test_metadata *_metadata, struct pair *p)
     ASSERT_EQ(0, memcmp(p->ref.vram, p->jit.vram, TEST_VRAM_SIZE));
 }
 
-static void run_pairs(struct __test_metadata *_metadata, uint32_t T)
+static void run_pairs_on(struct __test_metadata *_metadata, uint32_t T,
+                         bool avx512)
 {
     struct pair p;
     struct vx_jit_stats st;
@@ -447,6 +456,7 @@ static void run_pairs(struct __test_metadata *_metadata, uint32_t T)
     }
     rng_state = 0x9e3779b97f4a7c15ull ^ T ^ seed() << 8;
     ASSERT_EQ(0, pair_open(&p, T));
+    ASSERT_EQ(0, vx_jit_set_avx512(p.jit.sim, avx512));
     for (uint64_t i = 0; i < n; i++) {
         trial(_metadata, &p);
         if (_metadata->exit_code != KSFT_PASS) {
@@ -581,8 +591,186 @@ TEST(patch_and_restore_in_loop)
     patch_loop(_metadata, 4, ADDI(6, 6, 1000), 5, VX_EXEC_ENDED);
 }
 
+/* @n words at VRAM offset @off of both cards, as the host writes them. */
+static void pair_put(struct pair *p, uint32_t off, const uint32_t *w,
+                     uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        vram32_set(&p->ref, off + 4 * i, w[i]);
+        vram32_set(&p->jit, off + 4 * i, w[i]);
+    }
+}
+
+/*
+ * A page that starts to hold translated code while a store's memo slot
+ * says it holds none (translated launch).  The inline store skips the
+ * codemap on such a slot (vx_jit.c, "Loads and stores"), so a page's
+ * first translation must make those slots stale even where no TLB
+ * changes: here the ITLB has the page already, as the avx2 executor
+ * fetched from it before the card switched to the jit
+ * (vx_sim_set_exec(), "switches a running card"); the second data page,
+ * as its ITLB set is not CODE_VA's.  Loop: a coalesced sw into that page
+ * from CODE_VA (memo slot 0), then a jump into that page, where a coalesced sw (slot 0 too) writes a new addi two words
+ * after it (its immediate one more each pass): the interpreter runs
+ * each new addi, so must the jit.
+ */
+TEST(code_page_after_store_memo)
+{
+    static const uint32_t prog[] = {
+        SW(7, 31, 0),                           /* CODE_VA: slot 0 */
+        ADDI(6, 6, -1),
+        BNE(6, 0, -8),
+        ADDI(6, 0, 3),
+        ADD(8, 8, 9),                           /* the next addi */
+        RV_I(0, 30, 0, 0, 0x67),                /* jalr x0, 0(x30) */
+    };
+    static const uint32_t dcode[11] = {
+        SW(8, 28, 0),                           /* DATA_VA + 0x1100: slot 0 */
+        ADDI(0, 0, 0),
+        ADDI(5, 5, 1),                          /* rewritten by the sw */
+        ADDI(0, 0, 0), ADDI(0, 0, 0), ADDI(0, 0, 0), ADDI(0, 0, 0),
+        ADDI(0, 0, 0), ADDI(0, 0, 0), ADDI(0, 0, 0),
+        RV_I(0, 27, 0, 0, 0x67),                /* jalr x0, 0(x27) */
+    };
+    struct pair p;
+    struct vx_tmask m = { { 0xff } };
+    uint32_t regs[32 * 8] = { 0 }, fregs[32 * 8] = { 0 };
+    struct vx_warp *wr, *wj;
+    struct vx_jit_stats st;
+
+    if (!vx_sim_exec_available(VX_SIM_EXEC_JIT)) {
+        SKIP(return, "no AVX2 on this host: the translator is unavailable");
+    }
+    ASSERT_EQ(0, pair_open(&p, 8));
+    for (uint32_t l = 0; l < 8; l++) {
+        regs[6 * 8 + l] = 3;
+        regs[7 * 8 + l] = 0x1000 + l;
+        regs[8 * 8 + l] = l ? ADDI(0, 0, 0) : ADDI(5, 5, 50);
+        regs[9 * 8 + l] = l ? 0 : 1u << 20;     /* imm + 1 */
+        regs[27 * 8 + l] = CODE_VA;
+        regs[28 * 8 + l] = DATA_VA + 0x1108 + 4 * l;
+        regs[30 * 8 + l] = DATA_VA + 0x1100;
+        regs[31 * 8 + l] = DATA_VA + 0x1000 + 4 * l;
+    }
+    pair_put(&p, PROG_OFF, prog, sizeof(prog) / 4);
+    pair_put(&p, DATA_WIN + 0x1100, dcode, 11);
+    ASSERT_EQ(0, vx_sim_set_exec(p.jit.sim, VX_SIM_EXEC_AVX2));
+    warp_init(&p.ref, 8, &m, regs, fregs, CODE_VA, p.satp);
+    warp_init(&p.jit, 8, &m, regs, fregs, CODE_VA, p.satp);
+    wr = &p.ref.sim->warps[0];
+    wj = &p.jit.sim->warps[0];
+    for (int b = 0; b < 40; b++) {
+        uint64_t ur, uj;
+        enum vx_exec_result rr, rj;
+
+        if (b == 2) {
+            /* at CODE_VA, both pages fetched: the ITLB holds them */
+            ASSERT_EQ(CODE_VA, wj->pc);
+            ASSERT_EQ(0, vx_sim_set_exec(p.jit.sim, VX_SIM_EXEC_JIT));
+        }
+        /* the first two bursts: one pass each (12 + 11 instructions) */
+        rr = vx_exec_burst(p.ref.sim, wr, b < 2 ? 23 : 32, &ur);
+        rj = vx_exec_burst(p.jit.sim, wj, b < 2 ? 23 : 32, &uj);
+        ASSERT_EQ(VX_EXEC_OK, rr) TH_LOG("burst %d", b);
+        ASSERT_EQ(rr, rj) TH_LOG("burst %d", b);
+        ASSERT_EQ(ur, uj) TH_LOG("burst %d", b);
+        ASSERT_EQ(wr->pc, wj->pc) TH_LOG("burst %d", b);
+        ASSERT_EQ(wr->x[5 * 8], wj->x[5 * 8]) TH_LOG("burst %d", b);
+    }
+    ASSERT_EQ(0, p.jit.sim->error);
+    ASSERT_LT(50u * 20, wr->x[5 * 8]);          /* the new addis ran */
+    for (uint32_t i = 0; i < 32 * 8; i++) {
+        ASSERT_EQ(wr->x[i], wj->x[i]) TH_LOG("x%u lane %u", i / 8, i % 8);
+    }
+    vx_jit_stats_get(p.jit.sim, &st);
+    EXPECT_LT(20, st.runs);
+    card_close(&p.ref);
+    card_close(&p.jit);
+}
+
+/*
+ * A misaligned word load whose memo slot holds another executor's store
+ * key for the same page (translated launch).  The inline access folds
+ * the address's low two bits into the key it compares (vx_jit.c, "Loads
+ * and stores"); lw at page + 2 must not match a slot keyed page | VALID |
+ * STORE (3, the avx2 executor's): the load faults (the interpreter's
+ * misaligned load), as on the reference.  CODE_VA: a jal the jit runs (the
+ * page's first translation, which makes memos stale, is over), then under
+ * avx2 a coalesced sw twice (memo slot 4, filled from the DTLB the second
+ * time) and nops, then under the jit the lw at slot 4 again.
+ */
+TEST(misaligned_load_on_store_memo)
+{
+    static const uint32_t prog[] = {
+        JAL(0, 16),                             /* CODE_VA: to the sw */
+        ADDI(0, 0, 0), ADDI(0, 0, 0), ADDI(0, 0, 0),
+        SW(7, 31, 0),                           /* slot 4 */
+        ADDI(6, 6, -1),
+        BNE(6, 0, -8),
+        ADDI(0, 0, 0), ADDI(0, 0, 0), ADDI(0, 0, 0), ADDI(0, 0, 0),
+        ADDI(0, 0, 0),
+        LW(5, 31, 2),                           /* slot 4, misaligned */
+        TMC(0),
+    };
+    static const struct {
+        enum vx_sim_exec exec;
+        uint64_t max;
+    } bursts[] = {
+        { VX_SIM_EXEC_JIT, 1 },                 /* the jal */
+        { VX_SIM_EXEC_AVX2, 11 },               /* up to the lw */
+        { VX_SIM_EXEC_JIT, 32 },                /* the lw */
+    };
+    struct pair p;
+    struct vx_tmask m = { { 0xff } };
+    uint32_t regs[32 * 8] = { 0 }, fregs[32 * 8] = { 0 };
+    struct vx_warp *wr, *wj;
+    enum vx_exec_result rr = VX_EXEC_OK, rj;
+
+    if (!vx_sim_exec_available(VX_SIM_EXEC_JIT)) {
+        SKIP(return, "no AVX2 on this host: the translator is unavailable");
+    }
+    ASSERT_EQ(0, pair_open(&p, 8));
+    for (uint32_t l = 0; l < 8; l++) {
+        regs[6 * 8 + l] = 2;
+        regs[7 * 8 + l] = 0x1000 + l;
+        regs[31 * 8 + l] = DATA_VA + 4 * l;
+    }
+    pair_put(&p, PROG_OFF, prog, sizeof(prog) / 4);
+    warp_init(&p.ref, 8, &m, regs, fregs, CODE_VA, p.satp);
+    warp_init(&p.jit, 8, &m, regs, fregs, CODE_VA, p.satp);
+    wr = &p.ref.sim->warps[0];
+    wj = &p.jit.sim->warps[0];
+    for (uint32_t b = 0; b < 3 && rr == VX_EXEC_OK; b++) {
+        uint64_t ur, uj;
+
+        ASSERT_EQ(0, vx_sim_set_exec(p.jit.sim, bursts[b].exec));
+        rr = vx_exec_burst(p.ref.sim, wr, bursts[b].max, &ur);
+        rj = vx_exec_burst(p.jit.sim, wj, bursts[b].max, &uj);
+        ASSERT_EQ(rr, rj) TH_LOG("burst %u", b);
+        ASSERT_EQ(ur, uj) TH_LOG("burst %u", b);
+        ASSERT_EQ(wr->pc, wj->pc) TH_LOG("burst %u", b);
+    }
+    ASSERT_EQ(VX_EXEC_FAULT, rr);
+    ASSERT_EQ(CODE_VA + 4 * 12, p.ref.sim->err_pc);
+    ASSERT_EQ(p.ref.sim->err_cause, p.jit.sim->err_cause);
+    ASSERT_EQ(p.ref.sim->err_pc, p.jit.sim->err_pc);
+    ASSERT_EQ(p.ref.sim->err_addr, p.jit.sim->err_addr);
+    card_close(&p.ref);
+    card_close(&p.jit);
+}
+
+static void run_pairs(struct __test_metadata *_metadata, uint32_t T)
+{
+    run_pairs_on(_metadata, T, true);
+}
+
 TEST(diff_8) { run_pairs(_metadata, 8); }
 TEST(diff_16) { run_pairs(_metadata, 16); }
 TEST(diff_32) { run_pairs(_metadata, 32); }
+TEST(diff_64) { run_pairs(_metadata, 64); }
+TEST(diff_128) { run_pairs(_metadata, 128); }
+/* the AVX2 moves of a host without AVX-512 (vpmaskmovd), on this one */
+TEST(diff_16_avx2) { run_pairs_on(_metadata, 16, false); }
+TEST(diff_32_avx2) { run_pairs_on(_metadata, 32, false); }
 
 TEST_HARNESS_MAIN
