@@ -21,6 +21,12 @@
  *	a test holds a job there, taken by the scheduler but not yet
  *	started, while it closes the job's file.
  *
+ * ran_gate
+ *	The same at the end of run_job: the job is on the card and the
+ *	scheduler has not yet taken its hardware fence, so its finished
+ *	fence cannot signal before the gate opens.  A test makes the job end
+ *	there (a debugger's FINISHED event, then WAIT).
+ *
  * pop_gate
  *	The same inside drm_sched_entity_pop_job() (the scheduler's
  *	prepare_job callback): the scheduler has chosen a file's entity and is
@@ -181,6 +187,7 @@ void vortex_debugfs_init(struct vortex_device *vdev)
 {
 	vortex_gate_init(vdev, &vdev->recover_gate, vdev->reset_wq, "recover_gate");
 	vortex_gate_init(vdev, &vdev->run_gate, vdev->submit_wq, "run_gate");
+	vortex_gate_init(vdev, &vdev->ran_gate, vdev->submit_wq, "ran_gate");
 	vortex_gate_init(vdev, &vdev->pop_gate, vdev->submit_wq, "pop_gate");
 	/* On system_wq, which is not ours to flush. */
 	vortex_gate_init(vdev, &vdev->release_gate, NULL, "release_gate");

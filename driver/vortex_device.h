@@ -227,6 +227,11 @@ struct vortex_device {
 	/** @run_gate: test hook at the entry of run_job (debugfs) */
 	struct vortex_gate run_gate;
 	/**
+	 * @ran_gate: test hook at the end of run_job, the job on the card and
+	 * the scheduler not yet told of its fence (debugfs)
+	 */
+	struct vortex_gate ran_gate;
+	/**
 	 * @pop_gate: test hook where the scheduler takes a job off its
 	 * entity, before it looks at the entity's next job (debugfs)
 	 */
@@ -299,6 +304,14 @@ struct vortex_file {
 	u64 seqno;
 	/** @fences: finished fences, by seqno % history */
 	struct dma_fence **fences;
+	/**
+	 * @ended: by seqno % history, the jobs that left the card: the job's
+	 * seqno << 8 | -error, set under &vortex_device.job_lock as its
+	 * hardware fence signals (vortex_job_ended()).  WAIT finds a job done
+	 * from then on, before the scheduler's finished fence in @fences
+	 * follows; a debugger's FINISHED event is posted in between.
+	 */
+	atomic64_t *ended;
 	/** @code_objects: registered kernel images (vortex_code_object.c) */
 	struct list_head code_objects;
 	/** @num_code_objects: entries in @code_objects */

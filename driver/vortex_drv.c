@@ -135,6 +135,7 @@ static void vortex_file_release(struct kref *ref)
 
 	/* Its jobs are gone too: nothing can use the space any more. */
 	vortex_vm_destroy(vfile->vm);
+	vortex_job_file_release(vfile);
 	vortex_console_file_release(vfile);
 	vortex_user_put(vfile->user);
 	put_pid(vfile->pid);

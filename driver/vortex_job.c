@@ -123,10 +123,13 @@ static void vortex_job_end_locked(struct vortex_device *vdev,
 	dma_fence_signal_locked(job->hw_fence);
 	job->ended = true;
 	/*
-	 * The debugger hears of the end once the fences have signalled (the
-	 * scheduler's finished fence signals from the hw fence's callback):
-	 * a WAIT after the FINISHED event finds the job done.
+	 * WAIT finds the job done from here on, though the scheduler's
+	 * finished fence follows only once gpu_sched has taken the hardware
+	 * fence from run_job (a job can end before that); so a WAIT after the
+	 * debugger's FINISHED event finds the job done.
 	 */
+	atomic64_set_release(&job->vfile->ended[job->seqno % VORTEX_WAIT_HISTORY],
+			     job->seqno << 8 | (u8)-error);
 	vortex_debug_job_end_locked(vdev, job, error);
 	/* Nothing else frees a fast-lane job: the scheduler never saw it. */
 	if (job->inline_lane && !job->submit_owns)
@@ -286,8 +289,31 @@ static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
 	if (ret)
 		return ERR_PTR(ret);	/* a refused job keeps an unused fence */
 
+	/* The job is on the card; the scheduler hears of its fence next. */
+	vortex_gate_pass(&vdev->ran_gate);
 	/* One reference for the scheduler; the job keeps its own. */
 	return dma_fence_get(job->hw_fence);
+}
+
+/**
+ * vortex_job_ended() - whether a file's job has left the card
+ * @vfile: the file
+ * @seqno: the file's job number, within %VORTEX_WAIT_HISTORY of its last
+ * @error: receives 0 or why the job did not complete
+ *
+ * True as soon as the job's hardware fence has signalled, which may be
+ * before the scheduler's finished fence does (struct vortex_file @ended).
+ *
+ * Return: true if it has.
+ */
+bool vortex_job_ended(struct vortex_file *vfile, u64 seqno, int *error)
+{
+	s64 v = atomic64_read_acquire(&vfile->ended[seqno % VORTEX_WAIT_HISTORY]);
+
+	if ((u64)v >> 8 != seqno)
+		return false;
+	*error = -(int)(v & 0xff);
+	return true;
 }
 
 /**
@@ -636,7 +662,7 @@ bool vortex_job_run_inline(struct vortex_job *job)
 
 	/* A test holding a scheduler gate wants its job to go through it. */
 	if (!vortex_job_fast_lane(vdev) || vortex_gate_armed(&vdev->run_gate) ||
-	    vortex_gate_armed(&vdev->pop_gate))
+	    vortex_gate_armed(&vdev->ran_gate) || vortex_gate_armed(&vdev->pop_gate))
 		return false;
 
 	/*
@@ -804,15 +830,24 @@ int vortex_job_file_open(struct vortex_file *vfile)
 
 	vfile->fences = kvcalloc(VORTEX_WAIT_HISTORY, sizeof(*vfile->fences),
 				 GFP_KERNEL_ACCOUNT);
-	if (!vfile->fences)
-		return -ENOMEM;
+	vfile->ended = kvcalloc(VORTEX_WAIT_HISTORY, sizeof(*vfile->ended),
+				GFP_KERNEL_ACCOUNT);
+	if (!vfile->fences || !vfile->ended) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
 
 	ret = drm_sched_entity_init(&vfile->entity, DRM_SCHED_PRIORITY_NORMAL,
 				    &sched, 1, NULL);
-	if (ret) {
-		kvfree(vfile->fences);
-		vfile->fences = NULL;
-	}
+	if (ret)
+		goto err_free;
+	return 0;
+
+err_free:
+	kvfree(vfile->ended);
+	kvfree(vfile->fences);
+	vfile->ended = NULL;
+	vfile->fences = NULL;
 	return ret;
 }
 
@@ -920,6 +955,18 @@ void vortex_job_file_close(struct vortex_file *vfile)
 		dma_fence_put(vfile->fences[i]);
 	kvfree(vfile->fences);
 	vfile->fences = NULL;
+}
+
+/**
+ * vortex_job_file_release() - the last of a file's job state
+ * @vfile: the file, whose last reference is gone (so are its jobs)
+ *
+ * @ended outlives the file's close: a closing file's job may still end on
+ * the card after it (vortex_job_file_close()).
+ */
+void vortex_job_file_release(struct vortex_file *vfile)
+{
+	kvfree(vfile->ended);
 }
 
 /* ------------------------------------------------------- init / fini */

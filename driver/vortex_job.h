@@ -92,6 +92,8 @@ void vortex_job_release(struct vortex_job *job);
 
 bool vortex_job_fast_lane(struct vortex_device *vdev);
 bool vortex_job_run_inline(struct vortex_job *job);
+bool vortex_job_ended(struct vortex_file *vfile, u64 seqno, int *error);
+void vortex_job_file_release(struct vortex_file *vfile);
 void vortex_job_inline_done(struct vortex_job *job);
 int vortex_job_sched_prepare(struct vortex_job *job);
 void vortex_job_sched_unprepare(struct vortex_job *job);

@@ -355,11 +355,9 @@ static void vortex_job_publish_locked(struct vortex_job *job, struct drm_vortex_
 	*slot = dma_fence_get(done);
 }
 
-/* What WAIT reports for a finished fence. */
-static int vortex_job_status(struct dma_fence *finished)
+/* What WAIT reports for a job whose fence status (dma_fence_get_status()) is @error. */
+static int vortex_job_status_of(int error)
 {
-	int error = dma_fence_get_status(finished);
-
 	switch (error) {
 	case 1:
 		return 0;
@@ -370,6 +368,12 @@ static int vortex_job_status(struct dma_fence *finished)
 		/* -ESRCH (killed with its entity), -ECANCELED, ... */
 		return -ECANCELED;
 	}
+}
+
+/* What WAIT reports for a finished fence. */
+static int vortex_job_status(struct dma_fence *finished)
+{
+	return vortex_job_status_of(dma_fence_get_status(finished));
 }
 
 /*
@@ -554,6 +558,7 @@ int vortex_job_wait_ioctl(struct drm_device *drm, void *data,
 	struct vortex_file *vfile = file->driver_priv;
 	struct drm_vortex_wait *args = data;
 	struct dma_fence *fence = NULL;
+	int error;
 	long ret;
 
 	if (args->flags & ~DRM_VORTEX_WAIT_FLAGS) {
@@ -576,13 +581,20 @@ int vortex_job_wait_ioctl(struct drm_device *drm, void *data,
 
 	/*
 	 * A deadline in the past polls.  A fence that has signalled (a
-	 * fast-lane job ends within SUBMIT) needs no clock, no wait.
+	 * fast-lane job ends within SUBMIT) needs no clock, no wait; nor does
+	 * a job that has left the card while its finished fence has yet to
+	 * follow (vortex_job_ended()).
 	 */
-	if (dma_fence_is_signaled(fence))
+	if (dma_fence_is_signaled(fence)) {
 		ret = 1;
-	else
+	} else if (vortex_job_ended(vfile, args->seqno, &error)) {
+		args->status = vortex_job_status_of(error ?: 1);
+		dma_fence_put(fence);
+		return 0;
+	} else {
 		ret = dma_fence_wait_timeout(fence, true,
 					     drm_timeout_abs_to_jiffies(args->timeout_ns));
+	}
 	if (ret > 0) {
 		args->status = vortex_job_status(fence);
 		ret = 0;

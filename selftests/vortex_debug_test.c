@@ -246,6 +246,7 @@ FIXTURE_SETUP(dbg)
 
 FIXTURE_TEARDOWN(dbg)
 {
+	vx_gate_write("ran_gate", "open");	/* whatever a test left held */
 	if (self->sfd >= 0)
 		close(self->sfd);
 	close(self->fd);
@@ -1677,6 +1678,40 @@ TEST_F_TIMEOUT(dbg, launch_and_finish_events_name_the_code_object, 60)
 	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_FINISHED, 10000, &ev));
 	EXPECT_EQ(0, ev.data[0]);
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 0, &status));
+}
+
+/*
+ * A WAIT after the FINISHED event finds the job done, also when the job
+ * ends before gpu_sched has taken its fence from run_job, whose finished
+ * fence (what WAIT waited on) signals only after that: ran_gate holds
+ * run_job with the job on the card, the job ends there and the debugger
+ * hears FINISHED; WAIT with its deadline already past must then report the
+ * job's end, not -ETIME.  (The debug kernel's two vCPUs once hit this
+ * window by chance in launch_and_finish_events_name_the_code_object.)
+ */
+TEST_F_TIMEOUT(dbg, wait_after_finished_finds_the_job_done, 60)
+{
+	struct drm_vortex_debug_event ev;
+	int32_t status = 1;
+
+	load(self, prog_store, sizeof(prog_store));
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	ASSERT_TRUE(vx_gate_write("ran_gate", "arm"));
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_FINISHED, 10000, &ev));
+	EXPECT_EQ(self->sub.seqno, ev.job);
+	EXPECT_EQ(0, ev.data[0]);
+	/* run_job is still held: the scheduler has not seen the fence. */
+	EXPECT_TRUE(vx_gate_is("ran_gate", "waiting"));
+	EXPECT_EQ(0, _vx_wait(self->fd, self->sub.seqno, 0, &status));
+	EXPECT_EQ(0, status);
+	ASSERT_TRUE(vx_gate_write("ran_gate", "open"));
+	status = 1;
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+	for (uint32_t l = 0; l < self->threads; l++)
+		EXPECT_EQ(100 + l, self->data_map[l]);	/* the setup's input word */
 }
 
 /* A full queue drops events, and says how many in an OVERFLOW event. */

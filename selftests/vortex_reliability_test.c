@@ -86,34 +86,14 @@ static void vx_let_go(volatile struct vx_cell *cell)
  */
 static const char *gate_name = "recover_gate";
 
-static int gate_open(int flags)
-{
-	return vx_debugfs_open(gate_name, flags);
-}
-
 static bool gate_write(const char *cmd)
 {
-	int fd = gate_open(O_WRONLY);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	ok = write(fd, cmd, strlen(cmd)) == (ssize_t)strlen(cmd);
-	close(fd);
-	return ok;
+	return vx_gate_write(gate_name, cmd);
 }
 
 static bool gate_is(const char *state)
 {
-	char buf[16] = "";
-	int fd = gate_open(O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	return n > 0 && !strncmp(buf, state, strlen(state));
+	return vx_gate_is(gate_name, state);
 }
 
 /* --------------------------------------------------------- a client */

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,6 +212,37 @@ static inline int vx_debugfs_open(const char *name, int flags)
 	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/%s",
 		 pci ? pci + 1 : link, name);
 	return open(path, flags | O_CLOEXEC);
+}
+
+/*
+ * A test gate of the driver (driver/vortex_debugfs.c: recover_gate,
+ * run_gate, ran_gate, pop_gate, release_gate): writes @cmd ("arm",
+ * "open") to it; true if written.
+ */
+static inline bool vx_gate_write(const char *gate, const char *cmd)
+{
+	int fd = vx_debugfs_open(gate, O_WRONLY);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, cmd, strlen(cmd)) == (ssize_t)strlen(cmd);
+	close(fd);
+	return ok;
+}
+
+/* Whether @gate reads @state ("off", "armed", "waiting"). */
+static inline bool vx_gate_is(const char *gate, const char *state)
+{
+	char buf[16] = "";
+	int fd = vx_debugfs_open(gate, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 && !strncmp(buf, state, strlen(state));
 }
 
 /*

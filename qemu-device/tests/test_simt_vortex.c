@@ -30,7 +30,6 @@
 #define VOTE(f3, rd, rs1)   CUSTOM0(1, f3, rd, rs1, 0)
 #define SHFL(f3, rd, rs1, rs2) CUSTOM0(1, f3, rd, rs1, rs2)
 #define SRL(rd, rs1, rs2)   RV_R(0, rs2, rs1, 5, rd, 0x33)
-#define ANDI(rd, rs1, imm)  RV_I(imm, rs1, 7, rd, 0x13)
 #define ORI(rd, rs1, imm)   RV_I(imm, rs1, 6, rd, 0x13)
 #define JALR(rd, rs1, imm)  RV_I(imm, rs1, 0, rd, 0x67)
 #define LANE_ADDR(rd, base) /* rd = base + 4 * lane (x5 = lane) */ \
