@@ -586,20 +586,20 @@ int vortex_job_wait_ioctl(struct drm_device *drm, void *data,
 	 * follow (vortex_job_ended()).
 	 */
 	if (dma_fence_is_signaled(fence)) {
-		ret = 1;
+		args->status = vortex_job_status(fence);
+		ret = 0;
 	} else if (vortex_job_ended(vfile, args->seqno, &error)) {
 		args->status = vortex_job_status_of(error ?: 1);
-		dma_fence_put(fence);
-		return 0;
+		ret = 0;
 	} else {
 		ret = dma_fence_wait_timeout(fence, true,
 					     drm_timeout_abs_to_jiffies(args->timeout_ns));
-	}
-	if (ret > 0) {
-		args->status = vortex_job_status(fence);
-		ret = 0;
-	} else if (ret == 0) {
-		ret = -ETIME;
+		if (ret > 0) {
+			args->status = vortex_job_status(fence);
+			ret = 0;
+		} else if (ret == 0) {
+			ret = -ETIME;
+		}
 	}
 
 	dma_fence_put(fence);
