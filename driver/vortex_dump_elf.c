@@ -274,17 +274,18 @@ static u32 dump_lanes(const struct elf_split *s, const struct vortex_dump_warp *
 }
 
 /*
- * Each lane's registers, current frame and stack top, for part @h of the
- * warp.  The stack bytes come from the snapshot: a captured buffer that
- * holds them (@scratch receives them then, when filling), else the warp's
- * own copy of the lanes' stacks no captured buffer holds.
+ * Each lane's registers, current frame and stack top, for the lanes @mask
+ * holds of part @h of the warp.  The stack bytes come from the snapshot:
+ * a captured buffer that holds them (@scratch receives them then, when
+ * filling), else the warp's own copy of the lanes' stacks no captured
+ * buffer holds.
  */
 static void elfw_lanes(struct elfw *w, const struct vortex_dump *d,
 		       const struct elf_split *s, const struct vortex_dump_warp *dw,
-		       u32 h, u8 *scratch, u32 lntbl, u32 sm, u32 cta, u32 wp)
+		       u32 h, u32 mask, u8 *scratch, u32 lntbl, u32 sm, u32 cta, u32 wp)
 {
 	u64 slice = d->launch[VX_LAUNCH_STACK_SIZE], top;
-	u32 mask = dump_lanes(s, dw, h), vl, lane, r, n = 0, take = d->stack_take;
+	u32 vl, lane, r, n = 0, take = d->stack_take;
 	u32 regs[VORTEX_ELF_REGS];
 	const u8 *stack;
 
@@ -498,7 +499,7 @@ static void elfw_cta(struct elfw *w, const struct vortex_device *vdev,
 						     vx_cause_cuda_exception(cause) : 0,
 				};
 			}
-			elfw_lanes(w, d, s, dw, p, scratch, lntbl, sm, cta, wp);
+			elfw_lanes(w, d, s, dw, p, mask, scratch, lntbl, sm, cta, wp);
 			wp++;
 		}
 	}

@@ -74,8 +74,6 @@ for s in $(scripts/run-host-tests.sh --list $host_tests); do
 	expect+=(--expect "$s")
 done
 
-
-
 guest_args=()
 guest_jobs=${VX_GUEST_JOBS:-$(( $(nproc) < 2 ? 1 : 2 ))}
 # The person-paced boots (the debug servers, below) spend their time
@@ -180,14 +178,10 @@ expect+=(--expect lint)
 paced=vortex_vxdbg_pty_test
 card_tests=$(for t in $guest_tests; do [ "$(basename "$t")" = $paced ] || echo "$t"; done)
 card_list=$(for t in $card_tests; do basename "$t"; done | paste -sd,)
-first=1
-for topo in $topologies; do
-	if [ $first = 1 ]; then
-		guest_boot "$topo" "$guest_tests" --topology "$topo"
-		first=0
-	else
-		guest_boot "$topo" "$card_tests" --topology "$topo" --tests "$card_list"
-	fi
+read -ra topos <<< "$topologies"
+guest_boot "${topos[0]}" "$guest_tests" --topology "${topos[0]}"
+for topo in "${topos[@]:1}"; do
+	guest_boot "$topo" "$card_tests" --topology "$topo" --tests "$card_list"
 done
 
 # Hot-unplug of the card under a busy client, in a boot of its own since

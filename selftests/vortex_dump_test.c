@@ -1230,32 +1230,20 @@ TEST_F_TIMEOUT(dump, recovery_holds_the_card_only_for_the_capture, 120)
 }
 
 /*
- * A hang of every warp of the card, each lane with its own value in every
- * register, some lanes masked off by vx_tmc: the dump holds each listed
- * lane's x0-x31, f0-f31 and fcsr exactly, the warp's own thread mask, and
- * only the lanes of that mask.  A recovery dump has the warps store their
- * registers themselves (driver/vortex_dump_regs.c, a stub they run: DPC is
- * "RW", shared/specs/vxdebug-spec.md), so the Debug Module sees a handful
- * of accesses per warp, not three per injected instruction (some 270 per
- * warp, which on a 4,8,32,32 card kept it frozen for 270 ms).
- */
-/*
  * Every lane of every warp of the card: x_r = r << 24 + hart << 8 (r =
  * 2..30), x31 = hart << 8 + 31, f_r = (0x40 + r) << 16 + hart << 8, fcsr
- * 0x65, then x1 = @mask and vx_tmc(x1), and a jump to itself: a hang.
- * Returns the program's length in words; *@mask receives the mask (the
- * lanes of the first 32 it keeps on: a 32-bit register has no bits for
- * the lanes past them, which vx_tmc turns off).  With @mask 0 on entry,
- * no vx_tmc (x1 = 0): every lane stays on.
+ * 0x65, then (with @tmc) x1 = the mask and vx_tmc(x1), and a jump to
+ * itself: a hang.  Returns the program's length in words; *@mask receives
+ * the lanes of the first 32 it keeps on: with @tmc those of 0x5a5 | 1 (a
+ * 32-bit register has no bits for the lanes past them, which vx_tmc turns
+ * off), without it all of them (x1 = 0).
  */
-static uint32_t all_registers_prog(uint32_t *prog, uint64_t threads, uint32_t *mask)
+static uint32_t all_registers_prog(uint32_t *prog, uint64_t threads, bool tmc,
+				   uint32_t *mask)
 {
-	bool tmc = *mask;
-	uint32_t n = 0, r;
+	uint32_t all = threads >= 32 ? ~0u : (1u << threads) - 1, n = 0, r;
 
-	*mask = (threads >= 32 ? 0x5a5 : 0x5a5 & ((1u << threads) - 1)) | 1;
-	if (!tmc)
-		*mask = threads >= 32 ? ~0u : (1u << threads) - 1;
+	*mask = tmc ? (0x5a5 & all) | 1 : all;
 	/* x31 = hart << 8; f_f = (0x40 + f) << 16 + x31; fcsr = 0x65 */
 	prog[n++] = CSRR(31, VX_CSR_MHARTID);
 	prog[n++] = SLLI(31, 31, 8);
@@ -1278,12 +1266,10 @@ static uint32_t all_registers_prog(uint32_t *prog, uint64_t threads, uint32_t *m
 	return n;
 }
 
-/*
- * all_registers_prog() on every warp of the card, hung and dumped; *@mask
- * as it takes it.
- */
+/* all_registers_prog() on every warp of the card, hung and dumped. */
 static void hang_all_registers(struct __test_metadata *_metadata,
-			       FIXTURE_DATA(dump) *self, uint32_t *n, uint32_t *mask)
+			       FIXTURE_DATA(dump) *self, bool tmc, uint32_t *n,
+			       uint32_t *mask)
 {
 	uint64_t clusters, cores, warps;
 	uint32_t prog[192];
@@ -1291,7 +1277,7 @@ static void hang_all_registers(struct __test_metadata *_metadata,
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &clusters));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &cores));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &warps));
-	*n = all_registers_prog(prog, self->threads, mask);
+	*n = all_registers_prog(prog, self->threads, tmc, mask);
 	ASSERT_LE(*n, sizeof(prog) / 4);
 	self->sub.grid[0] = clusters * cores;
 	self->sub.block[0] = warps * self->threads;
@@ -1300,6 +1286,16 @@ static void hang_all_registers(struct __test_metadata *_metadata,
 	EXPECT_EQ(NULL, field(self->text, "not-captured"));
 }
 
+/*
+ * A hang of every warp of the card, each lane with its own value in every
+ * register, some lanes masked off by vx_tmc: the dump holds each listed
+ * lane's x0-x31, f0-f31 and fcsr exactly, the warp's own thread mask, and
+ * only the lanes of that mask.  A recovery dump has the warps store their
+ * registers themselves (driver/vortex_dump_regs.c, a stub they run: DPC is
+ * "RW", shared/specs/vxdebug-spec.md), so the Debug Module sees a handful
+ * of accesses per warp, not three per injected instruction (some 270 per
+ * warp, which on a 4,8,32,32 card kept it frozen for 270 ms).
+ */
 TEST_F_TIMEOUT(dump, full_card_hang_dump_has_every_register_in_few_dm_accesses, 120)
 {
 	uint64_t clusters, cores, warps;
@@ -1311,8 +1307,7 @@ TEST_F_TIMEOUT(dump, full_card_hang_dump_has_every_register_in_few_dm_accesses, 
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &clusters));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &cores));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &warps));
-	mask = 1;	/* with vx_tmc */
-	hang_all_registers(_metadata, self, &n, &mask);
+	hang_all_registers(_metadata, self, true, &n, &mask);
 
 	w = strstr(self->text, "\nwarps:\n");
 	for (w = w ? strstr(w, "\n  - id: ") : NULL; w; w = next) {
@@ -1393,7 +1388,7 @@ static void check_cuda_sized_elf(struct __test_metadata *_metadata,
 				 FIXTURE_DATA(dump) *self, bool tmc)
 {
 	uint64_t clusters, cores, warps;
-	uint32_t n, mask = tmc /* with vx_tmc or not */, parts, lanes, per_sm, spc, k, r, rows = 0;
+	uint32_t n, mask, parts, lanes, per_sm, spc, k, r, rows = 0;
 	const uint32_t *devrow, *note, *regs, *lnrow, *wprow;
 	uint8_t *seen;
 	struct elf_view e;
@@ -1402,7 +1397,7 @@ static void check_cuda_sized_elf(struct __test_metadata *_metadata,
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &clusters));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &cores));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &warps));
-	hang_all_registers(_metadata, self, &n, &mask);
+	hang_all_registers(_metadata, self, tmc, &n, &mask);
 	ASSERT_TRUE(elf_from_dump(self->text, &e));
 
 	/* What a CUDA-sized card must be, from the limits alone. */

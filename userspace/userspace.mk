@@ -126,10 +126,10 @@ $(O)/guest/selftests/vortex_tools_test: $(US_DIR)/tools/tests/vortex_tools_test.
 	line=$$(grep -m1 'devcd\*/data.*# discard it' README.md | sed 's/ *# discard it.*//') && \
 	coll=$$(grep -m1 '^vortex-dump-collector --watch &' README.md | sed 's/ *#.*//') && \
 	[ -n "$$line" ] && [ -n "$$coll" ] && \
-	awk -v l="$$line" -v c="$$coll" '{ i = index($$0, "@README_DISCARD@"); \
-		if (i) $$0 = substr($$0, 1, i - 1) l substr($$0, i + 16); \
-		i = index($$0, "@README_COLLECT@"); \
-		if (i) $$0 = substr($$0, 1, i - 1) c substr($$0, i + 16); print }' $< > $@
+	awk -v l="$$line" -v c="$$coll" ' \
+		function put(tag, text, i) { i = index($$0, tag); \
+			if (i) $$0 = substr($$0, 1, i - 1) text substr($$0, i + length(tag)) } \
+		{ put("@README_DISCARD@", l); put("@README_COLLECT@", c); print }' $< > $@
 	chmod +x $@
 
 GUEST_TESTS += $(O)/guest/selftests/vortex_tools_test

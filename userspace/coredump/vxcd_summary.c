@@ -21,8 +21,12 @@ struct sum {
 	const uint8_t *img;	/* the kernel ELF, or NULL */
 	size_t img_len;
 	uint64_t base;		/* its load address */
-	uint32_t warps_per_sm;	/* the ELF's device table's, 0 without it */
-	/* the ELF's .note.vortex.split (driver/vortex_dump_elf.c), parts 0 without it */
+	/*
+	 * How the card's warps map onto the ELF's SMs and warps: its
+	 * .note.vortex.split (driver/vortex_dump_elf.c), or one SM per core of
+	 * the device table's warps per SM for an ELF without the note; parts
+	 * 0 without an ELF.
+	 */
 	uint32_t parts, per_sm, spc, warps;
 };
 
@@ -185,17 +189,17 @@ static const char *list_more(const struct list *l, char *buf, size_t len)
 
 /*
  * cuda-gdb's name of a warp: "sm C warp W", C the ELF's SM (a core:
- * cluster * cores + core), W the warp in it.  The SM is the warp's id
- * over the warps per SM the ELF's device table gives; without the ELF,
- * the core on a one-cluster card.  A card split into CUDA-sized SMs and
- * warps (.note.vortex.split) names the SM and the virtual warps the
- * warp's lanes are in: "sm C warps W-W2" for a warp of 64 lanes.
+ * cluster * cores + core, split into several where the card has more
+ * than 64 warps per core), W the warp in it; "sm C warps W-W2" for a warp
+ * split into CUDA-sized ones (more than 32 lanes).  The SM follows from
+ * the warp's id and its place in its core (struct sum @parts); without
+ * the ELF, the core on a one-cluster card.
  */
 static void cuda_name(const struct sum *s, const struct vxcd_node *w, char *buf, size_t len)
 {
 	uint64_t id = num(w, "id"), wic = num(w, "warp-in-core");
 
-	if (s->parts && s->warps && s->per_sm) {
+	if (s->parts && s->warps && s->per_sm && s->spc) {
 		uint64_t v = wic * s->parts;
 		uint64_t sm = (id - wic) / s->warps * s->spc + v / s->per_sm;
 
@@ -206,11 +210,7 @@ static void cuda_name(const struct sum *s, const struct vxcd_node *w, char *buf,
 			snprintf(buf, len, "sm %llu warps %llu-%llu", (unsigned long long)sm,
 				 (unsigned long long)(v % s->per_sm),
 				 (unsigned long long)(v % s->per_sm + s->parts - 1));
-	} else if (s->warps_per_sm)
-		snprintf(buf, len, "sm %llu warp %llu",
-			 (unsigned long long)((id - wic) / s->warps_per_sm),
-			 (unsigned long long)wic);
-	else if (!num(w, "cluster"))
+	} else if (!num(w, "cluster"))
 		snprintf(buf, len, "sm %llu warp %llu", (unsigned long long)num(w, "core"),
 			 (unsigned long long)wic);
 	else
@@ -309,8 +309,6 @@ void vxcd_summary(const struct vxcd_dump *d, const struct vxcd_elf *e,
 		dev = vxcd_elf_section(e, ".cudbg.devtbl.dev0", &dev_len, NULL);
 		if (!dev)
 			dev = vxcd_elf_section(e, ".cudbg.devtbl", &dev_len, NULL);
-		if (dev && dev_len >= 44)	/* numWarpsPerSM, after 3 u64 and 4 u32 */
-			memcpy(&s.warps_per_sm, dev + 40, 4);
 		split = vxcd_elf_section(e, ".note.vortex.split", &split_len, NULL);
 		/* 12-byte note header, "Vortex\0" padded to 8, six u32 */
 		if (split && split_len >= 44) {
@@ -318,6 +316,11 @@ void vxcd_summary(const struct vxcd_dump *d, const struct vxcd_elf *e,
 			memcpy(&s.per_sm, split + 28, 4);
 			memcpy(&s.spc, split + 32, 4);
 			memcpy(&s.warps, split + 36, 4);
+		} else if (dev && dev_len >= 44) {
+			/* numWarpsPerSM, after 3 u64 and 4 u32: one SM per core */
+			memcpy(&s.per_sm, dev + 40, 4);
+			s.warps = s.per_sm;
+			s.parts = s.spc = 1;
 		}
 	}
 	if (s.img && grid && s.img_len >= 28)

@@ -40,6 +40,14 @@
 
 static const char *prog = "vortex-dump-collector";
 
+/* The last component of @path: a devcoredump directory's "devcdN", a link's target. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
 /* The last component of the symlink @dir/@link points to, into @out. */
 static bool link_base(const char *dir, const char *link, char *out, size_t len)
 {
@@ -52,8 +60,7 @@ static bool link_base(const char *dir, const char *link, char *out, size_t len)
 	if (n < 0)
 		return false;
 	target[n] = 0;
-	base = strrchr(target, '/');
-	base = base ? base + 1 : target;
+	base = base_name(target);
 	if (strlen(base) >= len)
 		return false;
 	memcpy(out, base, strlen(base) + 1);
@@ -90,7 +97,7 @@ static int save_dump(const char *devcd, const char *dir)
 {
 	char driver[256], card[256], stamp[32], path[PATH_MAX], tmp[PATH_MAX + 8];
 	char data[PATH_MAX];
-	const char *name = strrchr(devcd, '/') ? strrchr(devcd, '/') + 1 : devcd;
+	const char *name = base_name(devcd);
 	time_t now = time(NULL);
 	int in, out, ret;
 
@@ -152,7 +159,7 @@ static unsigned int nseen;
 
 static int save_once(const char *devcd, const char *dir)
 {
-	const char *name = strrchr(devcd, '/') ? strrchr(devcd, '/') + 1 : devcd;
+	const char *name = base_name(devcd);
 	unsigned int i;
 	int r;
 
