@@ -39,6 +39,12 @@
  *	is freed (its release work): a test holds an ended job unfreed while
  *	the next job runs.  Opening it does not wait for the release.
  *
+ * unplug_gate
+ *	The same in PCI remove (hot-unplug), once the buffers' CPU mappings
+ *	are cut and before drm_dev_unplug() removes the device node: a test
+ *	reads its mapping while the node is still there and must get SIGBUS.
+ *	Opening it does not wait for the rest of the removal.
+ *
  * fast_jobs
  *	Jobs that took the fast lane (vortex_job_run_inline()).
  *
@@ -191,6 +197,8 @@ void vortex_debugfs_init(struct vortex_device *vdev)
 	vortex_gate_init(vdev, &vdev->pop_gate, vdev->submit_wq, "pop_gate");
 	/* On system_wq, which is not ours to flush. */
 	vortex_gate_init(vdev, &vdev->release_gate, NULL, "release_gate");
+	/* Passed by PCI remove, on no workqueue of ours. */
+	vortex_gate_init(vdev, &vdev->unplug_gate, NULL, "unplug_gate");
 	debugfs_create_u64("dm_accesses", 0400, vdev->drm.debugfs_root,
 			   &vdev->dm.accesses);
 	debugfs_create_u64("fast_jobs", 0400, vdev->drm.debugfs_root, &vdev->fast_jobs);

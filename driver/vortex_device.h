@@ -123,6 +123,11 @@ struct vortex_device {
 	 * node never fails because buffers took all VRAM
 	 */
 	u64 bo_limit;
+	/**
+	 * @maps_cut: hot-unplug has begun: no fault maps a buffer any more
+	 * (vortex_gem_unplug())
+	 */
+	bool maps_cut;
 
 	/* ---- address spaces (vortex_vm.c) */
 	/** @asids: ASIDs of the files' address spaces */
@@ -238,6 +243,11 @@ struct vortex_device {
 	struct vortex_gate pop_gate;
 	/** @release_gate: test hook where an ended fast-lane job is freed */
 	struct vortex_gate release_gate;
+	/**
+	 * @unplug_gate: test hook in hot-unplug, the buffers' mappings cut
+	 * and the device node still there
+	 */
+	struct vortex_gate unplug_gate;
 
 	/* ---- debugger (vortex_dm.c, vortex_debug.c) */
 	/** @dm: the Debug Module, its lock and shadows */

@@ -12,9 +12,11 @@
  * core ioctls the node accepts), vortex_debugfs.c and vortex_fdinfo.c.
  *
  * Remove is a real hot-unplug (QEMU device_del) with files possibly open:
- * drm_dev_unplug() first, so every later ioctl, fault and job sees the
- * device gone, then the card is quietened and its job failed.  What the
- * files still hold is released with the DRM device, after the last close.
+ * the buffers' CPU mappings are cut first, before anything can see the
+ * device node go (vortex_gem_unplug()), then drm_dev_unplug(), so every
+ * later ioctl and job sees the device gone, then the card is quietened and
+ * its job failed.  What the files still hold is released with the DRM
+ * device, after the last close.
  */
 
 #include <linux/module.h>
@@ -363,10 +365,12 @@ static void vortex_pci_remove(struct pci_dev *pdev)
 {
 	struct vortex_device *vdev = pci_get_drvdata(pdev);
 
-	/* From here on ioctls, faults and run_job see the device gone. */
+	/* No process reads VRAM once unplug has begun. */
+	vortex_gem_unplug(vdev);
+	vortex_gate_pass(&vdev->unplug_gate);
+	/* From here on ioctls and run_job see the device gone. */
 	drm_dev_unplug(&vdev->drm);
 	vortex_dump_fini(vdev);
-	vortex_gem_unplug(vdev);
 	vortex_device_fini(vdev);
 	vortex_job_unplug(vdev);
 }

@@ -14,14 +14,19 @@
  * see docs/security.md).
  *
  * The CPU maps a buffer straight through BAR2, write-combined.  Pages are
- * inserted by the fault handler under drm_dev_enter(); on hot-unplug
- * vortex_gem_unplug() zaps every mapping of the device, and the next fault
- * finds the device gone and raises SIGBUS instead of touching a BAR that no
- * longer exists.
+ * inserted by the fault handler.  On hot-unplug the mappings die before the
+ * device node does: drm_dev_unplug() removes the node first and zaps the
+ * mappings only at its end, so a process that saw the node go could still
+ * read VRAM through a PTE it had (on real PCIe that page is gone).  So
+ * vortex_gem_unplug() runs before drm_dev_unplug(): it shuts the fault
+ * handler out (&vortex_device.maps_cut, read under vortex_gem_fault_srcu),
+ * waits for the faults under way, then zaps every mapping of the device;
+ * from then on a fault raises SIGBUS.
  */
 
 #include <linux/mm.h>
 #include <linux/pci.h>
+#include <linux/srcu.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_managed.h>
@@ -33,6 +38,9 @@
 #include "vortex_device.h"
 #include "vortex_gem.h"
 #include "vortex_vm.h"
+
+/* Faults that may be inserting PTEs; vortex_gem_unplug() waits for them. */
+DEFINE_STATIC_SRCU(vortex_gem_fault_srcu);
 
 /**
  * vortex_bo_devaddr() - where a buffer sits in the card's memory
@@ -120,9 +128,12 @@ static vm_fault_t vortex_gem_fault(struct vm_fault *vmf)
 	if (first >= pages || vma_pages(vma) > pages - first)
 		return VM_FAULT_SIGBUS;
 
-	/* Unplugged: the BAR is gone, and so is this mapping. */
-	if (!drm_dev_enter(obj->dev, &idx))
+	/* Unplug has begun: the BAR is going, and so is this mapping. */
+	idx = srcu_read_lock(&vortex_gem_fault_srcu);
+	if (READ_ONCE(vdev->maps_cut)) {
+		srcu_read_unlock(&vortex_gem_fault_srcu, idx);
 		return VM_FAULT_SIGBUS;
+	}
 
 	/*
 	 * Map the whole VMA now: faults are costly and a buffer is usually
@@ -136,7 +147,7 @@ static vm_fault_t vortex_gem_fault(struct vm_fault *vmf)
 			break;
 	}
 
-	drm_dev_exit(idx);
+	srcu_read_unlock(&vortex_gem_fault_srcu, idx);
 	return ret;
 }
 
@@ -356,12 +367,16 @@ void vortex_bo_label(struct vortex_bo *bo, char *out)
 
 /**
  * vortex_gem_unplug() - cut every CPU mapping of the device's buffers
- * @vdev: the device, already drm_dev_unplug()ed
+ * @vdev: the device, being removed; called before drm_dev_unplug(), so
+ *	the mappings are dead before the device node goes
  *
- * Later faults see the device gone and get SIGBUS.
+ * Later faults get SIGBUS.  May sleep.
  */
 void vortex_gem_unplug(struct vortex_device *vdev)
 {
+	WRITE_ONCE(vdev->maps_cut, true);
+	/* A fault that read maps_cut false has inserted its PTEs by now. */
+	synchronize_srcu(&vortex_gem_fault_srcu);
 	unmap_mapping_range(vdev->drm.anon_inode->i_mapping, 0, 0, 1);
 }
 
