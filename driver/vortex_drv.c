@@ -65,9 +65,9 @@ static const struct kernel_param_ops vortex_timeout_param_ops = {
 
 unsigned int vortex_job_timeout_ms = 2000;
 module_param_cb(job_timeout_ms, &vortex_timeout_param_ops,
-		&vortex_job_timeout_ms, 0444);
+		&vortex_job_timeout_ms, 0644);
 MODULE_PARM_DESC(job_timeout_ms,
-		 "Time a job may hold the card before it is stopped with -ETIMEDOUT, in ms (default 2000, 10..60000)");
+		 "Time a job may hold the card before it is stopped with -ETIMEDOUT, in ms (default 2000, 10..60000; a change applies from each job's next check)");
 
 static int vortex_get_param_ioctl(struct drm_device *drm, void *data,
 				  struct drm_file *file)

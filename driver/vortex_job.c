@@ -475,6 +475,22 @@ static bool vortex_job_is_done(struct vortex_job *job)
 	       !vortex_job_has_run(job) || dma_fence_is_signaled(job->hw_fence);
 }
 
+/*
+ * job_timeout_ms may change at run time (the module parameter is writable):
+ * whether @job, on the card, has run for the limit in force now.  The
+ * scheduler's timer period follows the limit from here, so a lowered one
+ * takes effect from the next check.
+ */
+static bool vortex_job_timeout_due(struct vortex_device *vdev,
+				   struct vortex_job *job)
+{
+	u32 ms = READ_ONCE(vortex_job_timeout_ms);
+
+	/* gpu_sched reads it only when it arms its timer (_start_timeout). */
+	WRITE_ONCE(vdev->sched.timeout, msecs_to_jiffies(ms));
+	return ktime_get_ns() - job->start_ns >= (u64)ms * NSEC_PER_MSEC;
+}
+
 static enum drm_gpu_sched_stat vortex_job_timedout(struct drm_sched_job *sched_job)
 {
 	struct vortex_job *job = to_vortex_job(sched_job);
@@ -496,6 +512,9 @@ static enum drm_gpu_sched_stat vortex_job_timedout(struct drm_sched_job *sched_j
 		return vortex_sched_no_hang(sched_job);
 	/* Halted by a debugger, or frozen for it: the clock stands still. */
 	if (vortex_debug_job_paused(vdev, job))
+		return vortex_sched_no_hang(sched_job);
+	/* job_timeout_ms was raised since the timer was armed: not due. */
+	if (!vortex_job_timeout_due(vdev, job))
 		return vortex_sched_no_hang(sched_job);
 
 	if (!vortex_job_recover(vdev, sched_job,
@@ -739,7 +758,7 @@ static void vortex_job_inline_timeout(struct work_struct *work)
 {
 	struct vortex_device *vdev = container_of(to_delayed_work(work),
 						  struct vortex_device, inline_tdr);
-	u64 timeout = (u64)vortex_job_timeout_ms * NSEC_PER_MSEC, ran = 0;
+	u64 timeout = (u64)READ_ONCE(vortex_job_timeout_ms) * NSEC_PER_MSEC, ran = 0;
 	struct vortex_job *job;
 	unsigned long flags;
 	u32 seqno = 0;
