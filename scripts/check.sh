@@ -106,14 +106,12 @@ guest_boot() {
 	done
 }
 
-# The debug kernel lane: the driver's suites under KASAN, lockdep,
-# might_sleep checks, debugobjects and kmemleak (whose verdict after rmmod
-# is each boot's kmemleak section), on two vCPUs; and the hot-unplug.  One
-# job: the kernel (if it is still building), vortex.ko and the initramfs
-# for it, then the two boots.
-debug_tests="vortex_reliability_test vortex_debug_test vortex_dump_test vortex_vm_test vortex_vmbind_test vortex_driver_test"
+# The debug kernel lane (scripts/debug-lane.sh): one job, the kernel (if
+# it is still building), vortex.ko and the initramfs for it, then the two
+# boots.
+. scripts/debug-lane.sh
 debug_lane() {
-	local k i=$O/debug/initramfs.cpio.gz
+	local i=$O/debug/initramfs.cpio.gz
 	while [ ! -e "$results/debug-kernel.rc" ]; do sleep 5; done
 	if [ "$(cat "$results/debug-kernel.rc")" != 0 ] ||
 	   ! vx_stage "debug guest" scripts/debug-guest.sh "$O/debug" > /dev/null; then
@@ -121,24 +119,12 @@ debug_lane() {
 		vx_log "no debug kernel lane (full output: $results/debug-kernel.out)"
 		return 1
 	fi
-	k=$(scripts/debug-kernel.sh --print)
-	VX_KERNEL=$k VX_INITRD=$i vx_stage "guest debug-kernel" scripts/run-guest.sh \
-		--out "$results/guest-debug-kernel" --smp 2 --tests "${debug_tests// /,}" || true
-	VX_KERNEL=$k VX_INITRD=$i vx_stage "guest debug-unplug" scripts/run-guest.sh \
-		--out "$results/guest-debug-unplug" --tests vortex_driver_test \
-		--append "vxtest.unplug=1 vx.args=-t,unplug_with_open_client" || true
+	vx_debug_lane_boots "$results" "$(scripts/debug-kernel.sh --print)" "$i"
 }
 debug_lane_start() {
 	guest_slot
 	VX_NO_TICKER=1 debug_lane &
-	for b in debug-kernel debug-unplug; do
-		guest_args+=(--guest "guest[$b]=$results/guest-$b/results.log,$results/guest-$b/console.log")
-		expect+=(--expect "guest[$b]" --expect "guest[$b]/kmemleak")
-	done
-	for t in $debug_tests; do
-		expect+=(--expect "guest[debug-kernel]/$t")
-	done
-	expect+=(--expect "guest[debug-unplug]/vortex_driver_test")
+	mapfile -t -O "${#expect[@]}" expect < <(vx_debug_lane_tap_args "$results")
 }
 
 # The debug servers in a guest, driven from the host: gdb-multiarch against

@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The debug kernel lane's two boots (docs/debug-kernel.md), sourced by
+# check.sh and soak-debug-lane.sh so both run them alike: the driver's
+# suites under KASAN, lockdep, might_sleep checks, debugobjects and
+# kmemleak (whose verdict after rmmod is each boot's kmemleak section), on
+# two vCPUs; then the hot-unplug.
+#
+#   vx_debug_lane_boots RESULTS KERNEL INITRD
+# boots them into RESULTS/guest-debug-kernel and RESULTS/guest-debug-unplug;
+#   vx_debug_lane_tap_args
+# prints tap.py's --guest and --expect arguments for them, one a line.
+
+# shellcheck disable=SC2034  # used by the scripts that source this file
+vx_debug_tests="vortex_reliability_test vortex_debug_test vortex_dump_test vortex_vm_test vortex_vmbind_test vortex_driver_test"
+
+vx_debug_lane_boots() {
+	local results=$1 k=$2 i=$3
+	VX_KERNEL=$k VX_INITRD=$i vx_stage "guest debug-kernel" scripts/run-guest.sh \
+		--out "$results/guest-debug-kernel" --smp 2 --tests "${vx_debug_tests// /,}" || true
+	VX_KERNEL=$k VX_INITRD=$i vx_stage "guest debug-unplug" scripts/run-guest.sh \
+		--out "$results/guest-debug-unplug" --tests vortex_driver_test \
+		--append "vxtest.unplug=1 vx.args=-t,unplug_with_open_client" || true
+}
+
+vx_debug_lane_tap_args() {
+	local results=$1 b t
+	for b in debug-kernel debug-unplug; do
+		echo "--guest=guest[$b]=$results/guest-$b/results.log,$results/guest-$b/console.log"
+		echo "--expect=guest[$b]"
+		echo "--expect=guest[$b]/kmemleak"
+	done
+	for t in $vx_debug_tests; do
+		echo "--expect=guest[debug-kernel]/$t"
+	done
+	echo "--expect=guest[debug-unplug]/vortex_driver_test"
+}
