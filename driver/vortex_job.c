@@ -476,18 +476,26 @@ static bool vortex_job_is_done(struct vortex_job *job)
 }
 
 /*
- * job_timeout_ms may change at run time (the module parameter is writable):
- * whether @job, on the card, has run for the limit in force now.  The
- * scheduler's timer period follows the limit from here, so a lowered one
- * takes effect from the next check.
+ * job_timeout_ms may change at run time (the module parameter is writable).
+ * The scheduler's timer period follows it: gpu_sched reads its timeout only
+ * when it arms the timer (drm_sched_start_timeout(), as it begins a job or
+ * puts a spared one back), and this runs before both, from prepare_job and
+ * the timeout handler.  Returns the limit in force, in ms.
  */
-static bool vortex_job_timeout_due(struct vortex_device *vdev,
-				   struct vortex_job *job)
+static u32 vortex_job_sync_timeout(struct vortex_device *vdev)
 {
 	u32 ms = READ_ONCE(vortex_job_timeout_ms);
 
-	/* gpu_sched reads it only when it arms its timer (_start_timeout). */
 	WRITE_ONCE(vdev->sched.timeout, msecs_to_jiffies(ms));
+	return ms;
+}
+
+/* Whether @job, on the card, has run for the limit in force now. */
+static bool vortex_job_timeout_due(struct vortex_device *vdev,
+				   struct vortex_job *job)
+{
+	u32 ms = vortex_job_sync_timeout(vdev);
+
 	return ktime_get_ns() - job->start_ns >= (u64)ms * NSEC_PER_MSEC;
 }
 
@@ -596,12 +604,16 @@ static void vortex_job_free(struct drm_sched_job *sched_job)
  * The scheduler takes @sched_job off its entity and asks whether it must
  * wait for more than its dependencies: never.  Only a race test stops
  * here (debugfs pop_gate), at the point where gpu_sched has chosen the
- * entity and not yet looked at the job behind this one.
+ * entity and not yet looked at the job behind this one.  The job's timer,
+ * armed next, runs for the job_timeout_ms in force now.
  */
 static struct dma_fence *vortex_job_prepare(struct drm_sched_job *sched_job,
 					    struct drm_sched_entity *entity)
 {
-	vortex_gate_pass(&to_vortex_job(sched_job)->vdev->pop_gate);
+	struct vortex_device *vdev = to_vortex_job(sched_job)->vdev;
+
+	vortex_gate_pass(&vdev->pop_gate);
+	vortex_job_sync_timeout(vdev);
 	return NULL;
 }
 
