@@ -632,13 +632,13 @@ static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg, void *data)
 }
 
 /*
- * Breakpoints are invisible to memory access.  After a read of [@addr,
- * @addr + @len) into @buf the original words replace ebreak there; after
- * a write of that range the written words become the kept ones, and
- * ebreak goes back into memory.  DM lock held (the breakpoints stay put).
+ * Breakpoints are invisible to memory access.  After a write of [@addr,
+ * @addr + @len) the written words become the kept ones, and ebreak goes
+ * back into memory (a read puts the kept words over the ebreaks it
+ * copied: vortex_debug_mem_read()).  DM lock held (the breakpoints stay
+ * put).
  */
-static void vortex_debug_mem_hide_bps(struct vortex_debug *dbg, u64 addr,
-				      u8 *buf, u32 len, bool write)
+static void vortex_debug_mem_hide_bps(struct vortex_debug *dbg, u64 addr, u32 len)
 {
 	static const u32 ebreak = VORTEX_EBREAK;
 	u32 i, b;
@@ -651,10 +651,6 @@ static void vortex_debug_mem_hide_bps(struct vortex_debug *dbg, u64 addr,
 
 			if (a < addr || a >= addr + len)
 				continue;
-			if (!write) {
-				buf[a - addr] = ((u8 *)&bp->orig)[b];
-				continue;
-			}
 			((u8 *)&bp->orig)[b] = readb(vortex_debug_vram(dbg->vdev, bp->vram + b));
 			writeb(((const u8 *)&ebreak)[b],
 			       vortex_debug_vram(dbg->vdev, bp->vram + b));
@@ -663,21 +659,21 @@ static void vortex_debug_mem_hide_bps(struct vortex_debug *dbg, u64 addr,
 }
 
 /*
- * Bytes a debugger's MEM moves under one hold of the DM lock: the lock
- * is the card's, and SUBMIT, run_job and recovery wait for it.  The user's
- * memory is never touched under it (it may fault, slowly: a userfaultfd
- * page held the card for 60 s), only this bounce buffer.
+ * Bytes a debugger's MEM write moves under one hold of the DM lock: the
+ * lock is the card's, and SUBMIT, run_job and recovery wait for it.  The
+ * user's memory is never touched under it (it may fault, slowly: a
+ * userfaultfd page held the card for 60 s), only this bounce buffer.
  */
 #define VORTEX_DEBUG_MEM_CHUNK	SZ_64K
 
 /*
- * @n bytes at @addr of the target's space, to or from @bounce, a buffer
- * at a time, each held by a reference while it is copied (the target may
- * close its handle meanwhile; its memory is not handed out again until
- * the copy is done).  DM lock held.
+ * @n bytes from @bounce to @addr of the target's space, a buffer at a
+ * time, each held by a reference while it is copied (the target may close
+ * its handle meanwhile; its memory is not handed out again until the copy
+ * is done).  DM lock held.
  */
 static int vortex_debug_mem_chunk(struct vortex_debug *dbg, u64 addr,
-				  u8 *bounce, u32 n, bool write)
+				  const u8 *bounce, u32 n)
 {
 	struct drm_gem_object *obj;
 	u64 done, piece, vram;
@@ -687,34 +683,105 @@ static int vortex_debug_mem_chunk(struct vortex_debug *dbg, u64 addr,
 		if (!obj)
 			return -ENXIO;	/* unmapped since it was checked */
 		piece = min_t(u64, piece, n - done);
-		if (write)
-			memcpy_toio(vortex_debug_vram(dbg->vdev, vram),
-				    bounce + done, piece);
-		else
-			memcpy_fromio(bounce + done,
-				      vortex_debug_vram(dbg->vdev, vram), piece);
+		memcpy_toio(vortex_debug_vram(dbg->vdev, vram), bounce + done, piece);
 		drm_gem_object_put(obj);
 	}
-	vortex_debug_mem_hide_bps(dbg, addr, bounce, n, write);
-	if (write) {
-		/* Written code is fetched by the next step or resume. */
-		wmb();
-	}
+	vortex_debug_mem_hide_bps(dbg, addr, n);
+	/* Written code is fetched by the next step or resume. */
+	wmb();
 	return 0;
 }
 
+/* A breakpoint's address and the word it hides, as a read shows it. */
+struct vortex_debug_hidden {
+	u32 addr;
+	u32 orig;
+};
+
+/* Bytes a read copies between two looks for a reschedule. */
+#define VORTEX_DEBUG_MEM_READ_PIECE	SZ_1M
+
 /*
- * One memory range, in chunks: the DM lock is taken per chunk, for the
- * device side only, and user memory is copied outside it.  The whole
- * range was checked to be mapped first, so a range running off the
- * target's buffers fails before any byte moves.
+ * The breakpoints whose word overlaps [@addr, @addr + @len), copied into
+ * @out (room for DRM_VORTEX_DEBUG_MAX_BREAKPOINTS).  DM lock held.
+ */
+static u32 vortex_debug_hidden_in(struct vortex_debug *dbg, u64 addr, u64 len,
+				  struct vortex_debug_hidden *out)
+{
+	u32 i, n = 0;
+
+	lockdep_assert_held(&dbg->vdev->dm.lock);
+	for (i = 0; i < dbg->nbps; i++) {
+		u64 a = dbg->bps[i].addr;
+
+		if (a + 4 > addr && a < addr + len) {
+			out[n].addr = dbg->bps[i].addr;
+			out[n].orig = dbg->bps[i].orig;
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * A read, straight from VRAM to the user's buffer: one copy, where a
+ * bounce buffer made two (issue 37: 0.40 of a buffer's read through its
+ * mapping).  Nothing is locked while user memory is touched (a
+ * userfaultfd page may stall it for minutes); a reference holds the
+ * piece's buffer, so its VRAM is nobody else's meanwhile.  The CPU maps
+ * VRAM write-combined, ordinary memory to its loads, as a client's own
+ * mapping of the buffer reads it.  The breakpoints in the piece, taken
+ * under the DM lock before the copy, then put back the words their
+ * ebreaks replaced.  A breakpoint set or cleared by another thread of the
+ * debugger during the read may show either way.
+ */
+static int vortex_debug_mem_read(struct vortex_debug *dbg, u64 addr,
+				 u8 __user *ubuf, u32 len,
+				 struct vortex_debug_hidden *hidden)
+{
+	struct vortex_device *vdev = dbg->vdev;
+	struct drm_gem_object *obj;
+	u32 done, n, nh, i, b;
+	u64 avail, vram, a;
+	int ret = 0;
+
+	for (done = 0; !ret && done < len; done += n) {
+		obj = vortex_debug_target_bo(dbg, addr + done, &avail, &vram);
+		if (!obj)
+			return -ENXIO;	/* unmapped since it was checked */
+		n = min3(avail, (u64)len - done, (u64)VORTEX_DEBUG_MEM_READ_PIECE);
+		mutex_lock(&vdev->dm.lock);
+		nh = vortex_debug_hidden_in(dbg, addr + done, n, hidden);
+		mutex_unlock(&vdev->dm.lock);
+		if (copy_to_user(ubuf + done,
+				 (__force const void *)vortex_debug_vram(vdev, vram), n))
+			ret = -EFAULT;
+		for (i = 0; !ret && i < nh; i++) {
+			for (b = 0; b < 4; b++) {
+				a = (u64)hidden[i].addr + b;
+				if (a >= addr + done && a < addr + done + n &&
+				    put_user(((u8 *)&hidden[i].orig)[b], ubuf + (a - addr)))
+					ret = -EFAULT;
+			}
+		}
+		drm_gem_object_put(obj);
+		cond_resched();
+	}
+	return ret;
+}
+
+/*
+ * One memory range.  The whole range is checked to be mapped first, so a
+ * range running off the target's buffers fails before any byte moves.  A
+ * write goes in chunks through @bounce: the DM lock is taken per chunk,
+ * for the device side only (the breakpoints' kept words change with it),
+ * and user memory is copied outside it.
  */
 static int vortex_debug_mem_op(struct vortex_debug *dbg,
 			       const struct drm_vortex_debug_mem_op *op,
-			       u8 *bounce)
+			       u8 *bounce, struct vortex_debug_hidden *hidden)
 {
 	u8 __user *ubuf = u64_to_user_ptr(op->buf);
-	bool write = op->flags & DRM_VORTEX_DEBUG_MEM_WRITE;
 	struct vortex_device *vdev = dbg->vdev;
 	u32 done, n;
 	int ret;
@@ -722,16 +789,16 @@ static int vortex_debug_mem_op(struct vortex_debug *dbg,
 	mutex_lock(&vdev->dm.lock);
 	ret = vortex_debug_target_maps(dbg, op->addr, op->len) ? 0 : -ENXIO;
 	mutex_unlock(&vdev->dm.lock);
+	if (!ret && !(op->flags & DRM_VORTEX_DEBUG_MEM_WRITE))
+		return vortex_debug_mem_read(dbg, op->addr, ubuf, op->len, hidden);
 
 	for (done = 0; !ret && done < op->len; done += n) {
 		n = min_t(u32, op->len - done, VORTEX_DEBUG_MEM_CHUNK);
-		if (write && copy_from_user(bounce, ubuf + done, n))
+		if (copy_from_user(bounce, ubuf + done, n))
 			return -EFAULT;
 		mutex_lock(&vdev->dm.lock);
-		ret = vortex_debug_mem_chunk(dbg, op->addr + done, bounce, n, write);
+		ret = vortex_debug_mem_chunk(dbg, op->addr + done, bounce, n);
 		mutex_unlock(&vdev->dm.lock);
-		if (!ret && !write && copy_to_user(ubuf + done, bounce, n))
-			ret = -EFAULT;
 		cond_resched();
 	}
 	return ret;
@@ -741,6 +808,7 @@ static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void *data)
 {
 	struct drm_vortex_debug_mem *args = data;
 	struct drm_vortex_debug_mem_op *ops, *op;
+	struct vortex_debug_hidden *hidden;
 	u8 *bounce;
 	int ret = 0;
 
@@ -752,9 +820,11 @@ static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void *data)
 		return PTR_ERR(ops);
 
 	bounce = kvmalloc(VORTEX_DEBUG_MEM_CHUNK, GFP_KERNEL_ACCOUNT);
-	if (!bounce) {
-		kvfree(ops);
-		return -ENOMEM;
+	hidden = kmalloc_array(DRM_VORTEX_DEBUG_MAX_BREAKPOINTS, sizeof(*hidden),
+			       GFP_KERNEL_ACCOUNT);
+	if (!bounce || !hidden) {
+		ret = -ENOMEM;
+		goto out;
 	}
 	for (; args->done < args->count; args->done++) {
 		op = &ops[args->done];
@@ -771,7 +841,7 @@ static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void *data)
 						  args->done, op->len);
 			break;
 		}
-		ret = vortex_debug_mem_op(dbg, op, bounce);
+		ret = vortex_debug_mem_op(dbg, op, bounce, hidden);
 		if (ret)
 			break;
 		if (fatal_signal_pending(current)) {
@@ -779,6 +849,8 @@ static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void *data)
 			break;
 		}
 	}
+out:
+	kfree(hidden);
 	kvfree(bounce);
 	kvfree(ops);
 	return ret;

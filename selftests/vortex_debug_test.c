@@ -941,6 +941,37 @@ TEST_F(dbg, mem_write_over_a_breakpoint_keeps_it)
 	EXPECT_EQ(ADDI(T2, X0, 55), self->code_map[2]);
 }
 
+/*
+ * A read shows the words breakpoints replaced, whatever part of a word it
+ * covers: the driver copies VRAM straight to the user and puts the kept
+ * words back over the ebreaks (vortex_debug_mem_read()).
+ */
+TEST_F(dbg, mem_read_hides_breakpoints_at_every_offset)
+{
+	static const struct { uint32_t off, len; } reads[] = {
+		{ 0, 4096 }, { 8, 4 }, { 10, 2 }, { 7, 3 }, { 11, 1 },
+		{ 9, 10 }, { 16, 1 }, { 4, 16 },
+	};
+	uint8_t orig[4096], buf[4096 + 1];
+	size_t i;
+
+	memcpy(orig, (void *)self->code_map, sizeof(orig));
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	vx_cmd(dbg_bp(self->sfd, self->code_addr + 8, DRM_VORTEX_DEBUG_BP_SET));
+	vx_cmd(dbg_bp(self->sfd, self->code_addr + 16, DRM_VORTEX_DEBUG_BP_SET));
+	ASSERT_EQ(EBREAK, self->code_map[2]);
+	ASSERT_EQ(EBREAK, self->code_map[4]);
+	for (i = 0; i < sizeof(reads) / sizeof(reads[0]); i++) {
+		memset(buf, 0xee, sizeof(buf));
+		vx_cmd(dbg_mem(self->sfd, self->code_addr + reads[i].off, buf,
+			       reads[i].len, false));
+		EXPECT_EQ(0, memcmp(buf, orig + reads[i].off, reads[i].len))
+			TH_LOG("read of %u bytes at +%u", reads[i].len, reads[i].off);
+		EXPECT_EQ(0xee, buf[reads[i].len]) TH_LOG("wrote past %u bytes", reads[i].len);
+	}
+}
+
 /* ------------------------------------------------------------ stepping */
 
 TEST_F_TIMEOUT(dbg, step_follows_branch_and_split_join, 60)
