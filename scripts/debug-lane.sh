@@ -8,7 +8,9 @@
 # two vCPUs; then the hot-unplug.
 #
 #   vx_debug_lane_boots RESULTS KERNEL INITRD
-# boots them into RESULTS/guest-debug-kernel and RESULTS/guest-debug-unplug;
+# boots them, at the same time (the unplug boot is short, and the lane is
+# the longest job of make check), into RESULTS/guest-debug-kernel and
+# RESULTS/guest-debug-unplug;
 #   vx_debug_lane_tap_args
 # prints tap.py's --guest and --expect arguments for them, one a line.
 
@@ -16,12 +18,14 @@
 vx_debug_tests="vortex_reliability_test vortex_debug_test vortex_dump_test vortex_vm_test vortex_vmbind_test vortex_driver_test"
 
 vx_debug_lane_boots() {
-	local results=$1 k=$2 i=$3
-	VX_KERNEL=$k VX_INITRD=$i vx_stage "guest debug-kernel" scripts/run-guest.sh \
-		--out "$results/guest-debug-kernel" --smp 2 --tests "${vx_debug_tests// /,}" || true
+	local results=$1 k=$2 i=$3 unplug
 	VX_KERNEL=$k VX_INITRD=$i vx_stage "guest debug-unplug" scripts/run-guest.sh \
 		--out "$results/guest-debug-unplug" --tests vortex_driver_test \
-		--append "vxtest.unplug=1 vx.args=-t,unplug_with_open_client" || true
+		--append "vxtest.unplug=1 vx.args=-t,unplug_with_open_client" &
+	unplug=$!
+	VX_KERNEL=$k VX_INITRD=$i vx_stage "guest debug-kernel" scripts/run-guest.sh \
+		--out "$results/guest-debug-kernel" --smp 2 --tests "${vx_debug_tests// /,}" || true
+	wait "$unplug" || true
 }
 
 vx_debug_lane_tap_args() {
