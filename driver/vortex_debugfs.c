@@ -45,6 +45,12 @@
  *	reads its mapping while the node is still there and must get SIGBUS.
  *	Opening it does not wait for the rest of the removal.
  *
+ * unlink_gate
+ *	The same in the release of a crash dump its user discarded, before
+ *	the dump slot looks whether devcoredump has removed its link (the
+ *	slot stays held until then): a test stretches the release as a slow
+ *	kernel does, and the next failure must still leave its dump.
+ *
  * fast_jobs
  *	Jobs that took the fast lane (vortex_job_run_inline()).
  *
@@ -199,6 +205,8 @@ void vortex_debugfs_init(struct vortex_device *vdev)
 	vortex_gate_init(vdev, &vdev->release_gate, NULL, "release_gate");
 	/* Passed by PCI remove, on no workqueue of ours. */
 	vortex_gate_init(vdev, &vdev->unplug_gate, NULL, "unplug_gate");
+	/* On system_wq too. */
+	vortex_gate_init(vdev, &vdev->unlink_gate, NULL, "unlink_gate");
 	debugfs_create_u64("dm_accesses", 0400, vdev->drm.debugfs_root,
 			   &vdev->dm.accesses);
 	debugfs_create_u64("fast_jobs", 0400, vdev->drm.debugfs_root, &vdev->fast_jobs);

@@ -248,6 +248,11 @@ struct vortex_device {
 	 * and the device node still there
 	 */
 	struct vortex_gate unplug_gate;
+	/**
+	 * @unlink_gate: test hook in a discarded dump's release, before the
+	 * slot looks for devcoredump's link to it (vortex_dump_publish.c)
+	 */
+	struct vortex_gate unlink_gate;
 
 	/* ---- debugger (vortex_dm.c, vortex_debug.c) */
 	/** @dm: the Debug Module, its lock and shadows */

@@ -21,7 +21,7 @@
  *   ends the slot's hold.  While the slot is held by an unread dump, a
  *   new snapshot is dropped, counted in debugfs ``dumps_dropped`` and
  *   logged, rate limited; held by a dump its user has just discarded, it
- *   waits for the free callback, 200 ms at most.
+ *   waits for devcoredump to let that one go (vortex_dump_publish()).
  *
  * devcoredump calls the free callback before it deletes the card's
  * ``devcoredump`` link to the dump; a dump published in between would
@@ -44,9 +44,13 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
+#include "vortex_debugfs.h"
 #include "vortex_device.h"
 #include "vortex_dump.h"
 #include "vortex_dump_state.h"
+
+/* The longest recovery waits for a discarded dump's release. */
+#define VORTEX_DUMP_RELEASE_MAX_MS	10000
 
 static unsigned int vortex_dump_keep_s = 3600;
 module_param_named(dump_keep_s, vortex_dump_keep_s, uint, 0644);
@@ -118,6 +122,8 @@ static void vortex_dump_unlink_work(struct work_struct *work)
 	struct vortex_device *vdev = slot_to_vdev(slot);
 	struct kernfs_node *dir = vdev->drm.dev->kobj.sd, *link;
 
+	/* A test holds the release here, as a slow kernel stretches it. */
+	vortex_gate_pass(&vdev->unlink_gate);
 	link = dir ? kernfs_find_and_get(dir, "devcoredump") : NULL;
 	if (link) {
 		kernfs_put(link);
@@ -231,9 +237,13 @@ void vortex_dump_offer(struct vortex_dump *d)
  * @rendered: wait until it is rendered and announced, too
  *
  * Hands the snapshot to devcoredump and queues its rendering.  If the
- * slot is held by a dump its user has discarded, waits up to 200 ms for
- * devcoredump to let it go: the user made room for this one, which goes
- * at once unless devcoredump's work is starved (one CPU).
+ * slot is held by a dump its user has discarded, waits for devcoredump to
+ * let it go: the user made room for this one.  That release is work items
+ * of devcoredump's and the slot's, which wait for nothing of the card's;
+ * it takes milliseconds, and seconds on a debug kernel under load (a 7 MB
+ * dump's took over 200 ms, the old bound, in make check's debug lane:
+ * issue 39), so the wait is bounded only against a release that never
+ * comes (%VORTEX_DUMP_RELEASE_MAX_MS).
  *
  * Return: 0, -ENOENT if nothing was pending, -EBUSY if an unread dump
  * kept this one out (it is dropped and counted).
@@ -255,7 +265,7 @@ int vortex_dump_publish(struct vortex_device *vdev, bool rendered)
 	}
 	if (vortex_dump_busy(slot) && !vortex_dump_held_unread(vdev))
 		wait_event_timeout(slot->idle, !vortex_dump_busy(slot),
-				   msecs_to_jiffies(200));
+				   msecs_to_jiffies(VORTEX_DUMP_RELEASE_MAX_MS));
 	spin_lock(&slot->lock);
 	if (slot->busy || slot->closed)
 		ret = -EBUSY;
