@@ -138,4 +138,4 @@ if [ -z "$destdir" ]; then
 elif [ -e "/lib/modules/$release/modules.dep" ]; then
 	depmod -b "$destdir" "$release"
 fi
-echo "installed vortex.ko for $release under ${destdir:-/}lib/modules/$release/updates"
+echo "installed vortex.ko for $release under $destdir/lib/modules/$release/updates"
