@@ -57,13 +57,13 @@ vx_stage "module newest" eval 'newest_ko=$(scripts/build-module.sh --series newe
 newest_initrd=$O/guest/initramfs-newest.cpio.gz
 # shellcheck disable=SC2046  # one word per test and file
 vx_stage "initramfs new" scripts/initramfs.sh "$newest_initrd" "$newest_kernel" "$newest_ko" \
-	$(make -s print-GUEST_TESTS) -- $(make -s print-GUEST_FILES)
+	$(vx_make_var GUEST_TESTS) -- $(vx_make_var GUEST_FILES)
 vx_log "newest kernel $(cat "$newest_kernel/version") ($(cat "$newest_kernel/suite"))"
 # newest CMD...: CMD with the newest kernel and its initramfs.
 newest() { VX_KERNEL=$newest_kernel VX_INITRD=$newest_initrd "$@"; }
 
-host_tests=$(make -s print-HOST_TESTS)
-guest_tests=$(make -s print-GUEST_TESTS)
+host_tests=$(vx_make_var HOST_TESTS)
+guest_tests=$(vx_make_var GUEST_TESTS)
 
 # What the verdict must find (tap.py --expect): every host test, every
 # boot, and in each boot every test program it was to run.  A wrong

@@ -71,6 +71,12 @@ vx_publish() {
 
 vx_cached() { [ -f "$1/.complete" ]; }
 
+# vx_make_var NAME: make variable NAME of this checkout (`make print-NAME`),
+# from any directory.  Under `make -C DIR check` make's -w reaches every
+# nested make through MAKEFLAGS, and its "Entering directory" lines would
+# be read as part of the value without --no-print-directory.
+vx_make_var() { make -s --no-print-directory -C "$VX_TOP" "print-$1"; }
+
 # vx_join WORD...: "a, b, c".
 vx_join() {
 	local s

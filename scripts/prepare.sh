@@ -43,9 +43,9 @@ fi
 # shellcheck disable=SC2016
 vx_stage kernel eval 'VX_KERNEL=$(scripts/kernel.sh)'
 vx_stage kselftest scripts/ksft.sh > /dev/null
-vx_stage build make -s -j"$(nproc)" all
+vx_stage build make -s --no-print-directory -j"$(nproc)" all
 VX_INITRD=$O/guest/initramfs.cpio.gz
 # shellcheck disable=SC2046  # one word per test and file
 vx_stage initramfs scripts/initramfs.sh "$VX_INITRD" "$VX_KERNEL" vortex.ko \
-	$(make -s print-GUEST_TESTS) -- $(make -s print-GUEST_FILES)
+	$(vx_make_var GUEST_TESTS) -- $(vx_make_var GUEST_FILES)
 vx_log "kernel $(cat "$VX_KERNEL/version"), qemu $(basename "$VX_QEMU")"

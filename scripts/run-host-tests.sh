@@ -16,7 +16,7 @@ out=$1
 shift
 [ "$out" = --list ] || mkdir -p "$out"
 execs=(ref burst avx2 jit)
-per_exec=" $(make -s --no-print-directory -C "$VX_TOP" print-SIM_EXEC_TESTS 2>/dev/null |
+per_exec=" $(vx_make_var SIM_EXEC_TESTS 2>/dev/null |
 	tr ' ' '\n' | sed 's|.*/||' | tr '\n' ' ') "
 grep -qw avx2 /proc/cpuinfo && has_avx2=1 || has_avx2=
 
