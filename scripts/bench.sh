@@ -7,6 +7,7 @@
 # their values.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 . "$VX_TOP/scripts/prepare.sh"
 for b in $(vx_make_var BENCHES); do
 	vx_log "host: $(basename "$b")"

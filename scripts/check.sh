@@ -15,6 +15,7 @@
 # tests' timing margins assume it gets one).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 cd "$VX_TOP"
 results=${O:-build}/results
 topologies=${VX_TOPOLOGIES:-"1,2,4,8 2,1,8,4 1,1,2,32"}

@@ -14,6 +14,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+vx_usage 1 "$@"
 mkdir -p "$1"
 out=$(cd "$1" && pwd)
 entry=$("$VX_TOP/scripts/debug-kernel.sh")

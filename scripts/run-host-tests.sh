@@ -12,6 +12,7 @@
 #   run-host-tests.sh --list BINARY...   the suite names a run reports
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+vx_usage 1 "$@"
 out=$1
 shift
 [ "$out" = --list ] || mkdir -p "$out"
