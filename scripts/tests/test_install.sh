@@ -32,17 +32,9 @@ if [ -z "${VX_INSTALL_NS:-}" ]; then
 fi
 
 echo "TAP version 13"
-n=0 fails=0 ko_ok=1
-ok() {	# cond-status name [diag]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		fails=$((fails + 1))
-		[ -n "${3:-}" ] && echo "$3" | tail -20 | sed 's/^/# /'
-	fi
-}
+# shellcheck source=tap-lib.sh
+. "$top/scripts/tests/tap-lib.sh"
+ko_ok=1
 
 kentry=$("$top/scripts/kernel.sh") || { echo "1..0 # SKIP no cached kernel"; exit 0; }
 hdrs=$(readlink -f "$kentry/headers")
