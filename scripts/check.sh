@@ -30,6 +30,9 @@ mkdir -p "$results"
 # table (disown), so that no boot waits for a free slot behind it;
 # debug_lane waits for it.
 debug_cached=1
+# prepare.sh's estimate counts it, the newest kernel's set-up and the boots.
+# shellcheck disable=SC2034  # read by scripts/estimate.sh
+vx_estimate_check=1
 vx_after_deps() {
 	if ! scripts/debug-kernel.sh --print > /dev/null; then
 		debug_cached=0
