@@ -5,6 +5,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 key=/usr/share/keyrings/debian-archive-keyring.gpg
 file=/etc/apt/sources.list.d/vortex-bench.sources
 entry() {	# types uri suite

@@ -7,12 +7,13 @@
 # their values.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 . "$VX_TOP/scripts/prepare.sh"
-for b in $(make -s print-BENCHES); do
+for b in $(vx_make_var BENCHES); do
 	vx_log "host: $(basename "$b")"
 	"$b"
 done
-if make -s print-GUEST_FILES | tr ' ' '\n' | grep -q 'bench[^/]*$'; then
+if vx_make_var GUEST_FILES | tr ' ' '\n' | grep -q 'bench[^/]*$'; then
 	out=${O:-build}/bench
 	vx_log "guest benchmarks"
 	scripts/run-guest.sh --mode bench --out "$out" --timeout 900 || true

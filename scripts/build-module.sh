@@ -15,6 +15,7 @@
 #                                    (scripts/debug-kernel.sh), on the host
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 series=6.12
 if [ "${1:-}" = --series ]; then
 	series=$2

@@ -20,6 +20,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+vx_usage 2 "$@"
 
 if [ "${1:-}" = --run ]; then
 	root=$2

@@ -15,6 +15,7 @@
 # tests' timing margins assume it gets one).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 cd "$VX_TOP"
 results=${O:-build}/results
 topologies=${VX_TOPOLOGIES:-"1,2,4,8 2,1,8,4 1,1,2,32"}
@@ -29,6 +30,9 @@ mkdir -p "$results"
 # table (disown), so that no boot waits for a free slot behind it;
 # debug_lane waits for it.
 debug_cached=1
+# prepare.sh's estimate counts it, the newest kernel's set-up and the boots.
+# shellcheck disable=SC2034  # read by scripts/estimate.sh
+vx_estimate_check=1
 vx_after_deps() {
 	if ! scripts/debug-kernel.sh --print > /dev/null; then
 		debug_cached=0
@@ -57,13 +61,13 @@ vx_stage "module newest" eval 'newest_ko=$(scripts/build-module.sh --series newe
 newest_initrd=$O/guest/initramfs-newest.cpio.gz
 # shellcheck disable=SC2046  # one word per test and file
 vx_stage "initramfs new" scripts/initramfs.sh "$newest_initrd" "$newest_kernel" "$newest_ko" \
-	$(make -s print-GUEST_TESTS) -- $(make -s print-GUEST_FILES)
+	$(vx_make_var GUEST_TESTS) -- $(vx_make_var GUEST_FILES)
 vx_log "newest kernel $(cat "$newest_kernel/version") ($(cat "$newest_kernel/suite"))"
 # newest CMD...: CMD with the newest kernel and its initramfs.
 newest() { VX_KERNEL=$newest_kernel VX_INITRD=$newest_initrd "$@"; }
 
-host_tests=$(make -s print-HOST_TESTS)
-guest_tests=$(make -s print-GUEST_TESTS)
+host_tests=$(vx_make_var HOST_TESTS)
+guest_tests=$(vx_make_var GUEST_TESTS)
 
 # What the verdict must find (tap.py --expect): every host test, every
 # boot, and in each boot every test program it was to run.  A wrong

@@ -17,6 +17,7 @@
 # Needs VX_QEMU, VX_KERNEL and VX_INITRD (scripts/prepare.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+vx_usage 1 "$@"
 out=$1
 mkdir -p "$out"
 O=${O:-build}

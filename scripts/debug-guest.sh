@@ -14,6 +14,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+vx_usage 1 "$@"
 mkdir -p "$1"
 out=$(cd "$1" && pwd)
 entry=$("$VX_TOP/scripts/debug-kernel.sh")
@@ -23,5 +24,5 @@ vx_run "$VX_LOGS/debug-module.log" "building vortex.ko for the debug kernel" \
 mod=$(tail -n 1 "$VX_LOGS/debug-module.log")	# the directory it printed
 # shellcheck disable=SC2046  # one word per test and file
 scripts/initramfs.sh "$out/initramfs.cpio.gz" "$entry" "$mod/vortex.ko" \
-	$(make -s print-GUEST_TESTS) -- $(make -s print-GUEST_FILES)
+	$(vx_make_var GUEST_TESTS) -- $(vx_make_var GUEST_FILES)
 echo "$entry"

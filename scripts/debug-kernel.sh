@@ -25,6 +25,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 tarball=/usr/src/linux-source-6.12.tar.xz
 frag=$VX_TOP/scripts/debug-kernel.config
 kconfig=$VX_TOP/Kconfig

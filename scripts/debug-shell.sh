@@ -10,6 +10,7 @@
 # host ports; VX_TOPOLOGY=C,K,W,T the card (1,2,4,8).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 . "$VX_TOP/scripts/prepare.sh"
 gdb_port=${VX_GDB_PORT:-1234} dm_port=${VX_DM_PORT:-1235} ctl_port=${VX_CTL_PORT:-1236}
 cat >&2 <<MSG

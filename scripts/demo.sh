@@ -6,6 +6,7 @@
 # VX_TOPOLOGY=C,K,W,T picks the card's topology (default 1,2,4,8).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 . "$VX_TOP/scripts/prepare.sh"
 out=${O:-build}/demo
 topo=${VX_TOPOLOGY:-1,2,4,8}

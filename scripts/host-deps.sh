@@ -8,6 +8,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 
 # "what for: packages", in the words of the install line.
 groups=(

@@ -9,6 +9,7 @@
 # modules/ is read), VORTEX_KO the module built for that kernel.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+vx_usage 3 "$@"
 out=$1 kentry=$2 ko=$3
 shift 3
 tests=() files=()

@@ -33,6 +33,7 @@
 # and DESTDIR/etc/udev/rules.d/70-vortex-coredump.rules, the collector's.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 
 prefix=/usr/local destdir= kdir= module=1 dkms=0
 while [ $# -gt 0 ]; do
@@ -44,7 +45,7 @@ while [ $# -gt 0 ]; do
 	--kdir) kdir=$2; shift 2 ;;
 	--no-module) module=0; shift ;;
 	--dkms) dkms=1; shift ;;
-	-h|--help) sed -n '3,33p' "$0"; exit 0 ;;
+	-h|--help) vx_help; exit 0 ;;
 	*) vx_die "unknown option $1 (see --help)" ;;
 	esac
 done
@@ -138,4 +139,4 @@ if [ -z "$destdir" ]; then
 elif [ -e "/lib/modules/$release/modules.dep" ]; then
 	depmod -b "$destdir" "$release"
 fi
-echo "installed vortex.ko for $release under ${destdir:-/}lib/modules/$release/updates"
+echo "installed vortex.ko for $release under $destdir/lib/modules/$release/updates"

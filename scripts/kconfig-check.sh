@@ -11,6 +11,7 @@
 # "Kconfig:LINE: kconfig:KIND: message"; nothing when it resolves.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 cd "$VX_TOP"
 entry=$(vx_linux_source kconfig "the Kconfig files" --strip-components=1 --wildcards \
 	'linux-source-6.12/Makefile' 'linux-source-6.12/scripts/*' '*Kconfig*' \

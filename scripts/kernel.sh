@@ -25,6 +25,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 
 series=6.12 want_version=0
 while [ $# -gt 0 ]; do

@@ -7,6 +7,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 tarball=/usr/src/linux-source-6.12.tar.xz
 ver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
 	vx_die "linux-source-6.12 is not installed (scripts/host-deps.sh)"

@@ -10,6 +10,26 @@ VX_LOGS=${VX_LOGS:-$VX_CACHE/logs}
 vx_log() { printf '[%s] %s\n' "${VX_STAGE:-bench}" "$*" >&2; }
 vx_die() { vx_log "error: $*"; exit 1; }
 
+# vx_usage MIN "$@": each script's first step.  -h or --help as the first
+# argument prints the script's header comment (vx_help) and exits 0;
+# fewer than MIN arguments print it to stderr and exit 1.  So neither
+# starts the script's work or dies on an unset "$1".
+vx_usage() {
+	local min=$1
+	shift
+	case ${1:-} in
+	-h|--help) vx_help; exit 0 ;;
+	esac
+	[ $# -ge "$min" ] || { vx_help >&2; exit 1; }
+}
+
+# vx_help: the running script's header comment, its usage among it,
+# without the '#'s and the SPDX and shellcheck lines.
+vx_help() {
+	awk 'NR == 1 || /SPDX-License|shellcheck/ { next } !/^#/ { exit }
+		{ sub(/^# ?/, "") } $0 != "" || n { print; n++ }' "$0"
+}
+
 # vx_stage NAME CMD...: run a stage and print how long it took.  On a
 # terminal a ticker shows the stage's elapsed time meanwhile; vx_run stops
 # it while drawing a step's own progress.
@@ -70,6 +90,12 @@ vx_publish() {
 }
 
 vx_cached() { [ -f "$1/.complete" ]; }
+
+# vx_make_var NAME: make variable NAME of this checkout (`make print-NAME`),
+# from any directory.  Under `make -C DIR check` make's -w reaches every
+# nested make through MAKEFLAGS, and its "Entering directory" lines would
+# be read as part of the value without --no-print-directory.
+vx_make_var() { make -s --no-print-directory -C "$VX_TOP" "print-$1"; }
 
 # vx_join WORD...: "a, b, c".
 vx_join() {

@@ -23,6 +23,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 cd "$VX_TOP"
 out=${1:-}
 waivers=scripts/lint-waivers.txt

@@ -5,25 +5,8 @@
 cd "$VX_TOP" || exit
 O=${O:-build}
 
-# On a cold cache, say up front what the set-up stages will take.  The
-# figures were measured on a 2-core machine with a fast mirror.
-vx_estimate() {
-	local what=() s=0 i
-	[ "$(scripts/host-deps.sh --count)" -eq 0 ] || what+=("packages:60")
-	compgen -G "$VX_CACHE/qemu/*/bin/qemu-system-x86_64" > /dev/null ||
-		what+=("QEMU build:$((700 / $(nproc)))")
-	compgen -G "$VX_CACHE/kernel/*/.complete" > /dev/null || what+=("Debian kernel:20")
-	compgen -G "$VX_CACHE/ksft/*/.complete" > /dev/null || what+=("kselftest headers:10")
-	[ ${#what[@]} -gt 0 ] || return 0
-	for i in "${!what[@]}"; do
-		s=$((s + ${what[i]#*:}))
-		what[i]="${what[i]%:*} ~$(vx_duration "${what[i]#*:}")"
-	done
-	vx_log "empty cache: about $(vx_duration $s) of set-up ahead ($(vx_join "${what[@]}")," \
-		"a rough estimate); later runs reuse ${VX_CACHE/#$HOME/\~}"
-}
-vx_duration() { if [ "$1" -lt 90 ]; then echo "$1 s"; else echo "$(( ($1 + 30) / 60 )) min"; fi; }
-
+# shellcheck source=estimate.sh
+. scripts/estimate.sh
 vx_estimate
 vx_stage deps scripts/host-deps.sh
 # What the caller can start with the packages alone (check.sh: the debug
@@ -43,9 +26,9 @@ fi
 # shellcheck disable=SC2016
 vx_stage kernel eval 'VX_KERNEL=$(scripts/kernel.sh)'
 vx_stage kselftest scripts/ksft.sh > /dev/null
-vx_stage build make -s -j"$(nproc)" all
+vx_stage build make -s --no-print-directory -j"$(nproc)" all
 VX_INITRD=$O/guest/initramfs.cpio.gz
 # shellcheck disable=SC2046  # one word per test and file
 vx_stage initramfs scripts/initramfs.sh "$VX_INITRD" "$VX_KERNEL" vortex.ko \
-	$(make -s print-GUEST_TESTS) -- $(make -s print-GUEST_FILES)
+	$(vx_make_var GUEST_TESTS) -- $(vx_make_var GUEST_FILES)
 vx_log "kernel $(cat "$VX_KERNEL/version"), qemu $(basename "$VX_QEMU")"

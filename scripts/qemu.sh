@@ -12,6 +12,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 
 QEMU_PKG=qemu
 QEMU_SUITE=bookworm-backports

@@ -56,6 +56,12 @@ def handle(qmp, request):
 
 
 def main():
+    if sys.argv[1:2] in (['-h'], ['--help']):
+        print(__doc__.strip())
+        return 0
+    if len(sys.argv) != 3:
+        print(__doc__.strip(), file=sys.stderr)
+        return 1
     results, qmp_path = sys.argv[1:3]
     qmp = connect(qmp_path, time.time() + 30)
     if not qmp:

@@ -32,6 +32,7 @@
 # scripts/kernel.sh) and VX_INITRD; computes any that is unset.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 
 topology=1,2,4,8 vram=268435456 smp=1 mode=test tests= timeout=900 out= append= dports=
 props=
@@ -47,7 +48,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--debug-ports) dports=$2; shift 2 ;;
-	-h|--help) sed -n '3,30p' "$0"; exit 0 ;;
+	-h|--help) vx_help; exit 0 ;;
 	*) vx_die "unknown option $1 (see --help)" ;;
 	esac
 done

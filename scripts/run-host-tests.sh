@@ -12,11 +12,12 @@
 #   run-host-tests.sh --list BINARY...   the suite names a run reports
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+vx_usage 1 "$@"
 out=$1
 shift
 [ "$out" = --list ] || mkdir -p "$out"
 execs=(ref burst avx2 jit)
-per_exec=" $(make -s --no-print-directory -C "$VX_TOP" print-SIM_EXEC_TESTS 2>/dev/null |
+per_exec=" $(vx_make_var SIM_EXEC_TESTS 2>/dev/null |
 	tr ' ' '\n' | sed 's|.*/||' | tr '\n' ' ') "
 grep -qw avx2 /proc/cpuinfo && has_avx2=1 || has_avx2=
 

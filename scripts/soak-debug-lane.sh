@@ -14,13 +14,11 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+vx_usage 0 "$@"
 # shellcheck source=debug-lane.sh
 . "$VX_TOP/scripts/debug-lane.sh"
 cd "$VX_TOP"
 
-case ${1:-} in
--h|--help) sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-esac
 runs=${1:-10}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || vx_die "N must be a positive number, not '$runs'"
 kernel=$(scripts/debug-kernel.sh --print) || vx_die "no debug kernel: run make check first"

@@ -13,7 +13,10 @@
 #  - vortex.ko in /lib/modules/RELEASE/updates, known to depmod, with the
 #    headers' vermagic;
 #  - DKMS (dkms.conf) builds and installs it for the kernel with headers,
-#    and `dkms status` says so.
+#    and `dkms status` says so;
+#  - `make -C CHECKOUT install DESTDIR=STAGE` from another directory, as a
+#    package build runs it: everything under STAGE, and the paths it names
+#    are those.
 # Prints TAP.  Needs root and unshare (util-linux); skips without them.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,17 +32,9 @@ if [ -z "${VX_INSTALL_NS:-}" ]; then
 fi
 
 echo "TAP version 13"
-n=0 fails=0 ko_ok=1
-ok() {	# cond-status name [diag]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		fails=$((fails + 1))
-		[ -n "${3:-}" ] && echo "$3" | tail -20 | sed 's/^/# /'
-	fi
-}
+# shellcheck source=tap-lib.sh
+. "$top/scripts/tests/tap-lib.sh"
+ko_ok=1
 
 kentry=$("$top/scripts/kernel.sh") || { echo "1..0 # SKIP no cached kernel"; exit 0; }
 hdrs=$(readlink -f "$kentry/headers")
@@ -56,7 +51,7 @@ ln -s "$hdrs" "/lib/modules/$(uname -r)/build"
 # README's block, comments and blank lines dropped.
 cmds=$(awk '/^## Installing/ { f = 1 } f && /^```sh/ { b = 1; next } b && /^```/ { exit }
 	b { sub(/[ \t]+#.*/, ""); if ($0 != "") print }' "$top/README.md")
-echo "1..$((5 + $(echo "$cmds" | grep -c .)))"
+echo "1..$((6 + $(echo "$cmds" | grep -c .)))"
 [ -n "$cmds" ]
 ok $? "README has an Installing block of commands"
 work=$(mktemp -d)
@@ -97,6 +92,13 @@ ok $? "make install: tools, libraries, headers, pkg-config, kernels under /usr/l
 ok $? "the Vortex host program links libvortexrt through pkg-config"
 # (checked before make install-dkms replaced it)
 ok $ko_ok "make install: vortex.ko for $rel, in depmod's modules.dep" "$vm"
+# Staged for a package, from outside the checkout (make -C).
+stage=$work/stage
+out=$(cd "$work" && make -C "$top" install DESTDIR="$stage" 2>&1) && [ -e "$stage/usr/local/bin/vortex-run" ] &&
+	[ -e "$stage/lib/modules/$rel/updates/vortex.ko" ] &&
+	grep -qxF "installed the tools and libraries under $stage/usr/local" <<<"$out" &&
+	grep -qxF "installed vortex.ko for $rel under $stage/lib/modules/$rel/updates" <<<"$out"
+ok $? "make -C DIR install DESTDIR=STAGE: under STAGE, and says where" "$out"
 st=$(dkms status vortex 2>&1)
 dko=$(ls /lib/modules/"$rel"/updates/dkms/vortex.ko* 2>/dev/null | head -1)
 [ ! -e "/lib/modules/$rel/updates/vortex.ko" ] || dko=

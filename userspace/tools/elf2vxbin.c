@@ -23,30 +23,38 @@
 
 #include "vx_elf.h"
 
-static int read_file(const char *path, char **buf, size_t *len)
+/*
+ * The whole file at PATH in a malloc'ed buffer, its size in *LEN; NULL with
+ * errno set on failure.  A NULL return is the only failure, so a caller
+ * never reads a buffer or size that was not written.
+ */
+static char *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
 	long size;
+	int err = EIO;
 
 	if (!f)
-		return -errno;
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return -EIO;
+		return NULL;
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+		goto out_close;
+	buf = malloc(size ? size : 1);
+	if (!buf) {
+		err = ENOMEM;
+		goto out_close;
 	}
-	*buf = malloc(size ? size : 1);
-	if (!*buf) {
-		fclose(f);
-		return -ENOMEM;
+	if (fread(buf, 1, size, f) != (size_t)size) {
+		free(buf);
+		buf = NULL;
+		goto out_close;
 	}
-	if (fread(*buf, 1, size, f) != (size_t)size) {
-		free(*buf);
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
 	*len = size;
-	return 0;
+out_close:
+	fclose(f);
+	if (!buf)
+		errno = err;
+	return buf;
 }
 
 static void usage(FILE *f, const char *argv0)
@@ -94,9 +102,9 @@ int main(int argc, char **argv)
 		usage(stderr, argv[0]);
 		return EXIT_FAILURE;
 	}
-	ret = read_file(argv[optind], &elf, &len);
-	if (ret) {
-		fprintf(stderr, "%s: %s: %s\n", argv[0], argv[optind], strerror(-ret));
+	elf = read_file(argv[optind], &len);
+	if (!elf) {
+		fprintf(stderr, "%s: %s: %s\n", argv[0], argv[optind], strerror(errno));
 		return EXIT_FAILURE;
 	}
 	ret = vx_elf_parse(elf, len, &l);
