@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The debug kernel's lane, again and again, as make check runs it (issue
-# 39): its two boots (scripts/debug-lane.sh) one after the other, while
+# 39): its two boots (scripts/debug-lane.sh, at the same time), while
 # the 6.12 kernel's first topology boots beside them, over and over, the
 # way check.sh's other boots keep the second CPU busy.  Each run's verdict
 # is tap.py's; closes with "K of N runs failed" and exits non-zero if any
@@ -10,7 +10,7 @@
 #
 #   soak-debug-lane.sh [N]    N runs (default 10)
 #
-# A run takes about 11 minutes on this project's 2-core machines.
+# A run takes about 6 to 9 minutes on this project's 2-core machines.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
