@@ -6,8 +6,9 @@
  * Vortex starts its processor.  The thread takes its stack at Vortex's
  * place, VX_STACK_BASE_ADDR down, VXS_STACK_SIZE bytes per hardware thread
  * (hart h's is the h-th below the base), calls main(arg), stores the
- * core's counters at IO_MPM_ADDR (vxs_perf.c) and ends its core's warps
- * with ecall, as upstream's start code does.
+ * core's counters at IO_MPM_ADDR (vxs_perf.c) and main's return value at
+ * IO_MPM_EXITCODE, and ends its core's warps with ecall, as upstream's
+ * start code does.
  */
 #include "vx_spawn_abi.h"
 
@@ -22,7 +23,11 @@ _start:
 	sub	sp, sp, t0
 	csrr	a0, 0x340		/* mscratch: the argument */
 	call	main			/* int main(void *arg) */
+	mv	s0, a0
 	call	vxs_perf_dump		/* the counters, for vx_mpm_query() */
+	li	t0, VXS_IO_MPM_EXITCODE	/* as upstream's _Exit, vx_start.S:69-74 */
+	sw	s0, 0(t0)
+	fence
 	ecall				/* the core's warps end */
 1:	j	1b
 	.size _start, . - _start

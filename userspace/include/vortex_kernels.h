@@ -100,4 +100,17 @@ struct vxs_hello_args {
 	uint32_t n;
 };
 
+/*
+ * vxs_count (Vortex-style): on warp 0 lane 0 of core c, a loop of 2
+ * instructions (addi, bnez) run n + c * per_core times, then minstret and
+ * mcycle as that thread reads them into seen[2c] and seen[2c + 1]; main
+ * returns exit_code, which the start code leaves at IO_MPM_EXITCODE.
+ */
+struct vxs_count_args {
+	VX_DPTR(uint32_t) seen;
+	uint32_t n;
+	uint32_t per_core;
+	uint32_t exit_code;
+};
+
 #endif /* VORTEX_KERNELS_H */
