@@ -27,6 +27,7 @@
 #include "vortex_kernels.h"
 #include "vx_elf.h"
 #include "vx_file.h"
+#include "vx_tls_check.h"
 
 static const char *kdir(void)
 {
@@ -339,6 +340,53 @@ TEST_F(vxrt, vxbin_upload)
 	EXPECT_NE(0, vx_upload_kernel_bytes(self->dev, bin, 16 + filesz, &k));
 	free(bin);
 	free(elf);
+}
+
+/*
+ * Thread-local data through tp, each hart's block past the image where
+ * upstream's start code puts it (kernel/src/vx_start.S at e663db9b, lines
+ * 92-97), from the ELF (PT_TLS) and from the .vxbin (the runtime's bound).
+ * On a card of 64 harts the blocks cross the image's last page: before
+ * the runtime mapped them (issue 33) those harts' stores faulted.  The
+ * host test on the simulator is userspace/vxrt/tests/test_vxrt_sim.c.
+ */
+TEST_F(vxrt, tls_blocks_past_the_image)
+{
+	static const char *const names[] = { "vxs_tls.elf", "vxs_tls.vxbin" };
+	uint64_t cores, warps, threads, addr;
+	struct vxs_tls_args a;
+	vx_buffer_h k, ob, ab;
+	uint32_t harts, block, *out;
+	char *elf, why[160];
+	long size;
+
+	ASSERT_EQ(0, vx_dev_caps(self->dev, VX_CAPS_NUM_CORES, &cores));
+	ASSERT_EQ(0, vx_dev_caps(self->dev, VX_CAPS_NUM_WARPS, &warps));
+	ASSERT_EQ(0, vx_dev_caps(self->dev, VX_CAPS_NUM_THREADS, &threads));
+	harts = cores * warps * threads;
+	elf = kread("vxs_tls.elf", &size);
+	ASSERT_NE(NULL, elf);
+	ASSERT_EQ(0, vx_elf_symbol(elf, size, "__tbss_size", &block));
+	free(elf);
+	a.n = 3 * harts + 5;
+	out = calloc(3 * a.n, sizeof(*out));
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, vx_mem_alloc(self->dev, 12 * a.n, VX_MEM_READ_WRITE, &ob));
+	ASSERT_EQ(0, vx_mem_address(ob, &addr));
+	a.out = addr;
+	ASSERT_EQ(0, vx_upload_bytes(self->dev, &a, sizeof(a), &ab));
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(0, vx_upload_kernel_file(self->dev, kpath(names[i]), &k));
+		ASSERT_EQ(0, vx_start(self->dev, k, ab));
+		ASSERT_EQ(0, vx_ready_wait(self->dev, 20000)) TH_LOG("%s: %s", names[i], strerror(errno));
+		ASSERT_EQ(0, vx_copy_from_dev(out, ob, 0, 12 * a.n));
+		ASSERT_EQ(0, vx_tls_check(out, a.n, harts, block, why, sizeof(why)))
+			TH_LOG("%s: %s", names[i], why);
+		vx_mem_free(k);
+	}
+	vx_mem_free(ab);
+	vx_mem_free(ob);
+	free(out);
 }
 
 static int cmp_i32(const void *a, const void *b)

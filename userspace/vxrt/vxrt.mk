@@ -47,11 +47,13 @@ VXRT_TDIR := $(VXRT_DIR)/tests
 $(O)/host/userspace/test_vxrt_sim: $(VXRT_TDIR)/test_vxrt_sim.c $(VXRT_TDIR)/vxrt_simdrv.c \
 		$(VXRT_TDIR)/vxrt_simdrv.h $(VXRT_LIB) $(LIBVXSIM) \
 		$(VXRT_HDRS) $(TESTLIB_HDRS) $(US_DIR)/include/vortex_kernels.h \
-		| $(RV_KDIR)/vxs_count.elf
+		| $(RV_KDIR)/vxs_tls.elf $(RV_KDIR)/vxs_tls.vxbin $(RV_KDIR)/vxs_count.elf \
+		$(O)/host/elf2vxbin
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -Wno-clobbered -I$(TOP)/$(VXRT_DIR)/include/vortex $(VXRT_INC) \
 		-I$(TOP)/$(US_DIR)/include $(TESTLIB_INC) -I$(TOP)/qemu-device/sim $(GUEST_INC) \
-		$(KSFT_INC) -DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $< \
+		$(KSFT_INC) -DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' \
+		-DVX_ELF2VXBIN='"$(abspath $(O)/host/elf2vxbin)"' -o $@ $< \
 		$(VXRT_TDIR)/vxrt_simdrv.c $(VXRT_LIB) $(LIBVXSIM) \
 		-Wl,--wrap=ioctl,--wrap=mmap,--wrap=munmap -lm
 

@@ -5,11 +5,16 @@
  * Vortex host program does (vx_dev_open, vx_upload_kernel_file, vx_start,
  * vx_ready_wait, vx_mpm_query) on the topologies the guest boots.
  *
+ * tls_*: thread-local data through tp, the blocks where upstream's start
+ * code puts them, past the image (vortexgpgpu/vortex kernel/src/
+ * vx_start.S at e663db9b, lines 92-97), on a card whose blocks cross the
+ * image's last page: a runtime that maps only [min_vma, max_vma) faults.
  * perf_*: the counters upstream's vx_perf_dump() stores (kernel/src/
  * vx_perf.c at 9e20e6ed, lines 28-37: 64-bit pairs, 8 bytes apart) read
  * back by vx_mpm_query() and vx_dump_perf() as upstream's runtime reads
  * them (runtime/simx/vortex.cpp at 045a3d16, mpm_query()).
  */
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,11 +26,19 @@
 #include "kselftest_harness.h"
 #include "vortex_kernels.h"
 #include "vortex_regs.h"
+#include "vx_elf.h"
+#include "vx_file.h"
+#include "vx_tls_check.h"
 #include "vxrt_simdrv.h"
 
 #ifndef VX_KERNEL_DIR
 #define VX_KERNEL_DIR "build/riscv"
 #endif
+#ifndef VX_ELF2VXBIN
+#define VX_ELF2VXBIN "build/host/elf2vxbin"
+#endif
+
+#define STARTUP_ADDR	0x80000000u	/* where the runtime puts a PIE */
 
 static char *kpath(const char *name)
 {
@@ -35,9 +48,14 @@ static char *kpath(const char *name)
 	return path;
 }
 
+static void *kread(const char *name, size_t *len)
+{
+	return vx_file_read(kpath(name), len);
+}
+
 FIXTURE(rt) {
 	vx_device_h dev;
-	uint32_t cores;
+	uint32_t harts, cores;
 };
 
 FIXTURE_VARIANT(rt) {
@@ -73,6 +91,7 @@ FIXTURE_SETUP(rt)
 
 	ASSERT_EQ(0, rt_open(t, &self->dev));
 	self->cores = t[0] * t[1];
+	self->harts = self->cores * t[2] * t[3];
 }
 
 FIXTURE_TEARDOWN(rt)
@@ -92,6 +111,85 @@ FIXTURE_TEARDOWN(rt)
 			       what, strerror(r_), f_->cause, f_->warp, f_->thread, \
 			       f_->pc, f_->addr);				\
 	} while (0)
+
+/* ------------------------------------------------------------------ TLS */
+
+struct tls_geometry {
+	uint32_t end;		/* _end, where the runtime places the image */
+	uint32_t block;		/* __tbss_size */
+	uint32_t mapped_end;	/* the image's last page's end */
+};
+
+/* Where vxs_tls's blocks lie, from its ELF: they must cross the image's last page. */
+static void tls_geometry(struct __test_metadata *_metadata, uint32_t harts,
+			 struct tls_geometry *g)
+{
+	struct vx_elf_layout l;
+	uint32_t end, block;
+	size_t len;
+	void *elf = kread("vxs_tls.elf", &len);
+
+	ASSERT_NE(NULL, elf);
+	ASSERT_EQ(0, vx_elf_parse(elf, len, &l));
+	ASSERT_EQ(0, vx_elf_symbol(elf, len, "_end", &end));
+	ASSERT_EQ(0, vx_elf_symbol(elf, len, "__tbss_size", &block));
+	free(elf);
+	EXPECT_EQ(VXS_TLS_BLOCK, block);
+	EXPECT_EQ(VXS_TLS_BLOCK, l.tls_size);
+	g->end = STARTUP_ADDR + end;
+	g->block = block;
+	g->mapped_end = STARTUP_ADDR + ((l.size + 4095) & ~4095u);
+	/* the first block inside the image's last page, the last one past it */
+	ASSERT_LE(g->end + block, g->mapped_end);
+	ASSERT_GT(g->end + harts * block, g->mapped_end)
+		TH_LOG("_end 0x%x, %u harts x %u bytes end inside the page", g->end, harts, block);
+}
+
+/* vxs_tls from @name, run twice on the same upload: the blocks are cleared at each start. */
+static void tls_run(struct __test_metadata *_metadata, vx_device_h dev, uint32_t harts,
+		    const char *name)
+{
+	struct tls_geometry g;
+	struct vxs_tls_args a = { .n = 3 * harts + 5 };
+	size_t bytes = 3 * a.n * sizeof(uint32_t);
+	uint32_t *out = malloc(bytes);
+	vx_buffer_h k, ob, ab;
+	uint64_t addr;
+	char why[160];
+
+	ASSERT_NE(NULL, out);
+	tls_geometry(_metadata, harts, &g);
+	ASSERT_EQ(0, vx_upload_kernel_file(dev, kpath(name), &k)) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, vx_mem_address(k, &addr));
+	ASSERT_EQ(STARTUP_ADDR, addr);
+	ASSERT_EQ(0, vx_mem_alloc(dev, bytes, VX_MEM_READ_WRITE, &ob));
+	ASSERT_EQ(0, vx_mem_address(ob, &addr));
+	a.out = addr;
+	ASSERT_EQ(0, vx_upload_bytes(dev, &a, sizeof(a), &ab));
+	for (int run = 0; run < 2; run++) {
+		ASSERT_EQ(0, vx_start(dev, k, ab));
+		ASSERT_RAN(dev, name);
+		ASSERT_EQ(0, vx_copy_from_dev(out, ob, 0, bytes));
+		ASSERT_EQ(0, vx_tls_check(out, a.n, harts, g.block, why, sizeof(why)))
+			TH_LOG("%s, run %d: %s", name, run, why);
+	}
+	free(out);
+	vx_mem_free(ab);
+	vx_mem_free(ob);
+	vx_mem_free(k);
+}
+
+/* The ELF: the runtime reads the block's size from PT_TLS. */
+TEST_F(rt, tls_elf)
+{
+	tls_run(_metadata, self->dev, self->harts, "vxs_tls.elf");
+}
+
+/* The .vxbin, which carries no TLS size: the runtime's bound, VX_TLS_VXBIN_BOUND. */
+TEST_F(rt, tls_vxbin)
+{
+	tls_run(_metadata, self->dev, self->harts, "vxs_tls.vxbin");
+}
 
 /* ---------------------------------------------------------- counters */
 
@@ -197,6 +295,70 @@ TEST_F(rt, perf_counters)
 		free(r[i].perf);
 	}
 	free(r);
+}
+
+/* ------------------------------------------------------ the TLS bound */
+
+/*
+ * The bound a .vxbin is given, and what is refused: PT_TLS past
+ * VX_TLS_MAX at parse, and past VX_TLS_VXBIN_BOUND by elf2vxbin, which
+ * says so rather than write a .vxbin whose harts would fault.
+ */
+TEST(tls_bounds)
+{
+	char path[] = "/tmp/vxs_tls_big_XXXXXX", cmd[1024];
+	struct vx_elf_layout l;
+	Elf32_Ehdr *eh;
+	Elf32_Phdr *ph;
+	size_t len;
+	uint8_t *elf = kread("vxs_tls.elf", &len);
+	int fd, i;
+
+	ASSERT_NE(NULL, elf);
+	EXPECT_EQ(0, vx_tls_span(0, 4096));
+	EXPECT_EQ(VX_TLS_SLACK + 64 * 28, vx_tls_span(28, 64));	/* upstream's spawn library */
+	EXPECT_EQ(VX_TLS_SLACK + 64 * 32, vx_tls_span(29, 64));
+	EXPECT_LE(VXS_TLS_BLOCK, VX_TLS_VXBIN_BOUND);
+	eh = (Elf32_Ehdr *)elf;
+	ph = (Elf32_Phdr *)(elf + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum && ph[i].p_type != PT_TLS; i++)
+		;
+	ASSERT_LT(i, eh->e_phnum);
+	ph[i].p_memsz = VX_TLS_MAX + 1;
+	EXPECT_EQ(-ENOEXEC, vx_elf_parse(elf, len, &l));
+	ph[i].p_memsz = VX_TLS_VXBIN_BOUND + 4;
+	ASSERT_EQ(0, vx_elf_parse(elf, len, &l));
+	EXPECT_EQ(VX_TLS_VXBIN_BOUND + 4, l.tls_size);
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)len, write(fd, elf, len));
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "%s %s %s.vxbin 2>&1 | grep -q 'past the %u a .vxbin is given'",
+		 VX_ELF2VXBIN, path, path, VX_TLS_VXBIN_BOUND);
+	EXPECT_EQ(0, system(cmd)) TH_LOG("%s", cmd);
+	snprintf(cmd, sizeof(cmd), "%s.vxbin", path);
+	EXPECT_NE(0, access(cmd, F_OK));
+	unlink(path);
+	free(elf);
+}
+
+/* The check itself: an uncleared block, a shared one, a misplaced tp. */
+TEST(tls_check_finds_wrong_blocks)
+{
+	/* harts 0 and 1, tasks 0..3: 0 and 2 on hart 0, 1 and 3 on hart 1, block 64 */
+	uint32_t out[] = { 0x00001, 0, 0, 0x10001, 0, 64, 0x00002, 0, 0, 0x10002, 1, 64 };
+	char why[160];
+
+	EXPECT_EQ(0, vx_tls_check(out, 4, 2, 64, why, sizeof(why))) TH_LOG("%s", why);
+	EXPECT_EQ(-1, vx_tls_check(out, 4, 3, 64, why, sizeof(why)));	/* hart 2 idle */
+	out[3 * 2] = 0x10003;		/* task 2 on hart 1's block too */
+	EXPECT_EQ(-1, vx_tls_check(out, 4, 2, 64, why, sizeof(why)));
+	out[3 * 2] = 0x00002;
+	out[3 * 3 + 1] = 2;		/* hart 1's sum not cleared */
+	EXPECT_EQ(-1, vx_tls_check(out, 4, 2, 64, why, sizeof(why)));
+	out[3 * 3 + 1] = 1;
+	out[3 * 1 + 2] = 60;		/* tp off its place */
+	EXPECT_EQ(-1, vx_tls_check(out, 4, 2, 64, why, sizeof(why)));
 }
 
 TEST_HARNESS_MAIN
