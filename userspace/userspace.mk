@@ -54,7 +54,7 @@ GUEST_FILES += $(US_KERNELS)
 
 # Vortex-style kernels: one thread per core starts (LAUNCH CORES) and the
 # project's spawn library (device/vx_spawn.c) spreads the work.
-VXS_KERNEL_NAMES := vxs_vecadd vxs_sort vxs_hello vxs_sgemm_lmem
+VXS_KERNEL_NAMES := vxs_vecadd vxs_sort vxs_hello vxs_sgemm_lmem vxs_tls vxs_count
 VXS_KERNELS := $(VXS_KERNEL_NAMES:%=$(RV_KDIR)/%.elf)
 VXS_RT := $(RV_KDIR)/rt/vxs_start.o $(RV_KDIR)/rt/vx_spawn.o $(RV_KDIR)/rt/vxs_perf.o \
 	$(RV_KDIR)/rt/vx_libc.o

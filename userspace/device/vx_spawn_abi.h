@@ -16,4 +16,11 @@
 /* Cores a kernel of this library may run on: its per-core table's size. */
 #define VXS_MAX_CORES		256
 
+/*
+ * Where the start code leaves main's return value: upstream's
+ * IO_MPM_EXITCODE, IO_MPM_ADDR + 8 (kernel/src/common.h), core 0's slot of
+ * the counter vx_perf_dump() skips (vxs_perf.c).
+ */
+#define VXS_IO_MPM_EXITCODE	0x88
+
 #endif /* VX_SPAWN_ABI_H */

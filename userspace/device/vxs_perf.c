@@ -2,28 +2,38 @@
 /*
  * vxs_perf_dump(): the core's performance counters, stored where a Vortex
  * host program reads them (vx_mpm_query(), vx_dump_perf()) when the
- * kernel ends, as upstream's kernel library does from its exit path
- * (kernel/src/vx_perf.c vx_perf_dump(), called by vx_start.S): at
- * IO_MPM_ADDR + core * 256, the 32 low halves of CSRs 0xb00..0xb1f, then
- * the 32 high halves 0xb80..0xb9f.  Runs on warp 0 lane 0 of each core.
+ * kernel ends, in upstream's layout (vortexgpgpu/vortex kernel/src/
+ * vx_perf.c at 9e20e6ed, lines 28-37, called by vx_start.S's _Exit): CSR
+ * 0xb00 + i as a 64-bit pair, low half then high half, at IO_MPM_ADDR +
+ * core * 256 + 8 * i.  i = 1 is skipped: core 0's slot there is
+ * IO_MPM_EXITCODE, where the start code leaves main's return value.
+ * Upstream's runtime reads the same pairs (runtime/simx/vortex.cpp at
+ * 045a3d16, mpm_query(), about line 372).  Runs on warp 0 lane 0 of each
+ * core.
  */
 #include <stdint.h>
 
 #include "vx_intrinsics.h"
+#include "vx_spawn_abi.h"
 #include "vortex_regs.h"
 
-#define VXS_MPM1(m, i, base)	((m)[i] = vx_csr_read((base) + (i)))
-#define VXS_MPM4(m, i, base)	(VXS_MPM1(m, i, base), VXS_MPM1(m, (i) + 1, base), \
-				 VXS_MPM1(m, (i) + 2, base), VXS_MPM1(m, (i) + 3, base))
-#define VXS_MPM16(m, i, base)	(VXS_MPM4(m, i, base), VXS_MPM4(m, (i) + 4, base), \
-				 VXS_MPM4(m, (i) + 8, base), VXS_MPM4(m, (i) + 12, base))
-#define VXS_MPM32(m, base)	(VXS_MPM16(m, 0, base), VXS_MPM16(m, 16, base))
+_Static_assert(VXS_IO_MPM_EXITCODE == VX_IO_MPM_ADDR + 8, "IO_MPM_EXITCODE is counter 1's slot");
+
+#define VXS_MPM1(m, i)		((m)[2 * (i)] = vx_csr_read(VX_CSR_MPM_BASE + (i)), \
+				 (m)[2 * (i) + 1] = vx_csr_read(VX_CSR_MPM_BASE_H + (i)))
+#define VXS_MPM2(m, i)		(VXS_MPM1(m, i), VXS_MPM1(m, (i) + 1))
+#define VXS_MPM4(m, i)		(VXS_MPM2(m, i), VXS_MPM2(m, (i) + 2))
+#define VXS_MPM8(m, i)		(VXS_MPM4(m, i), VXS_MPM4(m, (i) + 4))
+#define VXS_MPM16(m, i)		(VXS_MPM8(m, i), VXS_MPM8(m, (i) + 8))
 
 void vxs_perf_dump(void)
 {
 	volatile uint32_t *m = (volatile uint32_t *)(uintptr_t)
-		(VX_IO_MPM_ADDR + vx_core_id() * 64 * sizeof(uint32_t));
+		(VX_IO_MPM_ADDR + vx_core_id() * 32 * sizeof(uint64_t));
 
-	VXS_MPM32(m, VX_CSR_MPM_BASE);
-	VXS_MPM32(m + 32, VX_CSR_MPM_BASE_H);
+	VXS_MPM1(m, 0);
+	VXS_MPM2(m, 2);
+	VXS_MPM4(m, 4);
+	VXS_MPM8(m, 8);
+	VXS_MPM16(m, 16);
 }

@@ -5,11 +5,28 @@
  * with mscratch = the argument and every other register 0, as upstream
  * Vortex starts its processor.  The thread takes its stack at Vortex's
  * place, VX_STACK_BASE_ADDR down, VXS_STACK_SIZE bytes per hardware thread
- * (hart h's is the h-th below the base), calls main(arg), stores the
- * core's counters at IO_MPM_ADDR (vxs_perf.c) and ends its core's warps
- * with ecall, as upstream's start code does.
+ * (hart h's is the h-th below the base), points tp at the hart's
+ * thread-local block and clears the blocks of the core's harts, calls
+ * main(arg), stores the core's counters at IO_MPM_ADDR (vxs_perf.c) and
+ * main's return value at IO_MPM_EXITCODE, and ends its core's warps with
+ * ecall, as upstream's start code does.
+ *
+ * The thread-local blocks are upstream's (kernel/src/vx_start.S at
+ * e663db9b: init_regs, lines 92-97; __init_tls for every hart, lines
+ * 33-41): hart h's tp is _end + h * __tbss_size (kernel.ld), past the
+ * image, where the runtime maps them (docs/runtime.md).
  */
 #include "vx_spawn_abi.h"
+
+/* tp = _end + mhartid * __tbss_size; clobbers t0 and t1. */
+.macro vxs_set_tp
+	csrr	t0, 0xf14		/* mhartid */
+	lui	t1, %hi(__tbss_size)	/* absolute: the same wherever the image is */
+	addi	t1, t1, %lo(__tbss_size)
+	mul	t0, t0, t1
+	lla	t1, _end
+	add	tp, t1, t0
+.endm
 
 	.section .text.vx_start, "ax", @progbits
 	.globl _start
@@ -20,12 +37,44 @@ _start:
 	mul	t0, t0, t1
 	li	sp, VXS_STACK_TOP
 	sub	sp, sp, t0
+	vxs_set_tp
+	call	vxs_clear_tls
 	csrr	a0, 0x340		/* mscratch: the argument */
 	call	main			/* int main(void *arg) */
+	mv	s0, a0
 	call	vxs_perf_dump		/* the counters, for vx_mpm_query() */
+	li	t0, VXS_IO_MPM_EXITCODE	/* as upstream's _Exit, vx_start.S:69-74 */
+	sw	s0, 0(t0)
+	fence
 	ecall				/* the core's warps end */
 1:	j	1b
 	.size _start, . - _start
+
+/*
+ * Zeroes the thread-local blocks of every hart of this core: what
+ * upstream's __init_tls does on each hart (.tdata is empty, kernel.ld),
+ * here by warp 0 lane 0 before any other warp starts.
+ */
+	.text
+	.type vxs_clear_tls, @function
+vxs_clear_tls:
+	csrr	t0, 0xfc1		/* warps per core */
+	csrr	t1, 0xfc0		/* threads per warp */
+	mul	t0, t0, t1		/* harts per core */
+	lui	t1, %hi(__tbss_size)
+	addi	t1, t1, %lo(__tbss_size)
+	mul	t2, t0, t1		/* the core's bytes */
+	csrr	t0, 0xcc2		/* core */
+	mul	t0, t0, t2
+	lla	t1, _end
+	add	t0, t1, t0		/* the core's first block */
+	add	t2, t0, t2
+	j	2f
+1:	sw	zero, 0(t0)
+	addi	t0, t0, 4
+2:	bltu	t0, t2, 1b
+	ret
+	.size vxs_clear_tls, . - vxs_clear_tls
 
 /*
  * Where the warps vxs_spawn_tasks() starts begin: all lanes on, each with
@@ -42,6 +91,7 @@ vxs_warp_entry:
 	mul	t0, t0, t1
 	li	sp, VXS_STACK_TOP
 	sub	sp, sp, t0
+	vxs_set_tp
 	call	vxs_warp_body
 	.insn r 0x0b, 0, 0, x0, x0, x0	/* not reached: tmc 0 */
 	.size vxs_warp_entry, . - vxs_warp_entry
@@ -49,8 +99,8 @@ vxs_warp_entry:
 /*
  * Warp 0's way into the same body, called on lane 0 alone: lane 0 keeps
  * its stack (main's frames are on it), the other lanes take fresh ones,
- * chosen without a branch (the lanes differ).  The body comes back on
- * lane 0 alone.
+ * chosen without a branch (the lanes differ); each lane's tp is its
+ * hart's, lane 0's unchanged.  The body comes back on lane 0 alone.
  */
 	.globl vxs_run_warp0
 	.type vxs_run_warp0, @function
@@ -71,6 +121,7 @@ vxs_run_warp0:
 	not	t0, t0
 	and	t2, sp, t0
 	or	sp, t1, t2
+	vxs_set_tp
 	call	vxs_warp_body
 	lw	ra, 12(sp)
 	addi	sp, sp, 16

@@ -100,4 +100,30 @@ struct vxs_hello_args {
 	uint32_t n;
 };
 
+/*
+ * vxs_tls (Vortex-style): thread-local data through tp.  Task i stores
+ * three words at out[3i]: its hart << 16 | how many tasks that hart has
+ * run (this one included), the sum of the ids of the hart's earlier
+ * tasks, and tp - _end (hart * __tbss_size in upstream's layout).  Each
+ * hart's block is VXS_TLS_BLOCK bytes, every one of them written.
+ */
+struct vxs_tls_args {
+	VX_DPTR(uint32_t) out;
+	uint32_t n;
+};
+#define VXS_TLS_BLOCK	64
+
+/*
+ * vxs_count (Vortex-style): on warp 0 lane 0 of core c, a loop of 2
+ * instructions (addi, bnez) run n + c * per_core times, then minstret and
+ * mcycle as that thread reads them into seen[2c] and seen[2c + 1]; main
+ * returns exit_code, which the start code leaves at IO_MPM_EXITCODE.
+ */
+struct vxs_count_args {
+	VX_DPTR(uint32_t) seen;
+	uint32_t n;
+	uint32_t per_core;
+	uint32_t exit_code;
+};
+
 #endif /* VORTEX_KERNELS_H */

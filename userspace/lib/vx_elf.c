@@ -97,13 +97,20 @@ int vx_elf_parse(const void *elf, size_t len, struct vx_elf_layout *out)
 	const Elf32_Ehdr *eh = vx_elf_header(elf, len);
 	const Elf32_Phdr *ph;
 	uint64_t lo = UINT64_MAX, hi = 0, fhi = 0;
-	uint32_t align = 4, roff, rsize;
-	int ret;
+	uint32_t align = 4, roff, rsize, tls = 0;
+	int ret, have_tls = 0;
 
 	if (!eh)
 		return -ENOEXEC;
 	ph = vx_elf_phdrs(elf);
 	for (unsigned int i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type == PT_TLS) {
+			if (have_tls || ph[i].p_memsz > VX_TLS_MAX)
+				return -ENOEXEC;
+			have_tls = 1;
+			tls = ph[i].p_memsz;
+			continue;
+		}
 		if (ph[i].p_type != PT_LOAD || !ph[i].p_memsz)
 			continue;
 		if (ph[i].p_filesz > ph[i].p_memsz ||
@@ -131,6 +138,7 @@ int vx_elf_parse(const void *elf, size_t len, struct vx_elf_layout *out)
 	out->align = align > 4096 ? 4096 : align;
 	out->entry = eh->e_entry - lo;
 	out->pie = eh->e_type == ET_DYN;
+	out->tls_size = tls;
 
 	ret = vx_elf_rela(elf, len, lo, out->size, &roff, &rsize);
 	if (ret)

@@ -19,6 +19,8 @@
  * @entry: e_entry - @vaddr_lo
  * @pie: ET_DYN: can be loaded anywhere; ET_EXEC only at @vaddr_lo
  * @nrela: R_RISCV_RELATIVE relocations that will be applied
+ * @tls_size: PT_TLS's p_memsz (0 without one): one hart's thread-local
+ *	block, which Vortex's start code puts past the image (vx_tls_span())
  */
 struct vx_elf_layout {
 	uint32_t vaddr_lo;
@@ -28,7 +30,34 @@ struct vx_elf_layout {
 	uint32_t entry;
 	int pie;
 	uint32_t nrela;
+	uint32_t tls_size;
 };
+
+/*
+ * Vortex's per-hart thread-local storage lies past the image, not in it:
+ * upstream's start code sets hart h's tp to _end + h * __tbss_size and
+ * clears the block there (vortexgpgpu/vortex kernel/src/vx_start.S at
+ * e663db9b, init_regs, lines 92-97; __init_tls, kernel/src/vx_syscalls.c
+ * at 27a9e308, lines 56-66), and its simulator's memory is flat, so
+ * nothing maps it.  A launcher maps vx_tls_span() bytes, read-write and
+ * zeroed, from the image's end (max_vma, where _end is).  A hart's block
+ * is at most PT_TLS's p_memsz rounded to 4 (__tbss_size is
+ * ALIGN(SIZEOF(.tbss), 4): kernel/scripts/link32.ld at 0a5279ed, lines
+ * 95-110); VX_TLS_SLACK covers the start code at 01cca015, which adds 63
+ * to _end (vx_start.S:99 there).  A .vxbin carries no TLS size:
+ * it is given VX_TLS_VXBIN_BOUND bytes a hart, and elf2vxbin refuses a
+ * kernel that needs more (upstream's own spawn library needs 28).
+ */
+#define VX_TLS_VXBIN_BOUND	256u
+#define VX_TLS_SLACK		64u
+/* Larger than any Vortex kernel's thread-locals; keeps the span's product sane. */
+#define VX_TLS_MAX		(1u << 20)
+
+/* Bytes from the image's end that @harts blocks of @per_hart bytes may touch. */
+static inline uint64_t vx_tls_span(uint32_t per_hart, uint64_t harts)
+{
+	return per_hart ? VX_TLS_SLACK + harts * (((uint64_t)per_hart + 3) & ~3ull) : 0;
+}
 
 /**
  * vx_elf_parse() - check a kernel ELF and compute its layout
@@ -37,7 +66,8 @@ struct vx_elf_layout {
  * @out: layout
  *
  * Return: 0 or -ENOEXEC (not ELF32 little-endian RISC-V, segments outside
- * the file, overlapping or wrapping, relocations other than RELATIVE).
+ * the file, overlapping or wrapping, relocations other than RELATIVE, a
+ * PT_TLS past VX_TLS_MAX).
  */
 int vx_elf_parse(const void *elf, size_t len, struct vx_elf_layout *out);
 

@@ -13,6 +13,10 @@
  * A static ELF (Vortex's kernels, linked at STARTUP_ADDR) keeps its own
  * addresses; a PIE (this project's kernels) is relocated to ADDR, by
  * default STARTUP_ADDR0's reset value 0x80000000 (hw/rtl/VX_config.vh).
+ *
+ * The format has no room for the kernel's thread-local size: the runtime
+ * gives each hart VX_TLS_VXBIN_BOUND bytes past max_vma (vx_elf.h), so a
+ * kernel whose PT_TLS is larger is refused here rather than fault there.
  */
 #include <endian.h>
 #include <errno.h>
@@ -120,6 +124,13 @@ int main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "%s: %s: not a kernel this card runs: %s\n", argv[0],
 			argv[optind], strerror(-ret));
+		free(img);
+		free(elf);
+		return EXIT_FAILURE;
+	}
+	if (l.tls_size > VX_TLS_VXBIN_BOUND) {
+		fprintf(stderr, "%s: %s: %u bytes of thread-locals a hart, past the %u a .vxbin is given (docs/runtime.md); run the ELF instead\n",
+			argv[0], argv[optind], l.tls_size, VX_TLS_VXBIN_BOUND);
 		free(img);
 		free(elf);
 		return EXIT_FAILURE;

@@ -5,6 +5,7 @@
 # userspace/userspace.mk; paths are relative to $(TOP).
 #
 #   $(O)/userspace/libvortexrt.a    the library (static, host objects)
+#   $(O)/host/userspace/test_vxrt_sim  host test: the library on libvxsim
 
 VXRT_DIR := $(US_DIR)/vxrt
 VXRT_LIB := $(O)/userspace/libvortexrt.a
@@ -31,10 +32,30 @@ $(VXRT_LIB): $(VXRT_OBJS)
 
 # A Vortex-style host program compiles as Vortex's do: #include <vortex.h>.
 $(O)/guest/selftests/vortex_vxrt_test: selftests/vortex_vxrt_test.c $(VXRT_LIB) \
-		$(VXRT_HDRS) $(US_DIR)/include/vortex_kernels.h
+		$(VXRT_HDRS) $(US_DIR)/include/vortex_kernels.h $(TESTLIB_HDRS)
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered -I$(TOP)/$(VXRT_DIR)/include/vortex \
-		-I$(TOP)/$(US_DIR)/include -I$(TOP)/$(US_DIR)/lib $(GUEST_INC) $(KSFT_INC) \
+		-I$(TOP)/$(US_DIR)/include -I$(TOP)/$(US_DIR)/lib $(TESTLIB_INC) $(GUEST_INC) $(KSFT_INC) \
 		-o $@ $< $(VXRT_LIB)
 
 GUEST_TESTS += $(O)/guest/selftests/vortex_vxrt_test
+
+# The library itself on the host simulator: tests/vxrt_simdrv.c stands in
+# for the driver, taking the process's DRM ioctls and the node's mmap
+# (--wrap), so the test links the same libvortexrt.a the guest programs do.
+VXRT_TDIR := $(VXRT_DIR)/tests
+$(O)/host/userspace/test_vxrt_sim: $(VXRT_TDIR)/test_vxrt_sim.c $(VXRT_TDIR)/vxrt_simdrv.c \
+		$(VXRT_TDIR)/vxrt_simdrv.h $(VXRT_LIB) $(LIBVXSIM) \
+		$(VXRT_HDRS) $(TESTLIB_HDRS) $(US_DIR)/include/vortex_kernels.h \
+		| $(RV_KDIR)/vxs_tls.elf $(RV_KDIR)/vxs_tls.vxbin $(RV_KDIR)/vxs_count.elf \
+		$(O)/host/elf2vxbin
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Wno-clobbered -I$(TOP)/$(VXRT_DIR)/include/vortex $(VXRT_INC) \
+		-I$(TOP)/$(US_DIR)/include $(TESTLIB_INC) -I$(TOP)/qemu-device/sim $(GUEST_INC) \
+		$(KSFT_INC) -DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' \
+		-DVX_ELF2VXBIN='"$(abspath $(O)/host/elf2vxbin)"' -o $@ $< \
+		$(VXRT_TDIR)/vxrt_simdrv.c $(VXRT_LIB) $(LIBVXSIM) \
+		-Wl,--wrap=ioctl,--wrap=mmap,--wrap=munmap -lm
+
+HOST_TESTS += $(O)/host/userspace/test_vxrt_sim
+SIM_EXEC_TESTS += $(O)/host/userspace/test_vxrt_sim

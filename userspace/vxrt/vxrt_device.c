@@ -311,25 +311,29 @@ int vx_ready_wait(vx_device_h hdevice, uint64_t timeout)
 
 /*
  * Upstream's kernels store their counters (mcycle, minstret, the MPM
- * class's) at IO_MPM_ADDR when they end: 32 low words, then 32 high words
- * of CSRs 0xB00.., per core.
+ * class's) at IO_MPM_ADDR when they end, CSR 0xb00 + i of core c as a
+ * 64-bit little-endian pair at IO_MPM_ADDR + c * 256 + 8 * i
+ * (kernel/src/vx_perf.c at 9e20e6ed, lines 28-37), and upstream's runtime
+ * reads them so (runtime/simx/vortex.cpp at 045a3d16, mpm_query(), about
+ * line 372).  Core 0's i = 1 is the exit code the start code stores.
  */
 int vx_mpm_query(vx_device_h hdevice, uint32_t addr, uint32_t core_id, uint64_t *value)
 {
 	struct vxrt_device *dev = hdevice;
-	uint32_t lo, hi, at;
+	uint64_t at;
+	uint32_t w[2];
 	int ret;
 
 	if (!dev || !value || addr < VX_CSR_MPM_BASE || addr >= VX_CSR_MPM_BASE + 32 ||
 	    core_id >= dev->clusters * dev->cores)
 		return vxrt_fail(-EINVAL);
-	at = VX_IO_MPM_ADDR - VXRT_IO_BASE + core_id * 64 * 4 + (addr - VX_CSR_MPM_BASE) * 4;
-	if (at + 32 * 4 + 4 > VXRT_IO_SIZE)
+	at = VX_IO_MPM_ADDR - VXRT_IO_BASE + (uint64_t)core_id * 32 * 8 +
+	     (addr - VX_CSR_MPM_BASE) * 8;
+	if (at + sizeof(w) > VXRT_IO_SIZE)
 		return vxrt_fail(-ERANGE);
-	ret = vx_copy_from_dev(&lo, dev->io, at, 4) ?:
-	      vx_copy_from_dev(&hi, dev->io, at + 32 * 4, 4);
+	ret = vx_copy_from_dev(w, dev->io, at, sizeof(w));
 	if (ret)
 		return ret;
-	*value = (uint64_t)hi << 32 | lo;
+	*value = (uint64_t)w[1] << 32 | w[0];
 	return 0;
 }

@@ -248,13 +248,17 @@ int vx_mem_reserve(vx_device_h hdevice, uint64_t address, uint64_t size, int fla
 
 int vx_mem_free(vx_buffer_h hbuffer)
 {
-	struct vxrt_buffer *b = hbuffer, **p;
+	struct vxrt_buffer *b = hbuffer, **p, *k;
 	struct vxrt_device *dev;
 
 	if (!b)
 		return 0;
 	vx_mem_free(b->elf);
 	dev = b->dev;
+	/* vx_dev_close() frees by address: a kernel may outlive its ELF's copy */
+	for (k = dev->bufs; k; k = k->next)
+		if (k->elf == b)
+			k->elf = NULL;
 	if (b->of) {
 		for (p = &dev->views; *p && *p != b; p = &(*p)->next)
 			;

@@ -9,6 +9,10 @@
  * vx_upload_kernel_bytes()), it is reserved at min_vma, the bytes read
  * only, the bss read-write.  An ELF (this project's kernels are static
  * PIEs) is accepted too and placed at STARTUP_ADDR, relocated there.
+ * Either way the same buffer goes on past max_vma, read-write and zeroed,
+ * for every hart's thread-local block, which Vortex's start code puts
+ * there and upstream's flat memory never had to map (vx_tls_span(): the
+ * ELF's PT_TLS, a .vxbin's VX_TLS_VXBIN_BOUND).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -46,10 +50,17 @@ static void vxrt_code_object(struct vxrt_buffer *k, const void *elf, uint64_t si
 	k->elf = b;
 }
 
+/* Bytes past the image for the thread-local blocks of every hart of @dev. */
+static uint64_t vxrt_tls_bytes(const struct vxrt_device *dev, uint32_t per_hart)
+{
+	return vx_tls_span(per_hart, dev->clusters * dev->cores * dev->warps * dev->threads);
+}
+
 static int vxrt_upload_elf(vx_device_h hdevice, const void *elf, uint64_t size,
 			   vx_buffer_h *hbuffer)
 {
 	struct vx_elf_layout l;
+	uint64_t tls;
 	uint32_t base;
 	void *img;
 	int ret;
@@ -69,7 +80,8 @@ static int vxrt_upload_elf(vx_device_h hdevice, const void *elf, uint64_t size,
 		free(img);
 		return vxrt_fail(ret);
 	}
-	if (vx_mem_reserve(hdevice, base, l.size, VX_MEM_READ_WRITE, hbuffer)) {
+	tls = vxrt_tls_bytes(hdevice, l.tls_size);
+	if (vx_mem_reserve(hdevice, base, l.size + tls, VX_MEM_READ_WRITE, hbuffer)) {
 		free(img);
 		return -1;
 	}
@@ -85,7 +97,7 @@ static int vxrt_upload_elf(vx_device_h hdevice, const void *elf, uint64_t size,
 int vx_upload_kernel_bytes(vx_device_h hdevice, const void *content, uint64_t size,
 			   vx_buffer_h *hbuffer)
 {
-	uint64_t min_vma, max_vma, bin;
+	uint64_t min_vma, max_vma, bin, all;
 	vx_buffer_h b;
 
 	if (!hdevice || !content || !hbuffer || size <= 16)
@@ -95,13 +107,14 @@ int vx_upload_kernel_bytes(vx_device_h hdevice, const void *content, uint64_t si
 	memcpy(&min_vma, content, 8);
 	memcpy(&max_vma, (const char *)content + 8, 8);
 	bin = size - 16;
-	if (max_vma < min_vma || bin > max_vma - min_vma)
+	if (max_vma < min_vma || max_vma - min_vma > UINT32_MAX || bin > max_vma - min_vma)
 		return vxrt_fail(-ENOEXEC);
-	if (vx_mem_reserve(hdevice, min_vma, max_vma - min_vma, 0, &b))
+	/* no TLS size in a .vxbin: the documented bound (vx_elf.h) */
+	all = max_vma - min_vma + vxrt_tls_bytes(hdevice, VX_TLS_VXBIN_BOUND);
+	if (vx_mem_reserve(hdevice, min_vma, all, 0, &b))
 		return -1;
 	if (vx_mem_access(b, 0, bin, VX_MEM_READ) ||
-	    (max_vma - min_vma > bin &&
-	     vx_mem_access(b, bin, max_vma - min_vma - bin, VX_MEM_READ_WRITE)) ||
+	    vx_mem_access(b, bin, all - bin, VX_MEM_READ_WRITE) ||
 	    vx_copy_to_dev(b, (const char *)content + 16, 0, bin)) {
 		vx_mem_free(b);
 		return -1;
