@@ -364,8 +364,7 @@ static void sim_irq_error(struct vxdbg_sim *s)
 	for (int i = 0; i < 4; i++)
 		data[5 + i] = mmio_rd(s, VX_REG_ERR_TMASK(i));
 	/* Halted warps can be inspected by injection. */
-	vortex_dmseq_set_mask_all(&s->dm, true);
-	vortex_dmseq_request(&s->dm, VX_DCTRL_HALTREQ, NULL);
+	vortex_dmseq_halt_running(&s->dm, NULL);
 	sim_post(s->dbg, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, s->active->seqno, data, 9);
 }
 
