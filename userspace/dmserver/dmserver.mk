@@ -10,6 +10,8 @@
 #   $(O)/host/userspace/test_dm_sim          host test: the backend's raw DM op, simulator
 #   $(O)/host/userspace/dmserver_sim         host test: tests/dmserver_e2e.py against
 #                                            vortex-dmserver-sim (a link, named for the suite)
+#   $(O)/host/userspace/dmserver_status_sim  host test: tests/dmserver_status.py, DCTRL's
+#                                            summary bits as the RTL's, line by line
 
 DMS_DIR := userspace/dmserver
 DMS_INC := -I$(TOP)/$(DMS_DIR) $(DBG_INC)
@@ -49,5 +51,11 @@ $(O)/host/userspace/dmserver_sim: $(DMS_DIR)/tests/dmserver_e2e.py $(DMS_DIR)/te
 	@mkdir -p $(@D)
 	ln -sf $(abspath $<) $@
 
+$(O)/host/userspace/dmserver_status_sim: $(DMS_DIR)/tests/dmserver_status.py \
+		$(DMS_DIR)/tests/dmserver_e2e.py $(DMS_DIR)/tests/dm_line_client.py \
+		$(O)/host/userspace/vortex-dmserver-sim | $(US_KERNELS)
+	@mkdir -p $(@D)
+	ln -sf $(abspath $<) $@
+
 HOST_TESTS += $(O)/host/userspace/test_dmproto $(O)/host/userspace/test_dm_sim \
-	$(O)/host/userspace/dmserver_sim
+	$(O)/host/userspace/dmserver_sim $(O)/host/userspace/dmserver_status_sim

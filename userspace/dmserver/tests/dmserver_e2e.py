@@ -194,12 +194,13 @@ class Card:
 
 
 class Server:
-    """vortex-dmserver-sim, started here; its stderr collected."""
+    """vortex-dmserver-sim, started here with @args (default: --halt-at-start
+    -n 64 vecadd.elf); its stderr collected."""
 
-    def __init__(self):
-        self.p = subprocess.Popen([SERVER, '--listen', '127.0.0.1:0', '--halt-at-start',
-                                   '-n', str(N), KERNEL], stderr=subprocess.PIPE,
-                                  text=True)
+    def __init__(self, args=None):
+        args = args or ['--halt-at-start', '-n', str(N), KERNEL]
+        self.p = subprocess.Popen([SERVER, '--listen', '127.0.0.1:0'] + args,
+                                  stderr=subprocess.PIPE, text=True)
         self.log = []
         first = self.p.stderr.readline()
         self.log.append(first)
@@ -213,6 +214,16 @@ class Server:
 
     def text(self):
         return ''.join(self.log)
+
+    def stop(self):
+        """SIGTERM; the exit status, None if it had to be killed."""
+        self.p.send_signal(signal.SIGTERM)
+        try:
+            return self.p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+            return None
 
     def wait_log(self, pattern, count=1, timeout=30):
         end = time.monotonic() + timeout
@@ -543,13 +554,13 @@ def main():
     if c:
         c.close()
     if server:
-        server.p.send_signal(signal.SIGTERM)
-        try:
-            rc = server.p.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.p.kill()
-            rc = None
+        rc = server.stop()
         check('SIGTERM: the server leaves with status 0', rc == 0, f'{rc}\n{server.text()}')
+    return tap()
+
+
+def tap():
+    """Prints the results as TAP; the exit status."""
     print('TAP version 13')
     print(f'1..{len(results)}')
     for n, (name, ok, diag) in enumerate(results, 1):
