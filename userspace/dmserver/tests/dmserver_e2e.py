@@ -416,11 +416,9 @@ def vxdbg_session(c, card, sim, server):
     bp = pcs[3]
     orig = v.load(bp)
     planted = orig is not None and v.store(bp, line.EBREAK)
-    v.select_warps([other])
-    v.request('resumereq')
+    v.request_warps('resumereq', [other])
     st = v.wait_bits(line.WSTATUS, lambda b: b >> other & 1)
-    v.select(other, 0)
-    cause, pc = v.rdfield('hacause'), v.rd(line.DPC)
+    cause, pc = v.where(other)
     check(f'a breakpoint planted by warp {w} halts warp {other} on it, hacause EBREAK',
           planted and st >> other & 1 and cause == line.HACAUSE_EBREAK and pc == bp,
           f'planted {planted}, WSTATUS {st:#x}, hacause {cause}, PC {pc:#x}, bp {bp:#x}')
@@ -451,16 +449,13 @@ def vxdbg_session(c, card, sim, server):
               server.text())
 
     # One warp runs to its end; then "halt all" and "continue all".
-    v.select_warps([other])
-    v.request('resumereq')
+    v.request_warps('resumereq', [other])
     act = v.wait_bits(line.WACTIVE, lambda b: not b >> other & 1)
-    v.select_warps()
-    v.request('haltreq')
+    v.request_warps('haltreq')
     halted = v.poll('allhalted', 1)
     check(f'halt all: allhalted, though warp {other} has ended (no context)',
           not act >> other & 1 and halted, f'WACTIVE {act:#x}, allhalted polled {halted}')
-    v.select_warps()
-    v.request('resumereq')
+    v.request_warps('resumereq')
     running = v.poll('allrunning', 1)
     act = v.wait_bits(line.WACTIVE, lambda b: b == 0)
     check('continue all: allrunning, and the job runs to its end',

@@ -36,11 +36,6 @@ def show(bits):
     return ' '.join(f'{n}={b}' for n, b in zip(SUMMARY, bits))
 
 
-def halt(v, wids=None):
-    v.select_warps(wids)
-    v.request('haltreq')
-
-
 def cases(c):
     v = line.Vxdbg(c, 8, 8)
     check('s starts hang.elf', c.cmd('s') == '+')
@@ -48,7 +43,7 @@ def cases(c):
     check('warps 0-3 run, 4-7 have no context (WACTIVE 0x0f)', act == RUNNING, f'{act:#x}')
     v.setup()
 
-    halt(v, [1, 2])
+    v.request_warps('haltreq', [1, 2])
     st, bits = v.warp_bits(line.WSTATUS), summary(v)
     check('halting warps 1 and 2 of the four running reads allhalted=0 anyhalted=1 '
           'allrunning=0 anyrunning=1 (every warp counts, not the selection)',
@@ -56,19 +51,18 @@ def cases(c):
 
     v.select(1, 0)
     stepped = v.step() and v.rdfield('hacause') == line.HACAUSE_STEP
-    halt(v, [1, 2])
+    v.request_warps('haltreq', [1, 2])
     cause = v.rdfield('hacause')
     check('haltreq on a halted warp (warp 1, just stepped) makes its cause HALTREQ',
           stepped and cause == line.HACAUSE_HALTREQ, f'stepped {stepped}, hacause {cause}')
 
-    halt(v)
+    v.request_warps('haltreq')
     st, bits = v.warp_bits(line.WSTATUS), summary(v)
     check('halt all, warps 4-7 without a context: allhalted=1 anyhalted=1 allrunning=0 '
           'anyrunning=0', bits == (1, 1, 0, 0), f'WSTATUS {st:#x}, {show(bits)}')
     check('WSTATUS still names only the halted warps that have a context',
           st == RUNNING, f'WSTATUS {st:#x}')
-    v.select(5, 0)
-    cause = v.rdfield('hacause')
+    cause = v.where(5)[0]
     check('warp 5, no context, reads hacause HALTREQ after halt all, as the RTL\'s',
           cause == line.HACAUSE_HALTREQ, f'hacause {cause}')
 
@@ -77,8 +71,7 @@ def cases(c):
     check('nothing selected, every warp halted: allhalted=1 anyhalted=1 allrunning=0 '
           'anyrunning=0', bits == (1, 1, 0, 0), show(bits))
 
-    v.select_warps()
-    v.request('resumereq')
+    v.request_warps('resumereq')
     running = v.poll('allrunning', 1)
     v.select_warps([])
     bits = summary(v)
