@@ -22,7 +22,8 @@ debugger talks (dm_line_client.py), finds warp 0 of every core halted
 there, then on the last core (core 1 of 1,2,4,8): mhartid, mscratch and
 the argument block by injection, three steps, the warp run on alone (it
 spawns its core's other warps, which halt at their start, and waits for
-them at the core's barrier) and halted there by haltreq; "continue all"
+them at the core's barrier) and halted there by haltreq; reset --halt (not
+--attached: the server relaunches only what it staged); "continue all"
 until the job has ended.
 """
 import argparse
@@ -104,6 +105,18 @@ def run_and_halt(card, v, w):
           f'WSTATUS {st:#x}, hacause {cause}, PC {pc:#x}')
 
 
+def reset_halt(card, v):
+    """reset --halt, as Vortex's debugger resets: the binary again from
+    STARTUP_ADDR, warp 0 of every core halted there."""
+    firsts = sum(1 << (k * card.warps) for k in range(card.clusters * card.cores))
+    reset = v.reset_halt()
+    st = v.wait_bits(line.WSTATUS, lambda b: b == firsts)
+    pcs = {v.where(w)[1] for w in range(card.total) if firsts >> w & 1}
+    check('reset --halt: the binary starts again, warp 0 of every core halted at '
+          'STARTUP_ADDR', reset and st == firsts and pcs == {STARTUP_ADDR},
+          f'ndmreset polled {reset}, WSTATUS {st:#x}, PCs {[hex(p) for p in pcs]}')
+
+
 def continue_all(v):
     """The warps the kernel spawns halt at their start too: resume until done."""
     for _ in range(50):
@@ -125,6 +138,8 @@ def session(c, tasks, attached):
     registers(card, v, w, tasks)
     steps(card, v, w)
     run_and_halt(card, v, w)
+    if not attached:
+        reset_halt(card, v)
     continue_all(v)
 
 
@@ -155,10 +170,12 @@ def main():
     if c:
         c.close()
     if server:
-        check('server log: started in Vortex\'s model at STARTUP_ADDR, ended ok',
+        check('server log: started in Vortex\'s model at STARTUP_ADDR, cancelled by the '
+              'reset, started again, ended ok',
               server.wait_log(r'started job 1: \S*vxs_hello\.vxbin at 0x80000000, argument '
                               r'block at 0x[0-9a-f]+, in Vortex\'s model[^\n]*\n(.*\n)*'
-                              r'.*job ended: ok'), server.text())
+                              r'.*job ended: Operation canceled\n.*ndmreset: started job 2: '
+                              r'[^\n]*\n(.*\n)*.*job ended: ok'), server.text())
         rc = server.stop()
         check('SIGTERM: the server leaves with status 0', rc == 0, f'{rc}\n{server.text()}')
         os.unlink(argfile)
