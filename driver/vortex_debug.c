@@ -1070,8 +1070,7 @@ static void vortex_debug_work(struct work_struct *work)
 		for (win = 0; win < 4; win++)
 			data[5 + win] = vortex_read(vdev, VX_REG_ERR_TMASK(win));
 		/* Halted warps can be inspected by injection. */
-		vortex_dm_set_mask_all(vdev, true);
-		vortex_dm_request(vdev, VX_DCTRL_HALTREQ, NULL);
+		vortex_dm_halt_running(vdev);
 		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, job, data, 9);
 	}
 	if (pending & VORTEX_DEBUG_WORK_HALTED &&

@@ -136,13 +136,16 @@ void vortex_dm_set_mask(struct vortex_device *vdev, const u32 *mask)
 }
 
 /**
- * vortex_dm_set_mask_all() - select every warp of the card, or none
- * @vdev: the device
- * @all: true for every warp, false for none
+ * vortex_dm_halt_running() - halt every warp that is not halted
+ * @vdev: the device, DM active
+ *
+ * Warps already halted keep their causes (vortex_dmseq_halt_running()).
+ *
+ * Return: 0, -EIO or -ENODEV (vortex_dmseq_request()).
  */
-void vortex_dm_set_mask_all(struct vortex_device *vdev, bool all)
+int vortex_dm_halt_running(struct vortex_device *vdev)
 {
-	vortex_dmseq_set_mask_all(&vdev->dm.seq, all);
+	return vortex_dmseq_halt_running(&vdev->dm.seq, NULL);
 }
 
 /**

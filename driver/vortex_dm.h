@@ -50,7 +50,7 @@ void vortex_dm_set_dconfig(struct vortex_device *vdev, u32 dconfig);
 int vortex_dm_activate(struct vortex_device *vdev);
 int vortex_dm_request(struct vortex_device *vdev, u32 bits, u32 *dctrl);
 void vortex_dm_set_mask(struct vortex_device *vdev, const u32 *mask);
-void vortex_dm_set_mask_all(struct vortex_device *vdev, bool all);
+int vortex_dm_halt_running(struct vortex_device *vdev);
 u32 vortex_dm_window(struct vortex_device *vdev, u32 reg, u32 win);
 
 #endif /* __VORTEX_DM_H__ */

@@ -232,8 +232,7 @@ static void vortex_dump_warps(struct vortex_device *vdev, struct vortex_dump *d,
 	for (win = 0; running && win < vdev->dm.windows; win++)
 		running[win] = vortex_dm_window(vdev, VX_DM_WACTIVE, win) &
 			       ~vortex_dm_window(vdev, VX_DM_WSTATUS, win);
-	vortex_dm_set_mask_all(vdev, true);
-	if (vortex_dm_request(vdev, VX_DCTRL_HALTREQ, NULL))
+	if (vortex_dm_halt_running(vdev))
 		vortex_dump_missing(d, "warp halt");
 	for (w = 0; w < VX_DM_NREGS; w++)
 		d->dm[w] = vortex_dm_read(vdev, w);

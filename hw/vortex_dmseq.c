@@ -298,6 +298,34 @@ void vortex_dmseq_set_mask_all(struct vortex_dmseq *dm, bool all)
 }
 
 /**
+ * vortex_dmseq_halt_running() - halt the warps of a set that are not halted
+ * @dm: the DM
+ * @mask: one bit per warp, vortex_dmseq_windows() words; NULL: every warp
+ *
+ * A haltreq makes HALTREQ the cause of every selected warp, one halted by
+ * a breakpoint, a step or at its start included, as the RTL's scheduler
+ * does (docs/hardware.md, "Summary bits").  Leaving the halted warps out
+ * of the mask (WSTATUS read a window at a time) keeps their causes for the
+ * debugger and the dump.  The request is made even when no warp is left,
+ * so it drops the last STEP's halts as any halt does.
+ *
+ * Return: 0 or a negative errno (vortex_dmseq_request()).
+ */
+int vortex_dmseq_halt_running(struct vortex_dmseq *dm, const u32 *mask)
+{
+	u32 win, bits;
+
+	for (win = 0; win < vortex_dmseq_windows(dm); win++) {
+		bits = mask ? mask[win] : vortex_dmseq_all_bits(dm, win);
+		if (bits)
+			bits &= ~vortex_dmseq_window(dm, VX_DM_WSTATUS, win);
+		vortex_dmseq_set_window(dm, win, bits);
+	}
+	dm->wmask_known = true;
+	return vortex_dmseq_request(dm, VX_DCTRL_HALTREQ, NULL);
+}
+
+/**
  * vortex_dmseq_window() - one window of WACTIVE or WSTATUS
  * @dm: the DM
  * @reg: VX_DM_WACTIVE or VX_DM_WSTATUS

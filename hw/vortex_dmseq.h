@@ -207,6 +207,7 @@ void vortex_dmseq_set_dconfig(struct vortex_dmseq *dm, u32 dconfig);
 void vortex_dmseq_mask_all(const struct vortex_dmseq *dm, u32 *mask, bool all);
 void vortex_dmseq_set_mask(struct vortex_dmseq *dm, const u32 *mask);
 void vortex_dmseq_set_mask_all(struct vortex_dmseq *dm, bool all);
+int vortex_dmseq_halt_running(struct vortex_dmseq *dm, const u32 *mask);
 u32 vortex_dmseq_window(struct vortex_dmseq *dm, u32 reg, u32 win);
 bool vortex_dmseq_warp_bit(struct vortex_dmseq *dm, u32 reg, u32 warp);
 int vortex_dmseq_inject(struct vortex_dmseq *dm, u32 insn, bool warp_wide);

@@ -278,12 +278,14 @@ int vortex_dmseq_resume(struct vortex_dmseq_session *s, const u32 *mask,
  * @s: the session
  * @mask: the warps, vortex_dmseq_windows() words
  *
+ * Warps already halted keep their causes (vortex_dmseq_halt_running()):
+ * a debugger suspending the card after a breakpoint still sees it.
+ *
  * Return: 0 or a negative errno (vortex_dmseq_request()).
  */
 int vortex_dmseq_halt(struct vortex_dmseq_session *s, const u32 *mask)
 {
-	vortex_dmseq_set_mask(s->dm, mask);
-	return vortex_dmseq_request(s->dm, VX_DCTRL_HALTREQ, NULL);
+	return vortex_dmseq_halt_running(s->dm, mask);
 }
 
 /**

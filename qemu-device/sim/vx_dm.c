@@ -69,14 +69,25 @@ bool vx_dm_ebreak_halts(const struct vx_sim *sim)
     return sim->dm.dmactive && (sim->dm.dconfig & VX_DCONFIG_EBREAKH);
 }
 
-/* The latch persists, so every reset re-arms it until it is replaced. */
+/*
+ * The latch persists, so every reset re-arms it until it is replaced.  The
+ * RTL's resethaltreq is a haltreq of the latched warps after the reset
+ * (VX_debug_module.sv drives halt_req with it): their halted bits are set
+ * while they have no context, which the summary bits see.
+ */
 void vx_dm_on_reset(struct vx_sim *sim)
 {
     if (!sim->dm.dmactive) {
         return;
     }
     for (uint32_t g = 0; g < sim->nwarps; g++) {
-        sim->warps[g].resethalt_armed = wmask_test(sim, sim->dm.resethalt, g);
+        struct vx_warp *w = &sim->warps[g];
+
+        w->resethalt_armed = wmask_test(sim, sim->dm.resethalt, g);
+        if (w->resethalt_armed && !w->active) {
+            w->halted_idle = true;
+            w->hacause = VX_HACAUSE_RESETHALTREQ;
+        }
     }
 }
 
@@ -100,11 +111,12 @@ void vx_dm_reset(struct vx_sim *sim)
         struct vx_warp *w = &sim->warps[g];
 
         w->resethalt_armed = false;
+        w->halted_idle = false;
         if (w->halted) {
             w->halted = false;
-            w->hacause = VX_HACAUSE_NONE;
             resumed = true;
         }
+        w->hacause = VX_HACAUSE_NONE;
     }
     if (resumed) {
         kick(sim);
@@ -119,35 +131,27 @@ static bool ndmreset_asserted(const struct vx_sim *sim)
 }
 
 /*
- * all/any halted, running, unavail over the warps selected in WMASK.  As in
- * the reference RTL (docs/hardware.md, "Summary bits"), running means "not
- * halted": a warp without a context counts as running for allrunning and
- * anyrunning.  It cannot be halted here (haltreq leaves it alone, where the
- * RTL sets its halted bit), so allhalted asks only that every selected warp
- * with a context be halted: "halt all" then reads allhalted, as there.
+ * all/any halted, running, unavail over every warp of the card, whatever
+ * DSELECT and WMASK select, as the reference RTL computes its summary
+ * (docs/hardware.md, "Summary bits"): from the halted bit of each warp,
+ * which here is @halted for a warp with a context and @halted_idle for
+ * one without.  Running means "not halted", context or not.
  */
 static uint32_t dctrl_summary(struct vx_sim *sim)
 {
-    uint32_t nsel = 0, nhalted = 0, nactive = 0, v = 0;
+    uint32_t nhalted = 0, nactive = 0, n = sim->nwarps, v = 0;
 
-    for (uint32_t g = 0; g < sim->nwarps; g++) {
+    for (uint32_t g = 0; g < n; g++) {
         const struct vx_warp *w = &sim->warps[g];
 
-        if (!wmask_test(sim, sim->dm.wmask, g)) {
-            continue;
-        }
-        nsel++;
         nactive += w->active;
-        nhalted += w->halted;
-    }
-    if (!nsel) {
-        return 0;
+        nhalted += w->halted || w->halted_idle;
     }
     v |= nhalted ? VX_DCTRL_ANYHALTED : 0;
-    v |= nhalted == nactive ? VX_DCTRL_ALLHALTED : 0;
-    v |= nhalted < nsel ? VX_DCTRL_ANYRUNNING : 0;
+    v |= nhalted == n ? VX_DCTRL_ALLHALTED : 0;
+    v |= nhalted < n ? VX_DCTRL_ANYRUNNING : 0;
     v |= !nhalted ? VX_DCTRL_ALLRUNNING : 0;
-    v |= nactive < nsel ? VX_DCTRL_ANYUNAVAIL : 0;
+    v |= nactive < n ? VX_DCTRL_ANYUNAVAIL : 0;
     v |= !nactive ? VX_DCTRL_ALLUNAVAIL : 0;
     return v;
 }
@@ -169,14 +173,27 @@ static uint32_t dctrl_read(struct vx_sim *sim)
     return v;
 }
 
+/*
+ * As the RTL's scheduler takes a haltreq (VX_schedule.sv, "halt request
+ * from debugger"): every selected warp's halted bit set and its cause
+ * HALTREQ, halted already or not, with a context or not.  Only a warp that
+ * was running halts anew and interrupts; a warp without a context keeps
+ * the bit in @halted_idle and starts running all the same (halting at the
+ * first instruction is resethaltreq's work).
+ */
 static void do_haltreq(struct vx_sim *sim)
 {
     for (uint32_t g = 0; g < sim->nwarps; g++) {
         struct vx_warp *w = &sim->warps[g];
 
-        if (wmask_test(sim, sim->dm.wmask, g) && w->active && !w->halted) {
+        if (!wmask_test(sim, sim->dm.wmask, g)) {
+            continue;
+        }
+        if (w->active && !w->halted) {
             vx_dm_halt_warp(sim, w, VX_HACAUSE_HALTREQ);
         }
+        w->halted_idle = !w->active;
+        w->hacause = VX_HACAUSE_HALTREQ;
     }
 }
 
@@ -187,10 +204,11 @@ static void do_resumereq(struct vx_sim *sim)
     for (uint32_t g = 0; g < sim->nwarps; g++) {
         struct vx_warp *w = &sim->warps[g];
 
-        if (wmask_test(sim, sim->dm.wmask, g) && w->halted) {
+        if (wmask_test(sim, sim->dm.wmask, g) && (w->halted || w->halted_idle)) {
+            resumed |= w->halted;
             w->halted = false;
+            w->halted_idle = false;
             w->hacause = VX_HACAUSE_NONE;
-            resumed = true;
         }
     }
     if (resumed) {

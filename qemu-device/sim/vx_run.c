@@ -47,6 +47,7 @@ void vx_warp_spawn(struct vx_sim *sim, struct vx_warp *w, uint32_t pc,
     w->tmask = *tmask;
     w->active = true;
     w->halted = false;
+    w->halted_idle = false;
     w->hacause = VX_HACAUSE_NONE;
     w->at_barrier = false;
     w->ipdom_depth = 0;
@@ -73,6 +74,7 @@ void vx_warp_stop(struct vx_sim *sim, struct vx_warp *w)
 {
     w->active = false;
     w->halted = false;
+    w->halted_idle = false;
     w->hacause = VX_HACAUSE_NONE;
     w->at_barrier = false;
     w->ipdom_depth = 0;

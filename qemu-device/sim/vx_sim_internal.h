@@ -81,6 +81,12 @@ struct vx_warp {
 
     bool active;            /* has a context (running or halted) */
     bool halted;            /* debug-halted */
+    /*
+     * The RTL's halted bit of a warp without a context: set by a haltreq
+     * or a reset's resethaltreq, cleared by a resumereq, a reset and the
+     * warp's start.  Only DCTRL's summary bits see it (vx_dm.c).
+     */
+    bool halted_idle;
     uint8_t hacause;        /* VX_HACAUSE_* */
     bool resethalt_armed;   /* halt before the first instruction it runs */
     bool at_barrier;        /* waiting in bar */

@@ -15,6 +15,10 @@
 #define ENTRY       DEV(CODE_OFF)
 #define WSPAWN(rs1, rs2) RV_R(0, rs2, rs1, VX_F3_WSPAWN, 0, VX_OPCODE_CUSTOM0)
 #define STATES      (VX_MASK(5, 4) | VX_MASK(8, 7))     /* step/inject state */
+#define SUMMARY     VX_MASK(29, 24)     /* all/any halted, running, unavail */
+/* The summary of a card with no warp halted and none with a context. */
+#define IDLE        (VX_DCTRL_ANYRUNNING | VX_DCTRL_ALLRUNNING | \
+                     VX_DCTRL_ANYUNAVAIL | VX_DCTRL_ALLUNAVAIL)
 
 static void dm_ctrl(struct card *c, uint32_t bits)
 {
@@ -126,7 +130,7 @@ TEST(inactive_dm_reads_zero_and_ignores_writes)
         EXPECT_EQ(0, dm_rd(&c, r));
     }
     dm_ctrl(&c, 0);
-    EXPECT_EQ(VX_DCTRL_DMACTIVE, dm_rd(&c, VX_DM_DCTRL));
+    EXPECT_EQ(VX_DCTRL_DMACTIVE | IDLE, dm_rd(&c, VX_DM_DCTRL));
     for (uint32_t r = VX_DM_DCONFIG; r < VX_DM_NREGS; r++) {
         if (r != VX_DM_DCTRL) {
             EXPECT_EQ(0, dm_rd(&c, r));
@@ -148,7 +152,8 @@ TEST(activating_write_does_nothing_else)
           VX_DCTRL_HALTREQ);
     EXPECT_EQ(VX_STATUS_CP_BUSY | VX_STATUS_WARPS_ACTIVE,
               rd(&c, VX_REG_STATUS));
-    EXPECT_EQ(VX_DCTRL_DMACTIVE, dm_rd(&c, VX_DM_DCTRL));
+    EXPECT_EQ(VX_DCTRL_DMACTIVE | VX_DCTRL_ANYRUNNING | VX_DCTRL_ALLRUNNING |
+              VX_DCTRL_ANYUNAVAIL, dm_rd(&c, VX_DM_DCTRL));
     card_close(&c);
 }
 
@@ -201,13 +206,13 @@ TEST(wmask_windows_large_card)
     dm_wr(&c, VX_DM_DSELECT, VX_DSELECT_MAKE(0, 0, 0));
     EXPECT_EQ(0, dm_rd(&c, VX_DM_WMASK));
     /*
-     * 8 selected warps, none with a context: none halted, so all running
-     * (the RTL's all_running = &(~warp_status_arr), docs/hardware.md
-     * "Summary bits"), and none left to halt, so all halted too.
+     * 40 warps, none with a context: none halted, so all running (the
+     * RTL's all_running = &(~warp_status_arr), docs/hardware.md "Summary
+     * bits"), whichever window is selected.
      */
-    EXPECT_EQ(VX_DCTRL_ANYUNAVAIL | VX_DCTRL_ALLUNAVAIL | VX_DCTRL_ANYRUNNING |
-              VX_DCTRL_ALLRUNNING | VX_DCTRL_ALLHALTED,
-              dm_rd(&c, VX_DM_DCTRL) & VX_MASK(29, 24));
+    EXPECT_EQ(IDLE, dm_rd(&c, VX_DM_DCTRL) & SUMMARY);
+    dm_wr(&c, VX_DM_DSELECT, VX_DSELECT_MAKE(1, 0, 0));
+    EXPECT_EQ(IDLE, dm_rd(&c, VX_DM_DCTRL) & SUMMARY);
     card_close(&c);
 }
 
@@ -230,8 +235,10 @@ TEST_F(dm, halt_and_resume_selected_warps)
     EXPECT_TRUE(c->irq_level);
     dm_select(c, 0, 0);
     EXPECT_EQ(VX_HACAUSE_HALTREQ, hacause(c));
-    EXPECT_EQ(VX_DCTRL_DMACTIVE | VX_DCTRL_ANYHALTED | VX_DCTRL_ALLHALTED |
-              VX_PUT(VX_HACAUSE_HALTREQ, 11, 9), dm_rd(c, VX_DM_DCTRL));
+    /* warp 4 runs, 1-3 and 5-7 have no context: every warp counts */
+    EXPECT_EQ(VX_DCTRL_DMACTIVE | VX_DCTRL_ANYHALTED | VX_DCTRL_ANYRUNNING |
+              VX_DCTRL_ANYUNAVAIL | VX_PUT(VX_HACAUSE_HALTREQ, 11, 9),
+              dm_rd(c, VX_DM_DCTRL));
 
     pc = dm_rd(c, VX_DM_DPC);
     vx_sim_run(c->sim, 1000);   /* warp 4 runs, warp 0 does not */
@@ -239,12 +246,13 @@ TEST_F(dm, halt_and_resume_selected_warps)
     dm_select(c, 4, 0);
     EXPECT_EQ(VX_HACAUSE_NONE, hacause(c));
 
+    /* the selection does not change the summary */
     dm_wr(c, VX_DM_WMASK, 0x11);
-    EXPECT_EQ(VX_DCTRL_ANYHALTED | VX_DCTRL_ANYRUNNING,
-              dm_rd(c, VX_DM_DCTRL) & VX_MASK(29, 24));
-    dm_wr(c, VX_DM_WMASK, 0x13);    /* warp 1 has no context */
     EXPECT_EQ(VX_DCTRL_ANYHALTED | VX_DCTRL_ANYRUNNING | VX_DCTRL_ANYUNAVAIL,
-              dm_rd(c, VX_DM_DCTRL) & VX_MASK(29, 24));
+              dm_rd(c, VX_DM_DCTRL) & SUMMARY);
+    dm_wr(c, VX_DM_WMASK, 0);
+    EXPECT_EQ(VX_DCTRL_ANYHALTED | VX_DCTRL_ANYRUNNING | VX_DCTRL_ANYUNAVAIL,
+              dm_rd(c, VX_DM_DCTRL) & SUMMARY);
 
     dm_wr(c, VX_DM_WMASK, 0x01);
     c->kicks = 0;
@@ -253,46 +261,113 @@ TEST_F(dm, halt_and_resume_selected_warps)
     EXPECT_EQ(0, dm_rd(c, VX_DM_WSTATUS));
     dm_select(c, 0, 0);
     EXPECT_EQ(VX_HACAUSE_NONE, hacause(c));
-    EXPECT_EQ(VX_DCTRL_ANYRUNNING | VX_DCTRL_ALLRUNNING,
-              dm_rd(c, VX_DM_DCTRL) & VX_MASK(29, 24));
+    EXPECT_EQ(VX_DCTRL_ANYRUNNING | VX_DCTRL_ALLRUNNING | VX_DCTRL_ANYUNAVAIL,
+              dm_rd(c, VX_DM_DCTRL) & SUMMARY);
     pc = c->sim->warps[0].instret;
     vx_sim_run(c->sim, 1000);
     EXPECT_LT(pc, c->sim->warps[0].instret);
 }
 
-TEST_F(dm, halt_ignores_warps_without_context)
+/*
+ * "Halt all" sets the halted bit of the six warps without a context too,
+ * as the RTL's haltreq does (VX_schedule.sv: halted_warps | warp_mask), so
+ * allhalted reads 1 and anyrunning 0 (docs/hardware.md, "Summary bits");
+ * WSTATUS and STATUS name only the halted warps that have a context.
+ */
+TEST_F(dm, halt_all_halts_warps_without_context)
 {
     struct card *c = &self->c;
 
     spin_halted(c, 0xff);
     EXPECT_EQ(0x11, dm_rd(c, VX_DM_WSTATUS));
-    /*
-     * "Halt all" reads allhalted although 6 selected warps have no
-     * context, as in the RTL, where the same haltreq sets their halted
-     * bits and all_halted = &warp_status_arr (docs/hardware.md, "Summary
-     * bits"); they count as running (not halted) for anyrunning.
-     */
-    EXPECT_EQ(VX_DCTRL_ANYHALTED | VX_DCTRL_ALLHALTED | VX_DCTRL_ANYRUNNING |
-              VX_DCTRL_ANYUNAVAIL, dm_rd(c, VX_DM_DCTRL) & VX_MASK(29, 24));
+    EXPECT_EQ(VX_DCTRL_ANYHALTED | VX_DCTRL_ALLHALTED | VX_DCTRL_ANYUNAVAIL,
+              dm_rd(c, VX_DM_DCTRL) & SUMMARY);
+    dm_select(c, 1, 0);
+    EXPECT_EQ(VX_HACAUSE_HALTREQ, hacause(c));
     EXPECT_EQ(VX_STATUS_HALTED, rd(c, VX_REG_STATUS) & VX_STATUS_HALTED);
     EXPECT_FALSE(vx_sim_runnable(c->sim));
+
+    /* Resuming warps 0 and 4 leaves the others' halted bits. */
+    dm_wr(c, VX_DM_WMASK, 0x11);
     dm_ctrl(c, VX_DCTRL_RESUMEREQ);
     EXPECT_TRUE(vx_sim_runnable(c->sim));
-    /* "Continue all" reads allrunning: no selected warp is halted. */
+    EXPECT_EQ(VX_DCTRL_ANYHALTED | VX_DCTRL_ANYRUNNING | VX_DCTRL_ANYUNAVAIL,
+              dm_rd(c, VX_DM_DCTRL) & SUMMARY);
+    EXPECT_EQ(0, rd(c, VX_REG_STATUS) & VX_STATUS_HALTED);
+
+    /* "Continue all" reads allrunning: no warp's halted bit is set. */
+    dm_wr(c, VX_DM_WMASK, 0xff);
+    dm_ctrl(c, VX_DCTRL_RESUMEREQ);
     EXPECT_EQ(VX_DCTRL_ANYRUNNING | VX_DCTRL_ALLRUNNING | VX_DCTRL_ANYUNAVAIL,
-              dm_rd(c, VX_DM_DCTRL) & VX_MASK(29, 24));
+              dm_rd(c, VX_DM_DCTRL) & SUMMARY);
+    EXPECT_EQ(VX_HACAUSE_NONE, hacause(c));
 }
 
-TEST_F(dm, nothing_selected_reads_no_summary)
+/*
+ * Where the card leaves the RTL: a warp halted while it had no context
+ * starts running when it is started (the RTL would start it halted);
+ * halting at the first instruction is resethaltreq's.  Its halted bit is
+ * gone with the start.
+ */
+TEST_F(dm, warp_halted_without_context_starts_running)
+{
+    struct card *c = &self->c;
+
+    PUT_CODE(c, ADDI(5, 5, 1), JAL(0, -4));
+    halt(c, 0xff);
+    EXPECT_EQ(VX_DCTRL_ANYHALTED | VX_DCTRL_ALLHALTED | VX_DCTRL_ANYUNAVAIL |
+              VX_DCTRL_ALLUNAVAIL, dm_rd(c, VX_DM_DCTRL) & SUMMARY);
+    EXPECT_EQ(0, rd(c, VX_REG_IRQ_STATUS));     /* nothing halted anew */
+    launch2(c);
+    vx_sim_run(c->sim, 1000);
+    EXPECT_EQ(0x11, dm_rd(c, VX_DM_WACTIVE));
+    EXPECT_EQ(0, dm_rd(c, VX_DM_WSTATUS));
+    EXPECT_LT(0, c->sim->warps[0].instret);
+    EXPECT_LT(0, c->sim->warps[4].instret);
+    EXPECT_EQ(VX_DCTRL_ANYHALTED | VX_DCTRL_ANYRUNNING | VX_DCTRL_ANYUNAVAIL,
+              dm_rd(c, VX_DM_DCTRL) & SUMMARY);
+    dm_select(c, 4, 0);
+    EXPECT_EQ(VX_HACAUSE_NONE, hacause(c));
+
+    /* A reset clears every halted bit, as the RTL's reset does. */
+    wr(c, VX_REG_RESET, VX_RESET_KEY);
+    EXPECT_EQ(IDLE, dm_rd(c, VX_DM_DCTRL) & SUMMARY);
+}
+
+/* The RTL's haltreq gives every selected warp the cause HALTREQ. */
+TEST_F(dm, haltreq_on_a_halted_warp_makes_its_cause_haltreq)
+{
+    struct card *c = &self->c;
+
+    PUT_CODE(c, ADDI(5, 5, 1), JAL(0, -4));
+    launch2(c);
+    halt(c, 0x01);
+    dm_select(c, 0, 0);
+    dm_ctrl(c, VX_DCTRL_STEPREQ);
+    EXPECT_EQ(VX_HACAUSE_STEP, hacause(c));
+    wr(c, VX_REG_IRQ_STATUS, VX_IRQ_ALL);
+    halt(c, 0x01);
+    EXPECT_EQ(VX_HACAUSE_HALTREQ, hacause(c));
+    EXPECT_EQ(0x01, dm_rd(c, VX_DM_WSTATUS));
+    EXPECT_EQ(0, rd(c, VX_REG_IRQ_STATUS));     /* no warp halted anew */
+}
+
+/* The summary is the card's, not the selection's (the RTL's). */
+TEST_F(dm, summary_ignores_the_selection)
 {
     struct card *c = &self->c;
 
     PUT_CODE(c, JSELF);
     launch2(c);
     dm_wr(c, VX_DM_WMASK, 0);
-    EXPECT_EQ(0, dm_rd(c, VX_DM_DCTRL) & VX_MASK(29, 24));
+    EXPECT_EQ(VX_DCTRL_ANYRUNNING | VX_DCTRL_ALLRUNNING | VX_DCTRL_ANYUNAVAIL,
+              dm_rd(c, VX_DM_DCTRL) & SUMMARY);
     dm_ctrl(c, VX_DCTRL_HALTREQ);
     EXPECT_EQ(0, dm_rd(c, VX_DM_WSTATUS));
+    halt(c, 0xff);
+    dm_wr(c, VX_DM_WMASK, 0);
+    EXPECT_EQ(VX_DCTRL_ANYHALTED | VX_DCTRL_ALLHALTED | VX_DCTRL_ANYUNAVAIL,
+              dm_rd(c, VX_DM_DCTRL) & SUMMARY);
 }
 
 TEST_F(dm, requests_in_one_write_run_in_order)
@@ -1023,7 +1098,9 @@ TEST_F(dm, dmactive_zero_resets_the_dm_and_resumes)
     EXPECT_EQ(0, dm_rd(c, VX_DM_INJECT));
     EXPECT_EQ(0, dm_rd(c, VX_DM_WMASK));
     EXPECT_EQ(0, dm_rd(c, VX_DM_DSCRATCH(0)));
-    EXPECT_EQ(VX_DCTRL_DMACTIVE, dm_rd(c, VX_DM_DCTRL));  /* no injecterr */
+    /* no injecterr; warps 0 and 4 run, the rest have no context */
+    EXPECT_EQ(VX_DCTRL_DMACTIVE | VX_DCTRL_ANYRUNNING | VX_DCTRL_ALLRUNNING |
+              VX_DCTRL_ANYUNAVAIL, dm_rd(c, VX_DM_DCTRL));
 
     /* the reset-halt latch went too */
     wr(c, VX_REG_RESET, VX_RESET_KEY);

@@ -32,6 +32,10 @@ $(O)/userspace/debug/%.o: $(DBG_DIR)/%.c $(DBG_HDRS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(DBG_CFLAGS) -c -o $@ $<
 
+# A Vortex binary on the simulator is laid out with libvortexrt's own memory map.
+$(O)/userspace/debug/vxdbg_sim_start.o: DBG_CFLAGS += -I$(TOP)/$(US_DIR)/vxrt
+$(O)/userspace/debug/vxdbg_sim_start.o: $(US_DIR)/vxrt/vxrt_internal.h
+
 $(DBG_SEQ_NAMES:%=$(O)/userspace/debug/%.o): $(O)/userspace/debug/%.o: hw/%.c $(DBG_HDRS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(DBG_CFLAGS) -c -o $@ $<

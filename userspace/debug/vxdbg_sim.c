@@ -243,12 +243,17 @@ int vxdbg_sim_launch(struct vxdbg_sim *s, const struct vxdbg_sim_launch *l,
 	p = j->launch;
 	p[VX_LAUNCH_ENTRY] = l->entry;
 	p[VX_LAUNCH_ARG] = l->arg;
-	for (i = 0; i < 3; i++) {
-		p[VX_LAUNCH_GRID_X + i] = l->grid[i] ?: 1;
-		p[VX_LAUNCH_BLOCK_X + i] = l->block[i] ?: 1;
+	p[VX_LAUNCH_FLAGS] = l->flags;
+	p[VX_LAUNCH_SATP] = l->satp;
+	/* Vortex's model has no grid, no block, and the kernel's own stacks. */
+	if (!(l->flags & VX_LAUNCH_FLAG_CORES)) {
+		for (i = 0; i < 3; i++) {
+			p[VX_LAUNCH_GRID_X + i] = l->grid[i] ?: 1;
+			p[VX_LAUNCH_BLOCK_X + i] = l->block[i] ?: 1;
+		}
+		p[VX_LAUNCH_STACK_BASE] = s->stack;
+		p[VX_LAUNCH_STACK_SIZE] = SIM_STACK_SIZE;
 	}
-	p[VX_LAUNCH_STACK_BASE] = s->stack;
-	p[VX_LAUNCH_STACK_SIZE] = SIM_STACK_SIZE;
 	*seqno = j->seqno;
 	return 0;
 }
@@ -364,8 +369,7 @@ static void sim_irq_error(struct vxdbg_sim *s)
 	for (int i = 0; i < 4; i++)
 		data[5 + i] = mmio_rd(s, VX_REG_ERR_TMASK(i));
 	/* Halted warps can be inspected by injection. */
-	vortex_dmseq_set_mask_all(&s->dm, true);
-	vortex_dmseq_request(&s->dm, VX_DCTRL_HALTREQ, NULL);
+	vortex_dmseq_halt_running(&s->dm, NULL);
 	sim_post(s->dbg, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, s->active->seqno, data, 9);
 }
 

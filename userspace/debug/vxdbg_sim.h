@@ -61,15 +61,20 @@ int vxdbg_sim_load(struct vxdbg_sim *s, const void *elf, size_t len,
 /**
  * struct vxdbg_sim_launch - one job
  * @entry: entry PC
- * @arg: argument pointer (a0)
+ * @arg: argument pointer (a0; mscratch with VX_LAUNCH_FLAG_CORES)
  * @grid: blocks (0 counts as 1)
  * @block: threads per block (0 counts as 1)
+ * @flags: VX_LAUNCH_FLAG_*: with CORES, Vortex's launch model (warp 0
+ *	lane 0 of every core), @grid and @block unused
+ * @satp: the LAUNCH's address space (VX_SATP_*), 0 untranslated
  */
 struct vxdbg_sim_launch {
 	uint64_t entry;
 	uint64_t arg;
 	uint32_t grid[3];
 	uint32_t block[3];
+	uint32_t flags;
+	uint32_t satp;
 };
 
 /**

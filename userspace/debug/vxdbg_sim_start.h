@@ -66,6 +66,23 @@ int vxdbg_sim_stage(const char *path, struct vxdbg_sim_start *o, struct vxdbg_si
 		    struct vxdbg_sim_staged *st);
 
 /**
+ * vxdbg_sim_stage_vxbin() - a Vortex binary on a new card, laid out and
+ * launched as vortex-run runs one on the driver (libvortexrt's memory map:
+ * the image at its load address, the argument block in the heap, every
+ * hart's stack below STACK_BASE_ADDR, the I/O range at 0, in an address
+ * space of its own), no session, nothing queued
+ * @path: the .vxbin
+ * @argfile: its argument block's bytes, NULL for one zero word
+ * @o: @topo only; @base is set to 0
+ * @st: receives the job: VX_LAUNCH_FLAG_CORES (warp 0 lane 0 of every
+ *	core at the load address, mscratch = the argument block), no sample
+ *
+ * Return: 0 or -errno; the reason is printed on stderr.
+ */
+int vxdbg_sim_stage_vxbin(const char *path, const char *argfile, struct vxdbg_sim_start *o,
+			  struct vxdbg_sim **sim, struct vxdbg_sim_staged *st);
+
+/**
  * vxdbg_sim_start() - start @path on a new card with a session attached
  * @sim: receives the card (vxdbg_sim_free() it after closing @be)
  * @be: receives the session

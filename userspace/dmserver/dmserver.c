@@ -30,6 +30,7 @@ struct dms {
 	struct vxdbg_backend *be;	/* the session, NULL without one */
 	int last;			/* verdict of the last job: 0 ok, 1 not */
 	bool resethalt;			/* the client wrote resethaltreq since the last reset */
+	bool gone;			/* the target process has ended */
 };
 
 #define dms_log(...)	fprintf(stderr, "vortex-dmserver: " __VA_ARGS__)
@@ -47,6 +48,12 @@ static enum dmtarget_state dms_tick(struct dms *s)
 	int status = 0, ret;
 
 	st = dmtarget_tick(s->t, &status);
+	if (st == DMTARGET_GONE) {
+		dmtarget_describe(s->t, msg, sizeof(msg));
+		dms_log("%s has ended, exit status %d\n", msg, status);
+		s->last = status != 0;
+		s->gone = true;
+	}
 	if (st != DMTARGET_ENDED)
 		return st;
 	dms_log("job ended: %s\n", status ? strerror(-status) : "ok");
@@ -131,27 +138,34 @@ static int dms_access(struct dms *s, struct dmproto_req *req)
 	return ret;
 }
 
+/* The next job's warps halt before their first instruction (@on), or not. */
+static int dms_arm(struct dms *s, bool on)
+{
+	struct drm_vortex_debug_warps w = { .op = DRM_VORTEX_DEBUG_WARPS_HALT_AT_START,
+					    .flags = on ? DRM_VORTEX_DEBUG_WARPS_ALL : 0 };
+	int ret = s->be->ops->warps(s->be, &w);
+
+	if (ret && on)
+		dms_log("cannot arm halt-at-start: %s\n", strerror(-ret));
+	return ret;
+}
+
 /* Launches the staged kernel, its warps armed to halt at start if @halt. */
 static int dms_launch(struct dms *s, bool halt, const char *why)
 {
-	struct drm_vortex_debug_warps w = { .op = DRM_VORTEX_DEBUG_WARPS_HALT_AT_START,
-					    .flags = DRM_VORTEX_DEBUG_WARPS_ALL };
 	char msg[256];
 	int ret;
 
 	if (halt) {
-		ret = s->be->ops->warps(s->be, &w);
-		if (ret) {
-			dms_log("cannot arm halt-at-start: %s\n", strerror(-ret));
+		ret = dms_arm(s, true);
+		if (ret)
 			return ret;
-		}
 	}
 	ret = dmtarget_launch(s->t);
 	if (ret) {
 		dms_log("cannot start the kernel: %s\n", strerror(-ret));
-		w.flags = 0;
 		if (halt)
-			s->be->ops->warps(s->be, &w);
+			dms_arm(s, false);
 		return ret;
 	}
 	dmtarget_describe(s->t, msg, sizeof(msg));
@@ -166,6 +180,10 @@ static int dms_start(struct dms *s)
 
 	if (!s->be)
 		return -ENODEV;
+	if (!dmtarget_stages(s->t)) {
+		dms_log("s: the target launches its own jobs\n");
+		return -EOPNOTSUPP;
+	}
 	st = dms_tick(s);	/* a job that just ended is not running */
 	if (st == DMTARGET_BUSY || st == DMTARGET_WAITING) {
 		dms_log("s: the last job is still running\n");
@@ -209,7 +227,8 @@ static void dms_reset_wait(struct dms *s, bool halt)
  * that was on it (vortex_job_ndmreset()); once it has ended, the kernel is
  * launched again, with every warp armed to halt at start if the client
  * wrote resethaltreq since the last reset (once, as the RTL's resethaltreq
- * is).
+ * is).  A target process launches its own jobs: its job was cancelled,
+ * and that is all.
  */
 static int dms_reset(struct dms *s)
 {
@@ -219,6 +238,8 @@ static int dms_reset(struct dms *s)
 	int left;
 
 	s->resethalt = false;
+	if (!dmtarget_stages(s->t))
+		return 0;
 	for (left = DMS_RESET_MS; left > 0; left -= DMS_TICK_MS) {
 		st = dms_tick(s);
 		if (st == DMTARGET_IDLE || st == DMTARGET_ENDED)
@@ -288,6 +309,8 @@ static void dms_client(struct dms *s, int fd)
 			" (another debugger, e.g. vortex-gdbserver, holds the card)" : "");
 	} else {
 		dms_log("client connected; debug session attached\n");
+		if (s->o->halt_at_start && !dmtarget_stages(s->t))
+			dms_arm(s, true);
 	}
 	while (!stopping(s)) {
 		ret = poll(&p, 1, dms_timeout(s));
@@ -311,7 +334,7 @@ int dmserver_run(struct vx_conn *conn, struct dmtarget *t, const struct dmserver
 	enum dmtarget_state st;
 	int fd;
 
-	while (!stopping(&s)) {
+	while (!stopping(&s) && !s.gone) {
 		fd = vx_conn_accept(conn, dms_timeout(&s));
 		if (fd == -ETIME || fd == -EINTR)
 			continue;

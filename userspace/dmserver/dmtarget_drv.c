@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * vortex-dmserver's target on the card (the guest build): the kernel
- * loaded through libvortex on the accel node, a sample's buffers in BOs,
- * and the debug session attached through that same file, so the server
- * debugs its own jobs ("a process attaching through its own file debugs
- * itself", uapi/vortex_accel.h) under the driver's rules.  The job's end
- * is seen by polling its fence (a WAIT with a zero deadline).
+ * vortex-dmserver's targets on the card (the guest build), and the choice
+ * among them (dmtarget_open()).  Here the kernel ELF: loaded through
+ * libvortex on the accel node, a sample's buffers in BOs, and the debug
+ * session attached through that same file, so the server debugs its own
+ * jobs ("a process attaching through its own file debugs itself",
+ * uapi/vortex_accel.h) under the driver's rules.  The job's end is seen
+ * by polling its fence (a WAIT with a zero deadline).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +16,8 @@
 #include "dmtarget.h"
 #include "vortex.h"
 
-struct dmtarget {
+struct dmtarget_elf {
+	struct dmtarget t;
 	struct vx_device *dev;
 	struct vx_kernel *k;
 	struct dmtarget_sample ds;
@@ -28,8 +30,15 @@ struct dmtarget {
 	bool running;
 };
 
+static const struct dmtarget_ops dmtarget_elf_ops;
+
+static struct dmtarget_elf *to_elf(struct dmtarget *t)
+{
+	return (struct dmtarget_elf *)t;
+}
+
 /* A sample's buffers: a BO and a host copy each. */
-static int sample_bufs(struct dmtarget *t)
+static int sample_bufs(struct dmtarget_elf *t)
 {
 	struct vx_sample_job *j = &t->ds.job;
 	int ret;
@@ -52,14 +61,24 @@ static int sample_bufs(struct dmtarget *t)
 
 int dmtarget_open(const struct dmtarget_opts *o, struct dmtarget **out)
 {
+	if (o->pid || o->argv)
+		return dmtarget_proc_open(o, out);
+	if (dmtarget_is_vxbin(o->kernel))
+		return dmtarget_vxbin_open(o, out);
+	return dmtarget_elf_open(o, out);
+}
+
+int dmtarget_elf_open(const struct dmtarget_opts *o, struct dmtarget **out)
+{
 	const char *node = o->device ?: "/dev/accel/accel0";
 	const struct vx_topology *topo;
-	struct dmtarget *t;
+	struct dmtarget_elf *t;
 	int ret;
 
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
+	t->t.ops = &dmtarget_elf_ops;
 	t->kernel = o->kernel;
 	ret = vx_device_open_path(node, &t->dev);
 	if (ret) {
@@ -86,18 +105,18 @@ int dmtarget_open(const struct dmtarget_opts *o, struct dmtarget **out)
 			strerror(-ret));
 		goto err_free;
 	}
-	*out = t;
+	*out = &t->t;
 	return 0;
 
 err_free:
-	dmtarget_close(t);
+	dmtarget_close(&t->t);
 	return ret;
 }
 
-void dmtarget_close(struct dmtarget *t)
+static void elf_close(struct dmtarget *tt)
 {
-	if (!t)
-		return;
+	struct dmtarget_elf *t = to_elf(tt);
+
 	for (int i = 0; i < VX_SAMPLE_MAX_BUFS; i++) {
 		vx_bo_free(t->bo[i]);
 		free(t->ds.buf[i]);
@@ -108,12 +127,12 @@ void dmtarget_close(struct dmtarget *t)
 	free(t);
 }
 
-int dmtarget_attach(struct dmtarget *t, struct vxdbg_backend **be)
+static int elf_attach(struct dmtarget *t, struct vxdbg_backend **be)
 {
-	return vxdbg_ioctl_attach_fd(vx_device_fd(t->dev), be);
+	return vxdbg_ioctl_attach_fd(vx_device_fd(to_elf(t)->dev), be);
 }
 
-static int upload_bufs(struct dmtarget *t)
+static int upload_bufs(struct dmtarget_elf *t)
 {
 	const struct vx_sample_job *j = &t->ds.job;
 	int ret = 0;
@@ -123,8 +142,9 @@ static int upload_bufs(struct dmtarget *t)
 	return ret;
 }
 
-int dmtarget_launch(struct dmtarget *t)
+static int elf_launch(struct dmtarget *tt)
 {
+	struct dmtarget_elf *t = to_elf(tt);
 	int ret;
 
 	if (t->running)
@@ -142,30 +162,27 @@ int dmtarget_launch(struct dmtarget *t)
 	return ret;
 }
 
-enum dmtarget_state dmtarget_tick(struct dmtarget *t, int *status)
+static enum dmtarget_state elf_tick(struct dmtarget *tt, int *status)
 {
-	int ret;
+	struct dmtarget_elf *t = to_elf(tt);
 
 	if (!t->running)
 		return DMTARGET_IDLE;
-	ret = vx_wait(t->dev, t->seqno, 0, status);
-	if (ret == -ETIME)
-		return DMTARGET_WAITING;
-	if (ret)
-		*status = ret;		/* WAIT itself failed: the job is lost to us */
-	t->running = false;
-	return DMTARGET_ENDED;
+	return dmtarget_waited(&t->running, vx_wait(t->dev, t->seqno, 0, status), status);
 }
 
-void dmtarget_describe(struct dmtarget *t, char *buf, size_t len)
+static void elf_describe(struct dmtarget *tt, char *buf, size_t len)
 {
+	struct dmtarget_elf *t = to_elf(tt);
+
 	snprintf(buf, len, "job %llu: %s, %u blocks x %u threads, entry 0x%llx",
 		 (unsigned long long)t->seqno, t->kernel, t->launch.grid[0],
 		 t->launch.block[0], (unsigned long long)vx_kernel_entry(t->k));
 }
 
-int dmtarget_check(struct dmtarget *t, char *buf, size_t len)
+static int elf_check(struct dmtarget *tt, char *buf, size_t len)
 {
+	struct dmtarget_elf *t = to_elf(tt);
 	const struct vx_sample_job *j = &t->ds.job;
 	int ret;
 
@@ -174,3 +191,12 @@ int dmtarget_check(struct dmtarget *t, char *buf, size_t len)
 	ret = vx_bo_download(t->bo[j->out], 0, t->ds.buf[j->out], (size_t)j->words[j->out] * 4);
 	return ret ?: dmtarget_sample_check(&t->ds, buf, len);
 }
+
+static const struct dmtarget_ops dmtarget_elf_ops = {
+	.close = elf_close,
+	.attach = elf_attach,
+	.launch = elf_launch,
+	.tick = elf_tick,
+	.describe = elf_describe,
+	.check = elf_check,
+};

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * vortex-dmserver's target on the simulator (the host build): a card of
- * its own in-process, the kernel staged by vxdbg_sim_stage(), a session
- * through vxdbg_sim_attach().  Nothing runs unless dmtarget_tick() runs
- * the card, a slice at a time, so the server's loop is its clock.
+ * its own in-process, a kernel ELF staged by vxdbg_sim_stage() or a Vortex
+ * binary by vxdbg_sim_stage_vxbin() (Vortex's launch model, as vortex-run
+ * runs one), a session through vxdbg_sim_attach().  Nothing runs unless
+ * dmtarget_tick() runs the card, a slice at a time, so the server's loop
+ * is its clock.  A Vortex binary's second `s` starts it again on memory as
+ * the last run left it, as the RTL's reset does.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,12 +14,14 @@
 #include <string.h>
 
 #include "dmtarget.h"
+#include "vortex_regs.h"
 #include "vxdbg_sim_start.h"
 
 /* Slots per tick: about a millisecond of waiting, as a debugger's wait counts it. */
 #define DMTARGET_SIM_SLOTS	VXDBG_SIM_SLOTS_PER_MS
 
-struct dmtarget {
+struct dmtarget_sim {
+	struct dmtarget t;
 	struct vxdbg_sim *sim;
 	struct vxdbg_sim_staged st;
 	struct dmtarget_sample ds;
@@ -25,13 +30,24 @@ struct dmtarget {
 	bool running;
 };
 
+static const struct dmtarget_ops dmtarget_sim_ops;
+
+static struct dmtarget_sim *to_sim(struct dmtarget *t)
+{
+	return (struct dmtarget_sim *)t;
+}
+
 int dmtarget_open(const struct dmtarget_opts *o, struct dmtarget **out)
 {
 	struct vxdbg_sim_start so = { .n = o->n };
 	const struct vx_sample *s = o->n ? vx_sample_find_path(o->kernel) : NULL;
-	struct dmtarget *t;
+	struct dmtarget_sim *t;
 	int ret;
 
+	if (o->pid || o->argv) {
+		fprintf(stderr, "vortex-dmserver: the simulator runs its own kernel: no -p, no --\n");
+		return -EINVAL;
+	}
 	memcpy(so.topo, o->topo[0] ? o->topo : (const uint32_t[4]){ 1, 2, 4, 8 },
 	       sizeof(so.topo));
 	vx_sample_dims(s, o->n, so.topo[0] * so.topo[1], so.topo[2] * so.topo[3],
@@ -39,7 +55,10 @@ int dmtarget_open(const struct dmtarget_opts *o, struct dmtarget **out)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	ret = vxdbg_sim_stage(o->kernel, &so, &t->sim, &t->st);
+	t->t.ops = &dmtarget_sim_ops;
+	ret = dmtarget_is_vxbin(o->kernel) ?
+	      vxdbg_sim_stage_vxbin(o->kernel, o->argfile, &so, &t->sim, &t->st) :
+	      vxdbg_sim_stage(o->kernel, &so, &t->sim, &t->st);
 	if (ret) {
 		free(t);
 		return ret;
@@ -49,32 +68,40 @@ int dmtarget_open(const struct dmtarget_opts *o, struct dmtarget **out)
 	t->ds.job = t->st.job;
 	memcpy(t->ds.addr, t->st.addr, sizeof(t->ds.addr));
 	memcpy(t->ds.buf, t->st.buf, sizeof(t->ds.buf));
-	*out = t;
+	*out = &t->t;
 	return 0;
 }
 
-void dmtarget_close(struct dmtarget *t)
+static void sim_close(struct dmtarget *tt)
 {
-	if (!t)
-		return;
+	struct dmtarget_sim *t = to_sim(tt);
+
 	vxdbg_sim_free(t->sim);
 	free(t->ds.want);
 	free(t);
 }
 
-int dmtarget_attach(struct dmtarget *t, struct vxdbg_backend **be)
+static int sim_attach(struct dmtarget *t, struct vxdbg_backend **be)
 {
-	return vxdbg_sim_attach(t->sim, be);
+	return vxdbg_sim_attach(to_sim(t)->sim, be);
 }
 
-int dmtarget_launch(struct dmtarget *t)
+static bool sim_vortex_model(const struct dmtarget_sim *t)
 {
+	return t->st.launch.flags & VX_LAUNCH_FLAG_CORES;
+}
+
+static int sim_launch(struct dmtarget *tt)
+{
+	struct dmtarget_sim *t = to_sim(tt);
 	void *args = vxdbg_sim_ptr(t->sim, t->st.launch.arg);
 	int ret;
 
 	if (t->running)
 		return -EBUSY;
-	memset(args, 0, 4096);
+	/* a Vortex binary's argument block is its file's, not ours */
+	if (!sim_vortex_model(t))
+		memset(args, 0, 4096);
 	if (t->ds.s && !dmtarget_sample_prepare(&t->ds, args, 4096))
 		return -ENOMEM;
 	ret = vxdbg_sim_launch(t->sim, &t->st.launch, &t->seqno);
@@ -82,8 +109,9 @@ int dmtarget_launch(struct dmtarget *t)
 	return ret;
 }
 
-enum dmtarget_state dmtarget_tick(struct dmtarget *t, int *status)
+static enum dmtarget_state sim_tick(struct dmtarget *tt, int *status)
 {
+	struct dmtarget_sim *t = to_sim(tt);
 	uint64_t used;
 
 	if (!t->running)
@@ -95,16 +123,32 @@ enum dmtarget_state dmtarget_tick(struct dmtarget *t, int *status)
 	return DMTARGET_ENDED;
 }
 
-void dmtarget_describe(struct dmtarget *t, char *buf, size_t len)
+static void sim_describe(struct dmtarget *tt, char *buf, size_t len)
 {
+	struct dmtarget_sim *t = to_sim(tt);
 	const struct vxdbg_sim_launch *l = &t->st.launch;
 
+	if (sim_vortex_model(t)) {
+		snprintf(buf, len, "job %llu: %s at 0x%llx, argument block at 0x%llx, in Vortex's "
+			 "model (warp 0 lane 0 of every core)", (unsigned long long)t->seqno,
+			 t->kernel, (unsigned long long)l->entry, (unsigned long long)l->arg);
+		return;
+	}
 	snprintf(buf, len, "job %llu: %s, %u blocks x %u threads, entry 0x%llx, arguments at 0x%llx",
 		 (unsigned long long)t->seqno, t->kernel, l->grid[0], l->block[0],
 		 (unsigned long long)l->entry, (unsigned long long)l->arg);
 }
 
-int dmtarget_check(struct dmtarget *t, char *buf, size_t len)
+static int sim_check(struct dmtarget *t, char *buf, size_t len)
 {
-	return dmtarget_sample_check(&t->ds, buf, len);
+	return dmtarget_sample_check(&to_sim(t)->ds, buf, len);
 }
+
+static const struct dmtarget_ops dmtarget_sim_ops = {
+	.close = sim_close,
+	.attach = sim_attach,
+	.launch = sim_launch,
+	.tick = sim_tick,
+	.describe = sim_describe,
+	.check = sim_check,
+};

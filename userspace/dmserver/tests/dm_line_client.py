@@ -126,6 +126,16 @@ class Vxdbg:
         self.wrfield(name, 1)
         return self.poll(state, 0) if state else True
 
+    def request_warps(self, name, wids=None):
+        """@name (haltreq, resumereq) for every warp (None) or @wids."""
+        self.select_warps(wids)
+        return self.request(name)
+
+    def where(self, warp):
+        """Warp @warp selected (lane 0): its hacause and DPC."""
+        self.select(warp, 0)
+        return self.rdfield('hacause'), self.rd(DPC)
+
     def step(self):
         return self.request('stepreq', 'stepstate')
 

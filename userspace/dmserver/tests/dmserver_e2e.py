@@ -194,12 +194,13 @@ class Card:
 
 
 class Server:
-    """vortex-dmserver-sim, started here; its stderr collected."""
+    """vortex-dmserver-sim, started here with @args (default: --halt-at-start
+    -n 64 vecadd.elf); its stderr collected."""
 
-    def __init__(self):
-        self.p = subprocess.Popen([SERVER, '--listen', '127.0.0.1:0', '--halt-at-start',
-                                   '-n', str(N), KERNEL], stderr=subprocess.PIPE,
-                                  text=True)
+    def __init__(self, args=None):
+        args = args or ['--halt-at-start', '-n', str(N), KERNEL]
+        self.p = subprocess.Popen([SERVER, '--listen', '127.0.0.1:0'] + args,
+                                  stderr=subprocess.PIPE, text=True)
         self.log = []
         first = self.p.stderr.readline()
         self.log.append(first)
@@ -213,6 +214,16 @@ class Server:
 
     def text(self):
         return ''.join(self.log)
+
+    def stop(self):
+        """SIGTERM; the exit status, None if it had to be killed."""
+        self.p.send_signal(signal.SIGTERM)
+        try:
+            return self.p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+            return None
 
     def wait_log(self, pattern, count=1, timeout=30):
         end = time.monotonic() + timeout
@@ -405,11 +416,9 @@ def vxdbg_session(c, card, sim, server):
     bp = pcs[3]
     orig = v.load(bp)
     planted = orig is not None and v.store(bp, line.EBREAK)
-    v.select_warps([other])
-    v.request('resumereq')
+    v.request_warps('resumereq', [other])
     st = v.wait_bits(line.WSTATUS, lambda b: b >> other & 1)
-    v.select(other, 0)
-    cause, pc = v.rdfield('hacause'), v.rd(line.DPC)
+    cause, pc = v.where(other)
     check(f'a breakpoint planted by warp {w} halts warp {other} on it, hacause EBREAK',
           planted and st >> other & 1 and cause == line.HACAUSE_EBREAK and pc == bp,
           f'planted {planted}, WSTATUS {st:#x}, hacause {cause}, PC {pc:#x}, bp {bp:#x}')
@@ -440,16 +449,13 @@ def vxdbg_session(c, card, sim, server):
               server.text())
 
     # One warp runs to its end; then "halt all" and "continue all".
-    v.select_warps([other])
-    v.request('resumereq')
+    v.request_warps('resumereq', [other])
     act = v.wait_bits(line.WACTIVE, lambda b: not b >> other & 1)
-    v.select_warps()
-    v.request('haltreq')
+    v.request_warps('haltreq')
     halted = v.poll('allhalted', 1)
     check(f'halt all: allhalted, though warp {other} has ended (no context)',
           not act >> other & 1 and halted, f'WACTIVE {act:#x}, allhalted polled {halted}')
-    v.select_warps()
-    v.request('resumereq')
+    v.request_warps('resumereq')
     running = v.poll('allrunning', 1)
     act = v.wait_bits(line.WACTIVE, lambda b: b == 0)
     check('continue all: allrunning, and the job runs to its end',
@@ -543,13 +549,13 @@ def main():
     if c:
         c.close()
     if server:
-        server.p.send_signal(signal.SIGTERM)
-        try:
-            rc = server.p.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.p.kill()
-            rc = None
+        rc = server.stop()
         check('SIGTERM: the server leaves with status 0', rc == 0, f'{rc}\n{server.text()}')
+    return tap()
+
+
+def tap():
+    """Prints the results as TAP; the exit status."""
     print('TAP version 13')
     print(f'1..{len(results)}')
     for n, (name, ok, diag) in enumerate(results, 1):
