@@ -39,12 +39,14 @@ struct vx_tmask {
 };
 
 /*
- * One divergent split: the mask to reconverge to, where the other side
- * starts, and whether it has started (upstream's orig_tmask, else_PC,
- * fallthrough).  A uniform split pushes nothing.
+ * One divergent split: the mask to reconverge to, the side that runs
+ * second and where it starts, and whether it has started (upstream's
+ * orig_tmask, else_tmask, PC, fallthrough).  A uniform split pushes
+ * nothing.
  */
 struct vx_ipdom_entry {
     struct vx_tmask mask;
+    struct vx_tmask other;
     uint32_t pc;
     bool fallthrough;
 };
