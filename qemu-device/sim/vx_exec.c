@@ -1146,6 +1146,7 @@ vx_exec_one(struct vx_sim *sim, struct vx_warp *w, uint32_t insn)
     c.T = sim->cfg.threads;
     c.full = tmask_is_full(&w->tmask, c.T);
     c.inject = false;
+    c.mem = NULL;           /* only MEM_LOCAL sets it: exec_store() compares */
     c.pc = w->pc;
     c.next_pc = w->pc + 4;
     r = exec_insn(&c, insn);
@@ -1256,6 +1257,7 @@ int vx_exec_inject(struct vx_sim *sim, struct vx_warp *w, uint32_t lane,
     c.T = sim->cfg.threads;
     c.full = false;
     c.inject = true;
+    c.mem = NULL;
     c.pc = w->pc;
     c.next_pc = w->pc + 4;
     memset(&c.fault, 0, sizeof(c.fault));
