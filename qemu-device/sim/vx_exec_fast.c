@@ -244,10 +244,33 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
             }                                                           \
         }                                                               \
     } while (0)
+/*
+ * The highest active lane's outcome, once every active lane agrees with
+ * it; a branch whose lanes disagree is the interpreter's (it stops the
+ * card with DIVERGENT_BRANCH, or follows that lane with rtl_branch).
+ */
 #define BRANCH(cond)                                                    \
     do {                                                                \
         uint32_t a = X[d->rs1 + laneN], b = X[d->rs2 + laneN];          \
-        pc = (cond) ? d->imm : pc + 4;                                  \
+        const bool taken_ = (cond);                                     \
+        if (dvg_check && VT) {                                          \
+            for (uint32_t l_ = 0; l_ < VT; l_++) {                      \
+                a = X[d->rs1 + l_];                                     \
+                b = X[d->rs2 + l_];                                     \
+                if ((cond) != taken_) {                                 \
+                    goto slow;                                          \
+                }                                                       \
+            }                                                           \
+        } else if (dvg_check && lane0 != laneN) {                       \
+            VX_FOR_EACH_LANE(&w->tmask, l_) {                           \
+                a = X[d->rs1 + l_];                                     \
+                b = X[d->rs2 + l_];                                     \
+                if ((cond) != taken_) {                                 \
+                    goto slow;                                          \
+                }                                                       \
+            }                                                           \
+        }                                                               \
+        pc = taken_ ? d->imm : pc + 4;                                  \
     } while (0)
 /*
  * Where a memory instruction's lanes go.  x[rs1] + bias is each lane's

@@ -197,7 +197,11 @@ struct vx_fault {
     uint32_t pc;
     uint32_t addr;          /* bad address or instruction word */
     struct vx_tmask lanes;  /* faulting lanes */
-    uint32_t info[4];       /* ASSERT: a0..a3 of the lowest lane */
+    /*
+     * ASSERT: a0..a3 of the lowest lane; DIVERGENT_BRANCH: the lanes that
+     * take the branch (a mask as lanes, lane l bit l % 32 of info[l / 32])
+     */
+    uint32_t info[VX_TMASK_WORDS];
 };
 
 /*

@@ -392,11 +392,12 @@ TEST(global_barrier_counts_cores)
 }
 
 /*
- * A jump and a branch follow the highest active lane (UPSTREAM_LAST_LANE:
- * jalr EXE:469; the branch as the RTL's branch unit takes it, ALU:224-262,
- * where simx aborts, EXE:442-448): lane l jumps to T + 8 * l, which loads l into
- * x20; then lane 3 alone has x7 = 1 and bne x7, x0 is taken.  The old
- * code followed lane 0: x20 = 0 and the branch not taken (x21 = 1).
+ * A jump follows the highest active lane (UPSTREAM_LAST_LANE: jalr
+ * EXE:469): lane l would jump to T + 8 * l, which loads l into x20, and
+ * every lane goes to lane 3's; then x7 = (x20 == 3) holds in every lane
+ * and bne x7, x0 is taken (a branch whose lanes disagree stops the card:
+ * test_branch.c).  The old code followed lane 0: x20 = 0 and the branch
+ * not taken (x21 = 1).
  */
 TEST(jumps_follow_the_highest_lane)
 {
@@ -413,7 +414,7 @@ TEST(jumps_follow_the_highest_lane)
         ADDI(20, 0, 3), JAL(0, 8),
         NOP,
         ADDI(21, 0, 0),                 /* 17 */
-        ADDI(7, 5, -3), RV_I(1, 7, 3, 7, 0x13), /* x7 = lane == 3 */
+        ADDI(7, 20, -3), RV_I(1, 7, 3, 7, 0x13), /* x7 = x20 == 3 */
         BNE(7, 0, 8),
         ADDI(21, 0, 1),                 /* not taken */
         LANE_ADDR(9, 8),

@@ -152,8 +152,10 @@ static char *run_vxdbg(const char *text, int *status)
 
 #ifdef VXDBG_TEST_SIM
 #define FAULT_ILLEGAL	VX_KERNEL_DIR "/fault_illegal.elf"
+#define FAULT_BRANCH	VX_KERNEL_DIR "/fault_branch.elf"
 #else
 #define FAULT_ILLEGAL	"--", "/vortex/bin/vortex-run", "/vortex/kernels/fault_illegal.elf", "8"
+#define FAULT_BRANCH	"--", "/vortex/bin/vortex-run", "/vortex/kernels/fault_branch.elf", "8"
 #endif
 
 /* The transcript goes into the test log, a comment line each. */
@@ -262,6 +264,28 @@ TEST(step_onto_a_fault_reports_the_exception)
 		      "in warp 0.0 lane 0 at 0x");
 	EXPECT_OUTPUT(out, " <vx_kernel_main+0x10>, address 0x00000000]\nwarp 0.0 lane 0\n=> 0x");
 	EXPECT_OUTPUT(out, " <vx_kernel_main+0x10>:  00000000  .word 0x00000000\n(vxdbg) warps");
+	free(out);
+}
+
+/*
+ * A branch whose lanes disagree, without split/join, stops the job with
+ * its own cause, named from the one table (hw/vortex_causes.h), at the
+ * branch, its target as the address; `warps` shows the warp frozen there.
+ */
+TEST(divergent_branch_is_named)
+{
+	char *tail[] = { FAULT_BRANCH, NULL };
+	int status = -1;
+	double secs;
+	char *out = run_vxdbg_on(NULL, "wait\nwait\nwait\ncontinue\nwarps\n", tail, &status,
+				 &secs);
+
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_OUTPUT(out, "(vxdbg) continue\n[job 1: exception DIVERGENT_BRANCH (divergent branch) "
+		      "in warp 0.0 lane 0 at 0x");
+	EXPECT_OUTPUT(out, " <vx_kernel_main+0x");
+	EXPECT_OUTPUT(out, "bnez");
 	free(out);
 }
 
