@@ -310,7 +310,7 @@ static enum vx_exec_result mem_split(struct vx_exec_ctx *c, uint32_t insn,
 }
 
 /*
- * LR/SC reservations, one per core as upstream's (sim/simx mem.cpp: the
+ * LR/SC reservations, one per core as upstream's (sim/common/mem.cpp: the
  * core's MemoryUnit holds one; amo_reserve() sets it, any write through
  * that unit clears it).  A reservation is the VRAM offset of an aligned
  * word.  It is lost by any store, AMO or successful SC of its own core

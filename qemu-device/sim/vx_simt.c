@@ -194,7 +194,7 @@ void vx_simt_reset(struct vx_sim *sim)
     memset(sim->gbar_count, 0, sizeof(sim->gbar_count));
 }
 
-/* The new mask, or the warp ends if it is empty (upstream's setTmask). */
+/* The new mask, or the warp ends if it is empty (execute.cpp:1539-1545). */
 static enum vx_exec_result set_mask(struct vx_sim *sim, struct vx_warp *w,
                                     const struct vx_tmask *m, uint32_t pc)
 {
