@@ -253,15 +253,7 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
     do {                                                                \
         uint32_t a = X[d->rs1 + laneN], b = X[d->rs2 + laneN];          \
         const bool taken_ = (cond);                                     \
-        if (dvg_check && VT) {                                          \
-            for (uint32_t l_ = 0; l_ < VT; l_++) {                      \
-                a = X[d->rs1 + l_];                                     \
-                b = X[d->rs2 + l_];                                     \
-                if ((cond) != taken_) {                                 \
-                    goto slow;                                          \
-                }                                                       \
-            }                                                           \
-        } else if (dvg_check && lane0 != laneN) {                       \
+        if (dvg_check && lane0 != laneN) {                              \
             VX_FOR_EACH_LANE(&w->tmask, l_) {                           \
                 a = X[d->rs1 + l_];                                     \
                 b = X[d->rs2 + l_];                                     \

@@ -80,7 +80,8 @@ static const struct exec {
 static bool host_has_avx512(void)
 {
 #if defined(__x86_64__)
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+    return __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512vl");
 #else
     return false;
 #endif
@@ -125,7 +126,8 @@ static bool open_card(struct __test_metadata *_metadata, struct card *c,
         .vram_size = TEST_VRAM_SIZE, .exec = x->exec, .rtl_branch = rtl,
     };
 
-    if (!vx_sim_exec_available(x->exec) || (x->avx512 == 1 && !host_has_avx512())) {
+    if (!vx_sim_exec_available(x->exec) ||
+        (x->avx512 == 1 && !host_has_avx512())) {
         TH_LOG("%s: not on this host", x->name);
         return false;
     }
@@ -192,7 +194,9 @@ static void expect_stores(struct __test_metadata *_metadata, struct card *c,
     for (uint32_t l = 0; l < threads; l++) {
         uint32_t want = l >= lanes ? POISON : l < k ? 2 : 1;
 
-        EXPECT_EQ(want, vram32(c, DATA_OFF + 4 * l)) TH_LOG("%s lane %u", who, l);
+        EXPECT_EQ(want, vram32(c, DATA_OFF + 4 * l)) {
+            TH_LOG("%s lane %u", who, l);
+        }
     }
 }
 
@@ -235,51 +239,51 @@ TEST_F(branch, divergent_branch_stops_there)
     }
 }
 
-/* The same branch with every lane on one side, either side: no stop. */
-TEST_F(branch, uniform_branch_goes_on)
+/*
+ * @prog (@words words) runs to its end on every executor, card
+ * rtl_branch @rtl: lanes [0, @k) stored 2, the others 1.
+ */
+static void expect_ends(struct __test_metadata *_metadata, struct card *c,
+                        const FIXTURE_VARIANT(branch) *variant,
+                        const uint32_t *prog, size_t words, bool rtl,
+                        uint32_t k)
 {
     uint32_t T = variant->threads, n = variant->lanes;
-    const uint32_t none[] = PLAIN(0);
-    const uint32_t all[] = PLAIN(2047);
-    const uint32_t *progs[] = { none, all };
-
-    for (size_t i = 0; i < NEXECS; i++) {
-        for (int p = 0; p < 2; p++) {
-            const struct exec *x = &execs[i];
-            struct card *c = &self->c;
-
-            if (!open_card(_metadata, c, x, T, false, progs[p], sizeof(none) / 4)) {
-                break;
-            }
-            EXPECT_EQ(VX_ERR_NONE, run(c, n)) TH_LOG("%s %s", x->name, p ? "all" : "none");
-            expect_stores(_metadata, c, x->name, T, n, p ? 2047 : 0);
-            expect_translated(_metadata, c, x, T);
-            card_close(c);
-        }
-    }
-}
-
-/* Bracketed by split/join, the same per-lane branch gives every lane its side. */
-TEST_F(branch, bracketed_branch_passes)
-{
-    uint32_t T = variant->threads, n = variant->lanes, k = n / 2 + 1;
-    const uint32_t prog[] = BRACKETED(k);
 
     for (size_t i = 0; i < NEXECS; i++) {
         const struct exec *x = &execs[i];
-        struct card *c = &self->c;
 
-        if (!open_card(_metadata, c, x, T, false, prog, sizeof(prog) / 4)) {
+        if (!open_card(_metadata, c, x, T, rtl, prog, words)) {
             continue;
         }
         EXPECT_EQ(VX_ERR_NONE, run(c, n)) {
-            TH_LOG("%s: cause %u at 0x%08x", x->name, rd(c, VX_REG_ERR_CAUSE),
-                   rd(c, VX_REG_ERR_PC));
+            TH_LOG("%s: cause %u at 0x%08x", x->name,
+                   rd(c, VX_REG_ERR_CAUSE), rd(c, VX_REG_ERR_PC));
         }
         expect_stores(_metadata, c, x->name, T, n, k);
         expect_translated(_metadata, c, x, T);
         card_close(c);
     }
+}
+
+/* The same branch with every lane on one side, either side: no stop. */
+TEST_F(branch, uniform_branch_goes_on)
+{
+    const uint32_t none[] = PLAIN(0);
+    const uint32_t all[] = PLAIN(2047);
+
+    expect_ends(_metadata, &self->c, variant, none, sizeof(none) / 4, false, 0);
+    expect_ends(_metadata, &self->c, variant, all, sizeof(all) / 4, false,
+                2047);
+}
+
+/* Bracketed by split/join, the same branch gives every lane its side. */
+TEST_F(branch, bracketed_branch_passes)
+{
+    uint32_t k = variant->lanes / 2 + 1;
+    const uint32_t prog[] = BRACKETED(k);
+
+    expect_ends(_metadata, &self->c, variant, prog, sizeof(prog) / 4, false, k);
 }
 
 /*
@@ -288,21 +292,9 @@ TEST_F(branch, bracketed_branch_passes)
  */
 TEST_F(branch, rtl_branch_follows_the_highest_lane)
 {
-    uint32_t T = variant->threads, n = variant->lanes, k = n / 2 + 1;
-    const uint32_t prog[] = PLAIN(k);
+    const uint32_t prog[] = PLAIN(variant->lanes / 2 + 1);
 
-    for (size_t i = 0; i < NEXECS; i++) {
-        const struct exec *x = &execs[i];
-        struct card *c = &self->c;
-
-        if (!open_card(_metadata, c, x, T, true, prog, sizeof(prog) / 4)) {
-            continue;
-        }
-        EXPECT_EQ(VX_ERR_NONE, run(c, n)) TH_LOG("%s", x->name);
-        expect_stores(_metadata, c, x->name, T, n, 0);
-        expect_translated(_metadata, c, x, T);
-        card_close(c);
-    }
+    expect_ends(_metadata, &self->c, variant, prog, sizeof(prog) / 4, true, 0);
 }
 
 TEST_HARNESS_MAIN

@@ -246,6 +246,18 @@ TEST(bad_arguments_get_a_clear_message)
 	}
 }
 
+/* @script on the target @tail names; the transcript, also in the log. */
+static char *run_shown(char **tail, const char *script)
+{
+	int status = -1;
+	double secs;
+	char *out = run_vxdbg_on(NULL, script, tail, &status, &secs);
+
+	if (out)
+		show(out);
+	return out;
+}
+
 /*
  * A step onto a faulting instruction reports the exception as `continue`
  * does (fault_illegal runs the all-zero word at vx_kernel_main+0x10).
@@ -253,13 +265,9 @@ TEST(bad_arguments_get_a_clear_message)
 TEST(step_onto_a_fault_reports_the_exception)
 {
 	char *tail[] = { FAULT_ILLEGAL, NULL };
-	int status = -1;
-	double secs;
-	char *out = run_vxdbg_on(NULL, "wait\nwait\nwait\nstep 100\nwarps\n", tail, &status,
-				 &secs);
+	char *out = run_shown(tail, "wait\nwait\nwait\nstep 100\nwarps\n");
 
 	ASSERT_NE(NULL, out);
-	show(out);
 	EXPECT_OUTPUT(out, "(vxdbg) step 100\n[job 1: exception ILLEGAL_INSTR (illegal instruction) "
 		      "in warp 0.0 lane 0 at 0x");
 	EXPECT_OUTPUT(out, " <vx_kernel_main+0x10>, address 0x00000000]\nwarp 0.0 lane 0\n=> 0x");
@@ -275,13 +283,9 @@ TEST(step_onto_a_fault_reports_the_exception)
 TEST(divergent_branch_is_named)
 {
 	char *tail[] = { FAULT_BRANCH, NULL };
-	int status = -1;
-	double secs;
-	char *out = run_vxdbg_on(NULL, "wait\nwait\nwait\ncontinue\nwarps\n", tail, &status,
-				 &secs);
+	char *out = run_shown(tail, "wait\nwait\nwait\ncontinue\nwarps\n");
 
 	ASSERT_NE(NULL, out);
-	show(out);
 	EXPECT_OUTPUT(out, "(vxdbg) continue\n[job 1: exception DIVERGENT_BRANCH (divergent branch) "
 		      "in warp 0.0 lane 0 at 0x");
 	EXPECT_OUTPUT(out, " <vx_kernel_main+0x");
