@@ -176,7 +176,9 @@ TEST_F(vxrt, copy_dev_to_dev)
 	ASSERT_EQ(0, vx_copy_from_dev(back, b, 4, sizeof(back)));
 	EXPECT_EQ(2, back[0]);
 	EXPECT_EQ(3, back[1]);
-	EXPECT_NE(0, vx_copy_dev_to_dev(a, 0, b, 0, 2 * sizeof(words)));	/* past a's end */
+	/* A buffer spans whole 4 KiB pages: 8 bytes at 4092 run past a's end. */
+	EXPECT_NE(0, vx_copy_dev_to_dev(a, 4096 - 4, b, 0, 8));
+	EXPECT_NE(0, vx_copy_dev_to_dev(b, 0, a, 4096 - 4, 8));
 	vx_mem_free(b);
 	vx_mem_free(a);
 }
