@@ -358,9 +358,21 @@ static void check_hang_elf(struct __test_metadata *_metadata,
 	EXPECT_EQ(80, e.sh[dev].sh_size);
 	devrow = elf_data(&e, dev);
 	EXPECT_STREQ("Vortex", e.str + ((const uint64_t *)devrow)[0]);
+	/* What cuda-gdb 12.4 parses (issue 38); the ISA is in the note. */
+	EXPECT_STREQ("sm_75", e.str + ((const uint64_t *)devrow)[2]);
 	EXPECT_EQ(self->threads, devrow[6 + 5]);	/* numLanesPerWarp */
-	EXPECT_EQ(64, devrow[6 + 6]);			/* numRegsPerLane */
+	EXPECT_EQ(255, devrow[6 + 6]);			/* numRegsPerLane */
+	EXPECT_EQ(7, devrow[6 + 8]);			/* smMajor */
+	EXPECT_EQ(5, devrow[6 + 9]);			/* smMinor */
 	EXPECT_EQ(4, devrow[6 + 10]);			/* instructionSize */
+	i = elf_index(&e, ".note.vortex.isa");
+	ASSERT_LT(0, i);
+	ASSERT_EQ(32, e.sh[i].sh_size);
+	r = elf_data(&e, i);
+	EXPECT_EQ(3, r[2]);				/* type */
+	EXPECT_EQ(0, memcmp(&r[3], "Vortex", 7));
+	EXPECT_EQ(num(self->text, "revision"), r[5]);
+	EXPECT_STREQ("rv32imf", (const char *)&r[6]);
 	ctx = elf_index(&e, ".cudbg.ctxtbl.dev0");
 	ASSERT_LT(0, ctx);
 	EXPECT_EQ(CUDBG_SHT(10), e.sh[ctx].sh_type);
