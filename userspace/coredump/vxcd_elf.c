@@ -261,3 +261,93 @@ const char *vxcd_elf_symbol(const uint8_t *img, size_t len, uint64_t addr,
 	}
 	return best;
 }
+
+/*
+ * The device row (cudacoredump.h's CudbgDeviceTableEntry): smType's
+ * string table index, numRegsPerLane, smMajor, smMinor.
+ */
+#define DEV_SM_TYPE		16
+#define DEV_NUM_REGS		48
+#define DEV_SM_MAJOR		56
+#define DEV_SM_MINOR		60
+#define DEV_ROW			80
+
+static char *elf_string(const struct vxcd_elf *e, uint64_t at)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)e->buf;
+	const Elf64_Shdr *str = &elf_shdrs(e)[eh->e_shstrndx];
+
+	if (at >= str->sh_size || !memchr(e->buf + str->sh_offset + at, 0, str->sh_size - at))
+		return NULL;
+	return (char *)e->buf + str->sh_offset + at;
+}
+
+/**
+ * vxcd_elf_compat() - an ELF of a driver before issue 38, as drivers write it now
+ * @e: a checked CUDA ELF, rewritten in place
+ *
+ * Those drivers named the ISA as smType ("rv32imf") and gave 64 registers
+ * per lane: cuda-gdb 12.4 stops on the first ("unknown sm_type") and on
+ * `info registers` with the second.  Their device row gets what drivers
+ * write now (driver/vortex_dump_elf.c, docs/driver.md): smType "sm_75",
+ * which fits in the old string's bytes, smMajor 7, smMinor 5, 255
+ * registers per lane (the lanes' sections keep their 64).  Any other ELF
+ * is left as it is.
+ *
+ * Return: whether @e was rewritten.
+ */
+bool vxcd_elf_compat(struct vxcd_elf *e)
+{
+	size_t len;
+	uint8_t *dev = (uint8_t *)vxcd_elf_section(e, ".cudbg.devtbl", &len, NULL);
+	const uint32_t regs = 255, major = 7, minor = 5;
+	uint64_t at;
+	char *sm;
+
+	if (!dev || len < DEV_ROW)
+		return false;
+	memcpy(&at, dev + DEV_SM_TYPE, sizeof(at));
+	sm = elf_string(e, at);
+	if (!sm || strcmp(sm, "rv32imf"))
+		return false;
+	memset(sm, 0, strlen(sm));
+	memcpy(sm, "sm_75", 5);
+	memcpy(dev + DEV_NUM_REGS, &regs, sizeof(regs));
+	memcpy(dev + DEV_SM_MAJOR, &major, sizeof(major));
+	memcpy(dev + DEV_SM_MINOR, &minor, sizeof(minor));
+	return true;
+}
+
+/**
+ * vxcd_elf_isa() - the card's ISA and revision the ELF names
+ * @e: a checked CUDA ELF
+ * @smtype: receives the device row's smType (what CUDA readers show), or NULL
+ * @revision: receives the card's revision, 0 if the ELF does not say
+ *
+ * From ``.note.vortex.isa`` (driver/vortex_dump_elf.c); an ELF without it
+ * is an older driver's, whose smType was the ISA.
+ *
+ * Return: the ISA, or NULL if the ELF names none.
+ */
+const char *vxcd_elf_isa(const struct vxcd_elf *e, const char **smtype, uint32_t *revision)
+{
+	/* 12-byte note header, "Vortex\0" padded to 8, revision, the ISA */
+	const uint8_t *note, *dev;
+	size_t len, dev_len;
+	uint64_t at;
+	const char *sm = NULL;
+
+	*revision = 0;
+	dev = vxcd_elf_section(e, ".cudbg.devtbl", &dev_len, NULL);
+	if (dev && dev_len >= DEV_ROW) {
+		memcpy(&at, dev + DEV_SM_TYPE, sizeof(at));
+		sm = elf_string(e, at);
+	}
+	if (smtype)
+		*smtype = sm;
+	note = vxcd_elf_section(e, ".note.vortex.isa", &len, NULL);
+	if (!note || len < 25 || !memchr(note + 24, 0, len - 24))
+		return sm && strncmp(sm, "sm_", 3) ? sm : NULL;
+	memcpy(revision, note + 20, sizeof(*revision));
+	return (const char *)note + 24;
+}

@@ -78,7 +78,8 @@ def test_dump(tmp, name):
     size, block = section(text, 'cuda-coredump:', 2)
     ref = a85_words(block)[:size]
     got = open(elf, 'rb').read() if r.returncode == 0 else b''
-    check(f'{name}: --extract-elf equals python a85decode', got == ref and len(ref) == size,
+    check(f'{name}: --extract-elf equals python a85decode, the device row as cuda-gdb 12.4 '
+          'reads it', got == cuda_gdb_row(ref) and got != ref and len(ref) == size,
           f'{len(got)} vs {len(ref)} bytes, size {size}')
     re_ = subprocess.run(['readelf', '-S', '-W', elf], capture_output=True, text=True)
     check(f'{name}: readelf reads the ELF', re_.returncode == 0 and '.cudbg.devtbl' in re_.stdout
@@ -117,6 +118,24 @@ def elf_sections(buf):
         name = buf[stroff + h[0]:buf.index(b'\0', stroff + h[0])].decode()
         out[name] = (h[9], buf[h[4]:h[4] + h[5]])
     return out
+
+
+def cuda_gdb_row(elf):
+    """@elf with the device row drivers write since issue 38 (what
+    --extract-elf does to an older driver's ELF): smType "rv32imf" becomes
+    "sm_75" in its own bytes, numRegsPerLane 255, smMajor 7, smMinor 5."""
+    buf = bytearray(elf)
+    shoff, = struct.unpack_from('<Q', buf, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', buf, 0x3a)
+    hdrs = [struct.unpack_from('<IIQQQQIIQQ', buf, shoff + i * shentsize) for i in range(shnum)]
+    stroff = hdrs[shstrndx][4]
+    dev = next(h[4] for h in hdrs[1:] if buf[stroff + h[0]:].startswith(b'.cudbg.devtbl\0'))
+    sm, = struct.unpack_from('<Q', buf, dev + 16)
+    if buf[stroff + sm:stroff + sm + 8] == b'rv32imf\0':
+        buf[stroff + sm:stroff + sm + 8] = b'sm_75\0\0\0'
+        struct.pack_into('<I', buf, dev + 48, 255)
+        struct.pack_into('<II', buf, dev + 56, 7, 5)
+    return bytes(buf)
 
 
 def r400_rows(r550, r400):
@@ -206,7 +225,7 @@ def compressed(tmp):
     open(path, 'w').write('\n'.join(new))
     r = run('--extract-elf', out, path)
     got = open(out, 'rb').read() if r.returncode == 0 else b''
-    check('compressed: --extract-elf inflates to the ELF', got == elf, r.stderr)
+    check('compressed: --extract-elf inflates to the ELF', got == cuda_gdb_row(elf), r.stderr)
 
 
 def corrupt_stream(lines):
@@ -699,6 +718,26 @@ def wide_card(tmp):
           got[1:] == want[1:32], f'{r.stderr} {got[:4]} vs {want[:4]}')
 
 
+def registers_and_device(tmp):
+    """--registers prints every lane the text lists, with the text's x, f
+    and fcsr; the summary names the card's ISA beside the CUDA ELF's
+    smType, and says what --extract-elf does to an older driver's."""
+    for name in ('fault_illegal_v2', 'hang_64lanes'):
+        path = os.path.join(DATA, name + '.devcd')
+        text = open(path).read()
+        r = run('--registers', path)
+        lines = [line.split() for line in r.stdout.splitlines()]
+        bad = [line[:2] for line in lines if len(line) != 68 or
+               [int(v, 0) for v in line[3:67]] != lane_regs(text, int(line[0]), int(line[1]))]
+        check(f'{name}: --registers has every listed lane\'s registers, as the text has them',
+              r.returncode == 0 and len(lines) == text.count('      - lane: ') and not bad,
+              f'{r.stderr} {len(lines)} lines, bad {bad[:4]}')
+    r = run(os.path.join(DATA, 'hang_64lanes.devcd'))
+    check('summary: the ISA and the CUDA ELF\'s device, an older smType named',
+          'device:  rv32imf; CUDA ELF: rv32imf, 1 SMs x 4 warps x 32 lanes (--extract-elf '
+          'writes sm_75 for cuda-gdb)' in r.stdout, r.stdout)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in DUMPS:
@@ -711,6 +750,7 @@ def main():
         zero_tails(tmp)
         summary_fixes(tmp)
         wide_card(tmp)
+        registers_and_device(tmp)
         json_report(tmp)
         malformed(tmp, 'truncated block', truncated, None, 'cuda-coredump.data')
         malformed(tmp, 'bad character', bad_char, None, 'bos[2].data')
