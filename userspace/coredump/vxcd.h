@@ -33,6 +33,7 @@ struct vxcd_node {
 	struct vxcd_node *parent, *child, *next;
 	int block_line;		/* first line of the block, 0 if none */
 	char *block;		/* the block's characters, lines joined by '\n' */
+	size_t block_len, block_cap;
 };
 
 struct vxcd_dump {
