@@ -22,7 +22,8 @@
  *   the text; readers read the rest as zero), instructionSize 4;
  * - one context, and one module with the job's kernel ELF as its
  *   ``.cudbg.relfimg`` when the runtime registered it as a code object,
- *   else a RISC-V ELF header alone (elf_blank_image);
+ *   else a RISC-V ELF header alone (elf_blank_image; a code object that
+ *   is no ELF is ``.vortex.code``);
  * - one grid, the job: its argument block as ``.cudbg.param`` and as
  *   constant bank 0 in ``.cudbg.cbankstbl``;
  * - per core, its blocks (CTAs); per block, its warps; per warp, its lanes
@@ -219,10 +220,13 @@ static __printf(9, 10) u32 elfw_section(struct elfw *w, u32 type, u64 addr,
 
 /*
  * The module of a job whose code no runtime registered as a code object (a
- * client of the bare ioctls, as the selftests are): a RISC-V ELF header
- * and nothing else.  CUDA readers look a grid's module up by its handle
- * and stop without one: cuda-gdb 11.8 and 12.4 on "kernels_start_kernel:
- * Assertion `module' failed" (issue 38).
+ * client of the bare ioctls, as the selftests are), or whose code object
+ * is no ELF: a RISC-V ELF header and nothing else.  CUDA readers look a
+ * grid's module up by its handle and stop without one (cuda-gdb 11.8 and
+ * 12.4: "kernels_start_kernel: Assertion `module' failed"), and load its
+ * image as an ELF object, refusing the whole dump otherwise ("can't read
+ * symbols: file format not recognized"; issue 38).  Code object bytes that
+ * are no ELF go to ".vortex.code", which CUDA readers skip.
  */
 static const struct elf32_hdr elf_blank_image = {
 	.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS32, ELFDATA2LSB,
@@ -232,6 +236,11 @@ static const struct elf32_hdr elf_blank_image = {
 	.e_version = EV_CURRENT,
 	.e_ehsize = sizeof(struct elf32_hdr),
 };
+
+static bool elf_code_is_elf(const struct vortex_dump *d)
+{
+	return d->code.len >= SELFMAG && !memcmp(d->code.data, ELFMAG, SELFMAG);
+}
 
 /*
  * CUDA-sized SMs and warps.  cuda-gdb reads at most 32 lanes per warp and
@@ -655,13 +664,17 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 			      sizeof(ctx), devtbl, 0, ".cudbg.ctxtbl.dev0");
 	modtbl = elfw_section(w, CUDBG_SHT_MOD_TABLE, 0, &mod, sizeof(mod),
 			      sizeof(mod), ctxtbl, 0, ".cudbg.modtbl.dev0.ctx0");
-	if (d->code.len)
+	if (elf_code_is_elf(d)) {
 		elfw_section(w, CUDBG_SHT_RELF_IMG, 0, d->code.data, d->code.len,
 			     0, modtbl, 0, ".cudbg.relfimg.dev0.ctx0");
-	else
+	} else {
 		elfw_section(w, CUDBG_SHT_RELF_IMG, 0, &elf_blank_image,
 			     sizeof(elf_blank_image), 0, modtbl, 0,
 			     ".cudbg.relfimg.dev0.ctx0");
+		if (d->code.len)
+			elfw_section(w, SHT_PROGBITS, 0, d->code.data, d->code.len,
+				     0, 0, 0, ".vortex.code");
+	}
 
 	gridtbl = elfw_section(w, CUDBG_SHT_GRID_TABLE, 0, &grid, sizeof(grid),
 			       sizeof(grid), devtbl, 0, ".cudbg.gridtbl.dev0");

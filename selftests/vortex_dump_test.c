@@ -385,12 +385,22 @@ static void check_hang_elf(struct __test_metadata *_metadata,
 	EXPECT_EQ(self->sub.seqno, gridrow[0]);
 	EXPECT_EQ(self->code_addr, gridrow[3]);		/* functionEntry */
 	EXPECT_EQ(self->threads, ((const uint32_t *)(gridrow + 7))[7]);	/* blockDimX */
-	/* The kernel image, whole, zero tail included. */
+	/*
+	 * The code object, whole, zero tail included: raw code, so not the
+	 * module's image, which CUDA readers load as an ELF (issue 38): that
+	 * is a bare RISC-V ELF header.
+	 */
+	i = elf_index(&e, ".vortex.code");
+	ASSERT_LT(0, i);
+	EXPECT_EQ(sizeof(prog_hang) + 8, e.sh[i].sh_size);
+	EXPECT_EQ(0, memcmp(elf_data(&e, i), self->code_map, sizeof(prog_hang) + 8));
 	i = elf_index(&e, ".cudbg.relfimg.dev0.ctx0");
 	ASSERT_LT(0, i);
 	EXPECT_EQ(CUDBG_SHT(7), e.sh[i].sh_type);
-	EXPECT_EQ(sizeof(prog_hang) + 8, e.sh[i].sh_size);
-	EXPECT_EQ(0, memcmp(elf_data(&e, i), self->code_map, sizeof(prog_hang) + 8));
+	ASSERT_EQ(sizeof(Elf32_Ehdr), e.sh[i].sh_size);
+	EXPECT_EQ(0, memcmp(elf_data(&e, i), ELFMAG, SELFMAG));
+	EXPECT_EQ(ELFCLASS32, ((const uint8_t *)elf_data(&e, i))[EI_CLASS]);
+	EXPECT_EQ(EM_RISCV, ((const Elf32_Ehdr *)elf_data(&e, i))->e_machine);
 	sm = elf_index(&e, ".cudbg.smtbl.dev0");
 	ASSERT_LT(0, sm);
 	EXPECT_EQ(dev, e.sh[sm].sh_link);
