@@ -736,6 +736,28 @@ def registers_and_device(tmp):
     check('summary: the ISA and the CUDA ELF\'s device, an older smType named',
           'device:  rv32imf; CUDA ELF: rv32imf, 1 SMs x 4 warps x 32 lanes (--extract-elf '
           'writes sm_75 for cuda-gdb)' in r.stdout, r.stdout)
+    # A dump of a driver that writes sm_75 (issue 38): its ELF comes out
+    # byte for byte, and the ISA is the note's.
+    path = os.path.join(DATA, 'fault_illegal_v3.devcd')
+    text = open(path).read()
+    elf = os.path.join(tmp, 'v3.elf')
+    r = run('--extract-elf', elf, path)
+    size, block = section(text, 'cuda-coredump:', 2)
+    ref = a85_words(block)[:size]
+    got = open(elf, 'rb').read() if r.returncode == 0 else b''
+    secs = elf_sections(ref)
+    dev = secs.get('.cudbg.devtbl', (0, b''))[1]
+    check('v3: the driver\'s device row (sm_75 7.5, 255 registers), written byte for byte',
+          got == ref and cuda_gdb_row(ref) == ref and len(dev) == 80 and
+          struct.unpack_from('<IIII', dev, 48) == (255, 0, 7, 5), f'{len(got)} vs {len(ref)}')
+    note = secs.get('.note.vortex.isa', (0, b''))[1]
+    check('v3: .note.vortex.isa holds the revision and "rv32imf"',
+          note[12:19] == b'Vortex\0' and struct.unpack_from('<I', note, 8)[0] == 3 and
+          note[20:32] == struct.pack('<I', 0x10000) + b'rv32imf\0', note)
+    r = run(path)
+    check('v3: the summary names the ISA from the note',
+          'device:  rv32imf (revision 0x00010000); CUDA ELF: sm_75, 2 SMs x 4 warps x 8 lanes'
+          in r.stdout, r.stdout)
 
 
 def main():
