@@ -20,6 +20,7 @@ says (.note.vortex.split).  Prints TAP, a few tests per dump; a cuda-gdb
 that aborts, or reads any value other than the text's, fails them.
 """
 import argparse
+import collections
 import concurrent.futures
 import json
 import os
@@ -72,10 +73,12 @@ class Card:
         return core * self.spc + v // self.per_sm, v % self.per_sm, lane % CUDA_LANES
 
 
-def elf_locals(path):
-    """{(sm, warp, lane): (addr, words)} of the ELF's .cudbg.local sections:
-    where each lane's stack top is, and its last four words."""
-    buf = open(path, 'rb').read()
+Section = collections.namedtuple('Section', 'addr entsize data')
+
+
+def elf_sections(buf):
+    """{name: Section} of an ELF64, read with struct alone (also
+    userspace/coredump/tests/test_coredump.py's reader)."""
     shoff, = struct.unpack_from('<Q', buf, 0x28)
     shentsize, shnum, shstrndx = struct.unpack_from('<HHH', buf, 0x3a)
     hdrs = [struct.unpack_from('<IIQQQQIIQQ', buf, shoff + i * shentsize) for i in range(shnum)]
@@ -83,10 +86,19 @@ def elf_locals(path):
     out = {}
     for h in hdrs[1:]:
         name = buf[stroff + h[0]:buf.index(b'\0', stroff + h[0])].decode()
+        out[name] = Section(h[3], h[9], buf[h[4]:h[4] + h[5]])
+    return out
+
+
+def elf_locals(path):
+    """{(sm, warp, lane): (addr, words)} of the ELF's .cudbg.local sections:
+    where each lane's stack top is, and its last four words."""
+    out = {}
+    for name, sec in elf_sections(open(path, 'rb').read()).items():
         m = re.fullmatch(r'\.cudbg\.local\.dev0\.sm(\d+)\.cta\d+\.wp(\d+)\.ln(\d+)', name)
-        if m and h[5] >= 16:
+        if m and len(sec.data) >= 16:
             out[tuple(int(g) for g in m.groups())] = (
-                h[3] + h[5] - 16, list(struct.unpack_from('<4I', buf, h[4] + h[5] - 16)))
+                sec.addr + len(sec.data) - 16, list(struct.unpack('<4I', sec.data[-16:])))
     return out
 
 

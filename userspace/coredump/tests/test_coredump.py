@@ -9,6 +9,7 @@ Malformed copies of a dump must fail with the line and field named, and
 the gdb core of the assert dump must show the backtrace with source lines.
 """
 import base64
+import importlib.util
 import json
 import os
 import re
@@ -26,6 +27,11 @@ DATA = os.path.join(TOP, 'userspace', 'tests', 'data')
 KDIR = os.path.join(TOP, O, 'riscv')
 DUMPS = ['hang', 'fault_illegal', 'fault_assert']
 results = []
+sys.dont_write_bytecode = True         # no __pycache__ in scripts/
+_spec = importlib.util.spec_from_file_location(
+    'cuda_gdb_check', os.path.join(TOP, 'scripts', 'cuda-gdb-check.py'))
+CUDA_GDB_CHECK = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(CUDA_GDB_CHECK)
 
 
 def check(name, ok, diag=''):
@@ -108,16 +114,9 @@ def test_dump(tmp, name):
 
 
 def elf_sections(buf):
-    """{name: (entsize, bytes)} of an ELF64, read with struct alone."""
-    shoff, = struct.unpack_from('<Q', buf, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', buf, 0x3a)
-    hdrs = [struct.unpack_from('<IIQQQQIIQQ', buf, shoff + i * shentsize) for i in range(shnum)]
-    stroff = hdrs[shstrndx][4]
-    out = {}
-    for h in hdrs[1:]:
-        name = buf[stroff + h[0]:buf.index(b'\0', stroff + h[0])].decode()
-        out[name] = (h[9], buf[h[4]:h[4] + h[5]])
-    return out
+    """{name: (entsize, bytes)} of an ELF64, read with struct alone (the
+    cuda-gdb lane's reader, scripts/cuda-gdb-check.py)."""
+    return {n: (sec.entsize, sec.data) for n, sec in CUDA_GDB_CHECK.elf_sections(buf).items()}
 
 
 def cuda_gdb_row(elf):
