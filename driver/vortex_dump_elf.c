@@ -48,6 +48,7 @@
 
 #define EM_CUDA_		0xbe
 #define EI_ABIVERSION_		8	/* e_ident[] index; <linux/elf.h> lacks it */
+#define SHN_XINDEX_		0xffff	/* <linux/elf.h> lacks it too */
 #define ELFOSABI_CUDA		0x33
 #define CUDA_ABIVERSION		7
 
@@ -800,8 +801,22 @@ void *vortex_dump_elf(struct vortex_device *vdev, const struct vortex_dump *d,
 	eh->e_ehsize = sizeof(*eh);
 	eh->e_shoff = shoff;
 	eh->e_shentsize = sizeof(Elf64_Shdr);
-	eh->e_shnum = w.nsh + 1;
-	eh->e_shstrndx = strtab;
+	/*
+	 * A card of 32768 lanes has 66640 sections: past SHN_LORESERVE, ELF's
+	 * extended numbering puts the count and the string table's index in
+	 * section 0 (its sh_size and sh_link), and e_shnum 0, e_shstrndx
+	 * SHN_XINDEX_ say so.
+	 */
+	if (w.nsh + 1 >= SHN_LORESERVE)
+		w.sh[0].sh_size = w.nsh + 1;
+	else
+		eh->e_shnum = w.nsh + 1;
+	if (strtab >= SHN_LORESERVE) {
+		w.sh[0].sh_link = strtab;
+		eh->e_shstrndx = SHN_XINDEX_;
+	} else {
+		eh->e_shstrndx = strtab;
+	}
 	*len = total;
 	return w.buf;
 }

@@ -43,8 +43,8 @@ def check(name, ok, diag=''):
     results.list.append((name, bool(ok), diag))
 
 
-def tool(args, *argv, binary=False):
-    r = subprocess.run([args.coredump, *argv], capture_output=True, text=not binary)
+def tool(args, *argv):
+    r = subprocess.run([args.coredump, *argv], capture_output=True, text=True, errors='replace')
     if r.returncode:
         raise RuntimeError(f'vortex-coredump {" ".join(argv)}: {r.stderr}')
     return r.stdout
@@ -81,6 +81,10 @@ def elf_sections(buf):
     userspace/coredump/tests/test_coredump.py's reader)."""
     shoff, = struct.unpack_from('<Q', buf, 0x28)
     shentsize, shnum, shstrndx = struct.unpack_from('<HHH', buf, 0x3a)
+    zero = struct.unpack_from('<IIQQQQIIQQ', buf, shoff)
+    # ELF's extended numbering, past 0xff00 sections: in section 0
+    shnum = shnum or zero[5]
+    shstrndx = zero[6] if shstrndx == 0xffff else shstrndx
     hdrs = [struct.unpack_from('<IIQQQQIIQQ', buf, shoff + i * shentsize) for i in range(shnum)]
     stroff = hdrs[shstrndx][4]
     out = {}

@@ -322,7 +322,7 @@ static inline void vx_dump_slurp(const char *data, void *ctx)
  */
 #define VX_DUMP_KEEP_DIR	"/tmp/vx-dumps"
 
-static inline void vx_dump_keep(const char *text)
+static inline void vx_dump_keep(const char *text, size_t len)
 {
 	static int n;
 	char path[300];
@@ -336,7 +336,7 @@ static inline void vx_dump_keep(const char *text)
 	f = fopen(path, "w");
 	if (!f)
 		return;
-	fputs(text, f);
+	fwrite(text, 1, len, f);
 	fclose(f);
 }
 
@@ -354,7 +354,7 @@ static inline char *vx_dump_read(int ms)
 	if (n == 1)
 		vx_dump_each(vx_dump_slurp, &text);
 	if (text)
-		vx_dump_keep(text);
+		vx_dump_keep(text, strlen(text));
 	return text;
 }
 

@@ -227,6 +227,40 @@ def compressed(tmp):
     check('compressed: --extract-elf inflates to the ELF', got == cuda_gdb_row(elf), r.stderr)
 
 
+def extended_numbering(tmp):
+    """An ELF whose section count and string table index are in section 0
+    (ELF's extended numbering, which the driver writes past 0xff00
+    sections: a 4,8,32,32 card's ELF has 66640) is read as any other: its
+    sections found, its r400 rewrite keeping section 0 as it is."""
+    lines = open(os.path.join(DATA, 'fault_illegal_v3.devcd')).read().split('\n')
+    text = '\n'.join(lines)
+    size, block = section(text, 'cuda-coredump:', 2)
+    elf = bytearray(a85_words(block)[:size])
+    shoff, = struct.unpack_from('<Q', elf, 0x28)
+    shnum, shstrndx = struct.unpack_from('<HH', elf, 0x3c)
+    struct.pack_into('<HH', elf, 0x3c, 0, 0xffff)
+    struct.pack_into('<Q', elf, shoff + 32, shnum)         # section 0's sh_size
+    struct.pack_into('<I', elf, shoff + 40, shstrndx)      # and sh_link
+    i = idx(lines, lambda s: s == 'cuda-coredump:')
+    j = i + 3
+    while j < len(lines) and lines[j].startswith('    '):
+        j += 1
+    path = os.path.join(tmp, 'xnum.devcd')
+    open(path, 'w').write('\n'.join(lines[:i + 2] + ['  data: !!ascii85 |', a85_block(bytes(elf), 4)]
+                                    + lines[j:]))
+    r = run(path)
+    check('extended numbering: the summary finds the grid and the device',
+          'grid:    32 x 1 x 1 blocks' in r.stdout and 'CUDA ELF: sm_75, 2 SMs' in r.stdout,
+          r.stdout + r.stderr)
+    out = os.path.join(tmp, 'xnum.r400.elf')
+    r = run('--extract-elf', out, '--cuda-layout', 'r400', path)
+    got = open(out, 'rb').read() if r.returncode == 0 else b''
+    secs = elf_sections(got) if got else {}
+    check('extended numbering: the r400 rewrite keeps it and every section',
+          got and struct.unpack_from('<HH', got, 0x3c) == (0, 0xffff) and
+          len(secs) == shnum - 1 and secs['.cudbg.wptbl.dev0.sm0.cta0'][0] == 32, r.stderr)
+
+
 def corrupt_stream(lines):
     def flip(stream):
         return stream[:len(stream) // 2] + bytes([stream[len(stream) // 2] ^ 0xff]) + \
@@ -778,6 +812,7 @@ def main():
         malformed(tmp, 'missing field', missing, None, 'job')
         malformed(tmp, 'size mismatch', size_mismatch, None, 'cuda-coredump.size')
         compressed(tmp)
+        extended_numbering(tmp)
         malformed(tmp, 'corrupt zlib stream', corrupt_stream, None, 'cuda-coredump.data')
         malformed(tmp, 'unknown encoding', unknown_encoding, None, 'cuda-coredump.encoding')
         gdb_core(tmp)
