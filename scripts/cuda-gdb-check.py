@@ -2,22 +2,28 @@
 # SPDX-License-Identifier: GPL-2.0
 """What cuda-gdb reads from a dump's CUDA ELF, checked against the dump's text.
 
-  cuda-gdb-check.py --coredump TOOL --gdb 'CMD...' --dir DIR INPUT...
+  cuda-gdb-check.py --coredump TOOL --gdb 'CMD...' --dir DIR [-j N]
+                    [--cuda-layout r400] INPUT...
 
-INPUT is NAME=DUMP, or a guest boot's results.log: the dumps its tests
-kept (vxtest.keep_dumps=1, scripts/guest/init), named after the boot's
-directory; a log with none fails.
+INPUT is NAME=DUMP, or what a guest boot sent of the dumps its tests read
+(its dumps.log with run-guest.sh --keep-dumps, else its results.log:
+scripts/guest/init), the dumps named after the boot's directory; a boot
+that sent none fails.
 
 For each DUMP (a crash dump's text), TOOL (vortex-coredump) writes the
 CUDA ELF (--extract-elf) into DIR, which CMD (a cuda-gdb command line,
 e.g. scripts/buildroot.sh --run ROOT cuda-gdb) must see at the same path;
-cuda-gdb then runs in batch mode on it and prints, lane by lane, what the
-text says too.  The expectations come from the text alone: the card's
-shape from its Debug Module PLATFORM register, each lane's PC and
-registers (TOOL --registers), the fault and the buffers (TOOL --json,
+cuda-gdb then reads its commands from stdin, not from a terminal (unlike
+-batch -x, a failing command does not end the session), and prints, lane
+by lane, what the text says too.  The expectations come from the text:
+the card's shape from its Debug Module PLATFORM register, each lane's PC
+and registers (TOOL --registers), the fault and the buffers (TOOL --json,
 TOOL --bo), mapped onto CUDA's SMs, warps and lanes as docs/driver.md
-says (.note.vortex.split).  Prints TAP, a few tests per dump; a cuda-gdb
-that aborts, or reads any value other than the text's, fails them.
+says (.note.vortex.split); only the grid and block come from the ELF's
+grid row (TOOL's summary), and a stack top no captured buffer holds from
+its .cudbg.local section (the driver's copy, not in the text).  Prints
+TAP, a few tests per dump; a cuda-gdb that aborts, or reads any value
+other than these, fails them.
 """
 import argparse
 import collections

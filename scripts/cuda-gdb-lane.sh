@@ -10,8 +10,8 @@
 #
 #   cuda-gdb-lane.sh OUT.tap INPUT...
 #
-# INPUT: a dump (a .devcd file) or a guest boot's results.log, whose
-# dumps the tests kept (run-guest.sh --append vxtest.keep_dumps=1).
+# INPUT: a dump (a .devcd file), or a guest boot's dumps.log: the dumps
+# its tests read, which run-guest.sh --keep-dumps has the guest send.
 # Writes TAP to OUT.tap, its exit status to OUT.tap.rc (scripts/tap.py
 # --host=NAME=OUT.tap), and cuda-gdb's sessions to OUT.d/.  A cuda-gdb
 # that cannot be installed fails the lane: it is not skipped.
