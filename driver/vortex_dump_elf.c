@@ -12,13 +12,18 @@
  * table as ``.strtab``.  How Vortex maps onto it:
  *
  * - one device (``.cudbg.devtbl``): devName "Vortex", devType "vortex",
- *   smType "rv32imf"; an SM is a core and a warp a warp, split into
- *   CUDA-sized ones where the card is wider than CUDA readers accept (at
- *   most 32 lanes per warp and 64 warps per SM: struct elf_split, and the
- *   ``.note.vortex.split`` note), numRegsPerLane 64 (x0-x31 then f0-f31;
- *   fcsr is in the text), instructionSize 4;
+ *   smType "sm_75" (what CUDA readers can parse: struct cudbg_dev; the
+ *   real ISA, rv32imf, is in ``.note.vortex.isa``); an SM is a core and a
+ *   warp a warp, split into CUDA-sized ones where the card is wider than
+ *   CUDA readers accept (at most 32 lanes per warp and 64 warps per SM:
+ *   struct elf_split, and the ``.note.vortex.split`` note),
+ *   numRegsPerLane 255 as on NVIDIA's SMs, of which each lane's
+ *   ``.cudbg.regs`` holds the first 64 (x0-x31 then f0-f31; fcsr is in
+ *   the text; readers read the rest as zero), instructionSize 4;
  * - one context, and one module with the job's kernel ELF as its
- *   ``.cudbg.relfimg`` when the runtime registered it as a code object;
+ *   ``.cudbg.relfimg`` when the runtime registered it as a code object,
+ *   else a RISC-V ELF header alone (elf_blank_image; a code object that
+ *   is no ELF is ``.vortex.code``);
  * - one grid, the job: its argument block as ``.cudbg.param`` and as
  *   constant bank 0 in ``.cudbg.cbankstbl``;
  * - per core, its blocks (CTAs); per block, its warps; per warp, its lanes
@@ -43,6 +48,7 @@
 
 #define EM_CUDA_		0xbe
 #define EI_ABIVERSION_		8	/* e_ident[] index; <linux/elf.h> lacks it */
+#define SHN_XINDEX_		0xffff	/* <linux/elf.h> lacks it too */
 #define ELFOSABI_CUDA		0x33
 #define CUDA_ABIVERSION		7
 
@@ -68,6 +74,26 @@
 #define CUDBG_KNL_ORIGIN_CPU		0
 
 #define VORTEX_ELF_REGS		64	/* x0-x31, f0-f31 */
+
+/*
+ * The device row as cuda-gdb 11.8 and 12.4 both read it.  12.4 parses
+ * smType as "sm_<version>" and stops on anything else ("unknown sm_type
+ * rv32imf", then an abort); it takes 8-byte instructions below sm_70 and
+ * 16-byte ones from it, and neither is RV32's 4, so no SM disassembles
+ * these words, and cuda-gdb names the registers R0..R254 whatever the SM.
+ * sm_75 (Turing) is the oldest SM CUDA 13 still builds for, so readers
+ * after 12.4 keep it, and 11.8 knows it.  cuda-gdb 12.4 also expects
+ * R0-R254 (its register numbers are fixed; with fewer, `info registers`
+ * and `info frame` stop on gdb's "gdbarch_register_name" assertion):
+ * NVIDIA's devices give 255 and their dumps' register sections hold only
+ * the registers a kernel uses, as ours hold 64 (libcudacore reads the
+ * rest as zero).  docs/driver.md, "The CUDA ELF's device row".
+ */
+#define VORTEX_ELF_SM_TYPE	"sm_75"
+#define VORTEX_ELF_SM_MAJOR	7
+#define VORTEX_ELF_SM_MINOR	5
+#define VORTEX_ELF_DEV_REGS	255
+#define VORTEX_ELF_ISA		"rv32imf"
 
 /* The table rows, at the r550 sizes. */
 struct cudbg_dev {
@@ -191,6 +217,30 @@ static __printf(9, 10) u32 elfw_section(struct elfw *w, u32 type, u64 addr,
 	}
 	w->off += size;
 	return idx;
+}
+
+/*
+ * The module of a job whose code no runtime registered as a code object (a
+ * client of the bare ioctls, as the selftests are), or whose code object
+ * is no ELF: a RISC-V ELF header and nothing else.  CUDA readers look a
+ * grid's module up by its handle and stop without one (cuda-gdb 11.8 and
+ * 12.4: "kernels_start_kernel: Assertion `module' failed"), and load its
+ * image as an ELF object, refusing the whole dump otherwise ("can't read
+ * symbols: file format not recognized"; issue 38).  Code object bytes that
+ * are no ELF go to ".vortex.code", which CUDA readers skip.
+ */
+static const struct elf32_hdr elf_blank_image = {
+	.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS32, ELFDATA2LSB,
+		     EV_CURRENT },
+	.e_type = ET_EXEC,
+	.e_machine = EM_RISCV,
+	.e_version = EV_CURRENT,
+	.e_ehsize = sizeof(struct elf32_hdr),
+};
+
+static bool elf_code_is_elf(const struct vortex_dump *d)
+{
+	return d->code.len >= SELFMAG && !memcmp(d->code.data, ELFMAG, SELFMAG);
 }
 
 /*
@@ -534,6 +584,37 @@ static void elfw_split_note(struct elfw *w, const struct elf_split *s)
 		     ".note.vortex.split");
 }
 
+/*
+ * ".note.vortex.isa": what the device row cannot say (its smType is one
+ * CUDA readers parse): name "Vortex", type VORTEX_NOTE_ISA, desc the
+ * card's revision (u32, the text's "revision:") and its ISA, a
+ * NUL-terminated string padded to 4 bytes.  CUDA readers skip it;
+ * vortex-coredump's summary names it.
+ */
+#define VORTEX_NOTE_ISA		3
+
+static void elfw_isa_note(struct elfw *w, const struct vortex_device *vdev)
+{
+	struct {
+		struct elf64_note nh;
+		char name[ALIGN(sizeof(VORTEX_NOTE_NAME), 4)];
+		u32 revision;
+		char isa[ALIGN(sizeof(VORTEX_ELF_ISA), 4)];
+	} note = {
+		.nh = {
+			.n_namesz = sizeof(VORTEX_NOTE_NAME),
+			.n_descsz = sizeof(note.revision) + sizeof(note.isa),
+			.n_type = VORTEX_NOTE_ISA,
+		},
+		.name = VORTEX_NOTE_NAME,
+		.revision = vdev->version,
+		.isa = VORTEX_ELF_ISA,
+	};
+
+	elfw_section(w, SHT_NOTE, 0, &note, sizeof(note), 0, 0, 0,
+		     ".note.vortex.isa");
+}
+
 /* One pass of the writer over the whole dump. */
 static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 		      const struct vortex_dump *d, u8 *scratch)
@@ -545,9 +626,9 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 		.dev_id = 0,
 		.pci_bus_id = vdev->pdev->bus->number,
 		.pci_dev_id = PCI_SLOT(vdev->pdev->devfn),
-		.num_regs_per_lane = VORTEX_ELF_REGS,
-		.sm_major = VX_VERSION_MAJOR(vdev->version),
-		.sm_minor = VX_VERSION_MINOR(vdev->version),
+		.num_regs_per_lane = VORTEX_ELF_DEV_REGS,
+		.sm_major = VORTEX_ELF_SM_MAJOR,
+		.sm_minor = VORTEX_ELF_SM_MINOR,
 		.instruction_size = 4,
 	};
 	struct cudbg_ctx ctx = { .context_id = 1, .global_window_base = vdev->devaddr };
@@ -577,17 +658,24 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 	dev.num_lanes_per_warp = split.lanes;
 	dev.dev_name = elfw_string(w, "Vortex");
 	dev.dev_type = elfw_string(w, "vortex");
-	dev.sm_type = elfw_string(w, "rv32imf");
+	dev.sm_type = elfw_string(w, VORTEX_ELF_SM_TYPE);
 	devtbl = elfw_section(w, CUDBG_SHT_DEV_TABLE, 0, &dev, sizeof(dev),
 			      sizeof(dev), 0, 0, ".cudbg.devtbl");
 	ctxtbl = elfw_section(w, CUDBG_SHT_CTX_TABLE, 0, &ctx, sizeof(ctx),
 			      sizeof(ctx), devtbl, 0, ".cudbg.ctxtbl.dev0");
-	modtbl = elfw_section(w, CUDBG_SHT_MOD_TABLE, 0, &mod,
-			      d->code.len ? sizeof(mod) : 0, sizeof(mod), ctxtbl, 0,
-			      ".cudbg.modtbl.dev0.ctx0");
-	if (d->code.len)
+	modtbl = elfw_section(w, CUDBG_SHT_MOD_TABLE, 0, &mod, sizeof(mod),
+			      sizeof(mod), ctxtbl, 0, ".cudbg.modtbl.dev0.ctx0");
+	if (elf_code_is_elf(d)) {
 		elfw_section(w, CUDBG_SHT_RELF_IMG, 0, d->code.data, d->code.len,
 			     0, modtbl, 0, ".cudbg.relfimg.dev0.ctx0");
+	} else {
+		elfw_section(w, CUDBG_SHT_RELF_IMG, 0, &elf_blank_image,
+			     sizeof(elf_blank_image), 0, modtbl, 0,
+			     ".cudbg.relfimg.dev0.ctx0");
+		if (d->code.len)
+			elfw_section(w, SHT_PROGBITS, 0, d->code.data, d->code.len,
+				     0, 0, 0, ".vortex.code");
+	}
 
 	gridtbl = elfw_section(w, CUDBG_SHT_GRID_TABLE, 0, &grid, sizeof(grid),
 			       sizeof(grid), devtbl, 0, ".cudbg.gridtbl.dev0");
@@ -647,6 +735,7 @@ static void elfw_dump(struct elfw *w, struct vortex_device *vdev,
 	elfw_zero_tails(w, d);
 	elfw_labels(w, d);
 	elfw_split_note(w, &split);
+	elfw_isa_note(w, vdev);
 }
 
 /**
@@ -712,8 +801,22 @@ void *vortex_dump_elf(struct vortex_device *vdev, const struct vortex_dump *d,
 	eh->e_ehsize = sizeof(*eh);
 	eh->e_shoff = shoff;
 	eh->e_shentsize = sizeof(Elf64_Shdr);
-	eh->e_shnum = w.nsh + 1;
-	eh->e_shstrndx = strtab;
+	/*
+	 * A card of 32768 lanes has 66640 sections: past SHN_LORESERVE, ELF's
+	 * extended numbering puts the count and the string table's index in
+	 * section 0 (its sh_size and sh_link), and e_shnum 0, e_shstrndx
+	 * SHN_XINDEX_ say so.
+	 */
+	if (w.nsh + 1 >= SHN_LORESERVE)
+		w.sh[0].sh_size = w.nsh + 1;
+	else
+		eh->e_shnum = w.nsh + 1;
+	if (strtab >= SHN_LORESERVE) {
+		w.sh[0].sh_link = strtab;
+		eh->e_shstrndx = SHN_XINDEX_;
+	} else {
+		eh->e_shstrndx = strtab;
+	}
 	*len = total;
 	return w.buf;
 }

@@ -9,6 +9,11 @@
 # version in $VX_CACHE/buildroot/<kver>; made again when missing.
 #
 #   buildroot.sh KVER SUITE        make it if needed, print its directory
+#   buildroot.sh --packages DEST SUITE COMPONENTS PKG...
+#                                  the same code path for another root:
+#                                  SUITE's COMPONENTS ("main contrib
+#                                  non-free") with PKG... in it, cached in
+#                                  DEST (scripts/cuda-gdb.sh); prints DEST/root
 #   buildroot.sh --run ROOT CMD... run CMD chrooted in ROOT, with /dev,
 #                                  /proc and $VX_BIND (a directory, seen at
 #                                  the same path inside) mounted in a
@@ -38,9 +43,23 @@ if [ "${1:-}" = --run ]; then
 		exec chroot "$root" "$@"' sh "$root" "${VX_BIND:-}" "$@"
 fi
 
-[ $# -eq 2 ] || vx_die "usage: buildroot.sh KVER SUITE | --run ROOT CMD..."
-kver=$1 suite=$2
-dest=$VX_CACHE/buildroot/$kver
+if [ "${1:-}" = --packages ]; then
+	[ $# -ge 5 ] || vx_die "usage: buildroot.sh --packages DEST SUITE COMPONENTS PKG..."
+	dest=$2 suite=$3 components=$4
+	shift 4
+	include=$(IFS=,; echo "$*")
+	what="a $suite root with $*"
+	log=$VX_LOGS/buildroot-${dest##*/}.log
+	check=
+else
+	[ $# -eq 2 ] || vx_die "usage: buildroot.sh KVER SUITE | --packages DEST SUITE COMPONENTS PKG... | --run ROOT CMD..."
+	kver=$1 suite=$2 components=main
+	dest=$VX_CACHE/buildroot/$kver
+	include=make,binutils,linux-headers-$kver
+	what="a ${suite%-backports} build root for $kver"
+	log=$VX_LOGS/buildroot-$kver.log
+	check=usr/src/linux-headers-$kver/Makefile
+fi
 if vx_cached "$dest"; then
 	echo "$dest/root"
 	exit 0
@@ -52,9 +71,9 @@ base=${suite%-backports}
 # mmdebstrap into DIR/root: SUITE (the base release by one of its names)
 # and the kernel's suite beside it.
 mmdeb() {	# DIR SUITE
-	local lists=("deb $mirror $2 main")
-	[ "$suite" = "$base" ] || lists+=("deb $mirror $suite main")
-	mmdebstrap --variant=minbase --include="make,binutils,linux-headers-$kver" \
+	local lists=("deb $mirror $2 $components")
+	[ "$suite" = "$base" ] || lists+=("deb $mirror $suite $components")
+	mmdebstrap --variant=minbase --include="$include" \
 		--aptopt='Acquire::Languages "none"' --dpkgopt='path-exclude=/usr/share/man/*' \
 		--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
 		"$2" "$1/root" "${lists[@]}"
@@ -70,13 +89,12 @@ make_root() {	# DIR
 	mmdeb "$1" stable
 }
 
-mkdir -p "$VX_CACHE/buildroot"
-tmp=$(mktemp -d "$VX_CACHE/buildroot/.tmp.XXXXXX")
+mkdir -p "${dest%/*}"
+tmp=$(mktemp -d "${dest%/*}/.tmp.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-log=$VX_LOGS/buildroot-$kver.log
-vx_run "$log" "making a $base build root for $kver (mmdebstrap)" make_root "$tmp"
+vx_run "$log" "making $what (mmdebstrap)" make_root "$tmp"
 rm -f "$tmp/mmdebstrap.log"
-[ -f "$tmp/root/usr/src/linux-headers-$kver/Makefile" ] ||
+[ -z "$check" ] || [ -f "$tmp/root/$check" ] ||
 	vx_die "no headers for $kver in the build root (log: $log)"
 trap - EXIT
 vx_publish "$tmp" "$dest"

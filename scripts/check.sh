@@ -45,6 +45,15 @@ vx_after_deps() {
 
 . scripts/prepare.sh
 
+# The cuda-gdb lane (scripts/cuda-gdb-lane.sh, issue 38): cuda-gdb 12.4
+# from Debian 13's non-free, installed in its cached trixie root beside
+# the boots (out of the job table, as the debug kernel's build), then run
+# once every boot has ended on the dumps the topologies' boots kept
+# (run-guest.sh --keep-dumps).
+(scripts/cuda-gdb.sh > "$results/cuda-gdb-root.out" 2>&1
+ echo $? > "$results/cuda-gdb-root.rc") &
+disown
+
 # Debian's newest kernel (docs/kernels.md): picked at run time, the module
 # built in that kernel's build root, its own initramfs with the same test
 # programs.  Its boots (below, named "newest:...") are a subset, to keep
@@ -169,9 +178,9 @@ paced=vortex_vxdbg_pty_test
 card_tests=$(for t in $guest_tests; do [ "$(basename "$t")" = $paced ] || echo "$t"; done)
 card_list=$(for t in $card_tests; do basename "$t"; done | paste -sd,)
 read -ra topos <<< "$topologies"
-guest_boot "${topos[0]}" "$guest_tests" --topology "${topos[0]}"
+guest_boot "${topos[0]}" "$guest_tests" --topology "${topos[0]}" --keep-dumps
 for topo in "${topos[@]:1}"; do
-	guest_boot "$topo" "$card_tests" --topology "$topo" --tests "$card_list"
+	guest_boot "$topo" "$card_tests" --topology "$topo" --tests "$card_list" --keep-dumps
 done
 
 # Hot-unplug of the card under a busy client, in a boot of its own since
@@ -182,13 +191,13 @@ guest_boot unplug vortex_driver_test --tests vortex_driver_test \
 # The largest card make bench dumps (4 clusters x 8 cores x 32 warps x 32
 # lanes): its 22 MB dump reads the same twice (issue 26).  One test: the
 # other suites cover the capture on the smaller cards.
-guest_boot 4,8,32,32 vortex_dump_test --topology 4,8,32,32 --tests vortex_dump_test \
+guest_boot 4,8,32,32 vortex_dump_test --topology 4,8,32,32 --tests vortex_dump_test --keep-dumps \
 	--append "vx.args=-t,whole_card_dump_reads_the_same_twice"
 
 # A card past cuda-gdb's limits (96 warps per core, 64 lanes per warp):
 # its CUDA ELF is written as CUDA-sized SMs and warps, every lane in one
 # row with its own registers (issue 26).
-guest_boot 1,1,96,64 vortex_dump_test --topology 1,1,96,64 --tests vortex_dump_test \
+guest_boot 1,1,96,64 vortex_dump_test --topology 1,1,96,64 --tests vortex_dump_test --keep-dumps \
 	--append "vx.args=-t,elf_rows_are_cuda_sized_and_hold_every_lane,-t,elf_rows_hold_lanes_past_31_while_they_run"
 
 # The card's old doorbell model (no fast doorbell, so no fast lane): every
@@ -219,8 +228,16 @@ newest guest_boot newest:slub-smp2 "vortex_reliability_test vortex_debug_test vo
 
 # Every boot has ended.
 wait
+while [ ! -e "$results/cuda-gdb-root.rc" ]; do sleep 5; done
+cuda_dumps=()
+for topo in "${topos[@]}" 4,8,32,32 1,1,96,64; do
+	cuda_dumps+=("$results/guest-${topo//,/-}/dumps.log")
+done
+VX_NO_TICKER=1 vx_stage cuda-gdb scripts/cuda-gdb-lane.sh "$results/cuda-gdb.tap" \
+	"${cuda_dumps[@]}" || true
+expect+=(--expect cuda-gdb)
 mapfile -t host_args < "$results/host.args"
-host_args+=(--host="lint=$results/lint.tap")
+host_args+=(--host="lint=$results/lint.tap" --host="cuda-gdb=$results/cuda-gdb.tap")
 mapfile -t debug_args < "$results/debug.args"
 mapfile -t -O "${#debug_args[@]}" debug_args < <(sed -e 's/^--host=/--host=newest:/' \
 	-e 's/^--guest=guest\[/--guest=guest[newest:/' "$results/debug-newest.args")

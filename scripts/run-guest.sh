@@ -24,6 +24,10 @@
 #                          Vortex binary launched in Vortex's model); needed
 #                          by the debug modes
 #     --tests A,B          run only these test programs
+#     --keep-dumps         the tests keep every crash dump they read
+#                          (vxtest.keep_dumps=1) and the guest sends them
+#                          to DIR/dumps.log after them (a virtio-serial
+#                          port, vortex.dumps), for scripts/cuda-gdb-lane.sh
 #     --timeout SEC        kill QEMU after SEC seconds (default 900)
 #     --out DIR            where console.log, results.log, qmp.sock go
 #     --append ARGS        more kernel command-line arguments
@@ -35,7 +39,7 @@ set -euo pipefail
 vx_usage 0 "$@"
 
 topology=1,2,4,8 vram=268435456 smp=1 mode=test tests= timeout=900 out= append= dports=
-props=
+props= keep_dumps=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--topology) topology=$2; shift 2 ;;
@@ -44,6 +48,7 @@ while [ $# -gt 0 ]; do
 	--device-props) props=$2; shift 2 ;;
 	--mode) mode=$2; shift 2 ;;
 	--tests) tests=$2; shift 2 ;;
+	--keep-dumps) keep_dumps=1; shift ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
@@ -61,12 +66,13 @@ VX_INITRD=${VX_INITRD:-$VX_TOP/${O:-build}/guest/initramfs.cpio.gz}
 [ -f "$VX_INITRD" ] || vx_die "no initramfs at $VX_INITRD (make check builds it)"
 out=${out:-$(mktemp -d)}
 mkdir -p "$out"
-rm -f "$out/console.log" "$out/results.log" "$out/qmp.sock"
+rm -f "$out/console.log" "$out/results.log" "$out/qmp.sock" "$out/dumps.log"
 
 cmdline="console=ttyS0 quiet loglevel=4 panic=-1 vx.mode=$mode"
 cmdline+=" vxtest.topology=$topology vxtest.vram=$vram"
 [ -n "$tests" ] && cmdline+=" vx.tests=$tests"
 [ -n "$append" ] && cmdline+=" $append"
+[ -n "$keep_dumps" ] && cmdline+=" vxtest.keep_dumps=1"
 
 qemu=(
 	"$VX_QEMU/bin/qemu-system-x86_64" -L "$VX_QEMU/share"
@@ -89,6 +95,12 @@ debug|debugtest)
 	done
 	;;
 esac
+# The dumps the tests kept (scripts/guest/init): megabytes, which the
+# serial port would take minutes over.
+if [ -n "$keep_dumps" ]; then
+	qemu+=(-device virtio-serial-pci,id=vxdumpser -chardev "file,id=vxdumps,path=$out/dumps.log"
+	       -device virtserialport,bus=vxdumpser.0,chardev=vxdumps,name=vortex.dumps)
+fi
 if [ "$mode" = shell ] || [ "$mode" = debug ]; then
 	exec "${qemu[@]}" -serial mon:stdio -serial "file:$out/results.log"
 fi

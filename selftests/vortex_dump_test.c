@@ -196,6 +196,8 @@ struct elf_view {
 	size_t len;
 	Elf64_Ehdr *eh;
 	Elf64_Shdr *sh;
+	uint32_t nsh;		/* sections, past 0xff00 in section 0 (ELF's extended numbering) */
+	uint32_t strndx;	/* the string table's, past 0xff00 in section 0 too */
 	const char *str;
 };
 
@@ -232,13 +234,17 @@ static bool elf_from_dump(const char *text, struct elf_view *e)
 	}
 	e->len = size;
 	e->eh = (Elf64_Ehdr *)e->buf;
-	if (e->eh->e_shoff + (uint64_t)e->eh->e_shnum * sizeof(Elf64_Shdr) > size ||
-	    e->eh->e_shstrndx >= e->eh->e_shnum)
+	if (e->eh->e_shoff + sizeof(Elf64_Shdr) > size)
 		return false;
 	e->sh = (Elf64_Shdr *)(e->buf + e->eh->e_shoff);
-	if (e->sh[e->eh->e_shstrndx].sh_offset + e->sh[e->eh->e_shstrndx].sh_size > size)
+	e->nsh = e->eh->e_shnum ?: e->sh[0].sh_size;
+	e->strndx = e->eh->e_shstrndx == SHN_XINDEX ? e->sh[0].sh_link : e->eh->e_shstrndx;
+	if (e->eh->e_shoff + (uint64_t)e->nsh * sizeof(Elf64_Shdr) > size ||
+	    e->strndx >= e->nsh)
 		return false;
-	e->str = (const char *)e->buf + e->sh[e->eh->e_shstrndx].sh_offset;
+	if (e->sh[e->strndx].sh_offset + e->sh[e->strndx].sh_size > size)
+		return false;
+	e->str = (const char *)e->buf + e->sh[e->strndx].sh_offset;
 	return true;
 }
 
@@ -246,7 +252,7 @@ static int elf_index(const struct elf_view *e, const char *name)
 {
 	int i;
 
-	for (i = 1; i < e->eh->e_shnum; i++)
+	for (i = 1; i < e->nsh; i++)
 		if (!strcmp(e->str + e->sh[i].sh_name, name))
 			return i;
 	return -1;
@@ -349,8 +355,8 @@ static void check_hang_elf(struct __test_metadata *_metadata,
 	EXPECT_EQ(7, e.eh->e_ident[EI_ABIVERSION]);
 	EXPECT_EQ(ET_CORE, e.eh->e_type);
 	EXPECT_EQ(0xbe, e.eh->e_machine);
-	EXPECT_STREQ(".strtab", e.str + e.sh[e.eh->e_shstrndx].sh_name);
-	EXPECT_EQ(SHT_STRTAB, e.sh[e.eh->e_shstrndx].sh_type);
+	EXPECT_STREQ(".strtab", e.str + e.sh[e.strndx].sh_name);
+	EXPECT_EQ(SHT_STRTAB, e.sh[e.strndx].sh_type);
 
 	dev = elf_index(&e, ".cudbg.devtbl");
 	ASSERT_LT(0, dev);
@@ -359,9 +365,21 @@ static void check_hang_elf(struct __test_metadata *_metadata,
 	EXPECT_EQ(80, e.sh[dev].sh_size);
 	devrow = elf_data(&e, dev);
 	EXPECT_STREQ("Vortex", e.str + ((const uint64_t *)devrow)[0]);
+	/* What cuda-gdb 12.4 parses (issue 38); the ISA is in the note. */
+	EXPECT_STREQ("sm_75", e.str + ((const uint64_t *)devrow)[2]);
 	EXPECT_EQ(self->threads, devrow[6 + 5]);	/* numLanesPerWarp */
-	EXPECT_EQ(64, devrow[6 + 6]);			/* numRegsPerLane */
+	EXPECT_EQ(255, devrow[6 + 6]);			/* numRegsPerLane */
+	EXPECT_EQ(7, devrow[6 + 8]);			/* smMajor */
+	EXPECT_EQ(5, devrow[6 + 9]);			/* smMinor */
 	EXPECT_EQ(4, devrow[6 + 10]);			/* instructionSize */
+	i = elf_index(&e, ".note.vortex.isa");
+	ASSERT_LT(0, i);
+	ASSERT_EQ(32, e.sh[i].sh_size);
+	r = elf_data(&e, i);
+	EXPECT_EQ(3, r[2]);				/* type */
+	EXPECT_EQ(0, memcmp(&r[3], "Vortex", 7));
+	EXPECT_EQ(num(self->text, "revision"), r[5]);
+	EXPECT_STREQ("rv32imf", (const char *)&r[6]);
 	ctx = elf_index(&e, ".cudbg.ctxtbl.dev0");
 	ASSERT_LT(0, ctx);
 	EXPECT_EQ(CUDBG_SHT(10), e.sh[ctx].sh_type);
@@ -374,12 +392,22 @@ static void check_hang_elf(struct __test_metadata *_metadata,
 	EXPECT_EQ(self->sub.seqno, gridrow[0]);
 	EXPECT_EQ(self->code_addr, gridrow[3]);		/* functionEntry */
 	EXPECT_EQ(self->threads, ((const uint32_t *)(gridrow + 7))[7]);	/* blockDimX */
-	/* The kernel image, whole, zero tail included. */
+	/*
+	 * The code object, whole, zero tail included: raw code, so not the
+	 * module's image, which CUDA readers load as an ELF (issue 38): that
+	 * is a bare RISC-V ELF header.
+	 */
+	i = elf_index(&e, ".vortex.code");
+	ASSERT_LT(0, i);
+	EXPECT_EQ(sizeof(prog_hang) + 8, e.sh[i].sh_size);
+	EXPECT_EQ(0, memcmp(elf_data(&e, i), self->code_map, sizeof(prog_hang) + 8));
 	i = elf_index(&e, ".cudbg.relfimg.dev0.ctx0");
 	ASSERT_LT(0, i);
 	EXPECT_EQ(CUDBG_SHT(7), e.sh[i].sh_type);
-	EXPECT_EQ(sizeof(prog_hang) + 8, e.sh[i].sh_size);
-	EXPECT_EQ(0, memcmp(elf_data(&e, i), self->code_map, sizeof(prog_hang) + 8));
+	ASSERT_EQ(sizeof(Elf32_Ehdr), e.sh[i].sh_size);
+	EXPECT_EQ(0, memcmp(elf_data(&e, i), ELFMAG, SELFMAG));
+	EXPECT_EQ(ELFCLASS32, ((const uint8_t *)elf_data(&e, i))[EI_CLASS]);
+	EXPECT_EQ(EM_RISCV, ((const Elf32_Ehdr *)elf_data(&e, i))->e_machine);
 	sm = elf_index(&e, ".cudbg.smtbl.dev0");
 	ASSERT_LT(0, sm);
 	EXPECT_EQ(dev, e.sh[sm].sh_link);
@@ -387,7 +415,7 @@ static void check_hang_elf(struct __test_metadata *_metadata,
 	EXPECT_EQ(devrow[6 + 3] * 8, e.sh[sm].sh_size);	/* numSMs rows */
 
 	/* The first warp's lane table and its lanes' registers. */
-	for (regs0 = regs1 = -1, glob = 1; glob < e.eh->e_shnum; glob++) {
+	for (regs0 = regs1 = -1, glob = 1; glob < e.nsh; glob++) {
 		const char *n = e.str + e.sh[glob].sh_name;
 
 		if (!strncmp(n, ".cudbg.regs.", 12) && strstr(n, ".ln0") &&
@@ -537,7 +565,7 @@ static void check_fault_elf(struct __test_metadata *_metadata,
 	int i, wp = -1, ln = -1;
 
 	ASSERT_TRUE(elf_from_dump(self->text, &e));
-	for (i = 1; i < e.eh->e_shnum; i++) {
+	for (i = 1; i < e.nsh; i++) {
 		if (e.sh[i].sh_type == CUDBG_SHT(14) && wp < 0)
 			wp = i;
 		if (e.sh[i].sh_type == CUDBG_SHT(15) && ln < 0)
@@ -699,7 +727,7 @@ TEST_F_TIMEOUT(dump, page_fault_dump_walks_the_page_tables, 60)
 
 	/* Exactly one lane of the ELF faulted: the card's ERR_THREAD. */
 	ASSERT_TRUE(elf_from_dump(self->text, &e));
-	for (i = 1; i < e.eh->e_shnum; i++) {
+	for (i = 1; i < e.nsh; i++) {
 		const uint32_t *row = elf_data(&e, i);
 		size_t r;
 
@@ -991,7 +1019,7 @@ TEST_F_TIMEOUT(dump, no_dump_buffer_is_listed_without_its_bytes, 60)
 	EXPECT_NE(NULL, strstr(nc, "buffer contents (DRM_VORTEX_BO_NO_DUMP)"));
 
 	ASSERT_TRUE(elf_from_dump(self->text, &e));
-	for (k = 1; k < e.eh->e_shnum; k++) {
+	for (k = 1; k < e.nsh; k++) {
 		EXPECT_NE(addr, e.sh[k].sh_addr) TH_LOG("section %s", e.str + e.sh[k].sh_name);
 		EXPECT_NE(CUDBG_SHT(18), e.sh[k].sh_type);	/* no .cudbg.param */
 	}
@@ -1017,7 +1045,7 @@ TEST_F_TIMEOUT(dump, elf_global_sections_keep_the_zero_tail, 60)
 	ASSERT_NE(NULL, self->text);
 	ASSERT_TRUE(elf_from_dump(self->text, &e));
 	memset(seen, 0, sizeof(seen));
-	for (k = 1; k < e.eh->e_shnum; k++) {
+	for (k = 1; k < e.nsh; k++) {
 		if (e.sh[k].sh_type != CUDBG_SHT(2))
 			continue;
 		lo = e.sh[k].sh_addr;
@@ -1432,7 +1460,7 @@ static void check_cuda_sized_elf(struct __test_metadata *_metadata,
 
 	seen = calloc(clusters * cores * warps * self->threads, 1);
 	ASSERT_NE(NULL, seen);
-	for (k = 1; k < e.eh->e_shnum; k++) {
+	for (k = 1; k < e.nsh; k++) {
 		uint32_t lnt, wpt, ctat, sm, v, lane, g, hart;
 
 		if (e.sh[k].sh_type != CUDBG_SHT(5))	/* a lane's registers */
@@ -1535,6 +1563,8 @@ TEST_F_TIMEOUT(dump, whole_card_dump_reads_the_same_twice, 300)
 {
 	uint64_t clusters, cores, warps;
 	char path[300] = "", *a, *b;
+	uint32_t k, regs;
+	struct elf_view e;
 	size_t la, lb;
 	int32_t status = 1;
 
@@ -1558,6 +1588,21 @@ TEST_F_TIMEOUT(dump, whole_card_dump_reads_the_same_twice, 300)
 	EXPECT_LT(1000, la);
 	ASSERT_EQ(la, lb);
 	EXPECT_EQ(0, memcmp(a, b, la));
+	vx_dump_keep(a, la);
+	/*
+	 * Its ELF has a section per lane and more: past 0xff00 of them (66640
+	 * on a 4,8,32,32 card) ELF's extended numbering gives their count and
+	 * the string table's index in section 0, which readers take.
+	 */
+	a[la - 1] = 0;
+	ASSERT_TRUE(elf_from_dump(a, &e));
+	for (k = 1, regs = 0; k < e.nsh; k++)
+		regs += e.sh[k].sh_type == CUDBG_SHT(5);
+	EXPECT_EQ(clusters * cores * warps * self->threads, regs);
+	EXPECT_EQ(e.nsh >= SHN_LORESERVE ? 0 : e.nsh, e.eh->e_shnum);
+	EXPECT_STREQ(".strtab", e.str + e.sh[e.strndx].sh_name);
+	TH_LOG("%u ELF sections", e.nsh);
+	free(e.buf);
 	free(a);
 	free(b);
 }

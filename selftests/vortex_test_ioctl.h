@@ -314,6 +314,33 @@ static inline void vx_dump_slurp(const char *data, void *ctx)
 }
 
 /*
+ * A copy of each dump a test reads, for the host: with vxtest.keep_dumps=1
+ * on the guest's command line, scripts/guest/init makes this directory and
+ * sends what is in it to the host after the tests (results.log, each dump
+ * between "@@vx-dump NAME" and "@@vx-dump-end"), where
+ * scripts/cuda-gdb-lane.sh opens them with cuda-gdb.
+ */
+#define VX_DUMP_KEEP_DIR	"/tmp/vx-dumps"
+
+static inline void vx_dump_keep(const char *text, size_t len)
+{
+	static int n;
+	char path[300];
+	FILE *f;
+
+	if (access(VX_DUMP_KEEP_DIR, W_OK))
+		return;
+	/* The harness runs each test in a child of its own: the pid tells them apart. */
+	snprintf(path, sizeof(path), VX_DUMP_KEEP_DIR "/%s-%d-%d.devcd",
+		 program_invocation_short_name, (int)getpid(), n++);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fwrite(text, 1, len, f);
+	fclose(f);
+}
+
+/*
  * The text of the one dump there is, waiting up to @ms for it to be
  * published; NULL if none came (or several are there).  Free it.
  */
@@ -326,6 +353,8 @@ static inline char *vx_dump_read(int ms)
 		usleep(1000);
 	if (n == 1)
 		vx_dump_each(vx_dump_slurp, &text);
+	if (text)
+		vx_dump_keep(text, strlen(text));
 	return text;
 }
 

@@ -33,6 +33,7 @@ struct vxcd_node {
 	struct vxcd_node *parent, *child, *next;
 	int block_line;		/* first line of the block, 0 if none */
 	char *block;		/* the block's characters, lines joined by '\n' */
+	size_t block_len, block_cap;
 };
 
 struct vxcd_dump {
@@ -73,10 +74,16 @@ const void *vxcd_elf_section(const struct vxcd_elf *e, const char *name,
 int vxcd_elf_r400(const struct vxcd_elf *in, struct vxcd_elf *out);
 const char *vxcd_elf_symbol(const uint8_t *img, size_t len, uint64_t addr,
 			    uint64_t *off);
+bool vxcd_elf_compat(struct vxcd_elf *e);
+const char *vxcd_elf_isa(const struct vxcd_elf *e, const char **smtype,
+			 uint32_t *revision);
 
 /* vxcd_core.c: a RISC-V ELF core of one lane, for gdb */
 int vxcd_core(const struct vxcd_dump *d, const struct vxcd_elf *e, int warp,
 	      int lane, uint8_t **out, size_t *len, struct vxcd_err *err);
+
+/* vxcd_regs.c: every listed lane's registers, a line each (--registers) */
+void vxcd_registers(const struct vxcd_dump *d, FILE *f);
 
 /* vxcd_summary.c: what a person reads first */
 void vxcd_summary(const struct vxcd_dump *d, const struct vxcd_elf *e,

@@ -109,24 +109,46 @@ static const Elf64_Shdr *elf_shdrs(const struct vxcd_elf *e)
 	return (const Elf64_Shdr *)(e->buf + ((const Elf64_Ehdr *)e->buf)->e_shoff);
 }
 
+/*
+ * The section count and the string table's index.  Past SHN_LORESERVE
+ * sections (a 4,8,32,32 card's ELF has 66640) ELF's extended numbering
+ * keeps them in section 0's sh_size and sh_link (e_shnum 0, e_shstrndx
+ * SHN_XINDEX).  Section 0 must be in the file (vxcd_elf_check()).
+ */
+static uint64_t elf_shnum(const struct vxcd_elf *e)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)e->buf;
+
+	return eh->e_shnum ?: elf_shdrs(e)[0].sh_size;
+}
+
+static uint32_t elf_shstrndx(const struct vxcd_elf *e)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)e->buf;
+
+	return eh->e_shstrndx == SHN_XINDEX ? elf_shdrs(e)[0].sh_link : eh->e_shstrndx;
+}
+
 /* Whether the headers and every section lie inside the file. */
 int vxcd_elf_check(const struct vxcd_elf *e, struct vxcd_err *err)
 {
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)e->buf;
 	const Elf64_Shdr *sh;
-	int i;
+	uint64_t i;
 
 	if (e->len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
 	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(*sh) ||
-	    eh->e_shoff > e->len || eh->e_shnum > (e->len - eh->e_shoff) / sizeof(*sh) ||
-	    eh->e_shstrndx >= eh->e_shnum) {
+	    eh->e_shoff > e->len || e->len - eh->e_shoff < sizeof(*sh) ||
+	    elf_shnum(e) > (e->len - eh->e_shoff) / sizeof(*sh) ||
+	    elf_shstrndx(e) >= elf_shnum(e)) {
 		vxcd_error(err, 0, "cuda-coredump", "not a 64-bit ELF with section headers");
 		return -EINVAL;
 	}
 	sh = elf_shdrs(e);
-	for (i = 1; i < eh->e_shnum; i++)
+	for (i = 1; i < elf_shnum(e); i++)
 		if (sh[i].sh_offset > e->len || sh[i].sh_size > e->len - sh[i].sh_offset) {
-			vxcd_error(err, 0, "cuda-coredump", "section %d runs past the file", i);
+			vxcd_error(err, 0, "cuda-coredump", "section %llu runs past the file",
+				   (unsigned long long)i);
 			return -EINVAL;
 		}
 	return 0;
@@ -136,13 +158,12 @@ int vxcd_elf_check(const struct vxcd_elf *e, struct vxcd_err *err)
 const void *vxcd_elf_section(const struct vxcd_elf *e, const char *name,
 			     size_t *size, uint64_t *addr)
 {
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)e->buf;
-	const Elf64_Shdr *sh = elf_shdrs(e);
-	const char *str = (const char *)e->buf + sh[eh->e_shstrndx].sh_offset;
-	int i;
+	const Elf64_Shdr *sh = elf_shdrs(e), *strtab = &sh[elf_shstrndx(e)];
+	const char *str = (const char *)e->buf + strtab->sh_offset;
+	uint64_t i, n = elf_shnum(e);
 
-	for (i = 1; i < eh->e_shnum; i++) {
-		if (sh[i].sh_name >= sh[eh->e_shstrndx].sh_size ||
+	for (i = 1; i < n; i++) {
+		if (sh[i].sh_name >= strtab->sh_size ||
 		    strcmp(str + sh[i].sh_name, name))
 			continue;
 		if (size)
@@ -180,20 +201,20 @@ int vxcd_elf_r400(const struct vxcd_elf *in, struct vxcd_elf *out)
 {
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)in->buf;
 	const Elf64_Shdr *sh = elf_shdrs(in);
-	uint64_t off = sizeof(*eh), ent, rows, r;
+	uint64_t off = sizeof(*eh), ent, rows, r, i, n = elf_shnum(in);
 	Elf64_Shdr *nsh;
-	int i;
 
 	/* Sections may share bytes (the driver's zero tails): size by sections. */
-	for (i = 1, r = off; i < eh->e_shnum; i++)
+	for (i = 1, r = off; i < n; i++)
 		if (sh[i].sh_type != SHT_NOBITS)
 			r = ((r + 7) & ~7ull) + sh[i].sh_size;
-	out->buf = calloc(1, r + 8 + eh->e_shnum * sizeof(*nsh));
+	out->buf = calloc(1, r + 8 + n * sizeof(*nsh));
 	if (!out->buf)
 		return -ENOMEM;
 	memcpy(out->buf, eh, sizeof(*eh));
-	nsh = calloc(eh->e_shnum, sizeof(*nsh));
-	for (i = 0; i < eh->e_shnum; i++) {
+	/* Section 0 is copied as it is: with its extended numbering, if any. */
+	nsh = calloc(n, sizeof(*nsh));
+	for (i = 0; i < n; i++) {
 		nsh[i] = sh[i];
 		if (!i || sh[i].sh_type == SHT_NOBITS)
 			continue;
@@ -214,8 +235,8 @@ int vxcd_elf_r400(const struct vxcd_elf *in, struct vxcd_elf *out)
 	}
 	off = (off + 7) & ~7ull;
 	((Elf64_Ehdr *)out->buf)->e_shoff = off;
-	memcpy(out->buf + off, nsh, eh->e_shnum * sizeof(*nsh));
-	out->len = off + eh->e_shnum * sizeof(*nsh);
+	memcpy(out->buf + off, nsh, n * sizeof(*nsh));
+	out->len = off + n * sizeof(*nsh);
 	free(nsh);
 	return 0;
 }
@@ -260,4 +281,93 @@ const char *vxcd_elf_symbol(const uint8_t *img, size_t len, uint64_t addr,
 			}
 	}
 	return best;
+}
+
+/*
+ * The device row (cudacoredump.h's CudbgDeviceTableEntry): smType's
+ * string table index, numRegsPerLane, smMajor, smMinor.
+ */
+#define DEV_SM_TYPE		16
+#define DEV_NUM_REGS		48
+#define DEV_SM_MAJOR		56
+#define DEV_SM_MINOR		60
+#define DEV_ROW			80
+
+static char *elf_string(const struct vxcd_elf *e, uint64_t at)
+{
+	const Elf64_Shdr *str = &elf_shdrs(e)[elf_shstrndx(e)];
+
+	if (at >= str->sh_size || !memchr(e->buf + str->sh_offset + at, 0, str->sh_size - at))
+		return NULL;
+	return (char *)e->buf + str->sh_offset + at;
+}
+
+/**
+ * vxcd_elf_compat() - an ELF of a driver before issue 38, as drivers write it now
+ * @e: a checked CUDA ELF, rewritten in place
+ *
+ * Those drivers named the ISA as smType ("rv32imf") and gave 64 registers
+ * per lane: cuda-gdb 12.4 stops on the first ("unknown sm_type") and on
+ * `info registers` with the second.  Their device row gets what drivers
+ * write now (driver/vortex_dump_elf.c, docs/driver.md): smType "sm_75",
+ * which fits in the old string's bytes, smMajor 7, smMinor 5, 255
+ * registers per lane (the lanes' sections keep their 64).  Any other ELF
+ * is left as it is.
+ *
+ * Return: whether @e was rewritten.
+ */
+bool vxcd_elf_compat(struct vxcd_elf *e)
+{
+	size_t len;
+	uint8_t *dev = (uint8_t *)vxcd_elf_section(e, ".cudbg.devtbl", &len, NULL);
+	const uint32_t regs = 255, major = 7, minor = 5;
+	uint64_t at;
+	char *sm;
+
+	if (!dev || len < DEV_ROW)
+		return false;
+	memcpy(&at, dev + DEV_SM_TYPE, sizeof(at));
+	sm = elf_string(e, at);
+	if (!sm || strcmp(sm, "rv32imf"))
+		return false;
+	memset(sm, 0, strlen(sm));
+	memcpy(sm, "sm_75", 5);
+	memcpy(dev + DEV_NUM_REGS, &regs, sizeof(regs));
+	memcpy(dev + DEV_SM_MAJOR, &major, sizeof(major));
+	memcpy(dev + DEV_SM_MINOR, &minor, sizeof(minor));
+	return true;
+}
+
+/**
+ * vxcd_elf_isa() - the card's ISA and revision the ELF names
+ * @e: a checked CUDA ELF
+ * @smtype: receives the device row's smType (what CUDA readers show), or NULL
+ * @revision: receives the card's revision, 0 if the ELF does not say
+ *
+ * From ``.note.vortex.isa`` (driver/vortex_dump_elf.c); an ELF without it
+ * is an older driver's, whose smType was the ISA.
+ *
+ * Return: the ISA, or NULL if the ELF names none.
+ */
+const char *vxcd_elf_isa(const struct vxcd_elf *e, const char **smtype, uint32_t *revision)
+{
+	/* 12-byte note header, "Vortex\0" padded to 8, revision, the ISA */
+	const uint8_t *note, *dev;
+	size_t len, dev_len;
+	uint64_t at;
+	const char *sm = NULL;
+
+	*revision = 0;
+	dev = vxcd_elf_section(e, ".cudbg.devtbl", &dev_len, NULL);
+	if (dev && dev_len >= DEV_ROW) {
+		memcpy(&at, dev + DEV_SM_TYPE, sizeof(at));
+		sm = elf_string(e, at);
+	}
+	if (smtype)
+		*smtype = sm;
+	note = vxcd_elf_section(e, ".note.vortex.isa", &len, NULL);
+	if (!note || len < 25 || !memchr(note + 24, 0, len - 24))
+		return sm && strncmp(sm, "sm_", 3) ? sm : NULL;
+	memcpy(revision, note + 20, sizeof(*revision));
+	return (const char *)note + 24;
 }

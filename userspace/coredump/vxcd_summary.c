@@ -277,6 +277,31 @@ static void sum_warps(struct sum *s, const struct vxcd_node *root)
 	}
 }
 
+/*
+ * The card's ISA and what the CUDA ELF tells cuda-gdb it is: its device
+ * row (smType, SMs, warps per SM, lanes per warp).  An older driver's
+ * smType was the ISA, which cuda-gdb 12.4 refuses (--extract-elf
+ * rewrites it: vxcd_elf_compat()).
+ */
+static void sum_device(struct sum *s, const struct vxcd_elf *e)
+{
+	const uint32_t *row;
+	const char *sm, *isa;
+	uint32_t rev;
+	size_t len;
+	char at[32] = "";
+
+	isa = vxcd_elf_isa(e, &sm, &rev);
+	row = vxcd_elf_section(e, ".cudbg.devtbl", &len, NULL);
+	if (!row || len < 80)
+		return;
+	if (rev)
+		snprintf(at, sizeof(at), " (revision 0x%08x)", rev);
+	say(s, "device:  %s%s; CUDA ELF: %s, %u SMs x %u warps x %u lanes%s", isa ?: "?", at,
+	    sm ?: "?", row[9], row[10], row[11],
+	    sm && strncmp(sm, "sm_", 3) ? " (--extract-elf writes sm_75 for cuda-gdb)" : "");
+}
+
 /* "2026-11-25 23:22:13 UTC (1795650163.737488120)" of the dump's time: */
 static const char *when(const char *epoch, char *buf, size_t len)
 {
@@ -347,6 +372,8 @@ void vxcd_summary(const struct vxcd_dump *d, const struct vxcd_elf *e,
 		say(&s, "grid:    %u x %u x %u blocks of %u x %u x %u threads, entry 0x%08llx",
 		    dim[0], dim[1], dim[2], dim[3], dim[4], dim[5], (unsigned long long)grid[3]);
 	}
+	if (e && e->buf)
+		sum_device(&s, e);
 	sum_warps(&s, root);
 	if (ring)
 		say(&s, "ring:    rptr %s wptr %s, fence %s emitted, %s retired", val(ring, "rptr"),

@@ -100,17 +100,24 @@ static struct vxcd_node *parse_pair(struct vxcd_node *parent, char *s, int line,
 	return node_new(parent, s, colon[1] ? colon + 2 : colon + 1, line, indent);
 }
 
-/* Appends the block line @s (spaces stripped) to @data's block. */
+/*
+ * Appends the block line @s (spaces stripped) to @data's block, which
+ * grows by doubling: a buffer's block runs to tens of megabytes.
+ */
 static void block_add(struct vxcd_node *data, const char *s, int line)
 {
-	size_t have = data->block ? strlen(data->block) : 0;
+	size_t have = data->block_len, n = strlen(s);
 
 	if (!data->block_line)
 		data->block_line = line;
-	data->block = realloc(data->block, have + strlen(s) + 2);
+	if (have + n + 2 > data->block_cap) {
+		data->block_cap = (have + n + 2) * 2;
+		data->block = realloc(data->block, data->block_cap);
+	}
 	if (have)
 		data->block[have++] = '\n';
-	strcpy(data->block + have, s);
+	memcpy(data->block + have, s, n + 1);
+	data->block_len = have + n;
 }
 
 /**

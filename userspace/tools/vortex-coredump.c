@@ -3,8 +3,10 @@
  * vortex-coredump: reads a Vortex crash dump, the text the driver hands to
  * devcoredump (a saved file, or /sys/class/devcoredump/devcdN/data
  * directly), checks it, and prints a summary; or writes what it holds:
- * the CUDA-format ELF (as is, or with cuda-gdb 11.8's r400 rows), one
- * buffer's bytes, or a RISC-V ELF core of one lane for gdb.
+ * the CUDA-format ELF (as is, or with cuda-gdb 11.8's r400 rows; an older
+ * driver's device row as drivers write it now, for cuda-gdb 12.4), one
+ * buffer's bytes, a RISC-V ELF core of one lane for gdb, or every lane's
+ * registers, a line each.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -27,6 +29,8 @@ static void usage(FILE *f)
 		"  -g, --gdb-core [WARP.]LANE  write a RISC-V ELF core of a lane (to -o);\n"
 		"                            the faulting (else first) warp by default\n"
 		"  -o, --output FILE         where --bo and --gdb-core write\n"
+		"  -R, --registers           print every listed lane's registers, a line\n"
+		"                            each: WARP LANE PC x0..x31 f0..f31 fcsr\n"
 		"  -c, --check               only check; silent if well formed\n"
 		"  -j, --json                print the report as JSON (the schema:\n"
 		"                            vortex-coredump-report.schema.json)\n"
@@ -182,6 +186,7 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "registers", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -189,14 +194,14 @@ int main(int argc, char **argv)
 	struct vxcd_elf e = {}, r400;
 	struct vxcd_err err = {};
 	struct vxcd_dump d;
-	int c, check = 0, json = 0, warp = -1, lane = 0, ret;
+	int c, check = 0, json = 0, regs = 0, warp = -1, lane = 0, ret;
 	unsigned long long iova = 0;
 	const char *what;
 	uint8_t *buf;
 	size_t len, text_len;
 	char *text, *end;
 
-	while ((c = getopt_long(argc, argv, "e:r:b:g:o:cjh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:r:b:g:o:cjRh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e': elf_out = optarg; break;
 		case 'r': layout = optarg; break;
@@ -205,6 +210,7 @@ int main(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'c': check = 1; break;
 		case 'j': json = 1; break;
+		case 'R': regs = 1; break;
 		case 'h': usage(stdout); return EXIT_SUCCESS;
 		default: usage(stderr); return EXIT_FAILURE;
 		}
@@ -240,6 +246,8 @@ int main(int argc, char **argv)
 	    (vxcd_get(d.root, "cuda-coredump") && vxcd_elf_get(&d, &e, &err)))
 		return fail(argv[optind], &err, text, text_len);
 	ret = EXIT_SUCCESS;
+	if (elf_out && e.buf)
+		vxcd_elf_compat(&e);
 	if (elf_out && !e.buf) {
 		fprintf(stderr, "vortex-coredump: the dump holds no CUDA ELF\n");
 		ret = EXIT_FAILURE;
@@ -258,6 +266,8 @@ int main(int argc, char **argv)
 		free(buf);
 	} else if (json) {
 		vxcd_json(&d, stdout);
+	} else if (regs) {
+		vxcd_registers(&d, stdout);
 	} else if (!check) {
 		vxcd_summary(&d, &e, print_line, NULL);
 	}

@@ -9,6 +9,7 @@ Malformed copies of a dump must fail with the line and field named, and
 the gdb core of the assert dump must show the backtrace with source lines.
 """
 import base64
+import importlib.util
 import json
 import os
 import re
@@ -26,6 +27,11 @@ DATA = os.path.join(TOP, 'userspace', 'tests', 'data')
 KDIR = os.path.join(TOP, O, 'riscv')
 DUMPS = ['hang', 'fault_illegal', 'fault_assert']
 results = []
+sys.dont_write_bytecode = True         # no __pycache__ in scripts/
+_spec = importlib.util.spec_from_file_location(
+    'cuda_gdb_check', os.path.join(TOP, 'scripts', 'cuda-gdb-check.py'))
+CUDA_GDB_CHECK = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(CUDA_GDB_CHECK)
 
 
 def check(name, ok, diag=''):
@@ -78,7 +84,8 @@ def test_dump(tmp, name):
     size, block = section(text, 'cuda-coredump:', 2)
     ref = a85_words(block)[:size]
     got = open(elf, 'rb').read() if r.returncode == 0 else b''
-    check(f'{name}: --extract-elf equals python a85decode', got == ref and len(ref) == size,
+    check(f'{name}: --extract-elf equals python a85decode, the device row as cuda-gdb 12.4 '
+          'reads it', got == cuda_gdb_row(ref) and got != ref and len(ref) == size,
           f'{len(got)} vs {len(ref)} bytes, size {size}')
     re_ = subprocess.run(['readelf', '-S', '-W', elf], capture_output=True, text=True)
     check(f'{name}: readelf reads the ELF', re_.returncode == 0 and '.cudbg.devtbl' in re_.stdout
@@ -107,16 +114,27 @@ def test_dump(tmp, name):
 
 
 def elf_sections(buf):
-    """{name: (entsize, bytes)} of an ELF64, read with struct alone."""
+    """{name: (entsize, bytes)} of an ELF64, read with struct alone (the
+    cuda-gdb lane's reader, scripts/cuda-gdb-check.py)."""
+    return {n: (sec.entsize, sec.data) for n, sec in CUDA_GDB_CHECK.elf_sections(buf).items()}
+
+
+def cuda_gdb_row(elf):
+    """@elf with the device row drivers write since issue 38 (what
+    --extract-elf does to an older driver's ELF): smType "rv32imf" becomes
+    "sm_75" in its own bytes, numRegsPerLane 255, smMajor 7, smMinor 5."""
+    buf = bytearray(elf)
     shoff, = struct.unpack_from('<Q', buf, 0x28)
     shentsize, shnum, shstrndx = struct.unpack_from('<HHH', buf, 0x3a)
     hdrs = [struct.unpack_from('<IIQQQQIIQQ', buf, shoff + i * shentsize) for i in range(shnum)]
     stroff = hdrs[shstrndx][4]
-    out = {}
-    for h in hdrs[1:]:
-        name = buf[stroff + h[0]:buf.index(b'\0', stroff + h[0])].decode()
-        out[name] = (h[9], buf[h[4]:h[4] + h[5]])
-    return out
+    dev = next(h[4] for h in hdrs[1:] if buf[stroff + h[0]:].startswith(b'.cudbg.devtbl\0'))
+    sm, = struct.unpack_from('<Q', buf, dev + 16)
+    if buf[stroff + sm:stroff + sm + 8] == b'rv32imf\0':
+        buf[stroff + sm:stroff + sm + 8] = b'sm_75\0\0\0'
+        struct.pack_into('<I', buf, dev + 48, 255)
+        struct.pack_into('<II', buf, dev + 56, 7, 5)
+    return bytes(buf)
 
 
 def r400_rows(r550, r400):
@@ -206,7 +224,41 @@ def compressed(tmp):
     open(path, 'w').write('\n'.join(new))
     r = run('--extract-elf', out, path)
     got = open(out, 'rb').read() if r.returncode == 0 else b''
-    check('compressed: --extract-elf inflates to the ELF', got == elf, r.stderr)
+    check('compressed: --extract-elf inflates to the ELF', got == cuda_gdb_row(elf), r.stderr)
+
+
+def extended_numbering(tmp):
+    """An ELF whose section count and string table index are in section 0
+    (ELF's extended numbering, which the driver writes past 0xff00
+    sections: a 4,8,32,32 card's ELF has 66640) is read as any other: its
+    sections found, its r400 rewrite keeping section 0 as it is."""
+    lines = open(os.path.join(DATA, 'fault_illegal_v3.devcd')).read().split('\n')
+    text = '\n'.join(lines)
+    size, block = section(text, 'cuda-coredump:', 2)
+    elf = bytearray(a85_words(block)[:size])
+    shoff, = struct.unpack_from('<Q', elf, 0x28)
+    shnum, shstrndx = struct.unpack_from('<HH', elf, 0x3c)
+    struct.pack_into('<HH', elf, 0x3c, 0, 0xffff)
+    struct.pack_into('<Q', elf, shoff + 32, shnum)         # section 0's sh_size
+    struct.pack_into('<I', elf, shoff + 40, shstrndx)      # and sh_link
+    i = idx(lines, lambda s: s == 'cuda-coredump:')
+    j = i + 3
+    while j < len(lines) and lines[j].startswith('    '):
+        j += 1
+    path = os.path.join(tmp, 'xnum.devcd')
+    open(path, 'w').write('\n'.join(lines[:i + 2] + ['  data: !!ascii85 |', a85_block(bytes(elf), 4)]
+                                    + lines[j:]))
+    r = run(path)
+    check('extended numbering: the summary finds the grid and the device',
+          'grid:    32 x 1 x 1 blocks' in r.stdout and 'CUDA ELF: sm_75, 2 SMs' in r.stdout,
+          r.stdout + r.stderr)
+    out = os.path.join(tmp, 'xnum.r400.elf')
+    r = run('--extract-elf', out, '--cuda-layout', 'r400', path)
+    got = open(out, 'rb').read() if r.returncode == 0 else b''
+    secs = elf_sections(got) if got else {}
+    check('extended numbering: the r400 rewrite keeps it and every section',
+          got and struct.unpack_from('<HH', got, 0x3c) == (0, 0xffff) and
+          len(secs) == shnum - 1 and secs['.cudbg.wptbl.dev0.sm0.cta0'][0] == 32, r.stderr)
 
 
 def corrupt_stream(lines):
@@ -731,6 +783,48 @@ def wide_card(tmp):
           got[1:] == want[1:32], f'{r.stderr} {got[:4]} vs {want[:4]}')
 
 
+def registers_and_device(tmp):
+    """--registers prints every lane the text lists, with the text's x, f
+    and fcsr; the summary names the card's ISA beside the CUDA ELF's
+    smType, and says what --extract-elf does to an older driver's."""
+    for name in ('fault_illegal_v2', 'hang_64lanes'):
+        path = os.path.join(DATA, name + '.devcd')
+        text = open(path).read()
+        r = run('--registers', path)
+        lines = [line.split() for line in r.stdout.splitlines()]
+        bad = [line[:2] for line in lines if len(line) != 68 or
+               [int(v, 0) for v in line[3:67]] != lane_regs(text, int(line[0]), int(line[1]))]
+        check(f'{name}: --registers has every listed lane\'s registers, as the text has them',
+              r.returncode == 0 and len(lines) == text.count('      - lane: ') and not bad,
+              f'{r.stderr} {len(lines)} lines, bad {bad[:4]}')
+    r = run(os.path.join(DATA, 'hang_64lanes.devcd'))
+    check('summary: the ISA and the CUDA ELF\'s device, an older smType named',
+          'device:  rv32imf; CUDA ELF: rv32imf, 1 SMs x 4 warps x 32 lanes (--extract-elf '
+          'writes sm_75 for cuda-gdb)' in r.stdout, r.stdout)
+    # A dump of a driver that writes sm_75 (issue 38): its ELF comes out
+    # byte for byte, and the ISA is the note's.
+    path = os.path.join(DATA, 'fault_illegal_v3.devcd')
+    text = open(path).read()
+    elf = os.path.join(tmp, 'v3.elf')
+    r = run('--extract-elf', elf, path)
+    size, block = section(text, 'cuda-coredump:', 2)
+    ref = a85_words(block)[:size]
+    got = open(elf, 'rb').read() if r.returncode == 0 else b''
+    secs = elf_sections(ref)
+    dev = secs.get('.cudbg.devtbl', (0, b''))[1]
+    check('v3: the driver\'s device row (sm_75 7.5, 255 registers), written byte for byte',
+          got == ref and cuda_gdb_row(ref) == ref and len(dev) == 80 and
+          struct.unpack_from('<IIII', dev, 48) == (255, 0, 7, 5), f'{len(got)} vs {len(ref)}')
+    note = secs.get('.note.vortex.isa', (0, b''))[1]
+    check('v3: .note.vortex.isa holds the revision and "rv32imf"',
+          note[12:19] == b'Vortex\0' and struct.unpack_from('<I', note, 8)[0] == 3 and
+          note[20:32] == struct.pack('<I', 0x10000) + b'rv32imf\0', note)
+    r = run(path)
+    check('v3: the summary names the ISA from the note',
+          'device:  rv32imf (revision 0x00010000); CUDA ELF: sm_75, 2 SMs x 4 warps x 8 lanes'
+          in r.stdout, r.stdout)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in DUMPS:
@@ -744,12 +838,14 @@ def main():
         zero_tails(tmp)
         summary_fixes(tmp)
         wide_card(tmp)
+        registers_and_device(tmp)
         json_report(tmp)
         malformed(tmp, 'truncated block', truncated, None, 'cuda-coredump.data')
         malformed(tmp, 'bad character', bad_char, None, 'bos[2].data')
         malformed(tmp, 'missing field', missing, None, 'job')
         malformed(tmp, 'size mismatch', size_mismatch, None, 'cuda-coredump.size')
         compressed(tmp)
+        extended_numbering(tmp)
         malformed(tmp, 'corrupt zlib stream', corrupt_stream, None, 'cuda-coredump.data')
         malformed(tmp, 'unknown encoding', unknown_encoding, None, 'cuda-coredump.encoding')
         gdb_core(tmp)
