@@ -266,5 +266,6 @@ void vortex_dmseq_event_post(struct vortex_dmseq_events *q, u16 type, u64 job,
 			     const u32 *data, unsigned int n);
 bool vortex_dmseq_event_pop(struct vortex_dmseq_events *q,
 			    struct drm_vortex_debug_event *ev);
+void vortex_dmseq_event_cut(struct drm_vortex_debug_event *ev, u32 size);
 
 #endif /* VORTEX_DMSEQ_H */

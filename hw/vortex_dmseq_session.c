@@ -463,6 +463,27 @@ void vortex_dmseq_event_post(struct vortex_dmseq_events *q, u16 type, u64 job,
 	if (n > ARRAY_SIZE(ev->data))
 		n = ARRAY_SIZE(ev->data);
 	memcpy(ev->data, data, n * sizeof(u32));
+	/* From version 2 it carries the lanes on each side of a branch. */
+	if (type == DRM_VORTEX_DEBUG_EVENT_EXCEPTION)
+		ev->version = 2;
+}
+
+/**
+ * vortex_dmseq_event_cut() - an event as a reader of an older layout reads it
+ * @ev: the event, whole
+ * @size: the bytes that reader's events have (%DRM_VORTEX_DEBUG_EVENT_SIZE_V2
+ *	for a version-2 debugger), at most sizeof(*@ev)
+ *
+ * Sets @size and, for an EXCEPTION cut before the lanes of a branch's two
+ * sides, the layout version that reader knows (1).
+ */
+void vortex_dmseq_event_cut(struct drm_vortex_debug_event *ev, u32 size)
+{
+	if (size >= sizeof(*ev))
+		return;
+	ev->size = size;
+	if (ev->type == DRM_VORTEX_DEBUG_EVENT_EXCEPTION)
+		ev->version = 1;
 }
 
 /**
