@@ -1041,7 +1041,7 @@ static void vortex_debug_work(struct work_struct *work)
 {
 	struct vortex_debug *dbg = container_of(work, struct vortex_debug, work);
 	struct vortex_device *vdev = dbg->vdev;
-	u32 pending, data[17] = {}, win;
+	u32 pending, data[17] = {}, info[4], win;
 	unsigned long flags;
 	bool ours = false;
 	u64 job = 0;
@@ -1068,13 +1068,11 @@ static void vortex_debug_work(struct work_struct *work)
 		data[2] = vortex_read(vdev, VX_REG_ERR_THREAD);
 		data[3] = vortex_read(vdev, VX_REG_ERR_PC);
 		data[4] = vortex_read(vdev, VX_REG_ERR_ADDR);
-		for (win = 0; win < 4; win++)
+		for (win = 0; win < 4; win++) {
 			data[5 + win] = vortex_read(vdev, VX_REG_ERR_TMASK(win));
-		/* The branch's two sides: ERR_INFO holds the lanes that take it. */
-		for (win = 0; win < 4 && data[0] == VX_ERR_DIVERGENT_BRANCH; win++) {
-			data[9 + win] = vortex_read(vdev, VX_REG_ERR_INFO(win));
-			data[13 + win] = data[5 + win] & ~data[9 + win];
+			info[win] = vortex_read(vdev, VX_REG_ERR_INFO(win));
 		}
+		vortex_dmseq_exception_sides(data, info);
 		/* Halted warps can be inspected by injection. */
 		vortex_dm_halt_running(vdev);
 		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, job, data,

@@ -260,7 +260,8 @@ TEST(step_onto_a_fault_reports_the_exception)
 	show(out);
 	EXPECT_OUTPUT(out, "(vxdbg) step 100\n[job 1: exception ILLEGAL_INSTR (illegal instruction) "
 		      "in warp 0.0 lane 0 at 0x");
-	EXPECT_OUTPUT(out, " <vx_kernel_main+0x10>, address 0x00000000]\nwarp 0.0 lane 0\n=> 0x");
+	EXPECT_OUTPUT(out, " <vx_kernel_main+0x10>, address 0x00000000; lanes 0-7 faulted]\n"
+		      "warp 0.0 lane 0\n=> 0x");
 	EXPECT_OUTPUT(out, " <vx_kernel_main+0x10>:  00000000  .word 0x00000000\n(vxdbg) warps");
 	free(out);
 }
