@@ -98,10 +98,10 @@ static ssize_t vortex_debug_read(struct file *f, char __user *buf, size_t len,
 {
 	struct vortex_debug *dbg = f->private_data;
 	struct drm_vortex_debug_event ev;
-	size_t copied = 0;
+	size_t copied = 0, size = dbg->event_size;
 	int ret;
 
-	if (len < sizeof(ev))
+	if (len < size)
 		return -EINVAL;
 
 	for (;;) {
@@ -115,11 +115,12 @@ static ssize_t vortex_debug_read(struct file *f, char __user *buf, size_t len,
 		if (ret)
 			return ret;
 	}
-	while (len - copied >= sizeof(ev) && vortex_dmseq_event_pop(&dbg->evq, &ev)) {
+	while (len - copied >= size && vortex_dmseq_event_pop(&dbg->evq, &ev)) {
 		spin_unlock_irq(&dbg->ev_lock);
-		if (copy_to_user(buf + copied, &ev, sizeof(ev)))
+		vortex_dmseq_event_cut(&ev, size);
+		if (copy_to_user(buf + copied, &ev, size))
 			return copied ?: -EFAULT;
-		copied += sizeof(ev);
+		copied += size;
 		spin_lock_irq(&dbg->ev_lock);
 	}
 	spin_unlock_irq(&dbg->ev_lock);
@@ -1040,7 +1041,7 @@ static void vortex_debug_work(struct work_struct *work)
 {
 	struct vortex_debug *dbg = container_of(work, struct vortex_debug, work);
 	struct vortex_device *vdev = dbg->vdev;
-	u32 pending, data[9] = {}, win;
+	u32 pending, data[17] = {}, info[4], win;
 	unsigned long flags;
 	bool ours = false;
 	u64 job = 0;
@@ -1067,11 +1068,15 @@ static void vortex_debug_work(struct work_struct *work)
 		data[2] = vortex_read(vdev, VX_REG_ERR_THREAD);
 		data[3] = vortex_read(vdev, VX_REG_ERR_PC);
 		data[4] = vortex_read(vdev, VX_REG_ERR_ADDR);
-		for (win = 0; win < 4; win++)
+		for (win = 0; win < 4; win++) {
 			data[5 + win] = vortex_read(vdev, VX_REG_ERR_TMASK(win));
+			info[win] = vortex_read(vdev, VX_REG_ERR_INFO(win));
+		}
+		vortex_dmseq_exception_sides(data, info);
 		/* Halted warps can be inspected by injection. */
 		vortex_dm_halt_running(vdev);
-		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, job, data, 9);
+		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, job, data,
+				  ARRAY_SIZE(data));
 	}
 	if (pending & VORTEX_DEBUG_WORK_HALTED &&
 	    vortex_dmseq_halted_news(&dbg->seq, data))
@@ -1447,7 +1452,8 @@ int vortex_debug_attach_ioctl(struct drm_device *drm, void *data,
 
 	if (!vortex_debug_enable)
 		return -EOPNOTSUPP;
-	if (args->flags || args->pad || args->version != DRM_VORTEX_DEBUG_VERSION)
+	if (args->flags || args->pad ||
+	    (args->version != DRM_VORTEX_DEBUG_VERSION && args->version != 2))
 		return -EINVAL;
 	ret = vortex_debug_may_access(vfile->pid);
 	if (ret) {
@@ -1462,6 +1468,8 @@ int vortex_debug_attach_ioctl(struct drm_device *drm, void *data,
 	dbg->vdev = vdev;
 	dbg->target = get_pid(vfile->pid);
 	dbg->privileged = capable(CAP_SYS_ADMIN);
+	dbg->event_size = args->version == 2 ? DRM_VORTEX_DEBUG_EVENT_SIZE_V2 :
+					       sizeof(struct drm_vortex_debug_event);
 	spin_lock_init(&dbg->ev_lock);
 	init_waitqueue_head(&dbg->ev_wait);
 	INIT_WORK(&dbg->work, vortex_debug_work);

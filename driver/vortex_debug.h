@@ -90,6 +90,11 @@ struct vortex_debug {
 	/** @privileged: attached with CAP_SYS_ADMIN: may hold the card */
 	bool privileged;
 	/**
+	 * @event_size: bytes of each event read() gives: the whole struct,
+	 * or %DRM_VORTEX_DEBUG_EVENT_SIZE_V2 for a debugger of version 2
+	 */
+	u32 event_size;
+	/**
 	 * @contended_ns: since when another client's job waits for the card
 	 * without any having had it, or 0 (under job_lock)
 	 */

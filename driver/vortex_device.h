@@ -20,6 +20,7 @@
 #include "vortex_dcr.h"
 #include "vortex_dm.h"
 #include "vortex_dump.h"
+#include "vortex_fault.h"
 #include "vortex_regs.h"
 #include "vortex_user.h"
 
@@ -307,6 +308,8 @@ struct vortex_file {
 	u32 dcr[VORTEX_DCR_COUNT];
 	/** @console: what its jobs printed, until read (vortex_console.c) */
 	struct vortex_console_buf console;
+	/** @fault: its last failed job (vortex_fault.c) */
+	struct vortex_fault_record fault;
 	/** @entity: the file's queue into the scheduler */
 	struct drm_sched_entity entity;
 	/**

@@ -32,6 +32,7 @@
 #include "vortex_compat.h"
 #include "vortex_accel.h"
 #include "vortex_code_object.h"
+#include "vortex_fault.h"
 #include "vortex_core_ioctl.h"
 #include "vortex_debug.h"
 #include "vortex_debugfs.h"
@@ -114,7 +115,8 @@ static int vortex_get_param_ioctl(struct drm_device *drm, void *data,
 			args->value |= DRM_VORTEX_CAP_FAST_LANE;
 		args->value |= DRM_VORTEX_CAP_VM | DRM_VORTEX_CAP_BO_ACCESS |
 			       DRM_VORTEX_CAP_CORES | DRM_VORTEX_CAP_VM_BIND |
-			       DRM_VORTEX_CAP_BO_LABEL | DRM_VORTEX_CAP_BO_NO_DUMP;
+			       DRM_VORTEX_CAP_BO_LABEL | DRM_VORTEX_CAP_BO_NO_DUMP |
+			       DRM_VORTEX_CAP_FAULT;
 		if (vdev->caps & VX_CAPS_CONSOLE)
 			args->value |= DRM_VORTEX_CAP_CONSOLE;
 		break;
@@ -193,6 +195,7 @@ static int vortex_open(struct drm_device *drm, struct drm_file *file)
 	get_task_comm(vfile->comm, current);
 	vfile->cmdline = kstrdup_quotable_cmdline(current, GFP_KERNEL_ACCOUNT);
 	vortex_dump_file_open(vfile);
+	vortex_fault_file_open(vfile);
 
 	file->driver_priv = vfile;
 	return 0;
@@ -236,6 +239,7 @@ static const struct drm_ioctl_desc vortex_ioctls[] = {
 	VORTEX_IOCTL(DCR, vortex_dcr_ioctl),
 	VORTEX_IOCTL(CONSOLE, vortex_console_ioctl),
 	VORTEX_IOCTL(BO_SET_LABEL, vortex_gem_bo_set_label_ioctl),
+	VORTEX_IOCTL(FAULT, vortex_fault_ioctl),
 	VORTEX_IOCTL(DEBUG_ATTACH, vortex_debug_attach_ioctl),
 	VORTEX_IOCTL(CODE_OBJECT, vortex_code_object_ioctl),
 	VORTEX_IOCTL(DUMP_CONFIG, vortex_dump_config_ioctl),

@@ -78,6 +78,7 @@ void vortex_dump_fini(struct vortex_device *vdev);
 int vortex_dump_slot_init(struct vortex_device *vdev);
 void vortex_dump_slot_fini(struct vortex_device *vdev);
 int vortex_dump_publish(struct vortex_device *vdev, bool rendered);
+int vortex_dump_devcd(struct vortex_device *vdev);
 void vortex_dump_file_open(struct vortex_file *vfile);
 int vortex_dump_config_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file);

@@ -169,6 +169,37 @@ static bool vortex_dump_held_unread(struct vortex_device *vdev)
 	return subsys;
 }
 
+/**
+ * vortex_dump_devcd() - which devcoredump device holds the card's dump
+ * @vdev: the device
+ *
+ * The card's ``devcoredump`` link names it (devcoredump's own, to
+ * ``devcdN``).  Called right after vortex_dump_publish() succeeded, while
+ * the slot is held: no other dump of the card can be linked then.
+ *
+ * Return: N, or -1 if devcoredump took none (disabled, or out of memory).
+ */
+int vortex_dump_devcd(struct vortex_device *vdev)
+{
+	struct kernfs_node *dir = vdev->drm.dev->kobj.sd, *link;
+	const char *name;
+	char path[128];
+	int n = -1;
+
+	link = dir ? kernfs_find_and_get(dir, "devcoredump") : NULL;
+	if (!link)
+		return -1;
+	/* kernfs_name() is not exported; its path is ".../devcoredump/devcdN" */
+	if (kernfs_type(link) == KERNFS_LINK &&
+	    kernfs_path_from_node(link->symlink.target_kn, NULL, path, sizeof(path)) > 0) {
+		name = strrchr(path, '/');
+		if (!name || sscanf(name, "/devcd%d", &n) != 1)
+			n = -1;
+	}
+	kernfs_put(link);
+	return n;
+}
+
 /*
  * The uevent, and the slot's listeners (an attached debugger queues a DUMP
  * event for its target's dumps: vortex_debug.c).

@@ -62,6 +62,7 @@
 #include "vortex_debugfs.h"
 #include "vortex_device.h"
 #include "vortex_dump.h"
+#include "vortex_fault.h"
 #include "vortex_gem.h"
 #include "vortex_job.h"
 #include "vortex_vm.h"
@@ -350,6 +351,8 @@ static void vortex_job_capture_hang(struct vortex_device *vdev,
 
 	if (error == -ECANCELED)
 		return;
+	if (job)
+		vortex_fault_capture(vdev, job->vfile, job->seqno, error);
 
 	if (cause == VX_ERR_NONE) {
 		drm_err_ratelimited(&vdev->drm,
@@ -412,6 +415,7 @@ static int vortex_job_recover_error(struct vortex_device *vdev, u32 victim,
 static bool vortex_job_recover(struct vortex_device *vdev,
 			       struct drm_sched_job *bad, u32 victim, int error)
 {
+	struct vortex_job *failed = NULL;
 	unsigned long flags;
 	u64 cycles = 0;
 	int idx;
@@ -427,8 +431,8 @@ static bool vortex_job_recover(struct vortex_device *vdev,
 		synchronize_irq(vdev->irq);
 		error = vortex_job_recover_error(vdev, victim, error);
 		if (error) {
-			vortex_job_capture_hang(vdev, READ_ONCE(vdev->active_job),
-						error);
+			failed = READ_ONCE(vdev->active_job);
+			vortex_job_capture_hang(vdev, failed, error);
 			cycles = vortex_device_clock(vdev);
 			vortex_device_reset(vdev);
 		} else {
@@ -436,9 +440,14 @@ static bool vortex_job_recover(struct vortex_device *vdev,
 			vortex_device_irq_enable(vdev);
 		}
 		mutex_unlock(&vdev->dm.lock);
-		/* Before the job ends: its dump is there when its fence signals. */
-		if (error)
-			vortex_dump_publish(vdev, false);
+		/*
+		 * Before the job ends: its dump is there when its fence
+		 * signals, and its record names the dump.  @failed is still
+		 * the job on the card: only this work ends it, below.
+		 */
+		if (error && !vortex_dump_publish(vdev, false) && failed)
+			vortex_fault_dump_published(failed->vfile, failed->seqno,
+						    vortex_dump_devcd(vdev));
 		drm_dev_exit(idx);
 	} else {
 		/* Gone: vortex_job_unplug() failed the job on the card. */

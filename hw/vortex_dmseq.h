@@ -266,5 +266,7 @@ void vortex_dmseq_event_post(struct vortex_dmseq_events *q, u16 type, u64 job,
 			     const u32 *data, unsigned int n);
 bool vortex_dmseq_event_pop(struct vortex_dmseq_events *q,
 			    struct drm_vortex_debug_event *ev);
+void vortex_dmseq_event_cut(struct drm_vortex_debug_event *ev, u32 size);
+void vortex_dmseq_exception_sides(u32 *data, const u32 info[4]);
 
 #endif /* VORTEX_DMSEQ_H */

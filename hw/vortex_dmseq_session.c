@@ -463,6 +463,47 @@ void vortex_dmseq_event_post(struct vortex_dmseq_events *q, u16 type, u64 job,
 	if (n > ARRAY_SIZE(ev->data))
 		n = ARRAY_SIZE(ev->data);
 	memcpy(ev->data, data, n * sizeof(u32));
+	/* From version 2 it carries the lanes on each side of a branch. */
+	if (type == DRM_VORTEX_DEBUG_EVENT_EXCEPTION)
+		ev->version = 2;
+}
+
+/**
+ * vortex_dmseq_exception_sides() - an EXCEPTION's lanes on each side of a branch
+ * @data: the event's words, [0] cause and [5..8] the lanes ERR_TMASK gave
+ * @info: ERR_INFO0-3: for DIVERGENT_BRANCH the lanes that take the branch
+ *
+ * Fills [9..12] with the lanes that take it and [13..16] with the active
+ * lanes that do not; leaves them zero for any other cause.
+ */
+void vortex_dmseq_exception_sides(u32 *data, const u32 info[4])
+{
+	int w;
+
+	if (data[0] != VX_ERR_DIVERGENT_BRANCH)
+		return;
+	for (w = 0; w < 4; w++) {
+		data[9 + w] = info[w];
+		data[13 + w] = data[5 + w] & ~info[w];
+	}
+}
+
+/**
+ * vortex_dmseq_event_cut() - an event as a reader of an older layout reads it
+ * @ev: the event, whole
+ * @size: the bytes that reader's events have (%DRM_VORTEX_DEBUG_EVENT_SIZE_V2
+ *	for a version-2 debugger), at most sizeof(*@ev)
+ *
+ * Sets @size and, for an EXCEPTION cut before the lanes of a branch's two
+ * sides, the layout version that reader knows (1).
+ */
+void vortex_dmseq_event_cut(struct drm_vortex_debug_event *ev, u32 size)
+{
+	if (size >= sizeof(*ev))
+		return;
+	ev->size = size;
+	if (ev->type == DRM_VORTEX_DEBUG_EVENT_EXCEPTION)
+		ev->version = 1;
 }
 
 /**

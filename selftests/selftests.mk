@@ -30,7 +30,7 @@ GUEST_TESTS += $(O)/guest/selftests/vortex_bar_test
 # --- raw-ioctl suites: recovery races and bounds, core ioctls on the accel
 # node, CPU mappings, module parameters, per-file address spaces, VM_BIND
 # (each one file, one concern)
-VX_RAW_TESTS := vortex_reliability_test vortex_core_ioctl_test vortex_mmap_test \
+VX_RAW_TESTS := vortex_reliability_test vortex_core_ioctl_test vortex_mmap_test vortex_fault_test \
 	vortex_module_test vortex_debug_test vortex_dump_test vortex_vm_test \
 	vortex_cores_test \
 	vortex_vmbind_test

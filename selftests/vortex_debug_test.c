@@ -1653,6 +1653,11 @@ TEST_F_TIMEOUT(dbg, exception_held_for_debugger_then_eio, 60)
 	/* Every lane ran into it: all of them are in the lane mask. */
 	EXPECT_EQ(self->threads >= 32 ? ~0u : (1u << self->threads) - 1, ev.data[5]);
 	EXPECT_EQ(self->sub.seqno, ev.job);
+	/* Version 2, whole: no branch, so no sides (issue 33) */
+	EXPECT_EQ(2, ev.version);
+	EXPECT_EQ(sizeof(ev), ev.size);
+	for (l = 9; l < 17; l++)
+		EXPECT_EQ(0, ev.data[l]) TH_LOG("data[%u]", l);
 
 	/* Frozen, not failed: registers readable, well past the timeout. */
 	usleep(self->timeout_ms * 2 * 1000);
@@ -1676,6 +1681,49 @@ TEST_F_TIMEOUT(dbg, exception_held_for_debugger_then_eio, 60)
 	EXPECT_EQ(0, status);
 	for (uint32_t l = 0; l < self->threads; l++)
 		EXPECT_EQ(100 + l, self->data_map[l]);
+}
+
+/*
+ * A debugger built against version 2 of this header attaches with
+ * version 2 and reads events of 72 bytes, as before the events grew
+ * (issue 33): each read of 72 bytes is one whole event, its @size 72,
+ * EXCEPTION's layout version 1, and a buffer for one event is enough.
+ */
+TEST_F_TIMEOUT(dbg, version_2_session_reads_72_byte_events, 60)
+{
+	struct drm_vortex_debug_attach a = { .version = 2 };
+	struct pollfd p = { .events = POLLIN };
+	struct drm_vortex_debug_event ev;
+	int32_t status = 1;
+	int seen = 0;
+
+	ASSERT_EQ(72, DRM_VORTEX_DEBUG_EVENT_SIZE_V2);
+	load(self, prog_fault, sizeof(prog_fault));
+	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_VORTEX_DEBUG_ATTACH, &a));
+	self->sfd = a.fd;
+	p.fd = a.fd;
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	while (poll(&p, 1, 10000) == 1) {
+		memset(&ev, 0xa5, sizeof(ev));
+		ASSERT_EQ(DRM_VORTEX_DEBUG_EVENT_SIZE_V2,
+			  read(a.fd, &ev, DRM_VORTEX_DEBUG_EVENT_SIZE_V2));
+		EXPECT_EQ(DRM_VORTEX_DEBUG_EVENT_SIZE_V2, ev.size);
+		EXPECT_EQ(0xa5a5a5a5u, ev.data[12]);	/* nothing past 72 bytes */
+		if (ev.type == DRM_VORTEX_DEBUG_EVENT_EXCEPTION) {
+			EXPECT_EQ(1, ev.version);
+			EXPECT_EQ(VX_ERR_ILLEGAL_INSTR, ev.data[0]);
+			seen = 1;
+			break;
+		}
+	}
+	EXPECT_EQ(1, seen);
+	/* a buffer shorter than a version-2 event is still -EINVAL */
+	EXPECT_EQ(-1, read(a.fd, &ev, DRM_VORTEX_DEBUG_EVENT_SIZE_V2 - 8));
+	EXPECT_EQ(EINVAL, errno);
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(-EIO, status);
 }
 
 /* ------------------------------------------------------------ events */

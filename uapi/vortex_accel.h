@@ -45,6 +45,7 @@ extern "C" {
 #define DRM_VORTEX_DCR			0x06
 #define DRM_VORTEX_CONSOLE		0x07
 #define DRM_VORTEX_BO_SET_LABEL		0x08
+#define DRM_VORTEX_FAULT		0x09
 /* 0x10..0x2f are reserved for the debugger interface. */
 #define DRM_VORTEX_DEBUG_ATTACH		0x10
 #define DRM_VORTEX_CODE_OBJECT		0x11
@@ -68,6 +69,8 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_CONSOLE, struct drm_vortex_console)
 #define DRM_IOCTL_VORTEX_BO_SET_LABEL \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_VORTEX_BO_SET_LABEL, struct drm_vortex_bo_set_label)
+#define DRM_IOCTL_VORTEX_FAULT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_FAULT, struct drm_vortex_fault)
 #define DRM_IOCTL_VORTEX_DEBUG_ATTACH \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VORTEX_DEBUG_ATTACH, struct drm_vortex_debug_attach)
 #define DRM_IOCTL_VORTEX_CODE_OBJECT \
@@ -122,6 +125,8 @@ extern "C" {
 #define DRM_VORTEX_CAP_BO_LABEL		(1ull << 10)
 /* DRM_VORTEX_BO_NO_DUMP: buffers kept out of crash dumps */
 #define DRM_VORTEX_CAP_BO_NO_DUMP	(1ull << 11)
+/* DRM_IOCTL_VORTEX_FAULT: how the file's last failed job failed */
+#define DRM_VORTEX_CAP_FAULT		(1ull << 12)
 
 /**
  * DOC: Address spaces
@@ -489,6 +494,87 @@ struct drm_vortex_wait {
 	__s32 status;
 };
 
+/* ====================================================== a failed job's fault */
+
+/**
+ * struct drm_vortex_fault_info - how a job failed, as the card reported it
+ *
+ * The card's error registers (docs/hardware.md, "Errors") as recovery
+ * read them with the card frozen, the same values the crash dump's
+ * ``fault-info:`` holds, and where that dump is.  A hang (@status
+ * -ETIMEDOUT) has cause 0 (VX_ERR_NONE) and no fault fields.
+ */
+struct drm_vortex_fault_info {
+	/** @job: the file's job number (SUBMIT's seqno) */
+	__u64 job;
+	/** @status: what WAIT reports for it: -EIO or -ETIMEDOUT */
+	__s32 status;
+	/** @cause: VX_ERR_* (hw/vortex_regs.h), named in hw/vortex_causes.h */
+	__u32 cause;
+	/** @pc: PC of the faulting instruction (ERR_PC) */
+	__u32 pc;
+	/** @addr: the bad address, instruction word or branch target (ERR_ADDR) */
+	__u32 addr;
+	/** @warp: global warp id, (cluster x cores + core) x warps + warp */
+	__u32 warp;
+	/** @lane: lowest faulting lane (ERR_THREAD) */
+	__u32 lane;
+	/** @cluster: the warp's cluster */
+	__u32 cluster;
+	/** @core: its core within the cluster */
+	__u32 core;
+	/** @warp_in_core: its warp index within the core */
+	__u32 warp_in_core;
+	/**
+	 * @dump: N of /sys/class/devcoredump/devcdN, the crash dump the
+	 * driver published for this job; -1 if it published none (dumps off
+	 * for the file, or the last dump still unread).  The dump is gone
+	 * once read and discarded, or after ``dump_keep_s``.
+	 */
+	__s32 dump;
+	/** @lanes: every faulting lane (ERR_TMASK0-3), bit l of word l / 32 */
+	__u32 lanes[4];
+	/**
+	 * @info: ERR_INFO0-3: a0..a3 of a device-side assert; for cause 17
+	 * (DIVERGENT_BRANCH) the lanes that take the branch, @lanes being
+	 * the active ones; zero for other causes
+	 */
+	__u32 info[4];
+};
+
+#define DRM_VORTEX_FAULT_FLAGS		0	/* no flags defined yet */
+/* What @info_size may be at most. */
+#define DRM_VORTEX_FAULT_INFO_MAX	4096
+
+/**
+ * struct drm_vortex_fault - how the file's last failed job failed
+ *
+ * The file keeps the record of its last job that ended with -EIO or
+ * -ETIMEDOUT (a later one replaces it; a cancelled job leaves none) and
+ * copies it to @info, @info_size bytes: at least the size of the first
+ * version of struct drm_vortex_fault_info (80 bytes), at most
+ * %DRM_VORTEX_FAULT_INFO_MAX, a multiple of 8.  The record grows at its
+ * end: bytes past the struct this kernel knows are zeroed, and @info_size
+ * comes back as the bytes it filled.  Once the job's WAIT (or SUBMIT's
+ * DRM_VORTEX_SUBMIT_OUT_ENDED) reported its failure, its record is there.
+ *
+ * Errors: -EINVAL non-zero @flags or @pad, or an @info_size that breaks
+ * the rules above; -ENOENT no job of the file failed, or @job names
+ * another than the last that did; -EFAULT an unwritable @info.
+ */
+struct drm_vortex_fault {
+	/** @job: in: the job (0: the last failed one); out: the record's job */
+	__u64 job;
+	/** @info: user pointer to a struct drm_vortex_fault_info */
+	__u64 info;
+	/** @info_size: in: bytes at @info; out: bytes filled */
+	__u32 info_size;
+	/** @flags: must be zero (DRM_VORTEX_FAULT_FLAGS) */
+	__u32 flags;
+	/** @pad: must be zero */
+	__u64 pad;
+};
+
 /* ============================================ user-chosen virtual addresses */
 
 /**
@@ -718,20 +804,26 @@ struct drm_vortex_dump_config {
  * @done is output only: its value on entry is ignored.
  */
 
-/* Version 2: the 0xBA ioctl type, strides and flags on every batch. */
-#define DRM_VORTEX_DEBUG_VERSION	2
+/*
+ * Version 2: the 0xBA ioctl type, strides and flags on every batch.
+ * Version 3: events of %DRM_VORTEX_DEBUG_EVENT_SIZE bytes, EXCEPTION with
+ * the lanes on each side of a divergent branch; a session attached with
+ * version 2 reads events of %DRM_VORTEX_DEBUG_EVENT_SIZE_V2 bytes, as
+ * before.
+ */
+#define DRM_VORTEX_DEBUG_VERSION	3
 
 /**
  * struct drm_vortex_debug_attach - start a debug session on the target
  *
  * Issued on an accel file of the target (see the DOC above).  Errors:
  * -EOPNOTSUPP debugging disabled; -EBUSY another session is attached;
- * -EINVAL unknown flags, padding or @version; -ESRCH the file's opener
+ * -EINVAL unknown flags, padding or @version (2 and 3 are known); -ESRCH the file's opener
  * has exited; -EPERM the caller may not ptrace the file's opener.  Every
  * session ioctl checks that again, for whoever calls it (-EPERM).
  */
 struct drm_vortex_debug_attach {
-	/** @version: DRM_VORTEX_DEBUG_VERSION, the ABI the debugger speaks */
+	/** @version: DRM_VORTEX_DEBUG_VERSION (or 2), the ABI the debugger speaks */
 	__u32 version;
 	/** @flags: must be zero */
 	__u32 flags;
@@ -1236,7 +1328,10 @@ struct drm_vortex_debug_console {
  * -EINVAL.  The queue holds 256 events: when it is full the newest are
  * dropped and counted, and an OVERFLOW event (never itself dropped) says
  * how many.  New event types and fields are appended (@size grows);
- * readers skip what they do not know by @size.
+ * readers skip what they do not know by @size.  A session attached with
+ * version 2 gets every event cut to %DRM_VORTEX_DEBUG_EVENT_SIZE_V2 bytes
+ * (@data[0..11], @size saying so, EXCEPTION's @version 1), so a reader
+ * built with that header's struct reads whole events as before.
  */
 struct drm_vortex_debug_event {
 	/** @type: DRM_VORTEX_DEBUG_EVENT_* */
@@ -1264,12 +1359,20 @@ struct drm_vortex_debug_event {
 	 *   -ECANCELED);
 	 * - EXCEPTION: [0] cause (VX_ERR_*), [1] warp, [2] lowest faulting
 	 *   lane, [3] PC, [4] address, [5..8] every faulting lane (lane l is
-	 *   bit l % 32 of [5 + l / 32]);
+	 *   bit l % 32 of [5 + l / 32]); from @version 2 (sessions of
+	 *   version 3), for cause 17 (DIVERGENT_BRANCH, whose [5..8] are the
+	 *   warp's active lanes and [4] the branch's target) the lanes on
+	 *   each side: [9..12] those that take the branch, [13..16] those
+	 *   that do not; both zero for other causes;
 	 * - TIMEOUT: [0] ms the job ran;
 	 * - DUMP: [0] bytes of the dump now in /sys/class/devcoredump.
 	 */
-	__u32 data[12];
+	__u32 data[20];
 };
+
+/* An event's size for a session attached with version 2: @data[0..11]. */
+#define DRM_VORTEX_DEBUG_EVENT_SIZE_V2	72
+#define DRM_VORTEX_DEBUG_EVENT_SIZE	sizeof(struct drm_vortex_debug_event)
 
 #if defined(__cplusplus)
 }

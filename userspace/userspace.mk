@@ -71,7 +71,7 @@ GUEST_FILES += $(VXS_KERNELS)
 
 # ------------------------------------------------------------- library
 US_LIB := $(O)/userspace/libvortex.a
-US_LIB_SRCS := $(US_DIR)/lib/libvortex.c $(US_DIR)/lib/vx_elf.c
+US_LIB_SRCS := $(US_DIR)/lib/libvortex.c $(US_DIR)/lib/vx_elf.c $(US_DIR)/lib/vx_fault.c
 US_LIB_OBJS := $(US_LIB_SRCS:$(US_DIR)/lib/%.c=$(O)/userspace/lib/%.o)
 US_HDRS := $(wildcard $(US_DIR)/include/*.h $(US_DIR)/lib/*.h) uapi/vortex_accel.h
 US_CFLAGS = $(HOST_CFLAGS) $(US_INC) $(GUEST_INC)

@@ -225,6 +225,13 @@ struct vxdbg_event {
 			struct vxdbg_lanes lanes;	/* every faulting lane */
 			uint64_t pc;
 			uint64_t addr;		/* bad address or instruction word */
+			/*
+			 * DIVERGENT_BRANCH: the lanes that take the branch
+			 * and those that do not (@lanes: the active ones);
+			 * empty for other causes, or from a driver without
+			 * them (EXCEPTION version 1)
+			 */
+			struct vxdbg_lanes taken, not_taken;
 		} exception;
 		struct {		/* KERNEL_TIMEOUT */
 			uint32_t ran_ms;

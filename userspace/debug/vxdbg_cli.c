@@ -21,6 +21,7 @@
 #include "vortex_accel.h"
 #include "vortex_causes.h"
 #include "vx_disasm.h"
+#include "vx_fault.h"
 #include "vx_elf.h"
 #include "vxdbg_cli.h"
 
@@ -276,9 +277,27 @@ static void select_warp(struct vxdbg_cli *c, uint32_t sm, uint32_t wp, uint32_t 
 	c->have_warp = true;
 }
 
+/*
+ * "lanes 0-3,7 faulted", or for a divergent branch "lanes 0-1 take it,
+ * lanes 2-3 do not" (vx_fault.c writes lane sets the same way).
+ */
+static const char *exception_lanes(const struct vxdbg_event *ev, char *buf, size_t n)
+{
+	char a[160], b[160];
+
+	if (ev->u.exception.cause == VX_ERR_DIVERGENT_BRANCH)
+		snprintf(buf, n, "lanes %s take it, lanes %s do not",
+			 vx_fault_lanes(ev->u.exception.taken.w, a, sizeof(a)),
+			 vx_fault_lanes(ev->u.exception.not_taken.w, b, sizeof(b)));
+	else
+		snprintf(buf, n, "lanes %s faulted",
+			 vx_fault_lanes(ev->u.exception.lanes.w, a, sizeof(a)));
+	return buf;
+}
+
 static void print_event(struct vxdbg_cli *c, const struct vxdbg_event *ev)
 {
-	char loc[128], cbuf[80];
+	char loc[128], cbuf[80], lanes[360];
 
 	switch (ev->kind) {
 	case VXDBG_EVENT_ELF_IMAGE_LOADED:
@@ -313,12 +332,13 @@ static void print_event(struct vxdbg_cli *c, const struct vxdbg_event *ev)
 			ev->u.halted.count == 1 ? "" : "s");
 		break;
 	case VXDBG_EVENT_EXCEPTION:
-		fprintf(c->out, "[job %llu: exception %s in warp %u.%u lane %u at %s, address 0x%08llx]\n",
+		fprintf(c->out, "[job %llu: exception %s in warp %u.%u lane %u at %s, address 0x%08llx; %s]\n",
 			(unsigned long long)ev->grid_id,
 			cause_str(ev->u.exception.cause, cbuf, sizeof(cbuf)),
 			ev->u.exception.sm, ev->u.exception.wp, ev->u.exception.ln,
 			loc_str(c, ev->u.exception.pc, loc, sizeof(loc)),
-			(unsigned long long)ev->u.exception.addr);
+			(unsigned long long)ev->u.exception.addr,
+			exception_lanes(ev, lanes, sizeof(lanes)));
 		break;
 	case VXDBG_EVENT_KERNEL_TIMEOUT:
 		fprintf(c->out, "[job %llu timed out after %u ms]\n",

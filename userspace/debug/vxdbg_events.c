@@ -215,6 +215,11 @@ static void exception(struct vxdbg *d, const struct drm_vortex_debug_event *e,
 		ev->u.exception.lanes.w[e->data[2] / 32] = 1u << e->data[2] % 32;
 	ev->u.exception.pc = e->data[3];
 	ev->u.exception.addr = e->data[4];
+	if (e->version >= 2 && e->size >= offsetof(struct drm_vortex_debug_event, data[17])) {
+		memcpy(ev->u.exception.taken.w, &e->data[9], sizeof(ev->u.exception.taken.w));
+		memcpy(ev->u.exception.not_taken.w, &e->data[13],
+		       sizeof(ev->u.exception.not_taken.w));
+	}
 	d->exception = true;
 	d->exc = *ev;
 }

@@ -353,7 +353,7 @@ void sim_post(struct sim_session *d, uint16_t type, uint64_t job,
 /* An exception: frozen for the debugger, or the job fails and the card resets. */
 static void sim_irq_error(struct vxdbg_sim *s)
 {
-	uint32_t data[9];
+	uint32_t data[17] = { 0 }, info[4];
 
 	if (!s->active || !s->dbg) {
 		sim_job_end(s, -EIO);
@@ -366,11 +366,14 @@ static void sim_irq_error(struct vxdbg_sim *s)
 	data[2] = mmio_rd(s, VX_REG_ERR_THREAD);
 	data[3] = mmio_rd(s, VX_REG_ERR_PC);
 	data[4] = mmio_rd(s, VX_REG_ERR_ADDR);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 4; i++) {
 		data[5 + i] = mmio_rd(s, VX_REG_ERR_TMASK(i));
+		info[i] = mmio_rd(s, VX_REG_ERR_INFO(i));
+	}
+	vortex_dmseq_exception_sides(data, info);
 	/* Halted warps can be inspected by injection. */
 	vortex_dmseq_halt_running(&s->dm, NULL);
-	sim_post(s->dbg, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, s->active->seqno, data, 9);
+	sim_post(s->dbg, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, s->active->seqno, data, 17);
 }
 
 static void sim_irq_debug(struct vxdbg_sim *s)

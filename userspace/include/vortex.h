@@ -325,6 +325,21 @@ int64_t vx_deadline_ms(int64_t ms);
 /** vx_status_name() - "ok", "timed out", "device exception", ... */
 const char *vx_status_name(int status);
 
+struct drm_vortex_fault_info;
+
+/**
+ * vx_device_fault() - how the device's last failed job failed
+ * @dev: device
+ * @seqno: that job, from vx_launch(), or 0 for whichever failed last
+ * @f: receives the driver's record (struct drm_vortex_fault_info,
+ *	<drm/vortex_accel.h>): cause, PC, address, warp, lanes, the dump
+ *
+ * Return: 0, -ENOENT if no job of @dev failed (or @seqno is not the last
+ * that did), -ENOTTY on a driver without DRM_VORTEX_CAP_FAULT.
+ */
+int vx_device_fault(struct vx_device *dev, uint64_t seqno,
+		    struct drm_vortex_fault_info *f);
+
 #ifdef __cplusplus
 }
 #endif

@@ -26,6 +26,7 @@
 #include "vortex_accel.h"
 #include "vortex.h"
 #include "vx_elf.h"
+#include "vx_fault.h"
 
 #define VX_ARG_SLOTS		256
 #define VX_ARG_SLOT_SIZE	VX_LAUNCH_MAX_ARGS
@@ -92,6 +93,12 @@ const char *vx_status_name(int status)
 	default:
 		return "error";
 	}
+}
+
+int vx_device_fault(struct vx_device *dev, uint64_t seqno,
+		    struct drm_vortex_fault_info *f)
+{
+	return vx_fault_query(dev->fd, seqno, f);
 }
 
 /* ------------------------------------------------------------- device */

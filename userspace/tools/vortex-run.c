@@ -26,6 +26,7 @@
 
 #include "vortex.h"
 #include "vortex_run_vxbin.h"
+#include "vx_fault.h"
 #include "vx_samples.h"
 
 struct run {
@@ -226,15 +227,27 @@ static void default_dims(struct run *r)
 		       &r->launch.block[0]);
 }
 
-static int report_status(const char *name, int ret, double ms)
+/* What the driver recorded of the failed job, as simx prints its abort. */
+static void report_fault(struct vx_device *dev, const char *name)
+{
+	struct drm_vortex_fault_info f;
+
+	fflush(stdout);
+	if (!vx_device_fault(dev, 0, &f))
+		vx_fault_print(stderr, name, &f);
+}
+
+static int report_status(struct vx_device *dev, const char *name, int ret, double ms)
 {
 	if (ret == -ETIMEDOUT || ret == -ETIME) {
 		printf("%s: %s after %.0f ms\n", name, vx_status_name(ret), ms);
+		if (ret == -ETIMEDOUT)
+			report_fault(dev, name);
 		return EXIT_TIMEDOUT;
 	}
 	if (ret == -EIO) {
-		printf("%s: %s after %.1f ms (the driver logs the cause)\n", name,
-		       vx_status_name(ret), ms);
+		printf("%s: %s after %.1f ms\n", name, vx_status_name(ret), ms);
+		report_fault(dev, name);
 		return EXIT_FAULT;
 	}
 	fprintf(stderr, "%s: launch failed: %s\n", name, strerror(-ret));
@@ -309,7 +322,7 @@ static int run_kernel(struct run *r, const struct kind *kind, const char *name)
 	ret = vx_run(r->k, &r->launch, r->timeout_ms);
 	ms = now_ms() - t0;
 	if (ret)
-		return report_status(name, ret, ms);
+		return report_status(r->dev, name, ret, ms);
 	if (!kind->check) {
 		printf("%s: completed in %.2f ms\n", name, ms);
 		return EXIT_SUCCESS;

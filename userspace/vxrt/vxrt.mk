@@ -12,16 +12,17 @@ VXRT_LIB := $(O)/userspace/libvortexrt.a
 VXRT_SRCS := $(VXRT_DIR)/vxrt_console.c $(VXRT_DIR)/vxrt_device.c $(VXRT_DIR)/vxrt_mem.c \
 	$(VXRT_DIR)/vxrt_upload.c
 VXRT_OBJS := $(VXRT_SRCS:$(VXRT_DIR)/%.c=$(O)/userspace/vxrt/%.o) \
-	$(O)/userspace/vxrt/vx_elf.o
+	$(O)/userspace/vxrt/vx_elf.o $(O)/userspace/vxrt/vx_fault.o
 VXRT_HDRS := $(wildcard $(VXRT_DIR)/*.h $(VXRT_DIR)/include/vortex/*.h) \
-	$(US_DIR)/lib/vx_elf.h uapi/vortex_accel.h hw/vortex_regs.h
+	$(US_DIR)/lib/vx_elf.h $(US_DIR)/lib/vx_fault.h uapi/vortex_accel.h hw/vortex_regs.h \
+	hw/vortex_causes.h
 VXRT_INC := -I$(TOP)/$(VXRT_DIR)/include -I$(TOP)/$(US_DIR)/lib -I$(TOP)/hw
 
 $(O)/userspace/vxrt/%.o: $(VXRT_DIR)/%.c $(VXRT_HDRS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(VXRT_INC) $(GUEST_INC) -c -o $@ $<
 
-$(O)/userspace/vxrt/vx_elf.o: $(US_DIR)/lib/vx_elf.c $(VXRT_HDRS)
+$(O)/userspace/vxrt/vx_%.o: $(US_DIR)/lib/vx_%.c $(VXRT_HDRS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(VXRT_INC) $(GUEST_INC) -c -o $@ $<
 

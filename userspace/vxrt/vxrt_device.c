@@ -9,7 +9,9 @@
  * vx_start() is upstream's: STARTUP_ADDR and STARTUP_ARG name the kernel
  * and its argument buffer, and the card starts warp 0 lane 0 of every core
  * there (DRM_VORTEX_SUBMIT_CORES).  vx_ready_wait() prints what the job
- * printed once it has ended (vxrt_console.c).
+ * printed once it has ended (vxrt_console.c), and for a job that failed
+ * what the driver recorded of it (vx_fault.c), as upstream's simulator
+ * prints its abort.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +24,7 @@
 #include "vortex_accel.h"
 #include "vortex/vortex.h"
 #include "vxrt_internal.h"
+#include "vx_fault.h"
 
 static int vxrt_param(struct vxrt_device *dev, uint32_t param, uint64_t *value)
 {
@@ -271,6 +274,8 @@ int vx_start(vx_device_h hdevice, vx_buffer_h hkernel, vx_buffer_h harguments)
 	return 0;
 }
 
+static void vxrt_fault_print(struct vxrt_device *dev, FILE *out);
+
 int vx_ready_wait(vx_device_h hdevice, uint64_t timeout)
 {
 	struct vxrt_device *dev = hdevice;
@@ -304,9 +309,30 @@ int vx_ready_wait(vx_device_h hdevice, uint64_t timeout)
 			w.status == -ETIMEDOUT ? "hung and was stopped" :
 			w.status == -EIO ? "raised a device exception" : "was cancelled",
 			strerror(-w.status));
+		vxrt_fault_print(dev, stderr);
 		return vxrt_fail(w.status);
 	}
 	return 0;
+}
+
+/* The last job's fault, if the driver recorded one for it. */
+static void vxrt_fault_print(struct vxrt_device *dev, FILE *out)
+{
+	struct drm_vortex_fault_info f;
+
+	if (!vx_fault_query(dev->fd, dev->seqno, &f))
+		vx_fault_print(out, "vortex", &f);
+}
+
+int vx_dev_last_fault(vx_device_h hdevice, struct drm_vortex_fault_info *fault)
+{
+	struct vxrt_device *dev = hdevice;
+	int ret;
+
+	if (!dev || !fault)
+		return vxrt_fail(-EINVAL);
+	ret = vx_fault_query(dev->fd, 0, fault);
+	return ret ? vxrt_fail(ret) : 0;
 }
 
 /*

@@ -24,6 +24,7 @@
 #include <vortex.h>		/* libvortexrt's: Vortex's API */
 
 #include "kselftest_harness.h"
+#include "vortex_accel.h"
 #include "vortex_kernels.h"
 #include "vortex_regs.h"
 #include "vx_elf.h"
@@ -295,6 +296,75 @@ TEST_F(rt, perf_counters)
 		free(r[i].perf);
 	}
 	free(r);
+}
+
+/* ------------------------------------------------------ a failed job */
+
+/*
+ * vxs_count with its counters' buffer at an address the runtime mapped
+ * nowhere: core 0 (the shortest loop: PER_CORE more iterations a core)
+ * stores first, to seen[0], and faults there, in warp 0 lane 0.
+ * vx_ready_wait() fails with EIO and prints what the driver recorded, as
+ * simx prints its abort; vx_dev_last_fault() gives the same record, its
+ * values the card's error registers (the simulated driver's copy of
+ * them).  Before the record existed the program said only "raised a
+ * device exception (Input/output error)".
+ */
+TEST_F(rt, failed_job_names_its_fault)
+{
+	struct vxs_count_args a = { .n = 1, .per_core = 100000, .exit_code = EXIT_CODE };
+	const uint32_t bad = 0x30000000;	/* inside the heap, unmapped */
+	struct drm_vortex_fault_info f;
+	char *out = NULL, want[160];
+	vx_buffer_h k, ab;
+	size_t len = 0;
+	FILE *mem;
+	int err, saved;
+
+	a.seen = bad;
+	ASSERT_EQ(0, vx_upload_kernel_file(self->dev, kpath("vxs_count.elf"), &k));
+	ASSERT_EQ(0, vx_upload_bytes(self->dev, &a, sizeof(a), &ab));
+	ASSERT_EQ(-1, vx_dev_last_fault(self->dev, &f));
+	EXPECT_EQ(ENOENT, errno);
+	ASSERT_EQ(0, vx_start(self->dev, k, ab));
+	/* stderr into memory, for the lines vx_ready_wait() prints */
+	fflush(stderr);
+	saved = dup(2);
+	mem = tmpfile();
+	ASSERT_NE(NULL, mem);
+	dup2(fileno(mem), 2);
+	err = vx_ready_wait(self->dev, 20000) ? errno : 0;
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	len = ftell(mem);
+	out = calloc(1, len + 1);
+	rewind(mem);
+	ASSERT_EQ(len, fread(out, 1, len, mem));
+	fclose(mem);
+	ASSERT_EQ(EIO, err);
+
+	ASSERT_EQ(0, vx_dev_last_fault(self->dev, &f));
+	EXPECT_EQ(-EIO, f.status);
+	EXPECT_EQ(VX_ERR_STORE_PAGE_FAULT, f.cause);
+	EXPECT_EQ(bad, f.addr);
+	EXPECT_EQ(0, f.warp);
+	EXPECT_EQ(0, f.lane);
+	EXPECT_EQ(0, f.cluster);
+	EXPECT_EQ(0, f.core);
+	EXPECT_EQ(1, f.lanes[0]);
+	EXPECT_EQ(-1, f.dump);
+	EXPECT_EQ(vxrt_simdrv_fault()->pc, f.pc);
+	EXPECT_LE(STARTUP_ADDR, f.pc);
+	snprintf(want, sizeof(want), "vortex: Error: device exception STORE_PAGE_FAULT "
+		 "(page fault on store) at PC=0x%08x, address=0x%08x\n", f.pc, bad);
+	EXPECT_NE(NULL, strstr(out, want)) TH_LOG("want %s in:\n%s", want, out);
+	EXPECT_NE(NULL, strstr(out, "vortex:   in warp 0 (cluster 0 core 0 warp 0), lane 0\n"))
+		TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "vortex:   faulting lanes: 0\n")) TH_LOG("%s", out);
+	free(out);
+	vx_mem_free(ab);
+	vx_mem_free(k);
 }
 
 /* ------------------------------------------------------ the TLS bound */

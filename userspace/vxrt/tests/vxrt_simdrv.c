@@ -51,6 +51,8 @@ struct sd_card {
 	int32_t status;
 	int fd;				/* the node as the library opened it */
 	struct vxrt_simdrv_fault fault;
+	struct drm_vortex_fault_info rec;	/* DRM_IOCTL_VORTEX_FAULT's */
+	bool rec_valid;
 };
 
 static struct sd_card *sd;
@@ -208,6 +210,46 @@ static void ring_put(uint32_t dw)
 	sd->tail = (sd->tail + 4) % SD_RING;
 }
 
+/* The failed job's record, as the driver's recovery takes it (vortex_fault.c). */
+static void sd_record(struct vx_sim *s)
+{
+	struct drm_vortex_fault_info *f = &sd->rec;
+	uint32_t per_cluster = sd->cfg.cores * sd->cfg.warps;
+
+	*f = (struct drm_vortex_fault_info){ .status = sd->fault.cause ? -EIO : -ETIMEDOUT,
+					     .cause = sd->fault.cause, .dump = -1 };
+	if (f->cause) {
+		f->pc = sd->fault.pc;
+		f->addr = sd->fault.addr;
+		f->warp = sd->fault.warp;
+		f->lane = sd->fault.thread;
+		f->cluster = f->warp / per_cluster;
+		f->core = f->warp % per_cluster / sd->cfg.warps;
+		f->warp_in_core = f->warp % sd->cfg.warps;
+		for (int i = 0; i < 4; i++) {
+			f->lanes[i] = vx_sim_mmio_read(s, VX_REG_ERR_TMASK(i));
+			f->info[i] = vx_sim_mmio_read(s, VX_REG_ERR_INFO(i));
+		}
+	}
+	sd->rec_valid = true;
+}
+
+/* The driver's checks (vortex_fault_ioctl()); no devcoredump here. */
+static int sd_fault(struct drm_vortex_fault *q)
+{
+	uint32_t n = q->info_size;
+
+	if (q->flags || q->pad || n < 80 || n > DRM_VORTEX_FAULT_INFO_MAX || n % 8)
+		return -EINVAL;
+	if (!sd->rec_valid || (q->job && q->job != sd->rec.job))
+		return -ENOENT;
+	memset((void *)(uintptr_t)q->info, 0, n);
+	memcpy((void *)(uintptr_t)q->info, &sd->rec, n < sizeof(sd->rec) ? n : sizeof(sd->rec));
+	q->job = sd->rec.job;
+	q->info_size = n < sizeof(sd->rec) ? n : sizeof(sd->rec);
+	return 0;
+}
+
 /* LAUNCH + FENCE, run to the fence; on an error the fault is kept and the card reset. */
 static int32_t sd_run(const uint32_t p[VX_LAUNCH_NDW])
 {
@@ -236,6 +278,7 @@ static int32_t sd_run(const uint32_t p[VX_LAUNCH_NDW])
 		vx_sim_mmio_read(s, VX_REG_ERR_CAUSE), vx_sim_mmio_read(s, VX_REG_ERR_WARP),
 		vx_sim_mmio_read(s, VX_REG_ERR_THREAD), vx_sim_mmio_read(s, VX_REG_ERR_PC),
 		vx_sim_mmio_read(s, VX_REG_ERR_ADDR) };
+	sd_record(s);
 	vx_sim_mmio_write(s, VX_REG_RESET, VX_RESET_KEY);
 	sd->fence = 0;
 	sd_ring_program();
@@ -258,6 +301,8 @@ static int sd_submit(struct drm_vortex_submit *s)
 	vx_sim_mmio_write(sd->sim, VX_REG_TLB_INVAL, VX_TLB_INVAL_ALL);
 	sd->status = sd_run(p);
 	s->seqno = ++sd->job;
+	if (sd->status)
+		sd->rec.job = s->seqno;
 	s->out_flags = DRM_VORTEX_SUBMIT_OUT_ENDED;
 	s->status = sd->status;
 	return 0;
@@ -320,6 +365,8 @@ static int sd_ioctl(unsigned long req, void *arg)
 		return 0;
 	case DRM_IOCTL_VORTEX_CODE_OBJECT:
 		return 0;			/* for debuggers only */
+	case DRM_IOCTL_VORTEX_FAULT:
+		return sd_fault(arg);
 	default:
 		return -ENOTTY;
 	}

@@ -2,7 +2,7 @@
 /*
  * libvortexrt on the host simulator: the part of the driver it uses
  * (GET_PARAM, BO_CREATE/INFO, GEM_CLOSE, VM_BIND, DCR, SUBMIT with
- * DRM_VORTEX_SUBMIT_CORES, WAIT, CONSOLE, CODE_OBJECT, mmap) over one
+ * DRM_VORTEX_SUBMIT_CORES, WAIT, CONSOLE, CODE_OBJECT, FAULT, mmap) over one
  * simulated card, so a host test runs the library itself, unchanged.
  * The test links with -Wl,--wrap=ioctl,--wrap=mmap,--wrap=munmap: every
  * DRM ioctl of the process and every mmap of the node's fd come here.

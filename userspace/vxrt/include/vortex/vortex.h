@@ -107,6 +107,16 @@ int vx_upload_file(vx_device_h hdevice, const char *filename, vx_buffer_h *hbuff
 int vx_check_occupancy(vx_device_h hdevice, uint32_t group_size, uint32_t *max_localmem);
 int vx_dump_perf(vx_device_h hdevice, FILE *stream);
 
+/*
+ * This library's own, not upstream's: how the device's last failed job
+ * failed, the driver's record (struct drm_vortex_fault_info in
+ * <drm/vortex_accel.h>: cause, PC, address, warp, lanes, the crash dump's
+ * devcdN).  vx_ready_wait() prints it when a job fails.  Fails with errno
+ * ENOENT if no job of the device failed, ENOTTY on a driver without it.
+ */
+struct drm_vortex_fault_info;
+int vx_dev_last_fault(vx_device_h hdevice, struct drm_vortex_fault_info *fault);
+
 #ifdef __cplusplus
 }
 #endif

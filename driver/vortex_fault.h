@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Copyright 2026 The Vortex driver authors */
+#ifndef __VORTEX_FAULT_H__
+#define __VORTEX_FAULT_H__
+
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include "vortex_accel.h"
+
+struct drm_device;
+struct drm_file;
+struct vortex_device;
+struct vortex_file;
+
+/**
+ * struct vortex_fault_record - a file's last failed job (vortex_fault.c)
+ */
+struct vortex_fault_record {
+	/** @lock: guards the rest; recovery writes, DRM_IOCTL_VORTEX_FAULT reads */
+	spinlock_t lock;
+	/** @valid: a job of the file has failed */
+	bool valid;
+	/** @info: how it failed, as DRM_IOCTL_VORTEX_FAULT gives it */
+	struct drm_vortex_fault_info info;
+};
+
+void vortex_fault_file_open(struct vortex_file *vfile);
+void vortex_fault_capture(struct vortex_device *vdev, struct vortex_file *vfile,
+			  u64 job, int error);
+void vortex_fault_dump_published(struct vortex_file *vfile, u64 job, int devcd);
+int vortex_fault_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+
+#endif /* __VORTEX_FAULT_H__ */
