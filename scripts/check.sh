@@ -10,9 +10,11 @@
 # Closes with 'N passed, N failed, N skipped'; non-zero exit on any failure.
 #
 # VX_TOPOLOGIES="C,K,W,T ..." overrides the guest topologies.
-# VX_GUEST_JOBS=N boots up to N guests at a time (default: the CPU count,
-# at most 2: each TCG guest with one vCPU keeps one host CPU busy, and the
-# tests' timing margins assume it gets one).
+# Boots are admitted by measured CPU, not by a fixed count: up to the CPU
+# count always, and one more whenever the host's CPUs were idle for at
+# least 0.8 of a CPU over the last seconds (boots that wait, for a person
+# or a hang's timeout, leave theirs idle), as many as memory allows (see
+# guest_slot).  VX_GUEST_JOBS=N fixes the number of boots at N instead.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 vx_usage 0 "$@"
@@ -29,15 +31,12 @@ mkdir -p "$results"
 # and the other boots: the longest set-up step, first.  Out of the job
 # table (disown), so that no boot waits for a free slot behind it;
 # debug_lane waits for it.
-debug_cached=1
 # prepare.sh's estimate counts it, the newest kernel's set-up and the boots.
 # shellcheck disable=SC2034  # read by scripts/estimate.sh
 vx_estimate_check=1
 vx_after_deps() {
-	if ! scripts/debug-kernel.sh --print > /dev/null; then
-		debug_cached=0
+	scripts/debug-kernel.sh --print > /dev/null ||
 		vx_log "building the debug kernel in the background (log: ${VX_LOGS/#$HOME/\~}/debug-kernel.log)"
-	fi
 	(scripts/debug-kernel.sh > "$results/debug-kernel.out" 2>&1
 	 echo $? > "$results/debug-kernel.rc") &
 	disown
@@ -88,21 +87,40 @@ for s in $(scripts/run-host-tests.sh --list $host_tests); do
 done
 
 guest_args=()
-guest_jobs=${VX_GUEST_JOBS:-$(( $(nproc) < 2 ? 1 : 2 ))}
+# The floor: this many boots run whatever the load (one per CPU: a TCG
+# guest with one vCPU keeps at most one host CPU busy).  The ceiling:
+# what memory allows, a boot being QEMU with 512 MiB of guest RAM, the
+# card's VRAM (256 MiB, more on the large cards) and QEMU's own; 1.5 GiB
+# each, out of what is available now, never more than twice the CPUs.
+guest_floor=${VX_GUEST_JOBS:-$(nproc)}
+guest_ceiling=$(awk -v cpus="$(nproc)" '/^MemAvailable:/ {
+	n = int($2 / (1536 * 1024)); if (n > 2 * cpus) n = 2 * cpus; print n }' /proc/meminfo)
+[ -z "${VX_GUEST_JOBS:-}" ] || guest_ceiling=$VX_GUEST_JOBS
+[ "$guest_ceiling" -ge "$guest_floor" ] || guest_ceiling=$guest_floor
+vx_log "boots: $guest_floor at a time, up to $guest_ceiling while the CPUs have room"
 # The person-paced boots (the debug servers, below) spend their time
 # waiting for their person: they take no slot.
 light=()
-# guest_slot: returns once fewer than $guest_jobs boots (or the host
-# tests) are running, the light ones not counted.
+# guest_slot: returns once another boot (or the host tests) may start:
+# fewer than $guest_floor are running (the light ones not counted), or
+# fewer than $guest_ceiling and the CPUs were idle for 0.8 of a CPU
+# over the last 3 s (vx_idle_cpus).  First, the debug kernel's lane
+# starts as soon as its kernel is built (debug_lane_ready), ahead of
+# any boot still waiting here.
 guest_slot() {
 	local p n
 	while :; do
+		debug_lane_ready
 		n=$(jobs -rp | wc -l)
 		for p in "${light[@]}"; do
 			! kill -0 "$p" 2> /dev/null || n=$((n - 1))
 		done
-		[ "$n" -ge "$guest_jobs" ] || return 0
-		wait -n || true
+		[ "$n" -ge "$guest_floor" ] || return 0
+		if [ "$n" -ge "$guest_ceiling" ]; then
+			wait -n || true
+			continue
+		fi
+		[ "$(vx_idle_cpus 3)" -lt 80 ] || return 0
 	done
 }
 # guest_boot NAME PROGRAMS RUN-GUEST-ARGS...: one boot, in the background
@@ -134,8 +152,13 @@ debug_lane() {
 	fi
 	vx_debug_lane_boots "$results" "$(scripts/debug-kernel.sh --print)" "$i"
 }
-debug_lane_start() {
-	guest_slot
+# debug_lane_ready: starts the lane once its kernel's build has ended,
+# once.  Its two boots go first (guest_slot calls this before it admits
+# anything) and run at the same time (vx_debug_lane_boots).
+debug_lane_started=0
+debug_lane_ready() {
+	[ $debug_lane_started = 0 ] && [ -e "$results/debug-kernel.rc" ] || return 0
+	debug_lane_started=1
 	VX_NO_TICKER=1 debug_lane &
 	mapfile -t -O "${#expect[@]}" expect < <(vx_debug_lane_tap_args "$results")
 }
@@ -168,8 +191,8 @@ guest_slot
 ) &
 expect+=(--expect lint)
 
-# The debug kernel's boots are the next longest: next, if it is built.
-[ $debug_cached = 0 ] || debug_lane_start
+# The debug kernel's boots are the next longest: next, if it is built
+# (guest_slot starts them).
 
 # The person-paced vxdbg session (a minute of a person's pauses) checks
 # the CLI against a person, not the card: it runs in the first
@@ -224,7 +247,11 @@ newest guest_boot newest:slub-smp2 "vortex_reliability_test vortex_debug_test vo
 	--smp 2 --tests vortex_reliability_test,vortex_debug_test,vortex_vm_test,vortex_vmbind_test \
 	--append "slub_debug=FZPU"
 
-[ $debug_cached = 1 ] || debug_lane_start
+# A debug kernel still building: its lane starts when the build ends.
+while [ $debug_lane_started = 0 ]; do
+	sleep 5
+	debug_lane_ready
+done
 
 # Every boot has ended.
 wait

@@ -77,6 +77,21 @@ vx_child_cpu() {
 	rm -f "$f"
 }
 
+# vx_idle_cpus SECONDS: prints how much of the host's CPUs was idle
+# over the next SECONDS, in hundredths of a CPU (150: one and a half
+# CPUs), from /proc/stat's idle and iowait columns.
+vx_idle_cpus() {
+	local a b
+	a=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
+	sleep "$1"
+	b=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
+	awk -v a="$a" -v b="$b" -v cpus="$(nproc)" 'BEGIN {
+		split(a, x, " "); split(b, y, " ")
+		t = y[2] - x[2]
+		print (t > 0) ? int(100 * cpus * (y[1] - x[1]) / t) : 100 * cpus
+	}'
+}
+
 # vx_publish TMPDIR DEST: make a fully written cache entry visible at once.
 # Entries are built in a temporary directory beside DEST and renamed, so a
 # half-written entry is never mistaken for a good one.
