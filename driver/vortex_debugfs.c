@@ -51,6 +51,16 @@
  *	slot stays held until then): a test stretches the release as a slow
  *	kernel does, and the next failure must still leave its dump.
  *
+ * hang_gate
+ *	The same in both timeout paths (the scheduler's handler and a
+ *	fast-lane job's), once the job has been found to have run for
+ *	job_timeout_ms and before recovery stops it: the hang is decided and
+ *	nothing is captured yet.  A test that lowered job_timeout_ms to hang
+ *	a job quickly puts the old value back there, so the capture's copy
+ *	budget (half the timeout) and the jobs behind the hang are measured
+ *	against it, not against the lowered one.  Opening it returns once the
+ *	recovery has finished.
+ *
  * fast_jobs
  *	Jobs that took the fast lane (vortex_job_run_inline()).
  *
@@ -207,6 +217,7 @@ void vortex_debugfs_init(struct vortex_device *vdev)
 	vortex_gate_init(vdev, &vdev->unplug_gate, NULL, "unplug_gate");
 	/* On system_wq too. */
 	vortex_gate_init(vdev, &vdev->unlink_gate, NULL, "unlink_gate");
+	vortex_gate_init(vdev, &vdev->hang_gate, vdev->reset_wq, "hang_gate");
 	debugfs_create_u64("dm_accesses", 0400, vdev->drm.debugfs_root,
 			   &vdev->dm.accesses);
 	debugfs_create_u64("fast_jobs", 0400, vdev->drm.debugfs_root, &vdev->fast_jobs);

@@ -254,6 +254,11 @@ struct vortex_device {
 	 * slot looks for devcoredump's link to it (vortex_dump_publish.c)
 	 */
 	struct vortex_gate unlink_gate;
+	/**
+	 * @hang_gate: test hook where a job's timeout has been found due,
+	 * before recovery stops the card (debugfs)
+	 */
+	struct vortex_gate hang_gate;
 
 	/* ---- debugger (vortex_dm.c, vortex_debug.c) */
 	/** @dm: the Debug Module, its lock and shadows */

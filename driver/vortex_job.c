@@ -533,6 +533,7 @@ static enum drm_gpu_sched_stat vortex_job_timedout(struct drm_sched_job *sched_j
 	/* job_timeout_ms was raised since the timer was armed: not due. */
 	if (!vortex_job_timeout_due(vdev, job))
 		return vortex_sched_no_hang(sched_job);
+	vortex_gate_pass(&vdev->hang_gate);
 
 	if (!vortex_job_recover(vdev, sched_job,
 				lower_32_bits(job->hw_fence->seqno), -ETIMEDOUT))
@@ -801,6 +802,7 @@ static void vortex_job_inline_timeout(struct work_struct *work)
 				   nsecs_to_jiffies(ran < timeout ? timeout - ran : timeout));
 		return;
 	}
+	vortex_gate_pass(&vdev->hang_gate);
 	vortex_job_recover(vdev, NULL, seqno, -ETIMEDOUT);
 }
 

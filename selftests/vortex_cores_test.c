@@ -67,6 +67,8 @@ FIXTURE(cores) {
 	volatile uint32_t *data_map;
 	struct drm_vortex_submit_bo bos[2];
 	struct drm_vortex_submit sub;
+	/* job_timeout_ms before a test lowered it (vx_hang_begin()), or 0 */
+	long old_timeout_ms;
 };
 
 FIXTURE_SETUP(cores)
@@ -99,6 +101,7 @@ FIXTURE_SETUP(cores)
 
 FIXTURE_TEARDOWN(cores)
 {
+	vx_hang_restore(&self->old_timeout_ms);
 	close(self->fd);
 }
 
@@ -256,7 +259,10 @@ TEST_F_TIMEOUT(cores, hang_dump_of_a_vortex_model_job, 120)
 	memcpy(self->code_map, (uint32_t[]){ JSELF }, 4);
 	vx_dump_discard();
 	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, self->code_addr));
+	/* j . from the first instruction: the dump shows it at any limit. */
+	ASSERT_TRUE(vx_hang_begin(&self->old_timeout_ms, VX_HANG_MS));
 	vx_cmd(_vx_submit(self->fd, &self->sub));
+	ASSERT_TRUE(vx_hang_declared(&self->old_timeout_ms)) TH_LOG("no timeout");
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 60 * SEC, &status));
 	ASSERT_EQ(-ETIMEDOUT, status);
 	text = vx_dump_read(5000);

@@ -213,6 +213,8 @@ FIXTURE(dbg) {
 	volatile uint32_t *data_map;
 	struct drm_vortex_submit_bo bos[2];
 	struct drm_vortex_submit sub;
+	/* job_timeout_ms before a test lowered it (vx_timeout_set()), or 0 */
+	long old_timeout_ms;
 };
 
 FIXTURE_SETUP(dbg)
@@ -247,9 +249,32 @@ FIXTURE_SETUP(dbg)
 FIXTURE_TEARDOWN(dbg)
 {
 	vx_gate_write("ran_gate", "open");	/* whatever a test left held */
+	vx_gate_write("recover_gate", "open");
 	if (self->sfd >= 0)
 		close(self->sfd);
 	close(self->fd);
+	vx_hang_restore(&self->old_timeout_ms);
+}
+
+/*
+ * Lets the held job's timeout come @n times, each through recover_gate:
+ * the scheduler's timer has run out (job_timeout_ms since the job began,
+ * or since the last time it came), and once the gate opens the handler
+ * has decided.  The job must still be unfinished after each.  The caller
+ * lowers job_timeout_ms before the submit (the timer of a job already on
+ * the card comes first after the limit it began with), so the test waits
+ * for the timeouts themselves, not for a period longer than them.
+ */
+static void timeouts_spare_the_job(struct __test_metadata *_metadata,
+				   FIXTURE_DATA(dbg) *self, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		ASSERT_TRUE(vx_gate_write("recover_gate", "arm"));
+		ASSERT_TRUE(vx_poll_ms(vx_gate_is("recover_gate", "waiting"), 30000))
+			TH_LOG("timeout %u did not come", i);
+		ASSERT_TRUE(vx_gate_write("recover_gate", "open"));
+		vx_err(ETIME, _vx_wait(self->fd, self->sub.seqno, 0, NULL));
+	}
 }
 
 static void load(FIXTURE_DATA(dbg) *self, const uint32_t *prog, size_t bytes)
@@ -1237,15 +1262,20 @@ TEST_F_TIMEOUT(dbg, dm_raw_ndmreset_cancels_the_job, 60)
 		EXPECT_EQ(100 + l, self->data_map[l]);
 }
 
-/* Halted for three times the timeout, the job is not timed out. */
+/*
+ * Halted through three timeouts, the job is not timed out.  Then it runs
+ * to its end under the old limit again.
+ */
 TEST_F_TIMEOUT(dbg, halted_job_does_not_time_out, 120)
 {
 	int32_t status = 1;
 	uint32_t l;
 
+	ASSERT_TRUE(vx_timeout_set(&self->old_timeout_ms, VX_HANG_MS));
 	ATTACH_SUBMIT_HALTED();
-	usleep(self->timeout_ms * 3 * 1000);
+	timeouts_spare_the_job(_metadata, self, 3);
 	vx_err(ETIME, _vx_wait(self->fd, self->sub.seqno, 0, &status));
+	vx_hang_restore(&self->old_timeout_ms);
 	EXPECT_EQ(0, resume_and_wait(_metadata, self));
 	for (l = 0; l < self->threads; l++)
 		EXPECT_EQ(100 + l, self->data_map[l]);
@@ -1556,7 +1586,8 @@ static int dbg_timeout(int sfd, uint32_t ms, uint32_t *old)
  * Issue 21, section 2: a hang can be debugged.  With the target's run
  * limit raised, a kernel that loops forever keeps running past three hang
  * timeouts, is halted by the debugger, and ends only when let go of (here:
- * detaching ends the loop's job as the limit is back to the default).
+ * resumed, the loop's job ends as the limit is back to the module's, which
+ * the test lowered: the job's timeouts are the point, not their length).
  */
 TEST_F_TIMEOUT(dbg, raised_timeout_lets_a_hang_run_until_halted, 120)
 {
@@ -1569,8 +1600,9 @@ TEST_F_TIMEOUT(dbg, raised_timeout_lets_a_hang_run_until_halted, 120)
 	ASSERT_LE(0, self->sfd);
 	ASSERT_EQ(0, dbg_timeout(self->sfd, 60000, &old));
 	EXPECT_EQ(0, old);
+	ASSERT_TRUE(vx_timeout_set(&self->old_timeout_ms, VX_HANG_MS));
 	vx_cmd(_vx_submit(self->fd, &self->sub));
-	usleep(self->timeout_ms * 3 * 1000);
+	timeouts_spare_the_job(_metadata, self, 3);
 	vx_err(ETIME, _vx_wait(self->fd, self->sub.seqno, 0, &status));
 	EXPECT_EQ(0, dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_HALT,
 			       DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
@@ -1643,6 +1675,7 @@ TEST_F_TIMEOUT(dbg, exception_held_for_debugger_then_eio, 60)
 	load(self, prog_fault, sizeof(prog_fault));
 	self->sfd = dbg_attach(self->fd);
 	ASSERT_LE(0, self->sfd);
+	ASSERT_TRUE(vx_timeout_set(&self->old_timeout_ms, VX_HANG_MS));
 	vx_cmd(_vx_submit(self->fd, &self->sub));
 	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, 10000, &ev));
 	EXPECT_EQ(VX_ERR_ILLEGAL_INSTR, ev.data[0]);
@@ -1659,9 +1692,10 @@ TEST_F_TIMEOUT(dbg, exception_held_for_debugger_then_eio, 60)
 	for (l = 9; l < 17; l++)
 		EXPECT_EQ(0, ev.data[l]) TH_LOG("data[%u]", l);
 
-	/* Frozen, not failed: registers readable, well past the timeout. */
-	usleep(self->timeout_ms * 2 * 1000);
+	/* Frozen, not failed: registers readable, past two timeouts. */
+	timeouts_spare_the_job(_metadata, self, 2);
 	vx_err(ETIME, _vx_wait(self->fd, self->sub.seqno, 0, &status));
+	vx_hang_restore(&self->old_timeout_ms);
 	vx_cmd(dbg_status(self->sfd, self->warp, &st));
 	EXPECT_TRUE(st.state & DRM_VORTEX_DEBUG_WARP_HALTED);
 	vx_cmd(dbg_reg(self->sfd, self->warp, T0, self->threads, vals, false));

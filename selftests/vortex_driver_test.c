@@ -93,6 +93,8 @@ FIXTURE(vx) {
 	/* the same job, for tests to change sub and bos and still run this */
 	struct drm_vortex_submit_bo good_bos[2];
 	struct drm_vortex_submit good;
+	/* job_timeout_ms before a test lowered it (vx_hang_begin()), or 0 */
+	long old_timeout_ms;
 };
 
 FIXTURE_SETUP(vx)
@@ -133,6 +135,7 @@ FIXTURE_SETUP(vx)
 
 FIXTURE_TEARDOWN(vx)
 {
+	vx_hang_restore(&self->old_timeout_ms);
 	if (self->fd >= 0)
 		close(self->fd);
 }
@@ -909,6 +912,8 @@ TEST_F_TIMEOUT(vx, wait_deadline_passes_etime, 60)
 	struct drm_vortex_wait w = { 0 };
 	int32_t status = 1;
 
+	/* hang_gate keeps the hang unfinished while the deadlines pass. */
+	ASSERT_TRUE(vx_hang_begin(&self->old_timeout_ms, VX_HANG_MS));
 	vx_load(self, prog_loop, sizeof(prog_loop));
 	vx_cmd(_vx_submit(self->fd, &self->sub));
 	vx_err(ETIME, _vx_wait(self->fd, self->sub.seqno, 0, &status));
@@ -917,6 +922,7 @@ TEST_F_TIMEOUT(vx, wait_deadline_passes_etime, 60)
 	w.seqno = self->sub.seqno;
 	w.timeout_ns = vx_now() - SEC;
 	vx_err(ETIME, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_WAIT, &w));
+	ASSERT_TRUE(vx_hang_declared(&self->old_timeout_ms));
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
 	EXPECT_EQ(-ETIMEDOUT, status);
 }
@@ -972,12 +978,19 @@ TEST_F_TIMEOUT(vx, wait_interrupted_eintr_then_repeated, 60)
 
 /* -------------------------------------------------- hangs and faults */
 
+/*
+ * The one hang that waits out the default timeout (docs/driver.md: 2000
+ * ms), and checks that the hang is declared after it, not before.  Every
+ * other hang test lowers job_timeout_ms for itself (vx_hang_begin()) and
+ * puts it back, so a value left behind shows here too.
+ */
 TEST_F_TIMEOUT(vx, hang_times_out_then_next_job_runs, 60)
 {
 	int64_t start, took;
 	uint64_t hang;
 	int32_t status = 1;
 
+	EXPECT_EQ(2000, self->timeout_ms);
 	vx_load(self, prog_loop, sizeof(prog_loop));
 	start = vx_now();
 	vx_cmd(_vx_submit(self->fd, &self->sub));
@@ -1006,11 +1019,14 @@ TEST_F_TIMEOUT(vx, hang_queued_jobs_behind_run, 60)
 
 	/* The looping program lives at +64; the store at 0. */
 	memcpy(self->code_map + 16, prog_loop, sizeof(prog_loop));
+	ASSERT_TRUE(vx_hang_begin(&self->old_timeout_ms, VX_HANG_MS));
 	self->sub.entry_pc = self->code_addr + 64;
 	vx_cmd(_vx_submit(self->fd, &self->sub));
 	hang = self->sub.seqno;
 	self->sub.entry_pc = self->code_addr;
 	vx_cmd(_vx_submit(self->fd, &self->sub));
+	/* The store job behind runs under the default again. */
+	ASSERT_TRUE(vx_hang_declared(&self->old_timeout_ms));
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
 	EXPECT_EQ(0, status);
 	EXPECT_EQ(STORE_MAGIC, self->data_map[0]);
@@ -1185,10 +1201,13 @@ TEST_F_TIMEOUT(vx, clients_hang_does_not_hurt_others, 60)
 	struct vx_client c;
 	int32_t status = 1;
 
+	ASSERT_TRUE(vx_hang_begin(&self->old_timeout_ms, VX_HANG_MS));
 	vx_cmd(vx_client_open(&c, prog_loop, sizeof(prog_loop)));
 	vx_cmd(_vx_submit(c.fd, &c.sub));
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	ASSERT_TRUE(vx_hang_declared(&self->old_timeout_ms));
 
-	vx_run(status);
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
 	EXPECT_EQ(STORE_MAGIC, self->data_map[0]);
 	vx_cmd(_vx_wait(c.fd, c.sub.seqno, 0, &status));

@@ -277,6 +277,8 @@ FIXTURE(dump) {
 	struct drm_vortex_submit_bo bos[2];
 	struct drm_vortex_submit sub;
 	char *text;
+	/* job_timeout_ms before a test lowered it (vx_hang_begin()), or 0 */
+	long old_timeout_ms;
 };
 
 FIXTURE_SETUP(dump)
@@ -308,26 +310,41 @@ FIXTURE_SETUP(dump)
 
 FIXTURE_TEARDOWN(dump)
 {
+	vx_hang_restore(&self->old_timeout_ms);
 	free(self->text);
 	close(self->fd);
 	vx_dump_discard();
 }
 
-/* Runs @prog to its end (a hang or a fault) and reads the dump. */
-static int32_t run_and_dump(struct __test_metadata *_metadata,
-			    FIXTURE_DATA(dump) *self, const uint32_t *prog,
-			    size_t bytes)
+/*
+ * Runs @prog to its end (a hang or a fault) and reads the dump.  A hang
+ * (@hang) runs under a lowered job_timeout_ms (vx_hang_begin()), not so
+ * low that the card might not reach the loop, whose registers the dumps
+ * show, before it; the old limit is back before the capture.
+ */
+static int32_t run_to_dump(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(dump) *self, const uint32_t *prog,
+			   size_t bytes, bool hang)
 {
 	int32_t status = 1;
 
 	memcpy(self->code_map, prog, bytes);
+	if (hang)
+		vx_cmd(!vx_hang_begin(&self->old_timeout_ms, VX_HANG_PREFIX_MS));
 	vx_cmd(_vx_submit(self->fd, &self->sub));
+	if (hang)
+		EXPECT_TRUE(vx_hang_declared(&self->old_timeout_ms)) TH_LOG("no timeout");
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
 	EXPECT_EQ(1, vx_dump_each(NULL, NULL));
 	self->text = vx_dump_read(0);
 	EXPECT_NE(NULL, self->text);
 	return status;
 }
+
+#define run_and_dump(_metadata, self, prog, bytes) \
+	run_to_dump(_metadata, self, prog, bytes, false)
+#define hang_and_dump(_metadata, self, prog, bytes) \
+	run_to_dump(_metadata, self, prog, bytes, true)
 
 /* Where the buffer at @iova is described in the dump's "bos:" section. */
 static const char *find_bo(const char *text, uint64_t iova)
@@ -471,7 +488,7 @@ TEST_F_TIMEOUT(dump, hang_dump_holds_ring_buffers_warps_registers, 120)
 	};
 
 	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co));
-	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
+	ASSERT_EQ(-ETIMEDOUT, hang_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
 	p = self->text;
 	ASSERT_NE(NULL, p);
 	/* The running kernel's release, whichever (docs/kernels.md). */
@@ -907,7 +924,7 @@ TEST_F_TIMEOUT(dump, buffer_labels_round_trip, 60)
 		.label = (uintptr_t)"x", .pad = 1 };
 	vx_err(EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_BO_SET_LABEL, &l));
 
-	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
+	ASSERT_EQ(-ETIMEDOUT, hang_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
 	ASSERT_NE(NULL, self->text);
 	b = find_bo(self->text, self->data_addr);
 	ASSERT_NE(NULL, b);
@@ -1002,7 +1019,7 @@ TEST_F_TIMEOUT(dump, no_dump_buffer_is_listed_without_its_bytes, 60)
 	bos[2] = (struct drm_vortex_submit_bo){ bo, DRM_VORTEX_SUBMIT_BO_READ |
 		DRM_VORTEX_SUBMIT_BO_DUMP };
 	vx_submit_init(&self->sub, self->code_addr, addr, self->threads, bos, 3);
-	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
+	ASSERT_EQ(-ETIMEDOUT, hang_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
 	ASSERT_NE(NULL, self->text);
 
 	b = find_bo(self->text, addr);
@@ -1041,7 +1058,7 @@ TEST_F_TIMEOUT(dump, elf_global_sections_keep_the_zero_tail, 60)
 	uint64_t lo, hi, a;
 	int k, covered = 0;
 
-	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
+	ASSERT_EQ(-ETIMEDOUT, hang_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
 	ASSERT_NE(NULL, self->text);
 	ASSERT_TRUE(elf_from_dump(self->text, &e));
 	memset(seen, 0, sizeof(seen));
@@ -1158,7 +1175,7 @@ TEST_F_TIMEOUT(dump, buffer_bytes_of_a_dump_are_bounded_by_ram, 120)
 		DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_DUMP };
 	self->sub.bos = (uintptr_t)bos;
 	self->sub.bo_count = 3;
-	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
+	ASSERT_EQ(-ETIMEDOUT, hang_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
 	ASSERT_NE(NULL, self->text);
 	len = strlen(self->text);
 	EXPECT_NE(NULL, strstr(field(self->text, "not-captured"), "thirty-second of RAM"));
@@ -1310,7 +1327,7 @@ static void hang_all_registers(struct __test_metadata *_metadata,
 	ASSERT_LE(*n, sizeof(prog) / 4);
 	self->sub.grid[0] = clusters * cores;
 	self->sub.block[0] = warps * self->threads;
-	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog, *n * 4));
+	ASSERT_EQ(-ETIMEDOUT, hang_and_dump(_metadata, self, prog, *n * 4));
 	ASSERT_NE(NULL, self->text);
 	EXPECT_EQ(NULL, field(self->text, "not-captured"));
 }
@@ -1574,7 +1591,9 @@ TEST_F_TIMEOUT(dump, whole_card_dump_reads_the_same_twice, 300)
 	self->code_map[0] = JAL(X0, 0);			/* every warp loops */
 	self->sub.grid[0] = clusters * cores;		/* a full block per core */
 	self->sub.block[0] = warps * self->threads;
+	ASSERT_TRUE(vx_hang_begin(&self->old_timeout_ms, VX_HANG_MS));
 	vx_cmd(_vx_submit(self->fd, &self->sub));
+	ASSERT_TRUE(vx_hang_declared(&self->old_timeout_ms)) TH_LOG("no timeout");
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 600 * SEC, &status));
 	ASSERT_EQ(-ETIMEDOUT, status);
 	for (int i = 0; i < 500 && !vx_dump_each(first_dump_path, path); i++)
@@ -1636,7 +1655,7 @@ TEST_F_TIMEOUT(dump, warp_parked_at_a_barrier_is_read_too, 60)
 	if (warps < 2)
 		SKIP(return, "one warp per core: no barrier to wait at");
 	self->sub.block[0] = 2 * self->threads;
-	ASSERT_EQ(-ETIMEDOUT, run_and_dump(_metadata, self, prog, sizeof(prog)));
+	ASSERT_EQ(-ETIMEDOUT, hang_and_dump(_metadata, self, prog, sizeof(prog)));
 	ASSERT_NE(NULL, self->text);
 	EXPECT_EQ(NULL, field(self->text, "not-captured"));
 	w = strstr(self->text, "\nwarps:\n");
@@ -1961,6 +1980,8 @@ TEST_F_TIMEOUT(dump, requested_dump_equals_what_the_debugger_reads, 120)
 	sfd = attach(self->fd);
 	ASSERT_LE(0, sfd);
 	ASSERT_EQ(0, ioctl(sfd, DRM_VORTEX_DEBUG_IOCTL_BREAKPOINT, &bp));
+	/* Halted, the job outlives any limit; it must reach the breakpoint. */
+	ASSERT_TRUE(vx_hang_begin(&self->old_timeout_ms, VX_HANG_PREFIX_MS));
 	vx_cmd(_vx_submit(self->fd, &self->sub));
 	warp = halted_warp(sfd);
 	ASSERT_LE(0, warp);
@@ -1995,6 +2016,7 @@ TEST_F_TIMEOUT(dump, requested_dump_equals_what_the_debugger_reads, 120)
 	close(sfd);
 	vx_dump_discard();
 	/* Detached, the loop runs on until the timeout. */
+	ASSERT_TRUE(vx_hang_declared(&self->old_timeout_ms)) TH_LOG("no timeout");
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
 	EXPECT_EQ(-ETIMEDOUT, status);
 }

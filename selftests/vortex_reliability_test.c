@@ -202,8 +202,7 @@ FIXTURE_TEARDOWN(rel)
 	gate_write("open");
 	client_close(&self->a);
 	client_close(&self->b);
-	if (self->old_timeout_ms > 0)
-		vx_param_set("job_timeout_ms", self->old_timeout_ms);
+	vx_hang_restore(&self->old_timeout_ms);
 }
 
 /* ----------------------------------------------- recovery races (item 1) */
@@ -273,6 +272,9 @@ TEST_F_TIMEOUT(rel, close_as_job_ends_spares_next_clients_job, 120)
 /*
  * Two spin jobs of client A, the first on the card: returns once the
  * scheduler's timeout for the first has fired and is held at the gate.
+ * job_timeout_ms is lowered for it (VX_HANG_MS): the held handler is what
+ * the tests are about, not how long the default is.  The caller puts the
+ * old value back before the second job may run.
  */
 static void hold_timeout_of_first_of_two(struct __test_metadata *_metadata,
 					 FIXTURE_DATA(rel) *self,
@@ -280,6 +282,7 @@ static void hold_timeout_of_first_of_two(struct __test_metadata *_metadata,
 {
 	struct vx_client *a = &self->a;
 
+	ASSERT_TRUE(vx_timeout_set(&self->old_timeout_ms, VX_HANG_MS));
 	ASSERT_TRUE(gate_write("arm"));
 	vx_cmd(client_spin(a, 0, first));
 	vx_cmd(client_spin(a, 1, second));
@@ -302,6 +305,8 @@ TEST_F_TIMEOUT(rel, job_ending_at_timeout_spares_next_job, 120)
 	int32_t status = 1;
 
 	hold_timeout_of_first_of_two(_metadata, self, &first, &second);
+	/* The held handler finds the first done whatever the limit. */
+	vx_hang_restore(&self->old_timeout_ms);
 
 	vx_let_go(&a->cells_map[0]);
 	ASSERT_TRUE(vx_poll(a->cells_map[1].started, 10000))
@@ -320,7 +325,10 @@ TEST_F_TIMEOUT(rel, job_ending_at_timeout_spares_next_job, 120)
 /*
  * The same timeout, really hung this time: the job is still spinning when
  * the held handler goes on, so it is stopped with -ETIMEDOUT, and the job
- * behind it then runs to completion.
+ * behind it then runs to completion.  The handler must find the first
+ * due under the lowered limit, and the second must not run under it: the
+ * pop gate holds the second where the scheduler takes it, after the
+ * first's recovery, while the old limit is put back.
  */
 TEST_F_TIMEOUT(rel, job_hung_at_timeout_is_stopped_next_runs, 120)
 {
@@ -329,7 +337,16 @@ TEST_F_TIMEOUT(rel, job_hung_at_timeout_is_stopped_next_runs, 120)
 	int32_t status = 1;
 
 	hold_timeout_of_first_of_two(_metadata, self, &first, &second);
+	gate_name = "pop_gate";
+	ASSERT_TRUE(gate_write("arm"));
+	gate_name = "recover_gate";
 	ASSERT_TRUE(gate_write("open"));
+	gate_name = "pop_gate";
+	ASSERT_TRUE(vx_poll(gate_is("waiting"), 10000))
+		TH_LOG("the scheduler did not take the second job");
+	vx_hang_restore(&self->old_timeout_ms);
+	ASSERT_TRUE(gate_write("open"));
+	gate_name = "recover_gate";
 
 	vx_cmd(_vx_wait(a->fd, first, 0, &status));
 	EXPECT_EQ(-ETIMEDOUT, status);
@@ -337,63 +354,6 @@ TEST_F_TIMEOUT(rel, job_hung_at_timeout_is_stopped_next_runs, 120)
 	ASSERT_TRUE(vx_poll(a->cells_map[1].started, 10000));
 	vx_let_go(&a->cells_map[1]);
 	vx_cmd(_vx_wait(a->fd, second, 10 * SEC, &status));
-	EXPECT_EQ(0, status);
-}
-
-/*
- * A file closed while the scheduler holds its job, taken but not yet on
- * the card (the run gate holds run_job there): the job never starts, and
- * the job behind it runs at once.  Before the fix it ran until the
- * timeout, and B waited that long.
- */
-TEST_F_TIMEOUT(rel, close_while_job_taken_not_started_never_runs, 120)
-{
-	struct vx_client *a = &self->a, *b = &self->b;
-	volatile struct vx_cell *cell_a;
-	uint64_t b_job;
-	int64_t start;
-	int32_t status = 1;
-
-	cell_a = spin_on_shared_cell(_metadata, a, b);
-	gate_name = "run_gate";
-	ASSERT_TRUE(gate_write("arm"));
-	vx_cmd(_vx_submit(a->fd, &a->sub));
-	ASSERT_TRUE(vx_poll(gate_is("waiting"), 10000))
-		TH_LOG("run_job did not take the job");
-	vx_cmd(client_spin(b, 0, &b_job));
-	client_close(a);
-	start = vx_now();
-	ASSERT_TRUE(gate_write("open"));
-	gate_name = "recover_gate";
-
-	ASSERT_TRUE(vx_poll(b->cells_map[0].started, 10000));
-	EXPECT_LT(vx_now() - start, (int64_t)self->timeout_ms * MS / 2);
-	EXPECT_EQ(0, cell_a->started) TH_LOG("the closed file's job ran");
-	vx_let_go(&b->cells_map[0]);
-	vx_cmd(_vx_wait(b->fd, b_job, 10 * SEC, &status));
-	EXPECT_EQ(0, status);
-}
-
-/*
- * A file closed while its job is on the card: the job is stopped at once
- * (the card is free for B well before the timeout), and B's job runs.
- */
-TEST_F_TIMEOUT(rel, close_while_job_spins_frees_the_card, 120)
-{
-	struct vx_client *a = &self->a, *b = &self->b;
-	int64_t start;
-	uint64_t b_job;
-	int32_t status = 1;
-
-	vx_cmd(client_spin(a, 0, NULL));
-	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
-	vx_cmd(client_spin(b, 0, &b_job));
-	start = vx_now();
-	client_close(a);
-	ASSERT_TRUE(vx_poll(b->cells_map[0].started, 10000));
-	EXPECT_LT(vx_now() - start, (int64_t)self->timeout_ms * MS);
-	vx_let_go(&b->cells_map[0]);
-	vx_cmd(_vx_wait(b->fd, b_job, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
 }
 
@@ -430,6 +390,72 @@ static char thread_state(pid_t tid)
 	buf[n] = 0;
 	p = strrchr(buf, ')');
 	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/*
+ * A file closed while the scheduler holds its job, taken but not yet on
+ * the card (the run gate holds run_job there): the job never starts, and
+ * the job behind it runs at once.  Before the fix it ran until the
+ * timeout, and B waited that long.
+ */
+TEST_F_TIMEOUT(rel, close_while_job_taken_not_started_never_runs, 120)
+{
+	struct vx_client *a = &self->a, *b = &self->b;
+	struct closer cl = { .c = a };
+	volatile struct vx_cell *cell_a;
+	pthread_t thread;
+	uint64_t b_job;
+	int64_t start;
+	int32_t status = 1;
+
+	cell_a = spin_on_shared_cell(_metadata, a, b);
+	gate_name = "run_gate";
+	ASSERT_TRUE(gate_write("arm"));
+	vx_cmd(_vx_submit(a->fd, &a->sub));
+	ASSERT_TRUE(vx_poll(gate_is("waiting"), 10000))
+		TH_LOG("run_job did not take the job");
+	vx_cmd(client_spin(b, 0, &b_job));
+	/*
+	 * The close marks the file closed, then waits for the scheduler's
+	 * queue, which the gate holds: it blocks ('D') until the gate opens.
+	 */
+	ASSERT_EQ(0, pthread_create(&thread, NULL, closer_run, &cl));
+	ASSERT_TRUE(vx_poll(cl.tid && thread_state(cl.tid) == 'D', 10000))
+		TH_LOG("the close did not block on the scheduler");
+	start = vx_now();
+	ASSERT_TRUE(gate_write("open"));
+	gate_name = "recover_gate";
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+
+	ASSERT_TRUE(vx_poll(b->cells_map[0].started, 10000));
+	EXPECT_LT(vx_now() - start, (int64_t)self->timeout_ms * MS / 2);
+	EXPECT_EQ(0, cell_a->started) TH_LOG("the closed file's job ran");
+	vx_let_go(&b->cells_map[0]);
+	vx_cmd(_vx_wait(b->fd, b_job, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
+}
+
+/*
+ * A file closed while its job is on the card: the job is stopped at once
+ * (the card is free for B well before the timeout), and B's job runs.
+ */
+TEST_F_TIMEOUT(rel, close_while_job_spins_frees_the_card, 120)
+{
+	struct vx_client *a = &self->a, *b = &self->b;
+	int64_t start;
+	uint64_t b_job;
+	int32_t status = 1;
+
+	vx_cmd(client_spin(a, 0, NULL));
+	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
+	vx_cmd(client_spin(b, 0, &b_job));
+	start = vx_now();
+	client_close(a);
+	ASSERT_TRUE(vx_poll(b->cells_map[0].started, 10000));
+	EXPECT_LT(vx_now() - start, (int64_t)self->timeout_ms * MS);
+	vx_let_go(&b->cells_map[0]);
+	vx_cmd(_vx_wait(b->fd, b_job, 10 * SEC, &status));
+	EXPECT_EQ(0, status);
 }
 
 /*
@@ -1028,11 +1054,14 @@ TEST_F_TIMEOUT(rel, fast_lane_job_that_hangs_is_timed_out, 120)
 	ASSERT_TRUE(wait_fast_lane_open(a, 2));
 	before = fast_jobs();
 	ASSERT_NE(~0ull, before);
+	ASSERT_TRUE(vx_hang_begin(&self->old_timeout_ms, VX_HANG_MS));
 	vx_cmd(client_spin(a, 0, &hung));
 	EXPECT_EQ(before + 1, fast_jobs()) TH_LOG("the job did not take the fast lane");
 	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
 
-	vx_cmd(_vx_wait(a->fd, hung, (self->timeout_ms * 3 + 10000) * MS, &status));
+	/* Held at hang_gate, the job spins on until the old limit is back. */
+	ASSERT_TRUE(vx_hang_declared(&self->old_timeout_ms)) TH_LOG("no timeout");
+	vx_cmd(_vx_wait(a->fd, hung, 10 * SEC, &status));
 	EXPECT_EQ(-ETIMEDOUT, status);
 	EXPECT_EQ(0, a->cells_map[0].done);
 
