@@ -109,6 +109,23 @@ uint64_t vx_sim_run(struct vx_sim *sim, uint64_t budget);
 /* True if vx_sim_run() would make progress. */
 bool vx_sim_runnable(const struct vx_sim *sim);
 
+/*
+ * Parking (docs/hardware.md, "Parking"): a card whose every running warp
+ * spins without effect stops running them; vx_sim_run() returns 0 and
+ * vx_sim_runnable() is false until a register write, a reset, or a change
+ * to a word the spinning warps read.  The simulator does not see VRAM
+ * written behind its back (a BAR, a host tool): an embedder that sleeps
+ * while parked calls vx_sim_park_poll() every VX_SIM_PARK_POLL_MS, which
+ * looks at those words (vx_sim_run() does the same on its own).
+ */
+#define VX_SIM_PARK_POLL_MS     1
+
+bool vx_sim_parked(const struct vx_sim *sim);
+/* Unpark if a word the spinning warps read changed; false while parked. */
+bool vx_sim_park_poll(struct vx_sim *sim);
+/* How many times the card parked since it was created. */
+uint64_t vx_sim_park_count(const struct vx_sim *sim);
+
 /* Whether this build, on this host, can run @exec. */
 bool vx_sim_exec_available(enum vx_sim_exec exec);
 /* What VX_SIM_EXEC_BEST is on this host: jit, else avx2, else burst. */
