@@ -17,9 +17,9 @@
  * VX_PARK_INTERVAL_MAX while it keeps failing.  A round single-steps each
  * runnable warp on the reference interpreter for one iteration (back to
  * the PC it started at, at most VX_PARK_ITER_MAX instructions), looking
- * at each instruction before it runs: a store, an AMO, a CSR write, a
- * SIMT instruction or anything that is not plain register arithmetic,
- * a branch or a load ends the round; a load's words are recorded with
+ * at each instruction before it runs: a store, an AMO, a CSR write,
+ * tmc, wspawn, bar or anything else that reaches beyond the warp's
+ * registers, mask and IPDOM stack ends the round; a load's words are recorded with
  * what they hold.  The steps are the warp's real execution, counted like
  * any other, so a round that fails has changed nothing but which
  * executor ran those few instructions, and the executors agree (the
@@ -176,6 +176,16 @@ static bool insn_spins(struct vx_sim *sim, struct vx_warp *w, uint32_t insn)
     case OPC_JALR:
     case OPC_JAL:
         return true;
+    case VX_OPCODE_CUSTOM0:
+        /*
+         * Votes, shuffles, split, join and pred change registers, the
+         * mask and the IPDOM stack, all compared; tmc, wspawn and bar
+         * reach beyond the warp.
+         */
+        return F7(insn) == 1 ||
+               (F7(insn) == 0 && (F3(insn) == VX_F3_SPLIT ||
+                                  F3(insn) == VX_F3_JOIN ||
+                                  F3(insn) == VX_F3_PRED));
     case OPC_SYSTEM:
         /* wfi, or a CSR read (csrrs/csrrc of x0 or uimm 0) */
         if (F3(insn) == 0) {
@@ -207,6 +217,19 @@ static bool fetch(struct vx_sim *sim, struct vx_warp *w, uint32_t *insn)
     return true;
 }
 
+/* The warp's IPDOM stack as far as it is in use: @a the same as @b. */
+static bool ipdom_same(const struct vx_ipdom_entry *a,
+                       const struct vx_ipdom_entry *b, uint32_t depth)
+{
+    for (uint32_t i = 0; i < depth; i++) {
+        if (memcmp(&a[i].mask, &b[i].mask, sizeof(a[i].mask)) ||
+            a[i].pc != b[i].pc || a[i].fallthrough != b[i].fallthrough) {
+            return false;
+        }
+    }
+    return true;
+}
+
 struct warp_state {
     uint32_t pc, ipdom_depth;
     struct vx_tmask tmask;
@@ -235,9 +258,12 @@ static bool probe_warp(struct vx_sim *sim, struct vx_warp *w, uint64_t max,
     struct warp_state before, after;
     uint32_t *snap = sim->park.snap;
 
+    struct vx_ipdom_entry *ipdom = (struct vx_ipdom_entry *)(snap + 2 * regs);
+
     state_save(w, &before);
     memcpy(snap, w->x, regs * sizeof(*snap));
     memcpy(snap + regs, w->f, regs * sizeof(*snap));
+    memcpy(ipdom, w->ipdom, w->ipdom_depth * sizeof(*ipdom));
     for (uint64_t i = 0; i < max; i++) {
         uint32_t insn;
         uint64_t n;
@@ -256,6 +282,7 @@ static bool probe_warp(struct vx_sim *sim, struct vx_warp *w, uint64_t max,
     }
     state_save(w, &after);
     return !memcmp(&before, &after, sizeof(before)) &&
+           ipdom_same(ipdom, w->ipdom, w->ipdom_depth) &&
            !memcmp(snap, w->x, regs * sizeof(*snap)) &&
            !memcmp(snap + regs, w->f, regs * sizeof(*snap));
 }
@@ -268,7 +295,9 @@ static bool round_allowed(struct vx_sim *sim)
         return false;
     }
     if (!sim->park.snap) {
-        sim->park.snap = malloc(64 * sizeof(uint32_t) * sim->cfg.threads);
+        /* x and f, then the IPDOM stack */
+        sim->park.snap = malloc(64 * sizeof(uint32_t) * sim->cfg.threads +
+                                sizeof(((struct vx_warp *)0)->ipdom));
     }
     return sim->park.snap != NULL;
 }

@@ -172,6 +172,38 @@ TEST_F(park, other_warp_sets_flag)
     EXPECT_EQ(1, vram32(c, FLAG_OFF));
 }
 
+#define CUSTOM0(f3, rd, rs1, rs2) RV_R(0, rs2, rs1, f3, rd, VX_OPCODE_CUSTOM0)
+#define SPLIT(rd, rs1)  CUSTOM0(VX_F3_SPLIT, rd, rs1, 0)
+#define JOIN(rs1)       CUSTOM0(VX_F3_JOIN, 0, rs1, 0)
+
+/*
+ * hang.elf's loop: VX_IF on a predicate that is false, a uniform split
+ * and its join every turn.  The IPDOM stack is part of what is compared.
+ */
+TEST_F(park, uniform_split_spin_parks)
+{
+    struct card *c = &self->c;
+
+    PUT_CODE(c, SPLIT(10, 0), JOIN(10), JAL(0, -8));
+    go(c, 1, 8);
+    run(c, LONG_RUN);
+    EXPECT_TRUE(vx_sim_parked(c->sim));
+    EXPECT_EQ(0, c->sim->warps[0].ipdom_depth);
+}
+
+/* Odd and even lanes take turns every turn: one entry pushed and popped. */
+TEST_F(park, divergent_split_spin_parks)
+{
+    struct card *c = &self->c;
+
+    PUT_CODE(c, CSRR(7, VX_CSR_THREAD_ID), ANDI(7, 7, 1),
+             SPLIT(10, 7), ADDI(8, 0, 5), JOIN(10), JAL(0, -12));
+    go(c, 1, 8);
+    run(c, LONG_RUN);
+    EXPECT_TRUE(vx_sim_parked(c->sim));
+    EXPECT_EQ(0xff, c->sim->warps[0].tmask.w[0]);
+}
+
 /* A counter in memory: the loop looks idle to a PC watcher, never parks. */
 TEST_F(park, memory_counter_never_parks)
 {
