@@ -312,13 +312,14 @@ static bool vortex_run_irq(VortexPCIState *s, int *gate)
  * Called with @lock held, the card parked (docs/hardware.md, "Parking"):
  * its warps spin on words in VRAM, which the guest writes through BAR2
  * without the device seeing it, so sleep a poll period at a time and look
- * at those words.  A register write wakes the card and kicks @work at once.
+ * at those words (vx_sim_park_poll_ms() says how often).  A register write wakes the card and kicks @work at once.
  */
 static void vortex_run_parked(VortexPCIState *s)
 {
     trace_vortex_park(vx_sim_park_count(s->sim));
     while (!s->stopping && !vx_sim_park_poll(s->sim)) {
-        qemu_cond_timedwait(&s->work, &s->lock, VX_SIM_PARK_POLL_MS);
+        qemu_cond_timedwait(&s->work, &s->lock,
+                            vx_sim_park_poll_ms(s->sim));
     }
     trace_vortex_unpark();
 }

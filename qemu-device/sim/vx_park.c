@@ -369,6 +369,7 @@ uint64_t vx_park_probe(struct vx_sim *sim, uint64_t left, bool *ended,
     p->probing = false;
     p->parked = true;
     p->parks++;
+    p->polls = 0;
     *stop = true;
     return used;
 }
@@ -379,10 +380,18 @@ bool vx_sim_park_poll(struct vx_sim *sim)
         return true;
     }
     if (watch_unchanged(sim)) {
+        sim->park.polls++;
         return false;
     }
     vx_park_wake(sim);
     return true;
+}
+
+unsigned vx_sim_park_poll_ms(const struct vx_sim *sim)
+{
+    uint32_t n = sim->park.polls;
+
+    return n < 64 ? 1 : n < 192 ? 2 : 4;
 }
 
 bool vx_sim_parked(const struct vx_sim *sim)

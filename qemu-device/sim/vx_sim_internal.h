@@ -262,6 +262,7 @@ struct vx_park {
     uint64_t due;           /* vx_sim.clock at which the next round starts */
     uint64_t interval;      /* slots between rounds, doubled by a failed one */
     uint64_t parks;         /* times the card parked, for tests and benches */
+    uint32_t polls;         /* vx_sim_park_poll() calls in this parked spell */
     uint32_t *snap;         /* a warp's x and f while it is probed */
     uint32_t nwatch;
     uint32_t watch_off[VX_PARK_WATCH_MAX];
