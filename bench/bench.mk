@@ -41,3 +41,12 @@ $(O)/guest/bench/launch_cores_bench: bench/launch_cores_bench.c bench/bench_stat
 		$(GUEST_INC) -I$(TOP)/uapi -o $@ $< $(VXRT_LIB)
 
 GUEST_FILES += $(O)/guest/bench/launch_cores_bench
+
+# --- host: what a hung job costs the host's CPU, and how fast a parked
+# card wakes (park_bench)
+$(O)/host/bench/park_bench: bench/park_bench.c bench/bench_stats.h $(LIBVXSIM) \
+		$(SIM_HDRS) $(SIM_TDIR)/uncore_util.h testlib/vx_sv32.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(SIM_TEST_CFLAGS) -o $@ $< $(LIBVXSIM) -lm -lpthread
+
+BENCHES += $(O)/host/bench/park_bench

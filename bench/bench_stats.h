@@ -34,8 +34,12 @@ static inline double percentile(const double *sorted, int n, double p)
 	return sorted[(int)(p * (n - 1) + 0.5)];
 }
 
-/* "name: median (p10, p90, min, n)" of @v, which is left as it is. */
-static inline int print_stats(const char *name, const double *v, int n)
+/*
+ * "name: median (p10, p90, min, n)" of @v, which is left as it is, with
+ * @prec decimals.
+ */
+static inline int print_stats_prec(const char *name, const double *v, int n,
+				   int prec)
 {
 	double *s;
 
@@ -48,11 +52,16 @@ static inline int print_stats(const char *name, const double *v, int n)
 		return -ENOMEM;
 	memcpy(s, v, n * sizeof(*s));
 	qsort(s, n, sizeof(*s), cmp_double);
-	printf("%s: %.2f (p10 %.2f, p90 %.2f, min %.2f, %d samples)\n", name,
-	       percentile(s, n, 0.5), percentile(s, n, 0.1),
-	       percentile(s, n, 0.9), s[0], n);
+	printf("%s: %.*f (p10 %.*f, p90 %.*f, min %.*f, %d samples)\n", name,
+	       prec, percentile(s, n, 0.5), prec, percentile(s, n, 0.1),
+	       prec, percentile(s, n, 0.9), prec, s[0], n);
 	free(s);
 	return 0;
+}
+
+static inline int print_stats(const char *name, const double *v, int n)
+{
+	return print_stats_prec(name, v, n, 2);
 }
 
 #endif /* BENCH_STATS_H */

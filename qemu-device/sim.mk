@@ -88,7 +88,7 @@ HOST_TESTS += $(O)/host/tests/test_isa $(O)/host/tests/test_simt \
 UNCORE_TESTS := $(O)/host/tests/test_regs $(O)/host/tests/test_cp \
 	$(O)/host/tests/test_doorbell $(O)/host/tests/test_dm \
 	$(O)/host/tests/test_mmu $(O)/host/tests/test_lmem \
-	$(O)/host/tests/test_jit_diff
+	$(O)/host/tests/test_park $(O)/host/tests/test_jit_diff
 
 $(UNCORE_TESTS): $(O)/host/tests/%: $(SIM_TDIR)/%.c $(LIBVXSIM) $(SIM_HDRS) \
 		$(SIM_TDIR)/uncore_util.h testlib/vx_sv32.h

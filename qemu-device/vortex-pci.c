@@ -308,6 +308,22 @@ static bool vortex_run_irq(VortexPCIState *s, int *gate)
     return true;
 }
 
+/*
+ * Called with @lock held, the card parked (docs/hardware.md, "Parking"):
+ * its warps spin on words in VRAM, which the guest writes through BAR2
+ * without the device seeing it, so sleep a poll period at a time and look
+ * at those words (vx_sim_park_poll_ms() says how often).  A register write wakes the card and kicks @work at once.
+ */
+static void vortex_run_parked(VortexPCIState *s)
+{
+    trace_vortex_park(vx_sim_park_count(s->sim));
+    while (!s->stopping && !vx_sim_park_poll(s->sim)) {
+        qemu_cond_timedwait(&s->work, &s->lock,
+                            vx_sim_park_poll_ms(s->sim));
+    }
+    trace_vortex_unpark();
+}
+
 static void *vortex_run_thread(void *opaque)
 {
     VortexPCIState *s = opaque;
@@ -316,6 +332,10 @@ static void *vortex_run_thread(void *opaque)
 
     qemu_mutex_lock(&s->lock);
     while (!s->stopping) {
+        if (vx_sim_parked(s->sim)) {
+            vortex_run_parked(s);
+            continue;
+        }
         if (!vx_sim_runnable(s->sim)) {
             /* Poll once when work runs out, then sleep until kicked. */
             if (!idle_since) {

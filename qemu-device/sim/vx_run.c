@@ -122,15 +122,26 @@ uint64_t vx_sim_run(struct vx_sim *sim, uint64_t budget)
 {
     uint64_t used = 0;
 
-    if (sim->error) {
+    if (sim->error || !vx_sim_park_poll(sim)) {
         return 0;
     }
     vx_cp_advance(sim);
     while (used < budget && !sim->error) {
-        struct vx_warp *w = next_warp(sim);
+        struct vx_warp *w;
         uint64_t left = budget - used;
-        bool ended = false;
+        bool ended = false, stop = false;
 
+        if (vx_park_due(sim, used)) {
+            used += vx_park_probe(sim, left, &ended, &stop);
+            if (ended) {
+                vx_cp_advance(sim);
+            }
+            if (stop) {
+                break;
+            }
+            continue;
+        }
+        w = next_warp(sim);
         if (!w) {
             break;
         }
@@ -147,7 +158,7 @@ uint64_t vx_sim_run(struct vx_sim *sim, uint64_t budget)
 
 bool vx_sim_runnable(const struct vx_sim *sim)
 {
-    if (sim->error) {
+    if (sim->error || sim->park.parked) {
         return false;
     }
     /* A running LAUNCH only moves on when its warps do. */

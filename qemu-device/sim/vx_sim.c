@@ -292,6 +292,7 @@ void vx_sim_free(struct vx_sim *sim)
         return;
     }
     vx_jit_free(sim);
+    vx_park_fini(sim);
     free_lane_state(sim);
     free(sim->warps);
     free(sim->cores);
@@ -309,6 +310,7 @@ void vx_sim_reset(struct vx_sim *sim)
     vx_sim_core_reset(sim);
     sim->clock = 0;
     sim->clock_hi_latch = 0;
+    vx_park_wake(sim);
 }
 
 /* ------------------------------------------------------------ interrupts */
@@ -568,6 +570,8 @@ void vx_sim_mmio_write(struct vx_sim *sim, uint32_t offset, uint32_t value)
         vx_sim_guest_error(sim, "vortex: bad BAR0 write offset 0x%x", offset);
         return;
     }
+    /* whatever it is, it may be what the spinning warps wait for */
+    vx_park_wake(sim);
     if (is_ring_reg(offset)) {
         vx_cp_write(sim, offset, value);
         return;

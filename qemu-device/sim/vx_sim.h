@@ -109,6 +109,27 @@ uint64_t vx_sim_run(struct vx_sim *sim, uint64_t budget);
 /* True if vx_sim_run() would make progress. */
 bool vx_sim_runnable(const struct vx_sim *sim);
 
+/*
+ * Parking (docs/hardware.md, "Parking"): a card whose every running warp
+ * spins without effect stops running them; vx_sim_run() returns 0 and
+ * vx_sim_runnable() is false until a register write, a reset, or a change
+ * to a word the spinning warps read.  The simulator does not see VRAM
+ * written behind its back (a BAR, a host tool): an embedder that sleeps
+ * while parked calls vx_sim_park_poll() every vx_sim_park_poll_ms(),
+ * which looks at those words (vx_sim_run() does the same on its own).
+ */
+bool vx_sim_parked(const struct vx_sim *sim);
+/*
+ * How long to sleep before the next vx_sim_park_poll(): 1 ms for the
+ * first 64 polls of a parked spell, then 2, then 4 from the 192nd, so a
+ * spell of seconds wakes the host 250 times a second.
+ */
+unsigned vx_sim_park_poll_ms(const struct vx_sim *sim);
+/* Unpark if a word the spinning warps read changed; false while parked. */
+bool vx_sim_park_poll(struct vx_sim *sim);
+/* How many times the card parked since it was created. */
+uint64_t vx_sim_park_count(const struct vx_sim *sim);
+
 /* Whether this build, on this host, can run @exec. */
 bool vx_sim_exec_available(enum vx_sim_exec exec);
 /* What VX_SIM_EXEC_BEST is on this host: jit, else avx2, else burst. */

@@ -17,6 +17,7 @@
  *   vx_mmu.c   Sv32 translation: page-table walk, TLBs, invalidation
  *   vx_lmem.c  per-core local memory (upstream's LMEM at VX_LMEM_BASE_ADDR)
  *   vx_cons.c  the console: byte stores to IO_COUT into a ring in VRAM
+ *   vx_park.c  parking a card whose every running warp spins without effect
  * The functions below are the only calls between those files.
  */
 #ifndef VX_SIM_INTERNAL_H
@@ -246,6 +247,28 @@ struct vx_asp {
     uint32_t hash;          /* XORed into the vpn to pick a set */
 };
 
+/*
+ * vx_park.c's state: the probe rounds' schedule, the words the spinning
+ * warps read (VRAM offsets of aligned words, with what they held), and
+ * whether the card is parked.
+ */
+#define VX_PARK_WATCH_MAX       256
+
+struct vx_park {
+    bool parked;            /* vx_sim_run() runs nothing until woken */
+    bool probing;           /* a round is under way, at warp @next */
+    uint32_t next;
+    uint32_t probed;        /* warps of this round that spin */
+    uint64_t due;           /* vx_sim.clock at which the next round starts */
+    uint64_t interval;      /* slots between rounds, doubled by a failed one */
+    uint64_t parks;         /* times the card parked, for tests and benches */
+    uint32_t polls;         /* vx_sim_park_poll() calls in this parked spell */
+    uint32_t *snap;         /* a warp's x and f while it is probed */
+    uint32_t nwatch;
+    uint32_t watch_off[VX_PARK_WATCH_MAX];
+    uint32_t watch_val[VX_PARK_WATCH_MAX];
+};
+
 struct vx_sim {
     struct vx_sim_config cfg;
     uint32_t ncores;        /* clusters * cores */
@@ -310,6 +333,8 @@ struct vx_sim {
     uint8_t *lmem;
     uint64_t lmem_epoch;
     bool lmem_used;         /* a memo may hold a local memory page */
+
+    struct vx_park park;
 
     /* vx_cons.c: the CONS_* registers */
     uint32_t cons_base, cons_size, cons_head, cons_tail, cons_ctrl;
@@ -488,6 +513,27 @@ void vx_cons_putc(struct vx_sim *sim, uint32_t hart, uint32_t ch);
 bool vx_cons_reg_read(struct vx_sim *sim, uint32_t offset, uint32_t *v);
 bool vx_cons_reg_write(struct vx_sim *sim, uint32_t offset, uint32_t v);
 void vx_cons_reset(struct vx_sim *sim);  /* disabled, registers 0 */
+
+/* ---- vx_park.c ---- */
+/*
+ * Something outside the warps happened (a register write, a reset): no
+ * longer parked (the embedder is kicked if it was), the next probe round
+ * VX_PARK_INTERVAL_MIN slots away.
+ */
+void vx_park_wake(struct vx_sim *sim);
+/* Whether vx_sim_run() should hand its next slots to vx_park_probe(). */
+static inline bool vx_park_due(const struct vx_sim *sim, uint64_t used)
+{
+    return sim->park.probing || sim->clock + used >= sim->park.due;
+}
+/*
+ * Go on with the probe round within @left slots; returns the slots used.
+ * *@ended: a warp ended (the CP may dispatch).  *@stop: vx_sim_run()
+ * returns now (parked, or the round goes on at its next call).
+ */
+uint64_t vx_park_probe(struct vx_sim *sim, uint64_t left, bool *ended,
+                       bool *stop);
+void vx_park_fini(struct vx_sim *sim);
 
 /* ---- vx_cp.c ---- */
 uint32_t vx_cp_read(struct vx_sim *sim, uint32_t offset);

@@ -103,6 +103,12 @@ RING, CODE, DATA = 0x10000, 0x20000, 0x40000
 DEV = R.VX_VRAM_DEVADDR
 J_SELF = 0x0000006f                     # jal x0, 0
 TMC0 = R.VX_OPCODE_CUSTOM0 | R.VX_F3_TMC << 12      # tmc x0: the warp ends
+COUNT = [0x00128293,                    # 1: addi t0, t0, 1
+         0xffdff06f]                    # j 1b: never ends, never parks
+FLAG_SPIN = [0x34002573,                # csrr a0, mscratch (DATA)
+             0x00052283,                # 1: lw t0, 0(a0)
+             0xfe028ee3,                # beqz t0, 1b
+             TMC0]                      # the flag is set: the end
 SPIN = [0x001002b7,                     # lui t0, 0x100
         0xfff28293,                     # 1: addi t0, t0, -1
         0xfe029ee3,                     # bnez t0, 1b
@@ -118,6 +124,7 @@ class Qemu:
         self.dir = tempfile.mkdtemp(prefix='vxqt')
         self.mon_path = os.path.join(self.dir, 'mon.sock')
         args = [qemu, '-machine', 'pc,accel=qtest', '-nodefaults',
+                '-name', 'vxqt,debug-threads=on',   # the run thread's name
                 '-display', 'none', '-qtest', 'stdio',
                 '-qtest-log', '/dev/null',
                 '-monitor', 'unix:%s,server=on,wait=off' % self.mon_path,
@@ -213,10 +220,23 @@ class Qemu:
         self.ring(launch_packet(DEV + CODE, blocks) +
                   ([] if seqno is None else fence_packet(seqno)), tail_reg)
 
-    def put_spin(self):
-        """SPIN at CODE: far longer than any doorbell budget."""
-        for i, w in enumerate(SPIN):
+    def put_spin(self, prog=SPIN):
+        """@prog at CODE (SPIN: far longer than any doorbell budget)."""
+        for i, w in enumerate(prog):
             self.vram(CODE + 4 * i, w)
+
+    def sim_cpu_s(self):
+        """CPU-seconds the card's run thread (vortex-sim) has used."""
+        hz = os.sysconf('SC_CLK_TCK')
+        for tid in os.listdir('/proc/%d/task' % self.p.pid):
+            base = '/proc/%d/task/%s/' % (self.p.pid, tid)
+            with open(base + 'comm') as f:
+                if f.read().strip() != 'vortex-sim':
+                    continue
+            with open(base + 'stat') as f:
+                st = f.read().rsplit(')', 1)[1].split()
+            return (int(st[11]) + int(st[12])) / hz
+        return None
 
     def threads(self):
         return len(os.listdir('/proc/%d/task' % self.p.pid))
@@ -229,6 +249,34 @@ class Qemu:
             self.p.kill()
             self.p.wait()
         return self.p.returncode
+
+
+def run_parked(t, q):
+    """docs/hardware.md, "Parking": a `j .` parks the card, whose run
+    thread then costs next to no CPU; a flag written through BAR2 wakes
+    a card parked on it."""
+    q.launch(J_SELF, 4)
+    time.sleep(0.3)
+    c0, cpu0, t0 = q.rd(R.VX_REG_CLOCK_LO), q.sim_cpu_s(), time.monotonic()
+    time.sleep(1)
+    share = (q.sim_cpu_s() - cpu0) / (time.monotonic() - t0)
+    t.ok(q.rd(R.VX_REG_CLOCK_LO) == c0 and share <= 0.05,
+         'a `j .` parks the card: its clock stands still, its run thread '
+         'used %.3f CPU-s per s' % share)
+    q.wr(R.VX_REG_RESET, R.VX_RESET_KEY)
+
+    q.vram(DATA, 0)
+    q.put_spin(FLAG_SPIN)
+    q.ring(launch_packet(DEV + CODE, 1) + fence_packet(43))
+    time.sleep(0.3)
+    c0 = q.rd(R.VX_REG_CLOCK_LO)
+    time.sleep(0.1)
+    parked = q.rd(R.VX_REG_CLOCK_LO) == c0 and q.rd(R.VX_REG_FENCE_SEQNO) != 43
+    q.vram(DATA, 1)                     # the host's write: BAR2, unseen
+    time.sleep(0.1)
+    t.ok(parked and q.rd(R.VX_REG_FENCE_SEQNO) == 43,
+         'a flag written through BAR2 wakes the card parked on it')
+    q.wr(R.VX_REG_RESET, R.VX_RESET_KEY)    # the ring from the start
 
 
 def launch_packet(entry, blocks):
@@ -280,7 +328,7 @@ def main():
     else:
         sys.exit(__doc__)
     t = Tap()
-    print('TAP version 13\n1..19', flush=True)
+    print('TAP version 13\n1..21', flush=True)
     try:
         run(t, qemu, fw)
     except Hung as e:
@@ -306,7 +354,9 @@ def run(t, qemu, fw):
          q.rd(R.VX_REG_VRAM_SIZE_LO) == 256 << 20,
          'ID and default VRAM size through BAR0')
 
-    q.launch(J_SELF, 4)
+    # a loop that does work: a `j .` would park the card (run_parked)
+    q.put_spin(COUNT)
+    q.ring(launch_packet(DEV + CODE, 4))
     time.sleep(0.2)
     c0 = q.rd(R.VX_REG_CLOCK_LO)
     worst = 0
@@ -322,6 +372,7 @@ def run(t, qemu, fw):
 
     q.wr(R.VX_REG_RESET, R.VX_RESET_KEY)
     t.ok(q.rd(R.VX_REG_STATUS) == 0, 'RESET stops the looping kernel')
+    run_parked(t, q)
 
     # INTx (MSI stays off without a guest): i440fx routes slot 4 INTA to
     # PIRQD, which PIIX3 register 0x63 sends to IRQ 11.
