@@ -285,6 +285,7 @@ struct vx_sim {
     bool irq_level;
     uint32_t ring_base, ring_size, ring_head, ring_tail, ring_ctrl;
     uint32_t fence_seqno;
+    uint32_t fence_wb;      /* FENCE_WB: where FENCEs write their record, or 0 */
     bool error;             /* stopped on an error until reset */
     uint32_t err_cause, err_warp, err_thread, err_pc, err_addr, err_pkt;
     uint32_t err_tmask[VX_TMASK_WORDS], err_info[4];
