@@ -17,6 +17,7 @@
 
 #include "vortex_debugfs.h"
 #include "vortex_console.h"
+#include "vortex_fence_wb.h"
 #include "vortex_dcr.h"
 #include "vortex_dm.h"
 #include "vortex_dump.h"
@@ -145,6 +146,8 @@ struct vortex_device {
 	/* ---- command ring and scheduler (vortex_job.c) */
 	/** @ring_node: the ring's VRAM */
 	struct drm_mm_node ring_node;
+	/** @fence_wb: the fence record the card writes (vortex_fence_wb.c) */
+	struct vortex_fence_wb fence_wb;
 	/**
 	 * @dump_node: VRAM where a crash dump has warps store their
 	 * registers (vortex_warp_dump_regs()); reachable by no context
