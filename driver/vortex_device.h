@@ -318,7 +318,10 @@ struct vortex_file {
 	 * objects.  Outermost of the driver's locks ("Lock order" above).
 	 */
 	struct mutex lock;
-	/** @seqno: last seqno handed out, 0 = none */
+	/**
+	 * @seqno: last seqno handed out, 0 = none; WAIT's check for a job
+	 * that ended reads it without @lock
+	 */
 	u64 seqno;
 	/** @fences: finished fences, by seqno % history */
 	struct dma_fence **fences;
