@@ -104,10 +104,12 @@ static bool vortex_job_has_run(struct vortex_job *job)
 static void vortex_job_end_locked(struct vortex_device *vdev,
 				  struct vortex_job *job, int error, u64 cycles)
 {
+	ktime_t now = ktime_get();	/* the fence's timestamp too */
+
 	lockdep_assert_held(&vdev->job_lock);
 
 	vdev->active_job = NULL;
-	atomic64_add(ktime_get_ns() - job->start_ns, &job->vfile->engine_ns);
+	atomic64_add(ktime_to_ns(now) - job->start_ns, &job->vfile->engine_ns);
 	/*
 	 * The card's clock stands still while nothing runs, and one job runs
 	 * at a time: its cycles are those since the last job ended, so a job
@@ -121,7 +123,7 @@ static void vortex_job_end_locked(struct vortex_device *vdev,
 	vortex_vm_job_end(job->vfile->vm, &job->vm_ticket);
 	if (error)
 		dma_fence_set_error(job->hw_fence, error);
-	dma_fence_signal_locked(job->hw_fence);
+	dma_fence_signal_timestamp_locked(job->hw_fence, now);
 	job->ended = true;
 	/*
 	 * WAIT finds the job done from here on, though the scheduler's

@@ -401,7 +401,8 @@ static struct dma_fence *vortex_job_push_inline(struct vortex_job *job,
 	if (job->inline_ended) {
 		args->out_flags = DRM_VORTEX_SUBMIT_OUT_ENDED |
 			(job->console_unread ? DRM_VORTEX_SUBMIT_OUT_CONSOLE : 0);
-		args->status = vortex_job_status(done);
+		/* signalled, seen under job_lock: its error is final, no lock */
+		args->status = vortex_job_status_of(job->hw_fence->error ?: 1);
 	}
 
 	vortex_job_inline_done(job);	/* @job may be gone from here */
