@@ -10,8 +10,9 @@
  * fence values to a writeback slot and Intel's engines their breadcrumbs
  * to the hardware status page.  The fast lane reads it right after the
  * doorbell: whether the job ended, its cycles and whether it printed, from
- * the driver's mapping of VRAM, where three register reads cost some 1.5 µs
- * on the simulated card (each one a call into QEMU's device model).
+ * the driver's mapping of VRAM, instead of three register reads (each a
+ * call into QEMU's device model: together some 0.4 µs of a 9 µs launch
+ * and wait on the simulated card).
  *
  * The record's VRAM is the driver's, next to the ring: no address space
  * maps it.  RESET forgets where it is, so vortex_device_reset() points the
