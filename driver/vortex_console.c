@@ -104,14 +104,12 @@ static void vortex_console_append(struct vortex_file *vfile, const u32 *rec, u32
 	spin_unlock(&c->lock);
 }
 
-/**
- * vortex_console_drain() - move the card's records to their file
- * @vdev: the device, DM lock held (or nothing else running: probe)
- *
- * The records since the last drain belong to the console's owner, the
- * file whose job was last put on the card.
+/*
+ * The drain, with CONS_TAIL from the register or, when @known_tail is
+ * not NULL, as the fence record of the job that just ended has it.
  */
-void vortex_console_drain(struct vortex_device *vdev)
+static void vortex_console_drain_to(struct vortex_device *vdev,
+				    const u32 *known_tail)
 {
 	struct vortex_console_state *s = &vdev->console;
 	u32 head, tail, n, dropped, chunk[64];
@@ -120,14 +118,15 @@ void vortex_console_drain(struct vortex_device *vdev)
 		return;
 	/*
 	 * Every job start drains, so the common case is an empty ring: one
-	 * read says so.  TAIL equal to the HEAD the driver wrote means no
-	 * record came, and none was dropped either: the card drops only
-	 * into a full ring, whose TAIL is one record behind HEAD, and only
-	 * the driver moves HEAD (docs/hardware.md, "Console").
+	 * read says so (none with the fence record).  TAIL equal to the HEAD
+	 * the driver wrote means no record came, and none was dropped
+	 * either: the card drops only into a full ring, whose TAIL is one
+	 * record behind HEAD, and only the driver moves HEAD
+	 * (docs/hardware.md, "Console").
 	 */
 	if (s->empty)
 		return;		/* nothing ran since vortex_console_job_end() */
-	tail = vortex_read(vdev, VX_REG_CONS_TAIL);
+	tail = known_tail ? *known_tail : vortex_read(vdev, VX_REG_CONS_TAIL);
 	if (tail == s->head)
 		return;
 	head = vortex_read(vdev, VX_REG_CONS_HEAD);
@@ -147,6 +146,18 @@ void vortex_console_drain(struct vortex_device *vdev)
 	if (s->owner && dropped != s->dropped)
 		vortex_console_append(s->owner, NULL, 0, dropped - s->dropped);
 	s->dropped = dropped;
+}
+
+/**
+ * vortex_console_drain() - move the card's records to their file
+ * @vdev: the device, DM lock held (or nothing else running: probe)
+ *
+ * The records since the last drain belong to the console's owner, the
+ * file whose job was last put on the card.
+ */
+void vortex_console_drain(struct vortex_device *vdev)
+{
+	vortex_console_drain_to(vdev, NULL);
 }
 
 /**
@@ -172,13 +183,15 @@ void vortex_console_job_start(struct vortex_device *vdev, struct vortex_file *vf
 /**
  * vortex_console_job_end() - whether the job that just ended left output
  * @vdev: the device, DM lock held, the ended job's file the owner
+ * @tail: CONS_TAIL as the job's FENCE wrote it to the fence record
+ *	(vortex_fence_wb.c), or NULL to read the register
  *
- * Drains the card's ring into the owner's console (one register read
- * when the job printed nothing).
+ * Drains the card's ring into the owner's console (with @tail, no
+ * register access when the job printed nothing; else one read).
  *
  * Return: whether the owner has records to read, or lost some.
  */
-bool vortex_console_job_end(struct vortex_device *vdev)
+bool vortex_console_job_end(struct vortex_device *vdev, const u32 *tail)
 {
 	struct vortex_file *owner = vdev->console.owner;
 	struct vortex_console_buf *c;
@@ -187,7 +200,7 @@ bool vortex_console_job_end(struct vortex_device *vdev)
 	lockdep_assert_held(&vdev->dm.lock);
 	if (!owner)
 		return false;
-	vortex_console_drain(vdev);
+	vortex_console_drain_to(vdev, tail);
 	/* The card is idle until the next job: the next drain has nothing. */
 	vdev->console.empty = true;
 	c = &owner->console;

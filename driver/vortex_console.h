@@ -56,7 +56,7 @@ int vortex_console_init(struct vortex_device *vdev);
 void vortex_console_start(struct vortex_device *vdev);
 void vortex_console_drain(struct vortex_device *vdev);
 void vortex_console_job_start(struct vortex_device *vdev, struct vortex_file *vfile);
-bool vortex_console_job_end(struct vortex_device *vdev);
+bool vortex_console_job_end(struct vortex_device *vdev, const u32 *tail);
 u64 vortex_console_first_unread(struct vortex_file *vfile);
 u32 vortex_console_read_from(struct vortex_file *vfile, u64 *from, u32 *out,
 			     u32 max, u64 *skipped);

@@ -95,6 +95,7 @@ void vortex_device_reset(struct vortex_device *vdev)
 	vortex_write(vdev, VX_REG_RING_CTRL, VX_RING_CTRL_ENABLE);
 	vdev->ring_tail = 0;
 	vortex_console_start(vdev);
+	vortex_fence_wb_start(vdev);
 	vortex_device_irq_enable(vdev);
 }
 

@@ -17,6 +17,7 @@
 
 #include "vortex_debugfs.h"
 #include "vortex_console.h"
+#include "vortex_fence_wb.h"
 #include "vortex_dcr.h"
 #include "vortex_dm.h"
 #include "vortex_dump.h"
@@ -146,6 +147,8 @@ struct vortex_device {
 	/* ---- command ring and scheduler (vortex_job.c) */
 	/** @ring_node: the ring's VRAM */
 	struct drm_mm_node ring_node;
+	/** @fence_wb: the fence record the card writes (vortex_fence_wb.c) */
+	struct vortex_fence_wb fence_wb;
 	/**
 	 * @dump_node: VRAM where a crash dump has warps store their
 	 * registers (vortex_warp_dump_regs()); reachable by no context
@@ -323,7 +326,10 @@ struct vortex_file {
 	 * objects.  Outermost of the driver's locks ("Lock order" above).
 	 */
 	struct mutex lock;
-	/** @seqno: last seqno handed out, 0 = none */
+	/**
+	 * @seqno: last seqno handed out, 0 = none; WAIT's check for a job
+	 * that ended reads it without @lock
+	 */
 	u64 seqno;
 	/** @fences: finished fences, by seqno % history */
 	struct dma_fence **fences;

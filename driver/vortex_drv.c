@@ -338,6 +338,9 @@ static int vortex_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 	ret = vortex_job_init(vdev);
 	if (ret)
 		goto err_device_fini;
+	ret = vortex_fence_wb_init(vdev);
+	if (ret)
+		goto err_device_fini;
 	ret = vortex_dump_init(vdev);
 	if (ret)
 		goto err_device_fini;

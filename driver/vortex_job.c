@@ -15,7 +15,8 @@
  * scheduler turns that into the job's finished fence, which is what WAIT
  * and out-syncobjs see.  On a card with the fast doorbell, a short job's
  * FENCE executes within the doorbell write and raises no interrupt: the
- * driver reads FENCE_SEQNO right after the write instead.
+ * driver reads the fence record in VRAM right after the write instead
+ * (vortex_fence_wb.c; FENCE_SEQNO on a card without one).
  *
  * A job that waits for nothing and finds the card idle skips the scheduler
  * altogether: SUBMIT puts it on the card the same way (the fast lane,
@@ -104,10 +105,12 @@ static bool vortex_job_has_run(struct vortex_job *job)
 static void vortex_job_end_locked(struct vortex_device *vdev,
 				  struct vortex_job *job, int error, u64 cycles)
 {
+	ktime_t now = ktime_get();	/* the fence's timestamp too */
+
 	lockdep_assert_held(&vdev->job_lock);
 
 	vdev->active_job = NULL;
-	atomic64_add(ktime_get_ns() - job->start_ns, &job->vfile->engine_ns);
+	atomic64_add(ktime_to_ns(now) - job->start_ns, &job->vfile->engine_ns);
 	/*
 	 * The card's clock stands still while nothing runs, and one job runs
 	 * at a time: its cycles are those since the last job ended, so a job
@@ -121,7 +124,7 @@ static void vortex_job_end_locked(struct vortex_device *vdev,
 	vortex_vm_job_end(job->vfile->vm, &job->vm_ticket);
 	if (error)
 		dma_fence_set_error(job->hw_fence, error);
-	dma_fence_signal_locked(job->hw_fence);
+	dma_fence_signal_timestamp_locked(job->hw_fence, now);
 	job->ended = true;
 	/*
 	 * WAIT finds the job done from here on, though the scheduler's
@@ -150,22 +153,36 @@ static void vortex_job_fail_active(struct vortex_device *vdev, int error)
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 }
 
+/* Whether a FENCE_SEQNO of @seqno means @job's FENCE has executed. */
+static bool vortex_job_fence_passed(struct vortex_job *job, u32 seqno)
+{
+	return (s32)(seqno - lower_32_bits(job->hw_fence->seqno)) >= 0;
+}
+
 /*
  * Ends the active job if its FENCE has executed.  @in_doorbell: right
- * after a fast doorbell, where a job that ended ran within the doorbell's
- * budget, so the low word of the clock is enough to count its cycles.
+ * after a fast doorbell, where the fence record (vortex_fence_wb.c) says
+ * so from memory, clock included; on a card without one, FENCE_SEQNO and
+ * the low word of the clock, enough for a job that ended within the
+ * doorbell's budget.
  */
 static void vortex_job_fence(struct vortex_device *vdev, bool in_doorbell)
 {
-	u32 seqno = vortex_read(vdev, VX_REG_FENCE_SEQNO);
+	struct vortex_fence_rec rec;
 	struct vortex_job *job;
 	unsigned long flags;
+	bool wb;
+	u32 seqno;
 	u64 now;
 
+	wb = in_doorbell && vortex_fence_wb_read(vdev, &rec);
+	seqno = wb ? rec.seqno : vortex_read(vdev, VX_REG_FENCE_SEQNO);
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	job = vdev->active_job;
-	if (job && (s32)(seqno - lower_32_bits(job->hw_fence->seqno)) >= 0) {
-		if (in_doorbell)
+	if (job && vortex_job_fence_passed(job, seqno)) {
+		if (wb)
+			now = rec.clock;
+		else if (in_doorbell)
 			now = vdev->clock_mark + (u32)(vortex_read(vdev, VX_REG_CLOCK_LO) -
 						       lower_32_bits(vdev->clock_mark));
 		else
@@ -173,6 +190,21 @@ static void vortex_job_fence(struct vortex_device *vdev, bool in_doorbell)
 		vortex_job_end_locked(vdev, job, 0, now);
 	}
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
+}
+
+/*
+ * Whether the console has anything of @job, ended: with the fence record
+ * of its FENCE, CONS_TAIL from there rather than from the register.
+ */
+static bool vortex_job_console_end(struct vortex_device *vdev,
+				   struct vortex_job *job)
+{
+	struct vortex_fence_rec rec;
+
+	if (vortex_fence_wb_read(vdev, &rec) &&
+	    rec.seqno == lower_32_bits(job->hw_fence->seqno))
+		return vortex_console_job_end(vdev, &rec.cons_tail);
+	return vortex_console_job_end(vdev, NULL);
 }
 
 /**
@@ -745,7 +777,7 @@ bool vortex_job_run_inline(struct vortex_job *job)
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 	/* SUBMIT tells the client whether a CONSOLE read would find anything. */
 	if (job->inline_ended)
-		job->console_unread = vortex_console_job_end(vdev);
+		job->console_unread = vortex_job_console_end(vdev, job);
 	mutex_unlock(&vdev->dm.lock);
 	return true;
 }

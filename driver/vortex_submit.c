@@ -349,7 +349,8 @@ static void vortex_job_publish_locked(struct vortex_job *job, struct drm_vortex_
 	struct dma_fence **slot;
 
 	lockdep_assert_held(&vfile->lock);
-	args->seqno = ++vfile->seqno;
+	args->seqno = vfile->seqno + 1;
+	WRITE_ONCE(vfile->seqno, args->seqno);	/* WAIT peeks without the lock */
 	slot = &vfile->fences[args->seqno % VORTEX_WAIT_HISTORY];
 	dma_fence_put(*slot);
 	*slot = dma_fence_get(done);
@@ -400,7 +401,8 @@ static struct dma_fence *vortex_job_push_inline(struct vortex_job *job,
 	if (job->inline_ended) {
 		args->out_flags = DRM_VORTEX_SUBMIT_OUT_ENDED |
 			(job->console_unread ? DRM_VORTEX_SUBMIT_OUT_CONSOLE : 0);
-		args->status = vortex_job_status(done);
+		/* signalled, seen under job_lock: its error is final, no lock */
+		args->status = vortex_job_status_of(job->hw_fence->error ?: 1);
 	}
 
 	vortex_job_inline_done(job);	/* @job may be gone from here */
@@ -564,6 +566,18 @@ int vortex_job_wait_ioctl(struct drm_device *drm, void *data,
 	if (args->flags & ~DRM_VORTEX_WAIT_FLAGS) {
 		drm_dbg(drm, "WAIT: unknown flags 0x%x\n", args->flags);
 		return -EINVAL;
+	}
+
+	/*
+	 * A job that has left the card (a fast-lane job ends within SUBMIT)
+	 * needs neither the file's lock nor its fence: its outcome is in
+	 * vfile->ended, under its own seqno, which only that job writes
+	 * there.  Only for seqnos SUBMIT has returned, as below.
+	 */
+	if (args->seqno && args->seqno <= READ_ONCE(vfile->seqno) &&
+	    vortex_job_ended(vfile, args->seqno, &error)) {
+		args->status = vortex_job_status_of(error ?: 1);
+		return 0;
 	}
 
 	mutex_lock(&vfile->lock);

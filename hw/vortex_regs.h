@@ -55,6 +55,8 @@
 #define   VX_CAPS_CONSOLE	VX_BIT(5)
 /* Per-core local memory at VX_LMEM_BASE_ADDR, LMEM_SIZE bytes. */
 #define   VX_CAPS_LMEM		VX_BIT(6)
+/* Every FENCE also writes a record to VRAM at FENCE_WB (below). */
+#define   VX_CAPS_FENCE_WB	VX_BIT(7)
 #define VX_REG_VRAM_SIZE_LO	0x0010	/* RO: VRAM bytes, low word */
 #define VX_REG_VRAM_SIZE_HI	0x0014	/* RO: VRAM bytes, high word */
 #define VX_REG_VRAM_DEVADDR	0x0018	/* RO: VX_VRAM_DEVADDR */
@@ -88,6 +90,20 @@
 #define   VX_RING_CTRL_ENABLE	VX_BIT(0)
 #define VX_REG_DOORBELL		0x0054	/* W: CP samples TAIL; see CAPS_FAST_DOORBELL */
 #define VX_REG_FENCE_SEQNO	0x0060	/* RO: seqno of the last FENCE */
+/*
+ * Fence write-back (CAPS_FENCE_WB): the device address of a record in
+ * VRAM, VX_FENCE_WB_SIZE bytes aligned to its size, or 0 for none (reset).
+ * Writing an address writes the record there at once; from then on every
+ * FENCE writes it as it executes, SEQNO last, so the driver learns that a
+ * job ended, its clock and the console's TAIL from memory instead of three
+ * register reads (docs/hardware.md, "Fence write-back").
+ */
+#define VX_REG_FENCE_WB		0x0064	/* RW */
+#define   VX_FENCE_WB_SIZE	16
+#define   VX_FENCE_WB_SEQNO	0x0	/* FENCE_SEQNO */
+#define   VX_FENCE_WB_CLOCK_LO	0x4	/* CLOCK_LO ... */
+#define   VX_FENCE_WB_CLOCK_HI	0x8	/* ... and CLOCK_HI, when it executed */
+#define   VX_FENCE_WB_CONS_TAIL	0xc	/* CONS_TAIL, when it executed */
 
 /* ----------------------------------------- error capture (sticky) */
 #define VX_REG_ERR_CAUSE	0x0080	/* RO: VX_ERR_*, 0 = none */

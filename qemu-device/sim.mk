@@ -81,12 +81,14 @@ $(O)/host/tests/%: $(SIM_TDIR)/%.c $(SIM_TEST_LIBS) $(SIM_HDRS) \
 HOST_TESTS += $(O)/host/tests/test_isa $(O)/host/tests/test_simt \
 	$(O)/host/tests/test_simt_vortex $(O)/host/tests/test_exc $(O)/host/tests/test_isa_ext
 
-# Uncore tests (registers, command processor, fast doorbell, Debug
-# Module, address translation): hand-assembled programs from tests/uncore_util.h, so they need
+# Uncore tests (registers, command processor, fast doorbell, fence
+# write-back, Debug Module, address translation): hand-assembled programs
+# from tests/uncore_util.h, so they need
 # neither the RV toolchain nor sim_loader; a static pattern rule keeps them
 # off those prerequisites.
 UNCORE_TESTS := $(O)/host/tests/test_regs $(O)/host/tests/test_cp \
-	$(O)/host/tests/test_doorbell $(O)/host/tests/test_dm \
+	$(O)/host/tests/test_doorbell $(O)/host/tests/test_fence_wb \
+	$(O)/host/tests/test_dm \
 	$(O)/host/tests/test_mmu $(O)/host/tests/test_lmem \
 	$(O)/host/tests/test_park $(O)/host/tests/test_jit_diff
 

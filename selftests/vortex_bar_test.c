@@ -543,7 +543,7 @@ TEST_F_TIMEOUT(bar, identification_registers, 60)
 	EXPECT_EQ(VX_VERSION_CURRENT, rd(self, VX_REG_VERSION));
 	/* FAST_DOORBELL follows the fast-doorbell property */
 	EXPECT_EQ(VX_CAPS_DM | VX_CAPS_RING | VX_CAPS_FPU | VX_CAPS_MMU |
-		  VX_CAPS_CONSOLE | VX_CAPS_LMEM,
+		  VX_CAPS_CONSOLE | VX_CAPS_LMEM | VX_CAPS_FENCE_WB,
 		  rd(self, VX_REG_CAPS) & ~VX_CAPS_FAST_DOORBELL);
 	EXPECT_EQ(VX_VRAM_DEVADDR, rd(self, VX_REG_VRAM_DEVADDR));
 	EXPECT_EQ(self->vram_size, rd(self, VX_REG_VRAM_SIZE_LO) |

@@ -18,7 +18,7 @@
  */
 #include <string.h>
 
-#include "vx_sim_internal.h"
+#include "vx_exec.h"
 
 /*
  * Packets parsed per vx_cp_advance() call: a ring full of NOPs must not
@@ -96,6 +96,44 @@ static void ctrl_write(struct vx_sim *sim, uint32_t value)
     sim->ring_head = 0;
     sim->ring_tail = 0;
     sim->cp.tail = 0;
+}
+
+/*
+ * The fence record (docs/hardware.md, "Fence write-back"): what a driver
+ * would read from FENCE_SEQNO, CLOCK_LO/HI and CONS_TAIL, in VRAM.  SEQNO
+ * goes last, in one store: a reader that sees a FENCE's seqno there sees
+ * that FENCE's clock and console tail, even while the run thread writes.
+ */
+static void fence_wb_write(struct vx_sim *sim)
+{
+    uint8_t *rec;
+    uint32_t seqno_le;
+
+    if (!sim->fence_wb) {
+        return;
+    }
+    /* checked when FENCE_WB was written: aligned, all of it in VRAM */
+    rec = sim->vram + vx_vram_off(sim->fence_wb);
+    st32(rec + VX_FENCE_WB_CLOCK_LO, (uint32_t)sim->clock);
+    st32(rec + VX_FENCE_WB_CLOCK_HI, (uint32_t)(sim->clock >> 32));
+    st32(rec + VX_FENCE_WB_CONS_TAIL, sim->cons_tail);
+    st32((uint8_t *)&seqno_le, sim->fence_seqno);
+    __atomic_store_n((uint32_t *)(rec + VX_FENCE_WB_SEQNO), seqno_le,
+                     __ATOMIC_RELEASE);
+}
+
+/* FENCE_WB: 0, or where the record goes from now on; written there at once. */
+static void fence_wb_reg_write(struct vx_sim *sim, uint32_t value)
+{
+    if (value && ((value & (VX_FENCE_WB_SIZE - 1)) ||
+                  !vx_vram_range_ok(sim, value, VX_FENCE_WB_SIZE))) {
+        vx_sim_guest_error(sim, "vortex: FENCE_WB 0x%x is not a %u-byte "
+                           "aligned VRAM address, ignored", value,
+                           VX_FENCE_WB_SIZE);
+        return;
+    }
+    sim->fence_wb = value;
+    fence_wb_write(sim);
 }
 
 /* A RING_TAIL value, written there or (fast doorbell) to DOORBELL. */
@@ -182,6 +220,8 @@ uint32_t vx_cp_read(struct vx_sim *sim, uint32_t offset)
         return 0;   /* write-only */
     case VX_REG_FENCE_SEQNO:
         return sim->fence_seqno;
+    case VX_REG_FENCE_WB:
+        return sim->fence_wb;
     }
     vx_sim_guest_error(sim, "vortex: read of unknown register 0x%x", offset);
     return 0;
@@ -209,6 +249,9 @@ void vx_cp_write(struct vx_sim *sim, uint32_t offset, uint32_t value)
         return;
     case VX_REG_DOORBELL:
         doorbell_write(sim, value);
+        return;
+    case VX_REG_FENCE_WB:
+        fence_wb_reg_write(sim, value);
         return;
     }
     vx_sim_guest_error(sim, "vortex: write 0x%x to read-only or unknown "
@@ -578,6 +621,7 @@ static bool run_fence(struct vx_sim *sim, uint32_t off, uint32_t ndw)
         return bad_packet(sim, off, "FENCE reserved flags set");
     }
     sim->fence_seqno = seqno;
+    fence_wb_write(sim);
     if ((flags & VX_FENCE_FLAG_IRQ) && !sim->cp.in_doorbell) {
         vx_sim_irq_raise(sim, VX_IRQ_FENCE);
     }

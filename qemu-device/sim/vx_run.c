@@ -128,11 +128,14 @@ uint64_t vx_sim_run(struct vx_sim *sim, uint64_t budget)
     vx_cp_advance(sim);
     while (used < budget && !sim->error) {
         struct vx_warp *w;
-        uint64_t left = budget - used;
+        uint64_t left = budget - used, n;
         bool ended = false, stop = false;
 
-        if (vx_park_due(sim, used)) {
-            used += vx_park_probe(sim, left, &ended, &stop);
+        if (vx_park_due(sim)) {
+            n = vx_park_probe(sim, left, &ended, &stop);
+            used += n;
+            /* the probe's steps are real execution: they count */
+            sim->clock += n;
             if (ended) {
                 vx_cp_advance(sim);
             }
@@ -146,13 +149,15 @@ uint64_t vx_sim_run(struct vx_sim *sim, uint64_t budget)
             break;
         }
         sim->run_cursor = w->gid + 1;
-        used += run_burst(sim, w, left < VX_RUN_BURST ? left : VX_RUN_BURST,
-                          &ended);
+        n = run_burst(sim, w, left < VX_RUN_BURST ? left : VX_RUN_BURST,
+                      &ended);
+        used += n;
+        /* before the CP runs on: a FENCE's record has the clock of its end */
+        sim->clock += n;
         if (ended) {
             vx_cp_advance(sim);
         }
     }
-    sim->clock += used;
     return used;
 }
 

@@ -397,6 +397,7 @@ void vx_sim_core_reset(struct vx_sim *sim)
     sim->ring_tail = 0;
     sim->ring_ctrl = 0;
     sim->fence_seqno = 0;
+    sim->fence_wb = 0;
 
     sim->error = false;
     sim->err_cause = 0;
@@ -458,7 +459,7 @@ static uint32_t status_read(struct vx_sim *sim)
 
 static bool is_ring_reg(uint32_t offset)
 {
-    return offset >= VX_REG_RING_BASE && offset <= VX_REG_FENCE_SEQNO;
+    return offset >= VX_REG_RING_BASE && offset <= VX_REG_FENCE_WB;
 }
 
 /* ERR_CAUSE..ERR_PKT; returns false if @offset is not one of them. */
@@ -525,7 +526,7 @@ uint32_t vx_sim_mmio_read(struct vx_sim *sim, uint32_t offset)
         return VX_VERSION_CURRENT;
     case VX_REG_CAPS:
         return VX_CAPS_DM | VX_CAPS_RING | VX_CAPS_FPU | VX_CAPS_MMU |
-               VX_CAPS_CONSOLE | VX_CAPS_LMEM |
+               VX_CAPS_CONSOLE | VX_CAPS_LMEM | VX_CAPS_FENCE_WB |
                (sim->cfg.fast_doorbell ? VX_CAPS_FAST_DOORBELL : 0);
     case VX_REG_VRAM_SIZE_LO:
         return (uint32_t)sim->cfg.vram_size;

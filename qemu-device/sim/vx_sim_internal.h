@@ -308,6 +308,7 @@ struct vx_sim {
     bool irq_level;
     uint32_t ring_base, ring_size, ring_head, ring_tail, ring_ctrl;
     uint32_t fence_seqno;
+    uint32_t fence_wb;      /* FENCE_WB: where FENCEs write their record, or 0 */
     bool error;             /* stopped on an error until reset */
     uint32_t err_cause, err_warp, err_thread, err_pc, err_addr, err_pkt;
     uint32_t err_tmask[VX_TMASK_WORDS], err_info[4];
@@ -522,9 +523,9 @@ void vx_cons_reset(struct vx_sim *sim);  /* disabled, registers 0 */
  */
 void vx_park_wake(struct vx_sim *sim);
 /* Whether vx_sim_run() should hand its next slots to vx_park_probe(). */
-static inline bool vx_park_due(const struct vx_sim *sim, uint64_t used)
+static inline bool vx_park_due(const struct vx_sim *sim)
 {
-    return sim->park.probing || sim->clock + used >= sim->park.due;
+    return sim->park.probing || sim->clock >= sim->park.due;
 }
 /*
  * Go on with the probe round within @left slots; returns the slots used.

@@ -66,7 +66,8 @@ FIXTURE_TEARDOWN(fast)
 TEST_F(fast, caps_bit_set)
 {
     EXPECT_EQ(VX_CAPS_DM | VX_CAPS_RING | VX_CAPS_FPU | VX_CAPS_MMU |
-              VX_CAPS_CONSOLE | VX_CAPS_LMEM | VX_CAPS_FAST_DOORBELL,
+              VX_CAPS_CONSOLE | VX_CAPS_LMEM | VX_CAPS_FENCE_WB |
+              VX_CAPS_FAST_DOORBELL,
               rd(&self->c, VX_REG_CAPS));
 }
 
