@@ -117,6 +117,8 @@
 #define VX_ERR_FETCH_PAGE_FAULT	14
 #define VX_ERR_LOAD_PAGE_FAULT	15
 #define VX_ERR_STORE_PAGE_FAULT	16
+/* a conditional branch whose active lanes disagree, outside split/join */
+#define VX_ERR_DIVERGENT_BRANCH	17
 
 /* ------------------------------------------------- upstream's memory map */
 /*

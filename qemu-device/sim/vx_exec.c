@@ -310,7 +310,7 @@ static enum vx_exec_result mem_split(struct vx_exec_ctx *c, uint32_t insn,
 }
 
 /*
- * LR/SC reservations, one per core as upstream's (sim/simx mem.cpp: the
+ * LR/SC reservations, one per core as upstream's (sim/common/mem.cpp: the
  * core's MemoryUnit holds one; amo_reserve() sets it, any write through
  * that unit clears it).  A reservation is the VRAM offset of an aligned
  * word.  It is lost by any store, AMO or successful SC of its own core
@@ -772,23 +772,54 @@ static enum vx_exec_result jump(struct vx_exec_ctx *c, uint32_t rd,
     return VX_EXEC_OK;
 }
 
-/* A divergent branch follows the highest active lane. */
+/* Whether a branch of funct3 @f3 (not 2 or 3: none) is taken on @a, @b. */
+static bool branch_taken(uint32_t f3, uint32_t a, uint32_t b)
+{
+    switch (f3) {
+    case 0:  return a == b;
+    case 1:  return a != b;
+    case 4:  return (int32_t)a < (int32_t)b;
+    case 5:  return (int32_t)a >= (int32_t)b;
+    case 6:  return a < b;
+    default: return a >= b;
+    }
+}
+
+/*
+ * A conditional branch.  Its active lanes must agree, as upstream's
+ * simulator requires (sim/simx/execute.cpp:442-448 aborts, "divergent
+ * branch!"): where they do not, the warp stops at the branch with
+ * DIVERGENT_BRANCH, ERR_ADDR its target, ERR_TMASK the active lanes and
+ * ERR_INFO0-3 those that would take it.  A card with rtl_branch follows
+ * the highest active lane instead, as upstream's RTL does
+ * (hw/rtl/core/VX_alu_int.sv:224-262, last_tid).  Every executor leaves
+ * a branch whose lanes disagree to this function.
+ */
 static enum vx_exec_result exec_branch(struct vx_exec_ctx *c, uint32_t insn)
 {
-    uint32_t lane = last_lane(c->lanes);
-    uint32_t a = xreg(c, RS1(insn))[lane], b = xreg(c, RS2(insn))[lane];
+    uint32_t f3 = F3(insn), lane = last_lane(c->lanes);
+    const uint32_t *a = xreg(c, RS1(insn)), *b = xreg(c, RS2(insn));
+    uint32_t target = c->pc + imm_b(insn);
+    struct vx_tmask t = { { 0 } };
     bool taken;
 
-    switch (F3(insn)) {
-    case 0: taken = a == b; break;
-    case 1: taken = a != b; break;
-    case 4: taken = (int32_t)a < (int32_t)b; break;
-    case 5: taken = (int32_t)a >= (int32_t)b; break;
-    case 6: taken = a < b; break;
-    case 7: taken = a >= b; break;
-    default: return illegal(c, insn);
+    if (f3 == 2 || f3 == 3) {
+        return illegal(c, insn);
     }
-    return taken ? jump(c, VX_NO_RD, c->pc + imm_b(insn)) : VX_EXEC_OK;
+    taken = branch_taken(f3, a[lane], b[lane]);
+    if (!c->sim->cfg.rtl_branch) {
+        LANES(c, l, {
+            if (branch_taken(f3, a[l], b[l])) {
+                vx_tmask_set(&t, l);
+            }
+        });
+        if (!vx_tmask_empty(&t) && memcmp(&t, c->lanes, sizeof(t))) {
+            exec_fault(c, VX_ERR_DIVERGENT_BRANCH, target, c->lanes);
+            memcpy(c->fault.info, t.w, sizeof(c->fault.info));
+            return VX_EXEC_FAULT;
+        }
+    }
+    return taken ? jump(c, VX_NO_RD, target) : VX_EXEC_OK;
 }
 
 static enum vx_exec_result exec_jalr(struct vx_exec_ctx *c, uint32_t insn)
@@ -1146,6 +1177,7 @@ vx_exec_one(struct vx_sim *sim, struct vx_warp *w, uint32_t insn)
     c.T = sim->cfg.threads;
     c.full = tmask_is_full(&w->tmask, c.T);
     c.inject = false;
+    c.mem = NULL;           /* only MEM_LOCAL sets it: exec_store() compares */
     c.pc = w->pc;
     c.next_pc = w->pc + 4;
     r = exec_insn(&c, insn);
@@ -1256,6 +1288,7 @@ int vx_exec_inject(struct vx_sim *sim, struct vx_warp *w, uint32_t lane,
     c.T = sim->cfg.threads;
     c.full = false;
     c.inject = true;
+    c.mem = NULL;
     c.pc = w->pc;
     c.next_pc = w->pc + 4;
     memset(&c.fault, 0, sizeof(c.fault));

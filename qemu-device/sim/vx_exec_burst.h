@@ -26,6 +26,8 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
      */
     uint8_t *const vram = VX_BURST_MMU ? NULL : sim->vram;
     uint32_t *const X = w->x, *const F = w->f;
+    /* branches whose lanes disagree stop the card (not rtl_branch) */
+    const bool dvg_check = !sim->cfg.rtl_branch;
     enum vx_exec_result r;
     uint32_t pc = w->pc, lane0, laneN;
     /*

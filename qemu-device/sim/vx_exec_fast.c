@@ -244,10 +244,40 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
             }                                                           \
         }                                                               \
     } while (0)
+/* lane @l_'s branch outcome into any_ and all_ (BRANCH) */
+#define BRANCH_LANE(l_, cond)                                           \
+    do {                                                                \
+        a = X[d->rs1 + (l_)];                                           \
+        b = X[d->rs2 + (l_)];                                           \
+        any_ |= (cond);                                                 \
+        all_ &= (cond);                                                 \
+    } while (0)
+/*
+ * The highest active lane's outcome, once every active lane agrees with
+ * it (a full warp's lanes in a plain loop the compiler vectorises); a
+ * branch whose lanes disagree is the interpreter's (it stops the card
+ * with DIVERGENT_BRANCH, or follows that lane with rtl_branch).
+ */
 #define BRANCH(cond)                                                    \
     do {                                                                \
         uint32_t a = X[d->rs1 + laneN], b = X[d->rs2 + laneN];          \
-        pc = (cond) ? d->imm : pc + 4;                                  \
+        const bool taken_ = (cond);                                     \
+        if (dvg_check && lane0 != laneN) {                              \
+            bool any_ = false, all_ = true;                             \
+            if (VT) {                                                   \
+                for (uint32_t l_ = 0; l_ < VT; l_++) {                  \
+                    BRANCH_LANE(l_, cond);                              \
+                }                                                       \
+            } else {                                                    \
+                VX_FOR_EACH_LANE(&w->tmask, l_) {                       \
+                    BRANCH_LANE(l_, cond);                              \
+                }                                                       \
+            }                                                           \
+            if (any_ != all_) {                                         \
+                goto slow;                                              \
+            }                                                           \
+        }                                                               \
+        pc = taken_ ? d->imm : pc + 4;                                  \
     } while (0)
 /*
  * Where a memory instruction's lanes go.  x[rs1] + bias is each lane's

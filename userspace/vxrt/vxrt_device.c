@@ -172,9 +172,10 @@ int vx_dev_caps(vx_device_h hdevice, uint32_t caps_id, uint64_t *value)
 	case VX_CAPS_MEM_BANK_SIZE:
 		*value = dev->vram;
 		break;
-	case VX_CAPS_TC_SIZE:
-	case VX_CAPS_TC_NUM:
-		*value = 0;		/* no tensor cores */
+	case 0xA:
+	case 0xB:
+		/* f6795901's VX_CAPS_TC_SIZE, _TC_NUM, gone since: no tensor cores */
+		*value = 0;
 		break;
 	default:
 		return vxrt_fail(-EINVAL);
