@@ -22,7 +22,7 @@
  * bursts from a decoded-instruction cache and hands it anything unusual.
  * vx_exec_burst() picks between them as the card's executor says.
  */
-#include "vx_exec.h"
+#include "vx_coalesce.h"
 #include "vx_fpu.h"
 #include "vx_jit.h"
 
@@ -277,6 +277,22 @@ static enum vx_exec_result exec_amo(struct vx_exec_ctx *c, uint32_t insn);
 enum mem_kind { MEM_KIND_LOAD, MEM_KIND_STORE, MEM_KIND_AMO };
 
 /*
+ * mem_split()'s load: if a lane of @done had lane @l's address @addr[l],
+ * its value into *@out (from @dst) and true.
+ */
+static bool split_same(const uint32_t *addr, const struct vx_tmask *done,
+                       uint32_t l, uint32_t *out, const uint32_t *dst)
+{
+    VX_FOR_EACH_LANE(done, j) {
+        if (addr[j] == addr[l]) {
+            *out = dst[j];
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
  * An access whose lanes go to different places (pages, or VRAM, local
  * memory and the console): one lane at a time, in lane order (so the
  * highest lane still wins on overlapping stores).  Every lane was
@@ -288,11 +304,22 @@ static enum vx_exec_result mem_split(struct vx_exec_ctx *c, uint32_t insn,
     const struct vx_tmask *lanes = c->lanes;
     bool full = c->full, fp = (insn & 0x7f) == 0x07 || (insn & 0x7f) == 0x27;
     enum vx_exec_result r = VX_EXEC_OK;
+    uint32_t addr[VX_TMASK_WORDS * 32], *dst = NULL;
+    struct vx_tmask done = { { 0 } };
 
+    if (kind == MEM_KIND_LOAD && (fp || RD(insn))) {
+        /* a lane of an address loaded already takes its value (vx_coalesce.h) */
+        dst = fp ? &c->w->f[RD(insn) * c->T] : xreg(c, RD(insn));
+        memcpy(addr, xreg(c, RS1(insn)), 4 * c->T);
+    }
     c->full = false;
     VX_FOR_EACH_LANE(lanes, l) {
         struct vx_tmask one = { { 0 } };
 
+        if (dst && split_same(addr, &done, l, &dst[l], dst)) {
+            continue;
+        }
+        vx_tmask_set(&done, l);
         vx_tmask_set(&one, l);
         c->lanes = &one;
         switch (kind) {
@@ -391,6 +418,20 @@ static enum vx_exec_result exec_load(struct vx_exec_ctx *c, uint32_t insn,
     if (f3 == 2 && contig && HOST_LE) {
         memmove(dst, &vram[OFF(0)], 4 * c->T);
         return VX_EXEC_OK;
+    }
+    /* lanes of one address see one value (vx_coalesce.h) */
+    switch (vx_lanes_shape(base, c->lanes, c->T, c->full)) {
+    case VX_LANES_UNIFORM: {
+        uint32_t v = vx_lane_load(&vram[OFF(first_lane(c->lanes))], f3);
+
+        LANES(c, l, { dst[l] = v; });
+        return VX_EXEC_OK;
+    }
+    case VX_LANES_MIXED:
+        vx_load_mixed(dst, vram, base, bias, c->lanes, f3);
+        return VX_EXEC_OK;
+    case VX_LANES_DISTINCT:
+        break;
     }
     /* each lane reads its base before writing its rd (rd may be rs1) */
     switch (f3) {

@@ -55,7 +55,9 @@
  * vx_jit_memo() (local memory), which refills the slot or sends the
  * access to vx_jit_mem().  Anything else calls
  * vx_jit_mem(), the burst executor's LOAD/STORE in C for one instruction
- * (8-lane checks, gathers for word loads of full warps).  Both check
+ * (8-lane checks, gathers for word loads of full warps; lanes of one
+ * address load it once, vx_coalesce.h: an inline access's addresses are
+ * distinct, and a gather may read one address twice).  Both check
  * every lane before they touch anything; when a check fails (a fault, a
  * TLB miss, local memory, the console, an access crossing a page), the
  * block stops before the instruction (JIT_BEFORE), and the burst

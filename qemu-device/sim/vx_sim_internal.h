@@ -12,6 +12,7 @@
  *   vx_exec_fast.c  the burst executors' fast path: decoded-instruction
  *              cache, bursts, vector lane loops (template vx_exec_burst.h);
  *              vx_exec.h is what it shares with vx_exec.c
+ *   vx_coalesce.c  a warp's load, lanes of one address seeing one value
  *   vx_fpu.c   RV32F with rounding modes and exception flags
  *   vx_simt.c  Vortex SIMT instructions: tmc, wspawn, split, join, bar, pred
  *   vx_mmu.c   Sv32 translation: page-table walk, TLBs, invalidation
