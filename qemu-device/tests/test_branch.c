@@ -17,8 +17,7 @@
  * word of the masks, are both seen.
  */
 #include "kselftest_harness.h"
-#include "uncore_util.h"
-#include "vx_jit.h"
+#include "exec_matrix.h"
 #include "vx_asm.h"
 
 #define SLOTS       (1000 * 1000)
@@ -63,30 +62,6 @@
     STORE_END,                                                          \
 }
 
-/* The executors, the translator twice: with its AVX-512 moves and without. */
-static const struct exec {
-    const char *name;
-    enum vx_sim_exec exec;
-    int avx512;                 /* jit: 1 on, 0 off; -1 not the jit */
-} execs[] = {
-    { "ref", VX_SIM_EXEC_REF, -1 },
-    { "burst", VX_SIM_EXEC_BURST, -1 },
-    { "avx2", VX_SIM_EXEC_AVX2, -1 },
-    { "jit", VX_SIM_EXEC_JIT, 1 },
-    { "jit-avx2", VX_SIM_EXEC_JIT, 0 },
-};
-#define NEXECS  (sizeof(execs) / sizeof(execs[0]))
-
-static bool host_has_avx512(void)
-{
-#if defined(__x86_64__)
-    return __builtin_cpu_supports("avx512f") &&
-           __builtin_cpu_supports("avx512vl");
-#else
-    return false;
-#endif
-}
-
 FIXTURE(branch) {
     struct card c;
 };
@@ -123,21 +98,14 @@ static bool open_card(struct __test_metadata *_metadata, struct card *c,
 {
     struct vx_sim_config cfg = {
         .clusters = 1, .cores = 1, .warps = 1, .threads = threads,
-        .vram_size = TEST_VRAM_SIZE, .exec = x->exec, .rtl_branch = rtl,
+        .vram_size = TEST_VRAM_SIZE, .rtl_branch = rtl,
     };
+    int r = exec_card_open(c, x, &cfg);
 
-    if (!vx_sim_exec_available(x->exec) ||
-        (x->avx512 == 1 && !host_has_avx512())) {
-        TH_LOG("%s: not on this host", x->name);
+    if (r) {
+        TH_LOG("%s: %s", x->name, r > 0 ? "not on this host" : c->last_error);
+        EXPECT_LT(0, r);
         return false;
-    }
-    if (card_open_cfg(c, &cfg)) {
-        TH_LOG("%s: %s", x->name, c->last_error);
-        return false;
-    }
-    /* warps under 8 lanes have no translator: the jit is avx2 there */
-    if (x->avx512 >= 0 && threads >= 8) {
-        EXPECT_EQ(0, vx_jit_set_avx512(c->sim, x->avx512));
     }
     wr(c, VX_REG_IRQ_ENABLE, VX_IRQ_ALL);
     ring_setup(c, 0x1000);
@@ -165,16 +133,10 @@ static uint32_t run(struct card *c, uint32_t lanes)
 
 /* The translated code ran, where there is a translator. */
 static void expect_translated(struct __test_metadata *_metadata,
-                              struct card *c, const struct exec *x,
-                              uint32_t threads)
+                              struct card *c, const struct exec *x)
 {
-    struct vx_jit_stats st;
-
-    if (x->avx512 < 0 || threads < 8) {
-        return;
-    }
-    ASSERT_TRUE(vx_jit_stats_get(c->sim, &st));
-    EXPECT_LT(0, st.runs) TH_LOG("%s: nothing ran translated", x->name);
+    EXPECT_TRUE(exec_translated(c, x)) TH_LOG("%s: nothing ran translated",
+                                              x->name);
 }
 
 /* Lanes [0, n) of a @threads-lane mask, word @w. */
@@ -234,7 +196,7 @@ TEST_F(branch, divergent_branch_stops_there)
         /* frozen on the branch, the store after it never done */
         EXPECT_EQ(pc, c->sim->warps[0].pc) TH_LOG("%s", x->name);
         expect_stores(_metadata, c, x->name, T, 0, 0);
-        expect_translated(_metadata, c, x, T);
+        expect_translated(_metadata, c, x);
         card_close(c);
     }
 }
@@ -261,7 +223,7 @@ static void expect_ends(struct __test_metadata *_metadata, struct card *c,
                    rd(c, VX_REG_ERR_CAUSE), rd(c, VX_REG_ERR_PC));
         }
         expect_stores(_metadata, c, x->name, T, n, k);
-        expect_translated(_metadata, c, x, T);
+        expect_translated(_metadata, c, x);
         card_close(c);
     }
 }
