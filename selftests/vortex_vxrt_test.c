@@ -365,8 +365,8 @@ TEST_F(vxrt, vxbin_upload)
 
 /*
  * Thread-local data through tp, each hart's block past the image where
- * upstream's start code puts it (kernel/src/vx_start.S at e663db9b, lines
- * 92-97), from the ELF (PT_TLS) and from the .vxbin (the runtime's bound).
+ * upstream's start code puts it (kernel/src/vx_start.S at fe8168b9, lines
+ * 87-92), from the ELF (PT_TLS) and from the .vxbin (the runtime's bound).
  * On a card of 64 harts the blocks cross the image's last page: before
  * the runtime mapped them (issue 33) those harts' stores faulted.  The
  * host test on the simulator is userspace/vxrt/tests/test_vxrt_sim.c.
