@@ -23,7 +23,10 @@
  *
  * Every executor runs each case (ref, burst, avx2, the translator with
  * its AVX-512 moves on and off), on warps of 4 to 128 lanes, full and
- * partial, for word, byte, halfword and float loads, and with rd = rs1.
+ * partial, for word, byte, halfword and float loads, and with rd = rs1;
+ * untranslated, and in a translated launch, where the other word of the
+ * repeating case is on another virtual page (of the same physical one),
+ * so that the lanes go one by one (vx_exec.c's mem_split()).
  */
 #include <signal.h>
 #include <sys/mman.h>
@@ -40,6 +43,12 @@
 #define FLAG_OFF    0x80400u
 #define OTHER_VAL   0x77u       /* the word after the flag: never written */
 #define X86_TF      0x100u      /* EFLAGS' trap flag: single-step */
+/* a translated launch: tables, and where code, data and the flag are */
+#define PT_ROOT     0x200000u
+#define PT_POOL     0x201000u
+#define VA_CODE     0x10000000u
+#define VA_FLAG     (0x20000000u | (FLAG_OFF & 0xfff))
+#define VA_DATA     0x30000000u
 
 #define LBU(rd, rs1, imm)   RV_I(imm, rs1, 4, rd, 0x03)
 #define LH(rd, rs1, imm)    RV_I(imm, rs1, 1, rd, 0x03)
@@ -58,10 +67,10 @@ static const struct kind {
 };
 #define NKINDS  (sizeof(kinds) / sizeof(kinds[0]))
 
-/* x12 = the flag's device address */
-#define FLAG_ADDR                                                       \
-    LUI(12, VX_DEV(FLAG_OFF) >> 12),                                    \
-    ADDI(12, 12, FLAG_OFF & 0xfff)
+/* x12 = @va, the flag's address as the kernel sees it */
+#define FLAG_ADDR(va)                                                   \
+    LUI(12, (va) >> 12),                                                \
+    ADDI(12, 12, (va) & 0xfff)
 /* lane l stores x7 at DATA + 4 l */
 #define STORE_SEEN                                                      \
     SLLI(8, 5, 2),                                                      \
@@ -135,6 +144,7 @@ FIXTURE(coalesce) {
 FIXTURE_VARIANT(coalesce) {
     uint32_t threads;           /* per warp */
     uint32_t lanes;             /* the block's threads: the active lanes */
+    bool mmu;                   /* a translated launch */
 };
 
 FIXTURE_VARIANT_ADD(coalesce, t4) { .threads = 4, .lanes = 4 };
@@ -143,6 +153,10 @@ FIXTURE_VARIANT_ADD(coalesce, t8_partial) { .threads = 8, .lanes = 7 };
 FIXTURE_VARIANT_ADD(coalesce, t32) { .threads = 32, .lanes = 32 };
 FIXTURE_VARIANT_ADD(coalesce, t64_partial) { .threads = 64, .lanes = 50 };
 FIXTURE_VARIANT_ADD(coalesce, t128) { .threads = 128, .lanes = 128 };
+FIXTURE_VARIANT_ADD(coalesce, t8_mmu) { .threads = 8, .lanes = 8, .mmu = true };
+FIXTURE_VARIANT_ADD(coalesce, t32_partial_mmu) {
+    .threads = 32, .lanes = 29, .mmu = true,
+};
 
 FIXTURE_SETUP(coalesce)
 {
@@ -155,16 +169,39 @@ FIXTURE_TEARDOWN(coalesce)
 {
 }
 
+/* Where the kernel finds the flag: VA_FLAG translated, else its device address. */
+static uint32_t flag_va(bool mmu)
+{
+    return mmu ? VA_FLAG : DEV(FLAG_OFF);
+}
+
+/*
+ * A translated launch's address space: code, data, the flag's page at
+ * VA_FLAG and again on the virtual page after it.  Its satp.
+ */
+static uint32_t map_card(struct card *c)
+{
+    struct vx_sv32 pt;
+
+    card_pt_init(c, &pt, PT_ROOT, PT_POOL);
+    vx_sv32_map(&pt, VA_CODE, DEV(CODE_OFF), VX_PTE_URX);
+    vx_sv32_map(&pt, VA_DATA, DEV(DATA_OFF), VX_PTE_URWX);
+    vx_sv32_map(&pt, VA_FLAG, DEV(FLAG_OFF), VX_PTE_URWX);
+    vx_sv32_map(&pt, VA_FLAG + 0x1000, DEV(FLAG_OFF), VX_PTE_URWX);
+    return vx_sv32_satp(&pt, 1);
+}
+
 /*
  * Run @prog (@n words) on a 1 x 1 x @threads card of executor @x as one
- * block of @lanes threads, with the gate on the flag (0, and OTHER_VAL
- * after it) and DATA poisoned.  ERR_CAUSE once nothing runs, *@reads the
- * host's reads of the flag's page; -1 if this host cannot run @x.
+ * block of @lanes threads (translated if @mmu), with the gate on the flag
+ * (0, and OTHER_VAL after it) and DATA poisoned.  ERR_CAUSE once nothing
+ * runs, *@reads the host's reads of the flag's page; -1 if this host
+ * cannot run @x.
  */
 static int64_t run_gated(struct __test_metadata *_metadata, struct card *c,
                          const struct exec *x, uint32_t threads,
-                         uint32_t lanes, const uint32_t *prog, size_t n,
-                         unsigned int *reads)
+                         uint32_t lanes, bool mmu, const uint32_t *prog,
+                         size_t n, unsigned int *reads)
 {
 #if defined(__x86_64__)
     struct vx_sim_config cfg = {
@@ -189,6 +226,11 @@ static int64_t run_gated(struct __test_metadata *_metadata, struct card *c,
     }
     vram32_set(c, FLAG_OFF, 0);
     vram32_set(c, FLAG_OFF + 4, OTHER_VAL);
+    if (mmu) {
+        l.rsvd = map_card(c);       /* LAUNCH's SATP */
+        l.entry = VA_CODE;
+        l.arg = VA_DATA;
+    }
     ring_launch(c, &l);
     ring_fence(c, 1, 0);
     ring_kick(c);
@@ -214,7 +256,7 @@ TEST_F(coalesce, lanes_of_one_address_see_one_value)
     for (size_t k = 0; k < NKINDS; k++) {
         const uint32_t prog[] = {
             CSRR(5, VX_CSR_THREAD_ID),
-            FLAG_ADDR,
+            FLAG_ADDR(flag_va(variant->mmu)),
             kinds[k].load,
             kinds[k].then,
             STORE_SEEN,
@@ -227,8 +269,8 @@ TEST_F(coalesce, lanes_of_one_address_see_one_value)
             const struct exec *x = &execs[i];
             struct card *c = &self->c;
             unsigned int reads = 0;
-            int64_t cause = run_gated(_metadata, c, x, T, n, prog,
-                                      sizeof(prog) / 4, &reads);
+            int64_t cause = run_gated(_metadata, c, x, T, n, variant->mmu,
+                                      prog, sizeof(prog) / 4, &reads);
 
             if (cause < 0) {
                 continue;
@@ -250,9 +292,10 @@ TEST_F(coalesce, lanes_of_one_address_see_one_value)
 }
 
 /*
- * Even lanes load the flag, odd lanes the word after it: one read per
- * distinct address, the even lanes all see the flag's one value (1: the
- * lowest lane's read comes first), the odd ones OTHER_VAL.
+ * Even lanes load the flag, odd lanes the word after it (translated, on
+ * the next virtual page): one read per distinct address, the even lanes
+ * all see the flag's one value (1: the lowest lane's read comes first),
+ * the odd ones OTHER_VAL.
  */
 TEST_F(coalesce, repeating_addresses_see_one_value_each)
 {
@@ -261,10 +304,12 @@ TEST_F(coalesce, repeating_addresses_see_one_value_each)
     for (size_t k = 0; k < NKINDS; k++) {
         const uint32_t prog[] = {
             CSRR(5, VX_CSR_THREAD_ID),
-            FLAG_ADDR,
+            FLAG_ADDR(flag_va(variant->mmu)),
             ANDI(6, 5, 1),
             SLLI(6, 6, 2),
             ADD(12, 12, 6),     /* odd lanes: the word after the flag */
+            SLLI(6, 6, 10),
+            variant->mmu ? ADD(12, 12, 6) : NOP,    /* ... a page on */
             kinds[k].load,
             kinds[k].then,
             STORE_SEEN,
@@ -275,8 +320,8 @@ TEST_F(coalesce, repeating_addresses_see_one_value_each)
             const struct exec *x = &execs[i];
             struct card *c = &self->c;
             unsigned int reads = 0;
-            int64_t cause = run_gated(_metadata, c, x, T, n, prog,
-                                      sizeof(prog) / 4, &reads);
+            int64_t cause = run_gated(_metadata, c, x, T, n, variant->mmu,
+                                      prog, sizeof(prog) / 4, &reads);
 
             if (cause < 0) {
                 continue;
