@@ -55,16 +55,21 @@ vx_lanes_shape(const uint32_t *base, const struct vx_tmask *m, uint32_t T,
             down &= base[l] < base[l - 1];
         }
     } else {
-        const uint32_t l0 = first_lane(m), a0 = base[l0];
-        uint32_t prev = a0;
+        /*
+         * Branch-free: the lowest lane compares with a0 - 1 and a0 + 1,
+         * which it passes (but at the ends of the range, where MIXED is
+         * only slower, never wrong).
+         */
+        const uint32_t a0 = base[first_lane(m)];
+        uint32_t below = a0 - 1, above = a0 + 1;
 
         VX_FOR_EACH_LANE(m, l) {
-            if (l != l0) {
-                diff |= base[l] ^ a0;
-                up &= base[l] > prev;
-                down &= base[l] < prev;
-            }
-            prev = base[l];
+            const uint32_t a = base[l];
+
+            diff |= a ^ a0;
+            up &= a > below;
+            down &= a < above;
+            below = above = a;
         }
     }
     if (!diff) {
