@@ -20,6 +20,7 @@
  */
 
 #include <linux/ascii85.h>
+#include <linux/bitmap.h>
 #include <linux/hex.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -90,6 +91,23 @@ static const char *const vortex_dm_names[VX_DM_NREGS] = {
 	"dscratch3",
 };
 
+/*
+ * A divergent branch's two sides as lane lists ("0-2,5"): ERR_INFO0-3
+ * holds the lanes that take it, the rest of ERR_TMASK0-3 do not.
+ */
+static void vortex_dump_print_sides(struct drm_printer *p,
+				    const struct vortex_dump *d)
+{
+	DECLARE_BITMAP(rest, 128);
+	DECLARE_BITMAP(taken, 128);
+
+	bitmap_from_arr32(rest, &d->regs[VX_REG_ERR_TMASK(0) / 4], 128);
+	bitmap_from_arr32(taken, &d->regs[VX_REG_ERR_INFO(0) / 4], 128);
+	bitmap_andnot(rest, rest, taken, 128);
+	drm_printf(p, "    lanes-taken: %*pbl\n    lanes-not-taken: %*pbl\n",
+		   128, taken, 128, rest);
+}
+
 static void vortex_dump_print_header(struct drm_printer *p,
 				     const struct vortex_dump *d)
 {
@@ -121,6 +139,8 @@ static void vortex_dump_print_header(struct drm_printer *p,
 				   "    function: \"%s\"\n",
 				   d->assert[0], d->assert[1],
 				   d->regs[VX_REG_ERR_INFO(2) / 4], d->assert[2]);
+		if (cause == VX_ERR_DIVERGENT_BRANCH)
+			vortex_dump_print_sides(p, d);
 	}
 	/*
 	 * As msm's pgtable-fault-info: the space the address was looked up

@@ -31,7 +31,13 @@
  * CUDA has no barrier exception: a bar whose count no warp set can meet
  * is an instruction the warp cannot execute, WARP_ILLEGAL_INSTRUCTION,
  * as are ecall and ebreak (RISC-V's mcause 8 and 3, privileged spec
- * 3.1.15, which the card raises as errors rather than traps).
+ * 3.1.15, which the card raises as errors rather than traps), and a
+ * conditional branch whose active lanes disagree outside split/join: a
+ * warp has one PC, so it cannot execute that branch without the IPDOM
+ * stack (upstream's simulator aborts there, "divergent branch!"); it is
+ * the warp's instruction, not one lane's address, hence SIGILL and
+ * CUDA_EXCEPTION_4, "any thread within a warp has executed an illegal
+ * instruction".
  */
 #ifndef VORTEX_CAUSES_H
 #define VORTEX_CAUSES_H
@@ -89,7 +95,9 @@
 	X(VX_ERR_LOAD_PAGE_FAULT, "LOAD_PAGE_FAULT", "page fault on load", VX_GDB_SIGSEGV,	\
 	  VX_CUDA_EXCEPTION_LANE_ILLEGAL_ADDRESS) \
 	X(VX_ERR_STORE_PAGE_FAULT, "STORE_PAGE_FAULT", "page fault on store", VX_GDB_SIGSEGV,	\
-	  VX_CUDA_EXCEPTION_LANE_ILLEGAL_ADDRESS)
+	  VX_CUDA_EXCEPTION_LANE_ILLEGAL_ADDRESS) \
+	X(VX_ERR_DIVERGENT_BRANCH, "DIVERGENT_BRANCH", "divergent branch", VX_GDB_SIGILL,	\
+	  VX_CUDA_EXCEPTION_WARP_ILLEGAL_INSTRUCTION)
 
 /** vx_cause_name() - "ILLEGAL_INSTR", ...; NULL for a cause this table lacks */
 static inline const char *vx_cause_name(unsigned int cause)

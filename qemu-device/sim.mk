@@ -90,10 +90,11 @@ UNCORE_TESTS := $(O)/host/tests/test_regs $(O)/host/tests/test_cp \
 	$(O)/host/tests/test_doorbell $(O)/host/tests/test_fence_wb \
 	$(O)/host/tests/test_dm \
 	$(O)/host/tests/test_mmu $(O)/host/tests/test_lmem \
-	$(O)/host/tests/test_park $(O)/host/tests/test_jit_diff
+	$(O)/host/tests/test_park $(O)/host/tests/test_jit_diff \
+	$(O)/host/tests/test_branch $(O)/host/tests/test_coalesce
 
 $(UNCORE_TESTS): $(O)/host/tests/%: $(SIM_TDIR)/%.c $(LIBVXSIM) $(SIM_HDRS) \
-		$(SIM_TDIR)/uncore_util.h testlib/vx_sv32.h
+		$(SIM_TDIR)/uncore_util.h $(SIM_TDIR)/exec_matrix.h testlib/vx_sv32.h
 	@mkdir -p $(@D)
 	$(HOST_CC) $(SIM_TEST_CFLAGS) -o $@ $< $(LIBVXSIM) -lm
 
@@ -101,10 +102,11 @@ HOST_TESTS += $(UNCORE_TESTS)
 
 # Suites that scripts/run-host-tests.sh runs once per executor
 # (VX_SIM_EXEC=ref, burst, avx2, jit), so a bug in any of them fails the
-# run.  test_jit_diff picks its two executors itself: it runs once.
+# run.  test_jit_diff, test_branch and test_coalesce pick their executors
+# themselves (exec_matrix.h): they run once.
 SIM_EXEC_TESTS := $(O)/host/tests/test_isa $(O)/host/tests/test_simt \
 	$(O)/host/tests/test_simt_vortex $(O)/host/tests/test_exc $(O)/host/tests/test_isa_ext \
-	$(filter-out %/test_jit_diff,$(UNCORE_TESTS)) \
+	$(filter-out %/test_jit_diff %/test_branch %/test_coalesce,$(UNCORE_TESTS)) \
 	$(O)/host/userspace/test_kernels_sim
 
 # The QEMU device itself, through qtest (needs VX_QEMU, set by make check).

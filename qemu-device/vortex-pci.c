@@ -111,6 +111,7 @@ struct VortexPCIState {
     bool fast_doorbell;         /* CAPS.FAST_DOORBELL: TAIL in DOORBELL ... */
     uint32_t doorbell_budget;   /* ... and this many warp instructions inline */
     char *exec;                 /* executor: best (unset), ref, burst, avx2, jit */
+    bool rtl_branch;            /* a divergent branch follows the last lane */
 
     /* guest-visible regions */
     MemoryRegion mmio;
@@ -461,6 +462,7 @@ static bool vortex_check_config(VortexPCIState *s, struct vx_sim_config *cfg,
     cfg->vram_size = s->vram_size;
     cfg->fast_doorbell = s->fast_doorbell;
     cfg->doorbell_budget = s->doorbell_budget;
+    cfg->rtl_branch = s->rtl_branch;
     if (vx_sim_exec_parse(s->exec, &cfg->exec, msg, sizeof(msg)) < 0 ||
         vx_sim_config_check(cfg, msg, sizeof(msg)) < 0) {
         error_setg(errp, "vortex: %s", msg);
@@ -592,6 +594,13 @@ static const Property vortex_properties[] = {
      * burst)
      */
     DEFINE_PROP_STRING("exec", VortexPCIState, exec),
+    /*
+     * Off: a branch whose active lanes disagree outside split/join stops
+     * the card (DIVERGENT_BRANCH), as upstream's simulator aborts; on: it
+     * follows the highest active lane, as upstream's RTL (docs/hardware.md,
+     * "Cores")
+     */
+    DEFINE_PROP_BOOL("rtl-branch", VortexPCIState, rtl_branch, false),
 };
 
 /*

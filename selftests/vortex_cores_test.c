@@ -3,11 +3,13 @@
  * Vortex's own launch model through the driver (issue 24): the file's
  * DCRs (DRM_IOCTL_VORTEX_DCR) and SUBMIT with DRM_VORTEX_SUBMIT_CORES.
  *
- * What is expected comes from upstream Vortex (github vortexgpgpu/vortex):
- * - hw/rtl/VX_types.vh: the DCR numbers, STARTUP_ADDR0 0x001 .. ARG1
+ * What is expected comes from upstream Vortex (github vortexgpgpu/vortex
+ * at fe8168b9, docs/hardware.md "Upstream Vortex: the one reference"):
+ * - hw/rtl/VX_types.vh:23-37: the DCR numbers, STARTUP_ADDR0 0x001 .. ARG1
  *   0x004, MPM_CLASS 0x005 (classes NONE 0, CORE 1, MEM 2);
- * - sim/simx/emulator.cpp: at start, warp 0 of each core runs with thread
- *   mask 1 from STARTUP_ADDR, every register cleared; kernel/src/vx_start.S
+ * - sim/simx/emulator.cpp:99-133: at start, warp 0 of each core runs with
+ *   thread mask 1 from STARTUP_ADDR, every register cleared (in its debug
+ *   build; the card always clears them); kernel/src/vx_start.S
  *   and vx_spawn.c take the argument from mscratch.
  */
 #include <errno.h>

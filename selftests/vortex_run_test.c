@@ -399,6 +399,12 @@ TEST_F(vx, fault_jump_then_ok)
 	fault_then_ok(_metadata, self, "fault_jump");
 }
 
+/* A branch whose lanes disagree, without split/join: DIVERGENT_BRANCH. */
+TEST_F(vx, fault_branch_then_ok)
+{
+	fault_then_ok(_metadata, self, "fault_branch");
+}
+
 TEST_F(vx, fault_assert_then_ok)
 {
 	fault_then_ok(_metadata, self, "fault_assert");

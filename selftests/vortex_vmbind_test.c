@@ -7,8 +7,8 @@
  *
  * What a Vortex runtime needs: its stack just below STACK_BASE_ADDR and
  * its I/O page at IO_BASE_ADDR, as upstream Vortex defines them for RV32
- * (vortexgpgpu/vortex hw/rtl/VX_config.vh:209 `STACK_BASE_ADDR
- * 32'hFFFF0000`, :221 `IO_BASE_ADDR 32'h00000040`, commit 1e4583ac),
+ * (vortexgpgpu/vortex hw/rtl/VX_config.vh:196 `STACK_BASE_ADDR
+ * 32'hFFFF0000`, :208 `IO_BASE_ADDR 32'h00000040`, commit fe8168b9),
  * loaded from and stored to by a kernel, the values checked from the
  * host through the buffers, in a grid launch and in Vortex's own launch
  * model (SUBMIT_CORES).  Every error the uapi documents, each with

@@ -29,7 +29,8 @@ RV_KHDRS := $(wildcard $(US_DIR)/device/*.h) $(US_DIR)/include/vortex_kernels.h 
 RV_KRT := $(RV_KDIR)/rt/crt0.o $(RV_KDIR)/rt/vx_libc.o
 
 US_KERNEL_NAMES := vecadd saxpy reduce diverge hang empty reloc \
-	fault_badaddr fault_misaligned fault_illegal fault_assert fault_jump
+	fault_badaddr fault_misaligned fault_illegal fault_assert fault_jump \
+	fault_branch
 US_KERNELS := $(US_KERNEL_NAMES:%=$(RV_KDIR)/%.elf)
 
 $(RV_KDIR)/rt/%.o: $(US_DIR)/device/%.S

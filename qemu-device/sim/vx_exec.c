@@ -22,7 +22,7 @@
  * bursts from a decoded-instruction cache and hands it anything unusual.
  * vx_exec_burst() picks between them as the card's executor says.
  */
-#include "vx_exec.h"
+#include "vx_coalesce.h"
 #include "vx_fpu.h"
 #include "vx_jit.h"
 
@@ -277,6 +277,22 @@ static enum vx_exec_result exec_amo(struct vx_exec_ctx *c, uint32_t insn);
 enum mem_kind { MEM_KIND_LOAD, MEM_KIND_STORE, MEM_KIND_AMO };
 
 /*
+ * mem_split()'s load: if a lane of @done had lane @l's address @addr[l],
+ * its value into *@out (from @dst) and true.
+ */
+static bool split_same(const uint32_t *addr, const struct vx_tmask *done,
+                       uint32_t l, uint32_t *out, const uint32_t *dst)
+{
+    VX_FOR_EACH_LANE(done, j) {
+        if (addr[j] == addr[l]) {
+            *out = dst[j];
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
  * An access whose lanes go to different places (pages, or VRAM, local
  * memory and the console): one lane at a time, in lane order (so the
  * highest lane still wins on overlapping stores).  Every lane was
@@ -288,11 +304,22 @@ static enum vx_exec_result mem_split(struct vx_exec_ctx *c, uint32_t insn,
     const struct vx_tmask *lanes = c->lanes;
     bool full = c->full, fp = (insn & 0x7f) == 0x07 || (insn & 0x7f) == 0x27;
     enum vx_exec_result r = VX_EXEC_OK;
+    uint32_t addr[VX_TMASK_WORDS * 32], *dst = NULL;
+    struct vx_tmask done = { { 0 } };
 
+    if (kind == MEM_KIND_LOAD && (fp || RD(insn))) {
+        /* a lane of an address loaded already takes its value (vx_coalesce.h) */
+        dst = fp ? &c->w->f[RD(insn) * c->T] : xreg(c, RD(insn));
+        memcpy(addr, xreg(c, RS1(insn)), 4 * c->T);
+    }
     c->full = false;
     VX_FOR_EACH_LANE(lanes, l) {
         struct vx_tmask one = { { 0 } };
 
+        if (dst && split_same(addr, &done, l, &dst[l], dst)) {
+            continue;
+        }
+        vx_tmask_set(&done, l);
         vx_tmask_set(&one, l);
         c->lanes = &one;
         switch (kind) {
@@ -310,7 +337,7 @@ static enum vx_exec_result mem_split(struct vx_exec_ctx *c, uint32_t insn,
 }
 
 /*
- * LR/SC reservations, one per core as upstream's (sim/simx mem.cpp: the
+ * LR/SC reservations, one per core as upstream's (sim/common/mem.cpp: the
  * core's MemoryUnit holds one; amo_reserve() sets it, any write through
  * that unit clears it).  A reservation is the VRAM offset of an aligned
  * word.  It is lost by any store, AMO or successful SC of its own core
@@ -391,6 +418,20 @@ static enum vx_exec_result exec_load(struct vx_exec_ctx *c, uint32_t insn,
     if (f3 == 2 && contig && HOST_LE) {
         memmove(dst, &vram[OFF(0)], 4 * c->T);
         return VX_EXEC_OK;
+    }
+    /* lanes of one address see one value (vx_coalesce.h) */
+    switch (vx_lanes_shape(base, c->lanes, c->T, c->full)) {
+    case VX_LANES_UNIFORM: {
+        uint32_t v = vx_lane_load(&vram[OFF(first_lane(c->lanes))], f3);
+
+        LANES(c, l, { dst[l] = v; });
+        return VX_EXEC_OK;
+    }
+    case VX_LANES_MIXED:
+        vx_load_mixed(dst, vram, base, bias, c->lanes, f3);
+        return VX_EXEC_OK;
+    case VX_LANES_DISTINCT:
+        break;
     }
     /* each lane reads its base before writing its rd (rd may be rs1) */
     switch (f3) {
@@ -772,23 +813,54 @@ static enum vx_exec_result jump(struct vx_exec_ctx *c, uint32_t rd,
     return VX_EXEC_OK;
 }
 
-/* A divergent branch follows the highest active lane. */
+/* Whether a branch of funct3 @f3 (not 2 or 3: none) is taken on @a, @b. */
+static bool branch_taken(uint32_t f3, uint32_t a, uint32_t b)
+{
+    switch (f3) {
+    case 0:  return a == b;
+    case 1:  return a != b;
+    case 4:  return (int32_t)a < (int32_t)b;
+    case 5:  return (int32_t)a >= (int32_t)b;
+    case 6:  return a < b;
+    default: return a >= b;
+    }
+}
+
+/*
+ * A conditional branch.  Its active lanes must agree, as upstream's
+ * simulator requires (sim/simx/execute.cpp:442-448 aborts, "divergent
+ * branch!"): where they do not, the warp stops at the branch with
+ * DIVERGENT_BRANCH, ERR_ADDR its target, ERR_TMASK the active lanes and
+ * ERR_INFO0-3 those that would take it.  A card with rtl_branch follows
+ * the highest active lane instead, as upstream's RTL does
+ * (hw/rtl/core/VX_alu_int.sv:224-262, last_tid).  Every executor leaves
+ * a branch whose lanes disagree to this function.
+ */
 static enum vx_exec_result exec_branch(struct vx_exec_ctx *c, uint32_t insn)
 {
-    uint32_t lane = last_lane(c->lanes);
-    uint32_t a = xreg(c, RS1(insn))[lane], b = xreg(c, RS2(insn))[lane];
+    uint32_t f3 = F3(insn), lane = last_lane(c->lanes);
+    const uint32_t *a = xreg(c, RS1(insn)), *b = xreg(c, RS2(insn));
+    uint32_t target = c->pc + imm_b(insn);
+    struct vx_tmask t = { { 0 } };
     bool taken;
 
-    switch (F3(insn)) {
-    case 0: taken = a == b; break;
-    case 1: taken = a != b; break;
-    case 4: taken = (int32_t)a < (int32_t)b; break;
-    case 5: taken = (int32_t)a >= (int32_t)b; break;
-    case 6: taken = a < b; break;
-    case 7: taken = a >= b; break;
-    default: return illegal(c, insn);
+    if (f3 == 2 || f3 == 3) {
+        return illegal(c, insn);
     }
-    return taken ? jump(c, VX_NO_RD, c->pc + imm_b(insn)) : VX_EXEC_OK;
+    taken = branch_taken(f3, a[lane], b[lane]);
+    if (!c->sim->cfg.rtl_branch) {
+        LANES(c, l, {
+            if (branch_taken(f3, a[l], b[l])) {
+                vx_tmask_set(&t, l);
+            }
+        });
+        if (!vx_tmask_empty(&t) && memcmp(&t, c->lanes, sizeof(t))) {
+            exec_fault(c, VX_ERR_DIVERGENT_BRANCH, target, c->lanes);
+            memcpy(c->fault.info, t.w, sizeof(c->fault.info));
+            return VX_EXEC_FAULT;
+        }
+    }
+    return taken ? jump(c, VX_NO_RD, target) : VX_EXEC_OK;
 }
 
 static enum vx_exec_result exec_jalr(struct vx_exec_ctx *c, uint32_t insn)
@@ -1146,6 +1218,7 @@ vx_exec_one(struct vx_sim *sim, struct vx_warp *w, uint32_t insn)
     c.T = sim->cfg.threads;
     c.full = tmask_is_full(&w->tmask, c.T);
     c.inject = false;
+    c.mem = NULL;           /* only MEM_LOCAL sets it: exec_store() compares */
     c.pc = w->pc;
     c.next_pc = w->pc + 4;
     r = exec_insn(&c, insn);
@@ -1256,6 +1329,7 @@ int vx_exec_inject(struct vx_sim *sim, struct vx_warp *w, uint32_t lane,
     c.T = sim->cfg.threads;
     c.full = false;
     c.inject = true;
+    c.mem = NULL;
     c.pc = w->pc;
     c.next_pc = w->pc + 4;
     memset(&c.fault, 0, sizeof(c.fault));

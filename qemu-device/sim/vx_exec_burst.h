@@ -26,6 +26,8 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
      */
     uint8_t *const vram = VX_BURST_MMU ? NULL : sim->vram;
     uint32_t *const X = w->x, *const F = w->f;
+    /* branches whose lanes disagree stop the card (not rtl_branch) */
+    const bool dvg_check = !sim->cfg.rtl_branch;
     enum vx_exec_result r;
     uint32_t pc = w->pc, lane0, laneN;
     /*
@@ -167,12 +169,12 @@ VX_BURST_FN(struct vx_sim *sim, struct vx_warp *w, uint64_t max, uint64_t *used)
         case D_BGE:  BRANCH((int32_t)a >= (int32_t)b); break;
         case D_BLTU: BRANCH(a < b); break;
         case D_BGEU: BRANCH(a >= b); break;
-        case D_LB:   LOAD(1, X, LD_B); break;
-        case D_LH:   LOAD(2, X, LD_H); break;
-        case D_LW:   LOAD(4, X, ld32); break;
-        case D_LBU:  LOAD(1, X, LD_BU); break;
-        case D_LHU:  LOAD(2, X, LD_HU); break;
-        case D_FLW:  LOAD(4, F, ld32); break;
+        case D_LB:   LOAD(1, X, LD_B, 0); break;
+        case D_LH:   LOAD(2, X, LD_H, 1); break;
+        case D_LW:   LOAD(4, X, ld32, 2); break;
+        case D_LBU:  LOAD(1, X, LD_BU, 4); break;
+        case D_LHU:  LOAD(2, X, LD_HU, 5); break;
+        case D_FLW:  LOAD(4, F, ld32, 2); break;
         case D_SB:   STORE(1, X, ST_B); break;
         case D_SH:   STORE(2, X, st16); break;
         case D_SW:   STORE(4, X, st32); break;

@@ -17,7 +17,7 @@
  * (VX_BURST_MMU), so that address translation costs an untranslated
  * launch nothing, not even a test.
  */
-#include "vx_exec.h"
+#include "vx_coalesce.h"
 
 enum dop {
     D_SLOW,         /* the interpreter on the raw word: vx_exec_one() */
@@ -228,9 +228,11 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
 #define SLTU_V      ((VEC)(a < b) & 1)
 #define SLTU_S      (a < b)
 /* every active lane's rd <- v */
-#define UNIFORM(rd_, v_)                                                \
+#define UNIFORM(rd_, v_)    UNIFORM_TO(X + (rd_), v_)
+/* the same into the register at @dd_ (an x or an f one) */
+#define UNIFORM_TO(dd_, v_)                                             \
     do {                                                                \
-        uint32_t *dd = X + (rd_);                                       \
+        uint32_t *dd = (dd_);                                           \
         uint32_t v = (v_);                                              \
         if (VT) {                                                       \
             VEC vv = (VEC){ 0 } + v;                                    \
@@ -244,10 +246,40 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
             }                                                           \
         }                                                               \
     } while (0)
+/* lane @l_'s branch outcome into any_ and all_ (BRANCH) */
+#define BRANCH_LANE(l_, cond)                                           \
+    do {                                                                \
+        a = X[d->rs1 + (l_)];                                           \
+        b = X[d->rs2 + (l_)];                                           \
+        any_ |= (cond);                                                 \
+        all_ &= (cond);                                                 \
+    } while (0)
+/*
+ * The highest active lane's outcome, once every active lane agrees with
+ * it (a full warp's lanes in a plain loop the compiler vectorises); a
+ * branch whose lanes disagree is the interpreter's (it stops the card
+ * with DIVERGENT_BRANCH, or follows that lane with rtl_branch).
+ */
 #define BRANCH(cond)                                                    \
     do {                                                                \
         uint32_t a = X[d->rs1 + laneN], b = X[d->rs2 + laneN];          \
-        pc = (cond) ? d->imm : pc + 4;                                  \
+        const bool taken_ = (cond);                                     \
+        if (dvg_check && lane0 != laneN) {                              \
+            bool any_ = false, all_ = true;                             \
+            if (VT) {                                                   \
+                for (uint32_t l_ = 0; l_ < VT; l_++) {                  \
+                    BRANCH_LANE(l_, cond);                              \
+                }                                                       \
+            } else {                                                    \
+                VX_FOR_EACH_LANE(&w->tmask, l_) {                       \
+                    BRANCH_LANE(l_, cond);                              \
+                }                                                       \
+            }                                                           \
+            if (any_ != all_) {                                         \
+                goto slow;                                              \
+            }                                                           \
+        }                                                               \
+        pc = taken_ ? d->imm : pc + 4;                                  \
     } while (0)
 /*
  * Where a memory instruction's lanes go.  x[rs1] + bias is each lane's
@@ -372,8 +404,13 @@ vx_exec_xlat_fill(struct vx_sim *sim, struct vx_warp *w, struct vx_xlat *x,
         }                                                               \
         VZERO(acc_) && !(o0 & 3) && o0 <= lim;                          \
     })
-/* each lane reads its base before writing its rd (rd may be rs1) */
-#define LOAD(size, dst_, LD)                                            \
+/*
+ * Each lane reads its base before writing its rd (rd may be rs1); lanes
+ * of one address see one value (vx_coalesce.h): loaded once for all, or
+ * once per distinct address where addresses may repeat; @f3 is the
+ * load's funct3 (vx_lane_load()).
+ */
+#define LOAD(size, dst_, LD, f3)                                        \
     do {                                                                \
         const uint32_t *bp = X + d->rs1;                                \
         uint32_t *dst = (dst_) + d->rd;                                 \
@@ -393,14 +430,25 @@ vx_exec_xlat_fill(struct vx_sim *sim, struct vx_warp *w, struct vx_xlat *x,
         MEM_BASE(bp[lane0]);                                            \
         ADDR_CHECK(size);                                               \
         MEM_PAGE(VX_ACC_LOAD);                                          \
-        if (VT) {                                                       \
-            for (uint32_t l = 0; l < VT; l++) {                         \
-                dst[l] = LD(mem + (uint32_t)(bp[l] + bias));            \
+        switch (vx_lanes_shape(bp, &w->tmask, T, VT != 0)) {            \
+        case VX_LANES_UNIFORM:                                          \
+            UNIFORM_TO(dst, vx_lane_load(mem + (uint32_t)(bp[lane0] + bias), \
+                                         f3));                          \
+            break;                                                      \
+        case VX_LANES_MIXED:                                            \
+            vx_load_mixed(dst, mem, bp, bias, &w->tmask, f3);           \
+            break;                                                      \
+        case VX_LANES_DISTINCT:                                         \
+            if (VT) {                                                   \
+                for (uint32_t l = 0; l < VT; l++) {                     \
+                    dst[l] = LD(mem + (uint32_t)(bp[l] + bias));        \
+                }                                                       \
+            } else {                                                    \
+                VX_FOR_EACH_LANE(&w->tmask, l) {                        \
+                    dst[l] = LD(mem + (uint32_t)(bp[l] + bias));        \
+                }                                                       \
             }                                                           \
-        } else {                                                        \
-            VX_FOR_EACH_LANE(&w->tmask, l) {                            \
-                dst[l] = LD(mem + (uint32_t)(bp[l] + bias));            \
-            }                                                           \
+            break;                                                      \
         }                                                               \
         pc += 4;                                                        \
     } while (0)

@@ -55,14 +55,19 @@
  * vx_jit_memo() (local memory), which refills the slot or sends the
  * access to vx_jit_mem().  Anything else calls
  * vx_jit_mem(), the burst executor's LOAD/STORE in C for one instruction
- * (8-lane checks, gathers for word loads of full warps).  Both check
+ * (8-lane checks, gathers for word loads of full warps; lanes of one
+ * address load it once, vx_coalesce.h: an inline access's addresses are
+ * distinct, and a gather may read one address twice).  Both check
  * every lane before they touch anything; when a check fails (a fault, a
  * TLB miss, local memory, the console, an access crossing a page), the
  * block stops before the instruction (JIT_BEFORE), and the burst
  * executor runs it, faulting, walking or filling as the interpreter
  * does.  Branches and jumps follow the highest active lane, as
- * vx_exec.c's exec_branch() does: a translated branch is never
- * divergent (divergence is split/join's, which the interpreter runs).
+ * vx_exec.c's exec_branch() does, once a branch has checked, a vector
+ * compare per 8 lanes, that its active lanes agree (emit_branch_check():
+ * divergence is split/join's, which the interpreter runs; a branch whose
+ * lanes disagree stops the block before it, and the interpreter stops
+ * the card with DIVERGENT_BRANCH; with rtl_branch there is no check).
  *
  * Helpers.  A K_CALL instruction calls vx_jit_one(), which runs it with
  * vx_exec_one(), as the burst executor's slow path does, the warp's PC
@@ -334,6 +339,7 @@ struct xl {
     bool masked;
     bool avx512;                /* masked moves (k1) instead of blends */
     bool mmu;                   /* the block is of a translated launch */
+    bool dvg;                   /* branches check their lanes agree */
     /*
      * 8-lane warps: the registers last read or written, in ymm8-15
      * (written through: memory always holds them too).  Valid along
@@ -1038,8 +1044,62 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
 }
 
 /*
+ * Before branch @insn, instruction @i: whether every active lane agrees
+ * on it, 8 lanes at a time (the condition as a vector compare, its sign
+ * bits in eax, the chunk's mask byte in edx; esi collects the lanes that
+ * take it, edi those that do not).  If both are there the block stops
+ * before the branch (JIT_BEFORE) and the burst executor hands it to the
+ * interpreter, which stops the card with DIVERGENT_BRANCH.
+ */
+static void emit_branch_check(struct xl *x, uint32_t insn, uint32_t i)
+{
+    struct em *e = &x->e;
+    uint32_t f3 = F3(insn);
+    uint8_t *uniform[2];
+
+    if (f3 >= 6) {
+        bcast(x, YS, 0x80000000u);              /* unsigned: flip signs */
+    }
+    bytes(e, "\x31\xf6\x31\xff", 4);          /* xor esi, esi; xor edi, edi */
+    for (uint32_t c = 0; c < x->T / 8; c++) {
+        ld(e, YA, RBX, xoff(x, RS1(insn), c));
+        ld(e, YB, RBX, xoff(x, RS2(insn), c));
+        if (f3 >= 6) {
+            op3(e, 1, 0xef, YA, YA, YS);        /* vpxor */
+            op3(e, 1, 0xef, YB, YB, YS);
+        }
+        if (f3 < 2) {
+            op3(e, 1, 0x76, YA, YA, YB);        /* vpcmpeqd: a == b */
+        } else {
+            op3(e, 1, 0x66, YA, YB, YA);        /* vpcmpgtd: b > a */
+        }
+        vex(e, 1, 0, 0, 0x50);                  /* vmovmskps eax, YA */
+        modrm_rr(e, 0, YA);
+        if (x->masked) {
+            bytes(e, "\x0f\xb6\x95", 3);       /* movzx edx, byte maskw[c] */
+            d32(e, (uint32_t)(CTX_MASKW + c));
+        } else {
+            bytes(e, "\xba\xff\x00\x00\x00", 5);    /* mov edx, 0xff */
+        }
+        /* mov ecx, eax; and eax, edx; or esi, eax; not ecx; and ecx, edx;
+         * or edi, ecx */
+        bytes(e, "\x89\xc1\x21\xd0\x09\xc6\xf7\xd1\x21\xd1\x09\xcf", 12);
+    }
+    bytes(e, "\x85\xf6", 2);                   /* test esi, esi */
+    uniform[0] = jcc_fwd(e, 0x84);
+    bytes(e, "\x85\xff", 2);                   /* test edi, edi */
+    uniform[1] = jcc_fwd(e, 0x84);
+    ctx_put(e, CTX_IDX, i);                     /* both sides: the */
+    bytes(e, "\xb8\x01\x00\x00\x00", 5);       /* interpreter's */
+    jmp_epi(x);
+    patch_here(e, uniform[0]);
+    patch_here(e, uniform[1]);
+}
+
+/*
  * A branch or jump ending the block at instruction @i: it follows the
- * highest active lane (ctx.xl), as the interpreter does.
+ * highest active lane (ctx.xl), as the interpreter does, once a branch's
+ * lanes are known to agree (or with rtl_branch, without asking).
  */
 static void emit_term(struct xl *x, uint32_t insn, uint32_t pc,
                       uint32_t start, uint32_t i)
@@ -1053,6 +1113,9 @@ static void emit_term(struct xl *x, uint32_t insn, uint32_t pc,
                                         0x82, 0x83 };
         uint8_t *fix;
 
+        if (x->dvg) {
+            emit_branch_check(x, insn, i);
+        }
         bytes(e, "\x48\x8b\x4d\x08", 4);        /* mov rcx, [rbp+xl] */
         b1(e, 0x8b);                            /* mov eax, [rcx+rs1] */
         modrm_mem(e, 0, RCX, RS1(insn) * x->T * 4);
@@ -1336,6 +1399,7 @@ scanned:
     x->T = T;
     x->mmu = satp != 0;
     x->avx512 = j->avx512;
+    x->dvg = !sim->cfg.rtl_branch;
     x->mops = md;
     x->nmop = nmem;
     b->fn_masked = (vx_jit_fn)(void *)emit_fn(x, b->words, len, pc, true,

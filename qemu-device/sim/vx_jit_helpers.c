@@ -10,6 +10,7 @@
 #include <immintrin.h>
 #endif
 
+#include "vx_coalesce.h"
 #include "vx_fpu.h"
 #include "vx_jit_internal.h"
 
@@ -298,12 +299,25 @@ vx_jit_mem(struct vx_jit_ctx *c, const struct jit_mem_op *m)
     } while (0)
     if (!m->store) {
         uint32_t *dst = (m->fp ? w->f : w->x) + m->rd;
+        /* the load's funct3: 0 lb, 1 lh, 2 lw, 4 lbu, 5 lhu */
+        const uint32_t f3 = (size >> 1) | (!m->sign && size < 4 ? 4 : 0);
 
         if (m->rd0) {
             return JIT_END;                     /* x0: checked only */
         }
         if (contig) {
             memmove(dst, mem + lo, 4 * T);
+            return JIT_END;
+        }
+        /* lanes of one address see one value (vx_coalesce.h) */
+        if (lo == hi) {
+            uint32_t v = vx_lane_load(mem + lo, f3);
+
+            JIT_LANES(dst[l] = v);
+            return JIT_END;
+        }
+        if (vx_lanes_shape(bp, &w->tmask, T, full) == VX_LANES_MIXED) {
+            vx_load_mixed(dst, mem, bp, bias, &w->tmask, f3);
             return JIT_END;
         }
         if (size == 4 && full) {

@@ -56,6 +56,14 @@ struct vx_sim_config {
     uint32_t doorbell_budget;
     /* The executor (a zeroed config: VX_SIM_EXEC_BEST, the default). */
     enum vx_sim_exec exec;
+    /*
+     * A conditional branch whose active lanes disagree (outside
+     * split/join): off (a zeroed config, the default) it stops the card
+     * with DIVERGENT_BRANCH, as upstream's simulator aborts; on, it
+     * follows the highest active lane without a word, as upstream's RTL
+     * does (docs/hardware.md, "Cores"), for runs that must match the RTL.
+     */
+    bool rtl_branch;
 };
 
 /* Some 5 us of host time with 8-lane warps; the QEMU device's default. */

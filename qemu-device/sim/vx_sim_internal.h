@@ -12,6 +12,7 @@
  *   vx_exec_fast.c  the burst executors' fast path: decoded-instruction
  *              cache, bursts, vector lane loops (template vx_exec_burst.h);
  *              vx_exec.h is what it shares with vx_exec.c
+ *   vx_coalesce.c  a warp's load, lanes of one address seeing one value
  *   vx_fpu.c   RV32F with rounding modes and exception flags
  *   vx_simt.c  Vortex SIMT instructions: tmc, wspawn, split, join, bar, pred
  *   vx_mmu.c   Sv32 translation: page-table walk, TLBs, invalidation
@@ -40,12 +41,14 @@ struct vx_tmask {
 };
 
 /*
- * One divergent split: the mask to reconverge to, where the other side
- * starts, and whether it has started (upstream's orig_tmask, else_PC,
- * fallthrough).  A uniform split pushes nothing.
+ * One divergent split: the mask to reconverge to, the side that runs
+ * second and where it starts, and whether it has started (upstream's
+ * orig_tmask, else_tmask, PC, fallthrough).  A uniform split pushes
+ * nothing.
  */
 struct vx_ipdom_entry {
     struct vx_tmask mask;
+    struct vx_tmask other;
     uint32_t pc;
     bool fallthrough;
 };
@@ -202,7 +205,11 @@ struct vx_fault {
     uint32_t pc;
     uint32_t addr;          /* bad address or instruction word */
     struct vx_tmask lanes;  /* faulting lanes */
-    uint32_t info[4];       /* ASSERT: a0..a3 of the lowest lane */
+    /*
+     * ASSERT: a0..a3 of the lowest lane; DIVERGENT_BRANCH: the lanes that
+     * take the branch (a mask as lanes, lane l bit l % 32 of info[l / 32])
+     */
+    uint32_t info[VX_TMASK_WORDS];
 };
 
 /*

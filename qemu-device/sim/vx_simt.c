@@ -11,10 +11,11 @@
  *   - split and pred test bit 0 of the predicate, negated by bit 0 of the
  *     rs2 (split) or rd (pred) register *field*;
  *   - divergence is explicit: a divergent split pushes one IPDOM entry
- *     (the mask to reconverge to, the PC after the split) and runs the
- *     smaller side first; the first join of the entry switches to the
- *     other side from that PC, the second pops it.  A uniform split pushes
- *     nothing and returns the depth, which makes its join a no-op;
+ *     (the mask to reconverge to, the side it did not take, the PC after
+ *     the split) and runs the larger side first; the first join of the
+ *     entry switches to the other side from that PC, the second pops it.
+ *     A uniform split pushes nothing and returns the depth, which makes
+ *     its join a no-op;
  *   - wspawn starts warps with their registers as they are, once its
  *     caller is the core's only active warp;
  *   - a global barrier (id bit 31) counts cores: a core arrives when all of
@@ -193,7 +194,7 @@ void vx_simt_reset(struct vx_sim *sim)
     memset(sim->gbar_count, 0, sizeof(sim->gbar_count));
 }
 
-/* The new mask, or the warp ends if it is empty (upstream's setTmask). */
+/* The new mask, or the warp ends if it is empty (execute.cpp:1539-1545). */
 static enum vx_exec_result set_mask(struct vx_sim *sim, struct vx_warp *w,
                                     const struct vx_tmask *m, uint32_t pc)
 {
@@ -251,8 +252,14 @@ static enum vx_exec_result simt_split(struct vx_sim *sim, struct vx_warp *w,
         e->mask = active;
         e->pc = w->pc + 4;
         e->fallthrough = false;
-        /* the smaller side first, the taken one on a tie */
-        w->tmask = tmask_count(&then) <= tmask_count(&other) ? then : other;
+        /* the larger side first, the taken one on a tie */
+        if (tmask_count(&then) >= tmask_count(&other)) {
+            e->other = other;
+            w->tmask = then;
+        } else {
+            e->other = then;
+            w->tmask = other;
+        }
     }
     if (rd != 0) {
         VX_FOR_EACH_LANE(&active, l) {
@@ -265,17 +272,17 @@ static enum vx_exec_result simt_split(struct vx_sim *sim, struct vx_warp *w,
 
 /*
  * A token equal to the depth closes a uniform split.  Otherwise the top
- * entry's other side runs from after its split, or, once it has, the
- * entry's mask comes back.  A join with nothing to close, or with a token
- * no open split returned, is a divergence error (upstream aborts on the
- * first and uses the top entry for the second).
+ * entry's other side, as the split divided the lanes (whatever the first
+ * side did to its mask since), runs from after its split, or, once it
+ * has, the entry's mask comes back.  A join with nothing to close, or
+ * with a token no open split returned, is a divergence error (upstream
+ * aborts on the first and uses the top entry for the second).
  */
 static enum vx_exec_result simt_join(struct vx_sim *sim, struct vx_warp *w,
                                      uint32_t rs1)
 {
     uint32_t token = highest(sim, w, rs1), depth = w->ipdom_depth;
     struct vx_ipdom_entry *e;
-    struct vx_tmask m;
 
     if (token == depth) {
         w->pc += 4;
@@ -289,11 +296,8 @@ static enum vx_exec_result simt_join(struct vx_sim *sim, struct vx_warp *w,
         w->ipdom_depth--;
         return set_mask(sim, w, &e->mask, w->pc + 4);
     }
-    for (int i = 0; i < VX_TMASK_WORDS; i++) {
-        m.w[i] = e->mask.w[i] & ~w->tmask.w[i];
-    }
     e->fallthrough = true;
-    return set_mask(sim, w, &m, e->pc);
+    return set_mask(sim, w, &e->other, e->pc);
 }
 
 /* pred: the active lanes whose predicate holds; none -> the mask in rs2. */

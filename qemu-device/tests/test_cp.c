@@ -379,8 +379,8 @@ TEST_F(cp, launch_abi)
 /*
  * LAUNCH CORES, Vortex's own start (issue 23/24): upstream's processor
  * starts warp 0 with thread mask 1 on every core at STARTUP_ADDR, every
- * register cleared (sim/simx/emulator.cpp, warp_t::clear() and
- * Emulator::reset(): "warps_.at(0).tmask.set(0)"), and the kernel finds
+ * register cleared in its debug build (sim/simx/emulator.cpp at fe8168b9,
+ * warp_t::reset() and Emulator::reset(): "warps_[0].tmask.set(0)"), and the kernel finds
  * its argument in mscratch (kernel/src/vx_start.S, vx_spawn.c).  Each
  * core's warp 0 lane 0 writes what it sees to arg[core * 8 ..].
  */

@@ -623,8 +623,8 @@ TEST_F(dm, breakpoint_set_and_cleared_in_a_hot_loop)
 
 /*
  * Without ebreakh an ebreak ends its core's warps, no error, no halt, as
- * upstream Vortex's sim/simx/execute.cpp:494-495 (trigger_ebreak(), at
- * 0087b6e6; docs/hardware.md "SIMT control").
+ * upstream Vortex's sim/simx/execute.cpp:478-480 (trigger_ebreak(), at
+ * fe8168b9; docs/hardware.md "SIMT control").
  * It was a card error (ERR_CAUSE 7) before the card followed upstream.
  */
 TEST_F(dm, ebreak_without_ebreakh_ends_the_core)
@@ -705,7 +705,7 @@ TEST_F(dm, inject_reads_and_writes_csrs)
 /*
  * A debugger reads and writes mscratch and fcsr per thread, but they are
  * shared as upstream Vortex has them (mscratch one per core, fcsr one per
- * warp: sim/simx/emulator.cpp@01f36d4:649, :635-637): a write through
+ * warp: sim/simx/emulator.cpp at fe8168b9, :513, :499-501): a write through
  * thread 2 is what thread 6 reads, the other core keeps its mscratch, the
  * other warp its fcsr.
  * Old code: thread 6 still read the argument and fcsr 0 (per lane).

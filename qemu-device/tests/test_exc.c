@@ -50,7 +50,7 @@ FIXTURE_VARIANT_ADD(exc, fetch) {
 /* 7 and 8, ebreak and ecall, end the core's warps: see ecall_ends_core */
 EXC(assert, 9, VX_ERR_ASSERT, ADDR_ZERO, 0, MASK, 4);
 EXC(join, 10, VX_ERR_DIVERGENCE, ADDR_ZERO, 0, MASK, 4);
-/* the split ran its smaller side first: the odd lanes, on a tie */
+/* the split ran its taken side first, a tie: the odd lanes */
 EXC(join_token, 11, VX_ERR_DIVERGENCE, ADDR_ZERO, 0, 0xa0, 5);
 EXC(bar, 12, VX_ERR_BARRIER, ADDR_ABS, 1, MASK, 4);
 EXC(csr_ro, 13, VX_ERR_ILLEGAL_INSTR, ADDR_INSN, 0, MASK, 4);
@@ -154,9 +154,9 @@ TEST(jumps_that_do_not_fault)
 
 /*
  * ecall and ebreak end every warp of their core, with no error: upstream
- * Vortex's execute.cpp:489-496 (sim/simx, at 0087b6e6) calls
+ * Vortex's execute.cpp:474-480 (sim/simx, at fe8168b9) calls
  * trigger_ecall()/trigger_ebreak(), which clear the core's active_warps_
- * (sim/simx/emulator.cpp:823-828 at 01f36d48; UPSTREAM_EMU_ECALL in
+ * (sim/simx/emulator.cpp:677-682; UPSTREAM_EMU_ECALL in
  * docs/hardware.md).  Core 0's other warp, spinning, ends with it; core 1's
  * spinning warp runs on.  On the old code both raised a card error
  * (ERR_CAUSE 9 and 7) with every warp left active.

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The core's CSRs and ISA extensions as upstream Vortex has them
- * (github vortexgpgpu/vortex: sim/simx/emulator.cpp@01f36d4,
- * sim/simx/execute.cpp@0087b6e, sim/common/mem.cpp@02091f3;
- * docs/hardware.md "CSRs and ISA extensions" has the whole list):
+ * (github vortexgpgpu/vortex at fe8168b9, the one reference:
+ * sim/simx/emulator.cpp, sim/simx/execute.cpp, sim/common/mem.cpp,
+ * hw/rtl/VX_types.vh; docs/hardware.md "CSRs and ISA extensions" has the
+ * whole list):
  * mscratch one per core, fcsr one per warp, the machine counters and the
  * CSRs that read 0, the A
  * extension (AMOs under contention, lane order, faults, LR/SC and its
@@ -78,7 +79,7 @@ static void expect_clean(struct __test_metadata *_metadata, struct vx_card *c)
 /*
  * mscratch is one per core: upstream's Emulator (one per core) holds a
  * single csr_mscratch_ that get_csr/set_csr read and write whatever the
- * warp and thread (emulator.cpp:649, :776-777; reset: :127), and
+ * warp and thread (emulator.cpp:513, :630-631; reset: :122), and
  * vx_spawn_threads passes its work description through it.  Warp 0 of
  * core 0 has each lane write its hartid + 0x100 in lane order, so lane 3
  * writes last; then every lane of both warps of both cores reads it.
@@ -119,10 +120,10 @@ TEST(mscratch_shared_by_a_cores_lanes_and_warps)
 
 /*
  * fcsr is one per warp: upstream's warp_t has one fcsr, get_csr/set_csr
- * take it by warp (emulator.cpp:46, :635-637, :767-774), and update_fcrs
- * ORs each lane's flags into it (emulator.cpp:811-815, called per thread,
- * e.g. execute.cpp:1064); the CSR loop runs per thread
- * (execute.cpp:1409-1446).  Lanes write fflags = lane + 1 and frm = lane
+ * take it by warp (emulator.cpp:46, :499-501, :621-629), and update_fcrs
+ * ORs each lane's flags into it (emulator.cpp:665-670, called per thread,
+ * e.g. execute.cpp:925); the CSR loop runs per thread
+ * (execute.cpp:1269-1312).  Lanes write fflags = lane + 1 and frm = lane
  * in lane order (lane 3 last), and only lane 2 divides by zero: every
  * lane then reads fflags 4, frm 3, DZ, fcsr 0x68.  Warp 1 keeps its own
  * fcsr, 0.  Old code: every lane read its own values.
@@ -178,10 +179,10 @@ TEST(fcsr_shared_by_a_warps_lanes)
 }
 
 /*
- * Upstream's CSRs that read 0 and ignore writes (emulator.cpp:617-633,
- * set_csr's list :779-794) and the MPM counters other than
- * mcycle/minstret, which read 0 in the base MPM class (emulator.cpp:659,
- * :665-666, :761; VX_types.toml@00a66c6:157-158).
+ * Upstream's CSRs that read 0 and ignore writes (emulator.cpp:481-497,
+ * set_csr's list :633-648) and the MPM counters other than
+ * mcycle/minstret, which read 0 in the default MPM class, NONE
+ * (emulator.cpp:523-529, :615; VX_types.vh:27, :35).
  */
 static const uint32_t zero_csrs[] = {
     VX_CSR_SATP, VX_CSR_MSTATUS, VX_CSR_MEDELEG, VX_CSR_MIDELEG, VX_CSR_MIE,
@@ -191,8 +192,8 @@ static const uint32_t zero_csrs[] = {
 
 /*
  * mcycle/minstret (0xb00/0xb02, high halves 0xb80/0xb82) are the core's
- * (upstream: core_perf.cycles and .instrs, emulator.cpp:651-652, high
- * halves :609-611; numbers VX_types.toml@00a66c6:162-168).  Here
+ * (upstream: core_perf.cycles and .instrs, emulator.cpp:515-516, high
+ * halves :470-476; numbers VX_types.vh:70-75).  Here
  * a cycle is a warp instruction slot of the core, so on a fresh card with
  * one warp the values are exact: the first instruction reads mcycle 1,
  * the third minstret 2.  Every MPM counter and every zero_csrs[] entry
@@ -265,7 +266,7 @@ TEST(machine_counters_count_up_and_the_others_read_0)
 
 /*
  * Upstream's set_csr aborts on a counter ("invalid CSR write",
- * emulator.cpp:800): here an illegal instruction, as before.
+ * emulator.cpp:654): here an illegal instruction, as before.
  */
 TEST(machine_counter_write_is_illegal)
 {
@@ -293,7 +294,7 @@ TEST(machine_counter_write_is_illegal)
  * tickets are exact.  Each lane takes a ticket (amoadd 1) and marks
  * seen[ticket] with its hartid + 1: every ticket 0..1279 is taken exactly
  * once, 20 by each hart.  Upstream runs each lane's read-modify-write
- * whole (execute.cpp:872-1049: mem_read, op, mem_write per thread).
+ * whole (execute.cpp:733-910: mem_read, op, mem_write per thread).
  * Old code: opcode 0x2f was an illegal instruction.
  */
 TEST(amo_sums_under_contention_from_every_lane_warp_and_core)
@@ -381,7 +382,7 @@ static uint32_t amo_ref(uint32_t f5, uint32_t m, uint32_t v)
 /*
  * Each AMO's value, rd = the old word, and lane order: eight lanes add
  * lane + 1 to one word, and lane l reads 1000 + the sum of the lanes
- * below it (upstream loops over threads in order, execute.cpp:905-919).
+ * below it (upstream loops over threads in order, execute.cpp:766-780).
  * Then every AMO op, each lane on its own word, with signed and unsigned
  * extremes.
  */
@@ -514,8 +515,8 @@ TEST_F(amo_fault, faults_as_its_access_kind)
  * LR/SC: the reservation is one per core, set by each lane's LR in lane
  * order (upstream: the core's MemoryUnit holds one amo_reservation_,
  * amo_reserve() sets it, amo_check() compares the address, and every
- * write through the unit clears it: mem.cpp:296-300, :310-313, :281-285;
- * LR/SC in execute.cpp:879-903).  Four lanes LR
+ * write through the unit clears it: mem.cpp:288-292, :302-305, :273-277;
+ * LR/SC in execute.cpp:740-765).  Four lanes LR
  * the same word, then SC: lane 0 succeeds (rd 0), its write ends the
  * reservation, lanes 1-3 fail (rd 1).
  */
@@ -653,7 +654,7 @@ TEST_F(lr_sc, reservation)
 
 /*
  * Zicond: czero.eqz rd = rs2 == 0 ? 0 : rs1, czero.nez rd = rs2 != 0 ? 0 :
- * rs1 (upstream execute.cpp:306-313: cond = (rs2 == 0) ^ imm, imm 1 for
+ * rs1 (upstream execute.cpp:295-302: cond = (rs2 == 0) ^ imm, imm 1 for
  * nez), per lane, rd may be rs2.  Old code: an illegal instruction.
  */
 TEST(zicond_per_lane)
@@ -692,7 +693,7 @@ TEST(zicond_per_lane)
 
 /*
  * misa reports RV32 with A, F, I, M: the RTL's MISA_STD (VX_csr_data.sv);
- * upstream simx reads 0 (emulator.cpp:625).  Old code: 0x40001120, no A.
+ * upstream simx reads 0 (emulator.cpp:489).  Old code: 0x40001120, no A.
  */
 TEST(misa_reports_a)
 {

@@ -13,7 +13,8 @@
  * x31, consecutive words, the coalesced access the translated code runs
  * inline; through a random register, mostly a fault; now and then
  * misaligned, which faults), each block ended by: a branch of every
- * kind over one word, jal, jalr (through an auipc, or a random register:
+ * kind over one word (uniform, or on lanes that mostly disagree: a
+ * DIVERGENT_BRANCH stop), jal, jalr (through an auipc, or a random register:
  * mostly a misaligned or unmapped target), a counted loop back to its
  * body (the translated self-loop), a store into the code about to run
  * (one lane's, or every lane's coalesced: the translation must see the
@@ -190,11 +191,18 @@ static uint32_t put_ender(uint32_t *p)
     switch (rnd() % 15) {
     case 0: return p[0] = rnd_mem(), 1;
     case 1: return p[0] = SB(rnd_reg(), 30, (rnd() % 0x7c0)), 1;
-    case 2:
-        /* forward, over one: uniform (the highest lane decides) */
-        p[0] = RV_B(8, rnd_reg(), rnd_reg(), bf3[rnd() % 6]);
+    case 2: {
+        /*
+         * forward, over one: on a register and itself, uniform (taken or
+         * not by kind); on two random ones, lanes mostly disagree, and
+         * the card stops with DIVERGENT_BRANCH (the translated check)
+         */
+        uint32_t rs1 = rnd_reg();
+
+        p[0] = RV_B(8, rnd() % 2 ? rs1 : rnd_reg(), rs1, bf3[rnd() % 6]);
         p[1] = rnd_alu();
         return 2;
+    }
     case 3: return p[0] = TMC(29), 1;
     case 4: return p[0] = RV_R(1, rnd_reg(), rnd_reg(), 1 + rnd() % 7,
                                rnd_rd(), 0x33), 1;

@@ -7,18 +7,18 @@
  * Run once per executor like every simulator suite.
  *
  * The values asserted are upstream's, vortexgpgpu/vortex at commit
- * 1e4583ac (the newest the search index holds for hw/rtl/VX_config.vh):
- *   LMEM_BASE_ADDR = STACK_BASE_ADDR = 0xFFFF0000   VX_config.vh:209,240
- *   LMEM_LOG_SIZE = 14 (16 KiB per core)            VX_config.vh:236,
- *                                                   sim/simx/core.cpp:68-69
- *   VX_CSR_LOCAL_MEM_BASE = 0xFC3                   VX_types.vh:215,
- *                                                   sim/simx/emulator.cpp:527
- *   local memory decided by address, before the MMU sim/simx/types.h:189-199,
- *                                                   emulator.cpp:353-362,391-404
- *   IO_COUT_ADDR = IO_BASE_ADDR = 0x40, 64 bytes    VX_config.vh:221,244,246
+ * fe8168b9 (docs/hardware.md, "Upstream Vortex: the one reference"):
+ *   LMEM_BASE_ADDR = STACK_BASE_ADDR = 0xFFFF0000   hw/rtl/VX_config.vh:196,227
+ *   LMEM_LOG_SIZE = 14 (16 KiB per core)            VX_config.vh:223,
+ *                                                   sim/simx/core.cpp:74-75
+ *   VX_CSR_LOCAL_MEM_BASE = 0xFC3                   VX_types.vh:216,
+ *                                                   sim/simx/emulator.cpp:512
+ *   local memory decided by address, before the MMU sim/simx/types.h:712-722,
+ *                                                   emulator.cpp:379-388,416-430
+ *   IO_COUT_ADDR = IO_BASE_ADDR = 0x40, 64 bytes    VX_config.vh:208,231,233
  *   vx_putchar: sb to IO_COUT_ADDR + (mhartid & 63) kernel/src/vx_print.S:20-26
- *   bytes only; each hart's bytes in order         emulator.cpp:422-433
- *   IO_MPM_ADDR = 0x80                              VX_config.vh:249
+ *   bytes only; each hart's bytes in order         emulator.cpp:447-458
+ *   IO_MPM_ADDR = 0x80                              VX_config.vh:236
  *
  * Card: 1 cluster x 2 cores x 2 warps x 8 threads (full warps take the
  * executors' vector paths).  Programs are hand-assembled words.
@@ -501,7 +501,7 @@ TEST_F(up, console_disabled_counts)
 }
 
 /*
- * Upstream's simulator takes bytes only (emulator.cpp:423-424 aborts on
+ * Upstream's simulator takes bytes only (emulator.cpp:448-449 aborts on
  * any other size): a wider store to IO_COUT is a STORE_FAULT here.
  * Loads are not the console's: nothing is at 0x40 untranslated.
  */
@@ -571,7 +571,7 @@ TEST_F(up, console_registers)
 
 /*
  * A translated launch with the stack page just below STACK_BASE_ADDR
- * (vx_start.S:88-91: sp = STACK_BASE_ADDR - (mhartid << 13)) and the I/O
+ * (vx_start.S:82-85: sp = STACK_BASE_ADDR - (mhartid << 13)) and the I/O
  * page mapped: stores and loads there reach the pages; IO_MPM_ADDR is
  * plain memory; a byte store to IO_COUT goes to the console, not to the
  * page, whose byte a load still reads.

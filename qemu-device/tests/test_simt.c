@@ -175,7 +175,7 @@ TEST(split_join_nested)
          * A token is the IPDOM depth before the split, written to every
          * lane active at it, and only a divergent split pushes: levels
          * 0, 1, 2 and the uniform 3 for every lane (upstream's
-         * sim/simx/execute.cpp:1482-1502 at 0087b6e6, docs/hardware.md
+         * sim/simx/execute.cpp:1340-1359 at fe8168b9, docs/hardware.md
          * "SIMT control").  It
          * was 1, 2, 4, 6 and the like before the card followed upstream.
          */

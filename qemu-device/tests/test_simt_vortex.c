@@ -3,10 +3,11 @@
  * SIMT control as upstream Vortex defines it, one test per rule.  The
  * rules and the upstream lines they come from are in docs/hardware.md,
  * "SIMT control"; each test names its rule by the tag used there
- * (UPSTREAM_*) and its lines in github.com/vortexgpgpu/vortex:
- * EXE = sim/simx/execute.cpp at 0087b6e6, EMU = sim/simx/emulator.cpp,
- * INTR = kernel/include/vx_intrinsics.h, WCTL = hw/rtl/core/
- * VX_wctl_unit.sv, the last three at 01f36d48.  The programs are
+ * (UPSTREAM_*) and its lines in github.com/vortexgpgpu/vortex at
+ * fe8168b9 (docs/hardware.md, "Upstream Vortex: the one reference"):
+ * EXE = sim/simx/execute.cpp, EMU = sim/simx/emulator.cpp, INTR =
+ * kernel/include/vx_intrinsics.h, WCTL = hw/rtl/core/VX_wctl_unit.sv,
+ * ALU = hw/rtl/core/VX_alu_int.sv.  The programs are
  * hand-assembled, with data at DATA.
  */
 #include <string.h>
@@ -82,13 +83,13 @@ static uint32_t popcount(uint32_t v)
 /*
  * split over 4 lanes for every predicate pattern P (lane l's bit), as
  * split and as split.n: the predicate is 2 | P's bit, never 0, so only bit
- * 0 decides (UPSTREAM_SPLIT_BIT0, EXE:1476), and x1 holds 0, so only the
- * rs2 field negates (UPSTREAM_SPLIT_NEG, INTR:141-143).  Recorded: each side's mask in the order
+ * 0 decides (UPSTREAM_SPLIT_BIT0, EXE:1335), and x1 holds 0, so only the
+ * rs2 field negates (UPSTREAM_SPLIT_NEG, INTR:141-145).  Recorded: each side's mask in the order
  * they ran, how many ran, the mask after the last join and the token.
- * Upstream runs the smaller side first, the taken one on a tie
- * (UPSTREAM_SPLIT_ORDER, EXE:1489-1493, WCTL:119), and a uniform split
+ * Upstream runs the larger side first, the taken one on a tie
+ * (UPSTREAM_SPLIT_ORDER, EXE:1346-1351, WCTL:116-118), and a uniform split
  * pushes nothing: one pass, token 0 (UPSTREAM_SPLIT_UNIFORM,
- * EXE:1482-1502); the second join restores the mask (EXE:1516-1518).  The old code took any non-zero
+ * EXE:1340-1359); the second join restores the mask (EXE:1370-1372).  The old code took any non-zero
  * predicate as true and x1's value as the negation: every pattern was
  * uniform (one pass) where upstream diverges, e.g. P=1: 1 pass, not 2.
  */
@@ -145,7 +146,7 @@ TEST(split_every_pattern)
         struct vx_card *c = run_pattern(_metadata, split_prog[neg], 20, p);
         uint32_t then = (neg ? ~p : p) & 0xf, other = 0xf & ~then;
         bool dvg = then && other;
-        uint32_t first = popcount(then) <= popcount(other) ? then : other;
+        uint32_t first = popcount(then) >= popcount(other) ? then : other;
 
         ASSERT_NE(NULL, c);
         EXPECT_EQ(dvg ? 2u : 1u, data(c, 2)) TH_LOG("P=%x neg=%u", p, neg);
@@ -160,11 +161,55 @@ TEST(split_every_pattern)
 }
 
 /*
+ * The second side is the one the split left, whatever the first did to
+ * its mask (UPSTREAM_JOIN: the split pushes it, EXE:1352-1354, and the
+ * first join takes it, EXE:1374-1376).  Lanes 0 and 1 take the split, a
+ * tie, so they run first (in either order rule), and narrow themselves
+ * to lane 0 with tmc; lanes 2 and 3 run second, and the second join
+ * brings all four back.  The card used to run "the entry's mask but the
+ * current one": 0xe, lane 1 a second time, now on the other side.
+ */
+static const uint32_t join_other_prog[] = {
+    CSRR(5, VX_CSR_THREAD_ID),
+    LUI(8, DATA_HI),
+    RV_I(2, 5, 2, 7, 0x13),             /* slti x7, x5, 2 */
+    ADDI(12, 0, 1),
+    ADDI(15, 0, 3),
+    SPLIT(10, 7, 0),
+    CSRR(11, VX_CSR_ACTIVE_THREADS),    /* each side runs from here */
+    LW(13, 8, 8),
+    SLLI(14, 13, 2),
+    ADD(14, 14, 8),
+    SW(11, 14, 16),                     /* side[n] = mask */
+    ADDI(13, 13, 1),
+    SW(13, 8, 8),                       /* n++ */
+    BNE(11, 15, 8),                     /* the first side (0x3) only: */
+    TMC(12),                            /* lane 0 goes on alone */
+    JOIN(10),
+    CSRR(11, VX_CSR_ACTIVE_THREADS),
+    SW(11, 8, 12),
+    TMC(0),
+};
+
+TEST(join_runs_the_side_the_split_left)
+{
+    struct vx_card *c = run_pattern(_metadata, join_other_prog,
+                                    sizeof(join_other_prog) / 4, 0);
+
+    ASSERT_NE(NULL, c);
+    EXPECT_EQ(2, data(c, 2));
+    EXPECT_EQ(0x3, data(c, 4));
+    EXPECT_EQ(0xc, data(c, 5));
+    EXPECT_EQ(0xf, data(c, 3));
+    vx_card_free(c);
+}
+
+/*
  * pred over 4 lanes for every P, as pred and pred.n (rd field 1), with the
  * same predicates and x1 = 0: the mask becomes the active lanes whose bit
- * 0 (xor the rd field, INTR:123-124) is set (UPSTREAM_PRED, EXE:1546-1553),
+ * 0 (xor the rd field, INTR:123-125) is set (UPSTREAM_PRED, EXE:1384-1396),
  * or, if there are none, the rs2 of the highest active lane
- * (UPSTREAM_LAST_LANE, EXE:1555): here 2 * lane + 1,
+ * (UPSTREAM_LAST_LANE, EXE:1395): here 2 * lane + 1,
  * so 0x7 from lane 3.  The old code kept every lane (any non-zero value),
  * and its fallback would have been lane 0's 0x1.
  */
@@ -196,9 +241,9 @@ TEST(pred_every_pattern)
 
 /*
  * 40 nested uniform splits push nothing (UPSTREAM_SPLIT_UNIFORM, only a
- * divergent split pushes, EXE:1482-1498; rd = the depth, EXE:1500-1502):
+ * divergent split pushes, EXE:1340-1355; rd = the depth, EXE:1357-1359):
  * every token is 0, and a join with the depth as token does nothing
- * (EXE:1511), so the 40 joins are no-ops.  The old code
+ * (EXE:1365), so the 40 joins are no-ops.  The old code
  * pushed an entry for each and faulted (ERR_CAUSE DIVERGENCE) at the 33rd.
  */
 TEST(nested_uniform_splits)
@@ -236,8 +281,8 @@ TEST(nested_uniform_splits)
  * spins 200 iterations, sets flag[w] and ends; then warp 0 spawns them
  * again at B, where each stores its sp.  Upstream's second wspawn waits
  * until warp 0 is the core's only active warp (UPSTREAM_WSPAWN_WAIT,
- * EMU:290-298 and EMU:171-181), so warp 0 then sees all 3 flags, and the
- * second start sets only PC and mask (UPSTREAM_WSPAWN_REGS, EMU:175-177),
+ * EMU:289-297 and EMU:165-175), so warp 0 then sees all 3 flags, and the
+ * second start sets only PC and mask (UPSTREAM_WSPAWN_REGS, EMU:170-171),
  * so B sees A's sp.
  */
 #define A_AT    20
@@ -309,8 +354,8 @@ TEST(wspawn_keeps_sp)
 /*
  * 2 cores x 2 warps: each core's warp 0 spawns warp 1, every warp sets
  * flag[gid], meets the others at global barrier 0 with a count of 2 -
- * cores, not warps (UPSTREAM_GBAR: EMU:312-316, then sim/simx/cluster.cpp
- * Cluster::barrier() counts cores) - and then sums the 4 flags.  A core
+ * cores, not warps (UPSTREAM_GBAR: EMU:311-315, then sim/simx/cluster.cpp
+ * Cluster::barrier(), :121-146, counts cores) - and then sums the 4 flags.  A core
  * arrives when both its warps have, so every warp sees 4.  The old code
  * counted warps device-wide: the first 2 warps went on and saw 2.
  */
@@ -347,10 +392,12 @@ TEST(global_barrier_counts_cores)
 }
 
 /*
- * A jump and a branch follow the highest active lane
- * (UPSTREAM_LAST_LANE: jalr EXE:483, branch EXE:437): lane l jumps to T + 8 * l, which loads l into
- * x20; then lane 3 alone has x7 = 1 and bne x7, x0 is taken.  The old
- * code followed lane 0: x20 = 0 and the branch not taken (x21 = 1).
+ * A jump follows the highest active lane (UPSTREAM_LAST_LANE: jalr
+ * EXE:469): lane l would jump to T + 8 * l, which loads l into x20, and
+ * every lane goes to lane 3's; then x7 = (x20 == 3) holds in every lane
+ * and bne x7, x0 is taken (a branch whose lanes disagree stops the card:
+ * test_branch.c).  The old code followed lane 0: x20 = 0 and the branch
+ * not taken (x21 = 1).
  */
 TEST(jumps_follow_the_highest_lane)
 {
@@ -367,7 +414,7 @@ TEST(jumps_follow_the_highest_lane)
         ADDI(20, 0, 3), JAL(0, 8),
         NOP,
         ADDI(21, 0, 0),                 /* 17 */
-        ADDI(7, 5, -3), RV_I(1, 7, 3, 7, 0x13), /* x7 = lane == 3 */
+        ADDI(7, 20, -3), RV_I(1, 7, 3, 7, 0x13), /* x7 = x20 == 3 */
         BNE(7, 0, 8),
         ADDI(21, 0, 1),                 /* not taken */
         LANE_ADDR(9, 8),
@@ -390,11 +437,11 @@ TEST(jumps_follow_the_highest_lane)
 /*
  * vote and shuffle over 8 lanes with lanes 0, 4 and 7 inactive (mask
  * 0x6e), as upstream's execute.cpp computes them (UPSTREAM_VOTE,
- * EXE:319-354; UPSTREAM_SHFL, EXE:355-396) from the operands
+ * EXE:308-343; UPSTREAM_SHFL, EXE:344-384) from the operands
  * vx_intrinsics.h encodes (INTR:225-282): funct7 1, funct3 0-3 vote
  * all/any/uni/ballot, 4-7 shuffle up/down/bfly/idx with rs2 = mask << 12
  * | c << 6 | b.  An inactive lane neither votes nor serves as a source
- * (it reads 0: fetch_registers reads active lanes only, EXE:55-87).  The old code faulted ILLEGAL_INSTR.
+ * (it reads 0: fetch_registers reads active lanes only, EXE:50-109).  The old code faulted ILLEGAL_INSTR.
  */
 #define ROW(r)  (0x20 * (r))            /* byte offset of result row r */
 static const uint32_t vote_prog[] = {

@@ -153,6 +153,15 @@ static void json_fault(FILE *f, const struct vxcd_node *root)
 	} else {
 		fputs("null", f);
 	}
+	fputs(", \"branch\": ", f);
+	if (vxcd_get(fi, "lanes-taken")) {
+		fputs("{\"lanes_taken\": ", f);
+		jtext(f, vxcd_get(fi, "lanes-taken"));
+		jkv_text(f, "lanes_not_taken", fi, "lanes-not-taken");
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
 	fputs(", \"buffer\": ", f);
 	b = vxcd_fault_buffer(root, num(fi, "address"), &inside);
 	bo = b < 0 ? NULL : vxcd_item(vxcd_get(root, "bos"), b);

@@ -147,6 +147,11 @@ static void sum_fault(struct sum *s, const struct vxcd_node *root)
 	if (vxcd_get(f, "assert"))
 		say(s, "assert:  %s failed at %s:%s in %s", val(f, "assert"),
 		    val(f, "file"), val(f, "line"), val(f, "function"));
+	/* a divergent branch: the lanes on each side (docs/hardware.md) */
+	if (vxcd_get(f, "lanes-taken"))
+		say(s, "branch:  lanes %s take it to 0x%08llx, lanes %s do not",
+		    val(f, "lanes-taken"), (unsigned long long)num(f, "address"),
+		    val(f, "lanes-not-taken"));
 	sum_fault_buffer(s, root, num(f, "address"));
 	f = vxcd_item(vxcd_get(root, "pgtable-fault-info"), 0);
 	if (f)

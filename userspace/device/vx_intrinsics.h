@@ -9,8 +9,10 @@
  * accesses across them nor drop or merge them.
  *
  * Divergence.  A conditional branch whose outcome differs between the
- * active lanes follows the highest active lane, so any `if` on a per-lane
- * value must be bracketed by split/join.  Use VX_IF():
+ * active lanes stops the card with DIVERGENT_BRANCH (as upstream's
+ * simulator stops; a card with rtl-branch=on follows the highest active
+ * lane, as upstream's RTL), so any `if` on a per-lane value must be
+ * bracketed by split/join.  Use VX_IF():
  *
  *	VX_IF (i < n) {
  *		c[i] = a[i] + b[i];
@@ -18,7 +20,7 @@
  *		...
  *	} VX_ENDIF;
  *
- * split (on bit 0 of the condition) runs the smaller of the two lane sets
+ * split (on bit 0 of the condition) runs the larger of the two lane sets
  * first, the true one on a tie; the first join switches to the other set
  * and jumps back just after the split, where the same test now goes the
  * other way; the second join restores the full mask.  A split whose lanes

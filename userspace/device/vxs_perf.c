@@ -3,12 +3,13 @@
  * vxs_perf_dump(): the core's performance counters, stored where a Vortex
  * host program reads them (vx_mpm_query(), vx_dump_perf()) when the
  * kernel ends, in upstream's layout (vortexgpgpu/vortex kernel/src/
- * vx_perf.c at 9e20e6ed, lines 28-37, called by vx_start.S's _Exit): CSR
+ * vx_perf.c at fe8168b9, lines 28-37, called by vx_start.S's _Exit,
+ * lines 64-69 there): CSR
  * 0xb00 + i as a 64-bit pair, low half then high half, at IO_MPM_ADDR +
  * core * 256 + 8 * i.  i = 1 is skipped: core 0's slot there is
  * IO_MPM_EXITCODE, where the start code leaves main's return value.
  * Upstream's runtime reads the same pairs (runtime/simx/vortex.cpp at
- * 045a3d16, mpm_query(), about line 372).  Runs on warp 0 lane 0 of each
+ * fe8168b9, mpm_query(), lines 381-393).  Runs on warp 0 lane 0 of each
  * core.
  */
 #include <stdint.h>

@@ -8,13 +8,16 @@
  * (hart h's is the h-th below the base), points tp at the hart's
  * thread-local block and clears the blocks of the core's harts, calls
  * main(arg), stores the core's counters at IO_MPM_ADDR (vxs_perf.c) and
- * main's return value at IO_MPM_EXITCODE, and ends its core's warps with
- * ecall, as upstream's start code does.
+ * main's return value at IO_MPM_EXITCODE, as upstream's start code does,
+ * and ends its core's warps with ecall.  Upstream's _Exit does not: it
+ * ends its own warp with tmc 0 (kernel/src/vx_start.S:64-69 at fe8168b9,
+ * the tmc at 69), as every other warp ended its own.
  *
  * The thread-local blocks are upstream's (kernel/src/vx_start.S at
- * e663db9b: init_regs, lines 92-97; __init_tls for every hart, lines
- * 33-41): hart h's tp is _end + h * __tbss_size (kernel.ld), past the
- * image, where the runtime maps them (docs/runtime.md).
+ * fe8168b9: init_regs, lines 87-92; __init_tls for every hart, lines
+ * 34-42 and init_tls_all, 105-113): hart h's tp is _end + h *
+ * __tbss_size (kernel.ld), past the image, where the runtime maps them
+ * (docs/runtime.md).
  */
 #include "vx_spawn_abi.h"
 
@@ -43,7 +46,7 @@ _start:
 	call	main			/* int main(void *arg) */
 	mv	s0, a0
 	call	vxs_perf_dump		/* the counters, for vx_mpm_query() */
-	li	t0, VXS_IO_MPM_EXITCODE	/* as upstream's _Exit, vx_start.S:69-74 */
+	li	t0, VXS_IO_MPM_EXITCODE	/* as upstream's _Exit, vx_start.S:64-69 at fe8168b9 */
 	sw	s0, 0(t0)
 	fence
 	ecall				/* the core's warps end */
@@ -52,7 +55,8 @@ _start:
 
 /*
  * Zeroes the thread-local blocks of every hart of this core: what
- * upstream's __init_tls does on each hart (.tdata is empty, kernel.ld),
+ * upstream's __init_tls does on each hart (kernel/src/vx_syscalls.c:56-66
+ * at fe8168b9; .tdata is empty here, kernel.ld),
  * here by warp 0 lane 0 before any other warp starts.
  */
 	.text

@@ -37,14 +37,16 @@ struct vx_elf_layout {
  * Vortex's per-hart thread-local storage lies past the image, not in it:
  * upstream's start code sets hart h's tp to _end + h * __tbss_size and
  * clears the block there (vortexgpgpu/vortex kernel/src/vx_start.S at
- * e663db9b, init_regs, lines 92-97; __init_tls, kernel/src/vx_syscalls.c
- * at 27a9e308, lines 56-66), and its simulator's memory is flat, so
+ * fe8168b9, init_regs, lines 87-92; __init_tls, kernel/src/vx_syscalls.c
+ * at fe8168b9, lines 56-66), and its simulator's memory is flat, so
  * nothing maps it.  A launcher maps vx_tls_span() bytes, read-write and
  * zeroed, from the image's end (max_vma, where _end is).  A hart's block
  * is at most PT_TLS's p_memsz rounded to 4 (__tbss_size is
- * ALIGN(SIZEOF(.tbss), 4): kernel/scripts/link32.ld at 0a5279ed, lines
- * 95-110); VX_TLS_SLACK covers the start code at 01cca015, which adds 63
- * to _end (vx_start.S:99 there).  A .vxbin carries no TLS size:
+ * ALIGN(SIZEOF(.tbss), 4): kernel/scripts/link32.ld at fe8168b9, lines
+ * 95-110).  VX_TLS_SLACK is a margin: at fe8168b9 the start code adds
+ * nothing to _end (tp = _end + mhartid * __tbss_size exactly), but an
+ * older upstream start code added 63 to _end, and the 64 bytes keep
+ * kernels built with it in bounds.  A .vxbin carries no TLS size:
  * it is given VX_TLS_VXBIN_BOUND bytes a hart, and elf2vxbin refuses a
  * kernel that needs more (upstream's own spawn library needs 28).
  */

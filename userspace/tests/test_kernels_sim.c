@@ -580,6 +580,26 @@ TEST_F(card, fault_jump)
 	ASSERT_NE(pc, addr);
 }
 
+/*
+ * A per-lane branch without split/join stops at the branch: every lane
+ * of the warp in ERR_TMASK, the odd ones, which take it, in ERR_INFO,
+ * its target in ERR_ADDR; the store after it never happens.
+ */
+TEST_F(card, fault_branch)
+{
+	uint32_t pc, insn, full = variant->threads == 32 ? ~0u : (1u << variant->threads) - 1;
+
+	run_fault(_metadata, &self->c, "fault_branch", 0, 2, self->core_threads,
+		  VX_ERR_DIVERGENT_BRANCH);
+	pc = vx_sim_mmio_read(self->c.sim, VX_REG_ERR_PC);
+	insn = *(uint32_t *)host_ptr(&self->c, pc);
+	ASSERT_EQ(0x63, insn & 0x7f);					/* a branch */
+	EXPECT_EQ(full, vx_sim_mmio_read(self->c.sim, VX_REG_ERR_TMASK(0)));
+	EXPECT_EQ(0xaaaaaaaau & full, vx_sim_mmio_read(self->c.sim, VX_REG_ERR_INFO(0)));
+	EXPECT_EQ(0, vx_sim_mmio_read(self->c.sim, VX_REG_ERR_THREAD));
+	EXPECT_NE(pc + 4, vx_sim_mmio_read(self->c.sim, VX_REG_ERR_ADDR));
+}
+
 TEST_F(card, fault_assert)
 {
 	struct card *c = &self->c;

@@ -5,7 +5,7 @@
  *   elf2vxbin [--base ADDR] KERNEL.elf OUT.vxbin
  *
  * The format is upstream Vortex's (kernel/scripts/vxbin.py writes it,
- * runtime/common/utils.cpp vx_upload_kernel_bytes() reads it): two
+ * runtime/stub/utils.cpp vx_upload_kernel_bytes() reads it): two
  * little-endian 64-bit words, min_vma and max_vma, then the image from
  * min_vma up to its last file-backed byte.  What lies between that and
  * max_vma is bss, which the runtime zeroes.

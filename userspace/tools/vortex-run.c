@@ -158,6 +158,7 @@ static const struct kind kinds[] = {
 	{ "fault_misaligned", setup_fault, NULL },
 	{ "fault_illegal", setup_fault, NULL },
 	{ "fault_jump", setup_fault, NULL },
+	{ "fault_branch", setup_fault, NULL },
 	{ "fault_assert", setup_fault, NULL },
 };
 
@@ -193,7 +194,8 @@ static void usage(FILE *f, const char *argv0)
 		"  -h, --help          this text\n\n"
 		"Known kinds, N = elements (default 1024): vecadd saxpy reduce diverge\n"
 		"reloc; N = threads, no output to check: hang empty fault_badaddr\n"
-		"fault_misaligned fault_illegal fault_assert fault_jump.  Other kernels: WORDs\n"
+		"fault_misaligned fault_illegal fault_assert fault_jump fault_branch.  Other\n"
+		"kernels: WORDs"
 		"fill the argument block.\n\n"
 		"Exit status: 0 ok, 1 usage or setup error, %d wrong results,\n"
 		"%d job timed out (hang), %d device exception.\n",

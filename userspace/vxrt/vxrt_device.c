@@ -175,9 +175,10 @@ int vx_dev_caps(vx_device_h hdevice, uint32_t caps_id, uint64_t *value)
 	case VX_CAPS_MEM_BANK_SIZE:
 		*value = dev->vram;
 		break;
-	case VX_CAPS_TC_SIZE:
-	case VX_CAPS_TC_NUM:
-		*value = 0;		/* no tensor cores */
+	case 0xA:
+	case 0xB:
+		/* f6795901's VX_CAPS_TC_SIZE, _TC_NUM, gone since: no tensor cores */
+		*value = 0;
 		break;
 	default:
 		return vxrt_fail(-EINVAL);
@@ -339,9 +340,9 @@ int vx_dev_last_fault(vx_device_h hdevice, struct drm_vortex_fault_info *fault)
  * Upstream's kernels store their counters (mcycle, minstret, the MPM
  * class's) at IO_MPM_ADDR when they end, CSR 0xb00 + i of core c as a
  * 64-bit little-endian pair at IO_MPM_ADDR + c * 256 + 8 * i
- * (kernel/src/vx_perf.c at 9e20e6ed, lines 28-37), and upstream's runtime
- * reads them so (runtime/simx/vortex.cpp at 045a3d16, mpm_query(), about
- * line 372).  Core 0's i = 1 is the exit code the start code stores.
+ * (kernel/src/vx_perf.c at fe8168b9, lines 28-37), and upstream's runtime
+ * reads them so (runtime/simx/vortex.cpp at fe8168b9, mpm_query(), lines
+ * 381-393).  Core 0's i = 1 is the exit code the start code stores.
  */
 int vx_mpm_query(vx_device_h hdevice, uint32_t addr, uint32_t core_id, uint64_t *value)
 {

@@ -374,3 +374,20 @@ int vx_copy_from_dev(void *host_ptr, vx_buffer_h hbuffer, uint64_t src_offset,
 	memcpy(host_ptr, p, size);
 	return 0;
 }
+
+/* Both buffers of one device; memmove, as a window may overlap its buffer. */
+int vx_copy_dev_to_dev(vx_buffer_h hdest_buffer, uint64_t dest_offset,
+		       vx_buffer_h hsrc_buffer, uint64_t src_offset, uint64_t size)
+{
+	struct vxrt_buffer *d = hdest_buffer, *s = hsrc_buffer;
+	uint8_t *dp = NULL, *sp = NULL;
+	int ret;
+
+	if (!d || !s || d->dev != s->dev)
+		return vxrt_fail(-EINVAL);
+	ret = vxrt_copy_at(d, dest_offset, size, &dp) ?: vxrt_copy_at(s, src_offset, size, &sp);
+	if (ret)
+		return vxrt_fail(ret);
+	memmove(dp, sp, size);
+	return 0;
+}

@@ -5,7 +5,7 @@
  * A kernel comes as Vortex builds it, a .vxbin: two little-endian 64-bit
  * words, the image's lowest and highest virtual address (min_vma,
  * max_vma), then the image's bytes from min_vma; the rest up to max_vma
- * is its bss.  As upstream's runtime does (runtime/common/utils.cpp,
+ * is its bss.  As upstream's runtime does (runtime/stub/utils.cpp,
  * vx_upload_kernel_bytes()), it is reserved at min_vma, the bytes read
  * only, the bss read-write.  An ELF (this project's kernels are static
  * PIEs) is accepted too and placed at STARTUP_ADDR, relocated there.
@@ -196,7 +196,7 @@ int vx_upload_file(vx_device_h hdevice, const char *filename, vx_buffer_h *hbuff
 /*
  * How much local memory a group of @group_size threads may use, with as
  * many groups on a core as its warps hold (upstream runtime/stub/utils.cpp
- * at f6795901: a group takes whole warps).
+ * at fe8168b9, :703-728: a group takes whole warps).
  */
 int vx_check_occupancy(vx_device_h hdevice, uint32_t group_size, uint32_t *max_localmem)
 {

@@ -121,7 +121,7 @@ void warp_main(unsigned *out)
         barrier(out, 4, 3, 4);
         break;
     case 4:
-        /* global: counts 2 cores (upstream emulator.cpp:312-316) */
+        /* global: counts 2 cores (upstream emulator.cpp:311-315) */
         barrier(out, 8, 0x80000001, 2);
         break;
     }

@@ -372,6 +372,7 @@ def core_signal_per_cause(tmp):
               [(13, 'jump to a misaligned target'), (14, 'page fault on fetch'),
                (15, 'page fault on load'), (16, 'page fault on store')]]
     cases += [('fault_illegal', (2, 'misaligned load'), 10)]
+    cases += [('fault_illegal', (17, 'divergent branch'), 4)]
     for name, cause, want in cases:
         path = os.path.join(DATA, name + '.devcd')
         label = name
@@ -400,7 +401,8 @@ def cuda_exception_per_cause(tmp):
              (15, 'page fault on load', 1, 'Lane Illegal Address'),
              (16, 'page fault on store', 1, 'Lane Illegal Address'),
              (3, 'misaligned store', 11, 'Lane Misaligned Address'),
-             (14, 'page fault on fetch', 8, 'Warp Invalid PC')]
+             (14, 'page fault on fetch', 8, 'Warp Invalid PC'),
+             (17, 'divergent branch', 4, 'Warp Illegal Instruction')]
     for cause, words, exc, name in cases:
         path = os.path.join(tmp, f'cuda{cause}.devcd')
         open(path, 'w').write(text.replace('  - cause: 1 (illegal instruction)',
@@ -409,6 +411,36 @@ def cuda_exception_per_cause(tmp):
         want = f'cuda:    CUDA_EXCEPTION_{exc}, {name}'
         check(f'summary of cause {cause}: {want}', r.returncode == 0 and want in r.stdout,
               r.stdout + r.stderr)
+
+
+def divergent_branch(tmp):
+    """A branch whose lanes disagree outside split/join (cause 17): the
+    summary names it and says which lanes take it, to where, and which do
+    not, from fault-info's lanes-taken and lanes-not-taken (the driver's
+    lane lists); --json gives the cause's name and both lists."""
+    text = open(os.path.join(DATA, 'fault_illegal.devcd')).read()
+    text = text.replace('  - cause: 1 (illegal instruction)', '  - cause: 17 (divergent branch)', 1)
+    text = text.replace('    address: 0x00000000\n', '    address: 0x800000cc\n'
+                        '    lanes-taken: 0-2,5\n    lanes-not-taken: 3-4,6-7\n', 1)
+    path = os.path.join(tmp, 'branch.devcd')
+    open(path, 'w').write(text)
+    r = run(path)
+    for want in ['fault:   cause 17 (divergent branch) in warp',
+                 'cuda:    CUDA_EXCEPTION_4, Warp Illegal Instruction',
+                 'branch:  lanes 0-2,5 take it to 0x800000cc, lanes 3-4,6-7 do not']:
+        check(f'summary of a divergent branch: {want}', r.returncode == 0 and want in r.stdout,
+              r.stdout + r.stderr)
+    r = run('--json', path)
+    try:
+        f = json.loads(r.stdout).get('fault') or {}
+    except ValueError:
+        f = {}
+    check('--json of a divergent branch: its name and both sides',
+          (f.get('cause'), f.get('cause_name'), f.get('cuda_exception'), f.get('branch')) ==
+          (17, 'DIVERGENT_BRANCH', 4, {'lanes_taken': '0-2,5', 'lanes_not_taken': '3-4,6-7'}),
+          r.stdout[:400] + r.stderr)
+    errs = schema_errors(json.loads(r.stdout), json.load(open(SCHEMA))) if f else ['no JSON']
+    check('--json of a divergent branch matches the schema', not errs, '\n'.join(errs[:10]))
 
 
 def fault_buffer(tmp):
@@ -799,6 +831,7 @@ def main():
             test_dump(tmp, name)
         core_signal_per_cause(tmp)
         cuda_exception_per_cause(tmp)
+        divergent_branch(tmp)
         fault_buffer(tmp)
         header_fields(tmp)
         parses_version_2(tmp)

@@ -853,6 +853,9 @@ TEST(errno_table_maps_as_documented)
 		  vxdbg_exception_from_cause(VX_ERR_FETCH_PAGE_FAULT));
 	EXPECT_EQ(VXDBG_EXCEPTION_WARP_INVALID_PC,
 		  vxdbg_exception_from_cause(VX_ERR_MISALIGNED_FETCH));
+	/* a branch whose lanes disagree: the warp's instruction, not a lane's address */
+	EXPECT_EQ(VXDBG_EXCEPTION_WARP_ILLEGAL_INSTRUCTION,
+		  vxdbg_exception_from_cause(VX_ERR_DIVERGENT_BRANCH));
 	EXPECT_EQ(VXDBG_EXCEPTION_UNKNOWN, vxdbg_exception_from_cause(99));
 }
 

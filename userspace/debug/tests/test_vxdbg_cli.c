@@ -154,12 +154,15 @@ static char *run_vxdbg(const char *text, int *status)
 
 #ifdef VXDBG_TEST_SIM
 #define FAULT_ILLEGAL	VX_KERNEL_DIR "/fault_illegal.elf"
+#define FAULT_BRANCH	VX_KERNEL_DIR "/fault_branch.elf"
 #else
 #define FAULT_ILLEGAL	"--", "/vortex/bin/vortex-run", "/vortex/kernels/fault_illegal.elf", "8"
+#define FAULT_BRANCH	"--", "/vortex/bin/vortex-run", "/vortex/kernels/fault_branch.elf", "8"
 #endif
 
 /*
- * The lanes of warp 0 that run fault_illegal: its 8 threads, or a whole
+ * The lanes of warp 0 that run fault_illegal or fault_branch (both are
+ * run with 8 threads): its 8 threads, or a whole
  * warp of a card with fewer lanes (the guest's card says how many per
  * warp through GET_PARAM; the simulator's card has 8).
  */
@@ -266,6 +269,18 @@ TEST(bad_arguments_get_a_clear_message)
 	}
 }
 
+/* @script on the target @tail names; the transcript, also in the log. */
+static char *run_shown(char **tail, const char *script)
+{
+	int status = -1;
+	double secs;
+	char *out = run_vxdbg_on(NULL, script, tail, &status, &secs);
+
+	if (out)
+		show(out);
+	return out;
+}
+
 /*
  * A step onto a faulting instruction reports the exception as `continue`
  * does (fault_illegal runs the all-zero word at vx_kernel_main+0x10).
@@ -273,20 +288,44 @@ TEST(bad_arguments_get_a_clear_message)
 TEST(step_onto_a_fault_reports_the_exception)
 {
 	char *tail[] = { FAULT_ILLEGAL, NULL };
-	int status = -1;
-	double secs;
 	char want[128];
-	char *out = run_vxdbg_on(NULL, "wait\nwait\nwait\nstep 100\nwarps\n", tail, &status,
-				 &secs);
+	char *out = run_shown(tail, "wait\nwait\nwait\nstep 100\nwarps\n");
 
 	ASSERT_NE(NULL, out);
-	show(out);
 	EXPECT_OUTPUT(out, "(vxdbg) step 100\n[job 1: exception ILLEGAL_INSTR (illegal instruction) "
 		      "in warp 0.0 lane 0 at 0x");
 	snprintf(want, sizeof(want), " <vx_kernel_main+0x10>, address 0x00000000; lanes 0-%u "
 		 "faulted]\nwarp 0.0 lane 0\n=> 0x", fault_illegal_lanes() - 1);
 	EXPECT_OUTPUT(out, want);
 	EXPECT_OUTPUT(out, " <vx_kernel_main+0x10>:  00000000  .word 0x00000000\n(vxdbg) warps");
+	free(out);
+}
+
+/*
+ * A branch whose lanes disagree, without split/join, stops the job with
+ * its own cause, named from the one table (hw/vortex_causes.h), at the
+ * branch, its target as the address; `warps` shows the warp frozen there.
+ */
+TEST(divergent_branch_is_named)
+{
+	char *tail[] = { FAULT_BRANCH, NULL };
+	char *out = run_shown(tail, "wait\nwait\nwait\ncontinue\nwarps\n");
+	char odd[64] = "", even[64] = "", want[160];
+	unsigned int lane, lanes = fault_illegal_lanes();
+
+	/* fault_branch's odd lanes jump over v = 2 (ERR_INFO), the even ones do not */
+	for (lane = 0; lane < lanes; lane++) {
+		char *side = lane & 1 ? odd : even;
+
+		snprintf(side + strlen(side), 64 - strlen(side), "%s%u", *side ? "," : "", lane);
+	}
+	snprintf(want, sizeof(want), "; lanes %s take it, lanes %s do not]", odd, even);
+	ASSERT_NE(NULL, out);
+	EXPECT_OUTPUT(out, "(vxdbg) continue\n[job 1: exception DIVERGENT_BRANCH (divergent branch) "
+		      "in warp 0.0 lane 0 at 0x");
+	EXPECT_OUTPUT(out, " <vx_kernel_main+0x");
+	EXPECT_OUTPUT(out, want);
+	EXPECT_OUTPUT(out, "bnez");
 	free(out);
 }
 

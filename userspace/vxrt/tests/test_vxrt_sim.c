@@ -7,12 +7,12 @@
  *
  * tls_*: thread-local data through tp, the blocks where upstream's start
  * code puts them, past the image (vortexgpgpu/vortex kernel/src/
- * vx_start.S at e663db9b, lines 92-97), on a card whose blocks cross the
+ * vx_start.S at fe8168b9, lines 87-92), on a card whose blocks cross the
  * image's last page: a runtime that maps only [min_vma, max_vma) faults.
  * perf_*: the counters upstream's vx_perf_dump() stores (kernel/src/
- * vx_perf.c at 9e20e6ed, lines 28-37: 64-bit pairs, 8 bytes apart) read
+ * vx_perf.c at fe8168b9, lines 28-37: 64-bit pairs, 8 bytes apart) read
  * back by vx_mpm_query() and vx_dump_perf() as upstream's runtime reads
- * them (runtime/simx/vortex.cpp at 045a3d16, mpm_query()).
+ * them (runtime/simx/vortex.cpp at fe8168b9, mpm_query(), lines 381-393).
  */
 #include <elf.h>
 #include <errno.h>

@@ -3,10 +3,12 @@
  * Vortex's host runtime API, over this project's driver (libvortexrt).
  *
  * The names, types and constants are those of upstream Vortex's
- * runtime/include/vortex.h (github vortexgpgpu/vortex) at commit f6795901
- * (2025-05-09), the vx_spawn_threads() era whose kernel library and
- * regression programs this API serves, so that a Vortex host program of
- * that era compiles and links against this library unchanged; the
+ * runtime/include/vortex.h (github vortexgpgpu/vortex) at commit fe8168b9
+ * (2026-06-02, the project's one upstream reference: docs/hardware.md),
+ * the vx_spawn_threads() kernel library and regression programs this API
+ * serves, so that a Vortex host program compiles and links against this
+ * library unchanged (docs/runtime.md says what one written for the
+ * previous reference, f6795901, needs); the
  * implementation is this project's own (userspace/vxrt/).  It is
  * installed as <vortex/vortex.h> beside libvortex's <vortex.h>; a Vortex
  * program includes <vortex.h> with `pkg-config --cflags vortexrt`.
@@ -39,8 +41,6 @@ typedef void *vx_buffer_h;
 #define VX_CAPS_ISA_FLAGS		0x7
 #define VX_CAPS_NUM_MEM_BANKS		0x8
 #define VX_CAPS_MEM_BANK_SIZE		0x9
-#define VX_CAPS_TC_SIZE			0xA
-#define VX_CAPS_TC_NUM			0xB
 
 /* VX_CAPS_ISA_FLAGS bits */
 #define VX_ISA_STD_A			(1ull << 0)
@@ -53,7 +53,7 @@ typedef void *vx_buffer_h;
 #define VX_ISA_STD_N			(1ull << 13)
 #define VX_ISA_STD_Q			(1ull << 16)
 #define VX_ISA_STD_S			(1ull << 18)
-#define VX_ISA_STD_U			(1ull << 20)
+#define VX_ISA_STD_V			(1ull << 21)
 #define VX_ISA_ARCH(flags)		(1 << ((((flags) >> 30) & 0x3) + 4))
 #define VX_ISA_EXT_ICACHE		(1ull << 32)
 #define VX_ISA_EXT_DCACHE		(1ull << 33)
@@ -61,9 +61,12 @@ typedef void *vx_buffer_h;
 #define VX_ISA_EXT_L3CACHE		(1ull << 35)
 #define VX_ISA_EXT_LMEM			(1ull << 36)
 #define VX_ISA_EXT_ZICOND		(1ull << 37)
-#define VX_ISA_EXT_TEX			(1ull << 38)
-#define VX_ISA_EXT_RASTER		(1ull << 39)
-#define VX_ISA_EXT_OM			(1ull << 40)
+/*
+ * ISA_EXT_TCU is 6 (hw/rtl/VX_config.vh:923).  Upstream's header also
+ * names VX_ISA_EXT_TEX, _RASTER and _OM, through ISA_EXT_* numbers no file
+ * of its tree defines, so no program can use them: not here either.
+ */
+#define VX_ISA_EXT_TCU			(1ull << 38)
 
 /* vx_ready_wait() timeout that means "a day" */
 #define VX_MAX_TIMEOUT			(24 * 60 * 60 * 1000)
@@ -90,6 +93,8 @@ int vx_copy_to_dev(vx_buffer_h hbuffer, const void *host_ptr, uint64_t dst_offse
 		   uint64_t size);
 int vx_copy_from_dev(void *host_ptr, vx_buffer_h hbuffer, uint64_t src_offset,
 		     uint64_t size);
+int vx_copy_dev_to_dev(vx_buffer_h hdest_buffer, uint64_t dest_offset,
+		       vx_buffer_h hsrc_buffer, uint64_t src_offset, uint64_t size);
 
 int vx_start(vx_device_h hdevice, vx_buffer_h hkernel, vx_buffer_h harguments);
 int vx_ready_wait(vx_device_h hdevice, uint64_t timeout);
