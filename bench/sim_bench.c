@@ -34,6 +34,11 @@
  * lower (shift), every address the kernel is given a virtual one.  The
  * default, --map=none, is an untranslated launch.
  *
+ * The translator's vector path is AVX-512 (masked moves) where the host
+ * has avx512f and avx512vl, else AVX2; --avx2 makes it use AVX2 on an
+ * AVX-512 host too (vx_jit_set_avx512()), to measure what an AVX2-only
+ * host gets.  The line "sim_vector_path:" says which ran.
+ *
  * mmu_sim_ratio, printed whatever --map says: lane instructions per
  * second of the int loop on 8-lane warps in a --map=shift launch over
  * the same in an untranslated one (issue 13 wants 0.9 or more).  It is
@@ -128,6 +133,7 @@ struct sim_cfg {
 
 /* The translator's work in the timed runs of one configuration. */
 static struct vx_jit_stats jit_acc;
+static bool avx2_only;     /* --avx2: no AVX-512 moves in translated code */
 static double jit_cpu_s;
 
 struct sim_run {
@@ -194,6 +200,9 @@ static struct sim_run time_sim(const struct sim_cfg *k, enum map map,
         vx_card_load(c, vx_test_path("bench_vec", ".sim.elf")) < 0) {
         fprintf(stderr, "sim_bench: cannot set up the card\n");
         exit(1);
+    }
+    if (avx2_only) {
+        vx_jit_set_avx512(c->sim, false);   /* -1: no translator, nothing to do */
     }
     v = map_card(c, map);
     vx_card_wr32(c, args + 0, VEC_N);
@@ -369,6 +378,8 @@ int main(int argc, char **argv)
             int_only = true;
         } else if (!strncmp(argv[i], "--only=", 7)) {
             only = argv[i] + 7;
+        } else if (!strcmp(argv[i], "--avx2")) {
+            avx2_only = true;
         } else if (!strncmp(argv[i], "--exec=", 7)) {
             if (vx_sim_exec_parse(argv[i] + 7, &best, err, sizeof(err))) {
                 fprintf(stderr, "sim_bench: %s\n", err);
@@ -377,7 +388,7 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr, "usage: sim_bench [--map=none|ident|shift] "
                     "[--int-only] [--only=ROW] "
-                    "[--exec=ref|burst|avx2|jit]\n");
+                    "[--exec=ref|burst|avx2|jit] [--avx2]\n");
             return 1;
         }
     }
@@ -392,6 +403,11 @@ int main(int argc, char **argv)
         print_rate("qemu_insn_per_s_int", q[0]);
         print_rate("qemu_insn_per_s_fp", q[1]);
     }
+    printf("sim_vector_path: %s\n",
+           !__builtin_cpu_supports("avx2") ? "none (no AVX2: ref and burst only)" :
+           avx2_only ? "AVX2 (AVX-512 turned off: --avx2)" :
+           __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") ?
+           "AVX-512 (avx512f, avx512vl)" : "AVX2 (the host has no AVX-512)");
     printf("sim_executor: %s\n", vx_sim_exec_name(
            best != VX_SIM_EXEC_BEST ? best : vx_sim_exec_best()));
     for (size_t i = 0; i < sizeof(cfgs) / sizeof(cfgs[0]); i++) {
