@@ -52,6 +52,22 @@ u32 vortex_device_total_warps(struct vortex_device *vdev)
 }
 
 /**
+ * vortex_device_warp_place() - where global warp @w sits on the card
+ * @vdev: the device
+ * @w: global warp number (cluster-major, then core, then warp)
+ * @cluster: its cluster
+ * @core: its core in the cluster
+ * @warp_in_core: its warp in the core
+ */
+void vortex_device_warp_place(struct vortex_device *vdev, u32 w, u32 *cluster,
+			      u32 *core, u32 *warp_in_core)
+{
+	*cluster = w / (vdev->num_cores * vdev->num_warps);
+	*core = w / vdev->num_warps % vdev->num_cores;
+	*warp_in_core = w % vdev->num_warps;
+}
+
+/**
  * vortex_device_irq_enable() - unmask the interrupts the driver handles
  * @vdev: the device
  *

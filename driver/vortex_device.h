@@ -393,6 +393,8 @@ void vortex_device_irq_enable(struct vortex_device *vdev);
 void vortex_device_irq_disable(struct vortex_device *vdev);
 u64 vortex_device_clock(struct vortex_device *vdev);
 u32 vortex_device_total_warps(struct vortex_device *vdev);
+void vortex_device_warp_place(struct vortex_device *vdev, u32 w, u32 *cluster,
+			      u32 *core, u32 *warp_in_core);
 
 /* vortex_file */
 void vortex_file_put(struct vortex_file *vfile);

@@ -255,9 +255,8 @@ static void vortex_dump_warps(struct vortex_device *vdev, struct vortex_dump *d,
 			continue;
 		dw = &d->warps[d->nwarps++];
 		dw->st.warp = w;
-		dw->st.cluster = w / (vdev->num_cores * vdev->num_warps);
-		dw->st.core = w / vdev->num_warps % vdev->num_cores;
-		dw->st.warp_in_core = w % vdev->num_warps;
+		vortex_device_warp_place(vdev, w, &dw->st.cluster, &dw->st.core,
+					 &dw->st.warp_in_core);
 		dw->st.state = DRM_VORTEX_DEBUG_WARP_ACTIVE;
 		if (!(halted & BIT(w % 32))) {
 			vortex_dump_missing(d, "a warp that would not halt");

@@ -13,8 +13,9 @@
  * exception: ..."), so a runtime should be able to as well.
  *
  * Recovery, with the card frozen and before the job's fence signals,
- * copies the error registers into the failing file's record
- * (vortex_fault_capture()) and, once the dump is published, the number of
+ * reads the error registers once (vortex_fault_read(): its kernel log
+ * line comes from the same read), keeps them as the failing file's record
+ * (vortex_fault_record()) and, once the dump is published, the number of
  * its devcoredump device (vortex_fault_dump_published()).
  * DRM_IOCTL_VORTEX_FAULT copies the record out.  The file keeps its last
  * failed job's record only: a runtime asks right after WAIT reported the
@@ -43,39 +44,38 @@ void vortex_fault_file_open(struct vortex_file *vfile)
 }
 
 /**
- * vortex_fault_capture() - record how a job of @vfile failed
+ * vortex_fault_read() - read how the job on the card failed
  * @vdev: the device, frozen on the failure, DM lock held
- * @vfile: the failed job's file
- * @job: the file's job number
- * @error: -EIO or -ETIMEDOUT
- *
- * Reads the card's error registers (zero after a hang); the dump is not
- * published yet (@dump -1).
+ * @f: the record, its @job, @status and @dump already set; the rest is
+ *     the card's error registers (zero after a hang)
  */
-void vortex_fault_capture(struct vortex_device *vdev, struct vortex_file *vfile,
-			  u64 job, int error)
+void vortex_fault_read(struct vortex_device *vdev, struct drm_vortex_fault_info *f)
 {
-	struct drm_vortex_fault_info f = { .job = job, .status = error, .dump = -1 };
-	u32 per_cluster = vdev->num_cores * vdev->num_warps, i;
+	u32 i;
 
-	f.cause = vortex_read(vdev, VX_REG_ERR_CAUSE);
-	if (f.cause != VX_ERR_NONE) {
-		f.pc = vortex_read(vdev, VX_REG_ERR_PC);
-		f.addr = vortex_read(vdev, VX_REG_ERR_ADDR);
-		f.warp = vortex_read(vdev, VX_REG_ERR_WARP);
-		f.lane = vortex_read(vdev, VX_REG_ERR_THREAD);
-		for (i = 0; i < 4; i++) {
-			f.lanes[i] = vortex_read(vdev, VX_REG_ERR_TMASK(i));
-			f.info[i] = vortex_read(vdev, VX_REG_ERR_INFO(i));
-		}
-		if (per_cluster) {
-			f.cluster = f.warp / per_cluster;
-			f.core = f.warp % per_cluster / vdev->num_warps;
-			f.warp_in_core = f.warp % vdev->num_warps;
-		}
+	f->cause = vortex_read(vdev, VX_REG_ERR_CAUSE);
+	if (f->cause == VX_ERR_NONE)
+		return;
+	f->pc = vortex_read(vdev, VX_REG_ERR_PC);
+	f->addr = vortex_read(vdev, VX_REG_ERR_ADDR);
+	f->warp = vortex_read(vdev, VX_REG_ERR_WARP);
+	f->lane = vortex_read(vdev, VX_REG_ERR_THREAD);
+	for (i = 0; i < 4; i++) {
+		f->lanes[i] = vortex_read(vdev, VX_REG_ERR_TMASK(i));
+		f->info[i] = vortex_read(vdev, VX_REG_ERR_INFO(i));
 	}
+	vortex_device_warp_place(vdev, f->warp, &f->cluster, &f->core, &f->warp_in_core);
+}
+
+/**
+ * vortex_fault_record() - keep @f as @vfile's last failed job
+ * @vfile: the failed job's file
+ * @f: what vortex_fault_read() read; the dump is not published yet (-1)
+ */
+void vortex_fault_record(struct vortex_file *vfile, const struct drm_vortex_fault_info *f)
+{
 	spin_lock(&vfile->fault.lock);
-	vfile->fault.info = f;
+	vfile->fault.info = *f;
 	vfile->fault.valid = true;
 	spin_unlock(&vfile->fault.lock);
 }

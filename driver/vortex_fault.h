@@ -26,8 +26,8 @@ struct vortex_fault_record {
 };
 
 void vortex_fault_file_open(struct vortex_file *vfile);
-void vortex_fault_capture(struct vortex_device *vdev, struct vortex_file *vfile,
-			  u64 job, int error);
+void vortex_fault_read(struct vortex_device *vdev, struct drm_vortex_fault_info *f);
+void vortex_fault_record(struct vortex_file *vfile, const struct drm_vortex_fault_info *f);
 void vortex_fault_dump_published(struct vortex_file *vfile, u64 job, int devcd);
 int vortex_fault_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 

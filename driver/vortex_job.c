@@ -378,15 +378,18 @@ const char *vortex_err_name(u32 cause)
 static void vortex_job_capture_hang(struct vortex_device *vdev,
 				    struct vortex_job *job, int error)
 {
-	u32 cause = vortex_read(vdev, VX_REG_ERR_CAUSE);
+	struct drm_vortex_fault_info f = {
+		.job = job ? job->seqno : 0, .status = error, .dump = -1,
+	};
 	const char *who = job ? "job" : "card, with no job,";
 
 	if (error == -ECANCELED)
 		return;
+	vortex_fault_read(vdev, &f);
 	if (job)
-		vortex_fault_capture(vdev, job->vfile, job->seqno, error);
+		vortex_fault_record(job->vfile, &f);
 
-	if (cause == VX_ERR_NONE) {
+	if (f.cause == VX_ERR_NONE) {
 		drm_err_ratelimited(&vdev->drm,
 				    "%s timed out: no end after %u ms, card status 0x%x\n",
 				    who, vortex_job_timeout_ms,
@@ -396,12 +399,8 @@ static void vortex_job_capture_hang(struct vortex_device *vdev,
 	}
 	drm_err_ratelimited(&vdev->drm,
 			    "%s failed: %s (cause %u) in warp %u lane %u at pc 0x%08x, addr 0x%08x, ring 0x%x\n",
-			    who, vortex_err_name(cause), cause,
-			    vortex_read(vdev, VX_REG_ERR_WARP),
-			    vortex_read(vdev, VX_REG_ERR_THREAD),
-			    vortex_read(vdev, VX_REG_ERR_PC),
-			    vortex_read(vdev, VX_REG_ERR_ADDR),
-			    vortex_read(vdev, VX_REG_ERR_PKT));
+			    who, vortex_err_name(f.cause), f.cause, f.warp, f.lane, f.pc,
+			    f.addr, vortex_read(vdev, VX_REG_ERR_PKT));
 	vortex_dump_capture(vdev, job, error);
 }
 
