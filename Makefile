@@ -7,10 +7,12 @@
 #   make bench        print the benchmark figures
 #   make debug-shell  a guest with the debug servers, for gdb-multiarch on the host
 #   make install      tools, libraries, headers, pkg-config files and vortex.ko
-#                     (PREFIX=/usr/local, DESTDIR=, KDIR= the running kernel's)
+#                     (PREFIX=/usr/local, DESTDIR=, KDIR= the running kernel's;
+#                     vortex.ko without the test hooks)
 #   make install-dkms vortex.ko's sources, built by DKMS for every kernel
 #   make all          the module and every host-built program (the default)
-#   make module       vortex.ko against the cached Debian headers (KDIR= another tree)
+#   make module       vortex.ko against the cached Debian headers (KDIR= another tree),
+#                     with the test hooks (CONFIG_DRM_ACCEL_VORTEX_DEBUG=n: without)
 #   make module-newest vortex.ko for Debian's newest kernel, in its build root
 #                     (build/module/<kver>/, docs/kernels.md)
 #   make host-tests   build and run the host test suites
@@ -94,9 +96,17 @@ debug-shell:
 bench:
 	@$(TOP)/scripts/bench.sh
 
+# The driver's test hooks (Kconfig's DRM_ACCEL_VORTEX_DEBUG: debugfs gates,
+# docs/driver.md "Test hooks"): in the module built for the guests, the
+# tests and the benchmarks; not in what `make install` installs (a target
+# variable, so the module `all` builds for it has none either), unless
+# asked for on the command line: make install CONFIG_DRM_ACCEL_VORTEX_DEBUG=y.
+CONFIG_DRM_ACCEL_VORTEX_DEBUG ?= y
+
 # Installing is for the machine's own kernel, not the guest's.
 PREFIX ?= /usr/local
 install: export KDIR ?= /lib/modules/$(shell uname -r)/build
+install: CONFIG_DRM_ACCEL_VORTEX_DEBUG = n
 install: all
 	@$(TOP)/scripts/install.sh --prefix $(PREFIX) --kdir $(KDIR) \
 		$(if $(DESTDIR),--destdir $(DESTDIR))
@@ -109,10 +119,11 @@ install-dkms:
 # the environment is someone else's variable and is not passed on.
 export VX_KBUILD_W := $(if $(filter command line,$(origin W)),$(W),1)
 module:
-	+@$(TOP)/scripts/build-module.sh
+	+@CONFIG_DRM_ACCEL_VORTEX_DEBUG=$(CONFIG_DRM_ACCEL_VORTEX_DEBUG) $(TOP)/scripts/build-module.sh
 
 module-newest:
-	+@$(TOP)/scripts/build-module.sh --series newest > /dev/null
+	+@CONFIG_DRM_ACCEL_VORTEX_DEBUG=$(CONFIG_DRM_ACCEL_VORTEX_DEBUG) \
+		$(TOP)/scripts/build-module.sh --series newest > /dev/null
 
 # qtest_vortex.py drives the real QEMU: the cached build ($VX_QEMU, else
 # scripts/qemu.sh finds or builds it).

@@ -13,6 +13,11 @@
 #                                    (its vortex.ko)
 #   build-module.sh --series debug   the same against the debug kernel
 #                                    (scripts/debug-kernel.sh), on the host
+#
+# CONFIG_DRM_ACCEL_VORTEX_DEBUG=y|n (environment; y unless set, as the
+# guests, tests and benchmarks want): whether vortex.ko has the test hooks
+# (Kconfig's DRM_ACCEL_VORTEX_DEBUG, the debugfs gates).  `make install`
+# sets n.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 vx_usage 0 "$@"
@@ -20,6 +25,12 @@ series=6.12
 if [ "${1:-}" = --series ]; then
 	series=$2
 fi
+debug=${CONFIG_DRM_ACCEL_VORTEX_DEBUG:-y}
+case $debug in
+y|n) ;;
+*) vx_die "CONFIG_DRM_ACCEL_VORTEX_DEBUG is y or n, not $debug" ;;
+esac
+kbuild=(W="${VX_KBUILD_W:-1}" CONFIG_DRM_ACCEL_VORTEX_DEBUG="$debug" modules)
 # Under make, the parent's jobserver sets the parallelism.
 jobs=-j$(nproc)
 [ -n "${MAKELEVEL:-}" ] && jobs=
@@ -28,7 +39,7 @@ if [ "$series" = 6.12 ]; then
 	if [ -z "${KDIR:-}" ]; then
 		KDIR=$("$VX_TOP/scripts/kernel.sh")/headers
 	fi
-	make -C "$KDIR" M="$VX_TOP" $jobs W="${VX_KBUILD_W:-1}" modules >&2
+	make -C "$KDIR" M="$VX_TOP" $jobs "${kbuild[@]}" >&2
 	exit 0
 fi
 
@@ -52,10 +63,10 @@ fi
 mv "$dir/.sources.new" "$dir/.sources"
 (cd "$VX_TOP" && xargs cp -p --parents -u -t "$dir") < "$dir/.sources"
 if [ "$series" = debug ]; then
-	make -C "$entry/headers" M="$dir" ${jobs:+"$jobs"} W="${VX_KBUILD_W:-1}" modules >&2
+	make -C "$entry/headers" M="$dir" ${jobs:+"$jobs"} "${kbuild[@]}" >&2
 else
 	root=$("$VX_TOP/scripts/buildroot.sh" "$kver" "$(cat "$entry/suite")")
 	VX_BIND=$dir "$VX_TOP/scripts/buildroot.sh" --run "$root" \
-		make -C "/usr/src/linux-headers-$kver" M="$dir" ${jobs:+"$jobs"} W="${VX_KBUILD_W:-1}" modules >&2
+		make -C "/usr/src/linux-headers-$kver" M="$dir" ${jobs:+"$jobs"} "${kbuild[@]}" >&2
 fi
 echo "$dir"
