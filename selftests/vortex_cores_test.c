@@ -258,6 +258,7 @@ TEST_F_TIMEOUT(cores, hang_dump_of_a_vortex_model_job, 120)
 	int32_t status = 1;
 	char *text, pc[64];
 
+	VX_NEED_GATES();
 	memcpy(self->code_map, (uint32_t[]){ JSELF }, 4);
 	vx_dump_discard();
 	vx_cmd(dcr_write(self->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, self->code_addr));

@@ -1271,6 +1271,7 @@ TEST_F_TIMEOUT(dbg, halted_job_does_not_time_out, 120)
 	int32_t status = 1;
 	uint32_t l;
 
+	VX_NEED_GATES();
 	ASSERT_TRUE(vx_timeout_set(&self->old_timeout_ms, VX_HANG_MS));
 	ATTACH_SUBMIT_HALTED();
 	timeouts_spare_the_job(_metadata, self, 3);
@@ -1595,6 +1596,7 @@ TEST_F_TIMEOUT(dbg, raised_timeout_lets_a_hang_run_until_halted, 120)
 	int32_t status = 1;
 	uint32_t old = 1;
 
+	VX_NEED_GATES();
 	load(self, prog_hang, sizeof(prog_hang));
 	self->sfd = dbg_attach(self->fd);
 	ASSERT_LE(0, self->sfd);
@@ -1672,6 +1674,7 @@ TEST_F_TIMEOUT(dbg, exception_held_for_debugger_then_eio, 60)
 	uint32_t vals[128], l;
 	int32_t status = 1;
 
+	VX_NEED_GATES();
 	load(self, prog_fault, sizeof(prog_fault));
 	self->sfd = dbg_attach(self->fd);
 	ASSERT_LE(0, self->sfd);
@@ -1807,6 +1810,7 @@ TEST_F_TIMEOUT(dbg, wait_after_finished_finds_the_job_done, 60)
 	struct drm_vortex_debug_event ev;
 	int32_t status = 1;
 
+	VX_NEED_GATES();
 	load(self, prog_store, sizeof(prog_store));
 	self->sfd = dbg_attach(self->fd);
 	ASSERT_LE(0, self->sfd);

@@ -912,6 +912,7 @@ TEST_F_TIMEOUT(vx, wait_deadline_passes_etime, 60)
 	struct drm_vortex_wait w = { 0 };
 	int32_t status = 1;
 
+	VX_NEED_GATES();
 	/* hang_gate keeps the hang unfinished while the deadlines pass. */
 	ASSERT_TRUE(vx_hang_begin(&self->old_timeout_ms, VX_HANG_MS));
 	vx_load(self, prog_loop, sizeof(prog_loop));
@@ -1017,6 +1018,7 @@ TEST_F_TIMEOUT(vx, hang_queued_jobs_behind_run, 60)
 	uint64_t hang;
 	int32_t status = 1;
 
+	VX_NEED_GATES();
 	/* The looping program lives at +64; the store at 0. */
 	memcpy(self->code_map + 16, prog_loop, sizeof(prog_loop));
 	ASSERT_TRUE(vx_hang_begin(&self->old_timeout_ms, VX_HANG_MS));
@@ -1201,6 +1203,7 @@ TEST_F_TIMEOUT(vx, clients_hang_does_not_hurt_others, 60)
 	struct vx_client c;
 	int32_t status = 1;
 
+	VX_NEED_GATES();
 	ASSERT_TRUE(vx_hang_begin(&self->old_timeout_ms, VX_HANG_MS));
 	vx_cmd(vx_client_open(&c, prog_loop, sizeof(prog_loop)));
 	vx_cmd(_vx_submit(c.fd, &c.sub));
@@ -1468,6 +1471,7 @@ TEST_F_TIMEOUT(vx, unplug_with_open_client, 120)
 	pid_t pid;
 	int i, wst;
 
+	VX_NEED_GATES();
 	/*
 	 * Only a boot whose host watches for the request unplugs the card
 	 * (check.sh's unplug boot, vxtest.unplug=1): elsewhere, e.g. run by

@@ -487,6 +487,7 @@ TEST_F_TIMEOUT(dump, hang_dump_holds_ring_buffers_warps_registers, 120)
 		.load_addr = self->code_addr, .load_size = CODE_SIZE,
 	};
 
+	VX_NEED_GATES();
 	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co));
 	ASSERT_EQ(-ETIMEDOUT, hang_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
 	p = self->text;
@@ -901,6 +902,7 @@ TEST_F_TIMEOUT(dump, buffer_labels_round_trip, 60)
 	struct elf_view e;
 	int idx;
 
+	VX_NEED_GATES();
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_CAPABILITIES, &caps));
 	ASSERT_TRUE(caps & DRM_VORTEX_CAP_BO_LABEL);
 	memset(longest, 'x', sizeof(longest) - 1);
@@ -1007,6 +1009,7 @@ TEST_F_TIMEOUT(dump, no_dump_buffer_is_listed_without_its_bytes, 60)
 	uint32_t bo, i;
 	int k;
 
+	VX_NEED_GATES();
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_CAPABILITIES, &caps));
 	ASSERT_TRUE(caps & DRM_VORTEX_CAP_BO_NO_DUMP);
 	vx_cmd(_vx_bo_create(self->fd, 4096, DRM_VORTEX_BO_NO_DUMP, &bo, &addr));
@@ -1058,6 +1061,7 @@ TEST_F_TIMEOUT(dump, elf_global_sections_keep_the_zero_tail, 60)
 	uint64_t lo, hi, a;
 	int k, covered = 0;
 
+	VX_NEED_GATES();
 	ASSERT_EQ(-ETIMEDOUT, hang_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
 	ASSERT_NE(NULL, self->text);
 	ASSERT_TRUE(elf_from_dump(self->text, &e));
@@ -1162,6 +1166,7 @@ TEST_F_TIMEOUT(dump, buffer_bytes_of_a_dump_are_bounded_by_ram, 120)
 	uint32_t h, *map;
 	size_t i, len;
 
+	VX_NEED_GATES();
 	vx_cmd(_vx_bo_create(self->fd, big, 0, &h, &addr));
 	map = vx_bo_map(self->fd, h, NULL);
 	ASSERT_NE(NULL, map);
@@ -1350,6 +1355,7 @@ TEST_F_TIMEOUT(dump, full_card_hang_dump_has_every_register_in_few_dm_accesses, 
 	char pat[32], *next;
 	long long accesses;
 
+	VX_NEED_GATES();
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &clusters));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &cores));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &warps));
@@ -1531,12 +1537,14 @@ static void check_cuda_sized_elf(struct __test_metadata *_metadata,
 /* vx_tmc(0x5a5 | 1): lanes 0, 2, 5, 7, 8 and 10 stay on of the first 32. */
 TEST_F_TIMEOUT(dump, elf_rows_are_cuda_sized_and_hold_every_lane, 300)
 {
+	VX_NEED_GATES();
 	check_cuda_sized_elf(_metadata, self, true);
 }
 
 /* No vx_tmc: every lane stays on and is listed. */
 TEST_F_TIMEOUT(dump, elf_rows_hold_lanes_past_31_while_they_run, 300)
 {
+	VX_NEED_GATES();
 	check_cuda_sized_elf(_metadata, self, false);
 }
 
@@ -1585,6 +1593,7 @@ TEST_F_TIMEOUT(dump, whole_card_dump_reads_the_same_twice, 300)
 	size_t la, lb;
 	int32_t status = 1;
 
+	VX_NEED_GATES();
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &clusters));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &cores));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &warps));
@@ -1651,6 +1660,7 @@ TEST_F_TIMEOUT(dump, warp_parked_at_a_barrier_is_read_too, 60)
 	const char *w, *l, *v;
 	char pat[32];
 
+	VX_NEED_GATES();
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &warps));
 	if (warps < 2)
 		SKIP(return, "one warp per core: no barrier to wait at");
@@ -1902,6 +1912,7 @@ TEST_F_TIMEOUT(dump, failure_during_a_slow_discard_leaves_a_dump, 120)
 	pid_t pid;
 	int wst;
 
+	VX_NEED_GATES();
 	ASSERT_LE(0, dropped);
 	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
 	ASSERT_TRUE(vx_gate_write("unlink_gate", "arm"));
@@ -1976,6 +1987,7 @@ TEST_F_TIMEOUT(dump, requested_dump_equals_what_the_debugger_reads, 120)
 	char pat[32];
 	int32_t status;
 
+	VX_NEED_GATES();
 	memcpy(self->code_map, prog_hang, sizeof(prog_hang));
 	sfd = attach(self->fd);
 	ASSERT_LE(0, sfd);

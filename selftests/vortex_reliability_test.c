@@ -244,6 +244,7 @@ TEST_F_TIMEOUT(rel, close_as_job_ends_spares_next_clients_job, 120)
 	uint64_t b_job;
 	int32_t status = 1;
 
+	VX_NEED_GATES();
 	cell_a = spin_on_shared_cell(_metadata, a, b);
 
 	ASSERT_TRUE(gate_write("arm"));
@@ -304,6 +305,7 @@ TEST_F_TIMEOUT(rel, job_ending_at_timeout_spares_next_job, 120)
 	uint64_t first, second;
 	int32_t status = 1;
 
+	VX_NEED_GATES();
 	hold_timeout_of_first_of_two(_metadata, self, &first, &second);
 	/* The held handler finds the first done whatever the limit. */
 	vx_hang_restore(&self->old_timeout_ms);
@@ -336,6 +338,7 @@ TEST_F_TIMEOUT(rel, job_hung_at_timeout_is_stopped_next_runs, 120)
 	uint64_t first, second;
 	int32_t status = 1;
 
+	VX_NEED_GATES();
 	hold_timeout_of_first_of_two(_metadata, self, &first, &second);
 	gate_name = "pop_gate";
 	ASSERT_TRUE(gate_write("arm"));
@@ -408,6 +411,7 @@ TEST_F_TIMEOUT(rel, close_while_job_taken_not_started_never_runs, 120)
 	int64_t start;
 	int32_t status = 1;
 
+	VX_NEED_GATES();
 	cell_a = spin_on_shared_cell(_metadata, a, b);
 	gate_name = "run_gate";
 	ASSERT_TRUE(gate_write("arm"));
@@ -480,6 +484,7 @@ TEST_F_TIMEOUT(rel, close_while_scheduler_pops_its_entity, 120)
 	int32_t status;
 	int i;
 
+	VX_NEED_GATES();
 	gate_name = "pop_gate";
 	ASSERT_TRUE(gate_write("arm"));
 	/* Not a spin: A's jobs must not run, only be taken. */
@@ -537,6 +542,7 @@ TEST_F_TIMEOUT(rel, job_after_gem_close_faults_while_older_job_ran, 120)
 	uint64_t y_addr, a_job, b_job;
 	int32_t status = 1;
 
+	VX_NEED_GATES();
 	vx_cmd(_vx_bo_create(a->fd, PAGE, 0, &y, &y_addr));
 	prime.handle = y;
 	vx_cmd(vx_ioctl(a->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &prime));
@@ -973,6 +979,7 @@ TEST_F_TIMEOUT(rel, queued_jobs_charged_to_memory_cgroup, 300)
 	int32_t status;
 	int i;
 
+	VX_NEED_GATES();
 	if (access(CG_ROOT "/cgroup.controllers", F_OK))
 		ASSERT_EQ(0, mount("none", CG_ROOT, "cgroup2", 0, NULL));
 	ASSERT_TRUE(cg_write(CG_ROOT, "cgroup.subtree_control", "+memory"));
@@ -1048,6 +1055,7 @@ TEST_F_TIMEOUT(rel, fast_lane_job_that_hangs_is_timed_out, 120)
 	uint64_t before, hung, next;
 	int32_t status = 1;
 
+	VX_NEED_GATES();
 	if (!has_fast_lane(a->fd))
 		SKIP(return, "no fast lane (fast-doorbell=off, or fast_lane=0)");
 	/* Jobs of the tests before may still be on their way out of the scheduler. */
