@@ -26,6 +26,47 @@
 #include <drm/drm_gpuvm.h>
 #include <drm/gpu_scheduler.h>
 
+/*
+ * DRM core bugs the driver works around, each fixed by a patch in
+ * patches/ (patches/README), none merged yet.  A guard is 1 on every
+ * kernel up to the newest the driver is known on (Debian's 7.3, whose
+ * sources have both bugs) and 0 past it.  When a release takes a fix, its
+ * guard becomes "< KERNEL_VERSION(that release)" (with the stable
+ * releases that took it, if any), the patch leaves patches/, and the
+ * work-around goes once the oldest kernel the driver builds on has it.
+ * Until then, a kernel newer than 7.3 that still has the bug needs its
+ * guard moved up to it.
+ */
+
+/*
+ * drm_getmagic() and drm_getunique() dereference file->master, which an
+ * accel file never has (drm_open_helper() opens one for primary clients
+ * only): DRM_IOCTL_GET_MAGIC and DRM_IOCTL_GET_UNIQUE on the accel node
+ * oops the kernel.  The driver's filter refuses both with -EOPNOTSUPP
+ * (vortex_core_ioctl.c); a fixed kernel answers the same itself.
+ * patches/drm-core-0001-drm-Refuse-GET_MAGIC-and-GET_UNIQUE-on-files-without.patch
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(7, 4, 0)
+#define VORTEX_DRM_ACCEL_MASTER_OOPS	1
+#else
+#define VORTEX_DRM_ACCEL_MASTER_OOPS	0
+#endif
+
+/*
+ * The syncobj array ioctls pass their count_handles, unbounded, to
+ * kmalloc_array() (drm_syncobj_array_find()): a count near 2^32 trips the
+ * page allocator's WARN.  The driver bounds the count before DRM and
+ * serves WAIT, RESET and SIGNAL itself from one copy of their argument
+ * (vortex_syncobj.c), so that no second thread can raise it in between.
+ * On a fixed kernel the bound stays (the uapi's), the three go to DRM.
+ * patches/drm-core-0002-drm-syncobj-Do-not-warn-on-arrays-sized-by-userspace.patch
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(7, 4, 0)
+#define VORTEX_DRM_SYNCOBJ_COUNT_WARNS	1
+#else
+#define VORTEX_DRM_SYNCOBJ_COUNT_WARNS	0
+#endif
+
 static inline int vortex_sched_init(struct drm_gpu_scheduler *sched,
 				    const struct drm_sched_backend_ops *ops,
 				    struct workqueue_struct *submit_wq,

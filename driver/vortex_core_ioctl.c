@@ -12,9 +12,11 @@
  * ioctls pass any count_handles to kmalloc_array(), where 0xffffffff trips
  * the page allocator's WARN.  Upstream has fixed neither: 6.12 and 7.3
  * alike (drm_getmagic(), drm_getunique(), drm_syncobj_array_find() in
- * Debian's linux-source-7.3), so the filter is for every kernel the
- * driver builds on, and vortex_compat.h has no guard for it; a guard goes
- * there once a kernel no longer needs it, naming the fix.
+ * Debian's linux-source-7.3).  The fixes are in patches/, and
+ * vortex_compat.h guards what is here only for them by the kernels that
+ * need it (VORTEX_DRM_ACCEL_MASTER_OOPS, VORTEX_DRM_SYNCOBJ_COUNT_WARNS):
+ * on a fixed kernel GET_MAGIC and GET_UNIQUE reach DRM, which refuses
+ * them as the filter does, and the syncobj ioctls are DRM's own.
  *
  * The driver's file operations therefore let through only the core ioctls
  * that mean something here -- DRM_IOCTL_VERSION, DRM_IOCTL_GET_CAP,
@@ -26,8 +28,8 @@
  *
  * A count read here would be read again by DRM when it copies the
  * argument, and a second thread can rewrite it in between: so WAIT, RESET
- * and SIGNAL do not go to DRM at all, the driver serves them from one copy
- * of their argument (vortex_syncobj.c).  The timeline ones are bounded
+ * and SIGNAL do not go to DRM at all on a kernel with the bug, the driver
+ * serves them from one copy of their argument (vortex_syncobj.c).  The timeline ones are bounded
  * here and reach no allocation in DRM (no timeline syncobjs on this
  * driver: -EOPNOTSUPP).
  */
@@ -39,6 +41,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_ioctl.h>
 
+#include "vortex_compat.h"
 #include "vortex_core_ioctl.h"
 #include "vortex_device.h"
 
@@ -79,6 +82,10 @@ static bool vortex_core_ioctl_allowed(unsigned int nr)
 	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_TRANSFER):
 	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_EVENTFD):
 		return true;
+	case DRM_IOCTL_NR(DRM_IOCTL_GET_MAGIC):
+	case DRM_IOCTL_NR(DRM_IOCTL_GET_UNIQUE):
+		/* A fixed DRM refuses them itself, with the same errno. */
+		return !VORTEX_DRM_ACCEL_MASTER_OOPS;
 	default:
 		return vortex_syncobj_count_offset(nr) >= 0;
 	}
@@ -87,6 +94,8 @@ static bool vortex_core_ioctl_allowed(unsigned int nr)
 /* Whether @cmd is a syncobj array ioctl the driver serves itself. */
 static bool vortex_syncobj_served(unsigned int cmd)
 {
+	if (!VORTEX_DRM_SYNCOBJ_COUNT_WARNS)
+		return false;
 	/* Any size: an older, shorter struct is zero-extended. */
 	switch (DRM_IOCTL_NR(cmd)) {
 	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_WAIT):

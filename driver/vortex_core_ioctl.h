@@ -3,6 +3,11 @@
 #ifndef __VORTEX_CORE_IOCTL_H__
 #define __VORTEX_CORE_IOCTL_H__
 
+#include <linux/compiler_types.h>
+#include <linux/errno.h>
+
+#include "vortex_compat.h"
+
 struct drm_file;
 struct file;
 
@@ -17,8 +22,16 @@ long vortex_accel_compat_ioctl(struct file *filp, unsigned int cmd,
 #define vortex_accel_compat_ioctl NULL
 #endif
 
-/* vortex_syncobj.c */
+/* vortex_syncobj.c, on the kernels that need it (vortex_compat.h) */
+#if VORTEX_DRM_SYNCOBJ_COUNT_WARNS
 long vortex_syncobj_ioctl(struct drm_file *file, unsigned int cmd,
 			  void __user *uarg);
+#else
+static inline long vortex_syncobj_ioctl(struct drm_file *file,
+					unsigned int cmd, void __user *uarg)
+{
+	return -ENOTTY;
+}
+#endif
 
 #endif /* __VORTEX_CORE_IOCTL_H__ */

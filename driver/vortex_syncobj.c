@@ -5,8 +5,9 @@
  * DOC: The syncobj array ioctls, from one copy of their argument
  *
  * DRM_IOCTL_SYNCOBJ_WAIT, _RESET and _SIGNAL take an array of handles
- * whose length, count_handles, 6.12's DRM passes unbounded to
- * kmalloc_array(): a count near 2^32 trips the page allocator's WARN.  A
+ * whose length, count_handles, DRM passes unbounded to kmalloc_array()
+ * (6.12 and 7.3 alike): a count near 2^32 trips the page allocator's
+ * WARN.  A
  * filter that reads the count before drm_ioctl() cannot close that: DRM
  * copies the argument again, and a second thread of the caller rewrites
  * the count in between (10,705 of 220,623 calls got through in the hostile
@@ -24,6 +25,10 @@
  * timeout then applies to the fences.  The timeline ioctls never reach an
  * allocation (this driver has no timeline syncobjs: DRM answers
  * -EOPNOTSUPP first).
+ *
+ * Only for the kernels whose DRM has that bug (VORTEX_DRM_SYNCOBJ_COUNT_WARNS,
+ * vortex_compat.h): on a fixed one the three go to DRM and this file
+ * compiles to nothing.
  */
 
 #include <linux/dma-fence.h>
@@ -37,7 +42,10 @@
 #include <drm/drm_syncobj.h>
 #include <drm/drm_utils.h>
 
+#include "vortex_compat.h"
 #include "vortex_core_ioctl.h"
+
+#if VORTEX_DRM_SYNCOBJ_COUNT_WARNS
 
 /*
  * The syncobjs named by @count handles at user address @uhandles, each
@@ -233,3 +241,5 @@ long vortex_syncobj_ioctl(struct drm_file *file, unsigned int cmd,
 		return -EFAULT;
 	return ret;
 }
+
+#endif /* VORTEX_DRM_SYNCOBJ_COUNT_WARNS */
