@@ -7,7 +7,9 @@
 #   checkpatch   scripts/checkpatch.pl --strict on driver/, uapi/ and the
 #                module's shared source (hw/vortex_dmseq*.[ch])
 #   sparse       make C=2 (every file checked, whether rebuilt or not)
-#   W=1          the module's build with W=1: no warnings
+#   W=1          the module's build with W=1: no warnings, with the test
+#                hooks (CONFIG_DRM_ACCEL_VORTEX_DEBUG=y, sparse too) and
+#                without them (W=1 only)
 #   kernel-doc   scripts/kernel-doc -Wall on uapi/, every driver file and
 #                hw/vortex_dmseq*.[ch]
 #   kconfig      the Kconfig resolves in the kernel's tree as
@@ -79,12 +81,14 @@ checkpatch() {
 # sparse and W=1 in one build of a fresh copy of the sources, so that every
 # file is compiled (W=1 warnings come only from a compile) and the module
 # built by `make module` is left alone.
+# build DEBUG [C=2]: with CONFIG_DRM_ACCEL_VORTEX_DEBUG=DEBUG (y or n).
 build() {
-	local src=$work/src log=$work/build.log
+	local src=$work/src-$1 log=$work/build-$1.log extra=("${@:2}")
 	mkdir -p "$src"
 	cp --parents Kbuild driver/*.[ch] uapi/*.h hw/*.[ch] "$src"/
-	if ! make -C "$kdir" M="$src" W=1 C=2 modules > "$log" 2>&1; then
-		echo "Kbuild:1: W=1:error: the module did not build (make W=1 C=2):"
+	if ! make -C "$kdir" M="$src" W=1 "${extra[@]}" CONFIG_DRM_ACCEL_VORTEX_DEBUG="$1" \
+		modules > "$log" 2>&1; then
+		echo "Kbuild:1: W=1:error: the module did not build (make W=1 ${extra[*]}, CONFIG_DRM_ACCEL_VORTEX_DEBUG=$1):"
 		sed "s|$src/||g; s/^/    /" "$log"
 	fi
 	sed "s|$src/||g" "$log" | awk '
@@ -155,7 +159,8 @@ waive() {
 
 vx_log "checkpatch --strict, sparse, W=1 and kernel-doc -Wall on driver/ and uapi/"
 checkpatch > "$work/all.txt"
-build >> "$work/all.txt"
+build y C=2 >> "$work/all.txt"
+build n >> "$work/all.txt"
 kerneldoc >> "$work/all.txt"
 scripts/kconfig-check.sh >> "$work/all.txt"
 waive < "$work/all.txt" > "$work/left.txt"

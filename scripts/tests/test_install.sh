@@ -11,7 +11,8 @@
 #  - a Vortex host program (upstream tests/regression/*/main.cpp includes
 #    <vortex.h>) built with `pkg-config --cflags --libs vortexrt`;
 #  - vortex.ko in /lib/modules/RELEASE/updates, known to depmod, with the
-#    headers' vermagic;
+#    headers' vermagic, and without the test gates (no vortex_gate_*
+#    symbol: make install builds it with CONFIG_DRM_ACCEL_VORTEX_DEBUG=n);
 #  - DKMS (dkms.conf) builds and installs it for the kernel with headers,
 #    and `dkms status` says so;
 #  - `make -C CHECKOUT install DESTDIR=STAGE` from another directory, as a
@@ -73,7 +74,11 @@ while IFS= read -r c; do
 	ok $? "README: $c" "$out"
 	if [ "$c" = "make install" ]; then
 		vm=$(modinfo -F vermagic "/lib/modules/$rel/updates/vortex.ko" 2>&1)
-		[ "${vm%% *}" = "$rel" ] && grep -q "^updates/vortex.ko:" "/lib/modules/$rel/modules.dep"
+		# without the test hooks (CONFIG_DRM_ACCEL_VORTEX_DEBUG): no gate code
+		gates=$(nm "/lib/modules/$rel/updates/vortex.ko" 2>&1 | grep -c ' vortex_gate_')
+		vm="$vm; gate symbols: $gates"
+		[ "${vm%% *}" = "$rel" ] && grep -q "^updates/vortex.ko:" "/lib/modules/$rel/modules.dep" &&
+			[ "$gates" = 0 ]
 		ko_ok=$?
 	fi
 done <<<"$cmds"
@@ -91,7 +96,7 @@ ok $? "make install: tools, libraries, headers, pkg-config, kernels under /usr/l
 [ -x "$work/vecadd" ] && nm "$work/vecadd" | grep -q ' T vx_dev_open$'
 ok $? "the Vortex host program links libvortexrt through pkg-config"
 # (checked before make install-dkms replaced it)
-ok $ko_ok "make install: vortex.ko for $rel, in depmod's modules.dep" "$vm"
+ok $ko_ok "make install: vortex.ko for $rel, without the test gates, in depmod's modules.dep" "$vm"
 # Staged for a package, from outside the checkout (make -C).
 stage=$work/stage
 out=$(cd "$work" && make -C "$top" install DESTDIR="$stage" 2>&1) && [ -e "$stage/usr/local/bin/vortex-run" ] &&
