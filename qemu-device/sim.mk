@@ -24,6 +24,7 @@ SIM_NOJIT_SRCS := $(SIM_DIR)/vx_jit_none.c
 sim_srcs = $(filter-out $(SIM_JIT_SRCS) $(SIM_NOJIT_SRCS),$(wildcard $(SIM_DIR)/*.c)) \
 	$(if $(filter x86_64-%,$(1)),$(SIM_JIT_SRCS),$(SIM_NOJIT_SRCS))
 SIM_SRCS := $(call sim_srcs,$(shell $(HOST_CC) -dumpmachine))
+SIM_SRCS_AARCH64 := $(call sim_srcs,aarch64-linux-gnu)
 SIM_OBJS := $(patsubst $(SIM_DIR)/%.c,$(O)/host/sim/%.o,$(SIM_SRCS))
 LIBVXSIM := $(O)/host/libvxsim.a
 
