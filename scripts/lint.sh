@@ -17,6 +17,8 @@
 #                aarch64 with its host flags and -Werror: the sources
 #                qemu-device/sim.mk picks for that machine, the
 #                translator's stub instead of the x86-64 translator
+#                (clang --target, libc6-dev-arm64-cross's headers: gcc's
+#                cross compiler and gcc-multilib exclude each other)
 # Each finding is printed as FILE:LINE: TOOL:KIND: MESSAGE and fails the
 # run unless scripts/lint-waivers.txt waives it (with a reason); a waiver
 # that matches nothing fails too, so the list never outlives its finding.
@@ -42,8 +44,9 @@ tools() {
 }
 
 command -v sparse > /dev/null || vx_die "sparse is not installed (scripts/host-deps.sh)"
-cross=aarch64-linux-gnu-gcc
-command -v $cross > /dev/null || vx_die "$cross is not installed (scripts/host-deps.sh)"
+cross=(clang --target=aarch64-linux-gnu)
+[ -d /usr/aarch64-linux-gnu/include ] ||
+	vx_die "libc6-dev-arm64-cross is not installed (scripts/host-deps.sh)"
 bin=$(tools)
 kdir=${KDIR:-$("$VX_TOP/scripts/kernel.sh")/headers}
 mapfile -t files < <(ls driver/*.[ch] uapi/*.h hw/vortex_dmseq*.[ch] hw/vortex_rv32.h)
@@ -54,7 +57,7 @@ state=${O:-build}/lint
 mkdir -p "$state"
 key=$( (cat "${files[@]}" hw/*.[ch] Kbuild Kconfig "$waivers" "$0" "$bin"/* \
 	scripts/kconfig-check.sh qemu-device/sim/* qemu-device/sim.mk;
-	readlink -f "$kdir"; sparse --version; $cross --version) |
+	readlink -f "$kdir"; sparse --version; "${cross[@]}" --version) |
 	sha256sum | cut -c1-16)
 emit() { if [ -n "$out" ]; then cat > "$out"; else cat; fi; }
 if [ -f "$state/clean.$key" ]; then
@@ -115,7 +118,7 @@ build() {
 aarch64() {
 	local f log=$work/aarch64.log
 	for f in "${sim_srcs[@]}"; do
-		$cross $(vx_make_var HOST_CFLAGS) -Werror -Ihw -Iqemu-device/sim \
+		"${cross[@]}" $(vx_make_var HOST_CFLAGS) -Werror -Ihw -Iqemu-device/sim \
 			-c -o /dev/null "$f" || true
 	done > "$log" 2>&1
 	awk '/^[^ :]+:[0-9]+:[0-9]+: (warning|error):/ {
@@ -187,7 +190,7 @@ checkpatch > "$work/all.txt"
 build >> "$work/all.txt"
 kerneldoc >> "$work/all.txt"
 scripts/kconfig-check.sh >> "$work/all.txt"
-vx_log "the simulator for aarch64 (${#sim_srcs[@]} files, $cross)"
+vx_log "the simulator for aarch64 (${#sim_srcs[@]} files, ${cross[*]})"
 aarch64 >> "$work/all.txt"
 waive < "$work/all.txt" > "$work/left.txt"
 
