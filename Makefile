@@ -16,7 +16,8 @@
 #   make module-newest vortex.ko for Debian's newest kernel, in its build root
 #                     (build/module/<kver>/, docs/kernels.md)
 #   make host-tests   build and run the host test suites
-#   make lint         checkpatch --strict, sparse, W=1, kernel-doc on driver/, uapi/
+#   make lint         checkpatch --strict, sparse, W=1, kernel-doc on driver/, uapi/;
+#                     the simulator cross-compiled for aarch64
 #   make guest        the guest's initramfs, build/guest/initramfs.cpio.gz
 #   make debug-guest  the same for the debug kernel (KASAN, lockdep, kmemleak;
 #                     docs/debug-kernel.md), built if missing: build/debug/

@@ -14,8 +14,17 @@ SIM_INC := -I$(TOP)/hw -I$(TOP)/$(SIM_DIR)
 SIM_HDRS := $(wildcard $(SIM_DIR)/*.h) hw/vortex_regs.h
 
 # ---------------------------------------------------------------- library
-# A wildcard, so either sim helper can add a file without editing this.
-SIM_SRCS := $(wildcard $(SIM_DIR)/*.c)
+# A wildcard, so either sim helper can add a file without editing this;
+# but the translator emits x86-64 code, so other machines get its stub
+# (as qemu-device/meson.build does).  $(call sim_srcs,MACHINE) is the
+# list for a compiler's -dumpmachine (make lint's aarch64 build uses it).
+SIM_JIT_SRCS := $(addprefix $(SIM_DIR)/,vx_jit_translate.c vx_jit_dispatch.c \
+	vx_jit_helpers.c)
+SIM_NOJIT_SRCS := $(SIM_DIR)/vx_jit_none.c
+sim_srcs = $(filter-out $(SIM_JIT_SRCS) $(SIM_NOJIT_SRCS),$(wildcard $(SIM_DIR)/*.c)) \
+	$(if $(filter x86_64-%,$(1)),$(SIM_JIT_SRCS),$(SIM_NOJIT_SRCS))
+SIM_SRCS := $(call sim_srcs,$(shell $(HOST_CC) -dumpmachine))
+SIM_SRCS_AARCH64 := $(call sim_srcs,aarch64-linux-gnu)
 SIM_OBJS := $(patsubst $(SIM_DIR)/%.c,$(O)/host/sim/%.o,$(SIM_SRCS))
 LIBVXSIM := $(O)/host/libvxsim.a
 

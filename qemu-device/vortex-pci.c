@@ -22,30 +22,47 @@
  * runs on the run thread meanwhile, as the write holds the simulator
  * mutex throughout; only work left over kicks the thread, so a doorbell
  * handled whole leaves the thread asleep and its polling statistics
- * untouched.  Errors raised inside the write are applied at once, under
- * the BQL the write holds.
+ * untouched.
  *
- * For what is left to it, the run thread avoids hand-offs as well: it
- * raises the interrupt itself, taking the BQL once it has
- * dropped the simulator mutex (the lock order is BQL, then simulator),
- * instead of waking the main loop (a bottom half costs some 40 us more
- * per launch and wait); and when a job ends it polls for the next doorbell
- * for a short while before it goes to sleep, as a driver that submits
- * back to back rings again soon.  Like QEMU's adaptive AioContext polling,
- * the window grows while doorbells come within "poll-us" of the card
- * going idle, and shrinks (down to not polling at all) when they do not,
- * so an idle card or a busy host does not pay for it.  Level changes made
- * by register accesses are applied at once: those run under the BQL
- * already.
+ * For what is left to it, the run thread polls for the next doorbell for
+ * a short while when a job ends before it goes to sleep, as a driver that
+ * submits back to back rings again soon.  Like QEMU's adaptive AioContext
+ * polling, the window grows while doorbells come within "poll-us" of the
+ * card going idle, and shrinks (down to not polling at all) when they do
+ * not, so an idle card or a busy host does not pay for it.
  *
- * Unrealize (also the hot-unplug path) runs under the BQL and must not
- * drop it, yet the run thread may be waiting for it to raise an interrupt.
- * So the thread only ever waits for the BQL through the gate in
- * vortex_run_irq(), and unrealize closes the gate: if the thread is not
- * waiting, unrealize waits for it to leave; if it is, unrealize leaves it
- * behind, and the thread, once it has the BQL, finds the gate closed and
- * leaves without touching the device again.  Nothing else in the thread
- * waits for anything unrealize holds.
+ * Locking.  Two locks, always taken in this order: the BQL, then @lock
+ * (the simulator mutex).
+ *  - The BQL: register accesses (vCPU threads), config-space writes,
+ *    reset, realize and unrealize (hot-unplug included) and the interrupt
+ *    bottom half (main loop).  Everything QEMU's core owns is touched
+ *    under it only: MSI (msi_notify), INTx (pci_set_irq), the memory
+ *    regions, and the bottom half's scheduling state.
+ *  - @lock: the simulator (every vx_sim_* call) and the fields marked
+ *    "under @lock" below.
+ *  - The run thread never takes the BQL, as QEMU's edu device's worker
+ *    does not: it holds @lock only, and touches nothing of QEMU's but
+ *    the VRAM's host pointer (the simulator's, as the guest's stores
+ *    through BAR2 are unsynchronised, as on a real card), qemu_log and
+ *    trace events, and the bottom half, which it schedules (thread-safe,
+ *    and it needs no lock).
+ * Interrupts.  The simulator reports its level through set_irq with
+ * @lock held.  A register access (a fast DOORBELL's inline run included)
+ * holds the BQL too and applies the level at once.  On the run thread a
+ * rising level counts an edge and schedules @irq_bh, which the main loop
+ * runs under the BQL: it sends one MSI per edge counted (or raises the
+ * INTx line).  The thread never lowers the level: only an IRQ_STATUS or
+ * IRQ_ENABLE write and reset do (sim/vx_sim.c), under the BQL.  The
+ * bottom half reads the latest level, so a raise then a clear before it
+ * runs sends the MSI for the edge and leaves INTx low.  Short jobs need
+ * no interrupt at all (the fast doorbell).
+ *
+ * Unrealize (also the hot-unplug path) runs under the BQL: it sets
+ * @stopping under @lock, kicks the thread and joins it, which cannot
+ * deadlock as the thread waits for nothing unrealize holds (the BQL is
+ * never its to take, and @lock is dropped before the join); then it
+ * deletes the bottom half, which is safe since the BQL keeps the main
+ * loop out of it and nobody can schedule it any more.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -74,13 +91,6 @@
 
 #define TYPE_VORTEX_PCI "vortex"
 OBJECT_DECLARE_SIMPLE_TYPE(VortexPCIState, VORTEX_PCI)
-
-/* The gate between the run thread and the BQL (vortex_run_irq()). */
-enum {
-    VORTEX_GATE_OPEN,           /* the thread may wait for the BQL */
-    VORTEX_GATE_WAITING,        /* it does */
-    VORTEX_GATE_CLOSED,         /* unrealized: it must not */
-};
 
 /* Registers the wrapper itself looks at, for tracing. */
 REG32(RESET, VX_REG_RESET)
@@ -121,20 +131,16 @@ struct VortexPCIState {
     struct vx_sim *sim;         /* every call under @lock */
     QemuMutex lock;             /* serialises the simulator */
     QemuCond work;              /* kick, stop: the thread re-checks */
-    QemuThread thread;          /* detached: unrealize waits for @running */
-    QemuCond exited;            /* the thread cleared @running */
-    int *gate;                  /* atomic VORTEX_GATE_*; freed by the thread
-                                   if unrealize leaves it behind */
+    QemuThread thread;          /* joinable: unrealize joins it */
     uint64_t slice;             /* warp instructions per vx_sim_run() */
     bool stopping;              /* written under @lock, polled atomically */
-    bool running;               /* under @lock: the thread has not left */
     int mmio_waiters;           /* atomic: accesses waiting for @lock */
     unsigned kicks;             /* atomic: doorbells so far, for polling */
     int64_t poll_ns;            /* run thread only: current poll window */
     int64_t kick_ns;            /* under @lock: when the last doorbell came */
 
-    /* interrupt hand-off from any thread to the BQL */
-    bool irq_dirty;             /* run thread only: apply after the slice */
+    /* interrupt hand-off from the run thread to the BQL */
+    QEMUBH *irq_bh;             /* vortex_irq_bh(): under the BQL */
     bool irq_level;             /* atomic: latest level from the simulator */
     unsigned irq_edges;         /* atomic: 0->1 changes not yet signalled */
 };
@@ -146,22 +152,23 @@ static void vortex_irq_update(VortexPCIState *s);
 /*
  * Runs with @lock held.  A register access, a fast DOORBELL's inline run
  * included, holds the BQL too (taken before @lock), so the level is
- * applied at once; the run thread has no BQL and applies it once it has
- * dropped @lock.
+ * applied at once; the run thread has no BQL and hands a rising level to
+ * the main loop (@irq_bh), see the top of this file.
  */
 static void vortex_hook_set_irq(void *opaque, bool level)
 {
     VortexPCIState *s = opaque;
+    bool rise = level && !qatomic_read(&s->irq_level);
 
-    if (level && !qatomic_read(&s->irq_level)) {
+    if (rise) {
         qatomic_inc(&s->irq_edges);
     }
     qatomic_set(&s->irq_level, level);
-    if (qemu_thread_is_self(&s->thread)) {
-        s->irq_dirty = true;
-    } else {
+    if (!qemu_thread_is_self(&s->thread)) {
         assert(bql_locked());
         vortex_irq_update(s);
+    } else if (rise) {
+        qemu_bh_schedule(s->irq_bh);
     }
 }
 
@@ -208,6 +215,12 @@ static void vortex_irq_update(VortexPCIState *s)
     } else {
         pci_set_irq(pdev, level);
     }
+}
+
+/* The main loop's half of the run thread's interrupts, under the BQL. */
+static void vortex_irq_bh(void *opaque)
+{
+    vortex_irq_update(opaque);
 }
 
 /*
@@ -288,28 +301,6 @@ static void vortex_run_poll_adapt(VortexPCIState *s, int64_t idle_ns)
 }
 
 /*
- * Raise the interrupt the last slice changed, with the BQL and without
- * @lock.  Returns false if the device was unrealized while this thread
- * waited for the BQL: @s may be gone, and the thread must leave at once.
- */
-static bool vortex_run_irq(VortexPCIState *s, int *gate)
-{
-    if (qatomic_cmpxchg(gate, VORTEX_GATE_OPEN, VORTEX_GATE_WAITING) !=
-        VORTEX_GATE_OPEN) {
-        return true;            /* stopping: unrealize waits for us */
-    }
-    bql_lock();
-    if (qatomic_cmpxchg(gate, VORTEX_GATE_WAITING, VORTEX_GATE_OPEN) !=
-        VORTEX_GATE_WAITING) {
-        bql_unlock();
-        return false;
-    }
-    vortex_irq_update(s);
-    bql_unlock();
-    return true;
-}
-
-/*
  * Called with @lock held, the card parked (docs/hardware.md, "Parking"):
  * its warps spin on words in VRAM, which the guest writes through BAR2
  * without the device seeing it, so sleep a poll period at a time and look
@@ -328,7 +319,6 @@ static void vortex_run_parked(VortexPCIState *s)
 static void *vortex_run_thread(void *opaque)
 {
     VortexPCIState *s = opaque;
-    int *gate = s->gate;
     int64_t idle_since = 0;     /* when the card ran out of work, or 0 */
 
     qemu_mutex_lock(&s->lock);
@@ -356,23 +346,13 @@ static void *vortex_run_thread(void *opaque)
         /*
          * Mutexes are not fair: let a waiting register access in before
          * the next slice, so a looping kernel cannot starve the guest.
-         * The interrupt is raised here, with the BQL and without @lock.
          */
         qemu_mutex_unlock(&s->lock);
-        if (s->irq_dirty) {
-            s->irq_dirty = false;
-            if (!vortex_run_irq(s, gate)) {
-                g_free(gate);   /* left behind by unrealize: all ours */
-                return NULL;
-            }
-        }
         while (qatomic_read(&s->mmio_waiters) > 0) {
             g_thread_yield();
         }
         qemu_mutex_lock(&s->lock);
     }
-    s->running = false;
-    qemu_cond_signal(&s->exited);
     qemu_mutex_unlock(&s->lock);
     return NULL;
 }
@@ -512,13 +492,11 @@ static void vortex_realize(PCIDevice *pdev, Error **errp)
     s->slice = MAX(VORTEX_SLICE_LANES / cfg.threads, 16);
     qemu_mutex_init(&s->lock);
     qemu_cond_init(&s->work);
-    qemu_cond_init(&s->exited);
-    s->gate = g_new(int, 1);
-    *s->gate = VORTEX_GATE_OPEN;
+    s->irq_bh = qemu_bh_new_guarded(vortex_irq_bh, s,
+                                    &DEVICE(s)->mem_reentrancy_guard);
     s->stopping = false;
-    s->running = true;
     qemu_thread_create(&s->thread, "vortex-sim", vortex_run_thread, s,
-                       QEMU_THREAD_DETACHED);
+                       QEMU_THREAD_JOINABLE);
 
     pci_register_bar(pdev, VX_BAR_MMIO, PCI_BASE_ADDRESS_SPACE_MEMORY,
                      &s->mmio);
@@ -530,33 +508,25 @@ static void vortex_realize(PCIDevice *pdev, Error **errp)
 
 /*
  * Also the hot-unplug path, under the BQL throughout.  The thread leaves
- * at its next slice boundary, and is waited for, unless it is waiting
- * for the BQL: then it is left behind with the closed gate (see the top
- * of this file), and touches neither the simulator nor @s again.
+ * at its next slice boundary and is joined (it never waits for the BQL);
+ * then nothing can schedule the bottom half, which is deleted, pending
+ * or not: the device is going, and its interrupt with it.
  */
 static void vortex_exit(PCIDevice *pdev)
 {
     VortexPCIState *s = VORTEX_PCI(pdev);
-    bool left_behind;
 
     qemu_mutex_lock(&s->lock);
     qatomic_set(&s->stopping, true);
     qemu_cond_signal(&s->work);
-    left_behind = qatomic_xchg(s->gate, VORTEX_GATE_CLOSED) ==
-                  VORTEX_GATE_WAITING;
-    if (!left_behind) {
-        while (s->running) {
-            qemu_cond_wait(&s->exited, &s->lock);
-        }
-        g_free(s->gate);
-    }
-    s->gate = NULL;
     qemu_mutex_unlock(&s->lock);
-    trace_vortex_exit(left_behind);
+    qemu_thread_join(&s->thread);
+    trace_vortex_exit();
 
+    qemu_bh_delete(s->irq_bh);
+    s->irq_bh = NULL;
     vx_sim_free(s->sim);
     s->sim = NULL;
-    qemu_cond_destroy(&s->exited);
     qemu_cond_destroy(&s->work);
     qemu_mutex_destroy(&s->lock);
     msi_uninit(pdev);

@@ -22,7 +22,10 @@ groups=(
 	# scripts/debug-kernel.sh, besides linux-source-6.12, the compilers,
 	# flex, bison, xz-utils and libelf-dev above
 	"debug kernel: bc"
-	"lint: sparse"
+	# The simulator's aarch64 cross-compile (no translator there) is
+	# clang's, with this C library: bookworm's gcc-aarch64-linux-gnu
+	# and gcc-multilib (QEMU build) remove each other.
+	"lint: sparse libc6-dev-arm64-cross"
 	"GPU kernels: clang lld llvm gcc-riscv64-unknown-elf qemu-user"
 	"userspace: libdrm-dev"
 	"crash dump decoder: zlib1g-dev gdb-multiarch"

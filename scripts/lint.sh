@@ -15,6 +15,12 @@
 #   kconfig      the Kconfig resolves in the kernel's tree as
 #                drivers/accel/vortex, with what the module uses
 #                (scripts/kconfig-check.sh)
+#   aarch64      the simulator library (qemu-device/sim/) compiles for
+#                aarch64 with its host flags and -Werror: the sources
+#                qemu-device/sim.mk picks for that machine, the
+#                translator's stub instead of the x86-64 translator
+#                (clang --target, libc6-dev-arm64-cross's headers: gcc's
+#                cross compiler and gcc-multilib exclude each other)
 # Each finding is printed as FILE:LINE: TOOL:KIND: MESSAGE and fails the
 # run unless scripts/lint-waivers.txt waives it (with a reason); a waiver
 # that matches nothing fails too, so the list never outlives its finding.
@@ -40,16 +46,21 @@ tools() {
 }
 
 command -v sparse > /dev/null || vx_die "sparse is not installed (scripts/host-deps.sh)"
+cross=(clang --target=aarch64-linux-gnu)
+[ -d /usr/aarch64-linux-gnu/include ] ||
+	vx_die "libc6-dev-arm64-cross is not installed (scripts/host-deps.sh)"
 bin=$(tools)
 kdir=${KDIR:-$("$VX_TOP/scripts/kernel.sh")/headers}
 mapfile -t files < <(ls driver/*.[ch] uapi/*.h hw/vortex_dmseq*.[ch] hw/vortex_rv32.h)
+mapfile -t sim_srcs < <(vx_make_var SIM_SRCS_AARCH64 | tr ' ' '\n' | grep .)
 
 # The inputs of a verdict; a clean one is kept under their hash.
 state=${O:-build}/lint
 mkdir -p "$state"
 key=$( (cat "${files[@]}" hw/*.[ch] Kbuild Kconfig "$waivers" "$0" "$bin"/* \
-	scripts/kconfig-check.sh; readlink -f "$kdir";
-	sparse --version) | sha256sum | cut -c1-16)
+	scripts/kconfig-check.sh qemu-device/sim/* qemu-device/sim.mk;
+	readlink -f "$kdir"; sparse --version; "${cross[@]}" --version) |
+	sha256sum | cut -c1-16)
 emit() { if [ -n "$out" ]; then cat > "$out"; else cat; fi; }
 if [ -f "$state/clean.$key" ]; then
 	vx_log "clean: the same sources, waivers and tools as a clean run before"
@@ -103,6 +114,27 @@ build() {
 			printf "%s:%s: %s:%s: %s\n", p[1], p[2], tool, kind, msg
 		}
 		/^WARNING: modpost:/ { printf "Kbuild:1: W=1:modpost: %s\n", $0 }'
+}
+
+# The simulator for aarch64, where the translator is not built: each
+# source the Makefile picks for that machine compiles with the host flags
+# and -Werror (findings as FILE:LINE: aarch64:warning|error: ...).
+aarch64() {
+	local f log=$work/aarch64.log
+	for f in "${sim_srcs[@]}"; do
+		"${cross[@]}" $(vx_make_var HOST_CFLAGS) -Werror -Ihw -Iqemu-device/sim \
+			-c -o /dev/null "$f" || true
+	done > "$log" 2>&1
+	awk '/^[^ :]+:[0-9]+:[0-9]+: (warning|error):/ {
+			split($0, p, ":")
+			msg = $0
+			sub(/^[^ :]+:[0-9]+:[0-9]+: /, "", msg)
+			kind = msg
+			sub(/:.*/, "", kind)
+			sub(/^(warning|error): /, "", msg)
+			printf "%s:%s: aarch64:%s: %s\n", p[1], p[2], kind, msg
+		}
+		/error: / && !/^[^ :]+:[0-9]+:[0-9]+: / { printf "qemu-device/sim.mk:1: aarch64:error: %s\n", $0 }' "$log"
 }
 
 kerneldoc() {
@@ -163,14 +195,16 @@ build y C=2 >> "$work/all.txt"
 build n >> "$work/all.txt"
 kerneldoc >> "$work/all.txt"
 scripts/kconfig-check.sh >> "$work/all.txt"
+vx_log "the simulator for aarch64 (${#sim_srcs[@]} files, ${cross[*]})"
+aarch64 >> "$work/all.txt"
 waive < "$work/all.txt" > "$work/left.txt"
 
 # TAP: one test per tool, its findings as diagnostics before it.
 tap() {
 	local t i=0 fail=0 lines
 	echo "TAP version 13"
-	echo "1..6"
-	for t in checkpatch sparse W=1 kernel-doc kconfig lint; do
+	echo "1..7"
+	for t in checkpatch sparse W=1 kernel-doc kconfig aarch64 lint; do
 		i=$((i + 1))
 		lines=$(grep -E "^[^ ]+: $t:" "$work/left.txt" || true)
 		if [ -z "$lines" ]; then

@@ -334,7 +334,7 @@ typedef long long vx_s64x4 __attribute__((vector_size(32)));
  * DTLB never holds one), into memo slot @x; false if neither, for the
  * interpreter to sort out.  Out of line, as misses are rare: inlined in
  * every load and store of the template, it cost the translated
- * executor's loop a few percent.  vx_jit.c's loads and stores use it too.
+ * executor's loop a few percent.  vx_jit_translate.c's loads and stores use it too.
  */
 __attribute__((noinline)) bool
 vx_exec_xlat_fill(struct vx_sim *sim, struct vx_warp *w, struct vx_xlat *x,

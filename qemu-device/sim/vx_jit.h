@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Vortex card simulator: the translating executor (vx_jit.c).
+ * Vortex card simulator: the translating executor.  On x86-64 hosts it is
+ * vx_jit_dispatch.c (with vx_jit_translate.c, vx_jit_emit.h and
+ * vx_jit_helpers.c); elsewhere vx_jit_none.c, which has no translator.
+ * The build picks one (qemu-device/meson.build, qemu-device/sim.mk).
  */
 #ifndef VX_JIT_H
 #define VX_JIT_H
@@ -18,6 +21,11 @@ struct vx_jit_stats {
     uint64_t flushes;           /* code arena refills */
 };
 
+/*
+ * Whether this host runs translated code: x86-64 with AVX2 (cpuid);
+ * false where the build has no translator.  vx_sim_exec_available().
+ */
+bool vx_jit_available(void);
 /* vx_exec_burst() for VX_SIM_EXEC_JIT. */
 enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
                                 uint64_t max, uint64_t *used);

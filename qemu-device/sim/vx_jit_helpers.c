@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Vortex card simulator: the C helpers translated code calls
- * (vx_jit.c's DOC block, "Loads and stores" and "Helpers"): a warp's load
+ * (vx_jit_translate.c's DOC block, "Loads and stores" and "Helpers"): a warp's load
  * or store the inline path does not take, a memo refill, and the
  * instructions the block hands to the interpreter or the host FPU.
  */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Vortex card simulator: what the translator (vx_jit.c) and the helpers
- * its code calls (vx_jit_helpers.c) share.  vx_jit.c's DOC block has the
- * design.
+ * Vortex card simulator: what the parts of the translating executor
+ * share: the translator (vx_jit_translate.c, its encoder vx_jit_emit.h),
+ * the dispatch (vx_jit_dispatch.c) and the helpers translated code calls
+ * (vx_jit_helpers.c).  Their DOC blocks have the design.  x86-64 hosts
+ * only; vx_jit_none.c stands in elsewhere.
  */
 #ifndef VX_JIT_INTERNAL_H
 #define VX_JIT_INTERNAL_H
@@ -126,5 +128,69 @@ uint32_t vx_jit_one(struct vx_jit_ctx *c, const struct jit_mem_op *m);
 uint32_t vx_jit_fp(struct vx_jit_ctx *c, const struct jit_mem_op *m);
 /* Whether vx_jit_fp() may take @insn (else vx_jit_one()). */
 bool vx_jit_fp_fast(uint32_t insn);
+
+/* ------------------------------------------- translator and dispatch */
+
+#define VX_JIT_MAX_INSNS    64
+#define VX_JIT_MAX_TAIL     16
+#define VX_JIT_TABLE        4096            /* entries, power of two */
+#define VX_JIT_ARENA        (16u << 20)     /* bytes of host code */
+/*
+ * Worst case per instruction and 8-lane chunk (a masked sltu: 2 loads,
+ * 4 ops, the blend's 2 loads and itself, a store, a cache move: some 70
+ * bytes), and per instruction besides (a translated launch's inline
+ * store with its memo refill, its call of vx_jit_mem() and the countdown's
+ * check, and its inline DTLB probe: some 350).  vx_jit_translate() aborts
+ * rather than overrun them.
+ */
+#define VX_JIT_CHUNK_BYTES  160
+#define VX_JIT_INSN_BYTES   448
+
+typedef uint32_t (*vx_jit_fn)(struct vx_jit_ctx *c);
+
+struct vx_jit_block {
+    uint32_t pc;                /* tag: PC ... */
+    uint32_t satp;              /* ... address space ... */
+    const uint8_t *code;        /* ... and where the words were fetched */
+    uint32_t cap;               /* ... and the most it may hold: a budget */
+    uint32_t len;               /* instructions translated, 0 = none */
+    uint32_t tail;              /* untranslatable ones after them */
+    uint32_t gen;               /* arena generation the functions are of */
+    vx_jit_fn fn_masked, fn_full;
+    uint32_t words[VX_JIT_MAX_INSNS];
+};
+
+struct vx_jit {
+    struct vx_jit_ctx ctx;      /* first: the struct is 64-byte aligned */
+    uint8_t *arena;             /* where code is written ... */
+    ptrdiff_t xdelta;           /* ... and run: + xdelta (dual mapping) */
+    bool dual;                  /* two views of a memfd: no mprotect */
+    bool avx512;                /* AVX-512F/VL: masked moves with k1 */
+    size_t used;
+    uint32_t gen;               /* bumped by every flush */
+    uint32_t threads;
+    struct vx_tmask ctx_mask;   /* the mask ctx.mask holds */
+    uint8_t *codemap;           /* VRAM pages holding translated code: 1 */
+    uint64_t codemap_pages;
+    struct vx_jit_stats stats;
+    struct vx_jit_block table[VX_JIT_TABLE];
+};
+
+/* Drop every translation at once: the table's older entries miss. */
+static inline void vx_jit_flush(struct vx_jit *j)
+{
+    j->used = 0;
+    j->gen++;
+    j->stats.flushes++;
+}
+
+/*
+ * Fill @b with the translation of @pc (code at @code, @room words to the
+ * page end, at most @cap instructions), in @j's arena (vx_jit_translate.c);
+ * b->len 0 if nothing there translates.
+ */
+void vx_jit_translate(struct vx_sim *sim, struct vx_jit *j,
+                      struct vx_jit_block *b, uint32_t pc, uint32_t satp,
+                      const uint8_t *code, uint32_t room, uint32_t cap);
 
 #endif /* VX_JIT_INTERNAL_H */

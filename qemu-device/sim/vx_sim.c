@@ -61,12 +61,7 @@ bool vx_sim_exec_available(enum vx_sim_exec exec)
     case VX_SIM_EXEC_AVX2:
         return vx_exec_has_avx2();
     case VX_SIM_EXEC_JIT:
-        /* vx_jit.c emits AVX2 code for x86-64 hosts */
-#if defined(__x86_64__)
-        return __builtin_cpu_supports("avx2");
-#else
-        return false;
-#endif
+        return vx_jit_available();
     }
     return false;
 }

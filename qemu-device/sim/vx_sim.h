@@ -34,7 +34,7 @@ enum vx_sim_exec {
     VX_SIM_EXEC_REF,    /* reference interpreter: one instruction at a time */
     VX_SIM_EXEC_BURST,  /* decoded-instruction cache, bursts, 4-lane vectors */
     VX_SIM_EXEC_AVX2,   /* the burst executor compiled for AVX2 (x86-64) */
-    VX_SIM_EXEC_JIT,    /* blocks translated to x86-64 AVX2 code (vx_jit.c) */
+    VX_SIM_EXEC_JIT,    /* blocks translated to x86-64 AVX2 code (vx_jit_*.c) */
 };
 
 

@@ -19,6 +19,9 @@
  *   vx_lmem.c  per-core local memory (upstream's LMEM at VX_LMEM_BASE_ADDR)
  *   vx_cons.c  the console: byte stores to IO_COUT into a ring in VRAM
  *   vx_park.c  parking a card whose every running warp spins without effect
+ *   vx_jit_*.c the translating executor (vx_jit.h): x86-64 hosts build
+ *              vx_jit_translate.c, vx_jit_dispatch.c and vx_jit_helpers.c,
+ *              the others vx_jit_none.c
  * The functions below are the only calls between those files.
  */
 #ifndef VX_SIM_INTERNAL_H
@@ -296,7 +299,7 @@ struct vx_sim {
      */
     uint32_t resv_live;
     enum vx_sim_exec exec;  /* the executor vx_exec_burst() runs */
-    struct vx_jit *jit;     /* vx_jit.c's blocks, made on first use */
+    struct vx_jit *jit;     /* vx_jit_dispatch.c's blocks, made on first use */
     /*
      * vx_mmu.c: bumped by every TLB fill or invalidation.  Here, not with
      * the TLBs: every translated burst reads it, and this line is one a

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Differential test of the translating executor (VX_SIM_EXEC_JIT,
- * qemu-device/sim/vx_jit.c) against the reference interpreter
+ * qemu-device/sim/vx_jit_*.c) against the reference interpreter
  * (VX_SIM_EXEC_REF): the expectation is the interpreter's behaviour,
  * instruction for instruction (vx_exec.c's vx_exec_ref() comment: "The
  * burst executors must match it instruction for instruction, counters
@@ -612,7 +612,7 @@ static void pair_put(struct pair *p, uint32_t off, const uint32_t *w,
 /*
  * A page that starts to hold translated code while a store's memo slot
  * says it holds none (translated launch).  The inline store skips the
- * codemap on such a slot (vx_jit.c, "Loads and stores"), so a page's
+ * codemap on such a slot (vx_jit_translate.c, "Loads and stores"), so a page's
  * first translation must make those slots stale even where no TLB
  * changes: here the ITLB has the page already, as the avx2 executor
  * fetched from it before the card switched to the jit
@@ -699,7 +699,7 @@ TEST(code_page_after_store_memo)
 /*
  * A misaligned word load whose memo slot holds another executor's store
  * key for the same page (translated launch).  The inline access folds
- * the address's low two bits into the key it compares (vx_jit.c, "Loads
+ * the address's low two bits into the key it compares (vx_jit_translate.c, "Loads
  * and stores"); lw at page + 2 must not match a slot keyed page | VALID |
  * STORE (3, the avx2 executor's): the load faults (the interpreter's
  * misaligned load), as on the reference.  CODE_VA: a jal the jit runs (the

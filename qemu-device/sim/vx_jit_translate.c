@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Vortex card simulator: the translating executor (VX_SIM_EXEC_JIT).
+ * Vortex card simulator: the translator of the translating executor
+ * (VX_SIM_EXEC_JIT): a block of RISC-V instructions into x86-64 code, in
+ * the arena vx_jit_dispatch.c keeps, through the encoder of
+ * vx_jit_emit.h.  x86-64 hosts only.
  *
- * DOC: design
+ * DOC: translation
  *
  * What is translated.  A block is the longest run, from a PC, within one
  * 4 KiB code page and at most VX_JIT_MAX_INSNS long, of: RV32I/M lane
@@ -48,7 +51,7 @@
  * too (no slot holds the low bits it gives); a store's key carries
  * JIT_XLAT_NOCODE,
  * "the page held no translated code when filled", so the hit path skips
- * the codemap, and translate() makes every memo stale when a page gets
+ * the codemap, and vx_jit_translate() makes every memo stale when a page gets
  * its first translation.  A miss probes the DTLB inline as
  * vx_tlb_probe() does and fills the slot as vx_exec_xlat_fill() does (a
  * store's, if the page holds no code), then goes on; a DTLB miss calls
@@ -79,50 +82,6 @@
  * inexact and produced no NaN (IEEE 754 then has one answer, and it is
  * the soft-float's); otherwise vx_jit_one() on the untouched registers.
  *
- * Chaining and the budget.  A block whose branch or jump goes back to
- * its own first instruction loops inside its code while the burst's
- * budget lasts (ctx.left, ctx.done); other exits return the next PC and
- * the executor looks the next block up (a direct-mapped table) and calls
- * it, without leaving vx_jit_exec() until the budget is spent or an
- * instruction it does not translate needs the interpreter.  The
- * scheduler (vx_run.c) thus sees the same bursts as with the other
- * executors: warp switches, barriers, traps and Debug Module requests
- * happen between them or in the interpreter.  The budget rarely ends at a
- * block's end, so each function has a second, countdown copy of its
- * instructions, entered when fewer slots are left than the block has
- * instructions (and by a self-loop's last turn): before each instruction
- * it compares ctx.left and stops there when the budget is spent.  A DM
- * step (a burst of 1) thus runs exactly one instruction.  Counters
- * (cycle, instret) move as the interpreter's.
- *
- * Memory.  The code arena is a memfd mapped twice, read-write where the
- * translator writes and read-execute where the code runs (W^X without an
- * mprotect per block; a host that refuses memfds gets one mapping
- * switched with mprotect).  A full arena is dropped whole (a flush: the
- * table's entries of older generations miss) and refilled.
- *
- * Invalidation by validation.  The table is tagged with the PC, the
- * warp's satp and the host address the code was fetched from; each entry
- * keeps the instruction words it translated, and a block runs only if
- * the code at that host address still holds exactly those words.  Any
- * write to code therefore invalidates its translation, whoever makes it
- * (a kernel's own stores, the Debug Module's memory writes and software
- * breakpoints, host uploads into VRAM), and a page-table or TLB change
- * that maps the PC elsewhere misses on the host address: the code is
- * always fetched through the ITLB the interpreter uses (the warp's code
- * memo, else vx_exec_code_page()).  Within a block, a store into a VRAM
- * page that holds translated code (a byte per page, codemap) stops the
- * block after the store (JIT_AFTER), so the words after it are checked
- * again before they run.
- *
- * Where it does not apply.  Warps narrower than 8 lanes are not
- * translated: the AVX2 burst executor runs them.  While an LR
- * reservation is live anywhere (vx_sim.resv_live) the reference executor
- * runs, as with the burst executors.  On a host without AVX2 (cpuid,
- * __builtin_cpu_supports(), in vx_sim_exec_available()) the executor is
- * unavailable: vx_sim_config_check() and vx_sim_set_exec() refuse it
- * with a sentence saying so, and the default stays "best".
- *
  * Registers in ymm.  With 8-lane warps, the registers an instruction
  * reads or writes stay in ymm8-15 for the instructions after it
  * (written through: memory always holds them, so an exit anywhere needs
@@ -136,196 +95,22 @@
  * when evicted), blended with the mask there only: inactive lanes
  * compute garbage in between that only their own discarded results see.
  *
- * The scheduler's bursts (vx_run.c, VX_RUN_BURST) are 128 instructions:
- * at 32, entering a warp (the scheduler, the table lookup and its word
- * check, the countdown copy a budget ending mid-loop takes, the block a
- * burst starting mid-loop needs) cost as much as a third of the time.
- *
  * Not done yet: a scalar path for 1-4 lanes, FP arithmetic in the
  * emitted code itself, keeping registers across calls and loop turns,
  * SIMT split/join in translated code (divergence runs in the burst
  * executor; the masked code runs both sides).
  */
+#ifndef __x86_64__
+#error "the translator emits x86-64 code: elsewhere build vx_jit_none.c"
+#endif
+
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 #include <time.h>
 
-#include "vx_jit_internal.h"
-
-#define VX_JIT_MAX_INSNS    64
-#define VX_JIT_MAX_TAIL     16
-#define VX_JIT_TABLE        4096            /* entries, power of two */
-#define VX_JIT_ARENA        (16u << 20)     /* bytes of host code */
-/*
- * Worst case per instruction and 8-lane chunk (a masked sltu: 2 loads,
- * 4 ops, the blend's 2 loads and itself, a store, a cache move: some 70
- * bytes), and per instruction besides (a translated launch's inline
- * store with its memo refill, its call of vx_jit_mem() and the countdown's
- * check, and its inline DTLB probe: some 350).  translate() aborts rather than overrun them.
- */
-#define VX_JIT_CHUNK_BYTES  160
-#define VX_JIT_INSN_BYTES   448
-
-typedef uint32_t (*vx_jit_fn)(struct vx_jit_ctx *c);
-
-struct vx_jit_block {
-    uint32_t pc;                /* tag: PC ... */
-    uint32_t satp;              /* ... address space ... */
-    const uint8_t *code;        /* ... and where the words were fetched */
-    uint32_t cap;               /* ... and the most it may hold: a budget */
-    uint32_t len;               /* instructions translated, 0 = none */
-    uint32_t tail;              /* untranslatable ones after them */
-    uint32_t gen;               /* arena generation the functions are of */
-    vx_jit_fn fn_masked, fn_full;
-    uint32_t words[VX_JIT_MAX_INSNS];
-};
-
-struct vx_jit {
-    struct vx_jit_ctx ctx;      /* first: the struct is 64-byte aligned */
-    uint8_t *arena;             /* where code is written ... */
-    ptrdiff_t xdelta;           /* ... and run: + xdelta (dual mapping) */
-    bool dual;                  /* two views of a memfd: no mprotect */
-    bool avx512;                /* AVX-512F/VL: masked moves with k1 */
-    size_t used;
-    uint32_t gen;               /* bumped by every flush */
-    uint32_t threads;
-    struct vx_tmask ctx_mask;   /* the mask ctx.mask holds */
-    uint8_t *codemap;           /* VRAM pages holding translated code: 1 */
-    uint64_t codemap_pages;
-    struct vx_jit_stats stats;
-    struct vx_jit_block table[VX_JIT_TABLE];
-};
-
-/* ---------------------------------------------------------- emitter */
-
-struct em {
-    uint8_t *p;
-    uint8_t *vex1;              /* the last VEX prefix's R/X/B byte */
-};
-
-/* ymm roles: result, operand, old rd, 31, sign bit, immediate, mask */
-enum { YA = 0, YB = 1, YT = 2, Y31 = 3, YS = 4, YI = 5, YM = 7 };
-enum { RCX = 1, RDX = 2, RBX = 3, RBP = 5 };    /* base registers */
-
-static inline void b1(struct em *e, uint8_t v)
-{
-    *e->p++ = v;
-}
-
-static inline void d32(struct em *e, uint32_t v)
-{
-    memcpy(e->p, &v, 4);
-    e->p += 4;
-}
-
-static inline void d64(struct em *e, uint64_t v)
-{
-    memcpy(e->p, &v, 8);
-    e->p += 8;
-}
-
-static void bytes(struct em *e, const char *s, size_t n)
-{
-    memcpy(e->p, s, n);
-    e->p += n;
-}
-
-/*
- * 3-byte VEX, 256-bit; the ModRM that follows sets R and B for ymm8-15
- * (general registers are 0..7 only).
- */
-static void vex(struct em *e, int map, int pp, int vvvv, uint8_t op)
-{
-    b1(e, 0xc4);
-    e->vex1 = e->p;
-    b1(e, 0xe0 | map);
-    b1(e, (uint8_t)(((~vvvv & 15) << 3) | 4 | pp));
-    b1(e, op);
-}
-
-/* [base + disp32]; base is never rsp (no SIB) */
-static void modrm_mem(struct em *e, int reg, int base, uint32_t disp)
-{
-    if (reg & 8) {
-        *e->vex1 &= 0x7f;                       /* VEX.R: ymm8-15 */
-    }
-    b1(e, (uint8_t)(0x80 | ((reg & 7) << 3) | base));
-    d32(e, disp);
-}
-
-static void modrm_rr(struct em *e, int reg, int rm)
-{
-    if (reg & 8) {
-        *e->vex1 &= 0x7f;                       /* VEX.R */
-    }
-    if (rm & 8) {
-        *e->vex1 &= 0xdf;                       /* VEX.B */
-    }
-    b1(e, (uint8_t)(0xc0 | ((reg & 7) << 3) | (rm & 7)));
-}
-
-/*
- * AVX-512 (EVEX.256.F3.0F.W0, mask k1): vmovdqu32 [base + disp]{k1}, ymm
- * (@op 0x7f) or vmovdqu32 ymm{k1}, [base + disp] (@op 0x6f, merging);
- * only the lanes k1 selects are read or written, faults of the others
- * suppressed.
- */
-static void evmov(struct em *e, uint8_t op, int y, int base, uint32_t disp)
-{
-    b1(e, 0x62);
-    b1(e, (uint8_t)((y & 8 ? 0 : 0x80) | 0x71));
-    b1(e, 0x7e);
-    b1(e, 0x29);
-    b1(e, op);
-    b1(e, (uint8_t)(0x80 | ((y & 7) << 3) | base));
-    d32(e, disp);
-}
-
-/* kmovw k1, [rbp + maskw + @c]: the mask bits of lanes 8c .. 8c + 7 */
-static void kmask(struct em *e, uint32_t c)
-{
-    bytes(e, "\xc5\xf8\x90\x8d", 4);
-    d32(e, (uint32_t)(CTX_MASKW + c));
-}
-
-static void ld(struct em *e, int y, int base, uint32_t disp)
-{
-    vex(e, 1, 2, 0, 0x6f);                      /* vmovdqu ymm, m256 */
-    modrm_mem(e, y, base, disp);
-}
-
-static void st(struct em *e, int y, int base, uint32_t disp)
-{
-    vex(e, 1, 2, 0, 0x7f);                      /* vmovdqu m256, ymm */
-    modrm_mem(e, y, base, disp);
-}
-
-/* dst = op(src1, src2): map 1 or 2, 66 prefix. */
-static void op3(struct em *e, int map, uint8_t op, int dst, int s1, int s2)
-{
-    vex(e, map, 1, s1, op);
-    modrm_rr(e, dst, s2);
-}
-
-/* vpslld (/6), vpsrld (/2), vpsrad (/4) dst, src, imm8 */
-static void shift_imm(struct em *e, int ext, int dst, int src, uint8_t n)
-{
-    vex(e, 1, 1, dst, 0x72);
-    modrm_rr(e, ext, src);
-    b1(e, n);
-}
-
-static void rel32_to(struct em *e, const uint8_t *target)
-{
-    d32(e, (uint32_t)(int32_t)(target - (e->p + 4)));
-}
-
-/* ------------------------------------------------------- translation */
-
-
+#include "vx_jit_emit.h"
 #define POOL_MAX    (4 * VX_JIT_MAX_INSNS + 4)
 
 struct xl {
@@ -385,7 +170,7 @@ static void bcast(struct xl *x, int y, uint32_t v)
     vex(e, 2, 1, 0, 0x58);
     b1(e, (uint8_t)(0x05 | (y << 3)));
     if (x->nfix == x->maxfix) {
-        abort();        /* translate() sized them wrong */
+        abort();        /* vx_jit_translate() sized them wrong */
     }
     x->fix[x->nfix] = e->p;
     x->fixidx[x->nfix++] = pool_add(x, v);
@@ -477,8 +262,6 @@ static void cache_clear(struct xl *x)
     memset(x->dirty, 0, sizeof(x->dirty));
 }
 
-static void st(struct em *e, int y, int base, uint32_t disp);
-static void ld(struct em *e, int y, int base, uint32_t disp);
 static uint32_t xoff(const struct xl *x, uint32_t reg, uint32_t chunk);
 
 /*
@@ -717,15 +500,6 @@ static void emit_run(struct xl *x, const uint32_t *words, uint32_t n,
     x->run = false;
 }
 
-/* mov dword [rbp + d8], imm32 */
-static void ctx_put(struct em *e, uint8_t off, uint32_t v)
-{
-    b1(e, 0xc7);
-    b1(e, 0x45);
-    b1(e, off);
-    d32(e, v);
-}
-
 static void jmp_epi(struct xl *x)
 {
     b1(&x->e, 0xe9);
@@ -745,8 +519,6 @@ static void emit_end(struct xl *x, uint32_t pc, uint32_t idx)
  * The block (@len instructions from @start) jumps to @target: to its own
  * first instruction while the budget lasts, else out.
  */
-static uint8_t *jcc_fwd(struct em *e, uint8_t cc);
-static void patch_here(struct em *e, uint8_t *fix);
 
 static void emit_goto(struct xl *x, uint32_t target, uint32_t start,
                       uint32_t len)
@@ -815,23 +587,6 @@ static void emit_call(struct xl *x, uint32_t i, const struct jit_mem_op *m)
     bytes(e, "\x85\xc0\x74\x0c", 4);            /* test eax, eax; jz +12 */
     ctx_put(e, CTX_IDX, i);                     /* JIT_FAULT at i */
     jmp_epi(x);
-}
-
-/* jcc rel32 to be patched: returns where */
-static uint8_t *jcc_fwd(struct em *e, uint8_t cc)
-{
-    uint8_t *fix;
-
-    b1(e, 0x0f);
-    b1(e, cc);
-    fix = e->p;
-    d32(e, 0);
-    return fix;
-}
-
-static void patch_here(struct em *e, uint8_t *fix)
-{
-    d32(&(struct em){ .p = fix }, (uint32_t)(e->p - (fix + 4)));
 }
 
 /*
@@ -920,7 +675,7 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
          * edx = the key: page, flags, and the address's low two bits,
          * which make a misaligned access miss (the miss path sorts it
          * out).  A store's key says the page held no translated code
-         * when the slot was filled (JIT_XLAT_NOCODE; translate() makes
+         * when the slot was filled (JIT_XLAT_NOCODE; vx_jit_translate() makes
          * every memo stale when a page starts to).  r12 = the memo.
          */
         bytes(e, "\x89\xc2\x81\xe2", 4);       /* edx = eax & ~0xffc */
@@ -1250,14 +1005,7 @@ static uint8_t *emit_fn(struct xl *x, const uint32_t *words, uint32_t len,
     return start;
 }
 
-/* ------------------------------------------------------- the blocks */
-
-static void jit_flush(struct vx_jit *j)
-{
-    j->used = 0;
-    j->gen++;
-    j->stats.flushes++;
-}
+/* ------------------------------------------------------- the block */
 
 static int64_t now_ns(void)
 {
@@ -1300,8 +1048,7 @@ static void xl_free(struct xl *x)
     }
 }
 
-/* Fill @b for @pc (code at @code, @room words to the page end). */
-static void translate(struct vx_sim *sim, struct vx_jit *j,
+void vx_jit_translate(struct vx_sim *sim, struct vx_jit *j,
                       struct vx_jit_block *b, uint32_t pc, uint32_t satp,
                       const uint8_t *code, uint32_t room, uint32_t cap)
 {
@@ -1378,7 +1125,7 @@ scanned:
         goto untranslated;
     }
     if (j->used + need > VX_JIT_ARENA) {
-        jit_flush(j);
+        vx_jit_flush(j);
     }
     /* only the pages this block's code goes to are made writable */
     wlo = j->used & ~(size_t)4095;
@@ -1445,334 +1192,4 @@ untranslated:
     xl_free(x);
     b->len = 0;
     b->words[0] = ld32(code);
-}
-
-/* ---------------------------------------------------------- executor */
-
-/*
- * The code arena: a memfd mapped twice, read-write where the translator
- * writes and read-execute where the code runs (no page is ever both, and
- * no mprotect per block); where memfds are refused, one anonymous
- * mapping that translate() switches between the two with mprotect.
- */
-static uint8_t *jit_arena_map(struct vx_jit *j)
-{
-    int fd = memfd_create("vx-jit", MFD_CLOEXEC);
-    uint8_t *w, *x;
-
-    if (fd >= 0 && ftruncate(fd, VX_JIT_ARENA) == 0) {
-        w = mmap(NULL, VX_JIT_ARENA, PROT_READ | PROT_WRITE, MAP_SHARED,
-                 fd, 0);
-        x = mmap(NULL, VX_JIT_ARENA, PROT_READ | PROT_EXEC, MAP_SHARED,
-                 fd, 0);
-        if (w != MAP_FAILED && x != MAP_FAILED) {
-            close(fd);
-            j->dual = true;
-            j->xdelta = x - w;
-            return w;
-        }
-        if (w != MAP_FAILED) {
-            munmap(w, VX_JIT_ARENA);
-        }
-        if (x != MAP_FAILED) {
-            munmap(x, VX_JIT_ARENA);
-        }
-    }
-    if (fd >= 0) {
-        close(fd);
-    }
-    w = mmap(NULL, VX_JIT_ARENA, PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return w == MAP_FAILED ? NULL : w;
-}
-
-static struct vx_jit *jit_get(struct vx_sim *sim)
-{
-    struct vx_jit *j = sim->jit;
-
-    if (j) {
-        return j;
-    }
-    if (posix_memalign((void **)&j, 64, sizeof(*j))) {
-        return NULL;
-    }
-    memset(j, 0, sizeof(*j));
-    j->codemap_pages = (sim->cfg.vram_size + 4095) >> 12;
-    j->codemap = calloc(j->codemap_pages, 1);
-    j->arena = jit_arena_map(j);
-    if (!j->codemap || !j->arena) {
-        free(j->codemap);
-        free(j);
-        return NULL;
-    }
-    j->threads = sim->cfg.threads;
-    j->gen = 1;
-    j->avx512 = __builtin_cpu_supports("avx512f") &&
-                __builtin_cpu_supports("avx512vl");
-    for (uint32_t l = 0; l < j->threads; l++) {
-        j->ctx.iota4[l] = 4 * l;
-    }
-    j->ctx.vram = sim->vram;
-    j->ctx.codemap = j->codemap;
-    j->ctx.codemap_pages = j->codemap_pages;
-    j->ctx.vram_size = sim->cfg.vram_size;
-    j->ctx.lim = (uint32_t)(sim->vram_flat - 4 * j->threads);
-    j->ctx.sim = sim;
-    j->ctx.dtlb = sim->dtlb;
-    sim->jit = j;
-    return j;
-}
-
-void vx_jit_free(struct vx_sim *sim)
-{
-    struct vx_jit *j = sim->jit;
-
-    if (!j) {
-        return;
-    }
-    munmap(j->arena, VX_JIT_ARENA);
-    if (j->dual) {
-        munmap(j->arena + j->xdelta, VX_JIT_ARENA);
-    }
-    free(j->codemap);
-    free(j);
-    sim->jit = NULL;
-}
-
-int vx_jit_set_avx512(struct vx_sim *sim, bool on)
-{
-    struct vx_jit *j = sim->cfg.threads % 8 ? NULL : jit_get(sim);
-
-    if (!j) {
-        return -1;
-    }
-    j->avx512 = on && __builtin_cpu_supports("avx512f") &&
-                __builtin_cpu_supports("avx512vl");
-    jit_flush(j);           /* code of the other kind misses from now */
-    return 0;
-}
-
-bool vx_jit_stats_get(const struct vx_sim *sim, struct vx_jit_stats *st)
-{
-    if (!sim->jit) {
-        memset(st, 0, sizeof(*st));
-        return false;
-    }
-    *st = sim->jit->stats;
-    return true;
-}
-
-/* The entry for @pc's block of at most @cap instructions. */
-static struct vx_jit_block *entry(struct vx_jit *j, uint32_t pc, uint32_t cap)
-{
-    return &j->table[((pc >> 2) ^ (cap * 0x9e5u)) & (VX_JIT_TABLE - 1)];
-}
-
-/* Whether @b is @pc's block of at most @cap for @code, still valid. */
-static inline bool hit(const struct vx_jit *j, const struct vx_jit_block *b,
-                       uint32_t pc, uint32_t satp, const uint8_t *code,
-                       uint32_t cap)
-{
-    uint32_t n = b->len ? b->len : 1;
-    uint64_t diff = 0;
-
-    if (b->pc != pc || b->satp != satp || b->code != code ||
-        b->cap != cap || (b->len && b->gen != j->gen)) {
-        return false;
-    }
-    /* the words, as they are now (a short loop: memcmp is a call) */
-    for (uint32_t i = 0; i + 2 <= n; i += 2) {
-        uint64_t v, k;
-
-        memcpy(&v, code + 4 * i, 8);
-        memcpy(&k, b->words + i, 8);
-        diff |= v ^ k;
-    }
-    if (n & 1) {
-        uint32_t v;
-
-        memcpy(&v, code + 4 * (n - 1), 4);
-        diff |= v ^ b->words[n - 1];
-    }
-    return diff == 0;
-}
-
-/*
- * The entry of w->pc (len 0: nothing translated there), NULL if w->pc
- * cannot be fetched.  *fault is set when the fetch faulted (reported
- * already, as the interpreter would).
- */
-static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
-                                   struct vx_warp *w, bool *fault)
-{
-    uint32_t room;
-    const uint8_t *code;
-    struct vx_jit_block *b;
-    uint32_t pc = w->pc;
-
-    *fault = false;
-    if (w->satp) {
-        const uint8_t *page;
-
-        if (pc & 3) {
-            return NULL;                /* the interpreter faults on it */
-        }
-        /* the memo, as the burst executor keeps it (XLAT_SYNC) */
-        if (w->xlat_gen != sim->tlb_gen || w->xlat_satp != w->satp) {
-            memset(w->xlat, 0, sizeof(w->xlat));
-            memset(&w->xlat_code, 0, sizeof(w->xlat_code));
-            w->xlat_gen = sim->tlb_gen;
-            w->xlat_satp = w->satp;
-        }
-        if (w->xlat_code.key == ((pc & ~0xfffu) | VX_XLAT_VALID)) {
-            page = w->xlat_code.host;
-        } else {
-            page = vx_exec_code_page(sim, w);
-            if (!page) {
-                *fault = true;
-                return NULL;
-            }
-            if (w->xlat_gen != sim->tlb_gen) {
-                memset(w->xlat, 0, sizeof(w->xlat));
-                w->xlat_gen = sim->tlb_gen;
-            }
-            w->xlat_code = (struct vx_xlat){ (pc & ~0xfffu) | VX_XLAT_VALID,
-                                             (uint8_t *)page };
-        }
-        code = page + (pc & 0xfff);
-    } else {
-        if (!vx_vram_pc_ok(sim->cfg.vram_size, pc)) {
-            return NULL;
-        }
-        code = sim->vram + vx_vram_off(pc);
-    }
-    room = (0x1000 - (pc & 0xfff)) / 4;
-    b = entry(j, pc, VX_JIT_MAX_INSNS);
-    if (!hit(j, b, pc, w->satp, code, VX_JIT_MAX_INSNS)) {
-        translate(sim, j, b, pc, w->satp, code, room, VX_JIT_MAX_INSNS);
-        if (w->satp && w->xlat_gen != sim->tlb_gen) {
-            /* a new code page made the memos stale: the code reads them */
-            memset(w->xlat, 0, sizeof(w->xlat));
-            memset(&w->xlat_code, 0, sizeof(w->xlat_code));
-            w->xlat_gen = sim->tlb_gen;
-        }
-    }
-    return b;
-}
-
-/*
- * Run @b (b->len <= @left) for the warp: returns the instructions it
- * retired and its exit status, with w->pc where it stopped.
- */
-static uint32_t run_block(struct vx_sim *sim, struct vx_jit *j,
-                          struct vx_warp *w, const struct vx_jit_block *b,
-                          uint64_t left, uint64_t *ran)
-{
-    struct vx_jit_ctx *c = &j->ctx;
-    uint32_t T = j->threads, st;
-    uint64_t k;
-
-    c->x = w->x;
-    c->f = w->f;
-    c->xlat = w->xlat;
-    c->xl = w->x + last_lane(&w->tmask);
-    c->sim = sim;
-    c->w = w;
-    c->left = left;
-    c->done = 0;
-    c->full = tmask_is_full(&w->tmask, T);
-    c->lane0 = first_lane(&w->tmask);
-    if (!c->full && memcmp(&j->ctx_mask, &w->tmask, sizeof(w->tmask))) {
-        for (uint32_t l = 0; l < T; l++) {
-            c->mask[l] = vx_tmask_test(&w->tmask, l) ? ~0u : 0;
-        }
-        j->ctx_mask = w->tmask;
-        memcpy(c->maskw, w->tmask.w, sizeof(w->tmask.w));
-    }
-    c->start = b->pc;
-    if (w->satp) {
-        struct vx_asp asp = vx_mmu_asp(w->satp);
-
-        c->asp_khi = asp.khi;
-        c->asp_hash = asp.hash;
-    }
-    st = (c->full ? b->fn_full : b->fn_masked)(c);
-    k = c->done + c->idx;
-    if (st == JIT_FAULT) {
-        *ran = k + 1;   /* vx_jit_one() left the warp as it must be */
-        return st;
-    }
-    w->pc = st == JIT_END ? c->pc : b->pc + 4 * c->idx;
-    w->cycle += k;
-    w->instret += k;
-    *ran = k;
-    return st;
-}
-
-enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
-                                uint64_t max, uint64_t *used)
-{
-    struct vx_jit *j = sim->cfg.threads % 8 ? NULL : jit_get(sim);
-    enum vx_exec_result r = VX_EXEC_OK;
-    uint64_t n = 0;
-
-    if (!j) {
-        /* warps under 8 lanes (or no arena): the AVX2 burst executor */
-        return vx_exec_fast(sim, w, max, used);
-    }
-    while (n < max && r == VX_EXEC_OK) {
-        struct vx_jit_block *b;
-        bool fault;
-        uint64_t u, k;
-
-        if (sim->resv_live) {
-            /* the reference interpreter's stores break reservations */
-            r = vx_exec_ref(sim, w, max - n, &u);
-            n += u;
-            break;
-        }
-        b = lookup(sim, j, w, &fault);
-        if (fault) {
-            /* vx_exec_ref() would have taken the slot and faulted */
-            n++;
-            w->cycle++;
-            r = VX_EXEC_FAULT;
-            break;
-        }
-        if (b && b->len) {
-            uint32_t st = run_block(sim, j, w, b, max - n, &u);
-
-            n += u;
-            j->stats.runs++;
-            if (st == JIT_FAULT) {
-                r = j->ctx.r;
-                break;
-            }
-            if (st == JIT_AFTER || n == max) {
-                continue;
-            }
-            if (st == JIT_END) {
-                if (!b->tail || w->pc != b->pc + 4 * b->len) {
-                    continue;
-                }
-                k = b->tail;
-            } else {
-                k = 1;          /* the instruction it stopped before */
-            }
-        } else {
-            /* a block the budget cannot take runs on the interpreter */
-            k = b && !b->len ? b->tail : max - n;
-        }
-        /*
-         * What follows a block is left to the burst executor, for as
-         * many instructions as the block's tail counted when translated
-         * (only a budget: whatever the words are now, it runs them).
-         */
-        k = k < max - n ? k : max - n;
-        r = vx_exec_fast(sim, w, k ? k : 1, &u);
-        n += u;
-        j->stats.interp += u;
-    }
-    *used = n;
-    return r;
 }
