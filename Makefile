@@ -37,16 +37,17 @@ TOP := $(CURDIR)
 
 # Host C (simulator, tests, tools).  Guest binaries are static: the guest
 # userland is busybox plus whatever we put in the initramfs.
-HOST_CC ?= gcc
+# VX_CCACHE: ccache, set by the scripts (scripts/lib.sh), empty by hand.
+HOST_CC ?= $(VX_CCACHE) gcc
 HOST_CFLAGS ?= -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-std=gnu11 -D_GNU_SOURCE
-GUEST_CC ?= gcc
+GUEST_CC ?= $(VX_CCACHE) gcc
 GUEST_CFLAGS ?= $(HOST_CFLAGS) -static
 GUEST_INC := -I$(TOP)/uapi -I/usr/include/libdrm
 
 # Device code: RV32IMF, bare metal, clang + lld, libgcc from the
 # riscv64-unknown-elf cross gcc for 64-bit and soft-double helpers.
-RV_CC ?= clang
+RV_CC ?= $(VX_CCACHE) clang
 RV_ARCH := --target=riscv32-unknown-elf -march=rv32imf -mabi=ilp32f
 RV_CFLAGS ?= $(RV_ARCH) -O2 -g -ffreestanding -fno-builtin -nostdlib \
 	-fno-pic -mcmodel=medany -Wall -Wextra

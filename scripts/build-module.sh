@@ -35,11 +35,17 @@ kbuild=(W="${VX_KBUILD_W:-1}" CONFIG_DRM_ACCEL_VORTEX_DEBUG="$debug" modules)
 jobs=-j$(nproc)
 [ -n "${MAKELEVEL:-}" ] && jobs=
 
+# The cached 6.12 and debug kernels were built by the host's gcc: their
+# modules may compile through ccache.  Another KDIR keeps its own CC.
+cc=()
+[ -z "$VX_CCACHE" ] || cc=(CC="$VX_CCACHE gcc")
 if [ "$series" = 6.12 ]; then
-	if [ -z "${KDIR:-}" ]; then
+	if [ -n "${KDIR:-}" ]; then
+		cc=()
+	else
 		KDIR=$("$VX_TOP/scripts/kernel.sh")/headers
 	fi
-	make -C "$KDIR" M="$VX_TOP" $jobs "${kbuild[@]}" >&2
+	make -C "$KDIR" M="$VX_TOP" $jobs "${kbuild[@]}" "${cc[@]}" >&2
 	exit 0
 fi
 
@@ -63,7 +69,7 @@ fi
 mv "$dir/.sources.new" "$dir/.sources"
 (cd "$VX_TOP" && xargs cp -p --parents -u -t "$dir") < "$dir/.sources"
 if [ "$series" = debug ]; then
-	make -C "$entry/headers" M="$dir" ${jobs:+"$jobs"} "${kbuild[@]}" >&2
+	make -C "$entry/headers" M="$dir" ${jobs:+"$jobs"} "${kbuild[@]}" "${cc[@]}" >&2
 else
 	root=$("$VX_TOP/scripts/buildroot.sh" "$kver" "$(cat "$entry/suite")")
 	VX_BIND=$dir "$VX_TOP/scripts/buildroot.sh" --run "$root" \

@@ -28,6 +28,7 @@ groups=(
 	"lint: sparse libc6-dev-arm64-cross"
 	"GPU kernels: clang lld llvm gcc-riscv64-unknown-elf qemu-user"
 	"userspace: libdrm-dev"
+	"compile cache (scripts/lib.sh): ccache"
 	"crash dump decoder: zlib1g-dev gdb-multiarch"
 	"debugger sessions at human speed: python3-pexpect"
 	"packaging (make install, DKMS): dkms"

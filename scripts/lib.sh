@@ -6,6 +6,17 @@ VX_CACHE=${VX_CACHE:-$HOME/.cache/vortex-bench}
 VX_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Each quiet step's full output, kept after success too.
 VX_LOGS=${VX_LOGS:-$VX_CACHE/logs}
+# Compiles go through ccache when it is installed (scripts/host-deps.sh),
+# the Makefile's compilers and the module's (build-module.sh): its cache
+# sits beside the others, and paths under the checkout are hashed relative
+# to it, so a fresh clone compiles only what no clone compiled before
+# (issue 34: the warm run's build was 173 CPU-s of a fresh clone's
+# 1751).  VX_CCACHE= (empty) turns it off.
+if [ -z "${VX_CCACHE+set}" ]; then
+	VX_CCACHE=$(command -v ccache || true)
+fi
+export VX_CCACHE CCACHE_DIR=${CCACHE_DIR:-$VX_CACHE/ccache}
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$VX_TOP} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
 
 vx_log() { printf '[%s] %s\n' "${VX_STAGE:-bench}" "$*" >&2; }
 vx_die() { vx_log "error: $*"; exit 1; }
