@@ -16,7 +16,10 @@
  * /sys/kernel/debug/accel/<PCI device>/ then holds one file per gate
  * (struct vortex_gate).  Reading one gives ``off``, ``armed`` or
  * ``waiting`` (a thread is held there); writing ``arm`` arms it for the
- * next thread that passes, ``open`` lets a held thread go on and, for the
+ * next thread that passes, for %VORTEX_GATE_MAX_MS at the most, ``arm MS``
+ * for MS milliseconds at the most (up to %VORTEX_GATE_LONGEST_MS: a test
+ * whose window holds work of no fixed length, such as 128 SUBMITs of
+ * 4096 buffers under KASAN, says how long it may take), ``open`` lets a held thread go on and, for the
  * gates whose work runs on a workqueue of the driver's, returns once that
  * work has finished (the workqueue is flushed).
  *
@@ -110,7 +113,7 @@ void vortex_gate_pass(struct vortex_gate *gate)
 			   VORTEX_GATE_WAITING) != VORTEX_GATE_ARMED)
 		return;
 	wait_for_completion_timeout(&gate->open,
-				    msecs_to_jiffies(VORTEX_GATE_MAX_MS));
+				    msecs_to_jiffies(READ_ONCE(gate->max_ms)));
 	atomic_set(&gate->state, VORTEX_GATE_OFF);
 }
 
@@ -141,17 +144,28 @@ static ssize_t vortex_gate_write(struct file *f, const char __user *buf,
 				 size_t len, loff_t *pos)
 {
 	struct vortex_gate *gate = f->private_data;
-	char cmd[8] = {};
+	char line[16] = {}, *cmd, *arg;
+	unsigned int ms = VORTEX_GATE_MAX_MS;
 
-	if (len >= sizeof(cmd))
+	if (len >= sizeof(line))
 		return -EINVAL;
-	if (copy_from_user(cmd, buf, len))
+	if (copy_from_user(line, buf, len))
 		return -EFAULT;
-	strim(cmd);
+	cmd = strim(line);
+	arg = cmd + strcspn(cmd, " ");
+	if (*arg)
+		*arg++ = '\0';
 
 	if (!strcmp(cmd, "arm")) {
+		if (*arg && (kstrtouint(skip_spaces(arg), 10, &ms) || !ms ||
+			     ms > VORTEX_GATE_LONGEST_MS))
+			return -EINVAL;
 		reinit_completion(&gate->open);
-		atomic_set(&gate->state, VORTEX_GATE_ARMED);
+		WRITE_ONCE(gate->max_ms, ms);
+		/* Whoever takes the armed gate sees its max_ms. */
+		atomic_set_release(&gate->state, VORTEX_GATE_ARMED);
+	} else if (*arg) {
+		return -EINVAL;
 	} else if (!strcmp(cmd, "open")) {
 		complete(&gate->open);
 		if (gate->wq)

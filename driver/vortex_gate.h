@@ -36,9 +36,12 @@ struct vortex_gate {
 	struct completion open;
 	/** @wq: where the gated work runs; flushed after opening (if not NULL) */
 	struct workqueue_struct *wq;
+	/** @max_ms: how long a held thread waits at most, set when armed */
+	unsigned int max_ms;
 };
 
 #define VORTEX_GATE_MAX_MS	10000
+#define VORTEX_GATE_LONGEST_MS	600000
 
 void vortex_gate_init(struct vortex_device *vdev, struct vortex_gate *gate,
 		      struct workqueue_struct *wq, const char *name);
