@@ -122,6 +122,7 @@ struct VortexPCIState {
     uint32_t doorbell_budget;   /* ... and this many warp instructions inline */
     char *exec;                 /* executor: best (unset), ref, burst, avx2, jit */
     bool rtl_branch;            /* a divergent branch follows the last lane */
+    bool avx512;                /* the translator may use AVX-512F/VL */
 
     /* guest-visible regions */
     MemoryRegion mmio;
@@ -443,6 +444,7 @@ static bool vortex_check_config(VortexPCIState *s, struct vx_sim_config *cfg,
     cfg->fast_doorbell = s->fast_doorbell;
     cfg->doorbell_budget = s->doorbell_budget;
     cfg->rtl_branch = s->rtl_branch;
+    cfg->no_avx512 = !s->avx512;
     if (vx_sim_exec_parse(s->exec, &cfg->exec, msg, sizeof(msg)) < 0 ||
         vx_sim_config_check(cfg, msg, sizeof(msg)) < 0) {
         error_setg(errp, "vortex: %s", msg);
@@ -571,6 +573,11 @@ static const Property vortex_properties[] = {
      * "Cores")
      */
     DEFINE_PROP_BOOL("rtl-branch", VortexPCIState, rtl_branch, false),
+    /*
+     * Off: the translator keeps to AVX2 on an AVX-512 host, so one machine
+     * measures what an AVX2-only host's card does (vx_sim.h, no_avx512).
+     */
+    DEFINE_PROP_BOOL("avx512", VortexPCIState, avx512, true),
 };
 
 /*

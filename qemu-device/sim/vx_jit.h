@@ -19,6 +19,7 @@ struct vx_jit_stats {
     uint64_t runs;              /* translated blocks executed */
     uint64_t interp;            /* instructions left to the interpreter */
     uint64_t flushes;           /* code arena refills */
+    bool avx512;                /* its code uses AVX-512F/VL, not only AVX2 */
 };
 
 /*

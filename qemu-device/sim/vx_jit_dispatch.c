@@ -133,7 +133,7 @@ static struct vx_jit *jit_get(struct vx_sim *sim)
     }
     j->threads = sim->cfg.threads;
     j->gen = 1;
-    j->avx512 = __builtin_cpu_supports("avx512f") &&
+    j->avx512 = !sim->cfg.no_avx512 && __builtin_cpu_supports("avx512f") &&
                 __builtin_cpu_supports("avx512vl");
     for (uint32_t l = 0; l < j->threads; l++) {
         j->ctx.iota4[l] = 4 * l;
@@ -172,7 +172,7 @@ int vx_jit_set_avx512(struct vx_sim *sim, bool on)
     if (!j) {
         return -1;
     }
-    j->avx512 = on && __builtin_cpu_supports("avx512f") &&
+    j->avx512 = on && !sim->cfg.no_avx512 && __builtin_cpu_supports("avx512f") &&
                 __builtin_cpu_supports("avx512vl");
     vx_jit_flush(j);           /* code of the other kind misses from now */
     return 0;
@@ -185,6 +185,7 @@ bool vx_jit_stats_get(const struct vx_sim *sim, struct vx_jit_stats *st)
         return false;
     }
     *st = sim->jit->stats;
+    st->avx512 = sim->jit->avx512;
     return true;
 }
 

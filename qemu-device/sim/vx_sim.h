@@ -64,6 +64,13 @@ struct vx_sim_config {
      * does (docs/hardware.md, "Cores"), for runs that must match the RTL.
      */
     bool rtl_branch;
+    /*
+     * The translator keeps to AVX2 although the host has AVX-512F/VL
+     * (off, a zeroed config, it uses them when the host has them): the
+     * card of an AVX2-only host, measured on any x86-64 one (make bench
+     * with VX_DEVICE_PROPS=avx512=off).
+     */
+    bool no_avx512;
 };
 
 /* Some 5 us of host time with 8-lane warps; the QEMU device's default. */
