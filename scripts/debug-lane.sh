@@ -15,7 +15,9 @@
 # prints tap.py's --guest and --expect arguments for them, one a line.
 
 # shellcheck disable=SC2034  # used by the scripts that source this file
-vx_debug_tests="vortex_reliability_test vortex_debug_test vortex_dump_test vortex_vm_test vortex_vmbind_test vortex_driver_test"
+# The crash-dump suites (selftests/selftests.mk, VX_DUMP_TESTS).
+vx_dump_tests="vortex_dump_content_test vortex_dump_vm_test vortex_dump_config_test vortex_dump_card_test vortex_dump_slot_test vortex_dump_debugger_test"
+vx_debug_tests="vortex_reliability_test vortex_debug_test $vx_dump_tests vortex_vm_test vortex_vmbind_test vortex_driver_test"
 
 vx_debug_lane_boots() {
 	local results=$1 k=$2 i=$3 unplug

@@ -30,8 +30,13 @@ GUEST_TESTS += $(O)/guest/selftests/vortex_bar_test
 # --- raw-ioctl suites: recovery races and bounds, core ioctls on the accel
 # node, CPU mappings, module parameters, per-file address spaces, VM_BIND
 # (each one file, one concern)
+# The crash-dump suites, one concern each over one fixture: what a dump
+# holds, address-space faults, DUMP_CONFIG, whole cards, the one slot,
+# dumps a debugger asks for.
+VX_DUMP_TESTS := vortex_dump_content_test vortex_dump_vm_test vortex_dump_config_test \
+	vortex_dump_card_test vortex_dump_slot_test vortex_dump_debugger_test
 VX_RAW_TESTS := vortex_reliability_test vortex_core_ioctl_test vortex_mmap_test vortex_fault_test \
-	vortex_module_test vortex_debug_test vortex_dump_test vortex_vm_test \
+	vortex_module_test vortex_debug_test $(VX_DUMP_TESTS) vortex_vm_test \
 	vortex_cores_test \
 	vortex_vmbind_test
 
@@ -42,8 +47,9 @@ $(VX_RAW_TESTS:%=$(O)/guest/selftests/%): $(O)/guest/selftests/%: selftests/%.c 
 	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -I$(TOP)/hw \
 		$(TESTLIB_INC) -o $@ $< $(VX_TEST_LDLIBS)
 
-# vortex_dump_test inflates dumps whose ELF the driver compressed.
-$(O)/guest/selftests/vortex_dump_test: VX_TEST_LDLIBS := -lz
+# The dump suites inflate dumps whose ELF the driver compressed.
+$(VX_DUMP_TESTS:%=$(O)/guest/selftests/%): VX_TEST_LDLIBS := -lz
+$(VX_DUMP_TESTS:%=$(O)/guest/selftests/%): selftests/vortex_dump_fixture.h
 # vortex_vm_test closes a buffer from a thread while a job uses it.
 $(O)/guest/selftests/vortex_vm_test: VX_TEST_LDLIBS := -lpthread
 # The address-space suites share one client.

@@ -2626,7 +2626,7 @@ TEST_F(dbg, coredump_err_bad_requests)
 	c.pad = 1;
 	EXPECT_EQ(-EINVAL, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_COREDUMP, &c));
 	c.pad = 0;
-	/* The dumps themselves are vortex_dump_test's. */
+	/* The dumps themselves are the vortex_dump_*_test suites'. */
 	EXPECT_EQ(-ESRCH, dbg_ioctl(self->sfd, DRM_VORTEX_DEBUG_IOCTL_COREDUMP, &c));
 }
 
