@@ -242,16 +242,16 @@ guest_boot doorbell-off "$card_tests" --device-props fast-doorbell=off --tests "
 # The dump suite too on 6.12: a reader halfway through a dump while the
 # next failure happens or while it is discarded, a failure right after a
 # discard, two at once.
-guest_boot slub-smp2 "vortex_reliability_test vortex_debug_test vortex_vm_test vortex_vmbind_test $vx_dump_tests" \
-	--smp 2 --tests "vortex_reliability_test,vortex_debug_test,vortex_vm_test,vortex_vmbind_test,${vx_dump_tests// /,}" \
+guest_boot slub-smp2 "vortex_reliability_test $vx_dbg_tests vortex_vm_test vortex_vmbind_test $vx_dump_tests" \
+	--smp 2 --tests "vortex_reliability_test,${vx_dbg_tests// /,},vortex_vm_test,vortex_vmbind_test,${vx_dump_tests// /,}" \
 	--append "slub_debug=FZPU"
 
 # The newest kernel's boots (see its set-up above).
 newest guest_boot newest:1,2,4,8 "$guest_tests" --topology 1,2,4,8
 newest guest_boot newest:unplug vortex_driver_test --tests vortex_driver_test \
 	--append "vxtest.unplug=1 vx.args=-t,unplug_with_open_client"
-newest guest_boot newest:slub-smp2 "vortex_reliability_test vortex_debug_test vortex_vm_test vortex_vmbind_test" \
-	--smp 2 --tests vortex_reliability_test,vortex_debug_test,vortex_vm_test,vortex_vmbind_test \
+newest guest_boot newest:slub-smp2 "vortex_reliability_test $vx_dbg_tests vortex_vm_test vortex_vmbind_test" \
+	--smp 2 --tests "vortex_reliability_test,${vx_dbg_tests// /,},vortex_vm_test,vortex_vmbind_test" \
 	--append "slub_debug=FZPU"
 
 # A debug kernel still building: its lane starts when the build ends.

@@ -35,8 +35,15 @@ GUEST_TESTS += $(O)/guest/selftests/vortex_bar_test
 # dumps a debugger asks for.
 VX_DUMP_TESTS := vortex_dump_content_test vortex_dump_vm_test vortex_dump_config_test \
 	vortex_dump_card_test vortex_dump_slot_test vortex_dump_debugger_test
+# The debugger suites, one concern each over one fixture: sessions and
+# who may attach, a halted warp's state, running and stepping, the raw
+# DM, time, events, each request's errnos, the ABI's shape, the target's
+# address space.
+VX_DEBUG_TESTS := vortex_debug_attach_test vortex_debug_state_test vortex_debug_run_test \
+	vortex_debug_dm_test vortex_debug_timeout_test vortex_debug_events_test \
+	vortex_debug_errno_test vortex_debug_abi_test vortex_debug_space_test
 VX_RAW_TESTS := vortex_reliability_test vortex_core_ioctl_test vortex_mmap_test vortex_fault_test \
-	vortex_module_test vortex_debug_test $(VX_DUMP_TESTS) vortex_vm_test \
+	vortex_module_test $(VX_DEBUG_TESTS) $(VX_DUMP_TESTS) vortex_vm_test \
 	vortex_cores_test \
 	vortex_vmbind_test
 
@@ -50,6 +57,7 @@ $(VX_RAW_TESTS:%=$(O)/guest/selftests/%): $(O)/guest/selftests/%: selftests/%.c 
 # The dump suites inflate dumps whose ELF the driver compressed.
 $(VX_DUMP_TESTS:%=$(O)/guest/selftests/%): VX_TEST_LDLIBS := -lz
 $(VX_DUMP_TESTS:%=$(O)/guest/selftests/%): selftests/vortex_dump_fixture.h
+$(VX_DEBUG_TESTS:%=$(O)/guest/selftests/%): selftests/vortex_debug_fixture.h
 # vortex_vm_test closes a buffer from a thread while a job uses it.
 $(O)/guest/selftests/vortex_vm_test: VX_TEST_LDLIBS := -lpthread
 # The address-space suites share one client.

@@ -52,7 +52,7 @@
 enum { X0 = 0, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11, A2 = 12, A3 = 13 };
 
 /* t0 = 3 * lane + 1, f3 = its bits, then loops at +20 forever. */
-static const uint32_t prog_hang[] __attribute__((unused)) = {
+static const uint32_t prog_hang[] __maybe_unused = {
 	CSRR(T0, VX_CSR_THREAD_ID),
 	ADD(T2, T0, T0),
 	ADD(T0, T0, T2),
@@ -64,7 +64,7 @@ static const uint32_t prog_hang[] __attribute__((unused)) = {
 #define HANG_PC		20
 
 /* Faults at +12 after t1 = 0xc0ffee... */
-static const uint32_t prog_fault[] __attribute__((unused)) = {
+static const uint32_t prog_fault[] __maybe_unused = {
 	LUI(T1, 0xc1),			/* 0xc1000 */
 	ADDI(T1, T1, -0x12),		/* 0xc0fee */
 	ADDI(T0, X0, 7),
@@ -74,7 +74,7 @@ static const uint32_t prog_fault[] __attribute__((unused)) = {
 #define FAULT_PC	12
 
 /* jalr t1, 18(t0) with t0 = its own code: target +18, misaligned */
-static const uint32_t prog_jump[] __attribute__((unused)) = {
+static const uint32_t prog_jump[] __maybe_unused = {
 	RV32_AUIPC(T0, 0),		/* auipc t0, 0 */
 	ADDI(T1, X0, 0x55),
 	RV_I(18, T0, 0, T1, 0x67),	/* +8: jalr t1, 18(t0) */
@@ -84,7 +84,7 @@ static const uint32_t prog_jump[] __attribute__((unused)) = {
 #define JUMP_PC		8
 
 /* The hex words (up to 3) of a "ptes:" value, to its line's end; how many. */
-static __attribute__((unused)) int ptes_of(const char *v, unsigned int *out)
+static __maybe_unused int ptes_of(const char *v, unsigned int *out)
 {
 	char line[64];
 
@@ -93,7 +93,7 @@ static __attribute__((unused)) int ptes_of(const char *v, unsigned int *out)
 }
 
 /* t0 = arg[0], then a store through it at +8 */
-static const uint32_t prog_store[] __attribute__((unused)) = {
+static const uint32_t prog_store[] __maybe_unused = {
 	LW(T0, A0, 0),
 	ADDI(T1, X0, 0x77),
 	SW(T1, T0, 0),			/* +8 */
@@ -103,14 +103,14 @@ static const uint32_t prog_store[] __attribute__((unused)) = {
 #define STORE_PC	8
 
 /* t0 = arg[0], then a load through it at +4 */
-static const uint32_t prog_load[] __attribute__((unused)) = {
+static const uint32_t prog_load[] __maybe_unused = {
 	LW(T0, A0, 0),
 	LW(T1, T0, 0),			/* +4 */
 	JSELF,
 };
 
 /* vx_trap_assert with a0..a3 from the argument block */
-static const uint32_t prog_assert[] __attribute__((unused)) = {
+static const uint32_t prog_assert[] __maybe_unused = {
 	LW(A1, A0, 4),			/* file */
 	LW(A2, A0, 8),			/* line */
 	LW(A3, A0, 12),			/* function */
@@ -121,7 +121,7 @@ static const uint32_t prog_assert[] __attribute__((unused)) = {
 /* ------------------------------------------------------------ dumps */
 
 /* The lines after the section header "\n<name>:\n", or NULL. */
-static __attribute__((unused)) const char *section(const char *text, const char *name)
+static __maybe_unused const char *section(const char *text, const char *name)
 {
 	char pat[64];
 	const char *p;
@@ -132,7 +132,7 @@ static __attribute__((unused)) const char *section(const char *text, const char 
 }
 
 /* The value after "\n<key>: " from @from on, or NULL. */
-static __attribute__((unused)) const char *field(const char *from, const char *key)
+static __maybe_unused const char *field(const char *from, const char *key)
 {
 	char pat[64];
 	const char *p;
@@ -144,7 +144,7 @@ static __attribute__((unused)) const char *field(const char *from, const char *k
 	return NULL;
 }
 
-static __attribute__((unused)) unsigned long long num(const char *from, const char *key)
+static __maybe_unused unsigned long long num(const char *from, const char *key)
 {
 	const char *v = field(from, key);
 
@@ -152,7 +152,7 @@ static __attribute__((unused)) unsigned long long num(const char *from, const ch
 }
 
 /* How many times @pat occurs in @text. */
-static __attribute__((unused)) unsigned int count(const char *text, const char *pat)
+static __maybe_unused unsigned int count(const char *text, const char *pat)
 {
 	unsigned int n = 0;
 
@@ -167,7 +167,7 @@ static __attribute__((unused)) unsigned int count(const char *text, const char *
  * word, five characters are one word, most significant digit first.
  * Returns the words, *n their count.
  */
-static __attribute__((unused)) uint32_t *ascii85_block(const char *p, int indent, size_t *n)
+static __maybe_unused uint32_t *ascii85_block(const char *p, int indent, size_t *n)
 {
 	uint32_t *out = NULL, v;
 	size_t cap = 0;
@@ -216,7 +216,7 @@ struct elf_view {
  * The ELF of the dump's "cuda-coredump:" section, inflated if the section
  * says "encoding: zlib"; false if malformed.
  */
-static __attribute__((unused)) bool elf_from_dump(const char *text, struct elf_view *e)
+static __maybe_unused bool elf_from_dump(const char *text, struct elf_view *e)
 {
 	const char *sec = strstr(text, "\ncuda-coredump:\n");
 	size_t n, size, stored;
@@ -259,7 +259,7 @@ static __attribute__((unused)) bool elf_from_dump(const char *text, struct elf_v
 	return true;
 }
 
-static __attribute__((unused)) int elf_index(const struct elf_view *e, const char *name)
+static __maybe_unused int elf_index(const struct elf_view *e, const char *name)
 {
 	int i;
 
@@ -269,7 +269,7 @@ static __attribute__((unused)) int elf_index(const struct elf_view *e, const cha
 	return -1;
 }
 
-static __attribute__((unused)) const void *elf_data(const struct elf_view *e, int idx)
+static __maybe_unused const void *elf_data(const struct elf_view *e, int idx)
 {
 	return e->buf + e->sh[idx].sh_offset;
 }
@@ -333,7 +333,7 @@ FIXTURE_TEARDOWN(dump)
  * low that the card might not reach the loop, whose registers the dumps
  * show, before it; the old limit is back before the capture.
  */
-static __attribute__((unused)) int32_t run_to_dump(struct __test_metadata *_metadata,
+static __maybe_unused int32_t run_to_dump(struct __test_metadata *_metadata,
 			   FIXTURE_DATA(dump) *self, const uint32_t *prog,
 			   size_t bytes, bool hang)
 {
@@ -359,7 +359,7 @@ static __attribute__((unused)) int32_t run_to_dump(struct __test_metadata *_meta
 	run_to_dump(_metadata, self, prog, bytes, true)
 
 /* Where the buffer at @iova is described in the dump's "bos:" section. */
-static __attribute__((unused)) const char *find_bo(const char *text, uint64_t iova)
+static __maybe_unused const char *find_bo(const char *text, uint64_t iova)
 {
 	char pat[64];
 
@@ -368,7 +368,7 @@ static __attribute__((unused)) const char *find_bo(const char *text, uint64_t io
 }
 
 /* The CUDA ELF of a fault: the warp's errorPC, lane 0's exception code. */
-static __attribute__((unused)) void check_fault_elf(struct __test_metadata *_metadata,
+static __maybe_unused void check_fault_elf(struct __test_metadata *_metadata,
 			    FIXTURE_DATA(dump) *self)
 {
 	struct elf_view e;
@@ -392,7 +392,7 @@ static __attribute__((unused)) void check_fault_elf(struct __test_metadata *_met
 
 /* ------------------------------------------------ what a file chooses */
 
-static __attribute__((unused)) int dump_config(int fd, uint32_t flags, uint32_t *old)
+static __maybe_unused int dump_config(int fd, uint32_t flags, uint32_t *old)
 {
 	struct drm_vortex_dump_config c = { .flags = flags };
 	int ret = vx_ioctl(fd, DRM_IOCTL_VORTEX_DUMP_CONFIG, &c);
@@ -403,7 +403,7 @@ static __attribute__((unused)) int dump_config(int fd, uint32_t flags, uint32_t 
 }
 
 /* A number in debugfs last_dump, after "@key: ", or -1. */
-static __attribute__((unused)) long long last_dump_num(const char *key)
+static __maybe_unused long long last_dump_num(const char *key)
 {
 	char buf[512] = "", pat[32];
 	const char *p;
