@@ -11,7 +11,8 @@ GUEST_TESTS += $(O)/guest/selftests/vortex_run_test
 
 # --- driver helper: the kernel ABI with plain ioctl()s (vortex_driver_test)
 $(O)/guest/selftests/vortex_driver_test: selftests/vortex_driver_test.c uapi/vortex_accel.h \
-		selftests/vortex_test_cmdline.h selftests/vortex_test_ioctl.h $(TESTLIB_HDRS) hw/vortex_regs.h
+		selftests/vortex_test_cmdline.h selftests/vortex_test_ioctl.h selftests/vortex_client.h \
+		$(TESTLIB_HDRS) hw/vortex_regs.h
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -I$(TOP)/hw \
 		$(TESTLIB_INC) -o $@ $<
@@ -48,7 +49,7 @@ VX_RAW_TESTS := vortex_reliability_test vortex_core_ioctl_test vortex_mmap_test 
 	vortex_vmbind_test
 
 $(VX_RAW_TESTS:%=$(O)/guest/selftests/%): $(O)/guest/selftests/%: selftests/%.c \
-		uapi/vortex_accel.h selftests/vortex_test_ioctl.h \
+		uapi/vortex_accel.h selftests/vortex_test_ioctl.h selftests/vortex_client.h \
 		$(TESTLIB_HDRS) hw/vortex_regs.h
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -I$(TOP)/hw \
@@ -62,7 +63,7 @@ $(VX_DEBUG_TESTS:%=$(O)/guest/selftests/%): selftests/vortex_debug_fixture.h
 $(O)/guest/selftests/vortex_vm_test: VX_TEST_LDLIBS := -lpthread
 # The address-space suites share one client.
 $(O)/guest/selftests/vortex_vm_test $(O)/guest/selftests/vortex_vmbind_test: \
-		selftests/vortex_vm_client.h
+		selftests/vortex_vm_progs.h selftests/vortex_client.h
 # vortex_reliability_test closes a file from a thread while the scheduler holds it.
 $(O)/guest/selftests/vortex_reliability_test: VX_TEST_LDLIBS := -lpthread
 

@@ -44,6 +44,7 @@
 
 #include "vortex_accel.h"
 #include "vortex_test_ioctl.h"
+#include "vortex_client.h"
 #include "vx_asm.h"
 #include "kselftest_harness.h"
 
@@ -188,15 +189,10 @@ static __maybe_unused int dbg_step(int sfd, uint32_t warp, uint32_t count,
 /* ------------------------------------------------------------ fixture */
 
 FIXTURE(dbg) {
-	int fd, sfd;
+	VX_CLIENT_MEMBERS;
+	int sfd;
 	uint32_t warp;		/* the warp running the test's block */
 	uint64_t clusters, cores, warps, threads, timeout_ms, total;
-	uint32_t code, data;
-	uint64_t code_addr, data_addr;
-	uint32_t *code_map;
-	volatile uint32_t *data_map;
-	struct drm_vortex_submit_bo bos[2];
-	struct drm_vortex_submit sub;
 	/* job_timeout_ms before a test lowered it (vx_timeout_set()), or 0 */
 	long old_timeout_ms;
 };
@@ -204,8 +200,8 @@ FIXTURE(dbg) {
 FIXTURE_SETUP(dbg)
 {
 	self->sfd = -1;
-	self->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, self->fd);
+	vx_client_open(&self->client, CODE_SIZE, DATA_SIZE,
+		       DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE);
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &self->clusters));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &self->cores));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &self->warps));
@@ -213,21 +209,10 @@ FIXTURE_SETUP(dbg)
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_JOB_TIMEOUT_MS, &self->timeout_ms));
 	self->total = self->clusters * self->cores * self->warps;
 
-	vx_cmd(_vx_bo_create(self->fd, CODE_SIZE, 0, &self->code, &self->code_addr));
-	vx_cmd(_vx_bo_create(self->fd, DATA_SIZE, 0, &self->data, &self->data_addr));
-	self->code_map = vx_bo_map(self->fd, self->code, NULL);
-	self->data_map = vx_bo_map(self->fd, self->data, NULL);
-	ASSERT_NE(NULL, self->code_map);
-	ASSERT_NE(NULL, self->data_map);
 	memcpy(self->code_map, prog_store, sizeof(prog_store));
 	self->data_map[IN_OFF / 4] = 100;
-
-	self->bos[0] = (struct drm_vortex_submit_bo){ self->code, DRM_VORTEX_SUBMIT_BO_READ };
-	self->bos[1] = (struct drm_vortex_submit_bo){
-		self->data, DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE };
 	/* One block, one warp: warp 0 of the card. */
-	vx_submit_init(&self->sub, self->code_addr, self->data_addr, self->threads,
-		       self->bos, 2);
+	self->sub.block[0] = self->threads;
 }
 
 FIXTURE_TEARDOWN(dbg)
@@ -236,7 +221,7 @@ FIXTURE_TEARDOWN(dbg)
 	vx_gate_write("recover_gate", "open");
 	if (self->sfd >= 0)
 		close(self->sfd);
-	close(self->fd);
+	vx_client_close(&self->client);
 	vx_hang_restore(&self->old_timeout_ms);
 }
 

@@ -43,6 +43,7 @@
 
 #include "vortex_accel.h"
 #include "vortex_test_ioctl.h"
+#include "vortex_client.h"
 #include "vx_asm.h"
 #include "kselftest_harness.h"
 
@@ -279,14 +280,8 @@ static __maybe_unused const void *elf_data(const struct elf_view *e, int idx)
 /* ------------------------------------------------------------ fixture */
 
 FIXTURE(dump) {
-	int fd;
+	VX_CLIENT_MEMBERS;
 	uint64_t threads, timeout_ms;
-	uint32_t code, data;
-	uint64_t code_addr, data_addr;
-	uint32_t *code_map;
-	volatile uint32_t *data_map;
-	struct drm_vortex_submit_bo bos[2];
-	struct drm_vortex_submit sub;
 	char *text;
 	/* job_timeout_ms before a test lowered it (vx_hang_begin()), or 0 */
 	long old_timeout_ms;
@@ -298,32 +293,21 @@ FIXTURE_SETUP(dump)
 
 	vx_dump_discard();
 	ASSERT_EQ(0, vx_dump_each(NULL, NULL));
-	self->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, self->fd);
+	vx_client_open(&self->client, CODE_SIZE, DATA_SIZE,
+		       DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_DUMP);
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_THREADS, &self->threads));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_JOB_TIMEOUT_MS, &self->timeout_ms));
-	vx_cmd(_vx_bo_create(self->fd, CODE_SIZE, 0, &self->code, &self->code_addr));
-	vx_cmd(_vx_bo_create(self->fd, DATA_SIZE, 0, &self->data, &self->data_addr));
-	self->code_map = vx_bo_map(self->fd, self->code, NULL);
-	self->data_map = vx_bo_map(self->fd, self->data, NULL);
-	ASSERT_NE(NULL, self->code_map);
-	ASSERT_NE(NULL, self->data_map);
 	/* A pattern with a zero tail, to see the tail left out. */
 	for (i = 0; i < 1000; i++)
 		self->data_map[i] = 0x1000000u * (i % 7) + i + 1;
-
-	self->bos[0] = (struct drm_vortex_submit_bo){ self->code, DRM_VORTEX_SUBMIT_BO_READ };
-	self->bos[1] = (struct drm_vortex_submit_bo){ self->data,
-		DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_DUMP };
-	vx_submit_init(&self->sub, self->code_addr, self->data_addr, self->threads,
-		       self->bos, 2);
+	self->sub.block[0] = self->threads;	/* a whole warp */
 }
 
 FIXTURE_TEARDOWN(dump)
 {
 	vx_hang_restore(&self->old_timeout_ms);
 	free(self->text);
-	close(self->fd);
+	vx_client_close(&self->client);
 	vx_dump_discard();
 }
 
