@@ -43,7 +43,7 @@
 
 #define JALR(rd, rs1, imm)	RV_I(imm, rs1, 0, rd, 0x67)
 
-/* Each program at its own offset of the code buffer (vortex_vm_client.h: load, store). */
+/* Each program at its own offset of the code buffer (vortex_vm_progs.h: load, store). */
 enum { PROG_JUMP = 128, PROG_PAGES = 192, PROG_SPIN = 320 };
 
 /* goto target */
@@ -97,7 +97,7 @@ static const struct vm_prog vm_progs[] = {
 	VM_PROG(PROG_SPIN, prog_spin),
 };
 
-/* A client (vortex_vm_client.h) with this suite's programs too. */
+/* A client (vortex_vm_progs.h) with this suite's programs too. */
 static int vm_client_open(struct vx_client *c)
 {
 	return vm_client_open_with(c, vm_progs, sizeof(vm_progs) / sizeof(vm_progs[0]));

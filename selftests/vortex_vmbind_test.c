@@ -58,7 +58,7 @@
 #define PROBE_VA	0x10000000ull
 #define PROBE_WORD	0x7e57da7au
 
-/* Beside vortex_vm_client.h's load and store. */
+/* Beside vortex_vm_progs.h's load and store. */
 enum { PROG_GATE = 128, PROG_VORTEX = 256, PROG_CORES = 384 };
 
 /*
@@ -121,7 +121,7 @@ static const struct vm_prog vb_progs[] = {
 	VM_PROG(PROG_CORES + sizeof(prog_cores_head), prog_vortex),
 };
 
-/* A client (vortex_vm_client.h) with this suite's programs too. */
+/* A client (vortex_vm_progs.h) with this suite's programs too. */
 static int vb_client_open(struct vx_client *c)
 {
 	return vm_client_open_with(c, vb_progs, sizeof(vb_progs) / sizeof(vb_progs[0]));
