@@ -57,6 +57,22 @@ struct vx_client {
 		struct { VX_CLIENT_FIELDS };				\
 	}
 
+/* One buffer of @size bytes, made and mapped whole: 0 or -errno. */
+static inline int vx_client_bo(int fd, uint64_t size, uint32_t *handle,
+			       uint64_t *addr, void **map)
+{
+	uint64_t mapped;
+	int ret;
+
+	ret = _vx_bo_create(fd, size, 0, handle, addr);
+	if (ret)
+		return ret;
+	*map = vx_bo_map(fd, *handle, &mapped);
+	if (!*map)
+		return -ENOMEM;
+	return mapped == size ? 0 : -ERANGE;
+}
+
 /**
  * _vx_client_open() - open the node and make the client's buffers
  * @c: the client
@@ -73,33 +89,26 @@ struct vx_client {
 static inline int _vx_client_open(struct vx_client *c, uint64_t code_size,
 				  uint64_t data_size, uint32_t data_flags)
 {
-	uint64_t size;
+	void *map = NULL;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
 	c->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
 	if (c->fd < 0)
 		return -errno;
-	ret = _vx_bo_create(c->fd, code_size, 0, &c->code, &c->code_addr);
+	c->code_size = code_size;
+	ret = vx_client_bo(c->fd, code_size, &c->code, &c->code_addr, &map);
+	c->code_map = map;
 	if (ret)
 		return ret;
-	c->code_size = code_size;
-	c->code_map = vx_bo_map(c->fd, c->code, &size);
-	if (!c->code_map)
-		return -ENOMEM;
-	if (size != code_size)
-		return -ERANGE;
 	c->bos[0] = (struct drm_vortex_submit_bo){ c->code, DRM_VORTEX_SUBMIT_BO_READ };
 	if (data_size) {
-		ret = _vx_bo_create(c->fd, data_size, 0, &c->data, &c->data_addr);
+		c->data_size = data_size;
+		map = NULL;
+		ret = vx_client_bo(c->fd, data_size, &c->data, &c->data_addr, &map);
+		c->data_map = map;
 		if (ret)
 			return ret;
-		c->data_size = data_size;
-		c->data_map = vx_bo_map(c->fd, c->data, &size);
-		if (!c->data_map)
-			return -ENOMEM;
-		if (size != data_size)
-			return -ERANGE;
 		c->bos[1] = (struct drm_vortex_submit_bo){ c->data, data_flags };
 	}
 	vx_submit_init(&c->sub, c->code_addr, c->data_addr, 1, c->bos, data_size ? 2 : 1);
