@@ -152,7 +152,8 @@ TEST_F_TIMEOUT(dump, hang_dump_holds_ring_buffers_warps_registers, 120)
 	EXPECT_EQ(0, strncmp(p, kline, strlen(kline))) TH_LOG("%.40s", p);
 	EXPECT_EQ(0, strncmp(field(p, "module"), "vortex\n", 7));
 	EXPECT_NE(NULL, field(p, "time"));
-	snprintf(comm, sizeof(comm), "%.15s\n", "vortex_dump_test");
+	/* The task's comm: its program's name, cut to TASK_COMM_LEN - 1. */
+	snprintf(comm, sizeof(comm), "%.15s\n", program_invocation_short_name);
 	EXPECT_EQ(0, strncmp(field(p, "comm"), comm, strlen(comm)));
 	EXPECT_EQ(0, strncmp(field(p, "error"), "timeout\n", 8));
 	EXPECT_EQ(self->sub.seqno, num(p, "job"));
