@@ -135,12 +135,24 @@ TEST_F_TIMEOUT(dump, hang_dump_holds_ring_buffers_warps_registers, 120)
 	bool launch = false;
 	char comm[32], kline[96];
 	struct utsname uts;
+	static const uint32_t prog_end[] = { TMC(X0) };
+	int32_t status = 1;
 
 	/* The "image" ends in two zero words: the dump must keep them. */
 	struct drm_vortex_code_object co = {
 		.handle = self->code, .size = sizeof(prog_hang) + 8,
 		.load_addr = self->code_addr, .load_size = CODE_SIZE,
 	};
+
+	/*
+	 * One job to its end first: a card reset (a suite before this one
+	 * may end in one) leaves FENCE_SEQNO at 0 until a FENCE executes, and
+	 * the ring's check below wants every job before the hang retired.
+	 */
+	memcpy(self->code_map, prog_end, sizeof(prog_end));
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
+	ASSERT_EQ(0, status);
 
 	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co));
 	ASSERT_EQ(-ETIMEDOUT, hang_and_dump(_metadata, self, prog_hang, sizeof(prog_hang)));
