@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "vortex.h"
+#include "libvortex.h"
 #include "vxdbg.h"
 #include "vxdbg_backend.h"
 

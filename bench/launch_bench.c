@@ -56,7 +56,7 @@
 
 #include "drm.h"
 #include "vortex_accel.h"
-#include "vortex.h"
+#include "libvortex.h"
 #include "bench_stats.h"
 
 #define BENCH_WARMUP	100	/* iterations not recorded */

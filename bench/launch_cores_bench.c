@@ -67,13 +67,13 @@ static int cores_request(struct vxrt_device *dev, struct drm_vortex_submit *s,
 static int cores_launch(struct vxrt_device *dev, struct drm_vortex_submit *s)
 {
 	struct drm_vortex_wait w = { 0 };
-	int ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_SUBMIT, s);
+	int ret = vx_ioctl(vxrt_fd(dev), DRM_IOCTL_VORTEX_SUBMIT, s);
 
 	if (ret)
 		return ret;
 	w.seqno = s->seqno;
 	w.timeout_ns = INT64_MAX;
-	ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_WAIT, &w);
+	ret = vx_ioctl(vxrt_fd(dev), DRM_IOCTL_VORTEX_WAIT, &w);
 	return ret ?: w.status;
 }
 
@@ -101,7 +101,7 @@ static int bench(vx_device_h hdev, vx_buffer_h kernel, vx_buffer_h args, int ite
 		ret = cores_request(dev, &s, &bos);
 	for (int i = -BENCH_WARMUP; !ret && i < iters; i++) {
 		t0 = now_us();
-		ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_GET_PARAM, &p);
+		ret = vx_ioctl(vxrt_fd(dev), DRM_IOCTL_VORTEX_GET_PARAM, &p);
 		noop = now_us() - t0;
 		t0 = now_us();
 		ret = ret ?: cores_launch(dev, &s);

@@ -221,13 +221,13 @@ guest_boot unplug vortex_driver_test --tests vortex_driver_test \
 # The largest card make bench dumps (4 clusters x 8 cores x 32 warps x 32
 # lanes): its 22 MB dump reads the same twice (issue 26).  One test: the
 # other suites cover the capture on the smaller cards.
-guest_boot 4,8,32,32 vortex_dump_test --topology 4,8,32,32 --tests vortex_dump_test --keep-dumps \
+guest_boot 4,8,32,32 vortex_dump_slot_test --topology 4,8,32,32 --tests vortex_dump_slot_test --keep-dumps \
 	--append "vx.args=-t,whole_card_dump_reads_the_same_twice"
 
 # A card past cuda-gdb's limits (96 warps per core, 64 lanes per warp):
 # its CUDA ELF is written as CUDA-sized SMs and warps, every lane in one
 # row with its own registers (issue 26).
-guest_boot 1,1,96,64 vortex_dump_test --topology 1,1,96,64 --tests vortex_dump_test --keep-dumps \
+guest_boot 1,1,96,64 vortex_dump_card_test --topology 1,1,96,64 --tests vortex_dump_card_test --keep-dumps \
 	--append "vx.args=-t,elf_rows_are_cuda_sized_and_hold_every_lane,-t,elf_rows_hold_lanes_past_31_while_they_run"
 
 # The card's old doorbell model (no fast doorbell, so no fast lane): every
@@ -242,16 +242,16 @@ guest_boot doorbell-off "$card_tests" --device-props fast-doorbell=off --tests "
 # The dump suite too on 6.12: a reader halfway through a dump while the
 # next failure happens or while it is discarded, a failure right after a
 # discard, two at once.
-guest_boot slub-smp2 "vortex_reliability_test vortex_debug_test vortex_vm_test vortex_vmbind_test vortex_dump_test" \
-	--smp 2 --tests vortex_reliability_test,vortex_debug_test,vortex_vm_test,vortex_vmbind_test,vortex_dump_test \
+guest_boot slub-smp2 "vortex_reliability_test $vx_dbg_tests vortex_vm_test vortex_vmbind_test $vx_dump_tests" \
+	--smp 2 --tests "vortex_reliability_test,${vx_dbg_tests// /,},vortex_vm_test,vortex_vmbind_test,${vx_dump_tests// /,}" \
 	--append "slub_debug=FZPU"
 
 # The newest kernel's boots (see its set-up above).
 newest guest_boot newest:1,2,4,8 "$guest_tests" --topology 1,2,4,8
 newest guest_boot newest:unplug vortex_driver_test --tests vortex_driver_test \
 	--append "vxtest.unplug=1 vx.args=-t,unplug_with_open_client"
-newest guest_boot newest:slub-smp2 "vortex_reliability_test vortex_debug_test vortex_vm_test vortex_vmbind_test" \
-	--smp 2 --tests vortex_reliability_test,vortex_debug_test,vortex_vm_test,vortex_vmbind_test \
+newest guest_boot newest:slub-smp2 "vortex_reliability_test $vx_dbg_tests vortex_vm_test vortex_vmbind_test" \
+	--smp 2 --tests "vortex_reliability_test,${vx_dbg_tests// /,},vortex_vm_test,vortex_vmbind_test" \
 	--append "slub_debug=FZPU"
 
 # A debug kernel still building: its lane starts when the build ends.

@@ -145,7 +145,7 @@ def expectations(args, name, dump):
         if words:
             bufs.append({'iova': b['iova'], 'words': words, 'data_words': nz})
     # The grid and block as vortex-coredump reads the ELF's grid row (the
-    # text has no launch; vortex_dump_test checks the row against it).
+    # text has no launch; vortex_dump_content_test checks the row against it).
     grid = re.search(r'^grid: +(\d+) x (\d+) x (\d+) blocks of (\d+) x (\d+) x (\d+) threads',
                      tool(args, dump), re.M)
     return {'elf': elf, 'card': card, 'lanes': lanes, 'fault': rep['fault'],

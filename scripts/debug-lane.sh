@@ -15,7 +15,11 @@
 # prints tap.py's --guest and --expect arguments for them, one a line.
 
 # shellcheck disable=SC2034  # used by the scripts that source this file
-vx_debug_tests="vortex_reliability_test vortex_debug_test vortex_dump_test vortex_vm_test vortex_vmbind_test vortex_driver_test"
+# The debugger and crash-dump suites (selftests/selftests.mk,
+# VX_DEBUG_TESTS and VX_DUMP_TESTS).
+vx_dbg_tests="vortex_debug_attach_test vortex_debug_state_test vortex_debug_run_test vortex_debug_dm_test vortex_debug_timeout_test vortex_debug_events_test vortex_debug_errno_test vortex_debug_abi_test vortex_debug_space_test"
+vx_dump_tests="vortex_dump_content_test vortex_dump_vm_test vortex_dump_config_test vortex_dump_card_test vortex_dump_slot_test vortex_dump_debugger_test"
+vx_debug_tests="vortex_reliability_test $vx_dbg_tests $vx_dump_tests vortex_vm_test vortex_vmbind_test vortex_driver_test"
 
 vx_debug_lane_boots() {
 	local results=$1 k=$2 i=$3 unplug

@@ -24,7 +24,7 @@
 #   bin/            vxdbg vortex-run vortex-gdbserver vortex-dmserver
 #                   vortex-coredump vortex-dump-collector elf2vxbin
 #   include/vortex/vortex.h            Vortex's runtime API (libvortexrt)
-#   include/libvortex/vortex.h         the project's runtime API (libvortex)
+#   include/libvortex.h                the project's runtime API (libvortex)
 #   include/libvortex-debug/vxdbg.h    the debugger library
 #   include/drm/vortex_accel.h         the ioctl ABI
 #   lib/lib{vortexrt,vortex,vortex-debug}.a
@@ -94,11 +94,11 @@ bins=("$b"/guest/{vxdbg,vortex-run,vortex-gdbserver,vortex-dmserver,vortex-cored
 libs=("$b"/userspace/lib{vortexrt,vortex,vortex-debug}.a)
 need "${bins[@]}" "${libs[@]}"
 
-install -d "$root"/{bin,lib/pkgconfig,include/vortex,include/libvortex,include/libvortex-debug,include/drm,share/vortex/kernels}
+install -d "$root"/{bin,lib/pkgconfig,include/vortex,include/libvortex-debug,include/drm,share/vortex/kernels}
 install -m 755 "${bins[@]}" "$root/bin/"
 install -m 644 "${libs[@]}" "$root/lib/"
 install -m 644 "$VX_TOP/userspace/vxrt/include/vortex/vortex.h" "$root/include/vortex/"
-install -m 644 "$VX_TOP/userspace/include/vortex.h" "$root/include/libvortex/"
+install -m 644 "$VX_TOP/userspace/include/libvortex.h" "$root/include/"
 install -m 644 "$VX_TOP/userspace/debug/vxdbg.h" "$root/include/libvortex-debug/"
 install -m 644 "$VX_TOP/uapi/vortex_accel.h" "$root/include/drm/"
 install -m 644 "$b"/riscv/*.elf "$b"/riscv/*.vxbin "$root/share/vortex/kernels/"
@@ -124,7 +124,7 @@ pc() {
 	PC
 }
 pc vortexrt "Vortex's runtime API (<vortex.h>) over the Vortex accel driver" vortex -lvortexrt
-pc libvortex "The Vortex driver's own runtime library" libvortex -lvortex
+pc libvortex "The Vortex driver's own runtime library" "" -lvortex
 pc libvortex-debug "Debugger library for Vortex cards (CUDA Debugger API shaped)" \
 	libvortex-debug "-lvortex-debug -lvortex" libvortex
 echo "installed the tools and libraries under $root"

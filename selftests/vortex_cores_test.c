@@ -25,6 +25,7 @@
 
 #include "vortex_accel.h"
 #include "vortex_test_ioctl.h"
+#include "vortex_client.h"
 #include "vx_asm.h"
 #include "kselftest_harness.h"
 
@@ -61,14 +62,8 @@ static int dcr_write(int fd, uint32_t addr, uint32_t v)
 }
 
 FIXTURE(cores) {
-	int fd;
+	VX_CLIENT_MEMBERS;
 	uint64_t clusters, cores, warps, threads;
-	uint32_t code, data;
-	uint64_t code_addr, data_addr;
-	uint32_t *code_map;
-	volatile uint32_t *data_map;
-	struct drm_vortex_submit_bo bos[2];
-	struct drm_vortex_submit sub;
 	/* job_timeout_ms before a test lowered it (vx_hang_begin()), or 0 */
 	long old_timeout_ms;
 };
@@ -77,23 +72,15 @@ FIXTURE_SETUP(cores)
 {
 	uint64_t caps;
 
-	self->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, self->fd);
+	vx_client_open(&self->client, CODE_SIZE, DATA_SIZE,
+		       DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE);
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_CAPABILITIES, &caps));
 	ASSERT_NE(0, caps & DRM_VORTEX_CAP_CORES);
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &self->clusters));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &self->cores));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &self->warps));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_THREADS, &self->threads));
-	vx_cmd(_vx_bo_create(self->fd, CODE_SIZE, 0, &self->code, &self->code_addr));
-	vx_cmd(_vx_bo_create(self->fd, DATA_SIZE, 0, &self->data, &self->data_addr));
-	self->code_map = vx_bo_map(self->fd, self->code, NULL);
-	self->data_map = vx_bo_map(self->fd, self->data, NULL);
-	ASSERT_NE(NULL, self->code_map);
-	ASSERT_NE(NULL, self->data_map);
-	self->bos[0] = (struct drm_vortex_submit_bo){ self->code, DRM_VORTEX_SUBMIT_BO_READ };
-	self->bos[1] = (struct drm_vortex_submit_bo){ self->data,
-		DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE };
+	/* Vortex's launch model: no grid, no block, no entry of SUBMIT's own. */
 	memset(&self->sub, 0, sizeof(self->sub));
 	self->sub.flags = DRM_VORTEX_SUBMIT_CORES;
 	self->sub.bos = (uintptr_t)self->bos;
@@ -104,7 +91,7 @@ FIXTURE_SETUP(cores)
 FIXTURE_TEARDOWN(cores)
 {
 	vx_hang_restore(&self->old_timeout_ms);
-	close(self->fd);
+	vx_client_close(&self->client);
 }
 
 /* Every DCR reads 0 in a new file, and each holds what is written. */

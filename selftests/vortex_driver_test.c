@@ -32,6 +32,7 @@
 #include "vortex_accel.h"
 #include "vortex_test_cmdline.h"
 #include "vortex_test_ioctl.h"
+#include "vortex_client.h"
 #include "vx_asm.h"
 #include "kselftest_harness.h"
 
@@ -82,16 +83,10 @@ static const uint32_t prog_null_load[] = { LW(T0, X0, 0), TMC(X0) };
 #define DATA_SIZE	(64 * 1024)
 
 FIXTURE(vx) {
-	int fd;
+	VX_CLIENT_MEMBERS;
 	uint64_t clusters, cores, warps, threads, vram, timeout_ms;
-	uint32_t code, data;
-	uint64_t code_addr, data_addr;
-	uint32_t *code_map;
-	volatile uint32_t *data_map;
-	struct drm_vortex_submit_bo bos[2];
-	struct drm_vortex_submit sub;
 	/* the same job, for tests to change sub and bos and still run this */
-	struct drm_vortex_submit_bo good_bos[2];
+	struct drm_vortex_submit_bo good_bos[3];
 	struct drm_vortex_submit good;
 	/* job_timeout_ms before a test lowered it (vx_hang_begin()), or 0 */
 	long old_timeout_ms;
@@ -99,11 +94,12 @@ FIXTURE(vx) {
 
 FIXTURE_SETUP(vx)
 {
-	uint64_t size;
+	int ret = _vx_client_open(&self->client, 4096, DATA_SIZE,
+				  DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE);
 
-	self->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
 	if (self->fd < 0)
-		SKIP(return, "no %s: %s", VX_NODE, strerror(errno));
+		SKIP(return, "no %s: %s", VX_NODE, strerror(-ret));
+	vx_cmd(ret);
 
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &self->clusters));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &self->cores));
@@ -112,22 +108,7 @@ FIXTURE_SETUP(vx)
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_VRAM_SIZE, &self->vram));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_JOB_TIMEOUT_MS, &self->timeout_ms));
 
-	vx_cmd(_vx_bo_create(self->fd, 4096, 0, &self->code, &self->code_addr));
-	vx_cmd(_vx_bo_create(self->fd, DATA_SIZE, 0, &self->data, &self->data_addr));
-	self->code_map = vx_bo_map(self->fd, self->code, &size);
-	ASSERT_NE(NULL, self->code_map);
-	ASSERT_EQ(4096, size);
-	self->data_map = vx_bo_map(self->fd, self->data, &size);
-	ASSERT_NE(NULL, self->data_map);
-	ASSERT_EQ(DATA_SIZE, size);
-
 	memcpy(self->code_map, prog_store, sizeof(prog_store));
-
-	self->bos[0].handle = self->code;
-	self->bos[0].flags = DRM_VORTEX_SUBMIT_BO_READ;
-	self->bos[1].handle = self->data;
-	self->bos[1].flags = DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE;
-	vx_submit_init(&self->sub, self->code_addr, self->data_addr, 1, self->bos, 2);
 	memcpy(self->good_bos, self->bos, sizeof(self->bos));
 	self->good = self->sub;
 	self->good.bos = (uintptr_t)self->good_bos;
@@ -136,8 +117,7 @@ FIXTURE_SETUP(vx)
 FIXTURE_TEARDOWN(vx)
 {
 	vx_hang_restore(&self->old_timeout_ms);
-	if (self->fd >= 0)
-		close(self->fd);
+	vx_client_close(&self->client);
 }
 
 /* Loads @prog at the start of the code buffer. */
@@ -1084,46 +1064,22 @@ TEST_F(vx, fault_many_in_a_row)
 
 /* ------------------------------------------------------ several clients */
 
-/* Another client: its own file and one 4 KiB buffer, code at 0. */
-struct vx_client {
-	int fd;
-	uint32_t code;
-	uint64_t code_addr;
-	uint32_t *map;
-	struct drm_vortex_submit_bo bo;
-	struct drm_vortex_submit sub;
-};
-
 #define VX_CLIENT_ARG	2048	/* the job's argument block, same buffer */
 
-/* Opens the client with @prog at the buffer's start; 0 or -errno. */
-static int vx_client_open(struct vx_client *c, const uint32_t *prog, size_t bytes)
+/*
+ * Another client: its own file and one 4 KiB buffer, @prog at its start,
+ * the job's argument block in it too; 0 or -errno.
+ */
+static int vx_client_open_prog(struct vx_client *c, const uint32_t *prog, size_t bytes)
 {
-	int ret;
+	int ret = _vx_client_open(c, 4096, 0, 0);
 
-	memset(c, 0, sizeof(*c));
-	c->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
-	if (c->fd < 0)
-		return -errno;
-	ret = _vx_bo_create(c->fd, 4096, 0, &c->code, &c->code_addr);
 	if (ret)
 		return ret;
-	c->map = vx_bo_map(c->fd, c->code, NULL);
-	if (!c->map)
-		return -ENOMEM;
-	memcpy(c->map, prog, bytes);
-
-	c->bo.handle = c->code;
-	c->bo.flags = DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE;
-	vx_submit_init(&c->sub, c->code_addr, c->code_addr + VX_CLIENT_ARG, 1, &c->bo, 1);
+	memcpy(c->code_map, prog, bytes);
+	c->bos[0].flags = DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE;
+	c->sub.arg_addr = c->code_addr + VX_CLIENT_ARG;
 	return 0;
-}
-
-/* Closes the client for real: the mapping also holds the file. */
-static void vx_client_close(struct vx_client *c)
-{
-	munmap(c->map, 4096);
-	close(c->fd);
 }
 
 /* A child: @jobs jobs on its own file, each storing a new value. */
@@ -1133,18 +1089,18 @@ static int vx_child(int jobs, uint32_t salt)
 	int32_t status;
 	int i;
 
-	if (vx_client_open(&c, prog_store, sizeof(prog_store)))
+	if (vx_client_open_prog(&c, prog_store, sizeof(prog_store)))
 		return 1;
 	for (i = 0; i < jobs; i++) {
 		uint32_t v = salt * 1000 + i;
 
-		c.map[0] = LUI(T0, (v + 0x800) >> 12);
-		c.map[1] = ADDI(T0, T0, v & 0xfff);
+		c.code_map[0] = LUI(T0, (v + 0x800) >> 12);
+		c.code_map[1] = ADDI(T0, T0, v & 0xfff);
 		if (_vx_submit(c.fd, &c.sub))
 			return 3;
 		if (_vx_wait(c.fd, c.sub.seqno, 30 * SEC, &status) || status)
 			return 4;
-		if (c.map[VX_CLIENT_ARG / 4] != v)
+		if (c.code_map[VX_CLIENT_ARG / 4] != v)
 			return 5;
 	}
 	vx_client_close(&c);
@@ -1205,7 +1161,7 @@ TEST_F_TIMEOUT(vx, clients_hang_does_not_hurt_others, 60)
 
 	VX_NEED_GATES();
 	ASSERT_TRUE(vx_hang_begin(&self->old_timeout_ms, VX_HANG_MS));
-	vx_cmd(vx_client_open(&c, prog_loop, sizeof(prog_loop)));
+	vx_cmd(vx_client_open_prog(&c, prog_loop, sizeof(prog_loop)));
 	vx_cmd(_vx_submit(c.fd, &c.sub));
 	vx_cmd(_vx_submit(self->fd, &self->sub));
 	ASSERT_TRUE(vx_hang_declared(&self->old_timeout_ms));
@@ -1227,7 +1183,7 @@ TEST_F_TIMEOUT(vx, close_while_busy, 60)
 	int32_t status = 1;
 	int i;
 
-	vx_cmd(vx_client_open(&c, prog_loop, sizeof(prog_loop)));
+	vx_cmd(vx_client_open_prog(&c, prog_loop, sizeof(prog_loop)));
 	for (i = 0; i < 4; i++)
 		vx_cmd(_vx_submit(c.fd, &c.sub));
 	usleep(100 * 1000);	/* let the first one reach the card */
@@ -1252,9 +1208,9 @@ static int vx_child_exit_busy(void)
 	struct vx_client c;
 	int i;
 
-	if (vx_client_open(&c, prog_loop, sizeof(prog_loop)))
+	if (vx_client_open_prog(&c, prog_loop, sizeof(prog_loop)))
 		return 1;
-	memcpy(c.map + 16, prog_store, sizeof(prog_store));
+	memcpy(c.code_map + 16, prog_store, sizeof(prog_store));
 	if (_vx_submit(c.fd, &c.sub))
 		return 3;
 	c.sub.entry_pc = c.code_addr + 64;
@@ -1393,7 +1349,7 @@ TEST_F(vx, fdinfo_engine_counts_this_files_jobs)
 	EXPECT_LE(vx_fdinfo(self->fd, "drm-engine-compute") - ns0, wall);
 
 	/* another file's job is its own */
-	vx_cmd(vx_client_open(&other, prog_count_down, sizeof(prog_count_down)));
+	vx_cmd(vx_client_open_prog(&other, prog_count_down, sizeof(prog_count_down)));
 	vx_cmd(_vx_submit(other.fd, &other.sub));
 	vx_cmd(_vx_wait(other.fd, other.sub.seqno, 10 * SEC, &status));
 	ASSERT_EQ(0, status);

@@ -18,6 +18,7 @@
 
 #include "vortex_accel.h"
 #include "vortex_test_ioctl.h"
+#include "vortex_client.h"
 #include "vx_asm.h"
 #include "kselftest_harness.h"
 
@@ -44,13 +45,8 @@ static const uint32_t prog_lane_store[] = {
 #define STORE_PC	28
 
 FIXTURE(fault) {
-	int fd;
+	VX_CLIENT_MEMBERS;
 	uint64_t threads, clusters, cores, warps;
-	uint32_t code, data;
-	uint64_t code_addr, data_addr;
-	uint32_t *code_map, *data_map;
-	struct drm_vortex_submit_bo bos[2];
-	struct drm_vortex_submit sub;
 	struct drm_vortex_fault_info info;
 	char *text;
 };
@@ -58,31 +54,21 @@ FIXTURE(fault) {
 FIXTURE_SETUP(fault)
 {
 	vx_dump_discard();
-	self->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, self->fd);
+	vx_client_open(&self->client, 4096, 4096,
+		       DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE);
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_THREADS, &self->threads));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &self->clusters));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CORES, &self->cores));
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_WARPS, &self->warps));
-	vx_cmd(_vx_bo_create(self->fd, 4096, 0, &self->code, &self->code_addr));
-	vx_cmd(_vx_bo_create(self->fd, 4096, 0, &self->data, &self->data_addr));
-	self->code_map = vx_bo_map(self->fd, self->code, NULL);
-	self->data_map = vx_bo_map(self->fd, self->data, NULL);
-	ASSERT_NE(NULL, self->code_map);
-	ASSERT_NE(NULL, self->data_map);
 	memcpy(self->code_map, prog_lane_store, sizeof(prog_lane_store));
-	self->bos[0] = (struct drm_vortex_submit_bo){ self->code, DRM_VORTEX_SUBMIT_BO_READ };
-	self->bos[1] = (struct drm_vortex_submit_bo){ self->data,
-		DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE };
 	/* two warps, so the faulting lane is in the block's second warp */
-	vx_submit_init(&self->sub, self->code_addr, self->data_addr,
-		       self->warps > 1 ? 2 * self->threads : self->threads, self->bos, 2);
+	self->sub.block[0] = self->warps > 1 ? 2 * self->threads : self->threads;
 }
 
 FIXTURE_TEARDOWN(fault)
 {
 	free(self->text);
-	close(self->fd);
+	vx_client_close(&self->client);
 	vx_dump_discard();
 }
 

@@ -30,6 +30,7 @@
 
 #include "vortex_accel.h"
 #include "vortex_test_ioctl.h"
+#include "vortex_client.h"
 #include "vx_asm.h"
 #include "kselftest_harness.h"
 
@@ -98,52 +99,20 @@ static bool gate_is(const char *state)
 
 /* --------------------------------------------------------- a client */
 
-/* One open file with a code buffer (the spin program) and a cell buffer. */
-struct vx_client {
-	int fd;
-	uint32_t code, cells;
-	uint64_t code_addr, cells_addr;
-	uint32_t *code_map;
-	volatile struct vx_cell *cells_map;
-	struct drm_vortex_submit_bo bos[2];
-	struct drm_vortex_submit sub;
-};
+/* A client's cell buffer (vortex_client.h's data buffer), as cells. */
+#define CELLS(c)	((volatile struct vx_cell *)(c)->data_map)
 
+/* A client with the spin program in its code buffer and a page of cells. */
 static int client_open(struct vx_client *c)
 {
-	memset(c, 0, sizeof(*c));
-	c->fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
-	if (c->fd < 0)
-		return -errno;
-	if (_vx_bo_create(c->fd, PAGE, 0, &c->code, &c->code_addr) ||
-	    _vx_bo_create(c->fd, PAGE, 0, &c->cells, &c->cells_addr))
-		return -ENOMEM;
-	c->code_map = vx_bo_map(c->fd, c->code, NULL);
-	c->cells_map = vx_bo_map(c->fd, c->cells, NULL);
-	if (!c->code_map || !c->cells_map)
-		return -ENOMEM;
+	int ret = _vx_client_open(c, PAGE, PAGE,
+				  DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE);
+
+	if (ret)
+		return ret;
 	memcpy(c->code_map, prog_spin, sizeof(prog_spin));
-
-	c->bos[0].handle = c->code;
-	c->bos[0].flags = DRM_VORTEX_SUBMIT_BO_READ;
-	c->bos[1].handle = c->cells;
-	c->bos[1].flags = DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE;
-	vx_submit_init(&c->sub, c->code_addr, 0, 1, c->bos, 2);
+	c->sub.arg_addr = 0;	/* client_spin() names a cell */
 	return 0;
-}
-
-/* Unmaps and closes: the file's release needs its mappings gone. */
-static void client_close(struct vx_client *c)
-{
-	if (c->code_map)
-		munmap(c->code_map, PAGE);
-	if (c->cells_map)
-		munmap((void *)c->cells_map, PAGE);
-	c->code_map = NULL;
-	c->cells_map = NULL;
-	if (c->fd >= 0)
-		close(c->fd);
-	c->fd = -1;
 }
 
 /* Whether SUBMIT may take the fast lane here (the card's fast doorbell). */
@@ -160,7 +129,7 @@ static int client_spin(struct vx_client *c, unsigned int i, uint64_t *seqno)
 {
 	int ret;
 
-	c->sub.arg_addr = c->cells_addr + i * sizeof(struct vx_cell);
+	c->sub.arg_addr = c->data_addr + i * sizeof(struct vx_cell);
 	ret = _vx_submit(c->fd, &c->sub);
 	if (!ret && seqno)
 		*seqno = c->sub.seqno;
@@ -186,12 +155,12 @@ FIXTURE_SETUP(rel)
 FIXTURE_TEARDOWN(rel)
 {
 	/* Whatever the test left spinning ends now; the gate lets go. */
-	if (self->a.cells_map)
+	if (CELLS(&self->a))
 		for (int i = 0; i < 8; i++)
-			vx_let_go(&self->a.cells_map[i]);
-	if (self->b.cells_map)
+			vx_let_go(&CELLS(&self->a)[i]);
+	if (CELLS(&self->b))
 		for (int i = 0; i < 8; i++)
-			vx_let_go(&self->b.cells_map[i]);
+			vx_let_go(&CELLS(&self->b)[i]);
 	gate_name = "run_gate";
 	gate_write("open");
 	gate_name = "pop_gate";
@@ -200,8 +169,8 @@ FIXTURE_TEARDOWN(rel)
 	gate_write("open");
 	gate_name = "recover_gate";
 	gate_write("open");
-	client_close(&self->a);
-	client_close(&self->b);
+	vx_client_close(&self->a);
+	vx_client_close(&self->b);
 	vx_hang_restore(&self->old_timeout_ms);
 }
 
@@ -215,7 +184,7 @@ static volatile struct vx_cell *spin_on_shared_cell(struct __test_metadata *_met
 						    struct vx_client *a,
 						    struct vx_client *b)
 {
-	struct drm_prime_handle prime = { .handle = b->cells, .flags = DRM_CLOEXEC };
+	struct drm_prime_handle prime = { .handle = b->data, .flags = DRM_CLOEXEC };
 	int dmabuf;
 
 	vx_cmd(vx_ioctl(b->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &prime));
@@ -224,8 +193,8 @@ static volatile struct vx_cell *spin_on_shared_cell(struct __test_metadata *_met
 	vx_cmd(vx_ioctl(a->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &prime));
 	close(dmabuf);
 	a->bos[1].handle = prime.handle;
-	a->sub.arg_addr = b->cells_addr + 1 * sizeof(struct vx_cell);
-	return &b->cells_map[1];
+	a->sub.arg_addr = b->data_addr + 1 * sizeof(struct vx_cell);
+	return &CELLS(b)[1];
 }
 
 /*
@@ -252,21 +221,21 @@ TEST_F_TIMEOUT(rel, close_as_job_ends_spares_next_clients_job, 120)
 	ASSERT_TRUE(vx_poll(cell_a->started, 10000));
 	vx_cmd(client_spin(b, 0, &b_job));
 
-	client_close(a);
+	vx_client_close(a);
 	ASSERT_TRUE(vx_poll(gate_is("waiting"), 10000))
 		TH_LOG("the close did not reach recovery");
 
 	vx_let_go(cell_a);
-	ASSERT_TRUE(vx_poll(b->cells_map[0].started, 10000))
+	ASSERT_TRUE(vx_poll(CELLS(b)[0].started, 10000))
 		TH_LOG("B's job did not start after A's ended");
 	ASSERT_TRUE(gate_write("open"));
 
 	/* Recovery is over: B's job must still be running, untouched. */
 	vx_err(ETIME, _vx_wait(b->fd, b_job, 0, &status));
-	vx_let_go(&b->cells_map[0]);
+	vx_let_go(&CELLS(b)[0]);
 	vx_cmd(_vx_wait(b->fd, b_job, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
-	EXPECT_EQ(DONE_MAGIC, b->cells_map[0].done);
+	EXPECT_EQ(DONE_MAGIC, CELLS(b)[0].done);
 	EXPECT_EQ(DONE_MAGIC, cell_a->done);
 }
 
@@ -287,7 +256,7 @@ static void hold_timeout_of_first_of_two(struct __test_metadata *_metadata,
 	ASSERT_TRUE(gate_write("arm"));
 	vx_cmd(client_spin(a, 0, first));
 	vx_cmd(client_spin(a, 1, second));
-	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
+	ASSERT_TRUE(vx_poll(CELLS(a)[0].started, 10000));
 	ASSERT_TRUE(vx_poll(gate_is("waiting"), self->timeout_ms * 3 + 10000))
 		TH_LOG("the timeout did not fire");
 }
@@ -310,18 +279,18 @@ TEST_F_TIMEOUT(rel, job_ending_at_timeout_spares_next_job, 120)
 	/* The held handler finds the first done whatever the limit. */
 	vx_hang_restore(&self->old_timeout_ms);
 
-	vx_let_go(&a->cells_map[0]);
-	ASSERT_TRUE(vx_poll(a->cells_map[1].started, 10000))
+	vx_let_go(&CELLS(a)[0]);
+	ASSERT_TRUE(vx_poll(CELLS(a)[1].started, 10000))
 		TH_LOG("the second job did not start after the first ended");
 	ASSERT_TRUE(gate_write("open"));
 
 	vx_cmd(_vx_wait(a->fd, first, 0, &status));
 	EXPECT_EQ(0, status);
 	vx_err(ETIME, _vx_wait(a->fd, second, 0, &status));
-	vx_let_go(&a->cells_map[1]);
+	vx_let_go(&CELLS(a)[1]);
 	vx_cmd(_vx_wait(a->fd, second, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
-	EXPECT_EQ(DONE_MAGIC, a->cells_map[1].done);
+	EXPECT_EQ(DONE_MAGIC, CELLS(a)[1].done);
 }
 
 /*
@@ -353,9 +322,9 @@ TEST_F_TIMEOUT(rel, job_hung_at_timeout_is_stopped_next_runs, 120)
 
 	vx_cmd(_vx_wait(a->fd, first, 0, &status));
 	EXPECT_EQ(-ETIMEDOUT, status);
-	EXPECT_EQ(0, a->cells_map[0].done);
-	ASSERT_TRUE(vx_poll(a->cells_map[1].started, 10000));
-	vx_let_go(&a->cells_map[1]);
+	EXPECT_EQ(0, CELLS(a)[0].done);
+	ASSERT_TRUE(vx_poll(CELLS(a)[1].started, 10000));
+	vx_let_go(&CELLS(a)[1]);
 	vx_cmd(_vx_wait(a->fd, second, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
 }
@@ -371,7 +340,7 @@ static void *closer_run(void *arg)
 	struct closer *cl = arg;
 
 	cl->tid = syscall(SYS_gettid);
-	client_close(cl->c);
+	vx_client_close(cl->c);
 	return NULL;
 }
 
@@ -431,10 +400,10 @@ TEST_F_TIMEOUT(rel, close_while_job_taken_not_started_never_runs, 120)
 	gate_name = "recover_gate";
 	ASSERT_EQ(0, pthread_join(thread, NULL));
 
-	ASSERT_TRUE(vx_poll(b->cells_map[0].started, 10000));
+	ASSERT_TRUE(vx_poll(CELLS(b)[0].started, 10000));
 	EXPECT_LT(vx_now() - start, (int64_t)self->timeout_ms * MS / 2);
 	EXPECT_EQ(0, cell_a->started) TH_LOG("the closed file's job ran");
-	vx_let_go(&b->cells_map[0]);
+	vx_let_go(&CELLS(b)[0]);
 	vx_cmd(_vx_wait(b->fd, b_job, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
 }
@@ -451,13 +420,13 @@ TEST_F_TIMEOUT(rel, close_while_job_spins_frees_the_card, 120)
 	int32_t status = 1;
 
 	vx_cmd(client_spin(a, 0, NULL));
-	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
+	ASSERT_TRUE(vx_poll(CELLS(a)[0].started, 10000));
 	vx_cmd(client_spin(b, 0, &b_job));
 	start = vx_now();
-	client_close(a);
-	ASSERT_TRUE(vx_poll(b->cells_map[0].started, 10000));
+	vx_client_close(a);
+	ASSERT_TRUE(vx_poll(CELLS(b)[0].started, 10000));
 	EXPECT_LT(vx_now() - start, (int64_t)self->timeout_ms * MS);
-	vx_let_go(&b->cells_map[0]);
+	vx_let_go(&CELLS(b)[0]);
 	vx_cmd(_vx_wait(b->fd, b_job, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
 }
@@ -503,13 +472,13 @@ TEST_F_TIMEOUT(rel, close_while_scheduler_pops_its_entity, 120)
 	for (i = 0; i < 3; i++)
 		vx_cmd(client_spin(b, i, &b_job[i]));
 	for (i = 0; i < 3; i++) {
-		ASSERT_TRUE(vx_poll(b->cells_map[i].started, 10000))
+		ASSERT_TRUE(vx_poll(CELLS(b)[i].started, 10000))
 			TH_LOG("B's job %d never started", i);
-		vx_let_go(&b->cells_map[i]);
+		vx_let_go(&CELLS(b)[i]);
 		status = 1;
 		vx_cmd(_vx_wait(b->fd, b_job[i], 10 * SEC, &status));
 		EXPECT_EQ(0, status);
-		EXPECT_EQ(DONE_MAGIC, b->cells_map[i].done);
+		EXPECT_EQ(DONE_MAGIC, CELLS(b)[i].done);
 	}
 }
 
@@ -556,16 +525,16 @@ TEST_F_TIMEOUT(rel, job_after_gem_close_faults_while_older_job_ran, 120)
 	       sizeof(prog_store_far));
 
 	vx_cmd(client_spin(a, 0, &a_job));
-	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
+	ASSERT_TRUE(vx_poll(CELLS(a)[0].started, 10000));
 	vx_cmd(_vx_bo_close(a->fd, y));
 
 	gate_name = "release_gate";
 	ASSERT_TRUE(gate_write("arm"));
-	a->cells_map[2].pad = (uint32_t)y_addr;
+	CELLS(a)[2].pad = (uint32_t)y_addr;
 	a->sub.entry_pc = a->code_addr + STORE_FAR_OFF;
 	vx_cmd(client_spin(a, 2, &b_job));
 	a->sub.entry_pc = a->code_addr;
-	vx_let_go(&a->cells_map[0]);
+	vx_let_go(&CELLS(a)[0]);
 	vx_cmd(_vx_wait(a->fd, a_job, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
 	status = 1;
@@ -673,7 +642,7 @@ TEST_F_TIMEOUT(rel, close_burst_across_cpus, 120)
 	 */
 	ASSERT_TRUE(vx_poll(client_spin(b, 0, &job) == 0, 60000))
 		TH_LOG("the card took no job within 60 s of the burst");
-	vx_let_go(&b->cells_map[0]);
+	vx_let_go(&CELLS(b)[0]);
 	vx_cmd(_vx_wait(b->fd, job, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
 }
@@ -719,7 +688,7 @@ static int per_user_bounds_body(void)
 
 	/* Three jobs in flight, over both files: a fourth is refused. */
 	USER_CHECK(5, !client_spin(&a, 0, &seq[0]));
-	USER_CHECK(6, vx_poll(a.cells_map[0].started, 10000));
+	USER_CHECK(6, vx_poll(CELLS(&a)[0].started, 10000));
 	USER_CHECK(7, !client_spin(&a, 1, &seq[1]) && !client_spin(&b, 0, &seq[2]));
 	USER_CHECK(8, client_spin(&b, 1, NULL) == -EBUSY);
 	USER_CHECK(9, client_spin(&a, 2, NULL) == -EBUSY);
@@ -729,9 +698,9 @@ static int per_user_bounds_body(void)
 	USER_CHECK(10, client_spin(&b, 1, NULL) == -EBUSY);
 	vx_param_set("user_max_bo_refs", 1 << 20);
 	vx_param_set("user_max_jobs", 3);
-	vx_let_go(&a.cells_map[0]);
-	vx_let_go(&a.cells_map[1]);
-	vx_let_go(&b.cells_map[0]);
+	vx_let_go(&CELLS(&a)[0]);
+	vx_let_go(&CELLS(&a)[1]);
+	vx_let_go(&CELLS(&b)[0]);
 	USER_CHECK(11, !_vx_wait(a.fd, seq[0], 10 * SEC, &status) && !status &&
 		       !_vx_wait(a.fd, seq[1], 10 * SEC, &status) && !status);
 	USER_CHECK(12, !_vx_wait(b.fd, seq[2], 10 * SEC, &status) && !status);
@@ -739,9 +708,9 @@ static int per_user_bounds_body(void)
 	USER_CHECK(13, vx_poll(client_spin(&a, 3, &seq[0]) == 0, 5000));
 	USER_CHECK(14, vx_poll(client_spin(&a, 4, &seq[1]) == 0, 5000) &&
 		       vx_poll(client_spin(&b, 2, &seq[2]) == 0, 5000));
-	vx_let_go(&a.cells_map[3]);
-	vx_let_go(&a.cells_map[4]);
-	vx_let_go(&b.cells_map[2]);
+	vx_let_go(&CELLS(&a)[3]);
+	vx_let_go(&CELLS(&a)[4]);
+	vx_let_go(&CELLS(&b)[2]);
 	USER_CHECK(15, !_vx_wait(b.fd, seq[2], 10 * SEC, &status) && !status);
 
 	/* Four syncobjs over two files; a destroy or a close gives back. */
@@ -758,7 +727,7 @@ static int per_user_bounds_body(void)
 		       !vx_ioctl(b.fd, DRM_IOCTL_SYNCOBJ_CREATE, &create));
 	USER_CHECK(22, vx_ioctl(b.fd, DRM_IOCTL_SYNCOBJ_CREATE, &create) == -ENOSPC);
 	for (i = 0; i < 5; i++)
-		vx_let_go(&a.cells_map[i]);
+		vx_let_go(&CELLS(&a)[i]);
 	return 0;
 }
 
@@ -868,22 +837,22 @@ TEST_F_TIMEOUT(rel, two_clients_run_in_the_documented_order, 120)
 	self->old_timeout_ms = vx_param_set("job_timeout_ms", 60000);
 	ASSERT_LT(0, self->old_timeout_ms);
 	vx_cmd(client_spin(a, 0, NULL));
-	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
+	ASSERT_TRUE(vx_poll(CELLS(a)[0].started, 10000));
 	vx_cmd(client_spin(a, 1, NULL));
 	vx_cmd(client_spin(b, 0, &b_job));
 
-	vx_let_go(&a->cells_map[0]);
+	vx_let_go(&CELLS(a)[0]);
 	if (policy == 1) {
-		ASSERT_TRUE(vx_poll(a->cells_map[1].started, 10000));
-		EXPECT_EQ(0, b->cells_map[0].started);
-		vx_let_go(&a->cells_map[1]);
-		ASSERT_TRUE(vx_poll(b->cells_map[0].started, 10000));
+		ASSERT_TRUE(vx_poll(CELLS(a)[1].started, 10000));
+		EXPECT_EQ(0, CELLS(b)[0].started);
+		vx_let_go(&CELLS(a)[1]);
+		ASSERT_TRUE(vx_poll(CELLS(b)[0].started, 10000));
 	} else {
-		ASSERT_TRUE(vx_poll(b->cells_map[0].started, 10000));
-		EXPECT_EQ(0, a->cells_map[1].started);
-		vx_let_go(&a->cells_map[1]);
+		ASSERT_TRUE(vx_poll(CELLS(b)[0].started, 10000));
+		EXPECT_EQ(0, CELLS(a)[1].started);
+		vx_let_go(&CELLS(a)[1]);
 	}
-	vx_let_go(&b->cells_map[0]);
+	vx_let_go(&CELLS(b)[0]);
 	vx_cmd(_vx_wait(b->fd, b_job, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
 }
@@ -905,7 +874,7 @@ TEST_F_TIMEOUT(rel, submit_beyond_jobs_in_flight_ebusy, 300)
 	ASSERT_EQ(256, max);
 
 	vx_cmd(client_spin(a, 0, &first));
-	a->cells_map[1].go = 1;		/* the rest end at once */
+	CELLS(a)[1].go = 1;		/* the rest end at once */
 	for (i = 1; i < max; i++)
 		vx_cmd(client_spin(a, 1, &last));
 	ASSERT_EQ(first + max - 1, last);
@@ -915,7 +884,7 @@ TEST_F_TIMEOUT(rel, submit_beyond_jobs_in_flight_ebusy, 300)
 	vx_err(ETIME, _vx_wait(a->fd, first, 0, &status));
 	vx_err(ETIME, _vx_wait(a->fd, last, 0, &status));
 
-	vx_let_go(&a->cells_map[0]);
+	vx_let_go(&CELLS(a)[0]);
 	vx_cmd(_vx_wait(a->fd, last, 60 * SEC, &status));
 	EXPECT_EQ(0, status);
 	vx_cmd(_vx_wait(a->fd, first, 0, &status));
@@ -1003,12 +972,12 @@ TEST_F_TIMEOUT(rel, queued_jobs_charged_to_memory_cgroup, 300)
 	 * by 258048 bytes (issue 39's soak, run 2).  The gate must still be
 	 * holding the job when the usage is read.
 	 */
-	a->cells_map[0].go = 1;
+	CELLS(a)[0].go = 1;
 	gate_name = "run_gate";
 	ASSERT_TRUE(gate_write("arm 240000"));
 	vx_cmd(client_spin(a, 0, NULL));
 	ASSERT_TRUE(vx_poll(gate_is("waiting"), 10000)) TH_LOG("run_job did not take the job");
-	a->cells_map[1].go = 1;
+	CELLS(a)[1].go = 1;
 	a->sub.bos = (uintptr_t)bos;
 	a->sub.bo_count = MANY_BOS;
 	before = cg_read(CG_TEST, "memory.current");
@@ -1072,19 +1041,19 @@ TEST_F_TIMEOUT(rel, fast_lane_job_that_hangs_is_timed_out, 120)
 	ASSERT_TRUE(vx_hang_begin(&self->old_timeout_ms, VX_HANG_MS));
 	vx_cmd(client_spin(a, 0, &hung));
 	EXPECT_EQ(before + 1, fast_jobs()) TH_LOG("the job did not take the fast lane");
-	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
+	ASSERT_TRUE(vx_poll(CELLS(a)[0].started, 10000));
 
 	/* Held at hang_gate, the job spins on until the old limit is back. */
 	ASSERT_TRUE(vx_hang_declared(&self->old_timeout_ms)) TH_LOG("no timeout");
 	vx_cmd(_vx_wait(a->fd, hung, 10 * SEC, &status));
 	EXPECT_EQ(-ETIMEDOUT, status);
-	EXPECT_EQ(0, a->cells_map[0].done);
+	EXPECT_EQ(0, CELLS(a)[0].done);
 
-	vx_let_go(&a->cells_map[1]);
+	vx_let_go(&CELLS(a)[1]);
 	vx_cmd(client_spin(a, 1, &next));
 	vx_cmd(_vx_wait(a->fd, next, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
-	EXPECT_EQ(DONE_MAGIC, a->cells_map[1].done);
+	EXPECT_EQ(DONE_MAGIC, CELLS(a)[1].done);
 }
 
 /*
@@ -1106,7 +1075,7 @@ TEST_F_TIMEOUT(rel, unsignalled_in_syncobj_never_takes_fast_lane, 120)
 	a->sub.out_sync = sc.handle;
 	vx_cmd(client_spin(a, 0, &job_a));
 	a->sub.out_sync = 0;
-	ASSERT_TRUE(vx_poll(a->cells_map[0].started, 10000));
+	ASSERT_TRUE(vx_poll(CELLS(a)[0].started, 10000));
 
 	h.handle = 0;
 	vx_cmd(vx_ioctl(b->fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h));
@@ -1118,13 +1087,13 @@ TEST_F_TIMEOUT(rel, unsignalled_in_syncobj_never_takes_fast_lane, 120)
 	EXPECT_EQ(before, fast_jobs()) TH_LOG("a job with a pending in-syncobj took the fast lane");
 
 	/* A still spins, so B has not started. */
-	vx_let_go(&b->cells_map[0]);
+	vx_let_go(&CELLS(b)[0]);
 	usleep(100 * 1000);
-	EXPECT_EQ(0, b->cells_map[0].started);
-	vx_let_go(&a->cells_map[0]);
+	EXPECT_EQ(0, CELLS(b)[0].started);
+	vx_let_go(&CELLS(a)[0]);
 	vx_cmd(_vx_wait(b->fd, job_b, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
-	EXPECT_EQ(DONE_MAGIC, b->cells_map[0].done);
+	EXPECT_EQ(DONE_MAGIC, CELLS(b)[0].done);
 	vx_cmd(_vx_wait(a->fd, job_a, 10 * SEC, &status));
 	EXPECT_EQ(0, status);
 }
@@ -1161,7 +1130,7 @@ static bool wait_fast_lane_open(struct vx_client *c, unsigned int cell)
 	uint64_t seq, n;
 	int32_t status;
 
-	vx_let_go(&c->cells_map[cell]);
+	vx_let_go(&CELLS(c)[cell]);
 	do {
 		n = fast_jobs();
 		if (client_spin(c, cell, &seq) || _vx_wait(c->fd, seq, 10 * SEC, &status))
@@ -1183,8 +1152,8 @@ static bool wait_fast_lane_open(struct vx_client *c, unsigned int cell)
 TEST_F_TIMEOUT(rel, order_holds_across_fast_and_scheduled_jobs, 120)
 {
 	struct vx_client *a = &self->a;
-	uint32_t *args = (uint32_t *)((char *)a->cells_map + APPEND_ARGS);
-	uint32_t *log = (uint32_t *)((char *)a->cells_map + APPEND_LOG);
+	uint32_t *args = (uint32_t *)((char *)CELLS(a) + APPEND_ARGS);
+	uint32_t *log = (uint32_t *)((char *)CELLS(a) + APPEND_LOG);
 	uint64_t seq = 0, spin_entry = a->sub.entry_pc, n;
 	bool fast = has_fast_lane(a->fd);
 	unsigned int id = 0, round, k;
@@ -1194,7 +1163,7 @@ TEST_F_TIMEOUT(rel, order_holds_across_fast_and_scheduled_jobs, 120)
 	memset((void *)log, 0, 4 * (APPEND_JOBS + 1));
 	for (k = 0; k < APPEND_JOBS; k++) {
 		args[2 * k] = 1000 + k;
-		args[2 * k + 1] = a->cells_addr + APPEND_LOG;
+		args[2 * k + 1] = a->data_addr + APPEND_LOG;
 	}
 	if (fast)
 		ASSERT_TRUE(wait_fast_lane_open(a, 7));
@@ -1211,9 +1180,9 @@ TEST_F_TIMEOUT(rel, order_holds_across_fast_and_scheduled_jobs, 120)
 			if (k == 3) {	/* the rest after the card is free */
 				if (!round)
 					EXPECT_EQ(n, fast_jobs()) TH_LOG("a job took the fast lane on a busy card");
-				vx_let_go(&a->cells_map[round]);
+				vx_let_go(&CELLS(a)[round]);
 			}
-			a->sub.arg_addr = a->cells_addr + APPEND_ARGS + 8 * id;
+			a->sub.arg_addr = a->data_addr + APPEND_ARGS + 8 * id;
 			vx_cmd(_vx_submit(a->fd, &a->sub));
 			seq = a->sub.seqno;
 		}
@@ -1259,10 +1228,10 @@ TEST_F(rel, freed_buffer_is_a_page_fault_on_the_card)
 	vx_cmd(_vx_bo_close(a->fd, victim));
 
 	memcpy(a->code_map, prog_copy, sizeof(prog_copy));
-	a->cells_map[0].go = (uint32_t)victim_addr;
+	CELLS(a)[0].go = (uint32_t)victim_addr;
 	for (i = 4; i < 8; i++)
-		((volatile uint32_t *)a->cells_map)[i] = 0xffffffffu;
-	a->sub.arg_addr = a->cells_addr;
+		((volatile uint32_t *)CELLS(a))[i] = 0xffffffffu;
+	a->sub.arg_addr = a->data_addr;
 	vx_dump_discard();
 	vx_cmd(_vx_submit(a->fd, &a->sub));
 	vx_cmd(_vx_wait(a->fd, a->sub.seqno, 10 * SEC, &status));
@@ -1275,7 +1244,7 @@ TEST_F(rel, freed_buffer_is_a_page_fault_on_the_card)
 	free(dump);
 	vx_dump_discard();
 	for (i = 4; i < 8; i++)
-		EXPECT_EQ(0xffffffffu, ((volatile uint32_t *)a->cells_map)[i])
+		EXPECT_EQ(0xffffffffu, ((volatile uint32_t *)CELLS(a))[i])
 			TH_LOG("word %u of the freed buffer reached the kernel", i - 4);
 }
 

@@ -20,7 +20,7 @@
 
 #include "kselftest_harness.h"
 
-#include "vortex.h"
+#include "libvortex.h"
 #include "vortex_accel.h"
 #include "vx_samples.h"
 

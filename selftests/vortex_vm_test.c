@@ -39,11 +39,11 @@
 #include "vortex_test_ioctl.h"
 #include "vx_asm.h"
 #include "kselftest_harness.h"
-#include "vortex_vm_client.h"
+#include "vortex_vm_progs.h"
 
 #define JALR(rd, rs1, imm)	RV_I(imm, rs1, 0, rd, 0x67)
 
-/* Each program at its own offset of the code buffer (vortex_vm_client.h: load, store). */
+/* Each program at its own offset of the code buffer (vortex_vm_progs.h: load, store). */
 enum { PROG_JUMP = 128, PROG_PAGES = 192, PROG_SPIN = 320 };
 
 /* goto target */
@@ -97,8 +97,8 @@ static const struct vm_prog vm_progs[] = {
 	VM_PROG(PROG_SPIN, prog_spin),
 };
 
-/* A client (vortex_vm_client.h) with this suite's programs too. */
-static int vm_client_open(struct vm_client *c)
+/* A client (vortex_vm_progs.h) with this suite's programs too. */
+static int vm_client_open(struct vx_client *c)
 {
 	return vm_client_open_with(c, vm_progs, sizeof(vm_progs) / sizeof(vm_progs[0]));
 }
@@ -107,7 +107,7 @@ static int vm_client_open(struct vm_client *c)
  * Lists buffer @handle as the job's third (0: none), for the jobs that
  * use a buffer of their own beyond code and arguments.
  */
-static void vm_use_bo(struct vm_client *c, uint32_t handle)
+static void vm_use_bo(struct vx_client *c, uint32_t handle)
 {
 	c->bos[2] = (struct drm_vortex_submit_bo){ handle,
 		DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE };
@@ -115,12 +115,12 @@ static void vm_use_bo(struct vm_client *c, uint32_t handle)
 }
 
 /* Loads @c's last argument word, @value, in a job of @c: 0 if it did. */
-static int vm_load_own(struct vm_client *c, uint32_t value)
+static int vm_load_own(struct vx_client *c, uint32_t value)
 {
-	c->args_map[ARG_WORDS - 1] = value;
-	if (vm_run(c, PROG_LOAD, c->args_addr + 4 * (ARG_WORDS - 1), 0))
+	c->data_map[ARG_WORDS - 1] = value;
+	if (vm_run(c, PROG_LOAD, c->data_addr + 4 * (ARG_WORDS - 1), 0))
 		return -1;
-	return c->args_map[ARG_OUT] == value ? 0 : -1;
+	return c->data_map[ARG_OUT] == value ? 0 : -1;
 }
 
 /* ------------------------------------------------ the kernel's log */
@@ -177,7 +177,7 @@ static const char *const fault_names[] = {
  * job must run on the recovered card.  Returns the dump's text (free it).
  */
 static char *vm_expect_fault(struct __test_metadata *_metadata,
-			     struct vm_client *c, unsigned int prog,
+			     struct vx_client *c, unsigned int prog,
 			     uint64_t target, const struct vm_fault *want,
 			     bool log)
 {
@@ -200,7 +200,7 @@ static char *vm_expect_fault(struct __test_metadata *_metadata,
 	EXPECT_GE(511, vx_dump_num(text, "pgtable-fault-info", "asid"));
 	EXPECT_LE(0x80000000ull, vx_dump_num(text, "pgtable-fault-info", "root"));
 	/* A faulting access commits nothing: no data reached the kernel. */
-	EXPECT_EQ(0xdeadbeefu, c->args_map[ARG_OUT]) TH_LOG("the faulting job returned data");
+	EXPECT_EQ(0xdeadbeefu, c->data_map[ARG_OUT]) TH_LOG("the faulting job returned data");
 	if (log) {
 		snprintf(a, sizeof(a), "failed: %s (cause %u) in warp",
 			 fault_names[want->cause], want->cause);
@@ -216,7 +216,7 @@ static char *vm_expect_fault(struct __test_metadata *_metadata,
 }
 
 /* The three attacks on @target: load, store and jump, each a page fault. */
-static void vm_attack(struct __test_metadata *_metadata, struct vm_client *c,
+static void vm_attack(struct __test_metadata *_metadata, struct vx_client *c,
 		      uint64_t target, bool log)
 {
 	struct vm_fault load = { VX_ERR_LOAD_PAGE_FAULT, c->code_addr + PROG_LOAD + LOAD_PC, target };
@@ -351,7 +351,7 @@ static int victim_main(int in, int out, void *ctx)
 /* ------------------------------------------------------------ fixture */
 
 FIXTURE(vm) {
-	struct vm_client a;
+	struct vx_client a;
 	struct vm_peer b;
 	bool has_b;
 };
@@ -373,7 +373,7 @@ FIXTURE_TEARDOWN(vm)
 		vm_send(self->b.to, "q", 1);
 		vm_peer_end(&self->b);
 	}
-	vm_client_close(&self->a);
+	vx_client_close(&self->a);
 	vx_dump_discard();
 }
 
@@ -459,7 +459,7 @@ static uint64_t dump_reg(const char *text, unsigned int off)
  */
 TEST_F_TIMEOUT(vm, ring_address_faults, 120)
 {
-	struct vm_client *a = &self->a;
+	struct vx_client *a = &self->a;
 	struct vm_fault null = { VX_ERR_LOAD_PAGE_FAULT, a->code_addr + PROG_LOAD + LOAD_PC, 0 };
 	uint64_t base, size;
 	char *text;
@@ -479,8 +479,8 @@ TEST_F_TIMEOUT(vm, ring_address_faults, 120)
 	vm_attack(_metadata, a, base, false);
 	vm_attack(_metadata, a, base + size - 4, false);
 	for (i = 0; i < 20; i++) {
-		ASSERT_EQ(0, vm_run(a, PROG_STORE, a->args_addr + 4 * (ARG_WORDS - 2), i));
-		EXPECT_EQ(i, a->args_map[ARG_WORDS - 2]);
+		ASSERT_EQ(0, vm_run(a, PROG_STORE, a->data_addr + 4 * (ARG_WORDS - 2), i));
+		EXPECT_EQ(i, a->data_map[ARG_WORDS - 2]);
 	}
 }
 
@@ -490,7 +490,7 @@ TEST_F_TIMEOUT(vm, ring_address_faults, 120)
  * adds 1 to the first and last; all three are then checked.
  */
 static void walk_every_page(struct __test_metadata *_metadata,
-			    struct vm_client *c, uint32_t h, uint64_t addr,
+			    struct vx_client *c, uint32_t h, uint64_t addr,
 			    uint64_t size)
 {
 	uint64_t pages = size / PAGE, p, mapped = 0;
@@ -505,7 +505,7 @@ static void walk_every_page(struct __test_metadata *_metadata,
 		map[p * 1024 + 1023] = pattern(3, 3 * p + 2);
 	}
 	vm_use_bo(c, h);
-	c->args_map[ARG_END] = (uint32_t)(addr + size);
+	c->data_map[ARG_END] = (uint32_t)(addr + size);
 	EXPECT_EQ(0, vm_run(c, PROG_PAGES, addr, 0));
 	vm_use_bo(c, 0);
 	for (p = 0; p < pages && bad < 8; p++) {
@@ -543,7 +543,7 @@ TEST_F_TIMEOUT(vm, own_buffer_every_page, 120)
  */
 TEST_F_TIMEOUT(vm, own_large_buffer_every_page_megapages, 300)
 {
-	struct vm_client *a = &self->a;
+	struct vx_client *a = &self->a;
 	uint64_t size = (12u << 20) + 3 * PAGE, addr;
 	struct vm_fault past = { VX_ERR_LOAD_PAGE_FAULT, a->code_addr + PROG_LOAD + LOAD_PC, 0 };
 	uint32_t h;
@@ -551,7 +551,7 @@ TEST_F_TIMEOUT(vm, own_large_buffer_every_page_megapages, 300)
 	vx_cmd(_vx_bo_create(a->fd, size, 0, &h, &addr));
 	walk_every_page(_metadata, a, h, addr, size);
 	past.addr = addr + size;
-	if (past.addr != a->code_addr && past.addr != a->args_addr)
+	if (past.addr != a->code_addr && past.addr != a->data_addr)
 		free(vm_expect_fault(_metadata, a, PROG_LOAD, past.addr, &past, false));
 	walk_every_page(_metadata, a, h, addr, size);
 	vx_cmd(_vx_bo_close(a->fd, h));
@@ -577,7 +577,7 @@ static int prime_b_main(int in, int out, void *ctx)
 	struct prime_ctx *pc = ctx;
 	struct drm_prime_handle ph = { .fd = pc->dmabuf };
 	struct drm_vortex_bo_info info = { 0 };
-	struct vm_client b;
+	struct vx_client b;
 	int status;
 	char cmd, r;
 
@@ -595,11 +595,11 @@ static int prime_b_main(int in, int out, void *ctx)
 		r = 'n';
 		if (cmd == 'r')
 			r = !vm_run(&b, PROG_LOAD, info.dev_addr, 0) &&
-			    b.args_map[ARG_OUT] == pc->word0 &&
+			    b.data_map[ARG_OUT] == pc->word0 &&
 			    !vm_run(&b, PROG_STORE, info.dev_addr + 4, PRIME_B_VALUE) ? 'y' : 'n';
 		else if (cmd == 'a')
 			r = !vm_run(&b, PROG_LOAD, info.dev_addr + 8, 0) &&
-			    b.args_map[ARG_OUT] == PRIME_A_VALUE ? 'y' : 'n';
+			    b.data_map[ARG_OUT] == PRIME_A_VALUE ? 'y' : 'n';
 		else if (cmd == 'x') {
 			vm_use_bo(&b, 0);
 			r = _vx_bo_close(b.fd, ph.handle) ? 'n' : 'y';
@@ -611,7 +611,7 @@ static int prime_b_main(int in, int out, void *ctx)
 		if (!vm_send(out, &r, 1))
 			return 4;
 	}
-	vm_client_close(&b);
+	vx_client_close(&b);
 	return 0;
 }
 
@@ -622,7 +622,7 @@ static int prime_b_main(int in, int out, void *ctx)
  */
 TEST_F_TIMEOUT(vm, prime_shared_buffer_both_ways, 120)
 {
-	struct vm_client *a = &self->a;
+	struct vx_client *a = &self->a;
 	struct drm_prime_handle ph = { .flags = DRM_CLOEXEC };
 	struct prime_ctx pc;
 	volatile uint32_t *map;
@@ -648,7 +648,7 @@ TEST_F_TIMEOUT(vm, prime_shared_buffer_both_ways, 120)
 	EXPECT_EQ(PRIME_B_VALUE, map[1]);
 	vm_use_bo(a, h);
 	EXPECT_EQ(0, vm_run(a, PROG_LOAD, addr + 4, 0));
-	EXPECT_EQ(PRIME_B_VALUE, a->args_map[ARG_OUT]);
+	EXPECT_EQ(PRIME_B_VALUE, a->data_map[ARG_OUT]);
 	EXPECT_EQ(0, vm_run(a, PROG_STORE, addr + 8, PRIME_A_VALUE));
 	EXPECT_EQ('y', vm_peer_cmd(&self->b, 'a')) TH_LOG("B's kernel did not read A's write");
 
@@ -660,7 +660,7 @@ TEST_F_TIMEOUT(vm, prime_shared_buffer_both_ways, 120)
 	free(text);
 
 	EXPECT_EQ(0, vm_run(a, PROG_LOAD, addr + 8, 0)) TH_LOG("A lost the buffer");
-	EXPECT_EQ(PRIME_A_VALUE, a->args_map[ARG_OUT]);
+	EXPECT_EQ(PRIME_A_VALUE, a->data_map[ARG_OUT]);
 	EXPECT_EQ(0, vm_run(a, PROG_STORE, addr + 2 * PAGE - 4, PRIME_A_VALUE + 1));
 	EXPECT_EQ(PRIME_A_VALUE + 1, map[2 * PAGE / 4 - 1]);
 	vm_use_bo(a, 0);
@@ -695,7 +695,7 @@ static void *close_thread(void *arg)
  */
 TEST_F_TIMEOUT(vm, close_while_job_runs_keeps_buffer, 120)
 {
-	struct vm_client *a = &self->a;
+	struct vx_client *a = &self->a;
 	struct vm_fault load = { VX_ERR_LOAD_PAGE_FAULT, a->code_addr + PROG_LOAD + LOAD_PC, 0 };
 	struct vm_fault store = { VX_ERR_STORE_PAGE_FAULT, a->code_addr + PROG_STORE + STORE_PC, 0 };
 	struct close_call cc = { .fd = a->fd };
@@ -746,8 +746,8 @@ TEST_F_TIMEOUT(vm, close_while_job_runs_keeps_buffer, 120)
  */
 TEST_F_TIMEOUT(vm, closed_buffer_unmapped_once_older_jobs_end, 120)
 {
-	struct vm_client *a = &self->a;
-	volatile uint32_t *x, *cell = a->args_map + 8;
+	struct vx_client *a = &self->a;
+	volatile uint32_t *x, *cell = a->data_map + 8;
 	uint64_t addr, job1, job2, job3;
 	int32_t status = 1;
 	uint32_t h;
@@ -766,12 +766,12 @@ TEST_F_TIMEOUT(vm, closed_buffer_unmapped_once_older_jobs_end, 120)
 	vx_cmd(_vx_bo_close(a->fd, h));
 
 	memset((void *)cell, 0, 16);
-	vx_cmd(vm_launch(a, PROG_SPIN, a->args_addr + 32));
+	vx_cmd(vm_launch(a, PROG_SPIN, a->data_addr + 32));
 	job2 = a->sub.seqno;
-	a->args_map[ARG_TARGET] = (uint32_t)addr + 12;
-	a->args_map[ARG_OUT] = 0xdeadbeefu;
+	a->data_map[ARG_TARGET] = (uint32_t)addr + 12;
+	a->data_map[ARG_OUT] = 0xdeadbeefu;
 	vx_dump_discard();
-	vx_cmd(vm_launch(a, PROG_LOAD, a->args_addr));
+	vx_cmd(vm_launch(a, PROG_LOAD, a->data_addr));
 	job3 = a->sub.seqno;
 
 	x[0] = 1;
@@ -786,7 +786,7 @@ TEST_F_TIMEOUT(vm, closed_buffer_unmapped_once_older_jobs_end, 120)
 	EXPECT_EQ(0, status);
 	vx_cmd(_vx_wait(a->fd, job3, 10 * SEC, &status));
 	EXPECT_EQ(-EIO, status) TH_LOG("job 3 reached the closed buffer");
-	EXPECT_EQ(0xdeadbeefu, a->args_map[ARG_OUT]);
+	EXPECT_EQ(0xdeadbeefu, a->data_map[ARG_OUT]);
 	text = vx_dump_read(5000);
 	EXPECT_EQ(VX_ERR_LOAD_PAGE_FAULT, vx_dump_num(text, "fault-info", "cause"));
 	EXPECT_EQ(addr + 12, vx_dump_num(text, "fault-info", "address"));
@@ -803,7 +803,7 @@ TEST_F_TIMEOUT(vm, closed_buffer_unmapped_once_older_jobs_end, 120)
 TEST_F_TIMEOUT(vm, prime_import_errors_and_reimport, 120)
 {
 	struct drm_prime_handle p = { .flags = DRM_CLOEXEC };
-	struct vm_client *a = &self->a, b;
+	struct vx_client *a = &self->a, b;
 	uint32_t h, hb, *map;
 	struct vm_fault load;
 	uint64_t addr;
@@ -834,23 +834,23 @@ TEST_F_TIMEOUT(vm, prime_import_errors_and_reimport, 120)
 	vx_cmd(vx_ioctl(b.fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p));
 	EXPECT_EQ(hb, p.handle);
 	EXPECT_EQ(0, vm_run(&b, PROG_LOAD, addr + 20, 0));
-	EXPECT_EQ(0x1234abcdu, b.args_map[ARG_OUT]);
+	EXPECT_EQ(0x1234abcdu, b.data_map[ARG_OUT]);
 
 	vx_cmd(_vx_bo_close(b.fd, hb));
 	EXPECT_EQ(-EINVAL, _vx_bo_close(b.fd, hb));
 	free(vm_expect_fault(_metadata, &b, PROG_LOAD, addr + 20, &load, false));
 	/* A's mapping is its own: untouched by B's close. */
 	EXPECT_EQ(0, vm_run(a, PROG_LOAD, addr + 20, 0));
-	EXPECT_EQ(0x1234abcdu, a->args_map[ARG_OUT]);
+	EXPECT_EQ(0x1234abcdu, a->data_map[ARG_OUT]);
 
 	p.handle = 0;
 	vx_cmd(vx_ioctl(b.fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p));
 	EXPECT_EQ(0, vm_run(&b, PROG_LOAD, addr + 20, 0));
-	EXPECT_EQ(0x1234abcdu, b.args_map[ARG_OUT]);
+	EXPECT_EQ(0x1234abcdu, b.data_map[ARG_OUT]);
 
 	close(p.fd);
 	munmap(map, PAGE);
-	vm_client_close(&b);
+	vx_client_close(&b);
 }
 
 /*
@@ -863,7 +863,7 @@ TEST_F_TIMEOUT(vm, other_file_mmap_of_a_buffer_offset_is_refused, 60)
 {
 	struct drm_prime_handle p = { .flags = DRM_CLOEXEC };
 	struct drm_vortex_bo_info info;
-	struct vm_client *a = &self->a, b;
+	struct vx_client *a = &self->a, b;
 	uint32_t h, *cpu;
 	uint64_t addr;
 
@@ -885,7 +885,7 @@ TEST_F_TIMEOUT(vm, other_file_mmap_of_a_buffer_offset_is_refused, 60)
 	cpu[2] = 0x5eedu;
 	munmap(cpu, PAGE);
 	EXPECT_EQ(0, vm_run(a, PROG_LOAD, addr + 8, 0));
-	EXPECT_EQ(0x5eedu, a->args_map[ARG_OUT]);
+	EXPECT_EQ(0x5eedu, a->data_map[ARG_OUT]);
 
 	vx_cmd(_vx_bo_close(b.fd, p.handle));
 	vx_cmd(_vx_bo_close(a->fd, h));
@@ -893,7 +893,7 @@ TEST_F_TIMEOUT(vm, other_file_mmap_of_a_buffer_offset_is_refused, 60)
 	EXPECT_EQ(MAP_FAILED, cpu) TH_LOG("a freed buffer's offset still maps");
 	cpu = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, b.fd, info.mmap_offset);
 	EXPECT_EQ(MAP_FAILED, cpu) TH_LOG("a freed buffer's offset still maps");
-	vm_client_close(&b);
+	vx_client_close(&b);
 }
 
 /* A dma-buf of the system heap: memory the card cannot reach. */
@@ -919,7 +919,7 @@ static int heap_dmabuf(size_t len)
 TEST_F_TIMEOUT(vm, foreign_dmabuf_import_is_refused, 60)
 {
 	struct drm_prime_handle p = { .flags = DRM_CLOEXEC };
-	struct vm_client *a = &self->a;
+	struct vx_client *a = &self->a;
 	uint32_t h, *cpu;
 	uint64_t addr;
 	int buf;
@@ -960,7 +960,7 @@ struct access_bo {
  * word alone; a jump to its start (a TMC that ends the warp) runs or,
  * for a no-exec buffer, is a fetch page fault there.
  */
-static void check_access(struct __test_metadata *_metadata, struct vm_client *c,
+static void check_access(struct __test_metadata *_metadata, struct vx_client *c,
 			 const struct access_bo *bo)
 {
 	uint64_t word = bo->addr + bo->size - 32;
@@ -971,7 +971,7 @@ static void check_access(struct __test_metadata *_metadata, struct vm_client *c,
 
 	*w = 0x0dd0f00du;
 	EXPECT_EQ(0, vm_run(c, PROG_LOAD, word, 0)) TH_LOG("flags 0x%x", bo->flags);
-	EXPECT_EQ(0x0dd0f00du, c->args_map[ARG_OUT]);
+	EXPECT_EQ(0x0dd0f00du, c->data_map[ARG_OUT]);
 	if (bo->flags & DRM_VORTEX_BO_GPU_READ_ONLY) {
 		free(vm_expect_fault(_metadata, c, PROG_STORE, word, &store, false));
 		EXPECT_EQ(0x0dd0f00du, *w) TH_LOG("a store to a read-only buffer landed");
@@ -997,7 +997,7 @@ TEST_F_TIMEOUT(vm, bo_access_flags_hold_in_every_space, 300)
 {
 	struct drm_prime_handle p = { .flags = DRM_CLOEXEC };
 	struct drm_vortex_bo_info info;
-	struct vm_client *a = &self->a, b;
+	struct vx_client *a = &self->a, b;
 	struct access_bo bo, imp;
 	uint64_t caps = 0;
 	int i;
@@ -1032,7 +1032,7 @@ TEST_F_TIMEOUT(vm, bo_access_flags_hold_in_every_space, 300)
 		munmap(bo.map, bo.size);
 		vx_cmd(_vx_bo_close(a->fd, bo.handle));
 	}
-	vm_client_close(&b);
+	vx_client_close(&b);
 }
 
 /* ------------------------------------------------------- close races */
@@ -1074,7 +1074,7 @@ static void *close_race_thread(void *arg)
 TEST_F_TIMEOUT(vm, close_races_submit_that_lists_the_buffer, 300)
 {
 	struct close_race r = { .fd = self->a.fd, .rng = (uint64_t)vx_now() | 1 };
-	struct vm_client *a = &self->a;
+	struct vx_client *a = &self->a;
 	uint32_t i, h, ran = 0, gone = 0, *map;
 	uint64_t rng = (uint64_t)vx_now() * 3 + 1;
 	const uint32_t rounds = 1500;
@@ -1090,8 +1090,8 @@ TEST_F_TIMEOUT(vm, close_races_submit_that_lists_the_buffer, 300)
 		ASSERT_NE(NULL, map);
 		map[0] = 0xc0de0000u | i;
 		munmap(map, PAGE);
-		a->args_map[ARG_TARGET] = (uint32_t)addr;
-		a->args_map[ARG_OUT] = 0xdeadbeefu;
+		a->data_map[ARG_TARGET] = (uint32_t)addr;
+		a->data_map[ARG_OUT] = 0xdeadbeefu;
 		vm_use_bo(a, h);
 		__atomic_store_n(&r.handle, h, __ATOMIC_RELEASE);
 		/*
@@ -1102,14 +1102,14 @@ TEST_F_TIMEOUT(vm, close_races_submit_that_lists_the_buffer, 300)
 		if (vx_lcg(&rng) >> 63)
 			sched_yield();
 		vx_spin_us((rng >> 33) % 128);
-		ret = vm_launch(a, PROG_LOAD, a->args_addr);
+		ret = vm_launch(a, PROG_LOAD, a->data_addr);
 		if (ret) {
 			EXPECT_EQ(-ENOENT, ret) TH_LOG("round %u", i);
 			gone++;
 		} else {
 			vx_cmd(_vx_wait(a->fd, a->sub.seqno, 30 * SEC, &status));
 			EXPECT_EQ(0, status) TH_LOG("round %u: the job lost its buffer", i);
-			EXPECT_EQ(0xc0de0000u | i, a->args_map[ARG_OUT]) TH_LOG("round %u", i);
+			EXPECT_EQ(0xc0de0000u | i, a->data_map[ARG_OUT]) TH_LOG("round %u", i);
 			ran++;
 		}
 		/* Next round only once this buffer is closed. */
@@ -1151,7 +1151,7 @@ TEST_F_TIMEOUT(vm, close_races_submit_that_lists_the_buffer, 300)
 TEST_F_TIMEOUT(vm, files_past_the_asids_share_one_and_stay_isolated, 300)
 {
 	static int fds[FILLER_FILES];
-	struct vm_client cb, ca, *a = &ca, *b = &cb;
+	struct vx_client cb, ca, *a = &ca, *b = &cb;
 	uint64_t word;
 	char *text;
 	int i, n;
@@ -1162,7 +1162,7 @@ TEST_F_TIMEOUT(vm, files_past_the_asids_share_one_and_stay_isolated, 300)
 	}
 	ASSERT_EQ(0, vm_client_open(b));
 	ASSERT_EQ(0, vm_client_open(a));
-	word = b->args_addr + 4 * (ARG_WORDS - 1);
+	word = b->data_addr + 4 * (ARG_WORDS - 1);
 
 	for (i = 0; i < 3; i++) {
 		static const unsigned int progs[] = { PROG_LOAD, PROG_STORE, PROG_JUMP };
@@ -1179,14 +1179,14 @@ TEST_F_TIMEOUT(vm, files_past_the_asids_share_one_and_stay_isolated, 300)
 		EXPECT_EQ(SHARED_ASID, vx_dump_num(text, "pgtable-fault-info", "asid"))
 			TH_LOG("A is not a file under the shared ASID");
 		free(text);
-		EXPECT_EQ(0xb0b00000u + i, b->args_map[ARG_WORDS - 1]) TH_LOG("B's word changed");
+		EXPECT_EQ(0xb0b00000u + i, b->data_map[ARG_WORDS - 1]) TH_LOG("B's word changed");
 	}
 	for (i = 0; i < 20; i++) {
 		EXPECT_EQ(0, vm_load_own(b, 0xb0000000u + i)) TH_LOG("round %d, B", i);
 		EXPECT_EQ(0, vm_load_own(a, 0xa0000000u + i)) TH_LOG("round %d, A", i);
 	}
-	vm_client_close(a);
-	vm_client_close(b);
+	vx_client_close(a);
+	vx_client_close(b);
 	for (n = 0; n < FILLER_FILES; n++)
 		close(fds[n]);
 }
@@ -1248,7 +1248,7 @@ static int fuzz_create_args(struct fuzz *f, uint64_t *size, uint32_t *flags)
 }
 
 static void fuzz_create(struct __test_metadata *_metadata, struct fuzz *f,
-			struct vm_client *c)
+			struct vx_client *c)
 {
 	uint64_t size, addr = 0;
 	uint32_t flags, h = 0;
@@ -1274,7 +1274,7 @@ static void fuzz_create(struct __test_metadata *_metadata, struct fuzz *f,
 }
 
 static void fuzz_close(struct __test_metadata *_metadata, struct fuzz *f,
-		       struct vm_client *c)
+		       struct vx_client *c)
 {
 	uint64_t r = fuzz_rand(f);
 	int i, s;
@@ -1295,12 +1295,12 @@ static void fuzz_close(struct __test_metadata *_metadata, struct fuzz *f,
 }
 
 /* Whether @addr is in a buffer this file has. */
-static bool fuzz_mapped(const struct fuzz *f, const struct vm_client *c,
+static bool fuzz_mapped(const struct fuzz *f, const struct vx_client *c,
 			uint64_t addr)
 {
 	int i;
 
-	if (addr - c->code_addr < PAGE || addr - c->args_addr < PAGE)
+	if (addr - c->code_addr < PAGE || addr - c->data_addr < PAGE)
 		return true;
 	for (i = 0; i < f->nlive; i++)
 		if (addr - f->live[i].addr < f->live[i].size)
@@ -1314,7 +1314,7 @@ static bool fuzz_mapped(const struct fuzz *f, const struct vm_client *c,
  * buffer's address that no live one took since (a page fault).
  */
 static void fuzz_submit(struct __test_metadata *_metadata, struct fuzz *f,
-			struct vm_client *c)
+			struct vx_client *c)
 {
 	uint64_t r = fuzz_rand(f), addr;
 	struct fuzz_bo *bo;
@@ -1332,7 +1332,7 @@ static void fuzz_submit(struct __test_metadata *_metadata, struct fuzz *f,
 			return;
 		}
 		vm_use_bo(c, f->stale[s]);
-		EXPECT_EQ(-ENOENT - 1000, vm_run(c, PROG_LOAD, c->args_addr, 0))
+		EXPECT_EQ(-ENOENT - 1000, vm_run(c, PROG_LOAD, c->data_addr, 0))
 			TH_LOG("SUBMIT with closed handle %u", f->stale[s]);
 		vm_use_bo(c, 0);
 		return;
@@ -1356,7 +1356,7 @@ static void fuzz_submit(struct __test_metadata *_metadata, struct fuzz *f,
 		EXPECT_EQ(0, vm_run(c, PROG_STORE, addr, v));
 	}
 	EXPECT_EQ(0, vm_run(c, PROG_LOAD, addr, 0));
-	EXPECT_EQ(v, c->args_map[ARG_OUT]) TH_LOG("word 0x%llx", (unsigned long long)addr);
+	EXPECT_EQ(v, c->data_map[ARG_OUT]) TH_LOG("word 0x%llx", (unsigned long long)addr);
 	vm_use_bo(c, 0);
 }
 

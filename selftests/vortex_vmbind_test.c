@@ -35,7 +35,7 @@
 #include "vortex_test_ioctl.h"
 #include "vx_asm.h"
 #include "kselftest_harness.h"
-#include "vortex_vm_client.h"
+#include "vortex_vm_progs.h"
 
 #define MAP		DRM_VORTEX_VM_BIND_OP_MAP
 #define UNMAP		DRM_VORTEX_VM_BIND_OP_UNMAP
@@ -58,7 +58,7 @@
 #define PROBE_VA	0x10000000ull
 #define PROBE_WORD	0x7e57da7au
 
-/* Beside vortex_vm_client.h's load and store. */
+/* Beside vortex_vm_progs.h's load and store. */
 enum { PROG_GATE = 128, PROG_VORTEX = 256, PROG_CORES = 384 };
 
 /*
@@ -121,27 +121,27 @@ static const struct vm_prog vb_progs[] = {
 	VM_PROG(PROG_CORES + sizeof(prog_cores_head), prog_vortex),
 };
 
-/* A client (vortex_vm_client.h) with this suite's programs too. */
-static int vb_client_open(struct vm_client *c)
+/* A client (vortex_vm_progs.h) with this suite's programs too. */
+static int vb_client_open(struct vx_client *c)
 {
 	return vm_client_open_with(c, vb_progs, sizeof(vb_progs) / sizeof(vb_progs[0]));
 }
 
 /* Submits @prog on @target and @value without waiting; its seqno, or 0. */
-static uint64_t vb_start(struct vm_client *c, unsigned int prog,
+static uint64_t vb_start(struct vx_client *c, unsigned int prog,
 			 uint64_t target, uint32_t value)
 {
-	c->args_map[ARG_TARGET] = (uint32_t)target;
-	c->args_map[ARG_VALUE] = value;
-	c->args_map[ARG_OUT] = 0xdeadbeefu;
-	return vm_launch(c, prog, c->args_addr) ? 0 : c->sub.seqno;
+	c->data_map[ARG_TARGET] = (uint32_t)target;
+	c->data_map[ARG_VALUE] = value;
+	c->data_map[ARG_OUT] = 0xdeadbeefu;
+	return vm_launch(c, prog, c->data_addr) ? 0 : c->sub.seqno;
 }
 
 /*
  * Runs @prog on @target, which must take page fault @cause at PC offset
  * @pc of @prog and virtual address @addr (the crash dump's fault-info).
  */
-static void vb_expect_fault(struct __test_metadata *_metadata, struct vm_client *c,
+static void vb_expect_fault(struct __test_metadata *_metadata, struct vx_client *c,
 			    unsigned int prog, uint64_t target, unsigned int cause,
 			    unsigned int pc, uint64_t addr)
 {
@@ -161,7 +161,7 @@ static void vb_expect_fault(struct __test_metadata *_metadata, struct vm_client 
 }
 
 /* A NO_MAP buffer of @size bytes and @flags, mapped by the CPU. */
-static uint32_t *vb_bo(struct __test_metadata *_metadata, struct vm_client *c,
+static uint32_t *vb_bo(struct __test_metadata *_metadata, struct vx_client *c,
 		       uint64_t size, uint32_t flags, uint32_t *handle)
 {
 	uint64_t addr = 1;
@@ -177,7 +177,7 @@ static uint32_t *vb_bo(struct __test_metadata *_metadata, struct vm_client *c,
 /* ------------------------------------------------------------ fixture */
 
 FIXTURE(vb) {
-	struct vm_client a;
+	struct vx_client a;
 	uint32_t probe;
 	uint32_t *probe_map;
 };
@@ -201,7 +201,7 @@ FIXTURE_TEARDOWN(vb)
 {
 	if (self->probe_map)
 		munmap(self->probe_map, PAGE);
-	vm_client_close(&self->a);
+	vx_client_close(&self->a);
 	vx_dump_discard();
 }
 
@@ -214,17 +214,17 @@ FIXTURE_TEARDOWN(vb)
 static void vb_unchanged(struct __test_metadata *_metadata, FIXTURE_DATA(vb) *self,
 			 uint64_t va, uint64_t range)
 {
-	struct vm_client *a = &self->a;
+	struct vx_client *a = &self->a;
 	uint32_t h;
 
 	EXPECT_EQ(0, vm_run(a, PROG_LOAD, PROBE_VA + 20, 0));
-	EXPECT_EQ(PROBE_WORD, a->args_map[ARG_OUT]) TH_LOG("the probe mapping changed");
+	EXPECT_EQ(PROBE_WORD, a->data_map[ARG_OUT]) TH_LOG("the probe mapping changed");
 	if (!range || range > (64u << 20) || (va | range) % PAGE ||
 	    va + range > (1ull << 32) || va + range < va ||
 	    (va < DRM_VORTEX_VM_RESERVED_END && va + range > DRM_VORTEX_VM_RESERVED_START) ||
 	    (va < PROBE_VA + PAGE && va + range > PROBE_VA) ||
 	    (va < a->code_addr + PAGE && va + range > a->code_addr) ||
-	    (va < a->args_addr + PAGE && va + range > a->args_addr))
+	    (va < a->data_addr + PAGE && va + range > a->data_addr))
 		return;
 	vx_cmd(_vx_bo_create(a->fd, range, DRM_VORTEX_BO_NO_MAP, &h, NULL));
 	EXPECT_EQ(0, _vx_vm_bind(a->fd, MAP, h, 0, va, range, RW))
@@ -350,11 +350,11 @@ TEST_F(vb, err_reserved_range)
 /* A buffer's handle mapping (BO_CREATE's, at dev_addr) goes with its handle. */
 TEST_F(vb, err_unmap_of_a_handle_mapping)
 {
-	struct vm_client *a = &self->a;
+	struct vx_client *a = &self->a;
 
-	vb_refused(EPERM, UNMAP, 0, 0, a->args_addr, PAGE, 0);
+	vb_refused(EPERM, UNMAP, 0, 0, a->data_addr, PAGE, 0);
 	vb_refused(EPERM, UNMAP, 0, 0, a->code_addr - 16 * PAGE, 32 * PAGE, 0);
-	EXPECT_EQ(0, vm_run(a, PROG_LOAD, a->args_addr + 4 * (ARG_WORDS - 1), 0));
+	EXPECT_EQ(0, vm_run(a, PROG_LOAD, a->data_addr + 4 * (ARG_WORDS - 1), 0));
 }
 
 TEST_F(vb, err_bad_handle)
@@ -393,7 +393,7 @@ TEST_F(vb, err_access_beyond_the_buffer_flags)
 
 TEST_F(vb, err_overlap)
 {
-	struct vm_client *a = &self->a;
+	struct vx_client *a = &self->a;
 	uint32_t h;
 
 	vx_cmd(_vx_bo_create(a->fd, 4 * PAGE, DRM_VORTEX_BO_NO_MAP, &h, NULL));
@@ -402,7 +402,7 @@ TEST_F(vb, err_overlap)
 	vb_refused(EEXIST, MAP, h, 0, PROBE_VA - 2 * PAGE, 4 * PAGE, RW);
 	/* Over a buffer's handle mapping too. */
 	vb_refused(EEXIST, MAP, h, 0, a->code_addr, PAGE, RW);
-	vb_refused(EEXIST, MAP, h, 0, a->args_addr - PAGE, 2 * PAGE, RW);
+	vb_refused(EEXIST, MAP, h, 0, a->data_addr - PAGE, 2 * PAGE, RW);
 }
 
 /*
@@ -412,7 +412,7 @@ TEST_F(vb, err_overlap)
  */
 TEST_F(vb, import_over_a_bound_range_is_refused)
 {
-	struct vm_client *a = &self->a;
+	struct vx_client *a = &self->a;
 	struct drm_prime_handle prime = { .flags = DRM_CLOEXEC };
 	int fd2 = open(VX_NODE, O_RDWR | O_CLOEXEC);
 	uint64_t y_addr;
@@ -434,7 +434,7 @@ TEST_F(vb, import_over_a_bound_range_is_refused)
 	vx_cmd(_vx_vm_bind(a->fd, UNMAP, 0, 0, y_addr, PAGE, 0));
 	vx_cmd(vx_ioctl(a->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &prime));
 	EXPECT_EQ(0, vm_run(a, PROG_LOAD, y_addr + 12, 0));
-	EXPECT_EQ(0x1234abcdu, a->args_map[ARG_OUT]);
+	EXPECT_EQ(0x1234abcdu, a->data_map[ARG_OUT]);
 	close(prime.fd);
 	munmap(y_map, PAGE);
 	close(fd2);
@@ -452,7 +452,7 @@ TEST_F(vb, import_over_a_bound_range_is_refused)
  */
 TEST_F_TIMEOUT(vb, stack_and_io_pages_at_vortex_addresses, 120)
 {
-	struct vm_client *a = &self->a, b;
+	struct vx_client *a = &self->a, b;
 	uint32_t stack, io, *stack_map, *io_map;
 
 	stack_map = vb_bo(_metadata, a, PAGE, DRM_VORTEX_BO_GPU_NO_EXEC, &stack);
@@ -467,7 +467,7 @@ TEST_F_TIMEOUT(vb, stack_and_io_pages_at_vortex_addresses, 120)
 	EXPECT_EQ(0x1000, stack_map[(PAGE - 16) / 4]);
 	EXPECT_EQ(0x1001, stack_map[(PAGE - 12) / 4]);
 	EXPECT_EQ(0x1002, stack_map[0]);
-	EXPECT_EQ(0xc0ffee00u, a->args_map[ARG_OUT]);
+	EXPECT_EQ(0xc0ffee00u, a->data_map[ARG_OUT]);
 	EXPECT_EQ(0xc0ffee02u, io_map[IO_MPM / 4 + 1]);
 	EXPECT_EQ(0, io_map[0]) TH_LOG("a store landed below IO_BASE_ADDR");
 
@@ -480,7 +480,7 @@ TEST_F_TIMEOUT(vb, stack_and_io_pages_at_vortex_addresses, 120)
 	/* Nor do A's mappings show through B's own addresses. */
 	vb_expect_fault(_metadata, &b, PROG_LOAD, PROBE_VA + 20, VX_ERR_LOAD_PAGE_FAULT,
 			LOAD_PC, PROBE_VA + 20);
-	vm_client_close(&b);
+	vx_client_close(&b);
 
 	/* A's again, a second time: the mappings are A's for good. */
 	ASSERT_EQ(0, vm_run(a, PROG_VORTEX, 0, 0x2000));
@@ -505,7 +505,7 @@ static int vb_dcr_write(int fd, uint32_t addr, uint32_t value)
  */
 TEST_F_TIMEOUT(vb, vortex_model_launch_uses_stack_and_io_pages, 120)
 {
-	struct vm_client *a = &self->a;
+	struct vx_client *a = &self->a;
 	struct drm_vortex_submit sub = a->sub;
 	uint32_t stack, io, *stack_map, *io_map;
 	int32_t status = 1;
@@ -522,9 +522,9 @@ TEST_F_TIMEOUT(vb, vortex_model_launch_uses_stack_and_io_pages, 120)
 	vx_cmd(_vx_vm_bind(a->fd, MAP, stack, 0, STACK_PAGE, PAGE, RW));
 	vx_cmd(_vx_vm_bind(a->fd, MAP, io, 0, IO_PAGE, PAGE, RW));
 	vx_cmd(vb_dcr_write(a->fd, DRM_VORTEX_DCR_STARTUP_ADDR0, a->code_addr + PROG_CORES));
-	vx_cmd(vb_dcr_write(a->fd, DRM_VORTEX_DCR_STARTUP_ARG0, a->args_addr));
-	a->args_map[ARG_VALUE] = 0x3000;
-	a->args_map[ARG_OUT] = 0xdeadbeefu;
+	vx_cmd(vb_dcr_write(a->fd, DRM_VORTEX_DCR_STARTUP_ARG0, a->data_addr));
+	a->data_map[ARG_VALUE] = 0x3000;
+	a->data_map[ARG_OUT] = 0xdeadbeefu;
 	sub.flags = DRM_VORTEX_SUBMIT_CORES;
 	sub.entry_pc = sub.arg_addr = 0;
 	memset(sub.grid, 0, sizeof(sub.grid));
@@ -535,7 +535,7 @@ TEST_F_TIMEOUT(vb, vortex_model_launch_uses_stack_and_io_pages, 120)
 	EXPECT_EQ(0x3000, stack_map[(PAGE - 16) / 4]);
 	EXPECT_EQ(0x3001, stack_map[(PAGE - 12) / 4]);
 	EXPECT_EQ(0x3002, stack_map[0]);
-	EXPECT_EQ(0xc0ffee10u, a->args_map[ARG_OUT]);
+	EXPECT_EQ(0xc0ffee10u, a->data_map[ARG_OUT]);
 	EXPECT_EQ(0xc0ffee12u, io_map[IO_MPM / 4 + 1]);
 	munmap(stack_map, PAGE);
 	munmap(io_map, PAGE);
@@ -548,7 +548,7 @@ TEST_F_TIMEOUT(vb, vortex_model_launch_uses_stack_and_io_pages, 120)
  */
 TEST_F_TIMEOUT(vb, access_flags_and_aliases, 120)
 {
-	struct vm_client *a = &self->a;
+	struct vx_client *a = &self->a;
 	uint32_t h, *map = vb_bo(_metadata, a, 2 * PAGE, 0, &h);
 
 	ASSERT_NE(NULL, map);
@@ -561,11 +561,11 @@ TEST_F_TIMEOUT(vb, access_flags_and_aliases, 120)
 	EXPECT_EQ(0, vm_run(a, PROG_STORE, 0x30101010, 0xabcd));
 	EXPECT_EQ(0xabcd, map[PAGE / 4 + 4]);
 	EXPECT_EQ(0, vm_run(a, PROG_LOAD, 0x30000010, 0));
-	EXPECT_EQ(0xabcd, a->args_map[ARG_OUT]);
+	EXPECT_EQ(0xabcd, a->data_map[ARG_OUT]);
 	/* The buffer outlives its handle while bound. */
 	vx_cmd(_vx_bo_close(a->fd, h));
 	EXPECT_EQ(0, vm_run(a, PROG_LOAD, 0x30000010, 0));
-	EXPECT_EQ(0xabcd, a->args_map[ARG_OUT]);
+	EXPECT_EQ(0xabcd, a->data_map[ARG_OUT]);
 	munmap(map, 2 * PAGE);
 }
 
@@ -581,7 +581,7 @@ TEST_F_TIMEOUT(vb, access_flags_and_aliases, 120)
  */
 TEST_F_TIMEOUT(vb, unmap_while_a_job_runs_keeps_its_pages, 120)
 {
-	struct vm_client *a = &self->a;
+	struct vx_client *a = &self->a;
 	const uint64_t va = 0x50000000;
 	uint32_t h, h2, *map = vb_bo(_metadata, a, 3 * PAGE, 0, &h);
 	volatile uint32_t *cell;
@@ -616,12 +616,12 @@ TEST_F_TIMEOUT(vb, unmap_while_a_job_runs_keeps_its_pages, 120)
 	vb_expect_fault(_metadata, a, PROG_LOAD, va + PAGE + 8, VX_ERR_LOAD_PAGE_FAULT,
 			LOAD_PC, va + PAGE + 8);
 	EXPECT_EQ(0, vm_run(a, PROG_LOAD, va + 4, 0));
-	EXPECT_EQ(0x11, a->args_map[ARG_OUT]);
+	EXPECT_EQ(0x11, a->data_map[ARG_OUT]);
 	EXPECT_EQ(0, vm_run(a, PROG_LOAD, va + 2 * PAGE + 4, 0));
-	EXPECT_EQ(0x33, a->args_map[ARG_OUT]);
+	EXPECT_EQ(0x33, a->data_map[ARG_OUT]);
 	EXPECT_EQ(0, _vx_vm_bind(a->fd, MAP, h2, 0, va + PAGE, PAGE, RW));
 	EXPECT_EQ(0, vm_run(a, PROG_LOAD, va + PAGE + 8, 0));
-	EXPECT_EQ(0, a->args_map[ARG_OUT]) TH_LOG("the new page is not the new buffer's");
+	EXPECT_EQ(0, a->data_map[ARG_OUT]) TH_LOG("the new page is not the new buffer's");
 	munmap(map, 3 * PAGE);
 }
 
@@ -659,7 +659,7 @@ static int vb_dbg_bp(int sfd, uint64_t addr, uint32_t op)
  */
 TEST_F_TIMEOUT(vb, debugger_speaks_bound_addresses, 120)
 {
-	struct vm_client *a = &self->a;
+	struct vx_client *a = &self->a;
 	const uint64_t va = 0x70000000, code_va = 0x71000000;
 	struct drm_vortex_debug_attach at = { .version = DRM_VORTEX_DEBUG_VERSION };
 	uint32_t d, e, *dm = vb_bo(_metadata, a, 2 * PAGE, 0, &d);
@@ -713,7 +713,7 @@ TEST_F_TIMEOUT(vb, debugger_speaks_bound_addresses, 120)
  */
 TEST_F_TIMEOUT(vb, code_object_of_a_no_map_buffer_names_its_virtual_address, 120)
 {
-	struct vm_client *a = &self->a;
+	struct vx_client *a = &self->a;
 	const uint64_t elf_va = 0x73000000;
 	struct drm_vortex_debug_attach at = { .version = DRM_VORTEX_DEBUG_VERSION };
 	struct drm_vortex_code_object co = {
@@ -855,7 +855,7 @@ static void fuzz_op(struct __test_metadata *_metadata, struct fuzz *f, int fd)
  * fault where nothing readable is mapped (execute-only is not readable).
  */
 static void fuzz_check(struct __test_metadata *_metadata, struct fuzz *f,
-		       struct vm_client *c)
+		       struct vx_client *c)
 {
 	uint32_t p = fuzz_rand(f) % FUZZ_PAGES, v = fuzz_rand(f);
 	uint64_t va = FUZZ_VA + (uint64_t)p * PAGE + 4 * (v % 1024);
@@ -871,7 +871,7 @@ static void fuzz_check(struct __test_metadata *_metadata, struct fuzz *f,
 	bo = &f->bo[b];
 	bo->map[f->page_of[p] * PAGE / 4 + v % 1024] = v;
 	EXPECT_EQ(0, vm_run(c, PROG_LOAD, va, 0)) TH_LOG("load at 0x%llx", (unsigned long long)va);
-	EXPECT_EQ(v, c->args_map[ARG_OUT]) TH_LOG("page %u: not bo %d page %u", p, b,
+	EXPECT_EQ(v, c->data_map[ARG_OUT]) TH_LOG("page %u: not bo %d page %u", p, b,
 						  f->page_of[p]);
 }
 
@@ -920,7 +920,7 @@ TEST_F_TIMEOUT(vb, fuzz_map_unmap, 600)
  */
 TEST_F_TIMEOUT(vb, dump_names_a_bound_buffer_by_its_address, 60)
 {
-	struct vm_client *a = &self->a;
+	struct vx_client *a = &self->a;
 	char pat[64], *text;
 	uint32_t h, *map;
 

@@ -91,7 +91,7 @@ include $(US_DIR)/vxrt/vxrt.mk
 
 # ----------------------------------------------------------- vortex-run
 # Two halves: the project's kernels through libvortex, Vortex binaries
-# through libvortexrt; each compiles against its own <vortex.h>.
+# through libvortexrt (<libvortex.h> and Vortex's <vortex.h>).
 $(O)/userspace/tools/vortex_run_vxbin.o: $(US_DIR)/tools/vortex_run_vxbin.c \
 		$(US_DIR)/tools/vortex_run_vxbin.h $(VXRT_HDRS)
 	@mkdir -p $(@D)

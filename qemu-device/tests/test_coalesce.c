@@ -7,8 +7,8 @@
  * qemu-device/sim/vx_coalesce.h).  A kernel that spins on a flag the
  * host sets through a BO mapping, and branches on it, must never see its
  * lanes disagree: a card whose lanes loaded one by one stopped such
- * kernels with a false DIVERGENT_BRANCH (vortex_debug_test's
- * attach_mid_job_reports_the_launch, vortex_dump_test's
+ * kernels with a false DIVERGENT_BRANCH (vortex_debug_events_test's
+ * attach_mid_job_reports_the_launch, vortex_dump_debugger_test's
  * requested_dump_of_a_running_job_lets_it_run).
  *
  * The race is opened on purpose, at every read, not hoped for: the host

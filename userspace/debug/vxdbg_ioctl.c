@@ -24,7 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "vortex.h"
+#include "libvortex.h"
 #include "vxdbg_backend.h"
 
 #ifndef SYS_pidfd_open

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "dmtarget.h"
-#include "vortex.h"
+#include "libvortex.h"
 
 struct dmtarget_elf {
 	struct dmtarget t;

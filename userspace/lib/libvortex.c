@@ -24,7 +24,7 @@
 
 #include "drm.h"
 #include "vortex_accel.h"
-#include "vortex.h"
+#include "libvortex.h"
 #include "vx_elf.h"
 #include "vx_fault.h"
 
@@ -600,10 +600,7 @@ int vx_launch(struct vx_kernel *k, const struct vx_launch *l, uint64_t *seqno)
 	req.entry_pc = vx_kernel_entry(k);
 	req.stack_addr = dev->stack->dev_addr;
 	req.stack_size = stack_size;
-	req.bos = (uintptr_t)bos;
-	req.bo_count = n;
-	req.bo_stride = sizeof(*bos);
-	ret = vx_ioctl(dev->fd, DRM_IOCTL_VORTEX_SUBMIT, &req);
+	ret = vx_submit(dev, &req, bos, n);
 	free(bos);
 	if (ret)
 		return ret;
@@ -611,6 +608,26 @@ int vx_launch(struct vx_kernel *k, const struct vx_launch *l, uint64_t *seqno)
 		dev->arg_seqno[slot] = req.seqno + 1;
 	*seqno = req.seqno;
 	return 0;
+}
+
+int vx_submit(struct vx_device *dev, struct drm_vortex_submit *req,
+	      const struct drm_vortex_submit_bo *bos, uint32_t n)
+{
+	req->bos = (uintptr_t)bos;
+	req->bo_count = n;
+	req->bo_stride = sizeof(*bos);
+	return vx_ioctl(dev->fd, DRM_IOCTL_VORTEX_SUBMIT, req);
+}
+
+int vx_vm_bind(struct vx_device *dev, uint32_t op, uint32_t flags, uint32_t handle,
+	       uint64_t offset, uint64_t va, uint64_t range)
+{
+	struct drm_vortex_vm_bind req = {
+		.op = op, .flags = flags, .handle = handle, .bo_offset = offset,
+		.va = va, .range = range,
+	};
+
+	return vx_ioctl(dev->fd, DRM_IOCTL_VORTEX_VM_BIND, &req);
 }
 
 int vx_wait(struct vx_device *dev, uint64_t seqno, int64_t deadline_ns, int *status)

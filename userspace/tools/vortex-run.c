@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "vortex.h"
+#include "libvortex.h"
 #include "vortex_run_vxbin.h"
 #include "vx_fault.h"
 #include "vx_samples.h"

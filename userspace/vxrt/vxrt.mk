@@ -1,28 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # libvortexrt: Vortex's host runtime API (userspace/vxrt/include/vortex/
-# vortex.h) over the driver, and the guest test of it.  Included by
-# userspace/userspace.mk; paths are relative to $(TOP).
+# vortex.h) over the driver, built on libvortex (its ioctl layer), and the
+# guest test of it.  Included by userspace/userspace.mk; paths are
+# relative to $(TOP).
 #
-#   $(O)/userspace/libvortexrt.a    the library (static, host objects)
+#   $(O)/userspace/libvortexrt.a    the library (static, host objects),
+#                                   libvortex's objects in it too, so a
+#                                   program links the one archive
 #   $(O)/host/userspace/test_vxrt_sim  host test: the library on libvxsim
 
 VXRT_DIR := $(US_DIR)/vxrt
 VXRT_LIB := $(O)/userspace/libvortexrt.a
 VXRT_SRCS := $(VXRT_DIR)/vxrt_console.c $(VXRT_DIR)/vxrt_device.c $(VXRT_DIR)/vxrt_mem.c \
 	$(VXRT_DIR)/vxrt_upload.c
-VXRT_OBJS := $(VXRT_SRCS:$(VXRT_DIR)/%.c=$(O)/userspace/vxrt/%.o) \
-	$(O)/userspace/vxrt/vx_elf.o $(O)/userspace/vxrt/vx_fault.o
+VXRT_OBJS := $(VXRT_SRCS:$(VXRT_DIR)/%.c=$(O)/userspace/vxrt/%.o) $(US_LIB_OBJS)
 VXRT_HDRS := $(wildcard $(VXRT_DIR)/*.h $(VXRT_DIR)/include/vortex/*.h) \
-	$(US_DIR)/lib/vx_elf.h $(US_DIR)/lib/vx_fault.h uapi/vortex_accel.h hw/vortex_regs.h \
-	hw/vortex_causes.h
-VXRT_INC := -I$(TOP)/$(VXRT_DIR)/include -I$(TOP)/$(US_DIR)/lib -I$(TOP)/hw
+	$(US_DIR)/include/libvortex.h $(US_DIR)/lib/vx_elf.h $(US_DIR)/lib/vx_fault.h \
+	uapi/vortex_accel.h hw/vortex_regs.h hw/vortex_causes.h
+VXRT_INC := -I$(TOP)/$(VXRT_DIR)/include -I$(TOP)/$(US_DIR)/include -I$(TOP)/$(US_DIR)/lib \
+	-I$(TOP)/hw
 
 $(O)/userspace/vxrt/%.o: $(VXRT_DIR)/%.c $(VXRT_HDRS)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(VXRT_INC) $(GUEST_INC) -c -o $@ $<
-
-$(O)/userspace/vxrt/vx_%.o: $(US_DIR)/lib/vx_%.c $(VXRT_HDRS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(VXRT_INC) $(GUEST_INC) -c -o $@ $<
 

@@ -51,7 +51,7 @@ int vxrt_console_print(struct vxrt_device *dev, FILE *out)
 		return -ENOMEM;
 	do {
 		c = (struct drm_vortex_console){ .data = (uintptr_t)rec, .count = 1024 };
-		ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_CONSOLE, &c);
+		ret = vx_ioctl(vxrt_fd(dev), DRM_IOCTL_VORTEX_CONSOLE, &c);
 		if (ret)
 			break;
 		dropped += c.dropped;

@@ -26,55 +26,33 @@
 #include "vxrt_internal.h"
 #include "vx_fault.h"
 
-static int vxrt_param(struct vxrt_device *dev, uint32_t param, uint64_t *value)
-{
-	struct drm_vortex_get_param p = { .param = param };
-	int ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_GET_PARAM, &p);
-
-	*value = p.value;
-	return ret;
-}
-
-static int vxrt_open_node(void)
+/* VORTEX_DEVICE, else the first Vortex accel node, through libvortex. */
+static int vxrt_open_node(struct vx_device **vx)
 {
 	const char *path = getenv("VORTEX_DEVICE");
-	char name[32];
-	int i, fd;
+	int i;
 
 	if (path)
-		return open(path, O_RDWR | O_CLOEXEC);
-	for (i = 0; i < 16; i++) {
-		struct drm_vortex_get_param p = { .param = DRM_VORTEX_PARAM_CAPABILITIES };
-
-		snprintf(name, sizeof(name), "/dev/accel/accel%d", i);
-		fd = open(name, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (!vxrt_ioctl(fd, DRM_IOCTL_VORTEX_GET_PARAM, &p))
-			return fd;
-		close(fd);
-	}
-	errno = ENODEV;
-	return -1;
+		return vx_device_open_path(path, vx);
+	for (i = 0; i < 16; i++)
+		if (!vx_device_open_index(i, vx))
+			return 0;
+	return -ENODEV;
 }
 
 /* The card, as Vortex's runtime needs it: VM_BIND and its launch model. */
 static int vxrt_query(struct vxrt_device *dev)
 {
 	const uint64_t need = DRM_VORTEX_CAP_VM_BIND | DRM_VORTEX_CAP_CORES;
-	uint64_t caps;
-	int ret;
+	const struct vx_topology *t = vx_device_topology(dev->vx);
 
-	ret = vxrt_param(dev, DRM_VORTEX_PARAM_CAPABILITIES, &caps) ?:
-	      vxrt_param(dev, DRM_VORTEX_PARAM_NUM_CLUSTERS, &dev->clusters) ?:
-	      vxrt_param(dev, DRM_VORTEX_PARAM_NUM_CORES, &dev->cores) ?:
-	      vxrt_param(dev, DRM_VORTEX_PARAM_NUM_WARPS, &dev->warps) ?:
-	      vxrt_param(dev, DRM_VORTEX_PARAM_NUM_THREADS, &dev->threads) ?:
-	      vxrt_param(dev, DRM_VORTEX_PARAM_VRAM_SIZE, &dev->vram) ?:
-	      vxrt_param(dev, DRM_VORTEX_PARAM_DEVICE_VERSION, &dev->version);
-	if (ret)
-		return ret;
-	return (caps & need) == need ? 0 : -EOPNOTSUPP;
+	dev->clusters = t->clusters;
+	dev->cores = t->cores;
+	dev->warps = t->warps;
+	dev->threads = t->threads;
+	dev->vram = t->vram_size;
+	dev->version = t->device_version;
+	return (t->caps & need) == need ? 0 : -EOPNOTSUPP;
 }
 
 int vx_dev_open(vx_device_h *hdevice)
@@ -89,11 +67,9 @@ int vx_dev_open(vx_device_h *hdevice)
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
 		return vxrt_fail(-ENOMEM);
-	dev->fd = vxrt_open_node();
-	if (dev->fd < 0) {
-		ret = -errno;
+	ret = vxrt_open_node(&dev->vx);
+	if (ret)
 		goto err_free;
-	}
 	ret = vxrt_query(dev);
 	if (ret)
 		goto err_close;
@@ -112,7 +88,7 @@ err_bufs:
 	while (dev->bufs)
 		vx_mem_free(dev->bufs);
 err_close:
-	close(dev->fd);
+	vx_device_close(dev->vx);
 err_free:
 	free(dev);
 	return vxrt_fail(ret);
@@ -130,7 +106,7 @@ int vx_dev_close(vx_device_h hdevice)
 		vx_mem_free(dev->views);
 	while (dev->bufs)
 		vx_mem_free(dev->bufs);
-	close(dev->fd);
+	vx_device_close(dev->vx);
 	free(dev);
 	return 0;
 }
@@ -190,7 +166,7 @@ static int vxrt_dcr(struct vxrt_device *dev, uint32_t addr, uint32_t flags,
 		    uint32_t *value)
 {
 	struct drm_vortex_dcr d = { .addr = addr, .flags = flags, .value = *value };
-	int ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_DCR, &d);
+	int ret = vx_ioctl(vxrt_fd(dev), DRM_IOCTL_VORTEX_DCR, &d);
 
 	*value = d.value;
 	return ret;
@@ -262,10 +238,7 @@ int vx_start(vx_device_h hdevice, vx_buffer_h hkernel, vx_buffer_h harguments)
 	for (b = dev->bufs; b; b = b->next)
 		bos[n++] = (struct drm_vortex_submit_bo){ b->handle,
 			DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE };
-	s.bos = (uintptr_t)bos;
-	s.bo_count = n;
-	s.bo_stride = sizeof(*bos);
-	ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_SUBMIT, &s);
+	ret = vx_submit(dev->vx, &s, bos, n);
 	free(bos);
 	if (ret)
 		return vxrt_fail(ret);
@@ -280,9 +253,8 @@ static void vxrt_fault_print(struct vxrt_device *dev, FILE *out);
 int vx_ready_wait(vx_device_h hdevice, uint64_t timeout)
 {
 	struct vxrt_device *dev = hdevice;
-	struct drm_vortex_wait w = { 0 };
-	struct timespec ts;
-	int ret;
+	int64_t ms = timeout > VX_MAX_TIMEOUT ? VX_MAX_TIMEOUT : timeout;
+	int ret, status;
 
 	if (!dev)
 		return vxrt_fail(-EINVAL);
@@ -290,28 +262,23 @@ int vx_ready_wait(vx_device_h hdevice, uint64_t timeout)
 		return 0;
 	if (dev->out_flags & DRM_VORTEX_SUBMIT_OUT_ENDED) {
 		/* It ran within vx_start(): SUBMIT said how it ended. */
-		w.status = dev->status;
+		status = dev->status;
 		if (dev->out_flags & DRM_VORTEX_SUBMIT_OUT_CONSOLE)
 			vxrt_console_print(dev, stdout);
 	} else {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		w.seqno = dev->seqno;
-		w.timeout_ns = ts.tv_sec * 1000000000ll + ts.tv_nsec +
-			       (int64_t)(timeout > VX_MAX_TIMEOUT ? VX_MAX_TIMEOUT : timeout) *
-			       1000000;
-		ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_WAIT, &w);
+		ret = vx_wait(dev->vx, dev->seqno, vx_deadline_ms(ms), &status);
 		if (ret)
 			return vxrt_fail(ret);
 		/* What the job printed, as Vortex's runtime shows it. */
 		vxrt_console_print(dev, stdout);
 	}
-	if (w.status) {
+	if (status) {
 		fprintf(stderr, "vortex: the kernel %s (%s)\n",
-			w.status == -ETIMEDOUT ? "hung and was stopped" :
-			w.status == -EIO ? "raised a device exception" : "was cancelled",
-			strerror(-w.status));
+			status == -ETIMEDOUT ? "hung and was stopped" :
+			status == -EIO ? "raised a device exception" : "was cancelled",
+			strerror(-status));
 		vxrt_fault_print(dev, stderr);
-		return vxrt_fail(w.status);
+		return vxrt_fail(status);
 	}
 	return 0;
 }
@@ -321,7 +288,7 @@ static void vxrt_fault_print(struct vxrt_device *dev, FILE *out)
 {
 	struct drm_vortex_fault_info f;
 
-	if (!vx_fault_query(dev->fd, dev->seqno, &f))
+	if (!vx_device_fault(dev->vx, dev->seqno, &f))
 		vx_fault_print(out, "vortex", &f);
 }
 
@@ -332,7 +299,7 @@ int vx_dev_last_fault(vx_device_h hdevice, struct drm_vortex_fault_info *fault)
 
 	if (!dev || !fault)
 		return vxrt_fail(-EINVAL);
-	ret = vx_fault_query(dev->fd, 0, fault);
+	ret = vx_device_fault(dev->vx, 0, fault);
 	return ret ? vxrt_fail(ret) : 0;
 }
 

@@ -4,6 +4,10 @@
  * own GPU address space laid out as Vortex's (docs/runtime.md); a buffer
  * is a GEM object the driver mapped nowhere (DRM_VORTEX_BO_NO_MAP), bound
  * with VM_BIND at the virtual address the runtime chose.
+ *
+ * It is built on libvortex (<libvortex.h>): the node is a libvortex
+ * device, and its ioctls go through libvortex's one ioctl layer
+ * (vx_ioctl(), vx_submit(), vx_vm_bind(), vx_wait()).
  */
 #ifndef VXRT_INTERNAL_H
 #define VXRT_INTERNAL_H
@@ -12,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "libvortex.h"
 #include "vortex_regs.h"
 
 /* Vortex's RV32 memory map (hw/rtl/VX_config.vh; docs/runtime.md). */
@@ -50,7 +55,7 @@ struct vxrt_buffer {
 
 /* One vx_device_h. */
 struct vxrt_device {
-	int fd;
+	struct vx_device *vx;		/* the node, through libvortex */
 	uint64_t clusters, cores, warps, threads, vram, version;
 	struct vxrt_buffer *bufs;	/* sorted by va */
 	struct vxrt_buffer *views;	/* windows onto the I/O buffer */
@@ -67,7 +72,12 @@ struct vxrt_device {
 	bool startup_known;
 };
 
-int vxrt_ioctl(int fd, unsigned long req, void *arg);
+/* The node's file, for the ioctls libvortex has no call of its own for. */
+static inline int vxrt_fd(const struct vxrt_device *dev)
+{
+	return vx_device_fd(dev->vx);
+}
+
 int vxrt_fail(int err);
 int vxrt_buffer_new(struct vxrt_device *dev, uint64_t va, uint64_t size,
 		    int flags, bool internal, struct vxrt_buffer **out);

@@ -18,16 +18,6 @@
 #include "vortex/vortex.h"
 #include "vxrt_internal.h"
 
-int vxrt_ioctl(int fd, unsigned long req, void *arg)
-{
-	int ret;
-
-	do {
-		ret = ioctl(fd, req, arg);
-	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
-	return ret == -1 ? -errno : 0;
-}
-
 /* Upstream returns non-zero for errors; errno keeps the driver's word. */
 int vxrt_fail(int err)
 {
@@ -44,28 +34,20 @@ static uint32_t vxrt_bind_flags(int access)
 
 static int vxrt_bind(struct vxrt_buffer *b, uint64_t off, uint64_t len, int access)
 {
-	struct drm_vortex_vm_bind m = {
-		.op = DRM_VORTEX_VM_BIND_OP_MAP, .flags = vxrt_bind_flags(access),
-		.handle = b->handle, .bo_offset = off, .va = b->va + off, .range = len,
-	};
-
-	return vxrt_ioctl(b->dev->fd, DRM_IOCTL_VORTEX_VM_BIND, &m);
+	return vx_vm_bind(b->dev->vx, DRM_VORTEX_VM_BIND_OP_MAP, vxrt_bind_flags(access),
+			  b->handle, off, b->va + off, len);
 }
 
 static int vxrt_unbind(struct vxrt_buffer *b, uint64_t off, uint64_t len)
 {
-	struct drm_vortex_vm_bind u = {
-		.op = DRM_VORTEX_VM_BIND_OP_UNMAP, .va = b->va + off, .range = len,
-	};
-
-	return vxrt_ioctl(b->dev->fd, DRM_IOCTL_VORTEX_VM_BIND, &u);
+	return vx_vm_bind(b->dev->vx, DRM_VORTEX_VM_BIND_OP_UNMAP, 0, 0, 0, b->va + off, len);
 }
 
 static void vxrt_gem_close(struct vxrt_device *dev, uint32_t handle)
 {
 	struct drm_gem_close c = { .handle = handle };
 
-	vxrt_ioctl(dev->fd, DRM_IOCTL_GEM_CLOSE, &c);
+	vx_ioctl(vxrt_fd(dev), DRM_IOCTL_GEM_CLOSE, &c);
 }
 
 /* Whether [va, va + size) meets a buffer of @dev; else where it goes in the list. */
@@ -137,7 +119,7 @@ int vxrt_buffer_new(struct vxrt_device *dev, uint64_t va, uint64_t size,
 	}
 	memset(b->access, flags, size / VXRT_PAGE);
 	c.size = size;
-	ret = vxrt_ioctl(dev->fd, DRM_IOCTL_VORTEX_BO_CREATE, &c);
+	ret = vx_ioctl(vxrt_fd(dev), DRM_IOCTL_VORTEX_BO_CREATE, &c);
 	if (ret)
 		goto err_free;
 	b->dev = dev;
@@ -172,10 +154,10 @@ int vxrt_map(struct vxrt_buffer *b)
 
 	if (b->map)
 		return 0;
-	ret = vxrt_ioctl(b->dev->fd, DRM_IOCTL_VORTEX_BO_INFO, &info);
+	ret = vx_ioctl(vxrt_fd(b->dev), DRM_IOCTL_VORTEX_BO_INFO, &info);
 	if (ret)
 		return ret;
-	p = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, b->dev->fd,
+	p = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, vxrt_fd(b->dev),
 		 info.mmap_offset);
 	if (p == MAP_FAILED)
 		return -errno;

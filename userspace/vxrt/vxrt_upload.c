@@ -43,7 +43,7 @@ static void vxrt_code_object(struct vxrt_buffer *k, const void *elf, uint64_t si
 		return;
 	co.handle = b->handle;
 	if (vx_copy_to_dev(b, elf, 0, size) ||
-	    vxrt_ioctl(k->dev->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co)) {
+	    vx_ioctl(vxrt_fd(k->dev), DRM_IOCTL_VORTEX_CODE_OBJECT, &co)) {
 		vx_mem_free(b);
 		return;
 	}

@@ -511,7 +511,7 @@ TEST(program_exit_is_reported_and_ends_a_wait)
 #endif
 
 #ifndef VXDBG_TEST_SIM
-#include "vortex.h"
+#include "libvortex.h"
 #include "vortex_kernels.h"
 
 /*

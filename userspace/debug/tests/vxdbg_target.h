@@ -113,7 +113,7 @@ static inline int target_attach(struct target *t, struct vxdbg_backend **be)
 }
 
 #else /* the guest */
-#include "vortex.h"
+#include "libvortex.h"
 
 struct target {
 	struct vx_device *dev;

@@ -320,6 +320,8 @@ static int sd_param(struct drm_vortex_get_param *p)
 		[DRM_VORTEX_PARAM_VRAM_DEVADDR] = VX_VRAM_DEVADDR,
 		[DRM_VORTEX_PARAM_CAPABILITIES] = DRM_VORTEX_CAP_SUBMIT | DRM_VORTEX_CAP_VM |
 			DRM_VORTEX_CAP_VM_BIND | DRM_VORTEX_CAP_CORES,
+		/* the driver's default; no job here ever waits for it */
+		[DRM_VORTEX_PARAM_JOB_TIMEOUT_MS] = 2000,
 	};
 
 	if (p->param >= sizeof(v) / sizeof(v[0]) || p->param == DRM_VORTEX_PARAM_PLATFORM)
@@ -328,9 +330,22 @@ static int sd_param(struct drm_vortex_get_param *p)
 	return 0;
 }
 
+/* The node's DRM name: libvortex opens only a "vortex" node. */
+static int sd_version(struct drm_version *v)
+{
+	static const char name[] = "vortex";
+
+	if (v->name && v->name_len)
+		memcpy(v->name, name, v->name_len < sizeof(name) ? v->name_len : sizeof(name));
+	v->name_len = sizeof(name) - 1;
+	return 0;
+}
+
 static int sd_ioctl(unsigned long req, void *arg)
 {
 	switch (req) {
+	case DRM_IOCTL_VERSION:
+		return sd_version(arg);
 	case DRM_IOCTL_VORTEX_GET_PARAM:
 		return sd_param(arg);
 	case DRM_IOCTL_VORTEX_BO_CREATE:

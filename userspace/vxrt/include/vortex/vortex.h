@@ -9,9 +9,10 @@
  * serves, so that a Vortex host program compiles and links against this
  * library unchanged (docs/runtime.md says what one written for the
  * previous reference, f6795901, needs); the
- * implementation is this project's own (userspace/vxrt/).  It is
- * installed as <vortex/vortex.h> beside libvortex's <vortex.h>; a Vortex
- * program includes <vortex.h> with `pkg-config --cflags vortexrt`.
+ * implementation is this project's own (userspace/vxrt/), built on
+ * libvortex's ioctl layer (<libvortex.h>).  It is installed as
+ * <vortex/vortex.h>; a Vortex program includes <vortex.h> with
+ * `pkg-config --cflags vortexrt`.
  *
  * Every call returns 0 on success and non-zero on failure, as upstream's
  * do, with errno set to what the driver said.

@@ -17,8 +17,8 @@
  *	vx_launch(k, &l, &seqno);
  *	vx_wait(dev, seqno, vx_deadline_ms(2000), &status);
  */
-#ifndef VORTEX_H
-#define VORTEX_H
+#ifndef LIBVORTEX_H
+#define LIBVORTEX_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -120,6 +120,44 @@ int vx_get_param(struct vx_device *dev, uint32_t param, uint64_t *value);
  * Return: 0 or -errno.
  */
 int vx_ioctl(int fd, unsigned long request, void *arg);
+
+struct drm_vortex_submit;
+struct drm_vortex_submit_bo;
+
+/**
+ * vx_submit() - SUBMIT one job on @dev, the one place libvortex and the
+ *	runtimes built on it (libvortexrt) queue work
+ * @dev: device
+ * @req: the job as uapi/vortex_accel.h has it (flags, grid, block,
+ *	entry_pc, arg_addr, stack_addr, stack_size); vx_submit() sets its
+ *	bos, bo_count and bo_stride, the driver its seqno, out_flags and
+ *	status
+ * @bos: the buffers the job uses, handle and DRM_VORTEX_SUBMIT_BO_* flags
+ * @n: how many
+ *
+ * vx_launch() is this with the project's launch model around it.
+ *
+ * Return: 0 or -errno of the ioctl.
+ */
+int vx_submit(struct vx_device *dev, struct drm_vortex_submit *req,
+	      const struct drm_vortex_submit_bo *bos, uint32_t n);
+
+/**
+ * vx_vm_bind() - map a buffer's pages at an address of @dev's GPU
+ *	address space chosen by the caller, or unmap a range (VM_BIND)
+ * @dev: device
+ * @op: DRM_VORTEX_VM_BIND_OP_MAP or DRM_VORTEX_VM_BIND_OP_UNMAP
+ * @flags: DRM_VORTEX_VM_BIND_READ, _WRITE, _EXEC for a map; 0 to unmap
+ * @handle: the buffer to map (0 to unmap)
+ * @offset: where in the buffer the range starts (0 to unmap)
+ * @va: the range's GPU address
+ * @range: its length in bytes
+ *
+ * Return: 0 or -errno of the ioctl (-ENOTTY on a driver without
+ * DRM_VORTEX_CAP_VM_BIND).
+ */
+int vx_vm_bind(struct vx_device *dev, uint32_t op, uint32_t flags, uint32_t handle,
+	       uint64_t offset, uint64_t va, uint64_t range);
 
 /**
  * vx_bo_alloc() - allocate a zero-filled buffer in VRAM
@@ -344,4 +382,4 @@ int vx_device_fault(struct vx_device *dev, uint64_t seqno,
 }
 #endif
 
-#endif /* VORTEX_H */
+#endif /* LIBVORTEX_H */
