@@ -60,7 +60,7 @@ struct vortex_debug {
 	spinlock_t ev_lock;
 	/** @ev_wait: read() and poll() wait here */
 	wait_queue_head_t ev_wait;
-	/** @evq: the event queue (hw/vortex_dmseq_session.c), under @ev_lock */
+	/** @evq: the event queue (dbgcore/vortex_dmseq_session.c), under @ev_lock */
 	struct vortex_dmseq_events evq;
 
 	/** @work: reads the card after a DEBUG or ERROR interrupt */
@@ -105,7 +105,7 @@ struct vortex_debug {
 	u32 nbps;
 	/** @dump_nb: on &vortex_dump_slot.listeners while attached */
 	struct notifier_block dump_nb;
-	/** @seq: the session for the shared DM sequences (hw/vortex_dmseq.c) */
+	/** @seq: the session for the shared DM sequences (dbgcore/vortex_dmseq.c) */
 	struct vortex_dmseq_session seq;
 	/*
 	 * The target's console (vortex_debug_console.c), under the DM lock:

@@ -5,7 +5,7 @@
  * DOC: Registers and status of a session's warps
  *
  * DRM_VORTEX_DEBUG_IOCTL_REGS and _STATUS: the batch is checked and copied
- * in, run under the DM lock by the shared sequences (hw/vortex_dmseq.c:
+ * in, run under the DM lock by the shared sequences (dbgcore/vortex_dmseq.c:
  * one warp borrowed at a time, its DSCRATCHes given back when the batch
  * moves to another warp or ends), and copied out after.
  */

@@ -5,11 +5,11 @@
 # driver, with the tools of the kernel the module is built for (Debian's
 # linux-source-6.12, extracted into the cache keyed by its version):
 #   checkpatch   scripts/checkpatch.pl --strict on driver/, uapi/ and the
-#                module's shared source (hw/vortex_dmseq*.[ch])
+#                module's shared source (dbgcore/*.[ch])
 #   sparse       make C=2 (every file checked, whether rebuilt or not)
 #   W=1          the module's build with W=1: no warnings
 #   kernel-doc   scripts/kernel-doc -Wall on uapi/, every driver file and
-#                hw/vortex_dmseq*.[ch]
+#                dbgcore/*.[ch]
 #   kconfig      the Kconfig resolves in the kernel's tree as
 #                drivers/accel/vortex, with what the module uses
 #                (scripts/kconfig-check.sh)
@@ -40,12 +40,12 @@ tools() {
 command -v sparse > /dev/null || vx_die "sparse is not installed (scripts/host-deps.sh)"
 bin=$(tools)
 kdir=${KDIR:-$("$VX_TOP/scripts/kernel.sh")/headers}
-mapfile -t files < <(ls driver/*.[ch] uapi/*.h hw/vortex_dmseq*.[ch] hw/vortex_rv32.h)
+mapfile -t files < <(ls driver/*.[ch] uapi/*.h dbgcore/*.[ch] hw/vortex_rv32.h)
 
 # The inputs of a verdict; a clean one is kept under their hash.
 state=${O:-build}/lint
 mkdir -p "$state"
-key=$( (cat "${files[@]}" hw/*.[ch] Kbuild Kconfig "$waivers" "$0" "$bin"/* \
+key=$( (cat "${files[@]}" hw/*.h Kbuild Kconfig "$waivers" "$0" "$bin"/* \
 	scripts/kconfig-check.sh; readlink -f "$kdir";
 	sparse --version) | sha256sum | cut -c1-16)
 emit() { if [ -n "$out" ]; then cat > "$out"; else cat; fi; }
@@ -82,7 +82,7 @@ checkpatch() {
 build() {
 	local src=$work/src log=$work/build.log
 	mkdir -p "$src"
-	cp --parents Kbuild driver/*.[ch] uapi/*.h hw/*.[ch] "$src"/
+	cp --parents Kbuild driver/*.[ch] uapi/*.h hw/*.h dbgcore/*.[ch] "$src"/
 	if ! make -C "$kdir" M="$src" W=1 C=2 modules > "$log" 2>&1; then
 		echo "Kbuild:1: W=1:error: the module did not build (make W=1 C=2):"
 		sed "s|$src/||g; s/^/    /" "$log"

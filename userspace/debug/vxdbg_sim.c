@@ -10,7 +10,7 @@
  * with -EIO and resets, DEBUG queues a HALTED event.
  *
  * The Debug Module is driven by the driver's own sequences
- * (hw/vortex_dmseq.c, compiled into this library too) over the simulator's
+ * (dbgcore/vortex_dmseq.c, compiled into this library too) over the simulator's
  * MMIO, so the DM access count a host test measures here is the one the
  * driver's debugfs reports.
  */

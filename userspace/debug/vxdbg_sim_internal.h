@@ -3,7 +3,7 @@
  * Inside the simulator backend: the card, the runtime's state, and the
  * session the "driver" half keeps.  vxdbg_sim.c owns the card and jobs,
  * vxdbg_sim_session.c the session operations; every Debug Module access
- * goes through the driver's own sequences (hw/vortex_dmseq.c).
+ * goes through the driver's own sequences (dbgcore/vortex_dmseq.c).
  */
 #ifndef VXDBG_SIM_INTERNAL_H
 #define VXDBG_SIM_INTERNAL_H
@@ -62,7 +62,7 @@ struct vxdbg_sim {
 	struct sim_code_object co[SIM_CODE_OBJECTS];
 	uint32_t nco, next_co_id;
 	struct sim_session *dbg;	/* attached session, or NULL */
-	/* The Debug Module, driven by the driver's sequences (hw/vortex_dmseq.c) */
+	/* The Debug Module, driven by the driver's sequences (dbgcore/vortex_dmseq.c) */
 	struct vortex_dmseq dm;
 	uint64_t dm_accesses;		/* counted as the driver's debugfs does */
 };

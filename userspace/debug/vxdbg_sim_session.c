@@ -4,7 +4,7 @@
  * (driver/vortex_debug.c, vortex_debug_regs.c) over the simulated Debug
  * Module, with the same validation order and errnos, so the API layer
  * above cannot tell the backends apart.  Every Debug Module sequence is
- * the driver's own (hw/vortex_dmseq.c, compiled into this library too):
+ * the driver's own (dbgcore/vortex_dmseq.c, compiled into this library too):
  * what this file adds is what the driver adds around them, user memory
  * in and out, whether the target's job is on the card, breakpoints in
  * VRAM and the events.

@@ -518,7 +518,7 @@ TEST_F_TIMEOUT(dbg, exception_is_held_and_named, 120)
  * the next job's one warp, warp 0 again, halts at a breakpoint.  Its
  * HALTED event must come (uapi: HALTED, "warps entered debug halt").
  * Before the DM layer dropped the step's state on its own (the card's
- * reset, hw/vortex_dmseq.c, &vortex_dmseq.stepped), both job-start paths
+ * reset, dbgcore/vortex_dmseq.c, &vortex_dmseq.stepped), both job-start paths
  * had to (vortex_debug_job_start() and the simulator backend's twin);
  * without that call the simulator backend posted no HALTED event here and
  * the wait for it timed out.
