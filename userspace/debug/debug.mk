@@ -22,10 +22,12 @@ DBG_LIB := $(O)/userspace/libvortex-debug.a
 DBG_LIB_NAMES := vxdbg vxdbg_console vxdbg_state vxdbg_events vxdbg_ioctl vx_disasm vxdbg_cli \
 	vx_lineedit vx_conn vxdbg_tool
 DBG_SIM_LIB := $(O)/userspace/libvortex-debug-sim.a
-# vortex_dmseq*: the driver's Debug Module sequences (dbgcore/vortex_dmseq*.c),
-# the same sources the module compiles (Kbuild), so the simulator backend
-# makes the driver's accesses.
-DBG_SEQ_NAMES := vortex_dmseq vortex_dmseq_warp vortex_dmseq_session
+# vortex_dmseq*: the debugger core (dbgcore/): the driver's Debug Module
+# sequences, session checks and breakpoints, the same sources the module
+# compiles (Kbuild), so the simulator backend makes the driver's accesses
+# and refuses what the driver refuses.
+DBG_SEQ_NAMES := vortex_dmseq vortex_dmseq_warp vortex_dmseq_session vortex_dmseq_check \
+	vortex_dmseq_bp
 DBG_SIM_NAMES := vxdbg_sim vxdbg_sim_session vxdbg_sim_start vxdbg_tool_sim $(DBG_SEQ_NAMES)
 
 $(O)/userspace/debug/%.o: $(DBG_DIR)/%.c $(DBG_HDRS)
