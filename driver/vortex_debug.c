@@ -328,7 +328,8 @@ static int vortex_debug_warps_ioctl(struct vortex_debug *dbg, void *data)
 
 	ret = vortex_dmseq_warps_check(&vdev->dm.seq, &args);
 	if (ret)
-		return vortex_debug_reject(dbg, ret, "WARPS: op %u, flags 0x%x, pad 0x%x, %u mask words",
+		return vortex_debug_reject(dbg, ret,
+					   "WARPS: op %u, flags 0x%x, pad 0x%x, %u mask words",
 					   args.op, args.flags, args.pad, args.mask_words);
 
 	mask = kcalloc(windows, sizeof(*mask), GFP_KERNEL_ACCOUNT);
