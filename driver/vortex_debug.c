@@ -387,9 +387,10 @@ static int vortex_debug_step_ioctl(struct vortex_debug *dbg, void *data)
 	int ret;
 
 	ret = vortex_dmseq_step_check(&args);
+	if (ret && args.flags)
+		return vortex_debug_reject(dbg, ret, "STEP: flags 0x%x", args.flags);
 	if (ret)
-		return vortex_debug_reject(dbg, ret, "STEP: flags 0x%x, %u steps",
-					   args.flags, args.count);
+		return vortex_debug_reject(dbg, ret, "STEP: %u steps", args.count);
 
 	mutex_lock(&vdev->dm.lock);
 	ret = -ESRCH;
