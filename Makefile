@@ -154,7 +154,7 @@ print-%:
 clean:
 	rm -rf $(O)
 	rm -f *.o *.ko *.mod *.mod.c .*.cmd modules.order Module.symvers
-	rm -f driver/*.o driver/.*.cmd
+	rm -f driver/*.o driver/.*.cmd dbgcore/*.o dbgcore/.*.cmd
 
 distclean: clean
 	@echo "cache kept in $(VX_CACHE); remove it by hand to rebuild QEMU and refetch kernels"

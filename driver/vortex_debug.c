@@ -171,47 +171,6 @@ bool vortex_debug_on_card(struct vortex_debug *dbg)
 	return ret;
 }
 
-static struct vortex_breakpoint *vortex_debug_bp(struct vortex_debug *dbg,
-						 u64 addr)
-{
-	u32 i;
-
-	for (i = 0; i < dbg->nbps; i++)
-		if (dbg->bps[i].addr == addr)
-			return &dbg->bps[i];
-	return NULL;
-}
-
-/**
- * vortex_debug_on_breakpoint() - whether @pc holds a breakpoint
- * @dbg: the debugger session
- * @pc: a device address
- *
- * Return: true if the session set a breakpoint at @pc.
- */
-bool vortex_debug_on_breakpoint(struct vortex_debug *dbg, u32 pc)
-{
-	return vortex_debug_bp(dbg, pc);
-}
-
-/*
- * VRAM at offset @vram: what a virtual address of the target translates
- * to (vortex_vm_get_bo()), since a VM_BIND mapping's address says nothing
- * of where its buffer sits.
- */
-static void __iomem *vortex_debug_vram(struct vortex_device *vdev, u64 vram)
-{
-	return vdev->vram + vram;
-}
-
-/* Writes an instruction word the card may fetch right after. */
-static void vortex_debug_poke(struct vortex_device *vdev, u64 vram, u32 word)
-{
-	writel(word, vortex_debug_vram(vdev, vram));
-	/* Out of the write-combining buffer before the card runs again. */
-	wmb();
-}
-
 /* The card stopped on an error (a step or a resumed warp faulted). */
 static bool vortex_debug_card_failed(struct vortex_device *vdev)
 {
@@ -219,27 +178,6 @@ static bool vortex_debug_card_failed(struct vortex_device *vdev)
 }
 
 /* --------------------------------------- hooks of the DM sequences */
-
-static bool vortex_debug_seq_any_bp(void *priv)
-{
-	struct vortex_debug *dbg = priv;
-
-	return dbg->nbps;
-}
-
-static void *vortex_debug_seq_find_bp(void *priv, u32 pc)
-{
-	return vortex_debug_bp(priv, pc);
-}
-
-/* A step over a breakpoint: the original word for the step, then ebreak. */
-static void vortex_debug_seq_poke_bp(void *priv, void *bp, bool orig)
-{
-	struct vortex_debug *dbg = priv;
-	struct vortex_breakpoint *b = bp;
-
-	vortex_debug_poke(dbg->vdev, b->vram, orig ? b->orig : VORTEX_EBREAK);
-}
 
 static bool vortex_debug_seq_card_failed(void *priv)
 {
@@ -256,9 +194,6 @@ static void vortex_debug_seq_card_reset(void *priv)
 }
 
 static const struct vortex_dmseq_session_ops vortex_debug_seq_ops = {
-	.any_bp = vortex_debug_seq_any_bp,
-	.find_bp = vortex_debug_seq_find_bp,
-	.poke_bp = vortex_debug_seq_poke_bp,
 	.card_failed = vortex_debug_seq_card_failed,
 	.card_reset = vortex_debug_seq_card_reset,
 };
@@ -287,24 +222,6 @@ static void vortex_debug_unfreeze(struct vortex_debug *dbg)
 /* --------------------------------------------------- session ioctls */
 
 /**
- * vortex_debug_check_stride() - a batch's entry stride, as the uapi allows it
- * @dbg: the session
- * @name: the ioctl, for the log
- * @stride: bytes from one entry to the next, from userspace
- * @size: the entry's size in this kernel
- *
- * Return: 0 or -EINVAL (uapi, "Session ioctl sizes").
- */
-int vortex_debug_check_stride(struct vortex_debug *dbg, const char *name,
-			      u32 stride, size_t size)
-{
-	if (stride < size || stride > SZ_4K || stride % 8)
-		return vortex_debug_reject(dbg, -EINVAL, "%s: stride %u (entries are %zu bytes)",
-					   name, stride, size);
-	return 0;
-}
-
-/**
  * vortex_debug_batch_in() - a batch's header checked and its entries copied in
  * @dbg: the session
  * @name: the ioctl, for the log
@@ -312,6 +229,7 @@ int vortex_debug_check_stride(struct vortex_debug *dbg, const char *name,
  * @max: the ioctl's most entries
  * @size: the entry's size in this kernel
  *
+ * The header's checks are the debugger core's (vortex_dmseq_batch_check()).
  * Every entry is read before any runs, so one that cannot be read fails
  * the batch with nothing done.  An entry longer than @size (newer
  * userspace) must be zero past it.
@@ -329,17 +247,11 @@ void *vortex_debug_batch_in(struct vortex_debug *dbg, const char *name,
 	u8 *ents;
 	int ret;
 
-	if (b->flags)
-		return ERR_PTR(vortex_debug_reject(dbg, -EINVAL, "%s: flags 0x%x",
-						   name, b->flags));
-	if (!count)
-		return ERR_PTR(vortex_debug_reject(dbg, -EINVAL, "%s: no entries", name));
-	if (count > max)
-		return ERR_PTR(vortex_debug_reject(dbg, -E2BIG, "%s: %u entries",
-						   name, count));
-	ret = vortex_debug_check_stride(dbg, name, stride, size);
+	ret = vortex_dmseq_batch_check(b->flags, count, stride, max, size);
 	if (ret)
-		return ERR_PTR(ret);
+		return ERR_PTR(vortex_debug_reject(dbg, ret,
+						   "%s: flags 0x%x, %u entries, stride %u (entries are %zu bytes)",
+						   name, b->flags, count, stride, size));
 	ents = kvmalloc_array(count, size, GFP_KERNEL_ACCOUNT);
 	if (!ents)
 		return ERR_PTR(-ENOMEM);
@@ -365,12 +277,10 @@ static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void *data)
 	int ret = 0;
 	u32 i, n;
 
-	if (args->flags)
-		return vortex_debug_reject(dbg, -EINVAL, "DM: flags 0x%x", args->flags);
-	if (!args->count)
-		return vortex_debug_reject(dbg, -EINVAL, "DM: no entries");
-	if (args->count > DRM_VORTEX_DEBUG_DM_MAX_OPS)
-		return vortex_debug_reject(dbg, -E2BIG, "DM: %u entries", args->count);
+	ret = vortex_dmseq_dm_check(args);
+	if (ret)
+		return vortex_debug_reject(dbg, ret, "DM: flags 0x%x, %u entries",
+					   args->flags, args->count);
 	if (!capable(CAP_SYS_ADMIN))
 		return vortex_debug_reject(dbg, -EPERM, "DM: needs CAP_SYS_ADMIN");
 	uops = u64_to_user_ptr(args->ops);
@@ -383,14 +293,9 @@ static int vortex_debug_dm_ioctl(struct vortex_debug *dbg, void *data)
 	vortex_dmseq_raw_begin(&vdev->dm.seq);
 	for (i = 0; i < args->count; i++) {
 		op = &ops[i];
-		if (op->pad || op->flags & ~DRM_VORTEX_DEBUG_DM_WRITE) {
-			ret = -EINVAL;
+		ret = vortex_dmseq_dm_op_check(op);
+		if (ret)
 			break;
-		}
-		if (op->reg >= VX_DM_NREGS) {
-			ret = -ERANGE;
-			break;
-		}
 		if (op->flags & DRM_VORTEX_DEBUG_DM_WRITE) {
 			if (vortex_dmseq_raw_write(&vdev->dm.seq, op->reg, op->value))
 				vortex_job_ndmreset(vdev);
@@ -421,13 +326,11 @@ static int vortex_debug_warps_ioctl(struct vortex_debug *dbg, void *data)
 	bool resumed;
 	int ret;
 
-	if (args.pad || args.flags & ~DRM_VORTEX_DEBUG_WARPS_ALL ||
-	    args.op > DRM_VORTEX_DEBUG_WARPS_HALT_AT_START)
-		return vortex_debug_reject(dbg, -EINVAL, "WARPS: op %u, flags 0x%x, pad 0x%x",
-					   args.op, args.flags, args.pad);
-	if (!(args.flags & DRM_VORTEX_DEBUG_WARPS_ALL) && args.mask_words > windows)
-		return vortex_debug_reject(dbg, -E2BIG, "WARPS: %u mask words",
-					   args.mask_words);
+	ret = vortex_dmseq_warps_check(&vdev->dm.seq, &args);
+	if (ret)
+		return vortex_debug_reject(dbg, ret,
+					   "WARPS: op %u, flags 0x%x, pad 0x%x, %u mask words",
+					   args.op, args.flags, args.pad, args.mask_words);
 
 	mask = kcalloc(windows, sizeof(*mask), GFP_KERNEL_ACCOUNT);
 	if (!mask)
@@ -483,12 +386,11 @@ static int vortex_debug_step_ioctl(struct vortex_debug *dbg, void *data)
 	struct vortex_device *vdev = dbg->vdev;
 	int ret;
 
-	if (args.flags)
-		return vortex_debug_reject(dbg, -EINVAL, "STEP: flags 0x%x", args.flags);
-	if (!args.count)
-		return vortex_debug_reject(dbg, -EINVAL, "STEP: no steps");
-	if (args.count > DRM_VORTEX_DEBUG_MAX_STEPS)
-		return vortex_debug_reject(dbg, -E2BIG, "STEP: %u steps", args.count);
+	ret = vortex_dmseq_step_check(&args);
+	if (ret && args.flags)
+		return vortex_debug_reject(dbg, ret, "STEP: flags 0x%x", args.flags);
+	if (ret)
+		return vortex_debug_reject(dbg, ret, "STEP: %u steps", args.count);
 
 	mutex_lock(&vdev->dm.lock);
 	ret = -ESRCH;
@@ -499,361 +401,6 @@ out_unlock:
 	mutex_unlock(&vdev->dm.lock);
 	if (!ret)
 		*out = args;
-	return ret;
-}
-
-/*
- * The target's buffer at @addr, with a reference, in @avail its bytes
- * from @addr on and in @vram the VRAM offset of @addr; NULL if no space of
- * the target maps @addr.  The first of the target's files that maps it:
- * they agree unless VM_BIND made them differ (uapi, "User-chosen virtual
- * addresses").
- */
-static struct drm_gem_object *vortex_debug_target_bo(struct vortex_debug *dbg,
-						     u64 addr, u64 *avail,
-						     u64 *vram)
-{
-	struct drm_device *drm = &dbg->vdev->drm;
-	struct drm_gem_object *obj = NULL;
-	struct drm_file *file;
-
-	mutex_lock(&drm->filelist_mutex);
-	list_for_each_entry(file, &drm->filelist, lhead) {
-		struct vortex_file *vfile = file->driver_priv;
-
-		if (vfile->pid != dbg->target)
-			continue;
-		obj = vortex_vm_get_bo(vfile->vm, addr, avail, vram);
-		if (obj)
-			break;
-	}
-	mutex_unlock(&drm->filelist_mutex);
-	return obj;
-}
-
-/* Whether the target's spaces map every byte of [@addr, @addr + @len). */
-static bool vortex_debug_target_maps(struct vortex_debug *dbg, u64 addr, u64 len)
-{
-	struct drm_gem_object *obj;
-	u64 avail, vram;
-
-	if (addr + len < addr)
-		return false;
-	while (len) {
-		obj = vortex_debug_target_bo(dbg, addr, &avail, &vram);
-		if (!obj)
-			return false;
-		drm_gem_object_put(obj);
-		avail = min(avail, len);
-		addr += avail;
-		len -= avail;
-	}
-	return true;
-}
-
-/* Restores the word under each breakpoint and lets its buffer go. */
-static void vortex_debug_clear_bp(struct vortex_debug *dbg,
-				  struct vortex_breakpoint *bp, bool card)
-{
-	/* Unless the program or the debugger wrote over it meanwhile. */
-	if (card && readl(vortex_debug_vram(dbg->vdev, bp->vram)) == VORTEX_EBREAK)
-		vortex_debug_poke(dbg->vdev, bp->vram, bp->orig);
-	drm_gem_object_put(bp->obj);
-	bp->obj = NULL;
-}
-
-/* One SET or CLEAR; -EINVAL for a malformed entry.  Takes the DM lock. */
-static int vortex_debug_bp_op(struct vortex_debug *dbg,
-			      const struct drm_vortex_debug_bp_op *op)
-{
-	struct vortex_device *vdev = dbg->vdev;
-	struct drm_gem_object *obj = NULL;
-	struct vortex_breakpoint *bp;
-	u64 avail, vram = 0;
-	int ret = 0;
-
-	if (op->op > DRM_VORTEX_DEBUG_BP_CLEAR || op->flags || op->pad ||
-	    op->space != DRM_VORTEX_DEBUG_SPACE_DEVICE || op->addr & 3)
-		return vortex_debug_reject(dbg, -EINVAL,
-					   "BREAKPOINT: op %u, flags 0x%x, pad 0x%x, space %u, addr 0x%llx",
-					   op->op, op->flags, op->pad, op->space, op->addr);
-	if (op->op == DRM_VORTEX_DEBUG_BP_SET) {
-		obj = vortex_debug_target_bo(dbg, op->addr, &avail, &vram);
-		if (!obj)
-			return -ENXIO;
-	}
-
-	mutex_lock(&vdev->dm.lock);
-	bp = vortex_debug_bp(dbg, op->addr);
-	if (op->op == DRM_VORTEX_DEBUG_BP_SET) {
-		if (bp) {
-			ret = -EEXIST;
-		} else if (dbg->nbps == DRM_VORTEX_DEBUG_MAX_BREAKPOINTS) {
-			ret = -ENOSPC;
-		} else {
-			bp = &dbg->bps[dbg->nbps++];
-			bp->addr = op->addr;
-			bp->vram = vram;
-			bp->orig = readl(vortex_debug_vram(vdev, vram));
-			bp->obj = obj;
-			obj = NULL;
-			vortex_debug_poke(vdev, vram, VORTEX_EBREAK);
-		}
-	} else if (!bp) {
-		ret = -ENOENT;
-	} else {
-		vortex_debug_clear_bp(dbg, bp, true);
-		*bp = dbg->bps[--dbg->nbps];
-	}
-	mutex_unlock(&vdev->dm.lock);
-	if (obj)
-		drm_gem_object_put(obj);
-	return ret;
-}
-
-static int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg, void *data)
-{
-	struct drm_vortex_debug_breakpoint *args = data;
-	struct drm_vortex_debug_bp_op *ops;
-	int ret = 0;
-
-	args->done = 0;
-	ops = vortex_debug_batch_in(dbg, "BREAKPOINT",
-				    VORTEX_DEBUG_BATCH(struct drm_vortex_debug_breakpoint, args),
-				    DRM_VORTEX_DEBUG_MAX_BREAKPOINTS, sizeof(*ops));
-	if (IS_ERR(ops))
-		return PTR_ERR(ops);
-	for (; args->done < args->count; args->done++) {
-		ret = vortex_debug_bp_op(dbg, &ops[args->done]);
-		if (ret)
-			break;
-	}
-	kvfree(ops);
-	return ret;
-}
-
-/*
- * Breakpoints are invisible to memory access.  After a write of [@addr,
- * @addr + @len) the written words become the kept ones, and ebreak goes
- * back into memory (a read puts the kept words over the ebreaks it
- * copied: vortex_debug_mem_read()).  DM lock held (the breakpoints stay
- * put).
- */
-static void vortex_debug_mem_hide_bps(struct vortex_debug *dbg, u64 addr, u32 len)
-{
-	static const u32 ebreak = VORTEX_EBREAK;
-	u32 i, b;
-
-	for (i = 0; i < dbg->nbps; i++) {
-		struct vortex_breakpoint *bp = &dbg->bps[i];
-
-		for (b = 0; b < 4; b++) {
-			u64 a = (u64)bp->addr + b;
-
-			if (a < addr || a >= addr + len)
-				continue;
-			((u8 *)&bp->orig)[b] = readb(vortex_debug_vram(dbg->vdev, bp->vram + b));
-			writeb(((const u8 *)&ebreak)[b],
-			       vortex_debug_vram(dbg->vdev, bp->vram + b));
-		}
-	}
-}
-
-/*
- * Bytes a debugger's MEM write moves under one hold of the DM lock: the
- * lock is the card's, and SUBMIT, run_job and recovery wait for it.  The
- * user's memory is never touched under it (it may fault, slowly: a
- * userfaultfd page held the card for 60 s), only this bounce buffer.
- */
-#define VORTEX_DEBUG_MEM_CHUNK	SZ_64K
-
-/*
- * @n bytes from @bounce to @addr of the target's space, a buffer at a
- * time, each held by a reference while it is copied (the target may close
- * its handle meanwhile; its memory is not handed out again until the copy
- * is done).  DM lock held.
- */
-static int vortex_debug_mem_chunk(struct vortex_debug *dbg, u64 addr,
-				  const u8 *bounce, u32 n)
-{
-	struct drm_gem_object *obj;
-	u64 done, piece, vram;
-
-	for (done = 0; done < n; done += piece) {
-		obj = vortex_debug_target_bo(dbg, addr + done, &piece, &vram);
-		if (!obj)
-			return -ENXIO;	/* unmapped since it was checked */
-		piece = min_t(u64, piece, n - done);
-		memcpy_toio(vortex_debug_vram(dbg->vdev, vram), bounce + done, piece);
-		drm_gem_object_put(obj);
-	}
-	vortex_debug_mem_hide_bps(dbg, addr, n);
-	/* Written code is fetched by the next step or resume. */
-	wmb();
-	return 0;
-}
-
-/* A breakpoint's address and the word it hides, as a read shows it. */
-struct vortex_debug_hidden {
-	u32 addr;
-	u32 orig;
-};
-
-/* Bytes a read copies between two looks for a reschedule. */
-#define VORTEX_DEBUG_MEM_READ_PIECE	SZ_1M
-
-/*
- * The breakpoints whose word overlaps [@addr, @addr + @len), copied into
- * @out (room for DRM_VORTEX_DEBUG_MAX_BREAKPOINTS).  DM lock held.
- */
-static u32 vortex_debug_hidden_in(struct vortex_debug *dbg, u64 addr, u64 len,
-				  struct vortex_debug_hidden *out)
-{
-	u32 i, n = 0;
-
-	lockdep_assert_held(&dbg->vdev->dm.lock);
-	for (i = 0; i < dbg->nbps; i++) {
-		u64 a = dbg->bps[i].addr;
-
-		if (a + 4 > addr && a < addr + len) {
-			out[n].addr = dbg->bps[i].addr;
-			out[n].orig = dbg->bps[i].orig;
-			n++;
-		}
-	}
-	return n;
-}
-
-/*
- * A read, straight from VRAM to the user's buffer: one copy, where a
- * bounce buffer made two (issue 37: 0.40 of a buffer's read through its
- * mapping).  Nothing is locked while user memory is touched (a
- * userfaultfd page may stall it for minutes); a reference holds the
- * piece's buffer, so its VRAM is nobody else's meanwhile.  The CPU maps
- * VRAM write-combined, ordinary memory to its loads, as a client's own
- * mapping of the buffer reads it.  The breakpoints in the piece, taken
- * under the DM lock before the copy, then put back the words their
- * ebreaks replaced.  A breakpoint set or cleared by another thread of the
- * debugger during the read may show either way.
- */
-static int vortex_debug_mem_read(struct vortex_debug *dbg, u64 addr,
-				 u8 __user *ubuf, u32 len,
-				 struct vortex_debug_hidden *hidden)
-{
-	struct vortex_device *vdev = dbg->vdev;
-	struct drm_gem_object *obj;
-	u32 done, n, nh, i, b;
-	u64 avail, vram, a;
-	int ret = 0;
-
-	for (done = 0; !ret && done < len; done += n) {
-		obj = vortex_debug_target_bo(dbg, addr + done, &avail, &vram);
-		if (!obj)
-			return -ENXIO;	/* unmapped since it was checked */
-		n = min3(avail, (u64)len - done, (u64)VORTEX_DEBUG_MEM_READ_PIECE);
-		mutex_lock(&vdev->dm.lock);
-		nh = vortex_debug_hidden_in(dbg, addr + done, n, hidden);
-		mutex_unlock(&vdev->dm.lock);
-		if (copy_to_user(ubuf + done,
-				 (__force const void *)vortex_debug_vram(vdev, vram), n))
-			ret = -EFAULT;
-		for (i = 0; !ret && i < nh; i++) {
-			for (b = 0; b < 4; b++) {
-				a = (u64)hidden[i].addr + b;
-				if (a >= addr + done && a < addr + done + n &&
-				    put_user(((u8 *)&hidden[i].orig)[b], ubuf + (a - addr)))
-					ret = -EFAULT;
-			}
-		}
-		drm_gem_object_put(obj);
-		cond_resched();
-	}
-	return ret;
-}
-
-/*
- * One memory range.  The whole range is checked to be mapped first, so a
- * range running off the target's buffers fails before any byte moves.  A
- * write goes in chunks through @bounce: the DM lock is taken per chunk,
- * for the device side only (the breakpoints' kept words change with it),
- * and user memory is copied outside it.
- */
-static int vortex_debug_mem_op(struct vortex_debug *dbg,
-			       const struct drm_vortex_debug_mem_op *op,
-			       u8 *bounce, struct vortex_debug_hidden *hidden)
-{
-	u8 __user *ubuf = u64_to_user_ptr(op->buf);
-	struct vortex_device *vdev = dbg->vdev;
-	u32 done, n;
-	int ret;
-
-	mutex_lock(&vdev->dm.lock);
-	ret = vortex_debug_target_maps(dbg, op->addr, op->len) ? 0 : -ENXIO;
-	mutex_unlock(&vdev->dm.lock);
-	if (!ret && !(op->flags & DRM_VORTEX_DEBUG_MEM_WRITE))
-		return vortex_debug_mem_read(dbg, op->addr, ubuf, op->len, hidden);
-
-	for (done = 0; !ret && done < op->len; done += n) {
-		n = min_t(u32, op->len - done, VORTEX_DEBUG_MEM_CHUNK);
-		if (copy_from_user(bounce, ubuf + done, n))
-			return -EFAULT;
-		mutex_lock(&vdev->dm.lock);
-		ret = vortex_debug_mem_chunk(dbg, op->addr + done, bounce, n);
-		mutex_unlock(&vdev->dm.lock);
-		cond_resched();
-	}
-	return ret;
-}
-
-static int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void *data)
-{
-	struct drm_vortex_debug_mem *args = data;
-	struct drm_vortex_debug_mem_op *ops, *op;
-	struct vortex_debug_hidden *hidden;
-	u8 *bounce;
-	int ret = 0;
-
-	args->done = 0;
-	ops = vortex_debug_batch_in(dbg, "MEM",
-				    VORTEX_DEBUG_BATCH(struct drm_vortex_debug_mem, args),
-				    DRM_VORTEX_DEBUG_MAX_MEM_OPS, sizeof(*ops));
-	if (IS_ERR(ops))
-		return PTR_ERR(ops);
-
-	bounce = kvmalloc(VORTEX_DEBUG_MEM_CHUNK, GFP_KERNEL_ACCOUNT);
-	hidden = kmalloc_array(DRM_VORTEX_DEBUG_MAX_BREAKPOINTS, sizeof(*hidden),
-			       GFP_KERNEL_ACCOUNT);
-	if (!bounce || !hidden) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (; args->done < args->count; args->done++) {
-		op = &ops[args->done];
-		if (op->pad || op->flags & ~DRM_VORTEX_DEBUG_MEM_WRITE ||
-		    op->space != DRM_VORTEX_DEBUG_SPACE_DEVICE || !op->len) {
-			ret = vortex_debug_reject(dbg, -EINVAL,
-						  "MEM: entry %u: flags 0x%x, pad 0x%x, space %u, len %u",
-						  args->done, op->flags, op->pad, op->space,
-						  op->len);
-			break;
-		}
-		if (op->len > DRM_VORTEX_DEBUG_MAX_MEM_LEN) {
-			ret = vortex_debug_reject(dbg, -E2BIG, "MEM: entry %u: %u bytes",
-						  args->done, op->len);
-			break;
-		}
-		ret = vortex_debug_mem_op(dbg, op, bounce, hidden);
-		if (ret)
-			break;
-		if (fatal_signal_pending(current)) {
-			ret = -EINTR;
-			break;
-		}
-	}
-out:
-	kfree(hidden);
-	kvfree(bounce);
-	kvfree(ops);
 	return ret;
 }
 
@@ -1319,11 +866,8 @@ bool vortex_debug_job_paused(struct vortex_device *vdev, struct vortex_job *job)
 static void vortex_debug_cleanup_card(struct vortex_debug *dbg)
 {
 	struct vortex_device *vdev = dbg->vdev;
-	u32 i;
 
-	for (i = 0; i < dbg->nbps; i++)
-		vortex_debug_clear_bp(dbg, &dbg->bps[i], true);
-	dbg->nbps = 0;
+	vortex_dmseq_bp_clear_all(&dbg->bps, true);
 	/* Resets the DM's registers and resumes every warp it had halted. */
 	vortex_dmseq_deactivate(&vdev->dm.seq);
 }
@@ -1357,11 +901,8 @@ static void vortex_debug_detach(struct vortex_debug *dbg)
 
 static void vortex_debug_free(struct vortex_debug *dbg)
 {
-	u32 i;
-
 	/* Left by a detach that found the card gone. */
-	for (i = 0; i < dbg->nbps; i++)
-		vortex_debug_clear_bp(dbg, &dbg->bps[i], false);
+	vortex_dmseq_bp_clear_all(&dbg->bps, false);
 	vortex_debug_console_release(dbg);
 	put_pid(dbg->target);
 	kvfree(dbg);
@@ -1477,6 +1018,9 @@ int vortex_debug_attach_ioctl(struct drm_device *drm, void *data,
 	dbg->seq.dm = &vdev->dm.seq;
 	dbg->seq.ops = &vortex_debug_seq_ops;
 	dbg->seq.priv = dbg;
+	dbg->seq.bps = &dbg->bps;
+	dbg->bps.ops = &vortex_debug_bp_ops;
+	dbg->bps.priv = dbg;
 
 	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0) {

@@ -16,7 +16,6 @@
 
 struct drm_device;
 struct drm_file;
-struct drm_gem_object;
 struct vortex_device;
 struct pid;
 struct vortex_job;
@@ -24,23 +23,6 @@ struct vortex_job;
 /* What the session's work item has to do (&vortex_debug.pending). */
 #define VORTEX_DEBUG_WORK_HALTED	BIT(0)	/* DEBUG interrupt */
 #define VORTEX_DEBUG_WORK_EXCEPTION	BIT(1)	/* ERROR taken for the debugger */
-
-/**
- * struct vortex_breakpoint - a software breakpoint
- */
-struct vortex_breakpoint {
-	/** @addr: address of the instruction (in the target's space) */
-	u32 addr;
-	/** @orig: the word ebreak replaced */
-	u32 orig;
-	/** @vram: the VRAM offset @addr translated to when it was set */
-	u64 vram;
-	/**
-	 * @obj: the buffer holding it, referenced: its memory is nobody
-	 * else's until the breakpoint is cleared and the word restored
-	 */
-	struct drm_gem_object *obj;
-};
 
 /**
  * struct vortex_debug - one debug session (see uapi/vortex_accel.h)
@@ -60,7 +42,7 @@ struct vortex_debug {
 	spinlock_t ev_lock;
 	/** @ev_wait: read() and poll() wait here */
 	wait_queue_head_t ev_wait;
-	/** @evq: the event queue (hw/vortex_dmseq_session.c), under @ev_lock */
+	/** @evq: the event queue (dbgcore/vortex_dmseq_session.c), under @ev_lock */
 	struct vortex_dmseq_events evq;
 
 	/** @work: reads the card after a DEBUG or ERROR interrupt */
@@ -99,13 +81,14 @@ struct vortex_debug {
 	 * without any having had it, or 0 (under job_lock)
 	 */
 	u64 contended_ns;
-	/** @bps: breakpoints, @nbps of them */
-	struct vortex_breakpoint bps[DRM_VORTEX_DEBUG_MAX_BREAKPOINTS];
-	/** @nbps: breakpoints set */
-	u32 nbps;
+	/**
+	 * @bps: breakpoints (dbgcore/vortex_dmseq_bp.c), under the DM lock;
+	 * each at a VRAM offset, holding a reference on its buffer
+	 */
+	struct vortex_dmseq_bps bps;
 	/** @dump_nb: on &vortex_dump_slot.listeners while attached */
 	struct notifier_block dump_nb;
-	/** @seq: the session for the shared DM sequences (hw/vortex_dmseq.c) */
+	/** @seq: the session for the shared DM sequences (dbgcore/vortex_dmseq.c) */
 	struct vortex_dmseq_session seq;
 	/*
 	 * The target's console (vortex_debug_console.c), under the DM lock:
@@ -156,8 +139,6 @@ int vortex_debug_may_access(struct pid *target);
 		##__VA_ARGS__, __err);					\
 	__err;								\
 })
-int vortex_debug_check_stride(struct vortex_debug *dbg, const char *name,
-			      u32 stride, size_t size);
 
 /**
  * struct vortex_debug_batch - the header REGS, MEM and BREAKPOINT share
@@ -195,8 +176,12 @@ void *vortex_debug_batch_in(struct vortex_debug *dbg, const char *name,
 			    size_t size);
 void vortex_debug_post(struct vortex_debug *dbg, u16 type, u64 job,
 		       const u32 *data, unsigned int n);
-bool vortex_debug_on_breakpoint(struct vortex_debug *dbg, u32 pc);
 bool vortex_debug_on_card(struct vortex_debug *dbg);
+
+/* vortex_debug_mem.c */
+extern const struct vortex_dmseq_bp_ops vortex_debug_bp_ops;
+int vortex_debug_mem_ioctl(struct vortex_debug *dbg, void *data);
+int vortex_debug_breakpoint_ioctl(struct vortex_debug *dbg, void *data);
 
 /* vortex_debug_regs.c */
 int vortex_debug_regs(struct vortex_debug *dbg, void *data);

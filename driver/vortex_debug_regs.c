@@ -5,7 +5,7 @@
  * DOC: Registers and status of a session's warps
  *
  * DRM_VORTEX_DEBUG_IOCTL_REGS and _STATUS: the batch is checked and copied
- * in, run under the DM lock by the shared sequences (hw/vortex_dmseq.c:
+ * in, run under the DM lock by the shared sequences (dbgcore/vortex_dmseq.c:
  * one warp borrowed at a time, its DSCRATCHes given back when the batch
  * moves to another warp or ends), and copied out after.
  */
@@ -115,22 +115,14 @@ int vortex_debug_status(struct vortex_debug *dbg, void *data)
 	struct drm_vortex_debug_status *args = data;
 	struct vortex_device *vdev = dbg->vdev;
 	struct drm_vortex_debug_warp_state *sts;
-	u32 total = vortex_device_total_warps(vdev), i = 0, n;
-	int ret = 0;
+	u32 i = 0, n;
+	int ret;
 
-	if (args->flags)
-		return vortex_debug_reject(dbg, -EINVAL, "STATUS: flags 0x%x", args->flags);
-	ret = vortex_debug_check_stride(dbg, "STATUS", args->stride, sizeof(*sts));
+	ret = vortex_dmseq_status_check(&vdev->dm.seq, args);
 	if (ret)
-		return ret;
-	if (!args->count)
-		return vortex_debug_reject(dbg, -EINVAL, "STATUS: no records");
-	if (args->count > DRM_VORTEX_DEBUG_STATUS_MAX)
-		return vortex_debug_reject(dbg, -E2BIG, "STATUS: %u records", args->count);
-	if (args->first >= total)
-		return vortex_debug_reject(dbg, -ERANGE, "STATUS: warp %u of %u",
-					   args->first, total);
-	args->count = min(args->count, total - args->first);
+		return vortex_debug_reject(dbg, ret,
+					   "STATUS: flags 0x%x, stride %u, %u records from warp %u",
+					   args->flags, args->stride, args->count, args->first);
 	/* Filled under the DM lock, copied out after: user memory may stall. */
 	sts = kvcalloc(args->count, sizeof(*sts), GFP_KERNEL_ACCOUNT);
 	if (!sts)

@@ -42,7 +42,7 @@ extern unsigned int vortex_job_timeout_ms;
  *
  * 1. &vortex_file.lock -- SUBMIT names and publishes a job under it, and
  *    the fast lane puts the job on the card from inside it;
- * 2. &vortex_dm.lock -- every Debug Module sequence (hw/vortex_dmseq*.c,
+ * 2. &vortex_dm.lock -- every Debug Module sequence (dbgcore/vortex_dmseq*.c,
  *    whose accessors in vortex_dm.c assert it) and every change of
  *    what runs on the card (run_job, recovery).  Taken after
  *    drm_sched_wqueue_stop(), never before: run_job takes it, so

@@ -5,7 +5,7 @@
  * DOC: Debug Module access
  *
  * The only code that touches the Debug Module's registers (BAR0 + 0x1000,
- * docs/hardware.md).  The sequences themselves are hw/vortex_dmseq.c's,
+ * docs/hardware.md).  The sequences themselves are dbgcore/vortex_dmseq.c's,
  * written once for the driver and libvortex-debug's simulator backend:
  * this file gives them the BAR (one readl/writel per access, counted for
  * debugfs), a microsecond between two polls of a request, and asserts the

@@ -13,7 +13,7 @@ struct vortex_device;
 /**
  * struct vortex_dm - the driver's side of the card's Debug Module
  *
- * The sequences and their shadows are hw/vortex_dmseq.c's, shared with
+ * The sequences and their shadows are dbgcore/vortex_dmseq.c's, shared with
  * libvortex-debug's simulator backend; the driver adds the lock, the
  * register access over the BAR and the access count.
  */

@@ -8,7 +8,7 @@
  * for the debugger (vortex_debug*.c) and the crash dump (vortex_dump*.c)
  * alike: the warp checks, the warp's status, and its registers, lane by
  * lane or the whole warp at once.  The sequences (the RV32 instructions
- * injected, the DSCRATCH borrow and restore) are hw/vortex_dmseq.c's,
+ * injected, the DSCRATCH borrow and restore) are dbgcore/vortex_dmseq.c's,
  * shared with libvortex-debug's simulator backend; this file adds what
  * only the driver has: memory allocated as recovery must, and the BAR.
  * Neither user knows of the other; both hold the DM lock around every

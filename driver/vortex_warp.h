@@ -14,7 +14,7 @@ struct vortex_device;
 /*
  * The warp layer (vortex_warp.c): one halted warp through the Debug
  * Module, for the debugger and the crash dump, over the shared sequences
- * of hw/vortex_dmseq.c.  Every call needs the DM lock held and the device
+ * of dbgcore/vortex_dmseq.c.  Every call needs the DM lock held and the device
  * entered.
  */
 

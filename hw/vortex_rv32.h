@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Copyright 2026 The Vortex driver authors */
 /**
- * DOC: RV32 instruction encoders
+ * DOC: RV32 instruction encoders and field decoders
  *
  * The instructions the host has a warp execute, encoded in one place:
  * the Debug Module sequences inject them into a halted warp
@@ -19,12 +19,22 @@
  * test_vortex_rv32.c checks every encoder against words an assembler
  * gives.
  *
- * Like vortex_regs.h: expressions only, no types, nothing that depends on
- * who includes it (the kernel, QEMU, the host tools and the guest tests).
+ * Like vortex_regs.h: nothing that depends on who includes it (the
+ * kernel, QEMU, the host tools and the guest tests), no types of its own.
  * Each encoder is a constant expression of type unsigned int, so it can
  * fill a static table; every field is masked to its width, so an
  * immediate may be negative.  Registers are plain numbers, x0..x31 or
  * f0..f31.
+ *
+ * The decoders beside them read the same fields back: the simulator's
+ * executors (qemu-device/sim/vx_exec.h, its hot path) and the
+ * disassembler (userspace/debug/vx_disasm.c) use them.  A field is a
+ * constant expression; an immediate is a static inline function over
+ * unsigned int, since it is sign-extended (an arithmetic shift of int,
+ * which every compiler here does), and comes back as two's complement in
+ * an unsigned int: the executors add it to a register as it is, the
+ * disassembler prints it as an int.  Both compile to the shifts the
+ * simulator's executors had written themselves.
  */
 #ifndef VORTEX_RV32_H
 #define VORTEX_RV32_H
@@ -65,6 +75,50 @@
 	(VX_PUT(VX_GET(imm, 20, 20), 31, 31) | VX_PUT(VX_GET(imm, 10, 1), 30, 21) | \
 	 VX_PUT(VX_GET(imm, 11, 11), 20, 20) | VX_PUT(VX_GET(imm, 19, 12), 19, 12) | \
 	 VX_PUT(rd, 11, 7) | 0x6fu)
+
+/* ------------------------------------------------------- the decoders */
+
+/* The fields, as constant expressions like the encoders */
+#define RV32_OPCODE(insn)	((insn) & 0x7f)
+#define RV32_RD(insn)		(((insn) >> 7) & 31)
+#define RV32_FUNCT3(insn)	(((insn) >> 12) & 7)
+#define RV32_RS1(insn)		(((insn) >> 15) & 31)
+#define RV32_RS2(insn)		(((insn) >> 20) & 31)
+/* R4-type (fused multiply-add): rs3 | fmt | rs2 | rs1 | rm | rd | opcode */
+#define RV32_RS3(insn)		((insn) >> 27)
+#define RV32_FUNCT7(insn)	((insn) >> 25)
+
+static inline unsigned int rv32_imm_i(unsigned int insn)
+{
+	return (unsigned int)((int)insn >> 20);
+}
+
+static inline unsigned int rv32_imm_s(unsigned int insn)
+{
+	return (unsigned int)(((int)insn >> 20) & ~31) | RV32_RD(insn);
+}
+
+/* imm[12|10:5] from bits 31:25, imm[4:1|11] from bits 11:7 */
+static inline unsigned int rv32_imm_b(unsigned int insn)
+{
+	return (unsigned int)(((int)insn >> 19) & ~0xfff) |
+	       ((insn << 4) & 0x800) | ((insn >> 20) & 0x7e0) |
+	       ((insn >> 7) & 0x1e);
+}
+
+/* imm[20|10:1|11|19:12] from bits 31:12 */
+static inline unsigned int rv32_imm_j(unsigned int insn)
+{
+	return (unsigned int)(((int)insn >> 11) & ~0xfffff) |
+	       (insn & 0xff000) | ((insn >> 9) & 0x800) |
+	       ((insn >> 20) & 0x7fe);
+}
+
+/* The U-type's immediate in place: imm[31:12] << 12 */
+static inline unsigned int rv32_imm_u(unsigned int insn)
+{
+	return insn & 0xfffff000u;
+}
 
 /* ------------------------------------------------------ instructions */
 

@@ -62,7 +62,7 @@ dir=$out/module/$kver
 # what changed) beside their own objects: the in-tree 6.12 objects in the
 # checkout would otherwise be taken for this kernel's.
 mkdir -p "$dir"
-(cd "$VX_TOP" && find Kbuild driver uapi hw -name Kbuild -o -name '*.[ch]') | sort > "$dir/.sources.new"
+(cd "$VX_TOP" && find Kbuild driver uapi hw dbgcore -name Kbuild -o -name '*.[ch]') | sort > "$dir/.sources.new"
 if [ -f "$dir/.sources" ]; then
 	comm -23 "$dir/.sources" "$dir/.sources.new" | (cd "$dir" && xargs -r rm -f)
 fi

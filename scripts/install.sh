@@ -61,7 +61,7 @@ install_dkms() {
 	rm -rf "$src"
 	install -d "$src"
 	(cd "$VX_TOP" && cp -r --parents Kbuild Kconfig dkms.conf driver/*.[ch] \
-		uapi/*.h hw/*.[ch] "$src/")
+		uapi/*.h hw/*.h dbgcore/*.[ch] "$src/")
 	echo "module sources for DKMS in $src"
 	[ -z "$destdir" ] || return 0
 	command -v dkms >/dev/null || vx_die "dkms is not installed (apt-get install dkms)"

@@ -5,13 +5,13 @@
 # driver, with the tools of the kernel the module is built for (Debian's
 # linux-source-6.12, extracted into the cache keyed by its version):
 #   checkpatch   scripts/checkpatch.pl --strict on driver/, uapi/ and the
-#                module's shared source (hw/vortex_dmseq*.[ch])
+#                module's shared source (dbgcore/*.[ch])
 #   sparse       make C=2 (every file checked, whether rebuilt or not)
 #   W=1          the module's build with W=1: no warnings, with the test
 #                hooks (CONFIG_DRM_ACCEL_VORTEX_DEBUG=y, sparse too) and
 #                without them (W=1 only)
 #   kernel-doc   scripts/kernel-doc -Wall on uapi/, every driver file and
-#                hw/vortex_dmseq*.[ch]
+#                dbgcore/*.[ch]
 #   kconfig      the Kconfig resolves in the kernel's tree as
 #                drivers/accel/vortex, with what the module uses
 #                (scripts/kconfig-check.sh)
@@ -51,13 +51,13 @@ cross=(clang --target=aarch64-linux-gnu)
 	vx_die "libc6-dev-arm64-cross is not installed (scripts/host-deps.sh)"
 bin=$(tools)
 kdir=${KDIR:-$("$VX_TOP/scripts/kernel.sh")/headers}
-mapfile -t files < <(ls driver/*.[ch] uapi/*.h hw/vortex_dmseq*.[ch] hw/vortex_rv32.h)
+mapfile -t files < <(ls driver/*.[ch] uapi/*.h dbgcore/*.[ch] hw/vortex_rv32.h)
 mapfile -t sim_srcs < <(vx_make_var SIM_SRCS_AARCH64 | tr ' ' '\n' | grep .)
 
 # The inputs of a verdict; a clean one is kept under their hash.
 state=${O:-build}/lint
 mkdir -p "$state"
-key=$( (cat "${files[@]}" hw/*.[ch] Kbuild Kconfig "$waivers" "$0" "$bin"/* \
+key=$( (cat "${files[@]}" hw/*.h Kbuild Kconfig "$waivers" "$0" "$bin"/* \
 	scripts/kconfig-check.sh qemu-device/sim/* qemu-device/sim.mk;
 	readlink -f "$kdir"; sparse --version; "${cross[@]}" --version) |
 	sha256sum | cut -c1-16)
@@ -96,7 +96,7 @@ checkpatch() {
 build() {
 	local src=$work/src-$1 log=$work/build-$1.log extra=("${@:2}")
 	mkdir -p "$src"
-	cp --parents Kbuild driver/*.[ch] uapi/*.h hw/*.[ch] "$src"/
+	cp --parents Kbuild driver/*.[ch] uapi/*.h hw/*.h dbgcore/*.[ch] "$src"/
 	if ! make -C "$kdir" M="$src" W=1 "${extra[@]}" CONFIG_DRM_ACCEL_VORTEX_DEBUG="$1" \
 		modules > "$log" 2>&1; then
 		echo "Kbuild:1: W=1:error: the module did not build (make W=1 ${extra[*]}, CONFIG_DRM_ACCEL_VORTEX_DEBUG=$1):"

@@ -13,19 +13,21 @@
 
 DBG_DIR := userspace/debug
 DBG_INC := -I$(TOP)/$(DBG_DIR) $(US_INC) $(GUEST_INC) -I$(TOP)/qemu-device/sim \
-	-I$(TOP)/qemu-device/tests -I$(TOP)/testlib
+	-I$(TOP)/qemu-device/tests -I$(TOP)/testlib -I$(TOP)/dbgcore
 DBG_CFLAGS = $(HOST_CFLAGS) $(DBG_INC)
 DBG_HDRS := $(wildcard $(DBG_DIR)/*.h) $(US_HDRS) hw/vortex_regs.h hw/vortex_causes.h \
-	hw/vortex_dmseq.h hw/vortex_rv32.h qemu-device/sim/vx_sim.h testlib/vx_asm.h
+	$(wildcard dbgcore/*.h) hw/vortex_rv32.h qemu-device/sim/vx_sim.h testlib/vx_asm.h
 
 DBG_LIB := $(O)/userspace/libvortex-debug.a
 DBG_LIB_NAMES := vxdbg vxdbg_console vxdbg_state vxdbg_events vxdbg_ioctl vx_disasm vxdbg_cli \
 	vx_lineedit vx_conn vxdbg_tool
 DBG_SIM_LIB := $(O)/userspace/libvortex-debug-sim.a
-# vortex_dmseq*: the driver's Debug Module sequences (hw/vortex_dmseq*.c),
-# the same sources the module compiles (Kbuild), so the simulator backend
-# makes the driver's accesses.
-DBG_SEQ_NAMES := vortex_dmseq vortex_dmseq_warp vortex_dmseq_session
+# vortex_dmseq*: the debugger core (dbgcore/): the driver's Debug Module
+# sequences, session checks and breakpoints, the same sources the module
+# compiles (Kbuild), so the simulator backend makes the driver's accesses
+# and refuses what the driver refuses.
+DBG_SEQ_NAMES := vortex_dmseq vortex_dmseq_warp vortex_dmseq_session vortex_dmseq_check \
+	vortex_dmseq_bp
 DBG_SIM_NAMES := vxdbg_sim vxdbg_sim_session vxdbg_sim_start vxdbg_tool_sim $(DBG_SEQ_NAMES)
 
 $(O)/userspace/debug/%.o: $(DBG_DIR)/%.c $(DBG_HDRS)
@@ -36,7 +38,7 @@ $(O)/userspace/debug/%.o: $(DBG_DIR)/%.c $(DBG_HDRS)
 $(O)/userspace/debug/vxdbg_sim_start.o: DBG_CFLAGS += -I$(TOP)/$(US_DIR)/vxrt
 $(O)/userspace/debug/vxdbg_sim_start.o: $(US_DIR)/vxrt/vxrt_internal.h
 
-$(DBG_SEQ_NAMES:%=$(O)/userspace/debug/%.o): $(O)/userspace/debug/%.o: hw/%.c $(DBG_HDRS)
+$(DBG_SEQ_NAMES:%=$(O)/userspace/debug/%.o): $(O)/userspace/debug/%.o: dbgcore/%.c $(DBG_HDRS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(DBG_CFLAGS) -c -o $@ $<
 
@@ -89,7 +91,7 @@ $(O)/guest/selftests/vortex_vxdbg_api_test: $(DBG_TDIR)/test_vxdbg_api.c $(DBG_T
 HOST_TESTS += $(O)/host/userspace/test_vxdbg_api
 GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_api_test
 
-# test_vortex_dmseq: the shared DM sequences (hw/vortex_dmseq*.c) access by
+# test_vortex_dmseq: the shared DM sequences (dbgcore/vortex_dmseq*.c) access by
 # access over a recording DM.
 $(O)/host/userspace/test_vortex_dmseq: $(DBG_TDIR)/test_vortex_dmseq.c $(DBG_THDRS) \
 		$(DBG_SEQ_NAMES:%=$(O)/userspace/debug/%.o)

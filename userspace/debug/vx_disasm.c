@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "vortex_regs.h"
+#include "vortex_rv32.h"
 #include "vx_disasm.h"
 
 static const char *const gpr_names[32] = {
@@ -126,35 +127,18 @@ int vx_reg_parse(const char *name)
 
 /* ------------------------------------------------------------ decode */
 
-#define OPC(i)		((i) & 0x7f)
-#define RD(i)		(((i) >> 7) & 0x1f)
-#define F3(i)		(((i) >> 12) & 7)
-#define RS1(i)		(((i) >> 15) & 0x1f)
-#define RS2(i)		(((i) >> 20) & 0x1f)
-#define RS3(i)		((i) >> 27)
-#define F7(i)		((i) >> 25)
-
-static int32_t imm_i(uint32_t i)
-{
-	return (int32_t)i >> 20;
-}
-
-static int32_t imm_s(uint32_t i)
-{
-	return ((int32_t)i >> 25) << 5 | RD(i);
-}
-
-static int32_t imm_b(uint32_t i)
-{
-	return ((int32_t)i >> 31) << 12 | ((i >> 7) & 1) << 11 | ((i >> 25) & 0x3f) << 5 |
-	       ((i >> 8) & 0xf) << 1;
-}
-
-static int32_t imm_j(uint32_t i)
-{
-	return ((int32_t)i >> 31) << 20 | ((i >> 12) & 0xff) << 12 | ((i >> 20) & 1) << 11 |
-	       ((i >> 21) & 0x3ff) << 1;
-}
+/* Short names for hw/vortex_rv32.h's decoders; immediates as ints. */
+#define OPC(i)		RV32_OPCODE(i)
+#define RD(i)		RV32_RD(i)
+#define F3(i)		RV32_FUNCT3(i)
+#define RS1(i)		RV32_RS1(i)
+#define RS2(i)		RV32_RS2(i)
+#define RS3(i)		RV32_RS3(i)
+#define F7(i)		RV32_FUNCT7(i)
+#define imm_i(i)	((int32_t)rv32_imm_i(i))
+#define imm_s(i)	((int32_t)rv32_imm_s(i))
+#define imm_b(i)	((int32_t)rv32_imm_b(i))
+#define imm_j(i)	((int32_t)rv32_imm_j(i))
 
 struct out {
 	char *buf;

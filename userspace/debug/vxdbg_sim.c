@@ -10,7 +10,7 @@
  * with -EIO and resets, DEBUG queues a HALTED event.
  *
  * The Debug Module is driven by the driver's own sequences
- * (hw/vortex_dmseq.c, compiled into this library too) over the simulator's
+ * (dbgcore/vortex_dmseq.c, compiled into this library too) over the simulator's
  * MMIO, so the DM access count a host test measures here is the one the
  * driver's debugfs reports.
  */
@@ -32,11 +32,6 @@ static uint32_t mmio_rd(struct vxdbg_sim *s, uint32_t off)
 static void mmio_wr(struct vxdbg_sim *s, uint32_t off, uint32_t v)
 {
 	vx_sim_mmio_write(s->sim, off, v);
-}
-
-uint32_t sim_total_warps(const struct vxdbg_sim *s)
-{
-	return vxdbg_topology_warps(&s->topo);
 }
 
 bool sim_in_vram(const struct vxdbg_sim *s, uint64_t addr, uint64_t len)
@@ -477,8 +472,10 @@ int vxdbg_sim_attach(struct vxdbg_sim *s, struct vxdbg_backend **out)
 	d->be.topo = s->topo;
 	d->s = s;
 	d->seq = (struct vortex_dmseq_session){
-		.dm = &s->dm, .ops = &sim_session_seq_ops, .priv = d,
+		.dm = &s->dm, .ops = &sim_session_seq_ops, .priv = d, .bps = &d->bps,
 	};
+	d->bps.ops = &sim_session_bp_ops;
+	d->bps.priv = s;
 	/* vortex_debug_publish(): the DM on, the shadows from its reset values */
 	ret = vortex_dmseq_activate(&s->dm);
 	if (ret) {
@@ -501,12 +498,7 @@ void sim_session_detach(struct sim_session *d)
 		sim_job_end(s, -EIO);
 		sim_card_reset(s);
 	}
-	for (uint32_t i = 0; i < d->nbps; i++) {
-		uint32_t *w = vxdbg_sim_ptr(s, d->bps[i].addr);
-
-		if (*w == VORTEX_EBREAK)
-			*w = d->bps[i].orig;
-	}
+	vortex_dmseq_bp_clear_all(&d->bps, true);
 	s->dbg = NULL;
 	vortex_dmseq_deactivate(&s->dm);
 	free(d);

@@ -2,8 +2,9 @@
 /*
  * Inside the simulator backend: the card, the runtime's state, and the
  * session the "driver" half keeps.  vxdbg_sim.c owns the card and jobs,
- * vxdbg_sim_session.c the session operations; every Debug Module access
- * goes through the driver's own sequences (hw/vortex_dmseq.c).
+ * vxdbg_sim_session.c the session operations; every Debug Module access,
+ * session check and breakpoint goes through the driver's own debugger
+ * core (dbgcore/).
  */
 #ifndef VXDBG_SIM_INTERNAL_H
 #define VXDBG_SIM_INTERNAL_H
@@ -30,11 +31,6 @@ struct sim_code_object {
 	uint32_t id, elf_addr, elf_size, load_addr, load_size;
 };
 
-struct sim_bp {
-	uint64_t addr;
-	uint32_t orig;
-};
-
 /* The session: what struct vortex_debug is to the driver. */
 struct sim_session {
 	struct vxdbg_backend be;
@@ -42,8 +38,7 @@ struct sim_session {
 	struct vortex_dmseq_session seq;	/* the driver's sequences' hooks */
 	bool halt_at_start;
 	bool frozen;		/* the card stopped on the job's exception */
-	struct sim_bp bps[DRM_VORTEX_DEBUG_MAX_BREAKPOINTS];
-	uint32_t nbps;
+	struct vortex_dmseq_bps bps;		/* the driver's breakpoint table */
 	struct vortex_dmseq_events evq;		/* the driver's queue */
 };
 
@@ -62,13 +57,12 @@ struct vxdbg_sim {
 	struct sim_code_object co[SIM_CODE_OBJECTS];
 	uint32_t nco, next_co_id;
 	struct sim_session *dbg;	/* attached session, or NULL */
-	/* The Debug Module, driven by the driver's sequences (hw/vortex_dmseq.c) */
+	/* The Debug Module, driven by the driver's sequences (dbgcore/vortex_dmseq.c) */
 	struct vortex_dmseq dm;
 	uint64_t dm_accesses;		/* counted as the driver's debugfs does */
 };
 
 /* The card and its jobs (vxdbg_sim.c). */
-uint32_t sim_total_warps(const struct vxdbg_sim *s);
 bool sim_in_vram(const struct vxdbg_sim *s, uint64_t addr, uint64_t len);
 void sim_card_reset(struct vxdbg_sim *s);
 void sim_ndmreset(struct vxdbg_sim *s);
@@ -81,7 +75,7 @@ int sim_wait_event(struct vxdbg_sim *s, int timeout_ms);
 /* The session (vxdbg_sim_session.c). */
 extern const struct vxdbg_backend_ops sim_session_ops;
 extern const struct vortex_dmseq_session_ops sim_session_seq_ops;
-struct sim_bp *sim_bp_find(struct sim_session *d, uint64_t addr);
+extern const struct vortex_dmseq_bp_ops sim_session_bp_ops;
 void sim_session_detach(struct sim_session *d);
 
 #endif /* VXDBG_SIM_INTERNAL_H */

@@ -3,11 +3,12 @@
  * The simulator backend's session: the driver's debug ioctls
  * (driver/vortex_debug.c, vortex_debug_regs.c) over the simulated Debug
  * Module, with the same validation order and errnos, so the API layer
- * above cannot tell the backends apart.  Every Debug Module sequence is
- * the driver's own (hw/vortex_dmseq.c, compiled into this library too):
- * what this file adds is what the driver adds around them, user memory
- * in and out, whether the target's job is on the card, breakpoints in
- * VRAM and the events.
+ * above cannot tell the backends apart.  Every Debug Module sequence,
+ * every check of a call's arguments and the breakpoint table are the
+ * driver's own (dbgcore/, compiled into this library too): what this file
+ * adds is what the driver adds around them, user memory in and out,
+ * whether the target's job is on the card, where an address lies (VRAM,
+ * at its device address) and the events.
  *
  * What the sim cannot see, it approximates: a user pointer of 0 (or
  * below 4096) is -EFAULT.
@@ -28,16 +29,10 @@ static bool bad_ptr(uint64_t p)
 	return p < 4096;
 }
 
-/* A batch's stride, by the driver's rule (uapi, "Session ioctl sizes"). */
-static int check_stride(uint32_t stride, size_t size)
-{
-	return stride < size || stride > 4096 || stride % 8 ? -EINVAL : 0;
-}
-
 /*
  * A REGS, MEM or BREAKPOINT header checked and its entries gathered at
- * @size bytes each, as the driver's vortex_debug_batch_in() does: no
- * flags, 1..@max entries, the stride checked, every byte past @size zero
+ * @size bytes each, as the driver's vortex_debug_batch_in() does: the
+ * header by vortex_dmseq_batch_check(), then every byte past @size zero
  * (-E2BIG).  Returns the array (free() it) or NULL with *@err set.
  */
 static void *copy_entries(uint64_t uptr, uint32_t count, uint32_t flags, uint32_t stride,
@@ -46,7 +41,7 @@ static void *copy_entries(uint64_t uptr, uint32_t count, uint32_t flags, uint32_
 	const uint8_t *src = (const uint8_t *)(uintptr_t)uptr;
 	uint8_t *ents;
 
-	*err = flags || !count ? -EINVAL : count > max ? -E2BIG : check_stride(stride, size);
+	*err = vortex_dmseq_batch_check(flags, count, stride, max, size);
 	if (*err)
 		return NULL;
 	if (bad_ptr(uptr)) {
@@ -74,43 +69,12 @@ static bool on_card(struct sim_session *d)
 	return d->s->active != NULL;
 }
 
-struct sim_bp *sim_bp_find(struct sim_session *d, uint64_t addr)
-{
-	for (uint32_t i = 0; i < d->nbps; i++)
-		if (d->bps[i].addr == addr)
-			return &d->bps[i];
-	return NULL;
-}
-
-static uint32_t *vram_word(struct sim_session *d, uint64_t addr)
-{
-	return vxdbg_sim_ptr(d->s, addr);
-}
-
 static bool card_failed(struct sim_session *d)
 {
 	return vx_sim_mmio_read(d->s->sim, VX_REG_STATUS) & VX_STATUS_ERROR;
 }
 
 /* ------------------------------------- hooks of the DM sequences */
-
-static bool seq_any_bp(void *priv)
-{
-	return ((struct sim_session *)priv)->nbps;
-}
-
-static void *seq_find_bp(void *priv, uint32_t pc)
-{
-	return sim_bp_find(priv, pc);
-}
-
-/* A step over a breakpoint: the original word for the step, then ebreak. */
-static void seq_poke_bp(void *priv, void *bp, bool orig)
-{
-	struct sim_bp *b = bp;
-
-	*vram_word(priv, b->addr) = orig ? b->orig : VORTEX_EBREAK;
-}
 
 static bool seq_card_failed(void *priv)
 {
@@ -123,11 +87,46 @@ static void seq_card_reset(void *priv)
 }
 
 const struct vortex_dmseq_session_ops sim_session_seq_ops = {
-	.any_bp = seq_any_bp,
-	.find_bp = seq_find_bp,
-	.poke_bp = seq_poke_bp,
 	.card_failed = seq_card_failed,
 	.card_reset = seq_card_reset,
+};
+
+/*
+ * The breakpoints' memory: the target's addresses are the card's device
+ * addresses, VRAM holds nobody else's buffers, so nothing is held.  The
+ * dbgcore types (u64 is not uint64_t on every host).
+ */
+static int bp_resolve(void *priv, u64 addr, u64 *where, void **ref)
+{
+	if (!sim_in_vram(priv, addr, 4))
+		return -ENXIO;
+	*where = addr;
+	*ref = NULL;
+	return 0;
+}
+
+static void bp_release(void *priv, void *ref)
+{
+}
+
+static u32 bp_read_word(void *priv, u64 where)
+{
+	uint32_t w;
+
+	memcpy(&w, vxdbg_sim_ptr(priv, where), sizeof(w));
+	return w;
+}
+
+static void bp_write_word(void *priv, u64 where, u32 word)
+{
+	memcpy(vxdbg_sim_ptr(priv, where), &word, sizeof(word));
+}
+
+const struct vortex_dmseq_bp_ops sim_session_bp_ops = {
+	.resolve = bp_resolve,
+	.release = bp_release,
+	.read_word = bp_read_word,
+	.write_word = bp_write_word,
 };
 
 /* --------------------------------------------------------------- DM */
@@ -137,21 +136,18 @@ static int sim_dm(struct vxdbg_backend *be, struct drm_vortex_debug_dm *a)
 {
 	struct drm_vortex_debug_dm_op *ops = (void *)(uintptr_t)a->ops;
 	struct vxdbg_sim *s = to_session(be)->s;
-	int ret = 0;
+	int ret = vortex_dmseq_dm_check(a);
 
-	if (a->flags || !a->count)
-		return -EINVAL;
-	if (a->count > DRM_VORTEX_DEBUG_DM_MAX_OPS)
-		return -E2BIG;
+	if (ret)
+		return ret;
 	if (bad_ptr(a->ops))
 		return -EFAULT;
 	vortex_dmseq_raw_begin(&s->dm);
 	for (uint32_t i = 0; i < a->count && !ret; i++) {
-		if (ops[i].pad || ops[i].flags & ~DRM_VORTEX_DEBUG_DM_WRITE)
-			ret = -EINVAL;
-		else if (ops[i].reg >= VX_DM_NREGS)
-			ret = -ERANGE;
-		else if (!(ops[i].flags & DRM_VORTEX_DEBUG_DM_WRITE))
+		ret = vortex_dmseq_dm_op_check(&ops[i]);
+		if (ret)
+			break;
+		if (!(ops[i].flags & DRM_VORTEX_DEBUG_DM_WRITE))
 			ops[i].value = vortex_dmseq_read(&s->dm, ops[i].reg);
 		else if (vortex_dmseq_raw_write(&s->dm, ops[i].reg, ops[i].value))
 			sim_ndmreset(s);
@@ -168,14 +164,10 @@ static int sim_warps(struct vxdbg_backend *be, struct drm_vortex_debug_warps *a)
 	struct vxdbg_sim *s = d->s;
 	uint32_t mask[VX_DM_MAX_WARPS / 32] = { 0 };
 	bool resumed;
-	int ret;
+	int ret = vortex_dmseq_warps_check(&s->dm, a);
 
-	if (a->pad || a->flags & ~DRM_VORTEX_DEBUG_WARPS_ALL ||
-	    a->op > DRM_VORTEX_DEBUG_WARPS_HALT_AT_START)
-		return -EINVAL;
-	if (!(a->flags & DRM_VORTEX_DEBUG_WARPS_ALL) &&
-	    a->mask_words > vortex_dmseq_windows(&s->dm))
-		return -E2BIG;
+	if (ret)
+		return ret;
 	if (a->flags & DRM_VORTEX_DEBUG_WARPS_ALL) {
 		vortex_dmseq_mask_all(&s->dm, mask, true);
 	} else if (a->mask_words) {
@@ -209,12 +201,10 @@ static int sim_step(struct vxdbg_backend *be, struct drm_vortex_debug_step *a)
 {
 	struct sim_session *d = to_session(be);
 	struct drm_vortex_debug_step args = *a;
-	int ret;
+	int ret = vortex_dmseq_step_check(a);
 
-	if (a->flags || !a->count)
-		return -EINVAL;
-	if (a->count > DRM_VORTEX_DEBUG_MAX_STEPS)
-		return -E2BIG;
+	if (ret)
+		return ret;
 	if (!on_card(d))
 		return -ESRCH;
 	ret = vortex_dmseq_step(&d->seq, &args);
@@ -228,18 +218,12 @@ static int sim_step(struct vxdbg_backend *be, struct drm_vortex_debug_step *a)
 static int sim_status(struct vxdbg_backend *be, struct drm_vortex_debug_status *a)
 {
 	struct sim_session *d = to_session(be);
-	struct vxdbg_sim *s = d->s;
 	struct drm_vortex_debug_warp_state *sts;
-	uint32_t total = sim_total_warps(s), i, n;
-	int ret;
+	uint32_t i, n;
+	int ret = vortex_dmseq_status_check(&d->s->dm, a);
 
-	if (a->flags || check_stride(a->stride, sizeof(*sts)) || !a->count)
-		return -EINVAL;
-	if (a->count > DRM_VORTEX_DEBUG_STATUS_MAX)
-		return -E2BIG;
-	if (a->first >= total)
-		return -ERANGE;
-	a->count = a->count < total - a->first ? a->count : total - a->first;
+	if (ret)
+		return ret;
 	if (!on_card(d))
 		return -ESRCH;
 	if (bad_ptr(a->states))
@@ -316,57 +300,36 @@ out:
 
 /* -------------------------------------------------------------- MEM */
 
-/* Breakpoints are invisible: reads see, writes change, the kept word. */
-static void mem_hide_bps(struct sim_session *d, uint64_t addr, uint8_t *buf,
-			 uint32_t n, bool write)
-{
-	static const uint32_t ebreak = VORTEX_EBREAK;
-
-	for (uint32_t i = 0; i < d->nbps; i++) {
-		struct sim_bp *bp = &d->bps[i];
-
-		for (uint32_t b = 0; b < 4; b++) {
-			uint64_t at = bp->addr + b;
-
-			if (at < addr || at >= addr + n)
-				continue;
-			if (write) {
-				((uint8_t *)&bp->orig)[b] = buf[at - addr];
-				buf[at - addr] = ((const uint8_t *)&ebreak)[b];
-			} else {
-				buf[at - addr] = ((uint8_t *)&bp->orig)[b];
-			}
-		}
-	}
-}
-
+/*
+ * One range, the breakpoints kept invisible as the driver keeps them
+ * (vortex_dmseq_bp_hide(), vortex_dmseq_bp_hidden()).
+ */
 static int mem_op(struct sim_session *d, const struct drm_vortex_debug_mem_op *op)
 {
+	struct vortex_dmseq_hidden hidden[DRM_VORTEX_DEBUG_MAX_BREAKPOINTS];
 	uint8_t *vram = vxdbg_sim_ptr(d->s, op->addr);
 	uint8_t *buf = (uint8_t *)(uintptr_t)op->buf;
+	int ret = vortex_dmseq_mem_op_check(op);
+	uint32_t n;
+	u64 off;
 
-	if (op->pad || op->flags & ~DRM_VORTEX_DEBUG_MEM_WRITE ||
-	    op->space != DRM_VORTEX_DEBUG_SPACE_DEVICE || !op->len)
-		return -EINVAL;
-	if (op->len > DRM_VORTEX_DEBUG_MAX_MEM_LEN)
-		return -E2BIG;
+	if (ret)
+		return ret;
 	if (!sim_in_vram(d->s, op->addr, op->len))
 		return -ENXIO;
 	if (bad_ptr(op->buf))
 		return -EFAULT;
 	if (op->flags & DRM_VORTEX_DEBUG_MEM_WRITE) {
-		uint8_t *tmp = malloc(op->len);
-
-		if (!tmp)
-			return -ENOMEM;
-		memcpy(tmp, buf, op->len);
-		mem_hide_bps(d, op->addr, tmp, op->len, true);
-		memcpy(vram, tmp, op->len);
-		free(tmp);
-	} else {
-		memcpy(buf, vram, op->len);
-		mem_hide_bps(d, op->addr, buf, op->len, false);
+		memcpy(vram, buf, op->len);
+		vortex_dmseq_bp_hide(&d->bps, op->addr, op->len);
+		return 0;
 	}
+	memcpy(buf, vram, op->len);
+	n = vortex_dmseq_bp_hidden(&d->bps, op->addr, op->len, hidden);
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t b = 0; b < 4; b++)
+			if (vortex_dmseq_hidden_byte(&hidden[i], b, op->addr, op->len, &off))
+				buf[off] = ((const uint8_t *)&hidden[i].orig)[b];
 	return 0;
 }
 
@@ -391,35 +354,6 @@ static int sim_mem(struct vxdbg_backend *be, struct drm_vortex_debug_mem *a)
 
 /* ------------------------------------------------------- BREAKPOINT */
 
-static int bp_op(struct sim_session *d, const struct drm_vortex_debug_bp_op *a)
-{
-	struct sim_bp *bp;
-	uint32_t *word;
-
-	if (a->op > DRM_VORTEX_DEBUG_BP_CLEAR || a->flags || a->pad ||
-	    a->space != DRM_VORTEX_DEBUG_SPACE_DEVICE || a->addr & 3)
-		return -EINVAL;
-	if (!sim_in_vram(d->s, a->addr, 4))
-		return -ENXIO;
-	word = vram_word(d, a->addr);
-	bp = sim_bp_find(d, a->addr);
-	if (a->op == DRM_VORTEX_DEBUG_BP_SET) {
-		if (bp)
-			return -EEXIST;
-		if (d->nbps == DRM_VORTEX_DEBUG_MAX_BREAKPOINTS)
-			return -ENOSPC;
-		d->bps[d->nbps++] = (struct sim_bp){ a->addr, *word };
-		*word = VORTEX_EBREAK;
-		return 0;
-	}
-	if (!bp)
-		return -ENOENT;
-	if (*word == VORTEX_EBREAK)
-		*word = bp->orig;
-	*bp = d->bps[--d->nbps];
-	return 0;
-}
-
 static int sim_breakpoint(struct vxdbg_backend *be, struct drm_vortex_debug_breakpoint *a)
 {
 	struct drm_vortex_debug_bp_op *ops;
@@ -431,7 +365,7 @@ static int sim_breakpoint(struct vxdbg_backend *be, struct drm_vortex_debug_brea
 	if (!ops)
 		return ret;
 	for (; a->done < a->count; a->done++) {
-		ret = bp_op(to_session(be), &ops[a->done]);
+		ret = vortex_dmseq_bp_op(&to_session(be)->bps, &ops[a->done]);
 		if (ret)
 			break;
 	}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The Debug Module sequences the driver and the simulator backend share
- * (hw/vortex_dmseq*.c), access by access, over a recording DM: what a
+ * (dbgcore/vortex_dmseq*.c), access by access, over a recording DM: what a
  * register read, an FPR write, a warp's status, a request that never
  * finishes and a raw client's selection cost, as transcripts; and the
  * session's event queue with its OVERFLOW rule.  The

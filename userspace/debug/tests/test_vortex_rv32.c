@@ -153,4 +153,57 @@ TEST(fields_are_masked_to_their_width)
 	EXPECT_EQ(RV32_LUI(T1, 0xfffff), RV32_LUI(T1, 0xffffffffu));
 }
 
+/*
+ * The decoders read back what the encoders wrote, on the assembler's
+ * words above: each field, and each immediate sign-extended, at the ends
+ * of its range and with every scattered bit of B and J set.
+ */
+TEST(decoders_read_back_the_assembler_words)
+{
+	static const struct {
+		uint32_t word;
+		unsigned int rd, rs1, rs2, f3, f7;
+		int32_t imm;
+		char type;
+		const char *insn;
+	} d[] = {
+		{ 0x0062aa23, 20, T0, T1, 2, 0, 20, 'S', "sw t1, 20(t0)" },
+		{ 0xffc12303, T1, SP, 28, 2, 0x7f, -4, 'I', "lw t1, -4(sp)" },
+		{ 0x7ff50513, A0, A0, 31, 0, 0x3f, 2047, 'I', "addi a0, a0, 2047" },
+		{ 0x80050513, A0, A0, 0, 0, 0x40, -2048, 'I', "addi a0, a0, -2048" },
+		{ 0xfe62ae23, 28, T0, T1, 2, 0x7f, -4, 'S', "sw t1, -4(t0)" },
+		{ 0x7e028fe3, 31, T0, 0, 0, 0x3f, 4094, 'B', "beqz t0, 4094" },
+		{ 0x80028063, 0, T0, 0, 0, 0x40, -4096, 'B', "beqz t0, -4096" },
+		{ 0xfeb50ce3, 25, A0, A1, 0, 0x7f, -8, 'B', "beq a0, a1, -8" },
+		{ 0x7ffff06f, 0, 31, 31, 7, 0x3f, 1048574, 'J', "jal zero, 1048574" },
+		{ 0x8000006f, 0, 0, 0, 0, 0x40, -1048576, 'J', "jal zero, -1048576" },
+		{ 0x100000ef, RA, 0, 0, 0, 0x08, 0x100, 'J', "jal ra, 0x100" },
+		{ 0xfffff097, RA, 31, 31, 7, 0x7f, (int32_t)0xfffff000, 'U', "auipc ra, 0xfffff" },
+		{ 0x02b50533, A0, A0, A1, 0, 1, 0, 'R', "mul a0, a0, a1" },
+	};
+
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+		uint32_t w = d[i].word;
+		int32_t imm = d[i].type == 'I' ? (int32_t)rv32_imm_i(w) :
+			      d[i].type == 'S' ? (int32_t)rv32_imm_s(w) :
+			      d[i].type == 'B' ? (int32_t)rv32_imm_b(w) :
+			      d[i].type == 'J' ? (int32_t)rv32_imm_j(w) :
+			      d[i].type == 'U' ? (int32_t)rv32_imm_u(w) : 0;
+
+		EXPECT_EQ(d[i].rd, RV32_RD(w)) TH_LOG("%s: rd", d[i].insn);
+		EXPECT_EQ(d[i].rs1, RV32_RS1(w)) TH_LOG("%s: rs1", d[i].insn);
+		EXPECT_EQ(d[i].rs2, RV32_RS2(w)) TH_LOG("%s: rs2", d[i].insn);
+		EXPECT_EQ(d[i].f3, RV32_FUNCT3(w)) TH_LOG("%s: funct3", d[i].insn);
+		EXPECT_EQ(d[i].f7, RV32_FUNCT7(w)) TH_LOG("%s: funct7", d[i].insn);
+		EXPECT_EQ(d[i].imm, imm) TH_LOG("%s: immediate %d", d[i].insn, imm);
+	}
+	/* A word from each encoder decodes to its arguments. */
+	EXPECT_EQ(-1, (int32_t)rv32_imm_i(RV32_ADDI(T0, 0, -1)));
+	EXPECT_EQ(-4096, (int32_t)rv32_imm_b(RV32_BEQZ(T0, -4096)));
+	EXPECT_EQ(1048574, (int32_t)rv32_imm_j(RV32_JAL(0, 1048574)));
+	EXPECT_EQ(0x7b2u, rv32_imm_i(RV32_CSRR(T0, DSCRATCH0)));
+	EXPECT_EQ(0x33u, RV32_OPCODE(RV32_ADD(A0, A0, A1)));
+	EXPECT_EQ(0x0bu >> 0, RV32_OPCODE(VX_INSN_TMC(T0)));
+}
+
 TEST_HARNESS_MAIN

@@ -21,6 +21,7 @@
 
 #include "vortex_kernels.h"
 #include "vortex_regs.h"
+#include "vortex_rv32.h"
 #include "vxdbg.h"
 #include "vxdbg_backend.h"
 #include "vxdbg_target.h"
@@ -381,6 +382,49 @@ TEST_F_TIMEOUT(dbg, memory_write_changes_the_output, 120)
 	EXPECT_EQ(1001, self->c[0][1]);
 }
 
+/*
+ * A breakpoint is invisible to memory access however a range cuts its
+ * word (uapi, struct drm_vortex_debug_bp_op; dbgcore/vortex_dmseq_bp.c):
+ * a read shows the kept word's bytes, a write of some of its bytes
+ * changes those of the kept word and leaves ebreak in memory, and CLEAR
+ * puts back the word as written.  The target's own view (its mapping)
+ * sees the ebreak meanwhile.
+ */
+TEST_F(dbg, memory_over_a_breakpoint_sees_and_changes_its_kept_word)
+{
+	const uint64_t w = self->c_addr[1] + 8;
+	const uint8_t two[2] = { 0xaa, 0xbb }, six[6] = { 1, 2, 3, 4, 5, 6 };
+	uint32_t v = 0x11223344, pair[2];
+	uint8_t bytes[6];
+
+	attach(_metadata, self);
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_write_global_memory(self->d, w, &v, 4));
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_set_breakpoint(self->d, 0, w));
+	EXPECT_EQ(RV32_EBREAK, (uint32_t)self->c[1][2]);
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_read_global_memory(self->d, w, &v, 4));
+	EXPECT_EQ(0x11223344u, v);
+
+	/* Bytes 1 and 2 of the word only. */
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_write_global_memory(self->d, w + 1, two, 2));
+	EXPECT_EQ(RV32_EBREAK, (uint32_t)self->c[1][2]);
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_read_global_memory(self->d, w - 4, pair, 8));
+	EXPECT_EQ(0x11bbaa44u, pair[1]);
+	/* A read that starts inside the word and runs past it. */
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_read_global_memory(self->d, w + 3, bytes, 2));
+	EXPECT_EQ(0x11, bytes[0]);
+	EXPECT_EQ(0, bytes[1]);
+
+	/* A write from before the word into it: its bytes 0 and 1. */
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_write_global_memory(self->d, w - 4, six, 6));
+	EXPECT_EQ(RV32_EBREAK, (uint32_t)self->c[1][2]);
+	EXPECT_EQ(0x04030201u, (uint32_t)self->c[1][1]);
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_read_global_memory(self->d, w - 2, bytes, 6));
+	EXPECT_EQ(0, memcmp(bytes, (const uint8_t[]){ 3, 4, 5, 6, 0xbb, 0x11 }, 6));
+
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_unset_breakpoint(self->d, 0, w));
+	EXPECT_EQ(0x11bb0605u, (uint32_t)self->c[1][2]);
+}
+
 TEST_F_TIMEOUT(dbg, resume_until_pc_stops_there_and_leaves_no_breakpoint, 120)
 {
 	struct drm_vortex_debug_bp_op op = { .op = DRM_VORTEX_DEBUG_BP_CLEAR };
@@ -518,7 +562,7 @@ TEST_F_TIMEOUT(dbg, exception_is_held_and_named, 120)
  * the next job's one warp, warp 0 again, halts at a breakpoint.  Its
  * HALTED event must come (uapi: HALTED, "warps entered debug halt").
  * Before the DM layer dropped the step's state on its own (the card's
- * reset, hw/vortex_dmseq.c, &vortex_dmseq.stepped), both job-start paths
+ * reset, dbgcore/vortex_dmseq.c, &vortex_dmseq.stepped), both job-start paths
  * had to (vortex_debug_job_start() and the simulator backend's twin);
  * without that call the simulator backend posted no HALTED event here and
  * the wait for it timed out.

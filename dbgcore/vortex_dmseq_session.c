@@ -8,10 +8,11 @@
  * _STATUS, _STEP, _WARPS's resume, halt at start, the HALTED event's
  * data), over the registers (vortex_dmseq.c) and the warp sequences
  * (vortex_dmseq_warp.c), and the session's event queue with its OVERFLOW
- * rule.  The host has checked the header, copied user
- * memory in, holds its DM lock and knows the target's job is on the card;
- * breakpoints and the card's error and reset come through
- * &struct vortex_dmseq_session_ops.
+ * rule.  The host has checked the header (vortex_dmseq_check.c), copied
+ * user memory in, holds its DM lock and knows the target's job is on the
+ * card; the breakpoints stepped over are the session's table
+ * (&vortex_dmseq_session.bps, vortex_dmseq_bp.c), and the card's error
+ * and reset come through &struct vortex_dmseq_session_ops.
  */
 
 #ifdef __KERNEL__
@@ -179,7 +180,7 @@ int vortex_dmseq_status(struct vortex_dmseq_session *s, u32 first, u32 count,
 			ret = vortex_dmseq_warp_status(dm, st);
 			if (ret)
 				break;
-			if (s->ops->find_bp(s->priv, st->pc))
+			if (vortex_dmseq_bp_find(s->bps, st->pc))
 				st->state |= DRM_VORTEX_DEBUG_WARP_ON_BREAKPOINT;
 		}
 	}
@@ -198,16 +199,17 @@ int vortex_dmseq_status(struct vortex_dmseq_session *s, u32 first, u32 count,
  */
 int vortex_dmseq_step_one(struct vortex_dmseq_session *s, u32 warp)
 {
-	void *bp;
+	const struct vortex_dmseq_bp_ops *ops = s->bps->ops;
+	struct vortex_dmseq_bp *bp;
 	int ret;
 
 	vortex_dmseq_select(s->dm, warp, 0);
-	bp = s->ops->find_bp(s->priv, vortex_dmseq_read(s->dm, VX_DM_DPC));
+	bp = vortex_dmseq_bp_find(s->bps, vortex_dmseq_read(s->dm, VX_DM_DPC));
 	if (bp)
-		s->ops->poke_bp(s->priv, bp, true);
+		ops->write_word(s->bps->priv, bp->where, bp->orig);
 	ret = vortex_dmseq_request(s->dm, VX_DCTRL_STEPREQ, NULL);
 	if (bp)
-		s->ops->poke_bp(s->priv, bp, false);
+		ops->write_word(s->bps->priv, bp->where, VORTEX_EBREAK);
 	return ret;
 }
 
@@ -228,7 +230,7 @@ int vortex_dmseq_step_off_breakpoints(struct vortex_dmseq_session *s,
 	u32 win, bits, warp;
 	int ret;
 
-	if (!s->ops->any_bp(s->priv))
+	if (!s->bps->count)
 		return 0;
 	for (win = 0; win < vortex_dmseq_windows(dm); win++) {
 		bits = mask[win] & vortex_dmseq_window(dm, VX_DM_WSTATUS, win);
@@ -236,7 +238,7 @@ int vortex_dmseq_step_off_breakpoints(struct vortex_dmseq_session *s,
 			warp = win * 32 + lowest_bit(bits);
 			bits &= bits - 1;
 			vortex_dmseq_select(dm, warp, 0);
-			if (!s->ops->find_bp(s->priv, vortex_dmseq_read(dm, VX_DM_DPC)))
+			if (!vortex_dmseq_bp_find(s->bps, vortex_dmseq_read(dm, VX_DM_DPC)))
 				continue;
 			ret = vortex_dmseq_step_one(s, warp);
 			if (ret)
@@ -321,7 +323,7 @@ int vortex_dmseq_step(struct vortex_dmseq_session *s,
 		if (!vortex_dmseq_warp_bit(dm, VX_DM_WACTIVE, warp))
 			break;
 		vortex_dmseq_select(dm, warp, 0);
-		if (s->ops->find_bp(s->priv, vortex_dmseq_read(dm, VX_DM_DPC)))
+		if (vortex_dmseq_bp_find(s->bps, vortex_dmseq_read(dm, VX_DM_DPC)))
 			break;
 	}
 	args->state = 0;
@@ -332,7 +334,7 @@ int vortex_dmseq_step(struct vortex_dmseq_session *s,
 		args->state |= DRM_VORTEX_DEBUG_WARP_HALTED;
 		vortex_dmseq_select(dm, warp, 0);
 		args->pc = vortex_dmseq_read(dm, VX_DM_DPC);
-		if (s->ops->find_bp(s->priv, args->pc))
+		if (vortex_dmseq_bp_find(s->bps, args->pc))
 			args->state |= DRM_VORTEX_DEBUG_WARP_ON_BREAKPOINT;
 	}
 	/*

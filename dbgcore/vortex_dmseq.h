@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Copyright 2026 The Vortex driver authors */
 /*
- * The Debug Module sequences, written once (vortex_dmseq.c: registers;
- * vortex_dmseq_warp.c: one halted warp; vortex_dmseq_session.c: a
- * debugger session's batches): compiled into the driver (Kbuild) and into
- * libvortex-debug's simulator backend (userspace/debug/debug.mk).  Plain
- * C: the host gives register access through struct vortex_dmseq_ops and
- * keeps its own locks.
+ * The debugger's OS-neutral core, written once (vortex_dmseq.c:
+ * registers; vortex_dmseq_warp.c: one halted warp; vortex_dmseq_session.c:
+ * a debugger session's batches; vortex_dmseq_check.c: a session call's
+ * arguments; vortex_dmseq_bp.c: breakpoints): compiled into the driver
+ * (Kbuild) and into libvortex-debug's simulator backend
+ * (userspace/debug/debug.mk).  Plain C: the host gives register access
+ * through struct vortex_dmseq_ops, memory through struct
+ * vortex_dmseq_bp_ops, and keeps its own locks.
  */
 #ifndef VORTEX_DMSEQ_H
 #define VORTEX_DMSEQ_H
@@ -17,6 +19,8 @@
 #else
 #include <linux/types.h>
 #include <stdbool.h>
+#include <stddef.h>
+typedef __u8 u8;
 typedef __u16 u16;
 typedef __u32 u32;
 typedef __u64 u64;
@@ -40,6 +44,9 @@ typedef __u64 u64;
 
 /* GPR reads of one warp that share one pass over its lanes (DSCRATCH0-3) */
 #define VORTEX_WARP_GROUP	4
+
+/* Longest entry stride of a session batch (uapi, "Session ioctl sizes") */
+#define VORTEX_DMSEQ_MAX_STRIDE	4096
 
 /**
  * struct vortex_dmseq_ops - how the host reaches the Debug Module
@@ -124,17 +131,74 @@ struct vortex_dmseq_warp {
 };
 
 /**
- * struct vortex_dmseq_session_ops - what a debugger session adds
+ * struct vortex_dmseq_bp_ops - how the host reaches the target's memory
  *
- * Breakpoints live in memory, which only the host reaches.
+ * Called with the host's DM lock held.  @where is the host's: the driver's
+ * VRAM offset, the simulator backend's device address.
+ */
+struct vortex_dmseq_bp_ops {
+	/**
+	 * @resolve: where the word at @addr of the target lies, and in @ref
+	 * a hold on that memory (or NULL) kept while a breakpoint is in it;
+	 * -ENXIO if the target maps nothing at @addr
+	 */
+	int (*resolve)(void *priv, u64 addr, u64 *where, void **ref);
+	/** @release: drops a hold @resolve gave */
+	void (*release)(void *priv, void *ref);
+	/** @read_word: the word at @where */
+	u32 (*read_word)(void *priv, u64 where);
+	/**
+	 * @write_word: an instruction word at @where, which the card may
+	 * fetch as soon as the call returns
+	 */
+	void (*write_word)(void *priv, u64 where, u32 word);
+};
+
+/**
+ * struct vortex_dmseq_bp - a software breakpoint
+ */
+struct vortex_dmseq_bp {
+	/** @addr: the instruction's address, in the target's space */
+	u64 addr;
+	/** @where: where @addr lay when it was set (&vortex_dmseq_bp_ops) */
+	u64 where;
+	/**
+	 * @ref: the host's hold on the memory at @where (the driver: its
+	 * buffer, so the memory is nobody else's until the word is back)
+	 */
+	void *ref;
+	/** @orig: the word ebreak replaced */
+	u32 orig;
+};
+
+/**
+ * struct vortex_dmseq_bps - a session's breakpoints (vortex_dmseq_bp.c)
+ */
+struct vortex_dmseq_bps {
+	/** @ops: the target's memory */
+	const struct vortex_dmseq_bp_ops *ops;
+	/** @priv: the host's, passed to @ops */
+	void *priv;
+	/** @count: breakpoints set, the first @count of @bp */
+	u32 count;
+	/** @bp: the breakpoints */
+	struct vortex_dmseq_bp bp[DRM_VORTEX_DEBUG_MAX_BREAKPOINTS];
+};
+
+/**
+ * struct vortex_dmseq_hidden - a breakpoint's word as a read shows it
+ */
+struct vortex_dmseq_hidden {
+	/** @addr: the breakpoint's address */
+	u64 addr;
+	/** @orig: the word ebreak replaced */
+	u32 orig;
+};
+
+/**
+ * struct vortex_dmseq_session_ops - what a debugger session adds
  */
 struct vortex_dmseq_session_ops {
-	/** @any_bp: whether the session has a breakpoint */
-	bool (*any_bp)(void *priv);
-	/** @find_bp: the breakpoint at @pc, or NULL */
-	void *(*find_bp)(void *priv, u32 pc);
-	/** @poke_bp: writes @bp's kept word back (@orig) or ebreak again */
-	void (*poke_bp)(void *priv, void *bp, bool orig);
 	/** @card_failed: the card stopped on an error (a step faulted) */
 	bool (*card_failed)(void *priv);
 	/** @card_reset: resets the card, DM kept (halt at start) */
@@ -151,6 +215,8 @@ struct vortex_dmseq_session {
 	const struct vortex_dmseq_session_ops *ops;
 	/** @priv: the host's, passed to @ops */
 	void *priv;
+	/** @bps: the session's breakpoints, stepped over */
+	struct vortex_dmseq_bps *bps;
 };
 
 /**
@@ -193,6 +259,19 @@ static inline bool vortex_dmseq_lane_set(const u32 *lanes, u32 lane)
 static inline bool vortex_dmseq_reg_is_gpr(u32 reg)
 {
 	return reg < DRM_VORTEX_DEBUG_REG_F(0);
+}
+
+/*
+ * Whether byte @b of @h's word lies in [@addr, @addr + @len); *@off is
+ * its offset there.  Its value is ((const u8 *)&@h->orig)[@b].
+ */
+static inline bool vortex_dmseq_hidden_byte(const struct vortex_dmseq_hidden *h,
+					    u32 b, u64 addr, u64 len, u64 *off)
+{
+	u64 a = h->addr + b;
+
+	*off = a - addr;
+	return a >= addr && a < addr + len;
 }
 
 /* Registers (vortex_dmseq.c) */
@@ -268,5 +347,28 @@ bool vortex_dmseq_event_pop(struct vortex_dmseq_events *q,
 			    struct drm_vortex_debug_event *ev);
 void vortex_dmseq_event_cut(struct drm_vortex_debug_event *ev, u32 size);
 void vortex_dmseq_exception_sides(u32 *data, const u32 info[4]);
+
+/* A session call's arguments (vortex_dmseq_check.c) */
+int vortex_dmseq_stride_check(u32 stride, size_t size);
+int vortex_dmseq_batch_check(u32 flags, u32 count, u32 stride, u32 max,
+			     size_t size);
+int vortex_dmseq_mem_op_check(const struct drm_vortex_debug_mem_op *op);
+int vortex_dmseq_dm_check(const struct drm_vortex_debug_dm *args);
+int vortex_dmseq_dm_op_check(const struct drm_vortex_debug_dm_op *op);
+int vortex_dmseq_warps_check(const struct vortex_dmseq *dm,
+			     const struct drm_vortex_debug_warps *args);
+int vortex_dmseq_step_check(const struct drm_vortex_debug_step *args);
+int vortex_dmseq_status_check(const struct vortex_dmseq *dm,
+			      struct drm_vortex_debug_status *args);
+
+/* Breakpoints (vortex_dmseq_bp.c) */
+struct vortex_dmseq_bp *vortex_dmseq_bp_find(struct vortex_dmseq_bps *t,
+					     u64 addr);
+int vortex_dmseq_bp_op(struct vortex_dmseq_bps *t,
+		       const struct drm_vortex_debug_bp_op *op);
+void vortex_dmseq_bp_clear_all(struct vortex_dmseq_bps *t, bool restore);
+void vortex_dmseq_bp_hide(struct vortex_dmseq_bps *t, u64 addr, u64 len);
+u32 vortex_dmseq_bp_hidden(const struct vortex_dmseq_bps *t, u64 addr, u64 len,
+			   struct vortex_dmseq_hidden *out);
 
 #endif /* VORTEX_DMSEQ_H */

@@ -10,9 +10,10 @@
  * into a halted warp, the warp checks, a warp's status, its registers lane
  * by lane or the whole warp at once, and the debugger session's batches
  * (REGS, STATUS, STEP, resume, halt at start, the HALTED event's data).
- * Three files, one header (vortex_dmseq.h): this one the registers,
+ * Five files, one header (vortex_dmseq.h): this one the registers,
  * vortex_dmseq_warp.c one halted warp, vortex_dmseq_session.c a session's
- * batches.  One source, compiled twice:
+ * batches, vortex_dmseq_check.c a session call's arguments,
+ * vortex_dmseq_bp.c the breakpoints.  One source, compiled twice:
  *
  * - into vortex.ko (Kbuild), where driver/vortex_dm.c, vortex_warp.c,
  *   vortex_debug.c and vortex_debug_regs.c call it over the BAR;
@@ -25,9 +26,11 @@
  * allocation, no lock, errors as negative errnos.  The host reaches the
  * registers through &struct vortex_dmseq_ops (one read or write of a DM
  * register each; the host counts them and asserts its lock there), waits
- * between two polls of a request through its delay hook, and gives a
- * session's breakpoints, the card's error status and its reset through
- * &struct vortex_dmseq_session_ops.  What stays on the host's side: locks
+ * between two polls of a request through its delay hook, gives the
+ * card's error status and its reset through &struct
+ * vortex_dmseq_session_ops, and the target's memory (where a breakpoint's
+ * word lies) through &struct vortex_dmseq_bp_ops.  What stays on the
+ * host's side: locks
  * (the driver's DM lock around every call here, in the order of
  * vortex_device.h's "Lock order", unchanged), user memory (copied in
  * before and out after, outside the lock), memory allocation, whether the
