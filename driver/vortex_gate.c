@@ -19,9 +19,10 @@
  * next thread that passes, for %VORTEX_GATE_MAX_MS at the most, ``arm MS``
  * for MS milliseconds at the most (up to %VORTEX_GATE_LONGEST_MS: a test
  * whose window holds work of no fixed length, such as 128 SUBMITs of
- * 4096 buffers under KASAN, says how long it may take), ``open`` lets a held thread go on and, for the
- * gates whose work runs on a workqueue of the driver's, returns once that
- * work has finished (the workqueue is flushed).
+ * 4096 buffers under KASAN, says how long it may take), ``open`` lets a
+ * held thread go on and, for the gates whose work runs on a workqueue of
+ * the driver's, returns once that work has finished (the workqueue is
+ * flushed).
  *
  * recover_gate
  *	At the entry of recovery: both the scheduler's timeout handler and
