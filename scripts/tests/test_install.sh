@@ -93,7 +93,11 @@ grep -qx 'ACTION=="add", SUBSYSTEM=="devcoredump", RUN+="/usr/local/bin/vortex-d
 [ -z "${missing:-}" ]
 ok $? "make install: tools, libraries, headers, pkg-config, kernels under /usr/local, the collector's udev rule" \
 	"missing:${missing:-}"
-[ -x "$work/vecadd" ] && nm "$work/vecadd" | grep -q ' T vx_dev_open$'
+# nm's whole output first: under pipefail, `nm | grep -q` fails when grep
+# quits at its match while nm still writes (SIGPIPE), as a fresh clone's
+# make check saw once vecadd carried libvortex too.
+syms=$(nm "$work/vecadd" 2>&1)
+[ -x "$work/vecadd" ] && grep -q ' T vx_dev_open$' <<<"$syms"
 ok $? "the Vortex host program links libvortexrt through pkg-config"
 # (checked before make install-dkms replaced it)
 ok $ko_ok "make install: vortex.ko for $rel, without the test gates, in depmod's modules.dep" "$vm"
