@@ -106,6 +106,16 @@ static uint8_t *jit_arena_map(struct vx_jit *j)
     return w == MAP_FAILED ? NULL : w;
 }
 
+/*
+ * Whether @sim's translated code may use AVX-512F/VL: the host has them
+ * and the card's config does not keep it to AVX2 (no_avx512).
+ */
+static bool jit_avx512_allowed(const struct vx_sim *sim)
+{
+    return !sim->cfg.no_avx512 && __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512vl");
+}
+
 /* The translated code is AVX2 (vx_jit_translate.c). */
 bool vx_jit_available(void)
 {
@@ -133,8 +143,7 @@ static struct vx_jit *jit_get(struct vx_sim *sim)
     }
     j->threads = sim->cfg.threads;
     j->gen = 1;
-    j->avx512 = !sim->cfg.no_avx512 && __builtin_cpu_supports("avx512f") &&
-                __builtin_cpu_supports("avx512vl");
+    j->avx512 = jit_avx512_allowed(sim);
     for (uint32_t l = 0; l < j->threads; l++) {
         j->ctx.iota4[l] = 4 * l;
     }
@@ -172,8 +181,7 @@ int vx_jit_set_avx512(struct vx_sim *sim, bool on)
     if (!j) {
         return -1;
     }
-    j->avx512 = on && !sim->cfg.no_avx512 && __builtin_cpu_supports("avx512f") &&
-                __builtin_cpu_supports("avx512vl");
+    j->avx512 = on && jit_avx512_allowed(sim);
     vx_jit_flush(j);           /* code of the other kind misses from now */
     return 0;
 }
