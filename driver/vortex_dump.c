@@ -56,6 +56,7 @@
 #include "vortex_dm.h"
 #include "vortex_dump.h"
 #include "vortex_dump_state.h"
+#include "vortex_fault.h"
 #include "vortex_gem.h"
 #include "vortex_job.h"
 #include "vortex_vm.h"
@@ -316,8 +317,10 @@ static void vortex_dump_release_snapshot(struct kref *ref)
 	kvfree(d->param.data);
 	kvfree(d->console);
 	put_pid(d->owner);
-	if (d->vfile)
+	if (d->vfile) {		/* dropped: its record names no dump */
+		vortex_fault_dump_published(d->vfile, d->job, -1);
 		vortex_file_put(d->vfile);
+	}
 	vfree(d->elf);
 	kvfree(d->text);
 	kfree(d->bos);
@@ -523,6 +526,7 @@ int vortex_dump_capture(struct vortex_device *vdev,
 		if (error) {
 			kref_get(&job->vfile->ref);
 			d->vfile = job->vfile;
+			vortex_fault_dump_captured(d->vfile, d->job);
 		}
 		d->cmdline = kstrdup(job->vfile->cmdline, VORTEX_RECOVERY_GFP);
 		d->bos = kcalloc(job->bo_count, sizeof(*d->bos), VORTEX_RECOVERY_GFP);
