@@ -206,7 +206,7 @@ struct vortex_device {
 	struct vortex_gate unplug_gate;
 	/**
 	 * @unlink_gate: test hook in a discarded dump's release, before the
-	 * slot looks for devcoredump's link to it (vortex_dump_publish.c)
+	 * slot ends its hold (vortex_dump_publish.c)
 	 */
 	struct vortex_gate unlink_gate;
 	/**
