@@ -58,6 +58,8 @@ static void vortex_dump_print_ascii85(struct drm_printer *p, const char *indent,
 			drm_puts(p, "  ");
 			drm_puts(p, line);
 			used = 0;
+			/* Megabytes of buffers: the worker yields between lines. */
+			cond_resched();
 		}
 	}
 }
@@ -234,6 +236,8 @@ static void vortex_dump_print_warps(struct drm_printer *p,
 	drm_printf(p, "warps:\n");
 	for (i = 0; i < d->nwarps; i++) {
 		const struct vortex_dump_warp *w = &d->warps[i];
+
+		cond_resched();
 
 		drm_printf(p, "  - id: %u\n    cluster: %u\n    core: %u\n    warp-in-core: %u\n",
 			   w->st.warp, w->st.cluster, w->st.core, w->st.warp_in_core);

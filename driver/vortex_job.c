@@ -425,11 +425,7 @@ static struct dma_fence *vortex_job_do_run(struct drm_sched_job *sched_job)
 	return dma_fence_get(job->hw_fence);
 }
 
-/*
- * run_job, timedout_job and recovery are fence-signalling paths: a fence
- * waits on them, so lockdep is told (dma_fence_begin_signalling()) and
- * names whatever in them allocates with reclaim or waits on a fence.
- */
+/* run_job is a fence-signalling path (see vortex_job_timedout()). */
 static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
 {
 	bool cookie = dma_fence_begin_signalling();
@@ -554,7 +550,7 @@ static int vortex_job_recover_error(struct vortex_device *vdev, u32 victim,
 }
 
 /**
- * vortex_job_do_recover() - stop the job on the card and get the card going again
+ * vortex_job_recover() - stop the job on the card and get the card going again
  * @vdev: the device
  * @bad: the job the scheduler timed out, or NULL
  * @victim: hardware fence seqno of the job to stop
@@ -571,17 +567,25 @@ static int vortex_job_recover_error(struct vortex_device *vdev, u32 victim,
  * job) and the scheduler restarted; false if nothing was done, in which
  * case @bad is still the caller's.
  */
-static bool vortex_job_do_recover(struct vortex_device *vdev,
-				  struct drm_sched_job *bad, u32 victim, int error)
+static bool vortex_job_recover(struct vortex_device *vdev,
+			       struct drm_sched_job *bad, u32 victim, int error)
 {
 	struct vortex_job *failed = NULL;
 	unsigned long flags;
 	u64 cycles = 0;
+	bool cookie;
 	int idx;
 
 	vdev->jobs.recovery_start_ns = ktime_get_ns();
 	/* No run_job, no free_job until restarted. */
 	drm_sched_wqueue_stop(&vdev->jobs.sched);
+	/*
+	 * The failed job's fence waits on what follows.  Not on the stop
+	 * above, which waits for run_job, a signalling section itself that
+	 * never waits for recovery (lockdep cannot tell, and would call the
+	 * nesting a cycle).
+	 */
+	cookie = dma_fence_begin_signalling();
 
 	if (drm_dev_enter(&vdev->drm, &idx)) {
 		/* After the queue stopped: run_job takes the DM lock too. */
@@ -607,6 +611,7 @@ static bool vortex_job_do_recover(struct vortex_device *vdev,
 
 	if (!error) {
 		drm_sched_wqueue_start(&vdev->jobs.sched);
+		dma_fence_end_signalling(cookie);
 		return false;
 	}
 
@@ -625,17 +630,8 @@ static bool vortex_job_do_recover(struct vortex_device *vdev,
 	 */
 	drm_sched_stop(&vdev->jobs.sched, bad);
 	drm_sched_start(&vdev->jobs.sched, 0);
-	return true;
-}
-
-static bool vortex_job_recover(struct vortex_device *vdev,
-			       struct drm_sched_job *bad, u32 victim, int error)
-{
-	bool cookie = dma_fence_begin_signalling();
-	bool ret = vortex_job_do_recover(vdev, bad, victim, error);
-
 	dma_fence_end_signalling(cookie);
-	return ret;
+	return true;
 }
 
 /* Whether the job is over as far as the driver can tell. */
@@ -669,13 +665,11 @@ static bool vortex_job_timeout_due(struct vortex_device *vdev,
 	return ktime_get_ns() - job->start_ns >= (u64)ms * NSEC_PER_MSEC;
 }
 
-static enum drm_gpu_sched_stat vortex_job_do_timedout(struct drm_sched_job *sched_job)
+/* Whether @job, found by its timer, has really hung (a signalling section). */
+static bool vortex_job_hang_due(struct vortex_job *job)
 {
-	struct vortex_job *job = to_vortex_job(sched_job);
 	struct vortex_device *vdev = job->vdev;
 	int idx;
-
-	vortex_gate_pass(&vdev->recover_gate);
 
 	/*
 	 * Spurious if the job ended meanwhile: either its fence is already
@@ -687,12 +681,30 @@ static enum drm_gpu_sched_stat vortex_job_do_timedout(struct drm_sched_job *sche
 		drm_dev_exit(idx);
 	}
 	if (vortex_job_is_done(job))
-		return vortex_sched_no_hang(sched_job);
+		return false;
 	/* Halted by a debugger, or frozen for it: the clock stands still. */
 	if (vortex_debug_job_paused(vdev, job))
-		return vortex_sched_no_hang(sched_job);
+		return false;
 	/* job_timeout_ms was raised since the timer was armed: not due. */
-	if (!vortex_job_timeout_due(vdev, job))
+	return vortex_job_timeout_due(vdev, job);
+}
+
+/*
+ * run_job, timedout_job and recovery are fence-signalling paths: lockdep
+ * is told, and names whatever in them allocates with reclaim or waits on
+ * a fence.  Recovery marks its own section (vortex_job_recover()).
+ */
+static enum drm_gpu_sched_stat vortex_job_timedout(struct drm_sched_job *sched_job)
+{
+	struct vortex_job *job = to_vortex_job(sched_job);
+	struct vortex_device *vdev = job->vdev;
+	bool cookie, hang;
+
+	vortex_gate_pass(&vdev->recover_gate);
+	cookie = dma_fence_begin_signalling();
+	hang = vortex_job_hang_due(job);
+	dma_fence_end_signalling(cookie);
+	if (!hang)
 		return vortex_sched_no_hang(sched_job);
 	vortex_gate_pass(&vdev->hang_gate);
 
@@ -700,15 +712,6 @@ static enum drm_gpu_sched_stat vortex_job_do_timedout(struct drm_sched_job *sche
 				lower_32_bits(job->hw_fence->seqno), -ETIMEDOUT))
 		return vortex_sched_no_hang(sched_job);
 	return DRM_GPU_SCHED_STAT_RESET;
-}
-
-static enum drm_gpu_sched_stat vortex_job_timedout(struct drm_sched_job *sched_job)
-{
-	bool cookie = dma_fence_begin_signalling();
-	enum drm_gpu_sched_stat stat = vortex_job_do_timedout(sched_job);
-
-	dma_fence_end_signalling(cookie);
-	return stat;
 }
 
 /*
