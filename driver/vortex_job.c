@@ -1274,7 +1274,7 @@ int vortex_job_init(struct vortex_device *vdev)
 
 	/* Like the queue drm_sched would allocate, but high priority. */
 	vdev->jobs.submit_wq = alloc_ordered_workqueue("vortex-submit",
-						  WQ_MEM_RECLAIM | WQ_HIGHPRI);
+						       WQ_MEM_RECLAIM | WQ_HIGHPRI);
 	if (!vdev->jobs.submit_wq) {
 		ret = -ENOMEM;
 		goto err_reset_wq_destroy;
