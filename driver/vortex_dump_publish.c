@@ -35,9 +35,9 @@
  *
  * devcoredump calls the free callback before it deletes the card's
  * ``devcoredump`` link to the dump (devcd_dev_release(),
- * drivers/base/devcoredump.c; the fix is patches/0001-*); a dump published
- * in between would collide with that link (a duplicate-name warning, and
- * a dump without its link).  On such a kernel (vortex_compat.h) the hold
+ * drivers/base/devcoredump.c; the fix is patches/devcoredump-0001-*); a
+ * dump published in between would collide with that link (a
+ * duplicate-name warning, and a dump without its link).  On such a kernel (vortex_compat.h) the hold
  * ends one work item after the free callback, queued from the release's
  * own work on the same CPU, so it runs once that release has returned.
  *
