@@ -620,6 +620,13 @@ static bool vortex_job_recover(struct vortex_device *vdev,
 		vortex_job_end_locked(vdev, vdev->jobs.active_job, error, cycles);
 	vdev->jobs.reset_error = 0;
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	/*
+	 * The failed job's fence has signalled: what follows retires and
+	 * frees jobs (their buffers' mappings, under &vortex_vm.lock, which
+	 * is held around allocations), as free_job always does, outside the
+	 * signalling section.
+	 */
+	dma_fence_end_signalling(cookie);
 
 	/*
 	 * No hardware fence is outstanding now (one job at a time, and the
@@ -630,7 +637,6 @@ static bool vortex_job_recover(struct vortex_device *vdev,
 	 */
 	drm_sched_stop(&vdev->jobs.sched, bad);
 	drm_sched_start(&vdev->jobs.sched, 0);
-	dma_fence_end_signalling(cookie);
 	return true;
 }
 
