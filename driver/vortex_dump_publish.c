@@ -66,7 +66,7 @@
  * kernel under load (a 7 MB dump's took over 200 ms in make check's
  * debug lane: issue 39).  Past it the held dump counts as unread.
  */
-#define VORTEX_DUMP_RELEASE_MAX_MS	5000
+#define VORTEX_DUMP_RELEASE_MAX_MS	10000
 
 static unsigned int vortex_dump_keep_s = 3600;
 module_param_named(dump_keep_s, vortex_dump_keep_s, uint, 0644);

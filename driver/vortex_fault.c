@@ -32,7 +32,7 @@
 #include "vortex_fault.h"
 
 /* The longest FAULT waits for the dump's worker to name the dump. */
-#define VORTEX_FAULT_DUMP_WAIT_MS	15000
+#define VORTEX_FAULT_DUMP_WAIT_MS	20000
 
 /* The first version of struct drm_vortex_fault_info: shorter is -EINVAL. */
 #define VORTEX_FAULT_INFO_V1	80
@@ -157,7 +157,7 @@ int vortex_fault_ioctl(struct drm_device *drm, void *data, struct drm_file *file
 	}
 	/*
 	 * The dump's worker publishes after the job's fence: wait for it to
-	 * name the dump (it waits 5 s at most for room, then publishes).
+	 * name the dump (it waits 10 s at most for room, then publishes).
 	 */
 	if (!wait_event_interruptible_timeout(vfile->fault.dump_settled,
 					      vortex_fault_dump_settled(vfile),

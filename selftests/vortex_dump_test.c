@@ -44,7 +44,7 @@
  * The dump's worker publishes a failure's dump after the job's fence has
  * signalled (vortex_dump_publish.c): a test waits this long for it, and
  * for a dump to be counted dropped (the worker renders the dump before
- * it first, which took 57 s on a loaded host, then waits up to 5 s for
+ * it first, which took 57 s on a loaded host, then waits up to 10 s for
  * that dump to be let go).
  */
 #define DUMP_WAIT_MS	60000
