@@ -37,9 +37,10 @@
  * ``devcoredump`` link to the dump (devcd_dev_release(),
  * drivers/base/devcoredump.c; the fix is patches/devcoredump-0001-*); a
  * dump published in between would collide with that link (a
- * duplicate-name warning, and a dump without its link).  On such a kernel (vortex_compat.h) the hold
- * ends one work item after the free callback, queued from the release's
- * own work on the same CPU, so it runs once that release has returned.
+ * duplicate-name warning, and a dump without its link).  On such a
+ * kernel (vortex_compat.h) the hold ends one work item after the free
+ * callback, queued from the release's own work on the same CPU, so it
+ * normally runs once that release has returned.
  *
  * A published dump holds a reference on the DRM device, which its
  * callbacks use; unbinding the driver discards it (vortex_dump_slot_fini()).
