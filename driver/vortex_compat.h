@@ -279,4 +279,16 @@ static inline bool vortex_task_dump_allowed(struct task_struct *task)
 #endif
 }
 
+/*
+ * devcoredump's release (devcd_dev_release(), drivers/base/devcoredump.c)
+ * calls the driver's ->free before it removes the failing device's
+ * ``devcoredump`` link, so a dump published from ->free collides with
+ * that link; vortex_dump_publish.c then ends its hold one work item
+ * later.  patches/devcoredump-0001-* removes the link first; no released
+ * kernel has it yet: once one does, put its version here.
+ */
+#define VORTEX_DEVCD_UNLINKS_FIRST	KERNEL_VERSION(255, 0, 0)
+#define VORTEX_DEVCD_FREES_BEFORE_UNLINK \
+	(LINUX_VERSION_CODE < VORTEX_DEVCD_UNLINKS_FIRST)
+
 #endif /* __VORTEX_COMPAT_H__ */

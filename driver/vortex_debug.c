@@ -166,7 +166,7 @@ bool vortex_debug_on_card(struct vortex_debug *dbg)
 	bool ret;
 
 	spin_lock_irqsave(&vdev->job_lock, flags);
-	ret = vortex_debug_owns(dbg, vdev->active_job);
+	ret = vortex_debug_owns(dbg, vortex_job_active_locked(vdev));
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 	return ret;
 }
@@ -212,11 +212,9 @@ static void vortex_debug_unfreeze(struct vortex_debug *dbg)
 	frozen = dbg->frozen;
 	if (frozen) {
 		dbg->frozen = false;
-		vdev->reset_error = -EIO;
+		vortex_job_fail_active_locked(vdev, -EIO);
 	}
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
-	if (frozen)
-		queue_work(vdev->reset_wq, &vdev->reset_work);
 }
 
 /* --------------------------------------------------- session ioctls */
@@ -425,18 +423,29 @@ static void vortex_debug_dump_work(struct work_struct *work)
 	struct vortex_debug_dump_work *w =
 		container_of(work, struct vortex_debug_dump_work, work);
 	struct vortex_device *vdev = w->dbg->vdev;
+	struct vortex_dump_ctx ctx = {};
+	struct vortex_job *job;
+	unsigned long flags;
 
-	drm_sched_wqueue_stop(&vdev->sched);
+	vortex_job_quiesce(vdev);
 	mutex_lock(&vdev->dm.lock);
-	if (vortex_debug_on_card(w->dbg))
-		w->ret = vortex_dump_capture(vdev, READ_ONCE(vdev->active_job), 0);
-	else
+	/* The queue stopped and the DM lock held, the job stays on the card. */
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	job = vortex_job_active_locked(vdev);
+	if (!vortex_debug_owns(w->dbg, job))
+		job = NULL;
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	if (job) {
+		vortex_job_dump_ctx(vdev, job, 0, &ctx);
+		w->ret = vortex_dump_capture(vdev, &ctx);
+	} else {
 		w->ret = -ESRCH;
+	}
 	mutex_unlock(&vdev->dm.lock);
-	/* Rendered before the ioctl returns: its DUMP event is posted. */
+	vortex_job_resume(vdev);
+	/* Published and rendered before the ioctl returns: its DUMP event is posted. */
 	if (!w->ret)
-		w->ret = vortex_dump_publish(vdev, true);
-	drm_sched_wqueue_start(&vdev->sched);
+		w->ret = vortex_dump_wait_published(vdev);
 }
 
 static int vortex_debug_coredump_ioctl(struct vortex_debug *dbg, void *data)
@@ -449,8 +458,7 @@ static int vortex_debug_coredump_ioctl(struct vortex_debug *dbg, void *data)
 					   args->flags, args->pad);
 
 	INIT_WORK_ONSTACK(&w.work, vortex_debug_dump_work);
-	queue_work(dbg->vdev->reset_wq, &w.work);
-	flush_work(&w.work);
+	vortex_job_serialized(dbg->vdev, &w.work);
 	destroy_work_on_stack(&w.work);
 	return w.ret;
 }
@@ -589,6 +597,7 @@ static void vortex_debug_work(struct work_struct *work)
 	struct vortex_debug *dbg = container_of(work, struct vortex_debug, work);
 	struct vortex_device *vdev = dbg->vdev;
 	u32 pending, data[17] = {}, info[4], win;
+	struct vortex_job *active;
 	unsigned long flags;
 	bool ours = false;
 	u64 job = 0;
@@ -597,8 +606,9 @@ static void vortex_debug_work(struct work_struct *work)
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	pending = dbg->pending;
 	dbg->pending = 0;
-	if (vortex_debug_owns(dbg, vdev->active_job)) {
-		job = vdev->active_job->seqno;
+	active = vortex_job_active_locked(vdev);
+	if (vortex_debug_owns(dbg, active)) {
+		job = active->seqno;
 		ours = true;
 	}
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
@@ -663,7 +673,7 @@ bool vortex_debug_irq_error(struct vortex_device *vdev)
 	struct vortex_debug *dbg = vdev->debug;
 
 	lockdep_assert_held(&vdev->job_lock);
-	if (!vortex_debug_owns(dbg, vdev->active_job))
+	if (!vortex_debug_owns(dbg, vortex_job_active_locked(vdev)))
 		return false;
 	dbg->frozen = true;
 	dbg->pending |= VORTEX_DEBUG_WORK_EXCEPTION;
@@ -836,7 +846,7 @@ bool vortex_debug_job_paused(struct vortex_device *vdev, struct vortex_job *job)
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	dbg = vdev->debug;
 	/* @job may be gone unless it is the active job: check that first. */
-	if (vdev->active_job != job || !vortex_debug_owns(dbg, job)) {
+	if (vortex_job_active_locked(vdev) != job || !vortex_debug_owns(dbg, job)) {
 		dbg = NULL;
 	} else if (!dbg->privileged && dbg->contended_ns &&
 		   now - dbg->contended_ns >=
@@ -933,6 +943,7 @@ static const struct file_operations vortex_debug_fops = {
 static int vortex_debug_publish(struct vortex_debug *dbg)
 {
 	struct vortex_device *vdev = dbg->vdev;
+	struct vortex_job *job;
 	unsigned long flags;
 	int ret;
 
@@ -959,10 +970,11 @@ static int vortex_debug_publish(struct vortex_debug *dbg)
 	 * them as before (vortex_debug_job_start()).
 	 */
 	spin_lock_irqsave(&vdev->job_lock, flags);
-	if (vortex_debug_owns(dbg, vdev->active_job)) {
+	job = vortex_job_active_locked(vdev);
+	if (vortex_debug_owns(dbg, job)) {
 		vortex_dmseq_set_dconfig(&vdev->dm.seq, VX_DCONFIG_EBREAKH);
 		dbg->last_run_ns = ktime_get_ns();
-		vortex_debug_post_launch(dbg, vdev->active_job);
+		vortex_debug_post_launch(dbg, job);
 	}
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 out_unlock:

@@ -33,25 +33,10 @@
 
 #include <linux/debugfs.h>
 #include <linux/fs.h>
-#include <linux/seq_file.h>
 #include <drm/drm_device.h>
 
 #include "vortex_debugfs.h"
 #include "vortex_device.h"
-
-/* debugfs last_dump: what the last published crash dump cost. */
-static int vortex_last_dump_show(struct seq_file *m, void *unused)
-{
-	struct vortex_device *vdev = m->private;
-
-	seq_printf(m, "publish_ns: %llu\ndm_accesses: %llu\nlane_regs: %llu\nbytes: %llu\nstate_bytes: %llu\nfrozen_ns: %llu\nrender_ns: %llu\n",
-		   vdev->last_dump.publish_ns, vdev->last_dump.dm_accesses,
-		   vdev->last_dump.lane_regs, vdev->last_dump.bytes,
-		   vdev->last_dump.state_bytes, vdev->last_dump.frozen_ns,
-		   vdev->last_dump.render_ns);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(vortex_last_dump);
 
 /**
  * vortex_debugfs_init() - the driver's files in the device's debugfs directory
@@ -61,22 +46,17 @@ DEFINE_SHOW_ATTRIBUTE(vortex_last_dump);
  */
 void vortex_debugfs_init(struct vortex_device *vdev)
 {
-	vortex_gate_init(vdev, &vdev->recover_gate, vdev->reset_wq, "recover_gate");
-	vortex_gate_init(vdev, &vdev->run_gate, vdev->submit_wq, "run_gate");
-	vortex_gate_init(vdev, &vdev->ran_gate, vdev->submit_wq, "ran_gate");
-	vortex_gate_init(vdev, &vdev->pop_gate, vdev->submit_wq, "pop_gate");
+	vortex_gate_init(vdev, &vdev->recover_gate, vdev->jobs.reset_wq, "recover_gate");
+	vortex_gate_init(vdev, &vdev->run_gate, vdev->jobs.submit_wq, "run_gate");
+	vortex_gate_init(vdev, &vdev->ran_gate, vdev->jobs.submit_wq, "ran_gate");
+	vortex_gate_init(vdev, &vdev->pop_gate, vdev->jobs.submit_wq, "pop_gate");
 	/* On system_wq, which is not ours to flush. */
 	vortex_gate_init(vdev, &vdev->release_gate, NULL, "release_gate");
 	/* Passed by PCI remove, on no workqueue of ours. */
 	vortex_gate_init(vdev, &vdev->unplug_gate, NULL, "unplug_gate");
 	/* On system_wq too. */
 	vortex_gate_init(vdev, &vdev->unlink_gate, NULL, "unlink_gate");
-	vortex_gate_init(vdev, &vdev->hang_gate, vdev->reset_wq, "hang_gate");
+	vortex_gate_init(vdev, &vdev->hang_gate, vdev->jobs.reset_wq, "hang_gate");
 	debugfs_create_u64("dm_accesses", 0400, vdev->drm.debugfs_root,
 			   &vdev->dm.accesses);
-	debugfs_create_u64("fast_jobs", 0400, vdev->drm.debugfs_root, &vdev->fast_jobs);
-	debugfs_create_atomic_t("dumps_dropped", 0400, vdev->drm.debugfs_root,
-				&vdev->dumps_dropped);
-	debugfs_create_file("last_dump", 0400, vdev->drm.debugfs_root, vdev,
-			    &vortex_last_dump_fops);
 }

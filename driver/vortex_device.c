@@ -105,11 +105,7 @@ void vortex_device_reset(struct vortex_device *vdev)
 		vortex_console_drain(vdev);
 	vortex_write(vdev, VX_REG_RESET, VX_RESET_KEY);
 	vortex_dmseq_card_reset(&vdev->dm.seq);
-	vortex_write(vdev, VX_REG_RING_BASE, vdev->devaddr + vdev->ring_node.start);
-	vortex_write(vdev, VX_REG_RING_SIZE, vdev->ring_size);
-	vortex_write(vdev, VX_REG_RING_TAIL, 0);
-	vortex_write(vdev, VX_REG_RING_CTRL, VX_RING_CTRL_ENABLE);
-	vdev->ring_tail = 0;
+	vortex_job_ring_reset(vdev);
 	vortex_console_start(vdev);
 	vortex_fence_wb_start(vdev);
 	vortex_device_irq_enable(vdev);

@@ -22,13 +22,13 @@
 #include "vortex_dm.h"
 #include "vortex_dump.h"
 #include "vortex_fault.h"
+#include "vortex_job.h"
 #include "vortex_regs.h"
 #include "vortex_user.h"
 
 struct pci_dev;
 struct pid;
 struct vortex_debug;
-struct vortex_job;
 struct vortex_vm;
 
 /* Module parameters (vortex_drv.c). */
@@ -44,9 +44,10 @@ extern unsigned int vortex_job_timeout_ms;
  *    the fast lane puts the job on the card from inside it;
  * 2. &vortex_dm.lock -- every Debug Module sequence (dbgcore/vortex_dmseq*.c,
  *    whose accessors in vortex_dm.c assert it) and every change of
- *    what runs on the card (run_job, recovery).  Taken after
- *    drm_sched_wqueue_stop(), never before: run_job takes it, so
- *    stopping the scheduler's queue with it held would wait for itself;
+ *    what runs on the card (run_job, recovery).  Taken after the
+ *    scheduler's queue stops (recovery's drm_sched_wqueue_stop(),
+ *    vortex_job_quiesce()), never before: run_job takes it, so stopping
+ *    the queue with it held would wait for itself;
  * 3. &drm_device.filelist_mutex -- the debugger walks its target's files
  *    under the DM lock (vortex_debug_target_bo());
  * 4. &vortex_vm.lock -- a file's mappings and page tables, looked up from
@@ -55,6 +56,11 @@ extern unsigned int vortex_job_timeout_ms;
  *    (irqsave elsewhere), innermost of these: nothing above is taken
  *    under it, and what is taken inside it is a leaf spinlock (a
  *    session's event queue, &vortex_debug.ev_lock).
+ *
+ * Recovery and run_job are fence-signalling paths
+ * (dma_fence_begin_signalling()): the dump's publication, which allocates
+ * and waits for devcoredump, runs in the dump slot's worker, outside them
+ * (vortex_dump_publish.c).
  *
  * A path may skip levels but never go back up one.  The other locks
  * (&vortex_device.mm_lock, users_lock, tlb_lock, a space's jobs_lock and
@@ -144,9 +150,7 @@ struct vortex_device {
 	 */
 	u64 shared_asid_owner;
 
-	/* ---- command ring and scheduler (vortex_job.c) */
-	/** @ring_node: the ring's VRAM */
-	struct drm_mm_node ring_node;
+	/* ---- jobs (vortex_job.c) */
 	/** @fence_wb: the fence record the card writes (vortex_fence_wb.c) */
 	struct vortex_fence_wb fence_wb;
 	/**
@@ -154,83 +158,31 @@ struct vortex_device {
 	 * registers (vortex_warp_dump_regs()); reachable by no context
 	 */
 	struct drm_mm_node dump_node;
-	/** @ring_size: bytes of ring, a power of two */
-	u32 ring_size;
+	/** @jobs: the ring, the scheduler, the job on the card (vortex_job.c) */
+	struct vortex_jobs jobs;
 	/**
-	 * @ring_tail: next byte offset to write in the ring.  Only run_job
-	 * and recovery touch it, and recovery stops the scheduler's queue
-	 * first, so they never run at the same time: no lock.
-	 */
-	u32 ring_tail;
-	/** @sched: the scheduler that feeds the ring */
-	struct drm_gpu_scheduler sched;
-	/** @reset_wq: ordered: TDR and error work */
-	struct workqueue_struct *reset_wq;
-	/**
-	 * @submit_wq: ordered, high priority: run_job and free_job.  A
-	 * SUBMIT's run_job then preempts the submitting thread instead of
-	 * waiting for it to block in WAIT, so the doorbell rings while that
-	 * thread returns.
-	 */
-	struct workqueue_struct *submit_wq;
-	/** @reset_work: recovery, queued on @reset_wq */
-	struct work_struct reset_work;
-	/** @fence_context: dma_fence context of the hardware fences */
-	u64 fence_context;
-	/** @emit_seqno: last hardware fence seqno: run_job only */
-	u64 emit_seqno;
-	/**
-	 * @job_lock: protects @active_job, @reset_error, @cancel_seqno,
-	 * @cancel_pending and each file's &vortex_file.closed, and is the lock
+	 * @job_lock: protects the job layer's state (&vortex_jobs: the job on
+	 * the card, a pending reset or cancel, the fast lane's counts), each
+	 * file's &vortex_file.closed, @debug and @irq_mask, and is the lock
 	 * of every hardware fence, so the IRQ handler can end a job and signal
 	 * its fence in one step.  Taken from hard IRQ context: always with
 	 * irqsave outside the handler.
 	 *
 	 * The invariant it keeps: a job is ended exactly once, by whoever
-	 * takes this lock and finds it still in @active_job -- the FENCE
+	 * takes this lock and finds it still the active job -- the FENCE
 	 * interrupt, recovery after a timeout, an ERROR interrupt or a closing
 	 * file, or hot-unplug -- and ending it (vortex_job_end_locked()) clears
-	 * @active_job and signals the hardware fence in the same critical
+	 * the active job and signals the hardware fence in the same critical
 	 * section.  Every other path decides by the job's fence seqno, under
 	 * this lock, whether the job it was asked about is still the one on
 	 * the card, and does nothing when it is not.  A job is freed only after
-	 * its hardware fence signalled, so @active_job always points to a live
-	 * job.  Recovery stops and restarts the scheduler (which cancels every
-	 * job whose hardware fence is outstanding) only after it has ended the
-	 * job on the card and reset the card, so no innocent job is touched.
-	 * Innermost of the driver's locks ("Lock order" above).
+	 * its hardware fence signalled, so vortex_job_active_locked() always
+	 * returns a live job.  Recovery stops and restarts the scheduler (which
+	 * cancels every job whose hardware fence is outstanding) only after it
+	 * has ended the job on the card and reset the card, so no innocent job
+	 * is touched.  Innermost of the driver's locks ("Lock order" above).
 	 */
 	spinlock_t job_lock;
-	/** @active_job: on the card, or NULL */
-	struct vortex_job *active_job;
-	/** @reset_error: -EIO from the ERROR IRQ, else 0 */
-	int reset_error;
-	/** @cancel_pending: a closed file's job on the card must stop */
-	bool cancel_pending;
-	/** @cancel_seqno: hardware fence seqno of that job */
-	u32 cancel_seqno;
-	/** @job_count: jobs not yet freed; release waits for 0 */
-	atomic_t job_count;
-	/**
-	 * @sched_jobs: jobs handed to the scheduler and not yet freed by it;
-	 * changed under @job_lock, where the fast lane checks it is zero
-	 */
-	int sched_jobs;
-	/**
-	 * @inline_fence: hardware fence of the last job the fast lane put on
-	 * the card (a reference), or NULL; scheduled jobs wait for it
-	 * (under @job_lock)
-	 */
-	struct dma_fence *inline_fence;
-	/** @inline_tdr: the timeout of a fast-lane job still on the card */
-	struct delayed_work inline_tdr;
-	/**
-	 * @clock_mark: device clock when the last job ended (under @job_lock):
-	 * the next job's cycles count from here
-	 */
-	u64 clock_mark;
-	/** @fast_jobs: jobs that took the fast lane (under @job_lock; debugfs) */
-	u64 fast_jobs;
 	/** @recover_gate: test hook at the entry of recovery (debugfs) */
 	struct vortex_gate recover_gate;
 	/** @run_gate: test hook at the entry of run_job (debugfs) */
@@ -254,7 +206,7 @@ struct vortex_device {
 	struct vortex_gate unplug_gate;
 	/**
 	 * @unlink_gate: test hook in a discarded dump's release, before the
-	 * slot looks for devcoredump's link to it (vortex_dump_publish.c)
+	 * slot ends its hold (vortex_dump_publish.c)
 	 */
 	struct vortex_gate unlink_gate;
 	/**
@@ -268,25 +220,10 @@ struct vortex_device {
 	struct vortex_dm dm;
 	/** @debug: the attached debug session, or NULL; under @job_lock */
 	struct vortex_debug *debug;
-	/** @dumps_dropped: crash dumps dropped while one was unread */
-	atomic_t dumps_dropped;
 	/** @dump: the crash dump slot (vortex_dump_publish.c) */
 	struct vortex_dump_slot dump;
 	/** @console: the kernels' console ring (vortex_console.c), DM lock */
 	struct vortex_console_state console;
-	/** @recovery_start_ns: when the running recovery began */
-	u64 recovery_start_ns;
-	/**
-	 * @last_dump: what the last published dump cost (debugfs
-	 * ``last_dump``, for benchmarks): ns from the failure's handling to
-	 * the published dump, DM accesses, lane registers read, text bytes
-	 * and the bytes of state it holds; ns the card stayed frozen for the
-	 * capture, and ns the rendering took (outside recovery)
-	 */
-	struct {
-		u64 publish_ns, dm_accesses, lane_regs, bytes, state_bytes;
-		u64 frozen_ns, render_ns;
-	} last_dump;
 };
 
 #define to_vortex_device(dev) container_of(dev, struct vortex_device, drm)

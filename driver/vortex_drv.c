@@ -353,7 +353,7 @@ static int vortex_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 	if (drm_dev_enter(&vdev->drm, &idx)) {
 		vortex_device_reset(vdev);
 		/* The clock survives resets: count jobs' cycles from here. */
-		vdev->clock_mark = vortex_device_clock(vdev);
+		vortex_job_clock_start(vdev);
 		drm_dev_exit(idx);
 	}
 

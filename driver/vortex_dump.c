@@ -56,6 +56,7 @@
 #include "vortex_dm.h"
 #include "vortex_dump.h"
 #include "vortex_dump_state.h"
+#include "vortex_fault.h"
 #include "vortex_gem.h"
 #include "vortex_job.h"
 #include "vortex_vm.h"
@@ -121,7 +122,7 @@ static int vortex_dump_copy(struct vortex_device *vdev, struct vortex_dump_bo *b
 	b->size = size;
 	if (!take)
 		return 0;
-	b->data = kvmalloc(take, VORTEX_DUMP_GFP);
+	b->data = kvmalloc(take, VORTEX_RECOVERY_GFP);
 	if (!b->data)
 		return -ENOMEM;
 	memcpy_fromio(b->data, vdev->vram + vram, take);
@@ -239,7 +240,7 @@ static void vortex_dump_warps(struct vortex_device *vdev, struct vortex_dump *d,
 
 	for (win = 0; win < vdev->dm.windows; win++)
 		n += hweight32(vortex_dm_window(vdev, VX_DM_WACTIVE, win));
-	d->warps = kvcalloc(n, sizeof(*d->warps), VORTEX_DUMP_GFP);
+	d->warps = kvcalloc(n, sizeof(*d->warps), VORTEX_RECOVERY_GFP);
 	if (!d->warps) {
 		vortex_dump_missing(d, "warps (no memory)");
 		return;
@@ -276,7 +277,7 @@ static void vortex_dump_warps(struct vortex_device *vdev, struct vortex_dump *d,
 			vortex_dump_missing(d, "warp state");
 			continue;
 		}
-		dw->regs = kvmalloc_array(regs, sizeof(u32), VORTEX_DUMP_GFP);
+		dw->regs = kvmalloc_array(regs, sizeof(u32), VORTEX_RECOVERY_GFP);
 		if (!dw->regs ||
 		    vortex_dump_read_regs(vdev, dw->st.warp, dw->regs, !running, regs_va)) {
 			kvfree(dw->regs);
@@ -316,6 +317,10 @@ static void vortex_dump_release_snapshot(struct kref *ref)
 	kvfree(d->param.data);
 	kvfree(d->console);
 	put_pid(d->owner);
+	if (d->vfile) {		/* dropped: its record names no dump */
+		vortex_fault_dump_published(d->vfile, d->job, -1);
+		vortex_file_put(d->vfile);
+	}
 	vfree(d->elf);
 	kvfree(d->text);
 	kfree(d->bos);
@@ -413,7 +418,7 @@ static void vortex_dump_locals(struct vortex_device *vdev, struct vortex_vm *vm,
 			if (avail < take || no_dump)
 				continue;
 			if (!dw->stack)
-				dw->stack = kvzalloc(lanes * take, VORTEX_DUMP_GFP);
+				dw->stack = kvzalloc(lanes * take, VORTEX_RECOVERY_GFP);
 			if (!dw->stack) {
 				vortex_dump_missing(d, "stacks (no memory)");
 				return;
@@ -428,7 +433,7 @@ static void vortex_dump_console(struct vortex_device *vdev, struct vortex_file *
 				struct vortex_dump *d)
 {
 	vortex_console_drain(vdev);
-	d->console = kvmalloc_array(VORTEX_DUMP_CONSOLE, sizeof(u32), VORTEX_DUMP_GFP);
+	d->console = kvmalloc_array(VORTEX_DUMP_CONSOLE, sizeof(u32), VORTEX_RECOVERY_GFP);
 	if (!d->console) {
 		vortex_dump_missing(d, "console (no memory)");
 		return;
@@ -441,25 +446,28 @@ static void vortex_dump_console(struct vortex_device *vdev, struct vortex_file *
  * vortex_dump_capture() - capture the card's state for a crash dump
  * @vdev: the device: DM lock held; in recovery, interrupt masked and the
  *	card not yet reset
- * @job: the job that failed or that a debugger asked about, or NULL
- * @error: -ETIMEDOUT or -EIO in recovery; 0 for a debugger's request, in
- *	which case the warps the capture halted run again afterwards
+ * @ctx: the job and what the job layer knows of the failure
+ *	(vortex_job_dump_ctx()); with @ctx->error 0 (a debugger's request)
+ *	the warps the capture halted run again afterwards
  *
- * Takes a snapshot and leaves it for vortex_dump_publish(), which the
- * caller calls once it has dropped the DM lock: the card is held only for
- * the copies, and rendering happens in a worker.
- * Those are bounded, the buffers' by half the hang timeout, so the card is
+ * Takes a snapshot and offers it to the slot's worker, which publishes
+ * and renders it (vortex_dump_publish.c): the card is held only for the
+ * copies, and recovery waits for nothing of devcoredump's.  The copies
+ * are bounded, the buffers' by half the hang timeout, so the card is
  * not held past a timeout for a dump.
  *
  * Return: 0, -ENOMEM, or -EBUSY if the last capture is still unpublished.
  */
-int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
-			int error)
+int vortex_dump_capture(struct vortex_device *vdev,
+			const struct vortex_dump_ctx *ctx)
 {
 	u64 budget = min_t(u64, (u64)vortex_dump_max_mb << 20,
 			   ((u64)totalram_pages() << PAGE_SHIFT) / 32);
-	u64 start = error ? vdev->recovery_start_ns : ktime_get_ns();
+	struct vortex_job *job = ctx->job;
+	int error = ctx->error;
+	u64 start = ctx->start_ns;
 	u64 accesses = vdev->dm.accesses;
+	struct vortex_dump_cost *cost = &vdev->dump.last;
 	u32 *running = NULL, regs_va = 0;
 	bool late = false, no_dump = false;
 	struct vortex_dump *d;
@@ -472,11 +480,11 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	if (error && (!vortex_dump_enable || flags & DRM_VORTEX_DUMP_NONE ||
 		      (error == -EIO && flags & DRM_VORTEX_DUMP_NO_EXCEPTION)))
 		return 0;
-	if (vortex_dump_pending(vdev)) {
+	if (vortex_dump_refused(vdev)) {
 		vortex_dump_dropped(vdev);
 		return -EBUSY;
 	}
-	d = kzalloc(sizeof(*d), VORTEX_DUMP_GFP);
+	d = kzalloc(sizeof(*d), VORTEX_RECOVERY_GFP);
 	if (!d)
 		return -ENOMEM;
 	kref_init(&d->ref);
@@ -486,7 +494,7 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	ktime_get_real_ts64(&d->time);
 	d->error = error;
 	d->flags = flags;
-	d->last_fence = lower_32_bits(vdev->emit_seqno);
+	d->last_fence = ctx->last_fence;
 	for (i = 0; i < ARRAY_SIZE(d->regs); i++)
 		d->regs[i] = vortex_read(vdev, i * 4);
 	/* An assert's a0, a1, a3: expression, file, function (a2 the line). */
@@ -496,8 +504,8 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 					   d->regs[VX_REG_ERR_INFO(i == 2 ? 3 : i) / 4],
 					   d->assert[i]);
 
-	if (vortex_dump_copy(vdev, &d->ring, vdev->devaddr + vdev->ring_node.start,
-			     vdev->ring_node.start, vdev->ring_size, &budget, false))
+	if (vortex_dump_copy(vdev, &d->ring, vdev->devaddr + ctx->ring_offset,
+			     ctx->ring_offset, ctx->ring_size, &budget, false))
 		vortex_dump_missing(d, "ring");
 	if (job) {
 		d->job = job->seqno;
@@ -514,8 +522,14 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 			vortex_dump_missing(d, "kernel image");
 		strscpy(d->comm, job->vfile->comm, sizeof(d->comm));
 		d->owner = get_pid(job->vfile->pid);
-		d->cmdline = kstrdup(job->vfile->cmdline, VORTEX_DUMP_GFP);
-		d->bos = kcalloc(job->bo_count, sizeof(*d->bos), VORTEX_DUMP_GFP);
+		/* The worker names the dump in the failed job's fault record. */
+		if (error) {
+			kref_get(&job->vfile->ref);
+			d->vfile = job->vfile;
+			vortex_fault_dump_captured(d->vfile, d->job);
+		}
+		d->cmdline = kstrdup(job->vfile->cmdline, VORTEX_RECOVERY_GFP);
+		d->bos = kcalloc(job->bo_count, sizeof(*d->bos), VORTEX_RECOVERY_GFP);
 		for (i = 0; d->bos && i < job->bo_count; i++) {
 			struct vortex_bo *bo = to_vortex_bo(job->bos[i]);
 			struct vortex_dump_bo *b = &d->bos[d->nbos];
@@ -564,7 +578,7 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 	}
 	if (!error) {
 		/* On demand the card goes on: which warps to let run again. */
-		running = kcalloc(vdev->dm.windows, sizeof(*running), VORTEX_DUMP_GFP);
+		running = kcalloc(vdev->dm.windows, sizeof(*running), VORTEX_RECOVERY_GFP);
 		if (!running) {
 			vortex_dump_put(d);
 			return -ENOMEM;
@@ -594,12 +608,11 @@ int vortex_dump_capture(struct vortex_device *vdev, struct vortex_job *job,
 		vortex_dm_request(vdev, VX_DCTRL_RESUMEREQ, NULL);
 		kfree(running);
 	}
-	vdev->last_dump.frozen_ns = ktime_get_ns() - start;
-	vdev->last_dump.dm_accesses = vdev->dm.accesses - accesses;
-	vdev->last_dump.lane_regs = (u64)d->nwarps * d->threads * VORTEX_WARP_REGS;
-	vdev->last_dump.state_bytes = vortex_dump_state_bytes(d);
-	vortex_dump_offer(d);
-	return 0;
+	cost->frozen_ns = ktime_get_ns() - start;
+	cost->dm_accesses = vdev->dm.accesses - accesses;
+	cost->lane_regs = (u64)d->nwarps * d->threads * VORTEX_WARP_REGS;
+	cost->state_bytes = vortex_dump_state_bytes(d);
+	return vortex_dump_offer(d);
 }
 
 /**

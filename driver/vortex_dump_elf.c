@@ -756,7 +756,7 @@ void *vortex_dump_elf(struct vortex_device *vdev, const struct vortex_dump *d,
 	u8 *scratch;
 	u32 strtab;
 
-	scratch = kmalloc(VORTEX_DUMP_STACK, VORTEX_DUMP_GFP);
+	scratch = kmalloc(VORTEX_DUMP_STACK, VORTEX_RECOVERY_GFP);
 	if (!scratch)
 		return NULL;
 	/* Size it: the data, .strtab, then the section headers. */
@@ -766,7 +766,7 @@ void *vortex_dump_elf(struct vortex_device *vdev, const struct vortex_dump *d,
 	shoff = ALIGN(strtab_off + w.strlen, 8);
 	total = ALIGN(shoff + (w.nsh + 2) * sizeof(Elf64_Shdr), 4);
 
-	w.buf = __vmalloc(total, VORTEX_DUMP_GFP | __GFP_ZERO);
+	w.buf = __vmalloc(total, VORTEX_RECOVERY_GFP | __GFP_ZERO);
 	if (!w.buf) {
 		kfree(scratch);
 		return NULL;

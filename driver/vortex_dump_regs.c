@@ -287,7 +287,7 @@ static bool stub_collect(struct stub_run *r, struct vortex_dump_warp *dw,
 		dw->st.block_idx[row] = r->extra[ROW_BLOCK + row - VORTEX_WARP_REGS][0];
 	dw->st.warp_in_block = r->extra[ROW_WIB - VORTEX_WARP_REGS][0];
 	dw->regs = kvmalloc_array(VORTEX_WARP_REGS * threads, sizeof(u32),
-				  VORTEX_DUMP_GFP);
+				  VORTEX_RECOVERY_GFP);
 	if (dw->regs)	/* else the caller says "registers" */
 		memcpy_fromio(dw->regs, slot, VORTEX_WARP_REGS * row_bytes);
 	return true;
@@ -425,9 +425,9 @@ void vortex_dump_stub_warps(struct vortex_device *vdev, struct vortex_dump *d,
 	    !(d->launch[VX_LAUNCH_SATP] & VX_SATP_MODE) ||
 	    vortex_read(vdev, VX_REG_STATUS) & VX_STATUS_ERROR)
 		return;
-	r = kzalloc(sizeof(*r), VORTEX_DUMP_GFP);
+	r = kzalloc(sizeof(*r), VORTEX_RECOVERY_GFP);
 	if (r)
-		r->mask = kcalloc(vdev->dm.windows, sizeof(*r->mask), VORTEX_DUMP_GFP);
+		r->mask = kcalloc(vdev->dm.windows, sizeof(*r->mask), VORTEX_RECOVERY_GFP);
 	if (!r || !r->mask)
 		goto out;
 	r->vdev = vdev;

@@ -23,8 +23,11 @@
 #include "vortex_accel.h"
 #include "vortex_regs.h"
 #include "vortex_vm.h"
+#include "vortex_warp.h"
 
+struct kernfs_node;
 struct vortex_device;
+struct vortex_file;
 
 /*
  * The text's format version (``dump-version:``): 1 had no such line; 2
@@ -137,6 +140,11 @@ struct vortex_dump {
 	char comm[TASK_COMM_LEN];
 	/** @cmdline: its command line, or NULL */
 	char *cmdline;
+	/**
+	 * @vfile: the failed job's file (a reference) until the worker has
+	 * named the dump in its fault record, or NULL
+	 */
+	struct vortex_file *vfile;
 	/** @owner: the process that opened the job's file (a reference), or NULL */
 	struct pid *owner;
 	/** @job: the file's job seqno */
@@ -188,11 +196,17 @@ struct vortex_dump {
 	/** @console_dropped: records its file lost */
 	u64 console_dropped;
 
-	/* Filled when rendered, outside recovery: */
+	/* Filled when published and rendered, outside recovery: */
 	/** @gone: devcoredump has let it go (or refused it) */
 	bool gone;
-	/** @render_work: renders it, outside recovery */
-	struct work_struct render_work;
+	/**
+	 * @devcd: the kernfs directory of devcoredump's device for the dump
+	 * (a reference), from its publication until devcoredump lets it go,
+	 * or NULL; under &vortex_dump_slot.lock
+	 */
+	struct kernfs_node *devcd;
+	/** @devcd_known: the worker has looked for @devcd; under the slot's lock */
+	bool devcd_known;
 	/** @rendered: completed once @text (or its absence) is final */
 	struct completion rendered;
 	/** @text: the dump's text, @text_len bytes, or NULL without memory */
@@ -214,8 +228,8 @@ bool vortex_dump_read_captured(const struct vortex_dump *d, u64 addr,
 			       size_t size, void *out);
 void vortex_dump_render(struct vortex_dump *d);
 void vortex_dump_missing(struct vortex_dump *d, const char *what);
-void vortex_dump_offer(struct vortex_dump *d);
-bool vortex_dump_pending(struct vortex_device *vdev);
+int vortex_dump_offer(struct vortex_dump *d);
+bool vortex_dump_refused(struct vortex_device *vdev);
 void vortex_dump_dropped(struct vortex_device *vdev);
 void vortex_dump_put(struct vortex_dump *d);
 u64 vortex_dump_stub_size(u32 threads, u32 warps, u64 max);

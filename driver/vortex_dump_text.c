@@ -28,10 +28,10 @@
 #include <drm/drm_print.h>
 
 #include "vortex_accel.h"
+#include "vortex_causes.h"
 #include "vortex_device.h"
 #include "vortex_dump.h"
 #include "vortex_dump_state.h"
-#include "vortex_job.h"
 
 /*
  * An ascii85 block of @len (> 0) bytes, 64 groups a line, @indent deep.
@@ -58,6 +58,8 @@ static void vortex_dump_print_ascii85(struct drm_printer *p, const char *indent,
 			drm_puts(p, "  ");
 			drm_puts(p, line);
 			used = 0;
+			/* Megabytes of buffers: the worker yields between lines. */
+			cond_resched();
 		}
 	}
 }
@@ -128,7 +130,7 @@ static void vortex_dump_print_header(struct drm_printer *p,
 		   d->error == -ETIMEDOUT ? "timeout" : "exception");
 	if (cause != VX_ERR_NONE) {
 		drm_printf(p, "fault-info:\n  - cause: %u (%s)\n", cause,
-			   vortex_err_name(cause));
+			   vx_cause_text(cause));
 		drm_printf(p, "    warp: %u\n    thread: %u\n    pc: 0x%08x\n    address: 0x%08x\n",
 			   d->regs[VX_REG_ERR_WARP / 4], d->regs[VX_REG_ERR_THREAD / 4],
 			   d->regs[VX_REG_ERR_PC / 4], d->regs[VX_REG_ERR_ADDR / 4]);
@@ -234,6 +236,8 @@ static void vortex_dump_print_warps(struct drm_printer *p,
 	drm_printf(p, "warps:\n");
 	for (i = 0; i < d->nwarps; i++) {
 		const struct vortex_dump_warp *w = &d->warps[i];
+
+		cond_resched();
 
 		drm_printf(p, "  - id: %u\n    cluster: %u\n    core: %u\n    warp-in-core: %u\n",
 			   w->st.warp, w->st.cluster, w->st.core, w->st.warp_in_core);
@@ -350,7 +354,7 @@ void vortex_dump_render(struct vortex_dump *d)
 		vortex_dump_compress_elf(d);	/* else it goes in as it is */
 
 	len = vortex_dump_print_into(d, NULL, 0);
-	d->text = kvmalloc(len + 1, VORTEX_DUMP_GFP);
+	d->text = kvmalloc(len + 1, VORTEX_RECOVERY_GFP);
 	if (d->text)
 		d->text_len = vortex_dump_print_into(d, d->text, len + 1);
 }

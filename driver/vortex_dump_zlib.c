@@ -35,8 +35,8 @@ int vortex_dump_compress_elf(struct vortex_dump *d)
 		return -E2BIG;
 	zs.workspace = __vmalloc(zlib_deflate_workspacesize(MAX_WBITS,
 							    DEF_MEM_LEVEL),
-				 VORTEX_DUMP_GFP);
-	out = __vmalloc(d->elf_len, VORTEX_DUMP_GFP);
+				 VORTEX_RECOVERY_GFP);
+	out = __vmalloc(d->elf_len, VORTEX_RECOVERY_GFP);
 	if (!zs.workspace || !out)
 		goto out_free;
 	if (zlib_deflateInit(&zs, Z_BEST_SPEED) != Z_OK) {

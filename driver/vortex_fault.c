@@ -15,8 +15,9 @@
  * Recovery, with the card frozen and before the job's fence signals,
  * reads the error registers once (vortex_fault_read(): its kernel log
  * line comes from the same read), keeps them as the failing file's record
- * (vortex_fault_record()) and, once the dump is published, the number of
- * its devcoredump device (vortex_fault_dump_published()).
+ * (vortex_fault_record()) and, once the dump's worker has published the
+ * dump, the number of its devcoredump device
+ * (vortex_fault_dump_published()); DRM_IOCTL_VORTEX_FAULT waits for that.
  * DRM_IOCTL_VORTEX_FAULT copies the record out.  The file keeps its last
  * failed job's record only: a runtime asks right after WAIT reported the
  * failure, and a record per job would cost every job.
@@ -30,6 +31,9 @@
 #include "vortex_device.h"
 #include "vortex_fault.h"
 
+/* The longest FAULT waits for the dump's worker to name the dump. */
+#define VORTEX_FAULT_DUMP_WAIT_MS	20000
+
 /* The first version of struct drm_vortex_fault_info: shorter is -EINVAL. */
 #define VORTEX_FAULT_INFO_V1	80
 static_assert(sizeof(struct drm_vortex_fault_info) >= VORTEX_FAULT_INFO_V1);
@@ -41,6 +45,7 @@ static_assert(sizeof(struct drm_vortex_fault_info) >= VORTEX_FAULT_INFO_V1);
 void vortex_fault_file_open(struct vortex_file *vfile)
 {
 	spin_lock_init(&vfile->fault.lock);
+	init_waitqueue_head(&vfile->fault.dump_settled);
 }
 
 /**
@@ -77,6 +82,23 @@ void vortex_fault_record(struct vortex_file *vfile, const struct drm_vortex_faul
 	spin_lock(&vfile->fault.lock);
 	vfile->fault.info = *f;
 	vfile->fault.valid = true;
+	vfile->fault.dump_pending = false;
+	spin_unlock(&vfile->fault.lock);
+}
+
+/**
+ * vortex_fault_dump_captured() - the failed job's dump awaits publication
+ * @vfile: the job's file
+ * @job: the file's job number
+ *
+ * DRM_IOCTL_VORTEX_FAULT then waits for vortex_fault_dump_published(), so
+ * the record names the dump as it did when recovery published it itself.
+ */
+void vortex_fault_dump_captured(struct vortex_file *vfile, u64 job)
+{
+	spin_lock(&vfile->fault.lock);
+	if (vfile->fault.valid && vfile->fault.info.job == job)
+		vfile->fault.dump_pending = true;
 	spin_unlock(&vfile->fault.lock);
 }
 
@@ -84,14 +106,29 @@ void vortex_fault_record(struct vortex_file *vfile, const struct drm_vortex_faul
  * vortex_fault_dump_published() - the failed job's dump is devcd@devcd
  * @vfile: the job's file
  * @job: the file's job number
- * @devcd: N of /sys/class/devcoredump/devcdN, or -1
+ * @devcd: N of /sys/class/devcoredump/devcdN, or -1 (dropped)
+ *
+ * Called by the dump's worker, or when the dump is dropped.
  */
 void vortex_fault_dump_published(struct vortex_file *vfile, u64 job, int devcd)
 {
 	spin_lock(&vfile->fault.lock);
-	if (vfile->fault.valid && vfile->fault.info.job == job)
+	if (vfile->fault.valid && vfile->fault.info.job == job) {
 		vfile->fault.info.dump = devcd;
+		vfile->fault.dump_pending = false;
+	}
 	spin_unlock(&vfile->fault.lock);
+	wake_up_all(&vfile->fault.dump_settled);
+}
+
+static bool vortex_fault_dump_settled(struct vortex_file *vfile)
+{
+	bool settled;
+
+	spin_lock(&vfile->fault.lock);
+	settled = !vfile->fault.dump_pending;
+	spin_unlock(&vfile->fault.lock);
+	return settled;
 }
 
 /**
@@ -118,6 +155,14 @@ int vortex_fault_ioctl(struct drm_device *drm, void *data, struct drm_file *file
 		drm_dbg(drm, "FAULT: info_size %u\n", n);
 		return -EINVAL;
 	}
+	/*
+	 * The dump's worker publishes after the job's fence: wait for it to
+	 * name the dump (it waits 10 s at most for room, then publishes).
+	 */
+	if (!wait_event_interruptible_timeout(vfile->fault.dump_settled,
+					      vortex_fault_dump_settled(vfile),
+					      msecs_to_jiffies(VORTEX_FAULT_DUMP_WAIT_MS)))
+		drm_dbg(drm, "FAULT: the dump is still not published\n");
 	spin_lock(&vfile->fault.lock);
 	valid = vfile->fault.valid;
 	f = vfile->fault.info;

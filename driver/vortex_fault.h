@@ -5,6 +5,7 @@
 
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 
 #include "vortex_accel.h"
 
@@ -23,11 +24,19 @@ struct vortex_fault_record {
 	bool valid;
 	/** @info: how it failed, as DRM_IOCTL_VORTEX_FAULT gives it */
 	struct drm_vortex_fault_info info;
+	/**
+	 * @dump_pending: its crash dump was captured and the dump's worker
+	 * has not yet published (or dropped) it: @info.dump is not final
+	 */
+	bool dump_pending;
+	/** @dump_settled: woken when @dump_pending ends */
+	wait_queue_head_t dump_settled;
 };
 
 void vortex_fault_file_open(struct vortex_file *vfile);
 void vortex_fault_read(struct vortex_device *vdev, struct drm_vortex_fault_info *f);
 void vortex_fault_record(struct vortex_file *vfile, const struct drm_vortex_fault_info *f);
+void vortex_fault_dump_captured(struct vortex_file *vfile, u64 job);
 void vortex_fault_dump_published(struct vortex_file *vfile, u64 job, int devcd);
 int vortex_fault_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 

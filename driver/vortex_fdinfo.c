@@ -30,11 +30,13 @@ void vortex_fdinfo_show(struct drm_printer *p, struct drm_file *file)
 	struct vortex_file *vfile = file->driver_priv;
 	struct vortex_device *vdev = vfile->vdev;
 	u64 ns = atomic64_read(&vfile->engine_ns);
+	struct vortex_job *job;
 	unsigned long flags;
 
 	spin_lock_irqsave(&vdev->job_lock, flags);
-	if (vdev->active_job && vdev->active_job->vfile == vfile)
-		ns += ktime_get_ns() - vdev->active_job->start_ns;
+	job = vortex_job_active_locked(vdev);
+	if (job && job->vfile == vfile)
+		ns += ktime_get_ns() - job->start_ns;
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 
 	drm_printf(p, "drm-engine-compute:\t%llu ns\n", ns);

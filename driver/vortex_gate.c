@@ -61,10 +61,10 @@
  *	does not wait for the rest of the removal.
  *
  * unlink_gate
- *	In the release of a crash dump its user discarded, before the dump
- *	slot looks whether devcoredump has removed its link (the slot stays
- *	held until then): a test stretches the release as a slow kernel does,
- *	and the next failure must still leave its dump.
+ *	In the release of a crash dump its user discarded, after
+ *	devcoredump's free callback and before the dump slot ends its hold
+ *	(the slot stays held until then): a test stretches the release as a
+ *	slow kernel does, and the next failure must still leave its dump.
  *
  * hang_gate
  *	In both timeout paths (the scheduler's handler and a fast-lane job's),

@@ -7,7 +7,7 @@
  * Every SUBMIT becomes one &struct vortex_job pushed to the open file's
  * &drm_sched_entity.  A single &drm_gpu_scheduler feeds the card's single
  * command ring with a credit limit of one, so at most one job is on the
- * card at any time: an error or a hang always belongs to vdev->active_job,
+ * card at any time: an error or a hang always belongs to the active job,
  * and recovery never has to sort innocent jobs from guilty ones.
  *
  * run_job writes LAUNCH and FENCE(seqno, IRQ) into the ring and rings the
@@ -47,6 +47,7 @@
  * without hardware and every waiter wakes up.
  */
 
+#include <linux/debugfs.h>
 #include <linux/dma-fence.h>
 #include <linux/interrupt.h>
 #include <linux/slab.h>
@@ -109,16 +110,16 @@ static void vortex_job_end_locked(struct vortex_device *vdev,
 
 	lockdep_assert_held(&vdev->job_lock);
 
-	vdev->active_job = NULL;
+	vdev->jobs.active_job = NULL;
 	atomic64_add(ktime_to_ns(now) - job->start_ns, &job->vfile->engine_ns);
 	/*
 	 * The card's clock stands still while nothing runs, and one job runs
 	 * at a time: its cycles are those since the last job ended, so a job
 	 * costs one clock read, not two.
 	 */
-	if (cycles > vdev->clock_mark) {
-		atomic64_add(cycles - vdev->clock_mark, &job->vfile->engine_cycles);
-		vdev->clock_mark = cycles;
+	if (cycles > vdev->jobs.clock_mark) {
+		atomic64_add(cycles - vdev->jobs.clock_mark, &job->vfile->engine_cycles);
+		vdev->jobs.clock_mark = cycles;
 	}
 	/* Off the card: buffers closed meanwhile may go (vortex_vm.c). */
 	vortex_vm_job_end(job->vfile->vm, &job->vm_ticket);
@@ -140,16 +141,16 @@ static void vortex_job_end_locked(struct vortex_device *vdev,
 		queue_work(system_wq, &job->release_work);
 }
 
-/* Fail whatever is on the card; used when the card cannot be asked. */
-static void vortex_job_fail_active(struct vortex_device *vdev, int error)
+/* End whatever is on the card; used when the card cannot be asked. */
+static void vortex_job_end_active(struct vortex_device *vdev, int error)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&vdev->job_lock, flags);
-	if (vdev->active_job)
-		vortex_job_end_locked(vdev, vdev->active_job, error, 0);
-	vdev->reset_error = 0;
-	vdev->cancel_pending = false;
+	if (vdev->jobs.active_job)
+		vortex_job_end_locked(vdev, vdev->jobs.active_job, error, 0);
+	vdev->jobs.reset_error = 0;
+	vdev->jobs.cancel_pending = false;
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 }
 
@@ -178,13 +179,13 @@ static void vortex_job_fence(struct vortex_device *vdev, bool in_doorbell)
 	wb = in_doorbell && vortex_fence_wb_read(vdev, &rec);
 	seqno = wb ? rec.seqno : vortex_read(vdev, VX_REG_FENCE_SEQNO);
 	spin_lock_irqsave(&vdev->job_lock, flags);
-	job = vdev->active_job;
+	job = vdev->jobs.active_job;
 	if (job && vortex_job_fence_passed(job, seqno)) {
 		if (wb)
 			now = rec.clock;
 		else if (in_doorbell)
-			now = vdev->clock_mark + (u32)(vortex_read(vdev, VX_REG_CLOCK_LO) -
-						       lower_32_bits(vdev->clock_mark));
+			now = vdev->jobs.clock_mark + (u32)(vortex_read(vdev, VX_REG_CLOCK_LO) -
+						       lower_32_bits(vdev->jobs.clock_mark));
 		else
 			now = vortex_device_clock(vdev);
 		vortex_job_end_locked(vdev, job, 0, now);
@@ -231,16 +232,112 @@ void vortex_job_irq_error(struct vortex_device *vdev)
 	spin_lock(&vdev->job_lock);
 	for_debugger = vortex_debug_irq_error(vdev);
 	if (!for_debugger)
-		vdev->reset_error = -EIO;
+		vortex_job_fail_active_locked(vdev, -EIO);
 	spin_unlock(&vdev->job_lock);
-	if (!for_debugger)
-		queue_work(vdev->reset_wq, &vdev->reset_work);
+}
+
+/**
+ * vortex_job_fail_active_locked() - end the job on the card with @error
+ * @vdev: the device; job_lock held
+ * @error: -EIO (an ERROR, or one a debugger kept frozen)
+ *
+ * Recovery, queued here, resets the card, fails the job on it (if any)
+ * and lets the next job run.  Set under the caller's job_lock, so a
+ * timeout that looks meanwhile sees the error, not a job to time out.
+ */
+void vortex_job_fail_active_locked(struct vortex_device *vdev, int error)
+{
+	lockdep_assert_held(&vdev->job_lock);
+	vdev->jobs.reset_error = error;
+	queue_work(vdev->jobs.reset_wq, &vdev->jobs.reset_work);
+}
+
+/**
+ * vortex_job_active_locked() - the job on the card
+ * @vdev: the device; job_lock held, so the job cannot be freed meanwhile
+ *
+ * Return: the job, or NULL.
+ */
+struct vortex_job *vortex_job_active_locked(struct vortex_device *vdev)
+{
+	lockdep_assert_held(&vdev->job_lock);
+	return vdev->jobs.active_job;
+}
+
+/**
+ * vortex_job_quiesce() - no job starts or is freed until vortex_job_resume()
+ * @vdev: the device; on the reset queue (vortex_job_serialized()), so
+ *	recovery cannot restart the scheduler meanwhile
+ *
+ * Stops the scheduler's queue, as recovery does, for a look at the card
+ * (a debugger's COREDUMP).  A job on the card may still end.  Take the DM
+ * lock after this, never before (run_job takes it: "Lock order").
+ */
+void vortex_job_quiesce(struct vortex_device *vdev)
+{
+	drm_sched_wqueue_stop(&vdev->jobs.sched);
+}
+
+/**
+ * vortex_job_resume() - undo vortex_job_quiesce()
+ * @vdev: the device
+ */
+void vortex_job_resume(struct vortex_device *vdev)
+{
+	drm_sched_wqueue_start(&vdev->jobs.sched);
+}
+
+/**
+ * vortex_job_serialized() - run @work where recovery runs, and wait for it
+ * @vdev: the device
+ * @work: initialised by the caller
+ *
+ * On the ordered reset queue, so never beside recovery or a timeout.
+ */
+void vortex_job_serialized(struct vortex_device *vdev, struct work_struct *work)
+{
+	queue_work(vdev->jobs.reset_wq, work);
+	flush_work(work);
+}
+
+/**
+ * vortex_job_account() - count a new job; vortex_job_release() uncounts it
+ * @vdev: the device
+ *
+ * Unbinding waits until the count is back at zero (vortex_job_unplug()).
+ */
+void vortex_job_account(struct vortex_device *vdev)
+{
+	atomic_inc(&vdev->jobs.job_count);
+}
+
+/**
+ * vortex_job_ring_reset() - point the card at an empty ring
+ * @vdev: the device, just reset (vortex_device_reset()); nothing writes the
+ *	ring meanwhile
+ */
+void vortex_job_ring_reset(struct vortex_device *vdev)
+{
+	vortex_write(vdev, VX_REG_RING_BASE, vdev->devaddr + vdev->jobs.ring_node.start);
+	vortex_write(vdev, VX_REG_RING_SIZE, vdev->jobs.ring_size);
+	vortex_write(vdev, VX_REG_RING_TAIL, 0);
+	vortex_write(vdev, VX_REG_RING_CTRL, VX_RING_CTRL_ENABLE);
+	vdev->jobs.ring_tail = 0;
+}
+
+/**
+ * vortex_job_clock_start() - jobs' cycles count from the card's clock now
+ * @vdev: the device at probe, nothing on it; the clock survives resets
+ */
+void vortex_job_clock_start(struct vortex_device *vdev)
+{
+	vdev->jobs.clock_mark = vortex_device_clock(vdev);
 }
 
 static void vortex_ring_emit(struct vortex_device *vdev, u32 dw)
 {
-	writel(dw, vdev->vram + vdev->ring_node.start + vdev->ring_tail);
-	vdev->ring_tail = (vdev->ring_tail + 4) & (vdev->ring_size - 1);
+	writel(dw, vdev->vram + vdev->jobs.ring_node.start + vdev->jobs.ring_tail);
+	vdev->jobs.ring_tail = (vdev->jobs.ring_tail + 4) & (vdev->jobs.ring_size - 1);
 }
 
 /*
@@ -256,8 +353,8 @@ static int vortex_job_activate_locked(struct vortex_device *vdev,
 	if (job->vfile->closed)
 		return -ECANCELED;
 	dma_fence_init(job->hw_fence, &vortex_fence_ops, &vdev->job_lock,
-		       vdev->fence_context, ++vdev->emit_seqno);
-	vdev->active_job = job;
+		       vdev->jobs.fence_context, ++vdev->jobs.emit_seqno);
+	vdev->jobs.active_job = job;
 	job->start_ns = ktime_get_ns();
 	return 0;
 }
@@ -287,15 +384,15 @@ static void vortex_job_emit(struct vortex_device *vdev, struct vortex_job *job)
 
 	if (vdev->caps & VX_CAPS_FAST_DOORBELL) {
 		/* A short job ends inside this write, and its FENCE is silent. */
-		vortex_write(vdev, VX_REG_DOORBELL, vdev->ring_tail);
+		vortex_write(vdev, VX_REG_DOORBELL, vdev->jobs.ring_tail);
 		vortex_job_fence(vdev, true);
 	} else {
-		vortex_write(vdev, VX_REG_RING_TAIL, vdev->ring_tail);
+		vortex_write(vdev, VX_REG_RING_TAIL, vdev->jobs.ring_tail);
 		vortex_write(vdev, VX_REG_DOORBELL, 1);
 	}
 }
 
-static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
+static struct dma_fence *vortex_job_do_run(struct drm_sched_job *sched_job)
 {
 	struct vortex_job *job = to_vortex_job(sched_job);
 	struct vortex_device *vdev = job->vdev;
@@ -328,6 +425,16 @@ static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
 	return dma_fence_get(job->hw_fence);
 }
 
+/* run_job is a fence-signalling path (see vortex_job_timedout()). */
+static struct dma_fence *vortex_job_run(struct drm_sched_job *sched_job)
+{
+	bool cookie = dma_fence_begin_signalling();
+	struct dma_fence *fence = vortex_job_do_run(sched_job);
+
+	dma_fence_end_signalling(cookie);
+	return fence;
+}
+
 /**
  * vortex_job_ended() - whether a file's job has left the card
  * @vfile: the file
@@ -350,16 +457,32 @@ bool vortex_job_ended(struct vortex_file *vfile, u64 seqno, int *error)
 }
 
 /**
- * vortex_err_name() - a VX_ERR_* cause in words
- * @cause: a VX_ERR_* cause
- *
- * From the table every tool shares.
- *
- * Return: a static string.
+ * vortex_job_dump_ctx() - what a crash dump needs of the job layer
+ * @vdev: the device; DM lock held, the scheduler's queue stopped
+ * @job: the job to dump, or NULL
+ * @error: -ETIMEDOUT or -EIO in recovery; 0 for a debugger's request
+ * @ctx: filled in
  */
-const char *vortex_err_name(u32 cause)
+void vortex_job_dump_ctx(struct vortex_device *vdev, struct vortex_job *job,
+			 int error, struct vortex_dump_ctx *ctx)
 {
-	return vx_cause_text(cause);
+	*ctx = (struct vortex_dump_ctx) {
+		.job = job, .error = error,
+		.start_ns = error ? vdev->jobs.recovery_start_ns : ktime_get_ns(),
+		.last_fence = lower_32_bits(vdev->jobs.emit_seqno),
+		.ring_offset = vdev->jobs.ring_node.start,
+		.ring_size = vdev->jobs.ring_size,
+	};
+}
+
+/* Captures the card for a crash dump, which its worker then publishes. */
+static void vortex_job_capture(struct vortex_device *vdev, struct vortex_job *job,
+			       int error)
+{
+	struct vortex_dump_ctx ctx;
+
+	vortex_job_dump_ctx(vdev, job, error, &ctx);
+	vortex_dump_capture(vdev, &ctx);
 }
 
 /**
@@ -373,7 +496,8 @@ const char *vortex_err_name(u32 cause)
  * it was, the error capture registers hold the fault, and the job's buffers
  * (job->bos, those with DRM_VORTEX_SUBMIT_BO_DUMP in job->bo_flags) are
  * still referenced.  Logs the failure and captures the crash dump
- * (vortex_dump.c); the DM lock is held.
+ * (vortex_dump.c), which is published later, by the dump's worker; the DM
+ * lock is held.
  */
 static void vortex_job_capture_hang(struct vortex_device *vdev,
 				    struct vortex_job *job, int error)
@@ -394,14 +518,14 @@ static void vortex_job_capture_hang(struct vortex_device *vdev,
 				    "%s timed out: no end after %u ms, card status 0x%x\n",
 				    who, vortex_job_timeout_ms,
 				    vortex_read(vdev, VX_REG_STATUS));
-		vortex_dump_capture(vdev, job, error);
+		vortex_job_capture(vdev, job, error);
 		return;
 	}
 	drm_err_ratelimited(&vdev->drm,
 			    "%s failed: %s (cause %u) in warp %u lane %u at pc 0x%08x, addr 0x%08x, ring 0x%x\n",
-			    who, vortex_err_name(f.cause), f.cause, f.warp, f.lane, f.pc,
+			    who, vx_cause_text(f.cause), f.cause, f.warp, f.lane, f.pc,
 			    f.addr, vortex_read(vdev, VX_REG_ERR_PKT));
-	vortex_dump_capture(vdev, job, error);
+	vortex_job_capture(vdev, job, error);
 }
 
 /*
@@ -416,9 +540,9 @@ static int vortex_job_recover_error(struct vortex_device *vdev, u32 victim,
 	unsigned long flags;
 
 	spin_lock_irqsave(&vdev->job_lock, flags);
-	job = vdev->active_job;
-	if (vdev->reset_error)
-		error = vdev->reset_error;
+	job = vdev->jobs.active_job;
+	if (vdev->jobs.reset_error)
+		error = vdev->jobs.reset_error;
 	else if (!job || lower_32_bits(job->hw_fence->seqno) != victim)
 		error = 0;
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
@@ -449,11 +573,19 @@ static bool vortex_job_recover(struct vortex_device *vdev,
 	struct vortex_job *failed = NULL;
 	unsigned long flags;
 	u64 cycles = 0;
+	bool cookie;
 	int idx;
 
-	vdev->recovery_start_ns = ktime_get_ns();
+	vdev->jobs.recovery_start_ns = ktime_get_ns();
 	/* No run_job, no free_job until restarted. */
-	drm_sched_wqueue_stop(&vdev->sched);
+	drm_sched_wqueue_stop(&vdev->jobs.sched);
+	/*
+	 * The failed job's fence waits on what follows.  Not on the stop
+	 * above, which waits for run_job, a signalling section itself that
+	 * never waits for recovery (lockdep cannot tell, and would call the
+	 * nesting a cycle).
+	 */
+	cookie = dma_fence_begin_signalling();
 
 	if (drm_dev_enter(&vdev->drm, &idx)) {
 		/* After the queue stopped: run_job takes the DM lock too. */
@@ -462,7 +594,7 @@ static bool vortex_job_recover(struct vortex_device *vdev,
 		synchronize_irq(vdev->irq);
 		error = vortex_job_recover_error(vdev, victim, error);
 		if (error) {
-			failed = READ_ONCE(vdev->active_job);
+			failed = READ_ONCE(vdev->jobs.active_job);
 			vortex_job_capture_hang(vdev, failed, error);
 			cycles = vortex_device_clock(vdev);
 			vortex_device_reset(vdev);
@@ -471,14 +603,6 @@ static bool vortex_job_recover(struct vortex_device *vdev,
 			vortex_device_irq_enable(vdev);
 		}
 		mutex_unlock(&vdev->dm.lock);
-		/*
-		 * Before the job ends: its dump is there when its fence
-		 * signals, and its record names the dump.  @failed is still
-		 * the job on the card: only this work ends it, below.
-		 */
-		if (error && !vortex_dump_publish(vdev, false) && failed)
-			vortex_fault_dump_published(failed->vfile, failed->seqno,
-						    vortex_dump_devcd(vdev));
 		drm_dev_exit(idx);
 	} else {
 		/* Gone: vortex_job_unplug() failed the job on the card. */
@@ -486,15 +610,23 @@ static bool vortex_job_recover(struct vortex_device *vdev,
 	}
 
 	if (!error) {
-		drm_sched_wqueue_start(&vdev->sched);
+		drm_sched_wqueue_start(&vdev->jobs.sched);
+		dma_fence_end_signalling(cookie);
 		return false;
 	}
 
 	spin_lock_irqsave(&vdev->job_lock, flags);
-	if (vdev->active_job)
-		vortex_job_end_locked(vdev, vdev->active_job, error, cycles);
-	vdev->reset_error = 0;
+	if (vdev->jobs.active_job)
+		vortex_job_end_locked(vdev, vdev->jobs.active_job, error, cycles);
+	vdev->jobs.reset_error = 0;
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	/*
+	 * The failed job's fence has signalled: what follows retires and
+	 * frees jobs (their buffers' mappings, under &vortex_vm.lock, which
+	 * is held around allocations), as free_job always does, outside the
+	 * signalling section.
+	 */
+	dma_fence_end_signalling(cookie);
 
 	/*
 	 * No hardware fence is outstanding now (one job at a time, and the
@@ -503,8 +635,8 @@ static bool vortex_job_recover(struct vortex_device *vdev,
 	 * drm_sched_start() cancels nothing; the scheduler then goes on with
 	 * the next job.
 	 */
-	drm_sched_stop(&vdev->sched, bad);
-	drm_sched_start(&vdev->sched, 0);
+	drm_sched_stop(&vdev->jobs.sched, bad);
+	drm_sched_start(&vdev->jobs.sched, 0);
 	return true;
 }
 
@@ -526,7 +658,7 @@ static u32 vortex_job_sync_timeout(struct vortex_device *vdev)
 {
 	u32 ms = READ_ONCE(vortex_job_timeout_ms);
 
-	WRITE_ONCE(vdev->sched.timeout, msecs_to_jiffies(ms));
+	WRITE_ONCE(vdev->jobs.sched.timeout, msecs_to_jiffies(ms));
 	return ms;
 }
 
@@ -539,13 +671,11 @@ static bool vortex_job_timeout_due(struct vortex_device *vdev,
 	return ktime_get_ns() - job->start_ns >= (u64)ms * NSEC_PER_MSEC;
 }
 
-static enum drm_gpu_sched_stat vortex_job_timedout(struct drm_sched_job *sched_job)
+/* Whether @job, found by its timer, has really hung (a signalling section). */
+static bool vortex_job_hang_due(struct vortex_job *job)
 {
-	struct vortex_job *job = to_vortex_job(sched_job);
 	struct vortex_device *vdev = job->vdev;
 	int idx;
-
-	vortex_gate_pass(&vdev->recover_gate);
 
 	/*
 	 * Spurious if the job ended meanwhile: either its fence is already
@@ -557,12 +687,30 @@ static enum drm_gpu_sched_stat vortex_job_timedout(struct drm_sched_job *sched_j
 		drm_dev_exit(idx);
 	}
 	if (vortex_job_is_done(job))
-		return vortex_sched_no_hang(sched_job);
+		return false;
 	/* Halted by a debugger, or frozen for it: the clock stands still. */
 	if (vortex_debug_job_paused(vdev, job))
-		return vortex_sched_no_hang(sched_job);
+		return false;
 	/* job_timeout_ms was raised since the timer was armed: not due. */
-	if (!vortex_job_timeout_due(vdev, job))
+	return vortex_job_timeout_due(vdev, job);
+}
+
+/*
+ * run_job, timedout_job and recovery are fence-signalling paths: lockdep
+ * is told, and names whatever in them allocates with reclaim or waits on
+ * a fence.  Recovery marks its own section (vortex_job_recover()).
+ */
+static enum drm_gpu_sched_stat vortex_job_timedout(struct drm_sched_job *sched_job)
+{
+	struct vortex_job *job = to_vortex_job(sched_job);
+	struct vortex_device *vdev = job->vdev;
+	bool cookie, hang;
+
+	vortex_gate_pass(&vdev->recover_gate);
+	cookie = dma_fence_begin_signalling();
+	hang = vortex_job_hang_due(job);
+	dma_fence_end_signalling(cookie);
+	if (!hang)
 		return vortex_sched_no_hang(sched_job);
 	vortex_gate_pass(&vdev->hang_gate);
 
@@ -579,7 +727,7 @@ static enum drm_gpu_sched_stat vortex_job_timedout(struct drm_sched_job *sched_j
 static void vortex_job_reset_work(struct work_struct *work)
 {
 	struct vortex_device *vdev = container_of(work, struct vortex_device,
-						  reset_work);
+						  jobs.reset_work);
 	unsigned long flags;
 	int error = 0;
 	u32 victim = 0;
@@ -587,12 +735,12 @@ static void vortex_job_reset_work(struct work_struct *work)
 	vortex_gate_pass(&vdev->recover_gate);
 
 	spin_lock_irqsave(&vdev->job_lock, flags);
-	if (vdev->reset_error) {
-		error = vdev->reset_error;
-	} else if (vdev->cancel_pending) {
+	if (vdev->jobs.reset_error) {
+		error = vdev->jobs.reset_error;
+	} else if (vdev->jobs.cancel_pending) {
 		error = -ECANCELED;
-		victim = vdev->cancel_seqno;
-		vdev->cancel_pending = false;
+		victim = vdev->jobs.cancel_seqno;
+		vdev->jobs.cancel_pending = false;
 	}
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 
@@ -628,8 +776,8 @@ void vortex_job_release(struct vortex_job *job)
 	vortex_file_put(job->vfile);
 	kfree(job);
 
-	if (atomic_dec_and_test(&vdev->job_count))
-		wake_up_var(&vdev->job_count);
+	if (atomic_dec_and_test(&vdev->jobs.job_count))
+		wake_up_var(&vdev->jobs.job_count);
 }
 
 static void vortex_job_free(struct drm_sched_job *sched_job)
@@ -699,9 +847,9 @@ static bool vortex_job_card_idle_locked(struct vortex_device *vdev,
 {
 	lockdep_assert_held(&vdev->job_lock);
 	/* A debug session's target goes through the scheduler; others need not. */
-	return !vdev->active_job && !vdev->sched_jobs &&
+	return !vdev->jobs.active_job && !vdev->jobs.sched_jobs &&
 	       !vortex_debug_owns(vdev->debug, job) &&
-	       !vdev->reset_error && !vdev->cancel_pending;
+	       !vdev->jobs.reset_error && !vdev->jobs.cancel_pending;
 }
 
 /**
@@ -755,9 +903,9 @@ bool vortex_job_run_inline(struct vortex_job *job)
 		job->inline_lane = true;
 		job->submit_owns = true;
 		INIT_WORK(&job->release_work, vortex_job_release_work);
-		vdev->fast_jobs++;
-		old = vdev->inline_fence;
-		vdev->inline_fence = dma_fence_get(job->hw_fence);
+		vdev->jobs.fast_jobs++;
+		old = vdev->jobs.inline_fence;
+		vdev->jobs.inline_fence = dma_fence_get(job->hw_fence);
 	} else {
 		idle = false;
 	}
@@ -771,7 +919,7 @@ bool vortex_job_run_inline(struct vortex_job *job)
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	job->inline_ended = job->ended;
 	if (!job->ended)
-		mod_delayed_work(vdev->reset_wq, &vdev->inline_tdr,
+		mod_delayed_work(vdev->jobs.reset_wq, &vdev->jobs.inline_tdr,
 				 msecs_to_jiffies(vortex_job_timeout_ms));
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 	/* SUBMIT tells the client whether a CONSOLE read would find anything. */
@@ -810,7 +958,7 @@ void vortex_job_inline_done(struct vortex_job *job)
 static void vortex_job_inline_timeout(struct work_struct *work)
 {
 	struct vortex_device *vdev = container_of(to_delayed_work(work),
-						  struct vortex_device, inline_tdr);
+						  struct vortex_device, jobs.inline_tdr);
 	u64 timeout = (u64)READ_ONCE(vortex_job_timeout_ms) * NSEC_PER_MSEC, ran = 0;
 	struct vortex_job *job;
 	unsigned long flags;
@@ -818,7 +966,7 @@ static void vortex_job_inline_timeout(struct work_struct *work)
 
 	vortex_gate_pass(&vdev->recover_gate);
 	spin_lock_irqsave(&vdev->job_lock, flags);
-	job = vdev->active_job;
+	job = vdev->jobs.active_job;
 	if (job && job->inline_lane) {
 		seqno = lower_32_bits(job->hw_fence->seqno);
 		ran = ktime_get_ns() - job->start_ns;
@@ -829,7 +977,7 @@ static void vortex_job_inline_timeout(struct work_struct *work)
 	if (!job)
 		return;
 	if (ran < timeout || vortex_debug_job_paused(vdev, job)) {
-		queue_delayed_work(vdev->reset_wq, &vdev->inline_tdr,
+		queue_delayed_work(vdev->jobs.reset_wq, &vdev->jobs.inline_tdr,
 				   nsecs_to_jiffies(ran < timeout ? timeout - ran : timeout));
 		return;
 	}
@@ -856,9 +1004,9 @@ int vortex_job_sched_prepare(struct vortex_job *job)
 	int ret;
 
 	spin_lock_irqsave(&vdev->job_lock, flags);
-	vdev->sched_jobs++;
+	vdev->jobs.sched_jobs++;
 	vortex_debug_job_queued_locked(vdev, job);
-	fence = vdev->inline_fence;
+	fence = vdev->jobs.inline_fence;
 	if (fence && !dma_fence_is_signaled_locked(fence))
 		dma_fence_get(fence);
 	else
@@ -884,7 +1032,7 @@ void vortex_job_sched_unprepare(struct vortex_job *job)
 	unsigned long flags;
 
 	spin_lock_irqsave(&vdev->job_lock, flags);
-	vdev->sched_jobs--;
+	vdev->jobs.sched_jobs--;
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 }
 
@@ -898,7 +1046,7 @@ void vortex_job_sched_unprepare(struct vortex_job *job)
  */
 int vortex_job_file_open(struct vortex_file *vfile)
 {
-	struct drm_gpu_scheduler *sched = &vfile->vdev->sched;
+	struct drm_gpu_scheduler *sched = &vfile->vdev->jobs.sched;
 	int ret;
 
 	vfile->fences = kvcalloc(VORTEX_WAIT_HISTORY, sizeof(*vfile->fences),
@@ -958,7 +1106,7 @@ static void vortex_job_entity_kill(struct vortex_device *vdev,
 	struct vortex_entity_kill kill = { .entity = entity };
 
 	INIT_WORK_ONSTACK(&kill.work, vortex_job_entity_kill_work);
-	queue_work(vdev->submit_wq, &kill.work);
+	queue_work(vdev->jobs.submit_wq, &kill.work);
 	flush_work(&kill.work);
 	destroy_work_on_stack(&kill.work);
 }
@@ -980,11 +1128,11 @@ void vortex_job_ndmreset(struct vortex_device *vdev)
 
 	lockdep_assert_held(&vdev->dm.lock);
 	spin_lock_irqsave(&vdev->job_lock, flags);
-	job = vdev->active_job;
+	job = vdev->jobs.active_job;
 	if (job) {
-		vdev->cancel_pending = true;
-		vdev->cancel_seqno = lower_32_bits(job->hw_fence->seqno);
-		queue_work(vdev->reset_wq, &vdev->reset_work);
+		vdev->jobs.cancel_pending = true;
+		vdev->jobs.cancel_seqno = lower_32_bits(job->hw_fence->seqno);
+		queue_work(vdev->jobs.reset_wq, &vdev->jobs.reset_work);
 	}
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 	if (!job)
@@ -1014,11 +1162,11 @@ void vortex_job_file_close(struct vortex_file *vfile)
 	 */
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	vfile->closed = true;
-	job = vdev->active_job;
+	job = vdev->jobs.active_job;
 	if (job && job->vfile == vfile) {
-		vdev->cancel_pending = true;
-		vdev->cancel_seqno = lower_32_bits(job->hw_fence->seqno);
-		queue_work(vdev->reset_wq, &vdev->reset_work);
+		vdev->jobs.cancel_pending = true;
+		vdev->jobs.cancel_seqno = lower_32_bits(job->hw_fence->seqno);
+		queue_work(vdev->jobs.reset_wq, &vdev->jobs.reset_work);
 	}
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 
@@ -1063,11 +1211,11 @@ void vortex_job_file_release(struct vortex_file *vfile)
  */
 void vortex_job_unplug(struct vortex_device *vdev)
 {
-	vortex_job_fail_active(vdev, -ECANCELED);
-	while (!wait_var_event_timeout(&vdev->job_count,
-				       !atomic_read(&vdev->job_count), 10 * HZ))
+	vortex_job_end_active(vdev, -ECANCELED);
+	while (!wait_var_event_timeout(&vdev->jobs.job_count,
+				       !atomic_read(&vdev->jobs.job_count), 10 * HZ))
 		drm_info(&vdev->drm, "unbind waits for %d jobs to be freed\n",
-			 atomic_read(&vdev->job_count));
+			 atomic_read(&vdev->jobs.job_count));
 }
 
 /*
@@ -1080,18 +1228,18 @@ static void vortex_job_fini(struct drm_device *drm, void *arg)
 {
 	struct vortex_device *vdev = arg;
 
-	cancel_delayed_work_sync(&vdev->inline_tdr);
-	cancel_work_sync(&vdev->reset_work);
-	vortex_job_fail_active(vdev, -ECANCELED);
-	wait_var_event(&vdev->job_count, !atomic_read(&vdev->job_count));
-	drm_sched_fini(&vdev->sched);
-	dma_fence_put(vdev->inline_fence);
+	cancel_delayed_work_sync(&vdev->jobs.inline_tdr);
+	cancel_work_sync(&vdev->jobs.reset_work);
+	vortex_job_end_active(vdev, -ECANCELED);
+	wait_var_event(&vdev->jobs.job_count, !atomic_read(&vdev->jobs.job_count));
+	drm_sched_fini(&vdev->jobs.sched);
+	dma_fence_put(vdev->jobs.inline_fence);
 
-	destroy_workqueue(vdev->submit_wq);
-	destroy_workqueue(vdev->reset_wq);
+	destroy_workqueue(vdev->jobs.submit_wq);
+	destroy_workqueue(vdev->jobs.reset_wq);
 
 	mutex_lock(&vdev->mm_lock);
-	drm_mm_remove_node(&vdev->ring_node);
+	drm_mm_remove_node(&vdev->jobs.ring_node);
 	mutex_unlock(&vdev->mm_lock);
 }
 
@@ -1110,49 +1258,51 @@ int vortex_job_init(struct vortex_device *vdev)
 	int ret;
 
 	spin_lock_init(&vdev->job_lock);
-	INIT_WORK(&vdev->reset_work, vortex_job_reset_work);
-	INIT_DELAYED_WORK(&vdev->inline_tdr, vortex_job_inline_timeout);
-	vdev->fence_context = dma_fence_context_alloc(1);
-	vdev->ring_size = VORTEX_RING_SIZE;
+	INIT_WORK(&vdev->jobs.reset_work, vortex_job_reset_work);
+	INIT_DELAYED_WORK(&vdev->jobs.inline_tdr, vortex_job_inline_timeout);
+	vdev->jobs.fence_context = dma_fence_context_alloc(1);
+	vdev->jobs.ring_size = VORTEX_RING_SIZE;
 
 	/* The ring must be aligned to its size; keep it out of the way. */
 	mutex_lock(&vdev->mm_lock);
-	ret = drm_mm_insert_node_in_range(&vdev->mm, &vdev->ring_node,
-					  vdev->ring_size, vdev->ring_size, 0,
+	ret = drm_mm_insert_node_in_range(&vdev->mm, &vdev->jobs.ring_node,
+					  vdev->jobs.ring_size, vdev->jobs.ring_size, 0,
 					  0, vdev->vram_size, DRM_MM_INSERT_HIGH);
 	mutex_unlock(&vdev->mm_lock);
 	if (ret)
 		return ret;
 
-	vdev->reset_wq = alloc_ordered_workqueue("vortex-reset", 0);
-	if (!vdev->reset_wq) {
+	vdev->jobs.reset_wq = alloc_ordered_workqueue("vortex-reset", 0);
+	if (!vdev->jobs.reset_wq) {
 		ret = -ENOMEM;
 		goto err_ring_remove;
 	}
 
 	/* Like the queue drm_sched would allocate, but high priority. */
-	vdev->submit_wq = alloc_ordered_workqueue("vortex-submit",
-						  WQ_MEM_RECLAIM | WQ_HIGHPRI);
-	if (!vdev->submit_wq) {
+	vdev->jobs.submit_wq = alloc_ordered_workqueue("vortex-submit",
+						       WQ_MEM_RECLAIM | WQ_HIGHPRI);
+	if (!vdev->jobs.submit_wq) {
 		ret = -ENOMEM;
 		goto err_reset_wq_destroy;
 	}
 
-	ret = vortex_sched_init(&vdev->sched, &vortex_sched_ops, vdev->submit_wq,
+	ret = vortex_sched_init(&vdev->jobs.sched, &vortex_sched_ops, vdev->jobs.submit_wq,
 				msecs_to_jiffies(vortex_job_timeout_ms),
-				vdev->reset_wq, "vortex-ring", vdev->drm.dev);
+				vdev->jobs.reset_wq, "vortex-ring", vdev->drm.dev);
 	if (ret)
 		goto err_submit_wq_destroy;
 
+	debugfs_create_u64("fast_jobs", 0400, vdev->drm.debugfs_root,
+			   &vdev->jobs.fast_jobs);
 	return drmm_add_action_or_reset(&vdev->drm, vortex_job_fini, vdev);
 
 err_submit_wq_destroy:
-	destroy_workqueue(vdev->submit_wq);
+	destroy_workqueue(vdev->jobs.submit_wq);
 err_reset_wq_destroy:
-	destroy_workqueue(vdev->reset_wq);
+	destroy_workqueue(vdev->jobs.reset_wq);
 err_ring_remove:
 	mutex_lock(&vdev->mm_lock);
-	drm_mm_remove_node(&vdev->ring_node);
+	drm_mm_remove_node(&vdev->jobs.ring_node);
 	mutex_unlock(&vdev->mm_lock);
 	return ret;
 }

@@ -3,6 +3,9 @@
 #ifndef __VORTEX_JOB_H__
 #define __VORTEX_JOB_H__
 
+#include <linux/atomic.h>
+#include <linux/workqueue.h>
+#include <drm/drm_mm.h>
 #include <drm/gpu_scheduler.h>
 
 #include "vortex_code_object.h"
@@ -13,6 +16,7 @@ struct drm_device;
 struct drm_file;
 struct drm_gem_object;
 struct vortex_device;
+struct vortex_dump_ctx;
 struct vortex_file;
 
 #define VORTEX_JOB_FEW_BOS	4
@@ -75,6 +79,78 @@ struct vortex_job {
 	u64 start_ns;
 };
 
+/**
+ * struct vortex_jobs - the job layer's state: ring, scheduler, the job on
+ * the card
+ *
+ * Held by &vortex_device.jobs; only vortex_job.c writes it.  Other files
+ * ask through the functions below (vortex_job_active_locked(),
+ * vortex_job_fail_active_locked(), vortex_job_quiesce(), ...).  The lock
+ * is &vortex_device.job_lock, which also guards the debug session pointer
+ * and the interrupt mask, and is every hardware fence's lock.
+ */
+struct vortex_jobs {
+	/** @ring_node: the ring's VRAM */
+	struct drm_mm_node ring_node;
+	/** @ring_size: bytes of ring, a power of two */
+	u32 ring_size;
+	/**
+	 * @ring_tail: next byte offset to write in the ring.  Only run_job
+	 * and recovery touch it, and recovery stops the scheduler's queue
+	 * first, so they never run at the same time: no lock.
+	 */
+	u32 ring_tail;
+	/** @sched: the scheduler that feeds the ring */
+	struct drm_gpu_scheduler sched;
+	/** @reset_wq: ordered: TDR and error work */
+	struct workqueue_struct *reset_wq;
+	/**
+	 * @submit_wq: ordered, high priority: run_job and free_job.  A
+	 * SUBMIT's run_job then preempts the submitting thread instead of
+	 * waiting for it to block in WAIT, so the doorbell rings while that
+	 * thread returns.
+	 */
+	struct workqueue_struct *submit_wq;
+	/** @reset_work: recovery, queued on @reset_wq */
+	struct work_struct reset_work;
+	/** @fence_context: dma_fence context of the hardware fences */
+	u64 fence_context;
+	/** @emit_seqno: last hardware fence seqno: run_job only */
+	u64 emit_seqno;
+	/** @active_job: on the card, or NULL (job_lock) */
+	struct vortex_job *active_job;
+	/** @reset_error: -EIO from the ERROR IRQ or a debugger, else 0 (job_lock) */
+	int reset_error;
+	/** @cancel_pending: a closed file's job on the card must stop (job_lock) */
+	bool cancel_pending;
+	/** @cancel_seqno: hardware fence seqno of that job (job_lock) */
+	u32 cancel_seqno;
+	/** @job_count: jobs not yet freed; release waits for 0 */
+	atomic_t job_count;
+	/**
+	 * @sched_jobs: jobs handed to the scheduler and not yet freed by it;
+	 * changed under job_lock, where the fast lane checks it is zero
+	 */
+	int sched_jobs;
+	/**
+	 * @inline_fence: hardware fence of the last job the fast lane put on
+	 * the card (a reference), or NULL; scheduled jobs wait for it
+	 * (job_lock)
+	 */
+	struct dma_fence *inline_fence;
+	/** @inline_tdr: the timeout of a fast-lane job still on the card */
+	struct delayed_work inline_tdr;
+	/**
+	 * @clock_mark: device clock when the last job ended (job_lock): the
+	 * next job's cycles count from here
+	 */
+	u64 clock_mark;
+	/** @fast_jobs: jobs that took the fast lane (job_lock; debugfs) */
+	u64 fast_jobs;
+	/** @recovery_start_ns: when the running recovery began */
+	u64 recovery_start_ns;
+};
+
 int vortex_job_init(struct vortex_device *vdev);
 void vortex_job_unplug(struct vortex_device *vdev);
 
@@ -85,10 +161,19 @@ void vortex_job_ndmreset(struct vortex_device *vdev);
 void vortex_job_irq_fence(struct vortex_device *vdev);
 void vortex_job_irq_error(struct vortex_device *vdev);
 
-const char *vortex_err_name(u32 cause);
-
 /* Drops what a job holds; for jobs that never reached the scheduler. */
 void vortex_job_release(struct vortex_job *job);
+
+struct vortex_job *vortex_job_active_locked(struct vortex_device *vdev);
+void vortex_job_fail_active_locked(struct vortex_device *vdev, int error);
+void vortex_job_quiesce(struct vortex_device *vdev);
+void vortex_job_resume(struct vortex_device *vdev);
+void vortex_job_serialized(struct vortex_device *vdev, struct work_struct *work);
+void vortex_job_account(struct vortex_device *vdev);
+void vortex_job_ring_reset(struct vortex_device *vdev);
+void vortex_job_clock_start(struct vortex_device *vdev);
+void vortex_job_dump_ctx(struct vortex_device *vdev, struct vortex_job *job,
+			 int error, struct vortex_dump_ctx *ctx);
 
 bool vortex_job_fast_lane(struct vortex_device *vdev);
 bool vortex_job_run_inline(struct vortex_job *job);

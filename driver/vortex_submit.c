@@ -297,7 +297,7 @@ static struct vortex_job *vortex_job_alloc(struct vortex_file *vfile, u32 bo_cou
 	job->vfile = vfile;
 	/* Before any handle is looked up: see vortex_vm_gem_close(). */
 	vortex_vm_job_get(vfile->vm, &job->vm_ticket);
-	atomic_inc(&vdev->job_count);
+	vortex_job_account(vdev);
 	return job;
 
 err_free_job:

@@ -21,7 +21,6 @@
 #include "vortex_accel.h"
 #include "vortex_device.h"
 #include "vortex_dm.h"
-#include "vortex_dump.h"
 #include "vortex_warp.h"
 
 /**
@@ -71,7 +70,7 @@ int vortex_warp_read_regs(struct vortex_device *vdev, u32 warp, u32 *out,
 	struct vortex_dmseq_warp *ctx;
 	int ret;
 
-	ctx = kmalloc(sizeof(*ctx), VORTEX_DUMP_GFP);
+	ctx = kmalloc(sizeof(*ctx), VORTEX_RECOVERY_GFP);
 	if (!ctx)
 		return -ENOMEM;
 	vortex_dmseq_warp_init(ctx, &vdev->dm.seq);
@@ -137,7 +136,7 @@ int vortex_warp_dump_regs(struct vortex_device *vdev, u32 warp, u32 area,
 	u32 *slots;
 	int ret;
 
-	slots = kvmalloc(size, VORTEX_DUMP_GFP);
+	slots = kvmalloc(size, VORTEX_RECOVERY_GFP);
 	if (!slots)
 		return -ENOMEM;
 	ret = vortex_dmseq_warp_store_regs(&vdev->dm.seq, warp, area);

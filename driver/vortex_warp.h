@@ -3,11 +3,19 @@
 #ifndef __VORTEX_WARP_H__
 #define __VORTEX_WARP_H__
 
+#include <linux/gfp.h>
 #include <linux/types.h>
 
 #include "vortex_accel.h"
 #include "vortex_dmseq.h"
 #include "vortex_regs.h"
+
+/*
+ * Allocations while the card is frozen in recovery (a crash dump's
+ * capture, the warps' register paths under it) and for the dump after:
+ * fail rather than retry or warn (a dump then says what it lacks).
+ */
+#define VORTEX_RECOVERY_GFP	(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN)
 
 struct vortex_device;
 

@@ -48,6 +48,13 @@
 #include "kselftest_harness.h"
 
 #define CODE_SIZE	4096
+/*
+ * The dump's worker publishes a failure's dump after the job's fence has
+ * signalled (vortex_dump_publish.c): a test waits this long for it (the
+ * worker may first render the dump before it, which took 57 s on a loaded
+ * host, and then wait up to 10 s for that dump's release).
+ */
+#define DUMP_WAIT_MS	60000
 #define DATA_SIZE	16384
 
 enum { X0 = 0, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11, A2 = 12, A3 = 13 };
@@ -330,8 +337,8 @@ static __maybe_unused int32_t run_to_dump(struct __test_metadata *_metadata,
 	if (hang)
 		EXPECT_TRUE(vx_hang_declared(&self->old_timeout_ms)) TH_LOG("no timeout");
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
+	self->text = vx_dump_read(DUMP_WAIT_MS);
 	EXPECT_EQ(1, vx_dump_each(NULL, NULL));
-	self->text = vx_dump_read(0);
 	EXPECT_NE(NULL, self->text);
 	return status;
 }

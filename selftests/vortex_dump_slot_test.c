@@ -68,8 +68,8 @@ TEST_F_TIMEOUT(dump, recovery_holds_the_card_only_for_the_capture, 120)
 		       (unsigned long long)self->timeout_ms);
 	EXPECT_LT(last_dump_num("frozen_ns"), (long long)self->timeout_ms * 1000000);
 
-	/* ...and the dump, rendered after, holds the buffer whole. */
-	self->text = vx_dump_read(0);
+	/* ...and the dump, published and rendered after, holds the buffer whole. */
+	self->text = vx_dump_read(DUMP_WAIT_MS);
 	/* Rendering took longer than the whole failure took to handle. */
 	EXPECT_LT(t_fault, last_dump_num("render_ns"));
 	ASSERT_NE(NULL, self->text);
@@ -204,7 +204,7 @@ TEST_F_TIMEOUT(dump, new_dump_is_announced, 60)
 		vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
 		EXPECT_EQ(-EIO, status);
 	}
-	self->text = vx_dump_read(0);
+	self->text = vx_dump_read(DUMP_WAIT_MS);
 	ASSERT_NE(NULL, self->text);
 	for (i = 0; i < 50 && !seen; i++) {
 		struct pollfd p = { .fd = nl, .events = POLLIN };
@@ -302,7 +302,7 @@ TEST_F_TIMEOUT(dump, failure_right_after_a_discard_leaves_a_dump, 300)
 		vx_cmd(_vx_submit(self->fd, &self->sub));
 		vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
 		EXPECT_EQ(-EIO, status);
-		text = vx_dump_read(0);
+		text = vx_dump_read(DUMP_WAIT_MS);
 		if (!text || num(text, "job") != self->sub.seqno) {
 			TH_LOG("round %d: job %llu's dump is not there", i,
 			       (unsigned long long)self->sub.seqno);
@@ -323,7 +323,8 @@ TEST_F_TIMEOUT(dump, failure_right_after_a_discard_leaves_a_dump, 300)
  * recovery used to wait for it, and the next failure's dump was dropped
  * (issue 39: recovery_holds_the_card_only_for_the_capture found no dump).
  * The driver's unlink_gate holds the release for a second while the next
- * failure's recovery waits; with the old bound this fails every time.
+ * failure's dump waits for it in the dump's worker; with the old bound
+ * this fails every time.
  */
 TEST_F_TIMEOUT(dump, failure_during_a_slow_discard_leaves_a_dump, 120)
 {
@@ -352,7 +353,7 @@ TEST_F_TIMEOUT(dump, failure_during_a_slow_discard_leaves_a_dump, 120)
 	ASSERT_EQ(pid, waitpid(pid, &wst, 0));
 	EXPECT_EQ(0, wst);
 	free(self->text);
-	self->text = vx_dump_read(0);
+	self->text = vx_dump_read(DUMP_WAIT_MS);
 	ASSERT_NE(NULL, self->text);
 	EXPECT_EQ(self->sub.seqno, num(self->text, "job"));
 	EXPECT_EQ(dropped, debugfs_num("dumps_dropped"));
