@@ -284,7 +284,7 @@ static inline bool vortex_task_dump_allowed(struct task_struct *task)
  * calls the driver's ->free before it removes the failing device's
  * ``devcoredump`` link, so a dump published from ->free collides with
  * that link; vortex_dump_publish.c then ends its hold one work item
- * later.  patches/devcoredump-0001-* removes the link first; no released
+ * later, or once the link is gone.  patches/devcoredump-0001-* removes the link first; no released
  * kernel has it yet: once one does, put its version here.
  */
 #define VORTEX_DEVCD_UNLINKS_FIRST	KERNEL_VERSION(255, 0, 0)

@@ -65,7 +65,9 @@ struct vortex_dump_slot {
 	/** @last_ret: what @work's last publication returned */
 	int last_ret;
 	/** @released: ends @captured after devcoredump's release (vortex_compat.h) */
-	struct work_struct released;
+	struct delayed_work released;
+	/** @release_looks: times @released found the card's link still there */
+	unsigned int release_looks;
 	/** @dropped: dumps dropped while one was unread (debugfs) */
 	atomic_t dropped;
 	/** @last: what the last published dump cost (debugfs) */

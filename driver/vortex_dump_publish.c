@@ -35,10 +35,12 @@
  *   never published late in place of a newer failure's: a failure that
  *   found the slot full stays dropped when its user discards later.
  * - devcoredump tells a driver nothing between its user's discard and
- *   the free callback.  What does tell is the dump's directory in sysfs:
- *   the discard removes devcoredump's device (device_del()), which marks
- *   the directory KERNFS_REMOVING before ->free.  The worker keeps a
- *   reference on that directory (@devcd of the held dump) from the
+ *   the free callback.  sysfs does: the discard removes devcoredump's
+ *   device (device_del()), whose first step removes the device's
+ *   ``subsystem`` link and then its entry in /sys/class/devcoredump
+ *   (device_remove_class_symlinks(), drivers/base/core.c), marking the
+ *   link KERNFS_REMOVING before anyone can see the dump gone.  The worker
+ *   keeps a reference on that link (@devcd of the held dump) from the
  *   publication to ->free, and recovery reads its flag under the slot's
  *   spinlock: no lock of kernfs, no allocation, no wait.
  *
@@ -48,8 +50,12 @@
  * dump published in between would collide with that link (a
  * duplicate-name warning, and a dump without its link).  On such a
  * kernel (vortex_compat.h) the hold ends one work item after the free
- * callback, queued from the release's own work on the same CPU, so it
- * normally runs once that release has returned.
+ * callback, queued from the release's own work on the same CPU.  That
+ * normally runs once the release has returned; but the release can sleep
+ * in kernfs before it deletes the link, and the pool then runs the work
+ * item first (seen in vm.other_process_freed_buffer_faults on 6.12), so
+ * the work item looks again a jiffy later while the card's link is still
+ * there, %VORTEX_DUMP_RELEASE_MAX_MS at most.
  *
  * A published dump holds a reference on the DRM device, which its
  * callbacks use; unbinding the driver discards it (vortex_dump_slot_fini()).
@@ -92,7 +98,7 @@ static struct vortex_device *slot_to_vdev(struct vortex_dump_slot *slot)
  * Whether the dump devcoredump holds is still there for its user: not let
  * go, and its device not being removed by a discard.  A dump the worker
  * has just handed over counts as unread until it has looked for its
- * directory.
+ * ``subsystem`` link.
  */
 static bool vortex_dump_unread_locked(struct vortex_dump_slot *slot)
 {
@@ -169,9 +175,28 @@ static void vortex_dump_released(struct vortex_dump_slot *slot)
 	drm_dev_put(&vdev->drm);	/* the published dump's */
 }
 
+/* Whether the card has a ``devcoredump`` link (devcoredump's own). */
+static bool vortex_dump_card_linked(struct vortex_device *vdev)
+{
+	struct kernfs_node *card = vdev->drm.dev->kobj.sd, *link;
+
+	link = card ? kernfs_find_and_get(card, "devcoredump") : NULL;
+	kernfs_put(link);
+	return link;
+}
+
 static void vortex_dump_released_work(struct work_struct *work)
 {
-	vortex_dump_released(container_of(work, struct vortex_dump_slot, released));
+	struct vortex_dump_slot *slot =
+		container_of(to_delayed_work(work), struct vortex_dump_slot, released);
+	struct vortex_device *vdev = slot_to_vdev(slot);
+
+	if (vortex_dump_card_linked(vdev) &&
+	    ++slot->release_looks < msecs_to_jiffies(VORTEX_DUMP_RELEASE_MAX_MS)) {
+		queue_delayed_work(system_wq, &slot->released, 1);
+		return;
+	}
+	vortex_dump_released(slot);
 }
 
 /* devcoredump is done with the dump (its ->free). */
@@ -191,10 +216,11 @@ static void vortex_dump_free(void *data)
 	spin_unlock(&slot->lock);
 	kernfs_put(devcd);
 	vortex_dump_put(d);
-	if (VORTEX_DEVCD_FREES_BEFORE_UNLINK)
+	if (VORTEX_DEVCD_FREES_BEFORE_UNLINK) {
 		/* The link goes after this returns: one work item later. */
-		queue_work(system_wq, &slot->released);
-	else
+		slot->release_looks = 0;
+		queue_delayed_work(system_wq, &slot->released, 0);
+	} else
 		vortex_dump_released(slot);
 }
 
@@ -204,7 +230,8 @@ static void vortex_dump_free(void *data)
  * by the worker right after it published, while the slot is held: no
  * other dump of the card can be linked then.  Returns N, or -1 if
  * devcoredump took none (disabled, out of memory, or already discarded);
- * *@dir gets a reference on the device's directory, or NULL.
+ * *@dir gets a reference on the ``subsystem`` link in the device's
+ * directory, or NULL.
  */
 static int vortex_dump_devcd(struct vortex_device *vdev, struct kernfs_node **dir)
 {
@@ -225,16 +252,16 @@ static int vortex_dump_devcd(struct vortex_device *vdev, struct kernfs_node **di
 			if (!name || sscanf(name, "/devcd%d", &n) != 1)
 				n = -1;
 		}
-		kernfs_get(target);
-		*dir = target;
+		/* A discard removes it first (vortex_dump_unread_locked()). */
+		*dir = kernfs_find_and_get(target, "subsystem");
 	}
 	kernfs_put(link);
 	return n;
 }
 
 /*
- * Keeps @dir, the published @d's directory, for vortex_dump_unread_locked(),
- * unless devcoredump has let @d go already.
+ * Keeps @dir, the published @d's ``subsystem`` link, for
+ * vortex_dump_unread_locked(), unless devcoredump has let @d go already.
  */
 static void vortex_dump_hold_devcd(struct vortex_dump_slot *slot,
 				   struct vortex_dump *d, struct kernfs_node *dir)
@@ -424,7 +451,7 @@ int vortex_dump_slot_init(struct vortex_device *vdev)
 	spin_lock_init(&slot->lock);
 	init_waitqueue_head(&slot->idle);
 	INIT_WORK(&slot->work, vortex_dump_work);
-	INIT_WORK(&slot->released, vortex_dump_released_work);
+	INIT_DELAYED_WORK(&slot->released, vortex_dump_released_work);
 	ATOMIC_INIT_NOTIFIER_HEAD(&slot->listeners);
 	slot->wq = alloc_ordered_workqueue("vortex-dump", 0);
 	if (!slot->wq)
@@ -460,6 +487,6 @@ void vortex_dump_slot_fini(struct vortex_device *vdev)
 
 	dev_coredump_put(vdev->drm.dev);
 	wait_event(slot->idle, !READ_ONCE(slot->captured));
-	flush_work(&slot->released);
+	flush_delayed_work(&slot->released);
 	destroy_workqueue(slot->wq);
 }

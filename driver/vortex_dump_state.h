@@ -200,9 +200,10 @@ struct vortex_dump {
 	/** @gone: devcoredump has let it go (or refused it) */
 	bool gone;
 	/**
-	 * @devcd: the kernfs directory of devcoredump's device for the dump
-	 * (a reference), from its publication until devcoredump lets it go,
-	 * or NULL; under &vortex_dump_slot.lock
+	 * @devcd: the ``subsystem`` link in the sysfs directory of
+	 * devcoredump's device for the dump (a reference), from its
+	 * publication until devcoredump lets it go, or NULL; under
+	 * &vortex_dump_slot.lock.  A discard removes it first.
 	 */
 	struct kernfs_node *devcd;
 	/** @devcd_known: the worker has looked for @devcd; under the slot's lock */

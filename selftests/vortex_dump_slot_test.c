@@ -245,7 +245,10 @@ static long long debugfs_num(const char *name)
 /*
  * A second failure while the first dump is unread: dropped and counted,
  * the card recovers; writing to the dump discards it, and the next
- * failure leaves a dump again.
+ * failure leaves a dump again: its own, not the dropped one's.  The
+ * decision is taken in recovery, before the job's fence signals; when the
+ * dump's worker took it, after the fence, the dropped dump waited there
+ * for the discard and took the next failure's place.
  */
 TEST_F_TIMEOUT(dump, second_failure_while_unread_is_dropped, 120)
 {
@@ -272,6 +275,8 @@ TEST_F_TIMEOUT(dump, second_failure_while_unread_is_dropped, 120)
 	free(self->text);
 	self->text = NULL;
 	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
+	EXPECT_EQ(self->sub.seqno, num(self->text, "job"));
+	EXPECT_EQ(dropped + 1, debugfs_num("dumps_dropped"));
 }
 
 /*
@@ -304,8 +309,10 @@ TEST_F_TIMEOUT(dump, failure_right_after_a_discard_leaves_a_dump, 300)
 		EXPECT_EQ(-EIO, status);
 		text = vx_dump_read(DUMP_WAIT_MS);
 		if (!text || num(text, "job") != self->sub.seqno) {
-			TH_LOG("round %d: job %llu's dump is not there", i,
-			       (unsigned long long)self->sub.seqno);
+			TH_LOG("round %d: job %llu's dump is not there (%d in sysfs now; read %zu bytes: '%.60s')",
+			       i, (unsigned long long)self->sub.seqno,
+			       vx_dump_each(NULL, NULL), text ? strlen(text) : 0,
+			       text ? text : "");
 			free(text);
 			break;
 		}

@@ -445,12 +445,33 @@ static inline void vx_dump_keep(const char *text, size_t len)
  * The text of the one dump there is, waiting up to @ms for it to be
  * published; NULL if none came (or several are there).  Free it.
  */
+static inline void vx_dump_ready_one(const char *data, void *ctx)
+{
+	if (!access(data, R_OK))
+		++*(int *)ctx;
+}
+
+/*
+ * Dumps whose data file is there.  devcoredump's device enters
+ * /sys/class/devcoredump (device_add_class_symlinks()) before its data
+ * file is made (device_add_attrs(), drivers/base/core.c: device_add()),
+ * and the driver publishes a dump after the failed job's fence: a reader
+ * that lists the class right after its WAIT can see the dump half made.
+ */
+static inline int vx_dump_ready(void)
+{
+	int n = 0;
+
+	vx_dump_each(vx_dump_ready_one, &n);
+	return n;
+}
+
 static inline char *vx_dump_read(int ms)
 {
 	char *text = NULL;
 	int n;
 
-	while ((n = vx_dump_each(NULL, NULL)) == 0 && ms-- > 0)
+	while ((n = vx_dump_ready()) == 0 && ms-- > 0)
 		usleep(1000);
 	if (n == 1)
 		vx_dump_each(vx_dump_slurp, &text);
