@@ -220,8 +220,9 @@ static void vortex_dump_free(void *data)
 		/* The link goes after this returns: one work item later. */
 		slot->release_looks = 0;
 		queue_delayed_work(system_wq, &slot->released, 0);
-	} else
+	} else {
 		vortex_dump_released(slot);
+	}
 }
 
 /*
