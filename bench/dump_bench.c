@@ -88,12 +88,15 @@ static double now_s(void)
 /*
  * Reads the one dump there is twice: the first read waits for its
  * rendering; the second, timed, is what reading costs.  MB/s, or -1.
+ * The driver publishes the dump after the job's fence (docs/driver.md):
+ * the first pass waits up to 60 s for its data file, which devcoredump
+ * makes a moment after it lists the dump.
  */
 static double read_dump(void)
 {
 	static char buf[1 << 16];
 	double t = 0, mb = 0;
-	int pass;
+	int pass, tries = 60000;
 
 	for (pass = 0; pass < 2; pass++) {
 		DIR *d = opendir("/sys/class/devcoredump");
@@ -110,6 +113,11 @@ static double read_dump(void)
 		if (d)
 			closedir(d);
 		fd = *path ? open(path, O_RDONLY) : -1;
+		if (fd < 0 && !pass && tries-- > 0) {
+			usleep(1000);
+			pass--;
+			continue;
+		}
 		if (fd < 0)
 			return -1;
 		t = now_s();
