@@ -86,38 +86,31 @@ static double now_s(void)
 }
 
 /*
- * Reads the one dump there is twice: the first read waits for its
- * rendering; the second, timed, is what reading costs.  MB/s, or -1.
- * The driver publishes the dump after the job's fence (docs/driver.md):
- * the first pass waits up to 60 s for its data file, which devcoredump
- * makes a moment after it lists the dump.
+ * Reads the failed job @job's dump twice: the first read waits for its
+ * rendering; the second, timed, is what reading costs.  MB/s, or -1.  The
+ * driver publishes the dump after the job's fence (docs/driver.md);
+ * DRM_IOCTL_VORTEX_FAULT waits for its worker to name it, so a client
+ * that wants its dump asks for its name rather than polling sysfs.
  */
-static double read_dump(void)
+static double read_dump(int dev, uint64_t job)
 {
 	static char buf[1 << 16];
+	struct drm_vortex_fault_info info = { 0 };
+	struct drm_vortex_fault f = {
+		.job = job, .info = (uintptr_t)&info, .info_size = sizeof(info),
+	};
 	double t = 0, mb = 0;
-	int pass, tries = 60000;
+	char path[64];
+	int pass;
 
+	if (vx_ioctl(dev, DRM_IOCTL_VORTEX_FAULT, &f) || info.dump < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/sys/class/devcoredump/devcd%d/data", info.dump);
 	for (pass = 0; pass < 2; pass++) {
-		DIR *d = opendir("/sys/class/devcoredump");
-		struct dirent *e;
-		char path[300] = "";
-		ssize_t n;
 		size_t total = 0;
-		int fd;
+		ssize_t n;
+		int fd = open(path, O_RDONLY);
 
-		while (d && (e = readdir(d)))
-			if (!strncmp(e->d_name, "devcd", 5))
-				snprintf(path, sizeof(path), "/sys/class/devcoredump/%s/data",
-					 e->d_name);
-		if (d)
-			closedir(d);
-		fd = *path ? open(path, O_RDONLY) : -1;
-		if (fd < 0 && !pass && tries-- > 0) {
-			usleep(1000);
-			pass--;
-			continue;
-		}
 		if (fd < 0)
 			return -1;
 		t = now_s();
@@ -183,7 +176,7 @@ static int measure(int fd, struct drm_vortex_submit *sub, uint32_t flags,
 		discard_dumps();
 		if (_vx_submit(fd, sub) ||
 		    _vx_wait(fd, sub->seqno, 600 * SEC, &status) || status != -ETIMEDOUT ||
-		    (mbs[n] = read_dump()) < 0 ||
+		    (mbs[n] = read_dump(fd, sub->seqno)) < 0 ||
 		    read_last_dump(&l) || !l.lane_regs || !l.state_bytes) {
 			fprintf(stderr, "dump_bench: run %d failed\n", i);
 			continue;
