@@ -91,15 +91,17 @@ static double now_s(void)
  * driver publishes the dump after the job's fence (docs/driver.md);
  * DRM_IOCTL_VORTEX_FAULT waits for its worker to name it, so a client
  * that wants its dump asks for its name rather than polling sysfs.
+ * *@ready_ms: from the call, right after the job's WAIT, to the end of the
+ * first read: when such a client has its dump whole.
  */
-static double read_dump(int dev, uint64_t job)
+static double read_dump(int dev, uint64_t job, double *ready_ms)
 {
 	static char buf[1 << 16];
 	struct drm_vortex_fault_info info = { 0 };
 	struct drm_vortex_fault f = {
 		.job = job, .info = (uintptr_t)&info, .info_size = sizeof(info),
 	};
-	double t = 0, mb = 0;
+	double t = 0, mb = 0, t0 = now_s();
 	char path[64];
 	int pass;
 
@@ -119,6 +121,8 @@ static double read_dump(int dev, uint64_t job)
 		t = now_s() - t;
 		close(fd);
 		mb = total / 1e6;
+		if (!pass)
+			*ready_ms = (now_s() - t0) * 1e3;
 	}
 	return t > 0 ? mb / t : -1;
 }
@@ -162,7 +166,7 @@ static int measure(int fd, struct drm_vortex_submit *sub, uint32_t flags,
 {
 	struct drm_vortex_dump_config cfg = { .flags = flags };
 	double ms[RUNS], mmio[RUNS], ratio[RUNS], frozen[RUNS], render[RUNS];
-	double mbs[RUNS];
+	double mbs[RUNS], ready[RUNS];
 	char name[64];
 	struct last_dump l;
 	int32_t status;
@@ -176,7 +180,7 @@ static int measure(int fd, struct drm_vortex_submit *sub, uint32_t flags,
 		discard_dumps();
 		if (_vx_submit(fd, sub) ||
 		    _vx_wait(fd, sub->seqno, 600 * SEC, &status) || status != -ETIMEDOUT ||
-		    (mbs[n] = read_dump(fd, sub->seqno)) < 0 ||
+		    (mbs[n] = read_dump(fd, sub->seqno, &ready[n])) < 0 ||
 		    read_last_dump(&l) || !l.lane_regs || !l.state_bytes) {
 			fprintf(stderr, "dump_bench: run %d failed\n", i);
 			continue;
@@ -199,6 +203,8 @@ static int measure(int fd, struct drm_vortex_submit *sub, uint32_t flags,
 	report(name, topo, render, n, "%.1f");
 	snprintf(name, sizeof(name), "dump_read_mb_s%s", zlib);
 	report(name, topo, mbs, n, "%.1f");
+	snprintf(name, sizeof(name), "dump_ready_ms%s", zlib);
+	report(name, topo, ready, n, "%.1f");
 	if (!*zlib)
 		report("dump_mmio_per_reg", topo, mmio, n, "%.2f");
 	snprintf(name, sizeof(name), "dump_bytes_vs_state%s", zlib);
