@@ -175,23 +175,22 @@ static void vortex_dump_released(struct vortex_dump_slot *slot)
 	drm_dev_put(&vdev->drm);	/* the published dump's */
 }
 
-/* Whether the card has a ``devcoredump`` link (devcoredump's own). */
-static bool vortex_dump_card_linked(struct vortex_device *vdev)
+/* The card's ``devcoredump`` link (devcoredump's own), a reference, or NULL. */
+static struct kernfs_node *vortex_dump_card_link(struct vortex_device *vdev)
 {
-	struct kernfs_node *card = vdev->drm.dev->kobj.sd, *link;
+	struct kernfs_node *card = vdev->drm.dev->kobj.sd;
 
-	link = card ? kernfs_find_and_get(card, "devcoredump") : NULL;
-	kernfs_put(link);
-	return link;
+	return card ? kernfs_find_and_get(card, "devcoredump") : NULL;
 }
 
 static void vortex_dump_released_work(struct work_struct *work)
 {
 	struct vortex_dump_slot *slot =
 		container_of(to_delayed_work(work), struct vortex_dump_slot, released);
-	struct vortex_device *vdev = slot_to_vdev(slot);
+	struct kernfs_node *link = vortex_dump_card_link(slot_to_vdev(slot));
 
-	if (vortex_dump_card_linked(vdev) &&
+	kernfs_put(link);
+	if (link &&
 	    ++slot->release_looks < msecs_to_jiffies(VORTEX_DUMP_RELEASE_MAX_MS)) {
 		queue_delayed_work(system_wq, &slot->released, 1);
 		return;
@@ -231,18 +230,17 @@ static void vortex_dump_free(void *data)
  * by the worker right after it published, while the slot is held: no
  * other dump of the card can be linked then.  Returns N, or -1 if
  * devcoredump took none (disabled, out of memory, or already discarded);
- * *@dir gets a reference on the ``subsystem`` link in the device's
+ * *@subsys gets a reference on the ``subsystem`` link in the device's
  * directory, or NULL.
  */
-static int vortex_dump_devcd(struct vortex_device *vdev, struct kernfs_node **dir)
+static int vortex_dump_devcd(struct vortex_device *vdev, struct kernfs_node **subsys)
 {
-	struct kernfs_node *card = vdev->drm.dev->kobj.sd, *link, *target;
+	struct kernfs_node *link = vortex_dump_card_link(vdev), *target;
 	const char *name;
 	char path[128];
 	int n = -1;
 
-	*dir = NULL;
-	link = card ? kernfs_find_and_get(card, "devcoredump") : NULL;
+	*subsys = NULL;
 	if (!link)
 		return -1;
 	if (kernfs_type(link) == KERNFS_LINK) {
@@ -254,27 +252,27 @@ static int vortex_dump_devcd(struct vortex_device *vdev, struct kernfs_node **di
 				n = -1;
 		}
 		/* A discard removes it first (vortex_dump_unread_locked()). */
-		*dir = kernfs_find_and_get(target, "subsystem");
+		*subsys = kernfs_find_and_get(target, "subsystem");
 	}
 	kernfs_put(link);
 	return n;
 }
 
 /*
- * Keeps @dir, the published @d's ``subsystem`` link, for
+ * Keeps @subsys, the published @d's ``subsystem`` link, for
  * vortex_dump_unread_locked(), unless devcoredump has let @d go already.
  */
 static void vortex_dump_hold_devcd(struct vortex_dump_slot *slot,
-				   struct vortex_dump *d, struct kernfs_node *dir)
+				   struct vortex_dump *d, struct kernfs_node *subsys)
 {
 	spin_lock(&slot->lock);
 	if (!d->devcd_known) {
-		d->devcd = dir;
+		d->devcd = subsys;
 		d->devcd_known = true;
-		dir = NULL;
+		subsys = NULL;
 	}
 	spin_unlock(&slot->lock);
-	kernfs_put(dir);
+	kernfs_put(subsys);
 }
 
 /*
@@ -333,7 +331,7 @@ static bool vortex_dump_room(struct vortex_dump_slot *slot)
 static int vortex_dump_publish(struct vortex_device *vdev, struct vortex_dump *d)
 {
 	struct vortex_dump_slot *slot = &vdev->dump;
-	struct kernfs_node *dir;
+	struct kernfs_node *subsys;
 	int ret = 0, devcd;
 
 	wait_event_timeout(slot->idle, vortex_dump_room(slot),
@@ -358,8 +356,8 @@ static int vortex_dump_publish(struct vortex_device *vdev, struct vortex_dump *d
 			      vortex_dump_read, vortex_dump_free,
 			      (unsigned long)vortex_dump_keep_s * HZ);
 	slot->last.publish_ns = ktime_get_ns() - d->start_ns;
-	devcd = vortex_dump_devcd(vdev, &dir);
-	vortex_dump_hold_devcd(slot, d, dir);
+	devcd = vortex_dump_devcd(vdev, &subsys);
+	vortex_dump_hold_devcd(slot, d, subsys);
 	if (d->vfile) {
 		vortex_fault_dump_published(d->vfile, d->job, devcd);
 		vortex_file_put(d->vfile);
