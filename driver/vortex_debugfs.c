@@ -14,6 +14,12 @@
  * fast_jobs
  *	Jobs that took the fast lane (vortex_job_run_inline()).
  *
+ * jobs
+ *	What the fast lane looks at: the hardware fence seqno of the job on
+ *	the card (active_job, -1 for none), the jobs the scheduler holds
+ *	(sched_jobs), a pending ERROR (reset_error) and the seqno of a job
+ *	a closed file asked to stop (cancel_pending, -1 for none).
+ *
  * dumps_dropped
  *	Crash dumps dropped because the last one was still unread.
  *

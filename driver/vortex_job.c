@@ -50,6 +50,7 @@
 #include <linux/debugfs.h>
 #include <linux/dma-fence.h>
 #include <linux/interrupt.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
 #include <drm/drm_drv.h>
@@ -111,6 +112,15 @@ static void vortex_job_end_locked(struct vortex_device *vdev,
 	lockdep_assert_held(&vdev->job_lock);
 
 	vdev->jobs.active_job = NULL;
+	/*
+	 * A cancel asked for this job is answered, whoever ended it: recovery
+	 * for an ERROR that came first takes reset_error and ends the job
+	 * without looking at the cancel, which would otherwise stay pending
+	 * and keep the fast lane shut until the next recovery.
+	 */
+	if (vdev->jobs.cancel_pending &&
+	    vdev->jobs.cancel_seqno == lower_32_bits(job->hw_fence->seqno))
+		vdev->jobs.cancel_pending = false;
 	atomic64_add(ktime_to_ns(now) - job->start_ns, &job->vfile->engine_ns);
 	/*
 	 * The card's clock stands still while nothing runs, and one job runs
@@ -959,12 +969,14 @@ static void vortex_job_inline_timeout(struct work_struct *work)
 {
 	struct vortex_device *vdev = container_of(to_delayed_work(work),
 						  struct vortex_device, jobs.inline_tdr);
-	u64 timeout = (u64)READ_ONCE(vortex_job_timeout_ms) * NSEC_PER_MSEC, ran = 0;
 	struct vortex_job *job;
 	unsigned long flags;
+	u64 timeout, ran = 0;
 	u32 seqno = 0;
 
 	vortex_gate_pass(&vdev->recover_gate);
+	/* The limit in force now, as the scheduler's handler reads it. */
+	timeout = (u64)READ_ONCE(vortex_job_timeout_ms) * NSEC_PER_MSEC;
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	job = vdev->jobs.active_job;
 	if (job && job->inline_lane) {
@@ -1035,6 +1047,32 @@ void vortex_job_sched_unprepare(struct vortex_job *job)
 	vdev->jobs.sched_jobs--;
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 }
+
+/*
+ * debugfs jobs: what the fast lane looks at (vortex_job_card_idle_locked()),
+ * so a test can wait for a state, and say why the lane stayed shut.
+ */
+static int vortex_jobs_show(struct seq_file *m, void *data)
+{
+	struct vortex_device *vdev = m->private;
+	s64 active = -1, cancel = -1;
+	unsigned long flags;
+	int sched_jobs, reset_error;
+
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	if (vdev->jobs.active_job)
+		active = lower_32_bits(vdev->jobs.active_job->hw_fence->seqno);
+	if (vdev->jobs.cancel_pending)
+		cancel = vdev->jobs.cancel_seqno;
+	sched_jobs = vdev->jobs.sched_jobs;
+	reset_error = vdev->jobs.reset_error;
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+
+	seq_printf(m, "active_job %lld\nsched_jobs %d\nreset_error %d\ncancel_pending %lld\n",
+		   active, sched_jobs, reset_error, cancel);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(vortex_jobs);
 
 /* ------------------------------------------------------------- files */
 
@@ -1294,6 +1332,8 @@ int vortex_job_init(struct vortex_device *vdev)
 
 	debugfs_create_u64("fast_jobs", 0400, vdev->drm.debugfs_root,
 			   &vdev->jobs.fast_jobs);
+	debugfs_create_file("jobs", 0400, vdev->drm.debugfs_root, vdev,
+			    &vortex_jobs_fops);
 	return drmm_add_action_or_reset(&vdev->drm, vortex_job_fini, vdev);
 
 err_submit_wq_destroy:

@@ -121,7 +121,10 @@ struct vortex_jobs {
 	struct vortex_job *active_job;
 	/** @reset_error: -EIO from the ERROR IRQ or a debugger, else 0 (job_lock) */
 	int reset_error;
-	/** @cancel_pending: a closed file's job on the card must stop (job_lock) */
+	/**
+	 * @cancel_pending: a closed file's job on the card must stop; cleared
+	 * when that job leaves the card, whoever ends it (job_lock)
+	 */
 	bool cancel_pending;
 	/** @cancel_seqno: hardware fence seqno of that job (job_lock) */
 	u32 cancel_seqno;
