@@ -70,7 +70,7 @@ $(SIM_RV_DIR)/%.linux.elf: $(SIM_RV_DIR)/%.o $(SIM_RV_DIR)/crt_linux.o
 RV_KERNELS += $(SIM_RV_ELFS)
 
 # ------------------------------------------------------ host tests
-SIM_TEST_CFLAGS = $(HOST_CFLAGS) $(SIM_INC) -I$(TOP)/$(SIM_TDIR) -I$(TOP)/testlib $(KSFT_INC) \
+SIM_TEST_CFLAGS = $(HOST_CFLAGS) $(SIM_INC) -I$(TOP)/$(SIM_TDIR) -I$(TOP)/testlib $(KSFT_CFLAGS) \
 	-DVX_TEST_RV_DIR='"$(abspath $(SIM_RV_DIR))"'
 SIM_TEST_LIBS := $(O)/host/tests/sim_loader.o $(LIBVXSIM)
 

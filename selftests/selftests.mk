@@ -4,8 +4,8 @@
 $(O)/guest/selftests/vortex_run_test: selftests/vortex_run_test.c $(US_LIB) $(US_HDRS) \
 		$(TESTLIB_SAMPLES) $(TESTLIB_HDRS)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(US_INC) $(TESTLIB_INC) $(GUEST_INC) \
-		$(KSFT_INC) -o $@ $< $(US_LIB) $(TESTLIB_SAMPLES) -lm
+	$(GUEST_CC) $(GUEST_CFLAGS) $(US_INC) $(TESTLIB_INC) $(GUEST_INC) \
+		$(KSFT_CFLAGS) -o $@ $< $(US_LIB) $(TESTLIB_SAMPLES) -lm
 
 GUEST_TESTS += $(O)/guest/selftests/vortex_run_test
 
@@ -14,7 +14,7 @@ $(O)/guest/selftests/vortex_driver_test: selftests/vortex_driver_test.c uapi/vor
 		selftests/vortex_test_cmdline.h selftests/vortex_test_ioctl.h selftests/vortex_client.h \
 		$(TESTLIB_HDRS) hw/vortex_regs.h
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -I$(TOP)/hw \
+	$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_INC) $(KSFT_CFLAGS) -I$(TOP)/hw \
 		$(TESTLIB_INC) -o $@ $<
 
 GUEST_TESTS += $(O)/guest/selftests/vortex_driver_test
@@ -23,7 +23,7 @@ GUEST_TESTS += $(O)/guest/selftests/vortex_driver_test
 $(O)/guest/selftests/vortex_bar_test: selftests/vortex_bar_test.c hw/vortex_regs.h \
 		$(TESTLIB_HDRS) selftests/vortex_test_cmdline.h
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -I$(TOP)/hw \
+	$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_INC) $(KSFT_CFLAGS) -I$(TOP)/hw \
 		$(TESTLIB_INC) -o $@ $<
 
 GUEST_TESTS += $(O)/guest/selftests/vortex_bar_test
@@ -52,7 +52,7 @@ $(VX_RAW_TESTS:%=$(O)/guest/selftests/%): $(O)/guest/selftests/%: selftests/%.c 
 		uapi/vortex_accel.h selftests/vortex_test_ioctl.h selftests/vortex_client.h \
 		$(TESTLIB_HDRS) hw/vortex_regs.h
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(GUEST_INC) $(KSFT_INC) -I$(TOP)/hw \
+	$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_INC) $(KSFT_CFLAGS) -I$(TOP)/hw \
 		$(TESTLIB_INC) -o $@ $< $(VX_TEST_LDLIBS)
 
 # The dump suites inflate dumps whose ELF the driver compressed.
@@ -74,7 +74,16 @@ GUEST_TESTS += $(VX_RAW_TESTS:%=$(O)/guest/selftests/%)
 $(O)/guest/selftests/vortex_core_ioctl_test32: selftests/vortex_core_ioctl_test.c \
 		uapi/vortex_accel.h selftests/vortex_test_ioctl.h
 	@mkdir -p $(@D)
-	$(GUEST_CC) -m32 $(GUEST_CFLAGS) -Wno-clobbered -Wno-pointer-to-int-cast $(GUEST_INC) $(KSFT_INC) \
+	$(GUEST_CC) -m32 $(GUEST_CFLAGS) -Wno-pointer-to-int-cast $(GUEST_INC) $(KSFT_CFLAGS) \
 		-o $@ $<
 
 GUEST_TESTS += $(O)/guest/selftests/vortex_core_ioctl_test32
+
+# The harness as these rules build it runs a fixture's teardown after a
+# failed ASSERT (KSFT_CFLAGS in the Makefile).  A host test, built as the
+# guest's tests are.
+$(O)/host/tests/ksft_teardown_test: selftests/ksft_teardown_test.c
+	@mkdir -p $(@D)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(KSFT_CFLAGS) -o $@ $<
+
+HOST_TESTS += $(O)/host/tests/ksft_teardown_test

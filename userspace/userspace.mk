@@ -143,7 +143,7 @@ $(O)/host/userspace/test_kernels_sim: $(US_DIR)/tests/test_kernels_sim.c \
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(US_INC) $(TESTLIB_INC) -I$(TOP)/qemu-device/sim \
 		-I$(TOP)/$(US_DIR)/device \
-		$(KSFT_INC) -DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $< \
+		$(KSFT_CFLAGS) -DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $< \
 		$(O)/userspace/lib/vx_elf.o $(TESTLIB_SAMPLES) $(LIBVXSIM) -lm
 
 HOST_TESTS += $(O)/host/userspace/test_kernels_sim

@@ -59,7 +59,7 @@ DBG_GUEST_LIBS = $(DBG_LIB) $(US_LIB)
 # -------------------------------------------------------------- vxdbg
 $(O)/guest/vxdbg: userspace/tools/vxdbg.c $(DBG_HDRS) $(DBG_LIB) $(US_LIB)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(DBG_INC) -o $@ $< $(DBG_GUEST_LIBS)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(DBG_INC) -o $@ $< $(DBG_GUEST_LIBS)
 
 $(O)/host/userspace/vxdbg-sim: userspace/tools/vxdbg.c $(DBG_HDRS) $(DBG_LIB) \
 		$(DBG_SIM_LIB) $(US_LIB) $(TESTLIB_SAMPLES) $(LIBVXSIM)
@@ -79,14 +79,14 @@ DBG_THDRS := $(DBG_HDRS) $(wildcard $(DBG_TDIR)/*.h)
 $(O)/host/userspace/test_vxdbg_api: $(DBG_TDIR)/test_vxdbg_api.c $(DBG_THDRS) \
 		$(DBG_LIB) $(DBG_SIM_LIB) $(US_LIB) $(TESTLIB_SAMPLES) $(LIBVXSIM) | $(US_KERNELS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(DBG_CFLAGS) -Wno-clobbered -I$(TOP)/$(DBG_TDIR) $(KSFT_INC) -DVXDBG_TEST_SIM \
+	$(HOST_CC) $(DBG_CFLAGS) -I$(TOP)/$(DBG_TDIR) $(KSFT_CFLAGS) -DVXDBG_TEST_SIM \
 		-DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $< $(DBG_HOST_LIBS)
 
 $(O)/guest/selftests/vortex_vxdbg_api_test: $(DBG_TDIR)/test_vxdbg_api.c $(DBG_THDRS) \
 		$(DBG_LIB) $(US_LIB)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(DBG_INC) -I$(TOP)/$(DBG_TDIR) \
-		$(KSFT_INC) -o $@ $< $(DBG_GUEST_LIBS)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(DBG_INC) -I$(TOP)/$(DBG_TDIR) \
+		$(KSFT_CFLAGS) -o $@ $< $(DBG_GUEST_LIBS)
 
 HOST_TESTS += $(O)/host/userspace/test_vxdbg_api
 GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_api_test
@@ -96,14 +96,14 @@ GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_api_test
 $(O)/host/userspace/test_vortex_dmseq: $(DBG_TDIR)/test_vortex_dmseq.c $(DBG_THDRS) \
 		$(DBG_SEQ_NAMES:%=$(O)/userspace/debug/%.o)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -o $@ $< $(DBG_SEQ_NAMES:%=$(O)/userspace/debug/%.o)
+	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_CFLAGS) -o $@ $< $(DBG_SEQ_NAMES:%=$(O)/userspace/debug/%.o)
 
 HOST_TESTS += $(O)/host/userspace/test_vortex_dmseq
 
 # test_vortex_rv32: hw/vortex_rv32.h's encoders against an assembler's words.
 $(O)/host/userspace/test_vortex_rv32: $(DBG_TDIR)/test_vortex_rv32.c $(DBG_THDRS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -o $@ $<
+	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_CFLAGS) -o $@ $<
 
 HOST_TESTS += $(O)/host/userspace/test_vortex_rv32
 
@@ -111,7 +111,7 @@ HOST_TESTS += $(O)/host/userspace/test_vortex_rv32
 $(O)/host/userspace/test_vx_disasm: $(DBG_TDIR)/test_vx_disasm.c $(DBG_THDRS) \
 		$(DBG_LIB) | $(US_KERNELS) $(SIM_RV_ELFS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' \
+	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_CFLAGS) -DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' \
 		-DVX_TEST_RV_DIR='"$(abspath $(SIM_RV_DIR))"' -o $@ $< $(DBG_LIB)
 
 HOST_TESTS += $(O)/host/userspace/test_vx_disasm
@@ -126,13 +126,13 @@ $(RV_KDIR)/obj/bt_calls.o: $(DBG_TDIR)/bt_calls.c $(RV_KHDRS)
 $(O)/host/userspace/test_vxdbg_cli: $(DBG_TDIR)/test_vxdbg_cli.c \
 		$(O)/host/userspace/vxdbg-sim | $(US_KERNELS) $(RV_KDIR)/bt_calls.elf
 	@mkdir -p $(@D)
-	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -DVXDBG_TEST_SIM \
+	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_CFLAGS) -DVXDBG_TEST_SIM \
 		-DVXDBG_SIM_PATH='"$(abspath $(O)/host/userspace/vxdbg-sim)"' \
 		-DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $<
 
 $(O)/guest/selftests/vortex_vxdbg_cli_test: $(DBG_TDIR)/test_vxdbg_cli.c $(US_LIB) $(US_HDRS)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(US_INC) $(GUEST_INC) $(KSFT_INC) \
+	$(GUEST_CC) $(GUEST_CFLAGS) $(US_INC) $(GUEST_INC) $(KSFT_CFLAGS) \
 		-o $@ $< $(US_LIB)
 
 HOST_TESTS += $(O)/host/userspace/test_vxdbg_cli
@@ -143,13 +143,13 @@ GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_cli_test
 $(O)/host/userspace/test_vxdbg_pty: $(DBG_TDIR)/test_vxdbg_pty.c \
 		$(O)/host/userspace/vxdbg-sim | $(US_KERNELS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_INC) -DVXDBG_TEST_SIM \
+	$(HOST_CC) $(DBG_CFLAGS) $(KSFT_CFLAGS) -DVXDBG_TEST_SIM \
 		-DVXDBG_SIM_PATH='"$(abspath $(O)/host/userspace/vxdbg-sim)"' \
 		-DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $<
 
 $(O)/guest/selftests/vortex_vxdbg_pty_test: $(DBG_TDIR)/test_vxdbg_pty.c
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) $(KSFT_INC) -o $@ $<
+	$(GUEST_CC) $(GUEST_CFLAGS) $(KSFT_CFLAGS) -o $@ $<
 
 HOST_TESTS += $(O)/host/userspace/test_vxdbg_pty
 GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_pty_test
@@ -159,6 +159,6 @@ GUEST_TESTS += $(O)/guest/selftests/vortex_vxdbg_pty_test
 # the session ioctls (guest; `make bench` runs it in its guest boot).
 $(O)/guest/bench/debug_bench: bench/debug_bench.c $(DBG_HDRS) $(DBG_LIB) $(US_LIB)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered $(DBG_INC) -o $@ $< $(DBG_GUEST_LIBS)
+	$(GUEST_CC) $(GUEST_CFLAGS) $(DBG_INC) -o $@ $< $(DBG_GUEST_LIBS)
 
 GUEST_FILES += $(O)/guest/bench/debug_bench

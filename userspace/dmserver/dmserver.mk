@@ -46,12 +46,12 @@ host-all: $(O)/host/userspace/vortex-dmserver-sim
 $(O)/host/userspace/test_dmproto: $(DMS_DIR)/tests/test_dmproto.c $(DMS_DIR)/dmproto.c \
 		$(DMS_HDRS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(DMS_INC) $(KSFT_INC) -o $@ $< $(DMS_DIR)/dmproto.c
+	$(HOST_CC) $(HOST_CFLAGS) $(DMS_INC) $(KSFT_CFLAGS) -o $@ $< $(DMS_DIR)/dmproto.c
 
 $(O)/host/userspace/test_dm_sim: $(DMS_DIR)/tests/test_dm_sim.c $(DMS_HDRS) \
 		$(DBG_LIB) $(DBG_SIM_LIB) $(US_LIB) $(TESTLIB_SAMPLES) $(LIBVXSIM) | $(US_KERNELS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Wno-clobbered $(DMS_INC) $(KSFT_INC) \
+	$(HOST_CC) $(HOST_CFLAGS) $(DMS_INC) $(KSFT_CFLAGS) \
 		-DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' -o $@ $< $(DBG_HOST_LIBS)
 
 $(O)/host/userspace/dmserver_sim: $(DMS_DIR)/tests/dmserver_e2e.py $(DMS_DIR)/tests/dm_line_client.py \

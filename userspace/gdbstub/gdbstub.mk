@@ -33,7 +33,7 @@ host-all: $(O)/host/userspace/vortex-gdbserver-sim
 # ------------------------------------------------------------- tests
 $(O)/host/userspace/test_rsp: $(GDBS_DIR)/tests/test_rsp.c $(GDBS_DIR)/rsp.c $(GDBS_DIR)/rsp.h
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -I$(TOP)/$(GDBS_DIR) $(KSFT_INC) -o $@ $< $(GDBS_DIR)/rsp.c
+	$(HOST_CC) $(HOST_CFLAGS) -I$(TOP)/$(GDBS_DIR) $(KSFT_CFLAGS) -o $@ $< $(GDBS_DIR)/rsp.c
 
 HOST_TESTS += $(O)/host/userspace/test_rsp
 

@@ -34,8 +34,8 @@ $(VXRT_LIB): $(VXRT_OBJS)
 $(O)/guest/selftests/vortex_vxrt_test: selftests/vortex_vxrt_test.c $(VXRT_LIB) \
 		$(VXRT_HDRS) $(US_DIR)/include/vortex_kernels.h $(TESTLIB_HDRS)
 	@mkdir -p $(@D)
-	$(GUEST_CC) $(GUEST_CFLAGS) -Wno-clobbered -I$(TOP)/$(VXRT_DIR)/include/vortex \
-		-I$(TOP)/$(US_DIR)/include -I$(TOP)/$(US_DIR)/lib $(TESTLIB_INC) $(GUEST_INC) $(KSFT_INC) \
+	$(GUEST_CC) $(GUEST_CFLAGS) -I$(TOP)/$(VXRT_DIR)/include/vortex \
+		-I$(TOP)/$(US_DIR)/include -I$(TOP)/$(US_DIR)/lib $(TESTLIB_INC) $(GUEST_INC) $(KSFT_CFLAGS) \
 		-o $@ $< $(VXRT_LIB)
 
 GUEST_TESTS += $(O)/guest/selftests/vortex_vxrt_test
@@ -50,9 +50,9 @@ $(O)/host/userspace/test_vxrt_sim: $(VXRT_TDIR)/test_vxrt_sim.c $(VXRT_TDIR)/vxr
 		| $(RV_KDIR)/vxs_tls.elf $(RV_KDIR)/vxs_tls.vxbin $(RV_KDIR)/vxs_count.elf \
 		$(O)/host/elf2vxbin
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Wno-clobbered -I$(TOP)/$(VXRT_DIR)/include/vortex $(VXRT_INC) \
+	$(HOST_CC) $(HOST_CFLAGS) -I$(TOP)/$(VXRT_DIR)/include/vortex $(VXRT_INC) \
 		-I$(TOP)/$(US_DIR)/include $(TESTLIB_INC) -I$(TOP)/qemu-device/sim $(GUEST_INC) \
-		$(KSFT_INC) -DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' \
+		$(KSFT_CFLAGS) -DVX_KERNEL_DIR='"$(abspath $(RV_KDIR))"' \
 		-DVX_ELF2VXBIN='"$(abspath $(O)/host/elf2vxbin)"' -o $@ $< \
 		$(VXRT_TDIR)/vxrt_simdrv.c $(VXRT_LIB) $(LIBVXSIM) \
 		-Wl,--wrap=ioctl,--wrap=mmap,--wrap=munmap -lm
