@@ -12,6 +12,12 @@
  *                         recovery (render_ns)
  *   dump_read_mb_s_T      reading the whole dump from sysfs, 64 KiB reads,
  *                         after it is rendered
+ *   dump_ready_ms_T       from the failed job's WAIT to its dump read whole
+ *   dump_in_hand_ms_T     from the failure's handling (last_dump's
+ *                         start_ns) to the dump read whole: what a client
+ *                         that wants its dump waits for in all, whether
+ *                         the dump is published before the job's fence or
+ *                         after it
  *   dump_mmio_per_reg_T   Debug Module accesses per lane register captured
  *   dump_bytes_vs_state_T text bytes over the bytes of state they hold
  *
@@ -74,7 +80,7 @@ static void discard_dumps(void)
 
 struct last_dump {
 	unsigned long long publish_ns, dm_accesses, lane_regs, bytes, state_bytes;
-	unsigned long long frozen_ns, render_ns;
+	unsigned long long frozen_ns, render_ns, start_ns;
 };
 
 static double now_s(void)
@@ -92,9 +98,10 @@ static double now_s(void)
  * DRM_IOCTL_VORTEX_FAULT waits for its worker to name it, so a client
  * that wants its dump asks for its name rather than polling sysfs.
  * *@ready_ms: from the call, right after the job's WAIT, to the end of the
- * first read: when such a client has its dump whole.
+ * first read: when such a client has its dump whole; *@whole_s: that end,
+ * CLOCK_MONOTONIC.
  */
-static double read_dump(int dev, uint64_t job, double *ready_ms)
+static double read_dump(int dev, uint64_t job, double *ready_ms, double *whole_s)
 {
 	static char buf[1 << 16];
 	struct drm_vortex_fault_info info = { 0 };
@@ -121,8 +128,10 @@ static double read_dump(int dev, uint64_t job, double *ready_ms)
 		t = now_s() - t;
 		close(fd);
 		mb = total / 1e6;
-		if (!pass)
-			*ready_ms = (now_s() - t0) * 1e3;
+		if (!pass) {
+			*whole_s = now_s();
+			*ready_ms = (*whole_s - t0) * 1e3;
+		}
 	}
 	return t > 0 ? mb / t : -1;
 }
@@ -137,10 +146,10 @@ static int read_last_dump(struct last_dump *l)
 		return -1;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
-	return n > 0 && sscanf(buf, "publish_ns: %llu dm_accesses: %llu lane_regs: %llu bytes: %llu state_bytes: %llu frozen_ns: %llu render_ns: %llu",
+	return n > 0 && sscanf(buf, "publish_ns: %llu dm_accesses: %llu lane_regs: %llu bytes: %llu state_bytes: %llu frozen_ns: %llu render_ns: %llu start_ns: %llu",
 			       &l->publish_ns, &l->dm_accesses, &l->lane_regs,
 			       &l->bytes, &l->state_bytes, &l->frozen_ns,
-			       &l->render_ns) == 7 ? 0 : -1;
+			       &l->render_ns, &l->start_ns) == 8 ? 0 : -1;
 }
 
 static int cmp(const void *a, const void *b)
@@ -166,7 +175,7 @@ static int measure(int fd, struct drm_vortex_submit *sub, uint32_t flags,
 {
 	struct drm_vortex_dump_config cfg = { .flags = flags };
 	double ms[RUNS], mmio[RUNS], ratio[RUNS], frozen[RUNS], render[RUNS];
-	double mbs[RUNS], ready[RUNS];
+	double mbs[RUNS], ready[RUNS], in_hand[RUNS], whole_s = 0;
 	char name[64];
 	struct last_dump l;
 	int32_t status;
@@ -180,7 +189,7 @@ static int measure(int fd, struct drm_vortex_submit *sub, uint32_t flags,
 		discard_dumps();
 		if (_vx_submit(fd, sub) ||
 		    _vx_wait(fd, sub->seqno, 600 * SEC, &status) || status != -ETIMEDOUT ||
-		    (mbs[n] = read_dump(fd, sub->seqno, &ready[n])) < 0 ||
+		    (mbs[n] = read_dump(fd, sub->seqno, &ready[n], &whole_s)) < 0 ||
 		    read_last_dump(&l) || !l.lane_regs || !l.state_bytes) {
 			fprintf(stderr, "dump_bench: run %d failed\n", i);
 			continue;
@@ -190,6 +199,7 @@ static int measure(int fd, struct drm_vortex_submit *sub, uint32_t flags,
 		ratio[n] = (double)l.bytes / l.state_bytes;
 		frozen[n] = l.frozen_ns / 1e6;
 		render[n] = l.render_ns / 1e6;
+		in_hand[n] = whole_s * 1e3 - l.start_ns / 1e6;
 		n++;
 	}
 	discard_dumps();
@@ -205,6 +215,8 @@ static int measure(int fd, struct drm_vortex_submit *sub, uint32_t flags,
 	report(name, topo, mbs, n, "%.1f");
 	snprintf(name, sizeof(name), "dump_ready_ms%s", zlib);
 	report(name, topo, ready, n, "%.1f");
+	snprintf(name, sizeof(name), "dump_in_hand_ms%s", zlib);
+	report(name, topo, in_hand, n, "%.1f");
 	if (!*zlib)
 		report("dump_mmio_per_reg", topo, mmio, n, "%.2f");
 	snprintf(name, sizeof(name), "dump_bytes_vs_state%s", zlib);

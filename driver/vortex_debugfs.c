@@ -27,7 +27,8 @@
  *	What the last crash dump cost: ns from the failure's handling to the
  *	published dump, DM accesses and lane registers read, its text bytes
  *	and the bytes of state it holds; how long the card stayed frozen for
- *	the capture (frozen_ns) and how long rendering took (render_ns).
+ *	the capture (frozen_ns), how long rendering took (render_ns), and
+ *	when the failure's handling began (start_ns, CLOCK_MONOTONIC).
  *
  * dm_accesses
  *	Debug Module register accesses the driver made so far (benchmarks

@@ -35,6 +35,11 @@ struct vortex_dump_cost {
 	u64 frozen_ns;
 	/** @render_ns: how long the rendering took (in the worker) */
 	u64 render_ns;
+	/**
+	 * @start_ns: when the failure's handling began (ktime_get_ns(), which
+	 * userspace reads as CLOCK_MONOTONIC)
+	 */
+	u64 start_ns;
 };
 
 /**

@@ -356,6 +356,7 @@ static int vortex_dump_publish(struct vortex_device *vdev, struct vortex_dump *d
 			      vortex_dump_read, vortex_dump_free,
 			      (unsigned long)vortex_dump_keep_s * HZ);
 	slot->last.publish_ns = ktime_get_ns() - d->start_ns;
+	slot->last.start_ns = d->start_ns;
 	devcd = vortex_dump_devcd(vdev, &subsys);
 	vortex_dump_hold_devcd(slot, d, subsys);
 	if (d->vfile) {
@@ -430,9 +431,9 @@ static int vortex_last_dump_show(struct seq_file *m, void *unused)
 	struct vortex_device *vdev = m->private;
 	const struct vortex_dump_cost *c = &vdev->dump.last;
 
-	seq_printf(m, "publish_ns: %llu\ndm_accesses: %llu\nlane_regs: %llu\nbytes: %llu\nstate_bytes: %llu\nfrozen_ns: %llu\nrender_ns: %llu\n",
+	seq_printf(m, "publish_ns: %llu\ndm_accesses: %llu\nlane_regs: %llu\nbytes: %llu\nstate_bytes: %llu\nfrozen_ns: %llu\nrender_ns: %llu\nstart_ns: %llu\n",
 		   c->publish_ns, c->dm_accesses, c->lane_regs, c->bytes,
-		   c->state_bytes, c->frozen_ns, c->render_ns);
+		   c->state_bytes, c->frozen_ns, c->render_ns, c->start_ns);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vortex_last_dump);
