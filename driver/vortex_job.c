@@ -1068,7 +1068,7 @@ static int vortex_jobs_show(struct seq_file *m, void *data)
 	reset_error = vdev->jobs.reset_error;
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 
-	seq_printf(m, "active_job %lld\nsched_jobs %d\nreset_error %d\ncancel_pending %lld\n",
+	seq_printf(m, "active_job: %lld\nsched_jobs: %d\nreset_error: %d\ncancel_pending: %lld\n",
 		   active, sched_jobs, reset_error, cancel);
 	return 0;
 }

@@ -396,18 +396,7 @@ static __maybe_unused int dump_config(int fd, uint32_t flags, uint32_t *old)
 /* A number in debugfs last_dump, after "@key: ", or -1. */
 static __maybe_unused long long last_dump_num(const char *key)
 {
-	char buf[512] = "", pat[32];
-	const char *p;
-	int fd = vx_debugfs_open("last_dump", O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	if (read(fd, buf, sizeof(buf) - 1) < 0)
-		buf[0] = 0;
-	close(fd);
-	snprintf(pat, sizeof(pat), "%s: ", key);
-	p = strstr(buf, pat);
-	return p ? atoll(p + strlen(pat)) : -1;
+	return vx_debugfs_num("last_dump", key, -1);
 }
 
 #endif /* VORTEX_DUMP_FIXTURE_H */

@@ -1019,33 +1019,10 @@ static uint64_t fast_jobs(void)
 	return n > 0 ? strtoull(buf, NULL, 10) : ~0ull;
 }
 
-/* debugfs jobs (vortex_debugfs.c): what the fast lane looks at. */
-static bool jobs_state(char *buf, size_t size)
-{
-	int fd = vx_debugfs_open("jobs", O_RDONLY);
-	ssize_t n = -1;
-
-	if (fd >= 0) {
-		n = read(fd, buf, size - 1);
-		close(fd);
-	}
-	if (n < 0)
-		return false;
-	buf[n] = 0;
-	return true;
-}
-
-/* The number after "@key " in debugfs jobs, or LLONG_MIN. */
+/* A number in debugfs jobs (what the fast lane looks at), or LLONG_MIN. */
 static long long jobs_field(const char *key)
 {
-	char buf[256], *p;
-
-	if (!jobs_state(buf, sizeof(buf)))
-		return LLONG_MIN;
-	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, key, strlen(key)) && p[strlen(key)] == ' ')
-			return atoll(p + strlen(key) + 1);
-	return LLONG_MIN;
+	return vx_debugfs_num("jobs", key, LLONG_MIN);
 }
 
 /*
@@ -1171,7 +1148,7 @@ static bool wait_fast_lane_open(struct vx_client *c, unsigned int cell)
 		usleep(1000);
 	} while (vx_now() < end);
 	/* Why it stayed shut, in the TAP output's comments. */
-	if (jobs_state(state, sizeof(state)))
+	if (vx_debugfs_read("jobs", state, sizeof(state)))
 		for (char *line = strtok(state, "\n"); line; line = strtok(NULL, "\n"))
 			ksft_print_msg("the fast lane stayed shut: %s\n", line);
 	return false;

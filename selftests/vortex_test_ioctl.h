@@ -219,6 +219,40 @@ static inline int vx_debugfs_open(const char *name, int flags)
 	return open(path, flags | O_CLOEXEC);
 }
 
+/* Reads the card's debugfs file @name into @buf, NUL-terminated. */
+static inline bool vx_debugfs_read(const char *name, char *buf, size_t size)
+{
+	int fd = vx_debugfs_open(name, O_RDONLY);
+	ssize_t n = -1;
+
+	if (fd >= 0) {
+		n = read(fd, buf, size - 1);
+		close(fd);
+	}
+	if (n < 0)
+		return false;
+	buf[n] = 0;
+	return true;
+}
+
+/*
+ * The number on the line "@key: N" of the card's debugfs file @name
+ * (last_dump, jobs: driver/vortex_debugfs.c), or @missing.
+ */
+static inline long long vx_debugfs_num(const char *name, const char *key,
+				       long long missing)
+{
+	char buf[1024];
+	size_t len = strlen(key);
+
+	if (!vx_debugfs_read(name, buf, sizeof(buf)))
+		return missing;
+	for (char *p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, len) && p[len] == ':')
+			return atoll(p + len + 1);
+	return missing;
+}
+
 /*
  * A test gate of the driver (driver/vortex_debugfs.c: recover_gate,
  * run_gate, ran_gate, pop_gate, release_gate, hang_gate): writes @cmd ("arm",
