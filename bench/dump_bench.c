@@ -138,15 +138,9 @@ static double read_dump(int dev, uint64_t job, double *ready_ms, double *whole_s
 
 static int read_last_dump(struct last_dump *l)
 {
-	int fd = vx_debugfs_open("last_dump", O_RDONLY);
-	char buf[512] = "";
-	ssize_t n;
+	char buf[512];
 
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	return n > 0 && sscanf(buf, "publish_ns: %llu dm_accesses: %llu lane_regs: %llu bytes: %llu state_bytes: %llu frozen_ns: %llu render_ns: %llu start_ns: %llu",
+	return vx_debugfs_read("last_dump", buf, sizeof(buf)) && sscanf(buf, "publish_ns: %llu dm_accesses: %llu lane_regs: %llu bytes: %llu state_bytes: %llu frozen_ns: %llu render_ns: %llu start_ns: %llu",
 			       &l->publish_ns, &l->dm_accesses, &l->lane_regs,
 			       &l->bytes, &l->state_bytes, &l->frozen_ns,
 			       &l->render_ns, &l->start_ns) == 8 ? 0 : -1;

@@ -230,16 +230,9 @@ TEST_F_TIMEOUT(dump, new_dump_is_announced, 60)
 /* Reads a debugfs number of the card, or -1. */
 static long long debugfs_num(const char *name)
 {
-	char buf[32] = "";
-	long long v = -1;
-	int fd = vx_debugfs_open(name, O_RDONLY);
+	char buf[32];
 
-	if (fd < 0)
-		return -1;
-	if (read(fd, buf, sizeof(buf) - 1) > 0)
-		v = atoll(buf);
-	close(fd);
-	return v;
+	return vx_debugfs_read(name, buf, sizeof(buf)) && *buf ? atoll(buf) : -1;
 }
 
 /*

@@ -54,11 +54,15 @@ struct vx_cell {
 
 enum { X0 = 0, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11 };
 
+/* Says it started, then spins until let go. */
+#define SPIN_UNTIL_GO							\
+	ADDI(T0, X0, 1),						\
+	SW(T0, A0, 4),			/* started = 1 */		\
+	LW(T1, A0, 0),			/* while (!go) */		\
+	BEQ(T1, X0, -4)
+
 static const uint32_t prog_spin[] = {
-	ADDI(T0, X0, 1),
-	SW(T0, A0, 4),			/* started = 1 */
-	LW(T1, A0, 0),			/* while (!go) */
-	BEQ(T1, X0, -4),
+	SPIN_UNTIL_GO,
 	LUI(T2, (DONE_MAGIC + 0x800) >> 12),
 	ADDI(T2, T2, DONE_MAGIC & 0xfff),
 	SW(T2, A0, 8),			/* done = DONE_MAGIC */
@@ -1008,15 +1012,10 @@ TEST_F_TIMEOUT(rel, queued_jobs_charged_to_memory_cgroup, 300)
 /* debugfs fast_jobs: jobs that SUBMIT put on an idle card itself. */
 static uint64_t fast_jobs(void)
 {
-	int fd = vx_debugfs_open("fast_jobs", O_RDONLY);
-	char buf[32] = "";
-	ssize_t n = -1;
+	char buf[32];
 
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-	}
-	return n > 0 ? strtoull(buf, NULL, 10) : ~0ull;
+	return vx_debugfs_read("fast_jobs", buf, sizeof(buf)) && *buf ?
+	       strtoull(buf, NULL, 10) : ~0ull;
 }
 
 /* A number in debugfs jobs (what the fast lane looks at), or LLONG_MIN. */
@@ -1208,10 +1207,7 @@ TEST_F_TIMEOUT(rel, order_holds_across_fast_and_scheduled_jobs, 120)
 
 /* Spins like prog_spin, then runs an illegal instruction: an ERROR. */
 static const uint32_t prog_spin_fault[] = {
-	ADDI(T0, X0, 1),
-	SW(T0, A0, 4),			/* started = 1 */
-	LW(T1, A0, 0),			/* while (!go) */
-	BEQ(T1, X0, -4),
+	SPIN_UNTIL_GO,
 	0xffffffffu,			/* illegal instruction */
 };
 #define SPIN_FAULT_OFF	512

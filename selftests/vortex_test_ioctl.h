@@ -300,15 +300,10 @@ static inline bool vx_gates_missing(void)
 /* Whether @gate reads @state ("off", "armed", "waiting"). */
 static inline bool vx_gate_is(const char *gate, const char *state)
 {
-	char buf[16] = "";
-	int fd = vx_debugfs_open(gate, O_RDONLY);
-	ssize_t n;
+	char buf[16];
 
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	return n > 0 && !strncmp(buf, state, strlen(state));
+	return vx_debugfs_read(gate, buf, sizeof(buf)) && *buf &&
+	       !strncmp(buf, state, strlen(state));
 }
 
 /*
