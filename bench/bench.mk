@@ -8,7 +8,7 @@ $(O)/guest/bench/launch_bench: bench/launch_bench.c bench/bench_stats.h $(US_LIB
 GUEST_FILES += $(O)/guest/bench/launch_bench
 
 # --- guest: what a crash dump costs (dump_bench)
-$(O)/guest/bench/dump_bench: bench/dump_bench.c uapi/vortex_accel.h selftests/vortex_test_ioctl.h
+$(O)/guest/bench/dump_bench: bench/dump_bench.c uapi/vortex_accel.h selftests/vortex_test_ioctl.h selftests/vortex_test_hooks.h
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_INC) -I$(TOP)/selftests -o $@ $<
 
@@ -16,7 +16,7 @@ GUEST_FILES += $(O)/guest/bench/dump_bench
 
 # --- guest: what a file's address space costs a 64 MiB buffer, and what
 # sharing the last ASID costs files that take turns (vm_bench)
-$(O)/guest/bench/vm_bench: bench/vm_bench.c uapi/vortex_accel.h selftests/vortex_test_ioctl.h \
+$(O)/guest/bench/vm_bench: bench/vm_bench.c uapi/vortex_accel.h selftests/vortex_test_ioctl.h selftests/vortex_test_hooks.h \
 		$(TESTLIB_HDRS)
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_INC) -I$(TOP)/selftests -I$(TOP)/hw $(TESTLIB_INC) \

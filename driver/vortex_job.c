@@ -50,6 +50,7 @@
 #include <linux/debugfs.h>
 #include <linux/dma-fence.h>
 #include <linux/interrupt.h>
+#include <linux/ratelimit.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
@@ -146,9 +147,16 @@ static void vortex_job_end_locked(struct vortex_device *vdev,
 	atomic64_set_release(&job->vfile->ended[job->seqno % VORTEX_WAIT_HISTORY],
 			     job->seqno << 8 | (u8)-error);
 	vortex_debug_job_end_locked(vdev, job, error);
-	/* Nothing else frees a fast-lane job: the scheduler never saw it. */
-	if (job->inline_lane && !job->submit_owns)
-		queue_work(system_wq, &job->release_work);
+	/*
+	 * Its timer has nothing left to time (one already running finds no
+	 * fast-lane job on the card).  Nothing else frees a fast-lane job:
+	 * the scheduler never saw it.
+	 */
+	if (job->inline_lane) {
+		cancel_delayed_work(&vdev->jobs.inline_tdr);
+		if (!job->submit_owns)
+			queue_work(system_wq, &job->release_work);
+	}
 }
 
 /* End whatever is on the card; used when the card cannot be asked. */
@@ -495,6 +503,22 @@ static void vortex_job_capture(struct vortex_device *vdev, struct vortex_job *jo
 	vortex_dump_capture(vdev, &ctx);
 }
 
+/* The failure's line in the kernel log, within the card's rate limit. */
+static void vortex_job_log_failure(struct vortex_device *vdev, const char *who,
+				   const struct drm_vortex_fault_info *f)
+{
+	if (!__ratelimit(&vdev->jobs.fail_log))
+		return;
+	if (f->cause == VX_ERR_NONE)
+		drm_err(&vdev->drm, "%s timed out: no end after %u ms, card status 0x%x\n",
+			who, vortex_job_timeout_ms, vortex_read(vdev, VX_REG_STATUS));
+	else
+		drm_err(&vdev->drm,
+			"%s failed: %s (cause %u) in warp %u lane %u at pc 0x%08x, addr 0x%08x, ring 0x%x\n",
+			who, vx_cause_text(f->cause), f->cause, f->warp, f->lane,
+			f->pc, f->addr, vortex_read(vdev, VX_REG_ERR_PKT));
+}
+
 /**
  * vortex_job_capture_hang() - the crash-dump hook
  * @vdev: the device
@@ -515,7 +539,6 @@ static void vortex_job_capture_hang(struct vortex_device *vdev,
 	struct drm_vortex_fault_info f = {
 		.job = job ? job->seqno : 0, .status = error, .dump = -1,
 	};
-	const char *who = job ? "job" : "card, with no job,";
 
 	if (error == -ECANCELED)
 		return;
@@ -523,18 +546,7 @@ static void vortex_job_capture_hang(struct vortex_device *vdev,
 	if (job)
 		vortex_fault_record(job->vfile, &f);
 
-	if (f.cause == VX_ERR_NONE) {
-		drm_err_ratelimited(&vdev->drm,
-				    "%s timed out: no end after %u ms, card status 0x%x\n",
-				    who, vortex_job_timeout_ms,
-				    vortex_read(vdev, VX_REG_STATUS));
-		vortex_job_capture(vdev, job, error);
-		return;
-	}
-	drm_err_ratelimited(&vdev->drm,
-			    "%s failed: %s (cause %u) in warp %u lane %u at pc 0x%08x, addr 0x%08x, ring 0x%x\n",
-			    who, vx_cause_text(f.cause), f.cause, f.warp, f.lane, f.pc,
-			    f.addr, vortex_read(vdev, VX_REG_ERR_PKT));
+	vortex_job_log_failure(vdev, job ? "job" : "card, with no job,", &f);
 	vortex_job_capture(vdev, job, error);
 }
 
@@ -963,7 +975,8 @@ void vortex_job_inline_done(struct vortex_job *job)
  * The timeout of a fast-lane job, on the reset workqueue like the
  * scheduler's (so never at the same time as another recovery).  It may
  * find another job on the card, or the job not yet due: a debugger's
- * halts do not count, and an earlier job's timer may still be armed.
+ * halts do not count, and a job's end cancels its timer only if it has
+ * not started.
  */
 static void vortex_job_inline_timeout(struct work_struct *work)
 {
@@ -1073,6 +1086,55 @@ static int vortex_jobs_show(struct seq_file *m, void *data)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vortex_jobs);
+
+#if IS_ENABLED(CONFIG_DRM_ACCEL_VORTEX_DEBUG)
+static void vortex_job_fail_log_reset(struct work_struct *work)
+{
+	struct vortex_jobs *jobs = container_of(work, struct vortex_jobs,
+						fail_log_reset);
+
+	ratelimit_default_init(&jobs->fail_log);
+}
+
+/*
+ * debugfs fail_log, a test hook (vortex_gate.c): writing ``reset`` starts
+ * a fresh window of the failure lines' rate limit, so a test that reads
+ * its own line need not wait out the lines of the tests before it.  The
+ * reset runs on reset_wq, where every failure line is printed.
+ */
+static ssize_t vortex_job_fail_log_write(struct file *f, const char __user *buf,
+					 size_t len, loff_t *pos)
+{
+	struct vortex_device *vdev = f->private_data;
+	char line[8] = {};
+
+	if (len >= sizeof(line))
+		return -EINVAL;
+	if (copy_from_user(line, buf, len))
+		return -EFAULT;
+	if (strcmp(strim(line), "reset"))
+		return -EINVAL;
+	queue_work(vdev->jobs.reset_wq, &vdev->jobs.fail_log_reset);
+	flush_work(&vdev->jobs.fail_log_reset);
+	return len;
+}
+
+static const struct file_operations vortex_job_fail_log_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = vortex_job_fail_log_write,
+};
+#endif
+
+static void vortex_job_fail_log_init(struct vortex_device *vdev)
+{
+	ratelimit_default_init(&vdev->jobs.fail_log);
+#if IS_ENABLED(CONFIG_DRM_ACCEL_VORTEX_DEBUG)
+	INIT_WORK(&vdev->jobs.fail_log_reset, vortex_job_fail_log_reset);
+	debugfs_create_file("fail_log", 0200, vdev->drm.debugfs_root, vdev,
+			    &vortex_job_fail_log_fops);
+#endif
+}
 
 /* ------------------------------------------------------------- files */
 
@@ -1334,6 +1396,7 @@ int vortex_job_init(struct vortex_device *vdev)
 			   &vdev->jobs.fast_jobs);
 	debugfs_create_file("jobs", 0400, vdev->drm.debugfs_root, vdev,
 			    &vortex_jobs_fops);
+	vortex_job_fail_log_init(vdev);
 	return drmm_add_action_or_reset(&vdev->drm, vortex_job_fini, vdev);
 
 err_submit_wq_destroy:

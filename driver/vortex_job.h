@@ -4,6 +4,7 @@
 #define __VORTEX_JOB_H__
 
 #include <linux/atomic.h>
+#include <linux/ratelimit_types.h>
 #include <linux/workqueue.h>
 #include <drm/drm_mm.h>
 #include <drm/gpu_scheduler.h>
@@ -152,6 +153,16 @@ struct vortex_jobs {
 	u64 fast_jobs;
 	/** @recovery_start_ns: when the running recovery began */
 	u64 recovery_start_ns;
+	/**
+	 * @fail_log: the rate limit of the card's failure lines (the
+	 * kernel's default, 10 per 5 s); recovery prints them, so it is used
+	 * on @reset_wq only
+	 */
+	struct ratelimit_state fail_log;
+#if IS_ENABLED(CONFIG_DRM_ACCEL_VORTEX_DEBUG)
+	/** @fail_log_reset: test hook: restarts @fail_log, on @reset_wq */
+	struct work_struct fail_log_reset;
+#endif
 };
 
 int vortex_job_init(struct vortex_device *vdev);

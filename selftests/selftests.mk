@@ -1,7 +1,7 @@
 # fragment: see top-level Makefile
 
 # --- userspace helper: sample kernels through libvortex (vortex_run_test)
-$(O)/guest/selftests/vortex_run_test: selftests/vortex_run_test.c $(US_LIB) $(US_HDRS) \
+$(O)/guest/selftests/vortex_run_test: selftests/vortex_run_test.c $(US_LIB) $(US_HDRS) selftests/vortex_test_hooks.h \
 		$(TESTLIB_SAMPLES) $(TESTLIB_HDRS)
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) $(US_INC) $(TESTLIB_INC) $(GUEST_INC) \
@@ -11,7 +11,7 @@ GUEST_TESTS += $(O)/guest/selftests/vortex_run_test
 
 # --- driver helper: the kernel ABI with plain ioctl()s (vortex_driver_test)
 $(O)/guest/selftests/vortex_driver_test: selftests/vortex_driver_test.c uapi/vortex_accel.h \
-		selftests/vortex_test_cmdline.h selftests/vortex_test_ioctl.h selftests/vortex_client.h \
+		selftests/vortex_test_cmdline.h selftests/vortex_test_ioctl.h selftests/vortex_test_hooks.h selftests/vortex_client.h \
 		$(TESTLIB_HDRS) hw/vortex_regs.h
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_INC) $(KSFT_CFLAGS) -I$(TOP)/hw \
@@ -49,7 +49,7 @@ VX_RAW_TESTS := vortex_reliability_test vortex_core_ioctl_test vortex_mmap_test 
 	vortex_vmbind_test
 
 $(VX_RAW_TESTS:%=$(O)/guest/selftests/%): $(O)/guest/selftests/%: selftests/%.c \
-		uapi/vortex_accel.h selftests/vortex_test_ioctl.h selftests/vortex_client.h \
+		uapi/vortex_accel.h selftests/vortex_test_ioctl.h selftests/vortex_test_hooks.h selftests/vortex_client.h \
 		$(TESTLIB_HDRS) hw/vortex_regs.h
 	@mkdir -p $(@D)
 	$(GUEST_CC) $(GUEST_CFLAGS) $(GUEST_INC) $(KSFT_CFLAGS) -I$(TOP)/hw \
@@ -72,7 +72,7 @@ GUEST_TESTS += $(VX_RAW_TESTS:%=$(O)/guest/selftests/%)
 # The same core-ioctl suite as a 32-bit program: drm_compat_ioctl() calls
 # some core handlers directly, so the compat path needs its own proof.
 $(O)/guest/selftests/vortex_core_ioctl_test32: selftests/vortex_core_ioctl_test.c \
-		uapi/vortex_accel.h selftests/vortex_test_ioctl.h
+		uapi/vortex_accel.h selftests/vortex_test_ioctl.h selftests/vortex_test_hooks.h
 	@mkdir -p $(@D)
 	$(GUEST_CC) -m32 $(GUEST_CFLAGS) -Wno-pointer-to-int-cast $(GUEST_INC) $(KSFT_CFLAGS) \
 		-o $@ $<

@@ -195,11 +195,17 @@ FIXTURE(dbg) {
 	uint64_t clusters, cores, warps, threads, timeout_ms, total;
 	/* job_timeout_ms before a test lowered it (vx_timeout_set()), or 0 */
 	long old_timeout_ms;
+	/* debug_hold_ms before a test set it, or -1 */
+	long old_hold_ms;
+	/* a debugger process of the test's, killed if still there, or -1 */
+	pid_t debugger;
 };
 
 FIXTURE_SETUP(dbg)
 {
 	self->sfd = -1;
+	self->old_hold_ms = -1;
+	self->debugger = -1;
 	vx_client_open(&self->client, CODE_SIZE, DATA_SIZE,
 		       DRM_VORTEX_SUBMIT_BO_READ | DRM_VORTEX_SUBMIT_BO_WRITE);
 	vx_cmd(_vx_get_param(self->fd, DRM_VORTEX_PARAM_NUM_CLUSTERS, &self->clusters));
@@ -223,6 +229,12 @@ FIXTURE_TEARDOWN(dbg)
 		close(self->sfd);
 	vx_client_close(&self->client);
 	vx_hang_restore(&self->old_timeout_ms);
+	if (self->debugger > 0) {
+		kill(self->debugger, SIGKILL);
+		waitpid(self->debugger, NULL, 0);
+	}
+	if (self->old_hold_ms >= 0)
+		vx_param_set("debug_hold_ms", self->old_hold_ms);
 }
 
 static __maybe_unused void load(FIXTURE_DATA(dbg) *self, const uint32_t *prog, size_t bytes)
@@ -280,54 +292,114 @@ struct other_result {
 };
 
 /*
- * Runs @prog in a new process on a file of its own (so not the session's
- * target): @blocks blocks of @threads lanes, waiting up to @wait_ms.
+ * Another process's job on a file of its own (so not the session's
+ * target), from other_client_start() to other_client_end().
+ * @submit_ns: vx_now() as its SUBMIT was called and as it returned, so a
+ * test can bound what the driver saw in between.
+ */
+struct other_client {
+	pid_t pid;
+	int pipe;
+	int32_t submit_err;
+	int64_t submit_ns[2];
+};
+
+/* The child's first report, once its SUBMIT has returned. */
+struct other_submitted {
+	int32_t err;
+	int64_t ns[2];
+};
+
+static __maybe_unused void other_client_child(int out, const uint32_t *prog, size_t bytes,
+			       uint32_t blocks, uint32_t threads, int wait_ms)
+{
+	struct drm_vortex_submit_bo bo = { 0, DRM_VORTEX_SUBMIT_BO_READ };
+	struct other_result r = { .status = 1, .submit_err = -1 };
+	struct other_submitted s = { .err = -1 };
+	struct drm_vortex_submit sub;
+	uint64_t addr;
+	uint32_t *map;
+	int fd;
+
+	fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || _vx_bo_create(fd, 4096, 0, &bo.handle, &addr))
+		_exit(1);
+	map = vx_bo_map(fd, bo.handle, NULL);
+	if (!map)
+		_exit(2);
+	memcpy(map, prog, bytes);
+	vx_submit_init(&sub, addr, 0, threads, &bo, 1);
+	sub.grid[0] = blocks;
+	s.ns[0] = vx_now();
+	s.err = r.submit_err = _vx_submit(fd, &sub);
+	s.ns[1] = vx_now();
+	if (write(out, &s, sizeof(s)) != sizeof(s))
+		_exit(3);
+	if (!r.submit_err)
+		r.submit_err = _vx_wait(fd, sub.seqno, (int64_t)wait_ms * MS,
+					&r.status);
+	r.ns = vx_now() - s.ns[0];
+	_exit(write(out, &r, sizeof(r)) == sizeof(r) ? 0 : 3);
+}
+
+/*
+ * Starts @prog in a new process, @blocks blocks of @threads lanes, and
+ * returns once its SUBMIT has: @c says how that went.  Its WAIT waits up
+ * to @wait_ms.  False if the process could not be started.
+ */
+static __maybe_unused bool other_client_start(struct other_client *c,
+					      const uint32_t *prog, size_t bytes,
+					      uint32_t blocks, uint32_t threads,
+					      int wait_ms)
+{
+	struct other_submitted s;
+	int p[2];
+
+	c->pid = -1;
+	c->pipe = -1;
+	if (pipe(p))
+		return false;
+	c->pid = fork();
+	if (!c->pid) {
+		close(p[0]);
+		other_client_child(p[1], prog, bytes, blocks, threads, wait_ms);
+	}
+	close(p[1]);
+	c->pipe = p[0];
+	if (c->pid < 0 || read(c->pipe, &s, sizeof(s)) != sizeof(s))
+		return false;
+	c->submit_err = s.err;
+	memcpy(c->submit_ns, s.ns, sizeof(s.ns));
+	return true;
+}
+
+/* Waits for the job and its process: what happened to the job. */
+static __maybe_unused struct other_result other_client_end(struct other_client *c)
+{
+	struct other_result r = { .status = 1, .submit_err = -100 };
+
+	if (c->pipe >= 0 && read(c->pipe, &r, sizeof(r)) != sizeof(r))
+		r.submit_err = -100;
+	if (c->pipe >= 0)
+		close(c->pipe);
+	if (c->pid > 0)
+		waitpid(c->pid, NULL, 0);
+	c->pipe = c->pid = -1;
+	return r;
+}
+
+/*
+ * Runs @prog in another process (other_client_start()) and waits for it.
  * Returns what happened; the child's exit code is 0 if it could run.
  */
 static __maybe_unused struct other_result other_client_run(const uint32_t *prog, size_t bytes,
 					    uint32_t blocks, uint32_t threads,
 					    int wait_ms)
 {
-	struct other_result r = { .status = 1, .submit_err = -1 };
-	int p[2];
-	pid_t pid;
+	struct other_client c;
 
-	if (pipe(p))
-		return r;
-	pid = fork();
-	if (!pid) {
-		struct drm_vortex_submit_bo bo = { 0, DRM_VORTEX_SUBMIT_BO_READ };
-		struct drm_vortex_submit sub;
-		uint64_t addr;
-		uint32_t *map;
-		int64_t t0;
-		int fd;
-
-		close(p[0]);
-		fd = open(VX_NODE, O_RDWR | O_CLOEXEC);
-		if (fd < 0 || _vx_bo_create(fd, 4096, 0, &bo.handle, &addr))
-			_exit(1);
-		map = vx_bo_map(fd, bo.handle, NULL);
-		if (!map)
-			_exit(2);
-		memcpy(map, prog, bytes);
-		vx_submit_init(&sub, addr, 0, threads, &bo, 1);
-		sub.grid[0] = blocks;
-		t0 = vx_now();
-		r.submit_err = _vx_submit(fd, &sub);
-		if (!r.submit_err)
-			r.submit_err = _vx_wait(fd, sub.seqno,
-						(int64_t)wait_ms * MS, &r.status);
-		r.ns = vx_now() - t0;
-		_exit(write(p[1], &r, sizeof(r)) == sizeof(r) ? 0 : 3);
-	}
-	close(p[1]);
-	if (pid < 0 || read(p[0], &r, sizeof(r)) != sizeof(r))
-		r.submit_err = -100;
-	close(p[0]);
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
-	return r;
+	other_client_start(&c, prog, bytes, blocks, threads, wait_ms);
+	return other_client_end(&c);
 }
 
 static const uint32_t prog_exit[] __maybe_unused = { TMC(X0) };

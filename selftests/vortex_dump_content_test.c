@@ -299,11 +299,10 @@ TEST_F_TIMEOUT(dump, misaligned_jump_faults_on_the_jump, 60)
 	int i, n;
 
 	/*
-	 * The driver rate-limits its failure lines (10 per 5 s, the kernel's
-	 * DEFAULT_RATELIMIT_*); the faults of the tests before this one must
-	 * not use up the window this line is printed in.
+	 * The driver rate-limits its failure lines; the faults of the tests
+	 * before this one must not use up the window this line is printed in.
 	 */
-	usleep(5500 * 1000);
+	vx_fail_log_fresh();
 	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_jump, sizeof(prog_jump)));
 	ASSERT_NE(NULL, self->text);
 	f = section(self->text, "fault-info");

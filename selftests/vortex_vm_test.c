@@ -415,7 +415,7 @@ TEST_F_TIMEOUT(vm, other_process_live_buffer_faults, 120)
 
 	ASSERT_NE(0, addr);
 	/* A fresh window of the driver's log rate limit for 9 lines. */
-	usleep(5500 * 1000);
+	vx_fail_log_fresh();
 	vm_attack(_metadata, &self->a, addr, true);
 	vm_attack(_metadata, &self->a, addr + PAGE + 0x124, false);
 	vm_attack(_metadata, &self->a, addr + v.size - 4, false);
