@@ -18,6 +18,10 @@
 #                                  /proc and $VX_BIND (a directory, seen at
 #                                  the same path inside) mounted in a
 #                                  private mount namespace
+#   buildroot.sh --enter ROOT CMD...
+#                                  the same namespace, CMD run outside the
+#                                  chroot: it runs `chroot ROOT ...` as
+#                                  often as it likes, the mounts made once
 #
 # SUITE is where the kernel was found (kernel.sh's entry/suite): for
 # trixie-backports the root is trixie with trixie-backports beside it,
@@ -27,9 +31,13 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 vx_usage 2 "$@"
 
-if [ "${1:-}" = --run ]; then
+if [ "${1:-}" = --run ] || [ "${1:-}" = --enter ]; then
 	root=$2
-	shift 2
+	if [ "$1" = --enter ]; then
+		shift 2
+	else
+		set -- chroot "$root" "${@:3}"
+	fi
 	# shellcheck disable=SC2016  # expanded by the inner shell
 	exec unshare --mount --propagation private sh -ec '
 		root=$1 bind=$2
@@ -40,7 +48,7 @@ if [ "${1:-}" = --run ]; then
 			mkdir -p "$root$bind"
 			mount --bind "$bind" "$root$bind"
 		fi
-		exec chroot "$root" "$@"' sh "$root" "${VX_BIND:-}" "$@"
+		exec "$@"' sh "$root" "${VX_BIND:-}" "$@"
 fi
 
 if [ "${1:-}" = --packages ]; then
@@ -52,7 +60,7 @@ if [ "${1:-}" = --packages ]; then
 	log=$VX_LOGS/buildroot-${dest##*/}.log
 	check=
 else
-	[ $# -eq 2 ] || vx_die "usage: buildroot.sh KVER SUITE | --packages DEST SUITE COMPONENTS PKG... | --run ROOT CMD..."
+	[ $# -eq 2 ] || vx_die "usage: buildroot.sh KVER SUITE | --packages DEST SUITE COMPONENTS PKG... | --run|--enter ROOT CMD..."
 	kver=$1 suite=$2 components=main
 	dest=$VX_CACHE/buildroot/$kver
 	include=make,binutils,linux-headers-$kver
