@@ -26,8 +26,10 @@
 # that matches nothing fails too, so the list never outlives its finding.
 # Prints TAP, one test per tool; the findings go to stderr as well.
 #   lint.sh [TAPFILE]   TAP to TAPFILE (and TAPFILE.rc) instead of stdout
-# A clean result is remembered in $O/lint for the exact inputs (sources,
-# waivers, tools, this script), so an unchanged tree is not checked twice.
+# A clean result is remembered for the exact inputs (sources, waivers,
+# tools and their versions, this script) in the cache beside the kernels
+# ($VX_CACHE/lint-clean), so an unchanged tree is not checked twice, nor
+# in a fresh clone of it (a warm make check).
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -55,11 +57,12 @@ mapfile -t files < <(ls driver/*.[ch] uapi/*.h dbgcore/*.[ch] hw/vortex_rv32.h)
 mapfile -t sim_srcs < <(vx_make_var SIM_SRCS_AARCH64 | tr ' ' '\n' | grep .)
 
 # The inputs of a verdict; a clean one is kept under their hash.
-state=${O:-build}/lint
+state=$VX_CACHE/lint-clean
 mkdir -p "$state"
 key=$( (cat "${files[@]}" hw/*.h Kbuild Kconfig "$waivers" "$0" "$bin"/* \
 	scripts/kconfig-check.sh qemu-device/sim/* qemu-device/sim.mk;
-	readlink -f "$kdir"; sparse --version; "${cross[@]}" --version) |
+	readlink -f "$kdir"; sparse --version; "${cross[@]}" --version;
+	gcc --version) |
 	sha256sum | cut -c1-16)
 emit() { if [ -n "$out" ]; then cat > "$out"; else cat; fi; }
 if [ -f "$state/clean.$key" ]; then
