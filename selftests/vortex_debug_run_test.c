@@ -236,9 +236,9 @@ TEST_F_TIMEOUT(dbg, idle_session_leaves_other_clients_ebreak_alone, 60)
 	r = other_client_run(prog_ebreak, sizeof(prog_ebreak), 1, self->threads,
 			     10000);
 	ASSERT_EQ(0, r.submit_err);
-	EXPECT_EQ(0, r.status);
-	EXPECT_LT(r.ns, (int64_t)self->timeout_ms * MS)
-		TH_LOG("the ebreak took %lld ms to end", (long long)(r.ns / MS));
+	/* A warp the ebreak had halted would have ended it -ETIMEDOUT. */
+	EXPECT_EQ(0, r.status) TH_LOG("the ebreak took %lld ms to end",
+				      (long long)(r.ns / MS));
 	EXPECT_EQ(-ETIME, dbg_event(self->sfd, 0, 500, &ev))
 		TH_LOG("the session heard of another client's job: event %u",
 		       ev.type);
@@ -263,8 +263,8 @@ TEST_F_TIMEOUT(dbg, halt_at_start_arms_the_targets_job_only, 120)
 	r = other_client_run(prog_exit, sizeof(prog_exit), self->total,
 			     self->threads, 10000);
 	ASSERT_EQ(0, r.submit_err);
+	/* A job that started halted would have ended -ETIMEDOUT. */
 	EXPECT_EQ(0, r.status);
-	EXPECT_LT(r.ns, (int64_t)self->timeout_ms * MS);
 
 	self->sub.grid[0] = self->total;
 	vx_cmd(_vx_submit(self->fd, &self->sub));
