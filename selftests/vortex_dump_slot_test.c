@@ -227,14 +227,6 @@ TEST_F_TIMEOUT(dump, new_dump_is_announced, 60)
 	close(a.fd);
 }
 
-/* Reads a debugfs number of the card, or -1. */
-static long long debugfs_num(const char *name)
-{
-	char buf[32];
-
-	return vx_debugfs_read(name, buf, sizeof(buf)) && *buf ? atoll(buf) : -1;
-}
-
 /*
  * A second failure while the first dump is unread: dropped and counted,
  * the card recovers; writing to the dump discards it, and the next
@@ -245,7 +237,7 @@ static long long debugfs_num(const char *name)
  */
 TEST_F_TIMEOUT(dump, second_failure_while_unread_is_dropped, 120)
 {
-	long long dropped = debugfs_num("dumps_dropped");
+	long long dropped = vx_debugfs_value("dumps_dropped", -1);
 	int32_t status;
 
 	ASSERT_LE(0, dropped);
@@ -254,7 +246,7 @@ TEST_F_TIMEOUT(dump, second_failure_while_unread_is_dropped, 120)
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
 	EXPECT_EQ(-EIO, status);
 	EXPECT_EQ(1, vx_dump_each(NULL, NULL));
-	EXPECT_EQ(dropped + 1, debugfs_num("dumps_dropped"));
+	EXPECT_EQ(dropped + 1, vx_debugfs_value("dumps_dropped", -1));
 
 	/* The card still works... */
 	memcpy(self->code_map, (uint32_t[]){ SW(A0, A0, 0), TMC(X0) }, 8);
@@ -269,7 +261,7 @@ TEST_F_TIMEOUT(dump, second_failure_while_unread_is_dropped, 120)
 	self->text = NULL;
 	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
 	EXPECT_EQ(self->sub.seqno, num(self->text, "job"));
-	EXPECT_EQ(dropped + 1, debugfs_num("dumps_dropped"));
+	EXPECT_EQ(dropped + 1, vx_debugfs_value("dumps_dropped", -1));
 }
 
 /*
@@ -283,7 +275,7 @@ TEST_F_TIMEOUT(dump, second_failure_while_unread_is_dropped, 120)
 TEST_F_TIMEOUT(dump, failure_right_after_a_discard_leaves_a_dump, 300)
 {
 	struct sched_param rt = { .sched_priority = 1 }, normal = {};
-	long long dropped = debugfs_num("dumps_dropped");
+	long long dropped = vx_debugfs_value("dumps_dropped", -1);
 	int i, j, kept = 0;
 	int32_t status;
 	char *text;
@@ -314,7 +306,7 @@ TEST_F_TIMEOUT(dump, failure_right_after_a_discard_leaves_a_dump, 300)
 	}
 	sched_setscheduler(0, SCHED_OTHER, &normal);
 	EXPECT_EQ(200, kept);
-	EXPECT_EQ(dropped, debugfs_num("dumps_dropped"));
+	EXPECT_EQ(dropped, vx_debugfs_value("dumps_dropped", -1));
 }
 
 /*
@@ -328,7 +320,7 @@ TEST_F_TIMEOUT(dump, failure_right_after_a_discard_leaves_a_dump, 300)
  */
 TEST_F_TIMEOUT(dump, failure_during_a_slow_discard_leaves_a_dump, 120)
 {
-	long long dropped = debugfs_num("dumps_dropped");
+	long long dropped = vx_debugfs_value("dumps_dropped", -1);
 	int32_t status = 1;
 	pid_t pid;
 	int wst;
@@ -356,7 +348,7 @@ TEST_F_TIMEOUT(dump, failure_during_a_slow_discard_leaves_a_dump, 120)
 	self->text = vx_dump_read(DUMP_WAIT_MS);
 	ASSERT_NE(NULL, self->text);
 	EXPECT_EQ(self->sub.seqno, num(self->text, "job"));
-	EXPECT_EQ(dropped, debugfs_num("dumps_dropped"));
+	EXPECT_EQ(dropped, vx_debugfs_value("dumps_dropped", -1));
 }
 
 /* ------------------------------------------- reads racing the slot */
@@ -394,7 +386,7 @@ static int dump_read_halfway(struct __test_metadata *_metadata,
 
 TEST_F_TIMEOUT(dump, dump_read_while_the_next_failure_happens, 120)
 {
-	long long dropped = debugfs_num("dumps_dropped");
+	long long dropped = vx_debugfs_value("dumps_dropped", -1);
 	size_t len, got = 4096;
 	char path[300], *whole, *mine;
 	int32_t status;
@@ -409,7 +401,7 @@ TEST_F_TIMEOUT(dump, dump_read_while_the_next_failure_happens, 120)
 	vx_cmd(_vx_submit(self->fd, &self->sub));
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 30 * SEC, &status));
 	EXPECT_EQ(-EIO, status);
-	EXPECT_EQ(dropped + 1, debugfs_num("dumps_dropped"));
+	EXPECT_EQ(dropped + 1, vx_debugfs_value("dumps_dropped", -1));
 
 	while (got <= MINE - (1 << 16) && (n = read(fd, mine + got, 1 << 16)) > 0)
 		got += n;

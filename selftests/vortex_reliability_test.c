@@ -1009,13 +1009,10 @@ TEST_F_TIMEOUT(rel, queued_jobs_charged_to_memory_cgroup, 300)
 
 /* ------------------------------------------------------- the fast lane */
 
-/* debugfs fast_jobs: jobs that SUBMIT put on an idle card itself. */
+/* debugfs fast_jobs: jobs that SUBMIT put on an idle card itself; ~0 if none. */
 static uint64_t fast_jobs(void)
 {
-	char buf[32];
-
-	return vx_debugfs_read("fast_jobs", buf, sizeof(buf)) && *buf ?
-	       strtoull(buf, NULL, 10) : ~0ull;
+	return (uint64_t)vx_debugfs_value("fast_jobs", -1);
 }
 
 /* A number in debugfs jobs (what the fast lane looks at), or LLONG_MIN. */

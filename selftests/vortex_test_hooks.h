@@ -101,6 +101,17 @@ static inline bool vx_debugfs_read(const char *name, char *buf, size_t size)
 }
 
 /*
+ * The number a one-number debugfs file of the card holds (fast_jobs,
+ * dumps_dropped), or @missing.
+ */
+static inline long long vx_debugfs_value(const char *name, long long missing)
+{
+	char buf[32];
+
+	return vx_debugfs_read(name, buf, sizeof(buf)) && *buf ? atoll(buf) : missing;
+}
+
+/*
  * The number on the line "@key: N" of the card's debugfs file @name
  * (last_dump, jobs: driver/vortex_debugfs.c), or @missing.
  */
