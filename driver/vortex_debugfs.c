@@ -17,8 +17,10 @@
  * jobs
  *	What the fast lane looks at: the hardware fence seqno of the job on
  *	the card (active_job, -1 for none), the jobs the scheduler holds
- *	(sched_jobs), a pending ERROR (reset_error) and the seqno of a job
- *	a closed file asked to stop (cancel_pending, -1 for none).
+ *	(sched_jobs), a pending ERROR (reset_error), the seqno of a job
+ *	a closed file asked to stop (cancel_pending, -1 for none) and
+ *	whether scheduled jobs wait for a fast-lane job's handover
+ *	(vortex_handover.c; handover, 0 or 1).
  *
  * dumps_dropped
  *	Crash dumps dropped because the last one was still unread.

@@ -64,8 +64,8 @@ extern unsigned int vortex_job_timeout_ms;
  *
  * A path may skip levels but never go back up one.  The other locks
  * (&vortex_device.mm_lock, users_lock, tlb_lock, a space's jobs_lock and
- * log_lock, the dump slot's) are leaves: nothing listed here is taken
- * under them.
+ * log_lock, the dump slot's, a handover fence's) are leaves: nothing
+ * listed here is taken under them.
  */
 
 /**

@@ -68,6 +68,7 @@
 #include "vortex_dump.h"
 #include "vortex_fault.h"
 #include "vortex_gem.h"
+#include "vortex_handover.h"
 #include "vortex_job.h"
 #include "vortex_vm.h"
 
@@ -138,6 +139,9 @@ static void vortex_job_end_locked(struct vortex_device *vdev,
 		dma_fence_set_error(job->hw_fence, error);
 	dma_fence_signal_timestamp_locked(job->hw_fence, now);
 	job->ended = true;
+	/* The jobs behind a fast-lane job may go, in the scheduler's order. */
+	if (job->inline_lane && vdev->jobs.handover)
+		vortex_handover_open(vdev->jobs.handover, vdev->jobs.submit_wq);
 	/*
 	 * WAIT finds the job done from here on, though the scheduler's
 	 * finished fence follows only once gpu_sched has taken the hardware
@@ -886,9 +890,9 @@ static bool vortex_job_card_idle_locked(struct vortex_device *vdev,
  * doorbell write: if its fence has executed by then, SUBMIT ends it then
  * and there, and WAIT returns at once.  One that runs longer ends by interrupt as any job does, and
  * &vortex_device.inline_tdr bounds it with the scheduler's timeout.  Until
- * it ends, jobs given to the scheduler wait for its fence
- * (vortex_job_sched_prepare()), so the card still has one job at a time
- * and recovery's rules hold unchanged.
+ * it ends, jobs given to the scheduler wait for it (its handover,
+ * vortex_handover.c), so the card still has one job at a time and
+ * recovery's rules hold unchanged.
  *
  * On success the caller must call vortex_job_inline_done() once it no
  * longer uses the job.
@@ -898,7 +902,6 @@ static bool vortex_job_card_idle_locked(struct vortex_device *vdev,
 bool vortex_job_run_inline(struct vortex_job *job)
 {
 	struct vortex_device *vdev = job->vdev;
-	struct dma_fence *old = NULL;
 	unsigned long flags;
 	bool idle;
 
@@ -926,13 +929,10 @@ bool vortex_job_run_inline(struct vortex_job *job)
 		job->submit_owns = true;
 		INIT_WORK(&job->release_work, vortex_job_release_work);
 		vdev->jobs.fast_jobs++;
-		old = vdev->jobs.inline_fence;
-		vdev->jobs.inline_fence = dma_fence_get(job->hw_fence);
 	} else {
 		idle = false;
 	}
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
-	dma_fence_put(old);
 	if (!idle) {
 		mutex_unlock(&vdev->dm.lock);
 		return false;
@@ -1010,33 +1010,58 @@ static void vortex_job_inline_timeout(struct work_struct *work)
 	vortex_job_recover(vdev, NULL, seqno, -ETIMEDOUT);
 }
 
+/* Whether a fast-lane job is on the card: job_lock held. */
+static bool vortex_job_inline_on_card_locked(struct vortex_device *vdev)
+{
+	lockdep_assert_held(&vdev->job_lock);
+	return vdev->jobs.active_job && vdev->jobs.active_job->inline_lane;
+}
+
 /**
  * vortex_job_sched_prepare() - @job goes to the scheduler
  * @job: a job of SUBMIT, initialised for the scheduler, not yet armed
  *
  * Counts it in &vortex_device.sched_jobs, which keeps the fast lane shut
- * until the scheduler has freed it, and makes it wait for the fast-lane
- * job on the card, if any.  Both in one critical section with the fast
- * lane's check, so a job is either run inline or waited for.
+ * until the scheduler has freed it, and makes it wait for the handover
+ * of the fast-lane job on the card, if any, or of the one that has just
+ * left it, until that opens (vortex_handover.c): the first such job
+ * makes the handover.  Both in one critical section with the fast lane's
+ * check, so a job is either run inline or waited for.
  *
  * Return: 0, or -ENOMEM (then undone).
  */
 int vortex_job_sched_prepare(struct vortex_job *job)
 {
 	struct vortex_device *vdev = job->vdev;
-	struct dma_fence *fence;
+	struct vortex_handover *spare = NULL;
+	struct dma_fence *fence = NULL;
 	unsigned long flags;
 	int ret;
 
 	spin_lock_irqsave(&vdev->job_lock, flags);
+	while (vortex_job_inline_on_card_locked(vdev) &&
+	       !vortex_handover_follows_card(vdev->jobs.handover)) {
+		if (spare) {
+			/* The last one opened (it holds its own reference). */
+			vortex_handover_put(vdev->jobs.handover);
+			vortex_handover_init(spare, vdev->jobs.handover_context,
+					     ++vdev->jobs.handover_seqno);
+			vdev->jobs.handover = spare;
+			spare = NULL;
+			break;
+		}
+		spin_unlock_irqrestore(&vdev->job_lock, flags);
+		spare = vortex_handover_alloc();
+		if (!spare)
+			return -ENOMEM;
+		spin_lock_irqsave(&vdev->job_lock, flags);
+	}
+	if (vortex_handover_waits(vdev->jobs.handover))
+		fence = vortex_handover_fence(vdev->jobs.handover);
 	vdev->jobs.sched_jobs++;
 	vortex_debug_job_queued_locked(vdev, job);
-	fence = vdev->jobs.inline_fence;
-	if (fence && !dma_fence_is_signaled_locked(fence))
-		dma_fence_get(fence);
-	else
-		fence = NULL;
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
+	kfree(spare);
 	if (!fence)
 		return 0;
 	ret = drm_sched_job_add_dependency(&job->base, fence);
@@ -1071,6 +1096,7 @@ static int vortex_jobs_show(struct seq_file *m, void *data)
 	s64 active = -1, cancel = -1;
 	unsigned long flags;
 	int sched_jobs, reset_error;
+	bool handover;
 
 	spin_lock_irqsave(&vdev->job_lock, flags);
 	if (vdev->jobs.active_job)
@@ -1079,10 +1105,11 @@ static int vortex_jobs_show(struct seq_file *m, void *data)
 		cancel = vdev->jobs.cancel_seqno;
 	sched_jobs = vdev->jobs.sched_jobs;
 	reset_error = vdev->jobs.reset_error;
+	handover = vortex_handover_waits(vdev->jobs.handover);
 	spin_unlock_irqrestore(&vdev->job_lock, flags);
 
-	seq_printf(m, "active_job: %lld\nsched_jobs: %d\nreset_error: %d\ncancel_pending: %lld\n",
-		   active, sched_jobs, reset_error, cancel);
+	seq_printf(m, "active_job: %lld\nsched_jobs: %d\nreset_error: %d\ncancel_pending: %lld\nhandover: %d\n",
+		   active, sched_jobs, reset_error, cancel, handover);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vortex_jobs);
@@ -1333,9 +1360,9 @@ static void vortex_job_fini(struct drm_device *drm, void *arg)
 	vortex_job_end_active(vdev, -ECANCELED);
 	wait_var_event(&vdev->jobs.job_count, !atomic_read(&vdev->jobs.job_count));
 	drm_sched_fini(&vdev->jobs.sched);
-	dma_fence_put(vdev->jobs.inline_fence);
 
-	destroy_workqueue(vdev->jobs.submit_wq);
+	destroy_workqueue(vdev->jobs.submit_wq);	/* a handover opens */
+	vortex_handover_put(vdev->jobs.handover);
 	destroy_workqueue(vdev->jobs.reset_wq);
 
 	mutex_lock(&vdev->mm_lock);
@@ -1361,6 +1388,7 @@ int vortex_job_init(struct vortex_device *vdev)
 	INIT_WORK(&vdev->jobs.reset_work, vortex_job_reset_work);
 	INIT_DELAYED_WORK(&vdev->jobs.inline_tdr, vortex_job_inline_timeout);
 	vdev->jobs.fence_context = dma_fence_context_alloc(1);
+	vdev->jobs.handover_context = dma_fence_context_alloc(1);
 	vdev->jobs.ring_size = VORTEX_RING_SIZE;
 
 	/* The ring must be aligned to its size; keep it out of the way. */

@@ -19,6 +19,7 @@ struct drm_gem_object;
 struct vortex_device;
 struct vortex_dump_ctx;
 struct vortex_file;
+struct vortex_handover;
 
 #define VORTEX_JOB_FEW_BOS	4
 
@@ -137,11 +138,15 @@ struct vortex_jobs {
 	 */
 	int sched_jobs;
 	/**
-	 * @inline_fence: hardware fence of the last job the fast lane put on
-	 * the card (a reference), or NULL; scheduled jobs wait for it
-	 * (job_lock)
+	 * @handover: what jobs given to the scheduler wait for while a
+	 * fast-lane job is on the card, and after it until it opens
+	 * (vortex_handover.c); a reference, or NULL (job_lock)
 	 */
-	struct dma_fence *inline_fence;
+	struct vortex_handover *handover;
+	/** @handover_context: dma_fence context of the handovers */
+	u64 handover_context;
+	/** @handover_seqno: the last handover's seqno (job_lock) */
+	u64 handover_seqno;
 	/** @inline_tdr: the timeout of a fast-lane job still on the card */
 	struct delayed_work inline_tdr;
 	/**

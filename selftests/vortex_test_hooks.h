@@ -29,6 +29,14 @@ static inline int64_t vx_now(void)
 	return ts.tv_sec * SEC + ts.tv_nsec;
 }
 
+/*
+ * How long a test waits for what must happen (a job starting, a gate
+ * reached): a bound on the card's and the driver's progress, not on their
+ * speed.  Far beyond the slowest boot's needs (the debug kernel beside
+ * other boots on two CPUs); a test that needs it shorter measures speed.
+ */
+#define VX_LIVE_MS	60000
+
 /* Polls @cond for up to @ms milliseconds; true once it holds. */
 #define vx_poll_ms(cond, ms) ({						\
 	int64_t __end = vx_now() + (int64_t)(ms) * MS;			\
@@ -257,7 +265,7 @@ static inline bool vx_hang_begin(long *old, long ms)
  */
 static inline bool vx_hang_declared(long *old)
 {
-	bool held = vx_poll_ms(vx_gate_is("hang_gate", "waiting"), 30000);
+	bool held = vx_poll_ms(vx_gate_is("hang_gate", "waiting"), VX_LIVE_MS);
 
 	vx_hang_restore(old);
 	return held;
