@@ -432,7 +432,7 @@ static bool fast_lane(int fd)
 static uint32_t submit_until_inline(struct __test_metadata *_metadata,
 				    FIXTURE_DATA(cores) *self)
 {
-	int64_t end = vx_now() + 10 * SEC;
+	int64_t end = vx_now() + VX_LIVE_MS * MS;
 	int32_t status;
 
 	do {

@@ -388,7 +388,7 @@ TEST_F_TIMEOUT(dbg, fuzz_session_ioctls, 300)
 		s.arg_addr = da;
 		s.bos = (uintptr_t)bos;
 		vx_cmd(_vx_submit(fd2, &s));
-		vx_cmd(_vx_wait(fd2, s.seqno, 10 * SEC, &status));
+		vx_cmd(_vx_wait(fd2, s.seqno, VX_LIVE_MS * MS, &status));
 		EXPECT_EQ(0, status);
 		EXPECT_EQ(9, d[0]);
 	}

@@ -310,7 +310,7 @@ TEST_F_TIMEOUT(dbg, debugger_killed_mid_session_card_recovers, 120)
 			_exit(21);
 		if (write(to_parent[1], "a", 1) != 1)
 			_exit(22);
-		if (dbg_event(sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, 20000, NULL))
+		if (dbg_event(sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, VX_LIVE_MS, NULL))
 			_exit(23);
 		if (write(to_parent[1], "h", 1) != 1)
 			_exit(24);
@@ -327,7 +327,7 @@ TEST_F_TIMEOUT(dbg, debugger_killed_mid_session_card_recovers, 120)
 	kill(child, SIGKILL);
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &st));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &st));
 	EXPECT_EQ(0, st);
 	for (l = 0; l < self->threads; l++)
 		EXPECT_EQ(100 + l, self->data_map[l]);
@@ -348,7 +348,7 @@ TEST_F_TIMEOUT(dbg, detach_restores_and_resumes, 60)
 	close(self->sfd);
 	self->sfd = -1;
 	EXPECT_EQ(prog_store[STORE_BP / 4], self->code_map[STORE_BP / 4]);
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status);
 	for (uint32_t l = 0; l < self->threads; l++)
 		EXPECT_EQ(100 + l, self->data_map[l]);

@@ -58,7 +58,7 @@ TEST_F_TIMEOUT(dbg, dm_raw_selection_kept_across_start_and_step, 120)
 		;
 	dctrl = dm1(_metadata, self->sfd, VX_DM_DCTRL, false, 0);
 	dm1(_metadata, self->sfd, VX_DM_DCTRL, true, dctrl | VX_DCTRL_STEPREQ);
-	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, 10000, NULL));
+	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, VX_LIVE_MS, NULL));
 	EXPECT_EQ(sel, dm1(_metadata, self->sfd, VX_DM_DSELECT, false, 0));
 	EXPECT_EQ(pc + 4, dm1(_metadata, self->sfd, VX_DM_DPC, false, 0));
 	dctrl = dm1(_metadata, self->sfd, VX_DM_DCTRL, false, 0);

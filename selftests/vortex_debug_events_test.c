@@ -117,12 +117,12 @@ TEST_F_TIMEOUT(dbg, attach_mid_job_reports_the_launch, 60)
 	usleep(50 * 1000);
 	self->sfd = dbg_attach(self->fd);
 	ASSERT_LE(0, self->sfd);
-	ASSERT_EQ(0, dbg_event(self->sfd, 0, 5000, &ev));
+	ASSERT_EQ(0, dbg_event(self->sfd, 0, VX_LIVE_MS, &ev));
 	EXPECT_EQ(DRM_VORTEX_DEBUG_EVENT_LAUNCHED, ev.type);
 	EXPECT_EQ(self->sub.seqno, ev.job);
 	EXPECT_EQ(self->code_addr, ev.data[6]);
 	self->data_map[16] = 1;
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status);
 }
 
@@ -165,7 +165,7 @@ TEST_F_TIMEOUT(dbg, version_2_session_reads_72_byte_events, 60)
 	EXPECT_EQ(EINVAL, errno);
 	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
 			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(-EIO, status);
 }
 
@@ -185,7 +185,7 @@ TEST_F_TIMEOUT(dbg, launch_and_finish_events_name_the_code_object, 60)
 	self->sfd = dbg_attach(self->fd);
 	ASSERT_LE(0, self->sfd);
 	vx_cmd(_vx_submit(self->fd, &self->sub));
-	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_LAUNCHED, 10000, &ev));
+	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_LAUNCHED, VX_LIVE_MS, &ev));
 	EXPECT_EQ(1, ev.version);
 	EXPECT_EQ(sizeof(ev), ev.size);
 	EXPECT_EQ(self->sub.seqno, ev.job);
@@ -197,7 +197,7 @@ TEST_F_TIMEOUT(dbg, launch_and_finish_events_name_the_code_object, 60)
 	EXPECT_EQ(sizeof(prog_store), ev.data[9]);
 	EXPECT_EQ(self->code_addr, ev.data[10]);
 	EXPECT_EQ(CODE_SIZE, ev.data[11]);
-	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_FINISHED, 10000, &ev));
+	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_FINISHED, VX_LIVE_MS, &ev));
 	EXPECT_EQ(0, ev.data[0]);
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 0, &status));
 }
@@ -222,7 +222,7 @@ TEST_F_TIMEOUT(dbg, wait_after_finished_finds_the_job_done, 60)
 	ASSERT_LE(0, self->sfd);
 	ASSERT_TRUE(vx_gate_write("ran_gate", "arm"));
 	vx_cmd(_vx_submit(self->fd, &self->sub));
-	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_FINISHED, 10000, &ev));
+	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_FINISHED, VX_LIVE_MS, &ev));
 	EXPECT_EQ(self->sub.seqno, ev.job);
 	EXPECT_EQ(0, ev.data[0]);
 	/* run_job is still held: the scheduler has not seen the fence. */
@@ -231,7 +231,7 @@ TEST_F_TIMEOUT(dbg, wait_after_finished_finds_the_job_done, 60)
 	EXPECT_EQ(0, status);
 	ASSERT_TRUE(vx_gate_write("ran_gate", "open"));
 	status = 1;
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status);
 	for (uint32_t l = 0; l < self->threads; l++)
 		EXPECT_EQ(100 + l, self->data_map[l]);	/* the setup's input word */

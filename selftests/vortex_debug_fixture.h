@@ -247,7 +247,7 @@ static __maybe_unused uint32_t halted_warp(struct __test_metadata *_metadata, in
 {
 	struct drm_vortex_debug_event ev = { 0 };
 
-	EXPECT_EQ(0, dbg_event(sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, 10000, &ev));
+	EXPECT_EQ(0, dbg_event(sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, VX_LIVE_MS, &ev));
 	return ev.data[2];
 }
 
@@ -259,7 +259,7 @@ static __maybe_unused int32_t resume_and_wait(struct __test_metadata *_metadata,
 
 	EXPECT_EQ(0, dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
 			       DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
-	EXPECT_EQ(0, _vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, _vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
 	return status;
 }
 

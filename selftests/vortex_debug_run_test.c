@@ -59,7 +59,7 @@ TEST_F_TIMEOUT(dbg, step_follows_branch_and_split_join, 60)
 	/* The last step is over tmc 0: the warp ends, the job with it. */
 	vx_cmd(dbg_step(self->sfd, self->warp, 1, &s));
 	EXPECT_EQ(0, s.state);
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status);
 	for (l = 0; l < self->threads; l++)
 		EXPECT_EQ(l & 1 ? 1 : 2, self->data_map[l]);
@@ -234,7 +234,7 @@ TEST_F_TIMEOUT(dbg, idle_session_leaves_other_clients_ebreak_alone, 60)
 	self->sfd = dbg_attach(self->fd);
 	ASSERT_LE(0, self->sfd);
 	r = other_client_run(prog_ebreak, sizeof(prog_ebreak), 1, self->threads,
-			     10000);
+			     VX_LIVE_MS);
 	ASSERT_EQ(0, r.submit_err);
 	/* A warp the ebreak had halted would have ended it -ETIMEDOUT. */
 	EXPECT_EQ(0, r.status) TH_LOG("the ebreak took %lld ms to end",
@@ -261,14 +261,14 @@ TEST_F_TIMEOUT(dbg, halt_at_start_arms_the_targets_job_only, 120)
 	ATTACH_SUBMIT_HALTED();
 	EXPECT_EQ(0, resume_and_wait(_metadata, self));
 	r = other_client_run(prog_exit, sizeof(prog_exit), self->total,
-			     self->threads, 10000);
+			     self->threads, VX_LIVE_MS);
 	ASSERT_EQ(0, r.submit_err);
 	/* A job that started halted would have ended -ETIMEDOUT. */
 	EXPECT_EQ(0, r.status);
 
 	self->sub.grid[0] = self->total;
 	vx_cmd(_vx_submit(self->fd, &self->sub));
-	EXPECT_EQ(0, _vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	EXPECT_EQ(0, _vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status);
 }
 

@@ -20,7 +20,7 @@ TEST_F_TIMEOUT(dbg, breakpoint_halts_registers_hold_known_values, 60)
 	ASSERT_LE(0, self->sfd);
 	vx_cmd(dbg_bp(self->sfd, self->code_addr + STORE_BP, DRM_VORTEX_DEBUG_BP_SET));
 	vx_cmd(_vx_submit(self->fd, &self->sub));
-	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, 10000, &ev));
+	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, VX_LIVE_MS, &ev));
 	EXPECT_EQ(VX_HACAUSE_EBREAK, ev.data[0]);
 	EXPECT_EQ(1, ev.data[1]);
 	EXPECT_EQ(self->code_addr + STORE_BP, ev.data[3]);

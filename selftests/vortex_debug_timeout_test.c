@@ -23,7 +23,7 @@ static void timeouts_spare_the_job(struct __test_metadata *_metadata,
 {
 	for (unsigned int i = 0; i < n; i++) {
 		ASSERT_TRUE(vx_gate_write("recover_gate", "arm"));
-		ASSERT_TRUE(vx_poll_ms(vx_gate_is("recover_gate", "waiting"), 30000))
+		ASSERT_TRUE(vx_poll_ms(vx_gate_is("recover_gate", "waiting"), VX_LIVE_MS))
 			TH_LOG("timeout %u did not come", i);
 		ASSERT_TRUE(vx_gate_write("recover_gate", "open"));
 		vx_err(ETIME, _vx_wait(self->fd, self->sub.seqno, 0, NULL));
@@ -76,10 +76,10 @@ static void idle_debugger(int fd, int out)
 				 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0))
 		_exit(11);
 	if (write(out, "a", 1) != 1 ||
-	    dbg_event(sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, 60000, NULL) ||
+	    dbg_event(sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, VX_LIVE_MS, NULL) ||
 	    write(out, "h", 1) != 1)
 		_exit(12);
-	_exit(dbg_event(sfd, DRM_VORTEX_DEBUG_EVENT_TIMEOUT, 60000, NULL) ? 13 : 0);
+	_exit(dbg_event(sfd, DRM_VORTEX_DEBUG_EVENT_TIMEOUT, VX_LIVE_MS, NULL) ? 13 : 0);
 }
 
 #define HOLD_MS		1000	/* debug_hold_ms for the test below */
@@ -140,7 +140,7 @@ TEST_F_TIMEOUT(dbg, halted_job_yields_the_card_after_debug_hold_ms, 180)
 		/* A timeout let through while the gate was open may end it. */
 		ASSERT_TRUE(vx_poll_ms(vx_gate_is("recover_gate", "waiting") ||
 				       !_vx_wait(self->fd, self->sub.seqno, 0, NULL),
-				       30000))
+				       VX_LIVE_MS))
 			TH_LOG("timeout %u did not come", n);
 		opened = vx_now();
 		/* Returns once the handler has spared the job or ended it. */
@@ -256,7 +256,7 @@ TEST_F_TIMEOUT(dbg, mem_waiting_for_user_memory_does_not_hold_the_card, 90)
 	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
 	ASSERT_EQ(0, pthread_create(&resolver, NULL, uffd_resolver_run, &u));
 
-	r = other_client_run(prog_exit, sizeof(prog_exit), 1, self->threads, 60000);
+	r = other_client_run(prog_exit, sizeof(prog_exit), 1, self->threads, VX_LIVE_MS);
 	missing = !u.resolved;
 	uffd_resolve(&u);
 	ASSERT_EQ(0, pthread_join(reader, NULL));
@@ -310,7 +310,7 @@ TEST_F_TIMEOUT(dbg, raised_timeout_lets_a_hang_run_until_halted, 120)
 	vx_err(ETIME, _vx_wait(self->fd, self->sub.seqno, 0, &status));
 	EXPECT_EQ(0, dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_HALT,
 			       DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
-	EXPECT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, 10000, NULL));
+	EXPECT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, VX_LIVE_MS, NULL));
 	/* Back to the default: resumed, the loop times out as any hang. */
 	ASSERT_EQ(0, dbg_timeout(self->sfd, 0, &old));
 	EXPECT_EQ(60000, old);
@@ -382,7 +382,7 @@ TEST_F_TIMEOUT(dbg, exception_held_for_debugger_then_eio, 60)
 	ASSERT_LE(0, self->sfd);
 	ASSERT_TRUE(vx_timeout_set(&self->old_timeout_ms, VX_HANG_MS));
 	vx_cmd(_vx_submit(self->fd, &self->sub));
-	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, 10000, &ev));
+	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_EXCEPTION, VX_LIVE_MS, &ev));
 	EXPECT_EQ(VX_ERR_ILLEGAL_INSTR, ev.data[0]);
 	self->warp = ev.data[1];
 	EXPECT_LT(self->warp, self->total);
@@ -409,14 +409,14 @@ TEST_F_TIMEOUT(dbg, exception_held_for_debugger_then_eio, 60)
 
 	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
 			 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(-EIO, status);
-	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_FINISHED, 5000, &ev));
+	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_FINISHED, VX_LIVE_MS, &ev));
 	EXPECT_EQ(-EIO, (int32_t)ev.data[0]);
 
 	load(self, prog_store, sizeof(prog_store));
 	vx_cmd(_vx_submit(self->fd, &self->sub));
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status);
 	for (uint32_t l = 0; l < self->threads; l++)
 		EXPECT_EQ(100 + l, self->data_map[l]);

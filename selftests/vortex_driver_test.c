@@ -129,7 +129,7 @@ static void vx_load(FIXTURE_DATA(vx) *self, const uint32_t *prog, size_t bytes)
 /* Runs the fixture's submit and waits; returns the job's status. */
 #define vx_run(status) do {						\
 	vx_cmd(_vx_submit(self->fd, &self->sub));			\
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &(status))); \
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &(status))); \
 } while (0)
 
 /* ------------------------------------------------------------- GET_PARAM */
@@ -501,7 +501,7 @@ TEST_F(vx, submit_seqnos_increase)
 		vx_cmd(_vx_submit(self->fd, &self->sub));
 		EXPECT_EQ(first + i, self->sub.seqno);
 	}
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status);
 	/* Earlier jobs are remembered and may be waited for again. */
 	vx_cmd(_vx_wait(self->fd, first, 0, &status));
@@ -517,7 +517,7 @@ TEST_F(vx, submit_bo_closed_while_queued)
 	/* The job holds its buffers: closing the handle early is fine. */
 	vx_cmd(_vx_submit(self->fd, &self->sub));
 	vx_cmd(_vx_bo_close(self->fd, self->code));
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status);
 	EXPECT_EQ(STORE_MAGIC, self->data_map[0]);
 }
@@ -559,9 +559,9 @@ TEST_F(vx, submit_syncobj_in_out)
 
 	wait.handles = (uintptr_t)&create.handle;
 	wait.count_handles = 1;
-	wait.timeout_nsec = vx_now() + 10 * SEC;
+	wait.timeout_nsec = vx_now() + VX_LIVE_MS * MS;
 	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_SYNCOBJ_WAIT, &wait));
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status);
 	destroy.handle = create.handle;
 	vx_cmd(vx_ioctl(self->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &destroy));
@@ -584,7 +584,7 @@ TEST_F(vx, submit_syncobj_in_out)
 	vx_cmd(_vx_submit(self->fd, &self->good));			\
 	EXPECT_EQ(last_ + 1, self->good.seqno)				\
 		TH_LOG("the failed SUBMIT used up a seqno");		\
-	vx_cmd(_vx_wait(self->fd, self->good.seqno, 10 * SEC, &status_)); \
+	vx_cmd(_vx_wait(self->fd, self->good.seqno, VX_LIVE_MS * MS, &status_)); \
 	EXPECT_EQ(0, status_);						\
 } while (0)
 
@@ -833,7 +833,7 @@ TEST_F(vx, submit_err_after_a_job_changes_nothing)
 	self->bos[1].handle = self->data;
 	self->sub.grid[0] = 0;
 	vx_submit_err(EINVAL);
-	vx_cmd(_vx_wait(self->fd, 1, 10 * SEC, &status));
+	vx_cmd(_vx_wait(self->fd, 1, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status);
 	vx_err(EINVAL, _vx_wait(self->fd, 4, 0, &status));
 }
@@ -1166,7 +1166,7 @@ TEST_F_TIMEOUT(vx, clients_hang_does_not_hurt_others, 60)
 	vx_cmd(_vx_submit(self->fd, &self->sub));
 	ASSERT_TRUE(vx_hang_declared(&self->old_timeout_ms));
 
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status);
 	EXPECT_EQ(STORE_MAGIC, self->data_map[0]);
 	vx_cmd(_vx_wait(c.fd, c.sub.seqno, 0, &status));
@@ -1351,7 +1351,7 @@ TEST_F(vx, fdinfo_engine_counts_this_files_jobs)
 	/* another file's job is its own */
 	vx_cmd(vx_client_open_prog(&other, prog_count_down, sizeof(prog_count_down)));
 	vx_cmd(_vx_submit(other.fd, &other.sub));
-	vx_cmd(_vx_wait(other.fd, other.sub.seqno, 10 * SEC, &status));
+	vx_cmd(_vx_wait(other.fd, other.sub.seqno, VX_LIVE_MS * MS, &status));
 	ASSERT_EQ(0, status);
 	EXPECT_EQ(LOOP_CYCLES, vx_fdinfo(other.fd, "drm-cycles-compute"));
 	EXPECT_EQ(LOOP_CYCLES, vx_fdinfo(self->fd, "drm-cycles-compute") - cycles0);
@@ -1460,7 +1460,7 @@ TEST_F_TIMEOUT(vx, unplug_with_open_client, 120)
 	ASSERT_TRUE(vx_gate_write("unplug_gate", "arm"));
 	printf("@@vx-host unplug vx0\n");
 	fflush(stdout);
-	ASSERT_TRUE(vx_poll_ms(vx_gate_is("unplug_gate", "waiting"), 30000))
+	ASSERT_TRUE(vx_poll_ms(vx_gate_is("unplug_gate", "waiting"), VX_LIVE_MS))
 		TH_LOG("the removal did not reach unplug_gate");
 	EXPECT_EQ(0, stat(VX_NODE, &st)) TH_LOG("the node went before the gate");
 	v = 0;

@@ -27,7 +27,7 @@ static int request_dump(int sfd)
 static int halted_warp(int sfd)
 {
 	struct drm_vortex_debug_event ev;
-	int64_t end = vx_now() + 10 * SEC;
+	int64_t end = vx_now() + VX_LIVE_MS * MS;
 
 	while (vx_now() < end)
 		if (read(sfd, &ev, sizeof(ev)) == sizeof(ev) &&
@@ -125,7 +125,7 @@ TEST_F_TIMEOUT(dump, requested_dump_of_a_running_job_lets_it_run, 60)
 	ASSERT_EQ(0, request_dump(sfd));
 	EXPECT_EQ(1, vx_dump_each(NULL, NULL));
 	self->data_map[16] = 1;
-	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 10 * SEC, &status));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status);
 	EXPECT_EQ(99, self->data_map[17]);
 	close(sfd);

@@ -330,7 +330,7 @@ TEST_F_TIMEOUT(dump, failure_during_a_slow_discard_leaves_a_dump, 120)
 	ASSERT_EQ(-EIO, run_and_dump(_metadata, self, prog_fault, sizeof(prog_fault)));
 	ASSERT_TRUE(vx_gate_write("unlink_gate", "arm"));
 	vx_dump_each(vx_dump_discard_one, NULL);
-	ASSERT_TRUE(vx_poll_ms(vx_gate_is("unlink_gate", "waiting"), 10000))
+	ASSERT_TRUE(vx_poll_ms(vx_gate_is("unlink_gate", "waiting"), VX_LIVE_MS))
 		TH_LOG("the discarded dump's release did not reach unlink_gate");
 
 	pid = fork();

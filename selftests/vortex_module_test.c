@@ -55,7 +55,7 @@ static bool module_loaded(void)
 /* The device node appears once the driver has bound the card. */
 static bool node_appears(void)
 {
-	int64_t end = vx_now() + 10 * SEC;
+	int64_t end = vx_now() + VX_LIVE_MS * MS;
 
 	while (access(VX_NODE, F_OK) && vx_now() < end)
 		usleep(10000);
@@ -193,7 +193,7 @@ TEST(unload_with_a_dump_pending)
 	 * The dump's worker publishes it after the job's fence
 	 * (docs/driver.md): WAIT may return before the dump is there.
 	 */
-	ASSERT_TRUE(vx_poll_ms(vx_dump_ready() == 1, 30000))
+	ASSERT_TRUE(vx_poll_ms(vx_dump_ready() == 1, VX_LIVE_MS))
 		TH_LOG("%d dumps", count_dumps());
 	ASSERT_EQ(1, count_dumps());
 
@@ -299,7 +299,7 @@ TEST(kill_with_queued_jobs_then_rmmod)
 	munmap(code, 4096);
 	vx_submit_init(&sub, addr, 0, 1, &bo, 1);
 	vx_cmd(_vx_submit(fd, &sub));
-	vx_cmd(_vx_wait(fd, sub.seqno, 10 * SEC, &status));
+	vx_cmd(_vx_wait(fd, sub.seqno, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status);
 	close(fd);
 }

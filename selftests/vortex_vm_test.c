@@ -712,7 +712,7 @@ TEST_F_TIMEOUT(vm, close_while_job_runs_keeps_buffer, 120)
 	vx_cmd(vm_launch(a, PROG_SPIN, addr));
 	job = a->sub.seqno;
 	vm_use_bo(a, 0);
-	ASSERT_TRUE(vx_poll_ms(cell[1] == 1, 10000)) TH_LOG("the job did not start");
+	ASSERT_TRUE(vx_poll_ms(cell[1] == 1, VX_LIVE_MS)) TH_LOG("the job did not start");
 
 	ASSERT_EQ(0, pthread_create(&t, NULL, close_thread, &cc));
 	vx_poll_ms(cc.done, 300);
@@ -721,7 +721,7 @@ TEST_F_TIMEOUT(vm, close_while_job_runs_keeps_buffer, 120)
 	EXPECT_EQ(0, cell[3]);
 	cell[0] = 1;
 	__sync_synchronize();
-	vx_cmd(_vx_wait(a->fd, job, 10 * SEC, &status));
+	vx_cmd(_vx_wait(a->fd, job, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status);
 	EXPECT_EQ(42, cell[3]) TH_LOG("the job lost its buffer");
 	pthread_join(t, NULL);
@@ -762,7 +762,7 @@ TEST_F_TIMEOUT(vm, closed_buffer_unmapped_once_older_jobs_end, 120)
 	vx_cmd(vm_launch(a, PROG_SPIN, addr));
 	job1 = a->sub.seqno;
 	vm_use_bo(a, 0);
-	ASSERT_TRUE(vx_poll_ms(x[1] == 1, 10000)) TH_LOG("job 1 did not start");
+	ASSERT_TRUE(vx_poll_ms(x[1] == 1, VX_LIVE_MS)) TH_LOG("job 1 did not start");
 	vx_cmd(_vx_bo_close(a->fd, h));
 
 	memset((void *)cell, 0, 16);
@@ -776,15 +776,15 @@ TEST_F_TIMEOUT(vm, closed_buffer_unmapped_once_older_jobs_end, 120)
 
 	x[0] = 1;
 	__sync_synchronize();
-	vx_cmd(_vx_wait(a->fd, job1, 10 * SEC, &status));
+	vx_cmd(_vx_wait(a->fd, job1, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status);
 	EXPECT_EQ(8, x[3]) TH_LOG("job 1 lost its buffer");
-	ASSERT_TRUE(vx_poll_ms(cell[1] == 1, 10000)) TH_LOG("job 2 did not start");
+	ASSERT_TRUE(vx_poll_ms(cell[1] == 1, VX_LIVE_MS)) TH_LOG("job 2 did not start");
 	cell[0] = 1;
 	__sync_synchronize();
-	vx_cmd(_vx_wait(a->fd, job2, 10 * SEC, &status));
+	vx_cmd(_vx_wait(a->fd, job2, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status);
-	vx_cmd(_vx_wait(a->fd, job3, 10 * SEC, &status));
+	vx_cmd(_vx_wait(a->fd, job3, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(-EIO, status) TH_LOG("job 3 reached the closed buffer");
 	EXPECT_EQ(0xdeadbeefu, a->data_map[ARG_OUT]);
 	text = vx_dump_read(5000);
@@ -1115,7 +1115,7 @@ TEST_F_TIMEOUT(vm, close_races_submit_that_lists_the_buffer, 300)
 		/* Next round only once this buffer is closed. */
 		ASSERT_TRUE(vx_poll_ms(!__atomic_load_n(&r.handle, __ATOMIC_ACQUIRE) &&
 				       __atomic_load_n(&r.closed, __ATOMIC_ACQUIRE) == i + 1,
-				       10000));
+				       VX_LIVE_MS));
 		if (_metadata->exit_code == KSFT_FAIL)
 			break;
 	}

@@ -596,7 +596,7 @@ TEST_F_TIMEOUT(vb, unmap_while_a_job_runs_keeps_its_pages, 120)
 	vx_cmd(_vx_vm_bind(a->fd, MAP, h, 0, va, 3 * PAGE, RW));
 	job = vb_start(a, PROG_GATE, va + PAGE, 0);
 	ASSERT_NE(0, job);
-	ASSERT_TRUE(vx_poll_ms(cell[1] == 1, 10000)) TH_LOG("the job did not start");
+	ASSERT_TRUE(vx_poll_ms(cell[1] == 1, VX_LIVE_MS)) TH_LOG("the job did not start");
 
 	vx_cmd(_vx_vm_bind(a->fd, UNMAP, 0, 0, va + PAGE, PAGE, 0));
 	vx_cmd(_vx_bo_create(a->fd, PAGE, DRM_VORTEX_BO_NO_MAP, &h2, NULL));
@@ -609,7 +609,7 @@ TEST_F_TIMEOUT(vb, unmap_while_a_job_runs_keeps_its_pages, 120)
 
 	cell[0] = 1;
 	__sync_synchronize();
-	vx_cmd(_vx_wait(a->fd, job, 10 * SEC, &status));
+	vx_cmd(_vx_wait(a->fd, job, VX_LIVE_MS * MS, &status));
 	EXPECT_EQ(0, status) TH_LOG("the job lost its page");
 	EXPECT_EQ(42, cell[3]);
 
