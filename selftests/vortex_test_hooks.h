@@ -259,9 +259,9 @@ static inline bool vx_hang_begin(long *old, long ms)
 }
 
 /*
- * Waits for the hang's timeout to reach hang_gate (30 s at most), puts the
- * old job_timeout_ms back and lets recovery go on; returns once recovery
- * has finished.  False if no timeout came.
+ * Waits for the hang's timeout to reach hang_gate (VX_LIVE_MS at most),
+ * puts the old job_timeout_ms back and lets recovery go on; returns once
+ * recovery has finished.  False if no timeout came.
  */
 static inline bool vx_hang_declared(long *old)
 {
