@@ -1038,23 +1038,24 @@ int vortex_job_sched_prepare(struct vortex_job *job)
 	unsigned long flags;
 	int ret;
 
+retry:
 	spin_lock_irqsave(&vdev->job_lock, flags);
-	while (vortex_job_inline_on_card_locked(vdev) &&
-	       !vortex_handover_follows_card(vdev->jobs.handover)) {
-		if (spare) {
-			/* The last one opened (it holds its own reference). */
-			vortex_handover_put(vdev->jobs.handover);
-			vortex_handover_init(spare, vdev->jobs.handover_context,
-					     ++vdev->jobs.handover_seqno);
-			vdev->jobs.handover = spare;
-			spare = NULL;
-			break;
+	if (vortex_job_inline_on_card_locked(vdev) &&
+	    !vortex_handover_follows_card(vdev->jobs.handover)) {
+		/* The first job behind it makes its handover, outside the lock. */
+		if (!spare) {
+			spin_unlock_irqrestore(&vdev->job_lock, flags);
+			spare = vortex_handover_alloc();
+			if (!spare)
+				return -ENOMEM;
+			goto retry;
 		}
-		spin_unlock_irqrestore(&vdev->job_lock, flags);
-		spare = vortex_handover_alloc();
-		if (!spare)
-			return -ENOMEM;
-		spin_lock_irqsave(&vdev->job_lock, flags);
+		/* The last one opened (its work holds its own reference). */
+		vortex_handover_put(vdev->jobs.handover);
+		vortex_handover_init(spare, vdev->jobs.handover_context,
+				     ++vdev->jobs.handover_seqno);
+		vdev->jobs.handover = spare;
+		spare = NULL;
 	}
 	if (vortex_handover_waits(vdev->jobs.handover))
 		fence = vortex_handover_fence(vdev->jobs.handover);
