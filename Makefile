@@ -37,17 +37,19 @@ TOP := $(CURDIR)
 
 # Host C (simulator, tests, tools).  Guest binaries are static: the guest
 # userland is busybox plus whatever we put in the initramfs.
-# VX_CCACHE: ccache, set by the scripts (scripts/lib.sh), empty by hand.
-HOST_CC ?= $(VX_CCACHE) gcc
+# VX_CCACHE: ccache, set by the scripts (scripts/lib.sh), empty by hand;
+# scripts/ccache-cc.sh gives it the compiles of a compile-and-link too.
+VX_CC_PREFIX := $(if $(VX_CCACHE),$(TOP)/scripts/ccache-cc.sh)
+HOST_CC ?= $(VX_CC_PREFIX) gcc
 HOST_CFLAGS ?= -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-std=gnu11 -D_GNU_SOURCE
-GUEST_CC ?= $(VX_CCACHE) gcc
+GUEST_CC ?= $(VX_CC_PREFIX) gcc
 GUEST_CFLAGS ?= $(HOST_CFLAGS) -static
 GUEST_INC := -I$(TOP)/uapi -I/usr/include/libdrm
 
 # Device code: RV32IMF, bare metal, clang + lld, libgcc from the
 # riscv64-unknown-elf cross gcc for 64-bit and soft-double helpers.
-RV_CC ?= $(VX_CCACHE) clang
+RV_CC ?= $(VX_CC_PREFIX) clang
 RV_ARCH := --target=riscv32-unknown-elf -march=rv32imf -mabi=ilp32f
 RV_CFLAGS ?= $(RV_ARCH) -O2 -g -ffreestanding -fno-builtin -nostdlib \
 	-fno-pic -mcmodel=medany -Wall -Wextra
@@ -93,7 +95,7 @@ include userspace/coredump/coredump.mk
 # The bench's own judge: scripts/tap.py decides every verdict.
 HOST_TESTS += scripts/tests/test_tap.py scripts/tests/test_make_help.py \
 	scripts/tests/test_make_dir.py scripts/tests/test_script_help.py \
-	scripts/tests/test_estimate.sh scripts/tests/test_install.sh
+	scripts/tests/test_estimate.sh scripts/tests/test_install.sh scripts/tests/test_ccache_cc.sh
 
 host-all: $(HOST_TESTS) $(GUEST_TESTS) $(GUEST_FILES) $(RV_KERNELS) $(BENCHES)
 

@@ -36,12 +36,19 @@ jobs=-j$(nproc)
 [ -n "${MAKELEVEL:-}" ] && jobs=
 
 # The cached 6.12 and debug kernels were built by the host's gcc: their
-# modules may compile through ccache.  Another KDIR keeps its own CC.
+# modules may compile through ccache.  Another KDIR's too when its kernel
+# was built by the host's gcc (CONFIG_CC_VERSION_TEXT, the command's name
+# aside: Debian's headers name gcc-12), else it keeps its own CC.
 cc=()
 [ -z "$VX_CCACHE" ] || cc=(CC="$VX_CCACHE gcc")
+host_gcc() {
+	local kcc
+	kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$1/.config" 2> /dev/null)
+	[ -n "$kcc" ] && [ "${kcc#* }" = "$(gcc --version 2> /dev/null | head -n 1 | cut -d' ' -f2-)" ]
+}
 if [ "$series" = 6.12 ]; then
 	if [ -n "${KDIR:-}" ]; then
-		cc=()
+		host_gcc "$KDIR" || cc=()
 	else
 		KDIR=$("$VX_TOP/scripts/kernel.sh")/headers
 	fi
@@ -68,11 +75,37 @@ if [ -f "$dir/.sources" ]; then
 fi
 mv "$dir/.sources.new" "$dir/.sources"
 (cd "$VX_TOP" && xargs cp -p --parents -u -t "$dir") < "$dir/.sources"
+[ "$series" = debug ] || root=$("$VX_TOP/scripts/buildroot.sh" "$kver" "$(cat "$entry/suite")")
+
+# The module is cached by what it is built from: the sources' contents,
+# the kernel's cache entry (its version and config), the compiler (the
+# host's, or the build root's packages) and the options.  A fresh clone
+# of a commit built before takes it as it is (issue 34: the newest
+# kernel's module was 52 s of a warm make check's serial start).
+key=$({ echo "recipe 1 $series $kver ${kbuild[*]}"; readlink -f "$entry"
+	if [ "$series" = debug ]; then gcc --version | head -n 1
+	else sha256sum < "$root/var/lib/dpkg/status"; fi
+	(cd "$VX_TOP" && xargs sha256sum) < "$dir/.sources"; } | sha256sum | cut -c1-16)
+cached=$VX_CACHE/module/$kver-$key
+if [ -f "$cached/vortex.ko" ]; then
+	cp "$cached/vortex.ko" "$dir/vortex.ko"
+	# The objects here may be another tree's: the next build relinks.
+	rm -f "$dir/vortex.o"
+	touch "$cached"
+	echo "$dir"
+	exit 0
+fi
 if [ "$series" = debug ]; then
 	make -C "$entry/headers" M="$dir" ${jobs:+"$jobs"} "${kbuild[@]}" "${cc[@]}" >&2
 else
-	root=$("$VX_TOP/scripts/buildroot.sh" "$kver" "$(cat "$entry/suite")")
 	VX_BIND=$dir "$VX_TOP/scripts/buildroot.sh" --run "$root" \
 		make -C "/usr/src/linux-headers-$kver" M="$dir" ${jobs:+"$jobs"} "${kbuild[@]}" >&2
 fi
+mkdir -p "$VX_CACHE/module"
+tmp=$(mktemp -d "$cached.XXXXXX")
+cp "$dir/vortex.ko" "$tmp/vortex.ko"
+# Another run may have stored the same module meanwhile.
+mv -T "$tmp" "$cached" 2> /dev/null || rm -rf "$tmp"
+# Entries no run has used for a week are another tree's past.
+find "$VX_CACHE/module" -mindepth 1 -maxdepth 1 -mtime +7 -exec rm -rf {} +
 echo "$dir"

@@ -47,8 +47,8 @@ vx_after_deps() {
 # The cuda-gdb lane (scripts/cuda-gdb-lane.sh, issue 38): cuda-gdb 12.4
 # from Debian 13's non-free, installed in its cached trixie root beside
 # the boots (out of the job table, as the debug kernel's build), then run
-# once every boot has ended on the dumps the topologies' boots kept
-# (run-guest.sh --keep-dumps).
+# on the dumps the topologies' boots kept (run-guest.sh --keep-dumps)
+# once those boots have ended (cuda_lane_ready).
 (scripts/cuda-gdb.sh > "$results/cuda-gdb-root.out" 2>&1
  echo $? > "$results/cuda-gdb-root.rc") &
 disown
@@ -112,6 +112,7 @@ guest_slot() {
 	local p n idle
 	while :; do
 		debug_lane_ready
+		cuda_lane_ready
 		n=$(jobs -rp | wc -l)
 		for p in "${light[@]}"; do
 			! kill -0 "$p" 2> /dev/null || n=$((n - 1))
@@ -137,11 +138,33 @@ guest_boot() {
 	shift 2
 	guest_slot
 	VX_NO_TICKER=1 vx_stage "guest $name" scripts/run-guest.sh --out "$dir" "$@" &
+	case " $* " in
+	*" --keep-dumps "*) cuda_boots+=($!) cuda_dumps+=("$dir/dumps.log") ;;
+	esac
 	guest_args+=(--guest "guest[$name]=$dir/results.log,$dir/console.log")
 	expect+=(--expect "guest[$name]")
 	for t in $programs; do
 		expect+=(--expect "guest[$name]/$(basename "$t")")
 	done
+}
+
+# The cuda-gdb lane (scripts/cuda-gdb-lane.sh): one job, on the dumps the
+# boots run with --keep-dumps kept, once those boots have ended and
+# cuda-gdb's root is installed: beside the boots still running, not after
+# the last of them (317 CPU-s in 184 s at the end of a warm run, issue 34).
+# cuda_queued: 1 once the last of those boots has started.
+cuda_boots=() cuda_dumps=() cuda_queued=0 cuda_lane_started=0
+cuda_lane_ready() {
+	local p running
+	[ $cuda_lane_started = 0 ] && [ $cuda_queued = 1 ] &&
+		[ -e "$results/cuda-gdb-root.rc" ] || return 0
+	running=" $(jobs -rp | paste -sd ' ') "
+	for p in "${cuda_boots[@]}"; do
+		[[ $running != *" $p "* ]] || return 0
+	done
+	cuda_lane_started=1
+	VX_NO_TICKER=1 vx_stage cuda-gdb scripts/cuda-gdb-lane.sh "$results/cuda-gdb.tap" \
+		"${cuda_dumps[@]}" &
 }
 
 # The debug kernel lane (scripts/debug-lane.sh): one job, the kernel (if
@@ -229,6 +252,7 @@ guest_boot 4,8,32,32 vortex_dump_slot_test --topology 4,8,32,32 --tests vortex_d
 # row with its own registers (issue 26).
 guest_boot 1,1,96,64 vortex_dump_card_test --topology 1,1,96,64 --tests vortex_dump_card_test --keep-dumps \
 	--append "vx.args=-t,elf_rows_are_cuda_sized_and_hold_every_lane,-t,elf_rows_hold_lanes_past_31_while_they_run"
+cuda_queued=1
 
 # The card's old doorbell model (no fast doorbell, so no fast lane): every
 # job through the scheduler and its FENCE interrupt.
@@ -254,21 +278,16 @@ newest guest_boot newest:slub-smp2 "vortex_reliability_test $vx_dbg_tests vortex
 	--smp 2 --tests "vortex_reliability_test,${vx_dbg_tests// /,},vortex_vm_test,vortex_vmbind_test" \
 	--append "slub_debug=FZPU"
 
-# A debug kernel still building: its lane starts when the build ends.
-while [ $debug_lane_started = 0 ]; do
+# A debug kernel still building: its lane starts when the build ends;
+# the cuda-gdb lane, when its boots have.
+while [ $debug_lane_started = 0 ] || [ $cuda_lane_started = 0 ]; do
 	sleep 5
 	debug_lane_ready
+	cuda_lane_ready
 done
 
-# Every boot has ended.
+# Every boot and lane has ended.
 wait
-while [ ! -e "$results/cuda-gdb-root.rc" ]; do sleep 5; done
-cuda_dumps=()
-for topo in "${topos[@]}" 4,8,32,32 1,1,96,64; do
-	cuda_dumps+=("$results/guest-${topo//,/-}/dumps.log")
-done
-VX_NO_TICKER=1 vx_stage cuda-gdb scripts/cuda-gdb-lane.sh "$results/cuda-gdb.tap" \
-	"${cuda_dumps[@]}" || true
 expect+=(--expect cuda-gdb)
 mapfile -t host_args < "$results/host.args"
 host_args+=(--host="lint=$results/lint.tap" --host="cuda-gdb=$results/cuda-gdb.tap")
