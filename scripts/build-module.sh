@@ -46,13 +46,57 @@ host_gcc() {
 	kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$1/.config" 2> /dev/null)
 	[ -n "$kcc" ] && [ "${kcc#* }" = "$(gcc --version 2> /dev/null | head -n 1 | cut -d' ' -f2-)" ]
 }
+
+# The module is cached by what it is built from: the sources' contents,
+# the kernel's cache entry (its version and config), the compiler (the
+# host's, or the build root's packages) and the options.  A fresh clone
+# of a commit built before takes it as it is (issue 34: the newest
+# kernel's module was 52 s of a warm make check's serial start, and
+# ccache cannot serve a fresh clone's in-tree objects: Kbuild compiles
+# them by a path that names the checkout).
+# module_cached ENTRY COMPILER-ID: sets $cached, the module's entry;
+# true if it holds the module.
+module_cached() {
+	local key
+	key=$({ echo "recipe 1 $series ${kbuild[*]}"; readlink -f "$1"; echo "$2"
+		(cd "$VX_TOP" && find Kbuild driver uapi hw dbgcore -name Kbuild -o -name '*.[ch]' |
+			LC_ALL=C sort | xargs sha256sum); } | sha256sum | cut -c1-16)
+	cached=$VX_CACHE/module/$(basename "$(readlink -f "$1/modules")")-$key
+	[ -f "$cached/vortex.ko" ]
+}
+# module_take DIR: the cached module as DIR's vortex.ko.
+module_take() {
+	cp "$cached/vortex.ko" "$1/vortex.ko"
+	# The objects there may be another tree's: the next build relinks.
+	rm -f "$1/vortex.o"
+	touch "$cached"
+}
+# module_keep DIR: DIR's vortex.ko into the cache.
+module_keep() {
+	local tmp
+	mkdir -p "$VX_CACHE/module"
+	tmp=$(mktemp -d "$cached.XXXXXX")
+	cp "$1/vortex.ko" "$tmp/vortex.ko"
+	# Another run may have stored the same module meanwhile.
+	mv -T "$tmp" "$cached" 2> /dev/null || rm -rf "$tmp"
+	# Entries no run has used for a week are another tree's past.
+	find "$VX_CACHE/module" -mindepth 1 -maxdepth 1 -mtime +7 -exec rm -rf {} +
+}
+
 if [ "$series" = 6.12 ]; then
+	# Another kernel tree is built as asked, never from the cache.
 	if [ -n "${KDIR:-}" ]; then
 		host_gcc "$KDIR" || cc=()
-	else
-		KDIR=$("$VX_TOP/scripts/kernel.sh")/headers
+		make -C "$KDIR" M="$VX_TOP" $jobs "${kbuild[@]}" "${cc[@]}" >&2
+		exit 0
 	fi
-	make -C "$KDIR" M="$VX_TOP" $jobs "${kbuild[@]}" "${cc[@]}" >&2
+	entry=$("$VX_TOP/scripts/kernel.sh")
+	if module_cached "$entry" "$(gcc --version | head -n 1)"; then
+		module_take "$VX_TOP"
+		exit 0
+	fi
+	make -C "$entry/headers" M="$VX_TOP" $jobs "${kbuild[@]}" "${cc[@]}" >&2
+	module_keep "$VX_TOP"
 	exit 0
 fi
 
@@ -75,23 +119,14 @@ if [ -f "$dir/.sources" ]; then
 fi
 mv "$dir/.sources.new" "$dir/.sources"
 (cd "$VX_TOP" && xargs cp -p --parents -u -t "$dir") < "$dir/.sources"
-[ "$series" = debug ] || root=$("$VX_TOP/scripts/buildroot.sh" "$kver" "$(cat "$entry/suite")")
-
-# The module is cached by what it is built from: the sources' contents,
-# the kernel's cache entry (its version and config), the compiler (the
-# host's, or the build root's packages) and the options.  A fresh clone
-# of a commit built before takes it as it is (issue 34: the newest
-# kernel's module was 52 s of a warm make check's serial start).
-key=$({ echo "recipe 1 $series $kver ${kbuild[*]}"; readlink -f "$entry"
-	if [ "$series" = debug ]; then gcc --version | head -n 1
-	else sha256sum < "$root/var/lib/dpkg/status"; fi
-	(cd "$VX_TOP" && xargs sha256sum) < "$dir/.sources"; } | sha256sum | cut -c1-16)
-cached=$VX_CACHE/module/$kver-$key
-if [ -f "$cached/vortex.ko" ]; then
-	cp "$cached/vortex.ko" "$dir/vortex.ko"
-	# The objects here may be another tree's: the next build relinks.
-	rm -f "$dir/vortex.o"
-	touch "$cached"
+if [ "$series" = debug ]; then
+	compiler=$(gcc --version | head -n 1)
+else
+	root=$("$VX_TOP/scripts/buildroot.sh" "$kver" "$(cat "$entry/suite")")
+	compiler=$(sha256sum < "$root/var/lib/dpkg/status")
+fi
+if module_cached "$entry" "$compiler"; then
+	module_take "$dir"
 	echo "$dir"
 	exit 0
 fi
@@ -101,11 +136,5 @@ else
 	VX_BIND=$dir "$VX_TOP/scripts/buildroot.sh" --run "$root" \
 		make -C "/usr/src/linux-headers-$kver" M="$dir" ${jobs:+"$jobs"} "${kbuild[@]}" >&2
 fi
-mkdir -p "$VX_CACHE/module"
-tmp=$(mktemp -d "$cached.XXXXXX")
-cp "$dir/vortex.ko" "$tmp/vortex.ko"
-# Another run may have stored the same module meanwhile.
-mv -T "$tmp" "$cached" 2> /dev/null || rm -rf "$tmp"
-# Entries no run has used for a week are another tree's past.
-find "$VX_CACHE/module" -mindepth 1 -maxdepth 1 -mtime +7 -exec rm -rf {} +
+module_keep "$dir"
 echo "$dir"
