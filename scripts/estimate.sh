@@ -15,7 +15,7 @@ vx_est_ksft=10			# the kselftest headers
 vx_est_newest=180		# the newest kernel, its build root, vortex.ko there
 vx_est_debug_kernel=1980	# the debug kernel: -j2 under nice, beside the rest
 vx_est_debug_lane=500		# then its vortex.ko and initramfs (55 s), two boots (354, 90 s)
-vx_est_warm_check=990	# a warm make check of a fresh clone (992 s)
+vx_est_warm_check=920	# a warm make check of a fresh clone (917 s)
 
 # vx_estimate: on a cold cache, say up front what lies ahead.  make
 # check's debug kernel builds from the packages on, beside everything
