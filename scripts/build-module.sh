@@ -41,10 +41,16 @@ jobs=-j$(nproc)
 # aside: Debian's headers name gcc-12), else it keeps its own CC.
 cc=()
 [ -z "$VX_CCACHE" ] || cc=(CC="$VX_CCACHE gcc")
+gcc_version=$(gcc --version 2> /dev/null | head -n 1)
 host_gcc() {
 	local kcc
 	kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$1/.config" 2> /dev/null)
-	[ -n "$kcc" ] && [ "${kcc#* }" = "$(gcc --version 2> /dev/null | head -n 1 | cut -d' ' -f2-)" ]
+	[ -n "$kcc" ] && [ "${kcc#* }" = "${gcc_version#* }" ]
+}
+# module_sources: what the module is built from, sorted, relative to the
+# checkout.
+module_sources() {
+	(cd "$VX_TOP" && find Kbuild driver uapi hw dbgcore -name Kbuild -o -name '*.[ch]') | LC_ALL=C sort
 }
 
 # The module is cached by what it is built from: the sources' contents,
@@ -59,8 +65,7 @@ host_gcc() {
 module_cached() {
 	local key
 	key=$({ echo "recipe 1 $series ${kbuild[*]}"; readlink -f "$1"; echo "$2"
-		(cd "$VX_TOP" && find Kbuild driver uapi hw dbgcore -name Kbuild -o -name '*.[ch]' |
-			LC_ALL=C sort | xargs sha256sum); } | sha256sum | cut -c1-16)
+		module_sources | (cd "$VX_TOP" && xargs sha256sum); } | sha256sum | cut -c1-16)
 	cached=$VX_CACHE/module/$(basename "$(readlink -f "$1/modules")")-$key
 	[ -f "$cached/vortex.ko" ]
 }
@@ -91,7 +96,7 @@ if [ "$series" = 6.12 ]; then
 		exit 0
 	fi
 	entry=$("$VX_TOP/scripts/kernel.sh")
-	if module_cached "$entry" "$(gcc --version | head -n 1)"; then
+	if module_cached "$entry" "$gcc_version"; then
 		module_take "$VX_TOP"
 		exit 0
 	fi
@@ -113,14 +118,14 @@ dir=$out/module/$kver
 # what changed) beside their own objects: the in-tree 6.12 objects in the
 # checkout would otherwise be taken for this kernel's.
 mkdir -p "$dir"
-(cd "$VX_TOP" && find Kbuild driver uapi hw dbgcore -name Kbuild -o -name '*.[ch]') | sort > "$dir/.sources.new"
+module_sources > "$dir/.sources.new"
 if [ -f "$dir/.sources" ]; then
-	comm -23 "$dir/.sources" "$dir/.sources.new" | (cd "$dir" && xargs -r rm -f)
+	LC_ALL=C comm -23 "$dir/.sources" "$dir/.sources.new" | (cd "$dir" && xargs -r rm -f)
 fi
 mv "$dir/.sources.new" "$dir/.sources"
 (cd "$VX_TOP" && xargs cp -p --parents -u -t "$dir") < "$dir/.sources"
 if [ "$series" = debug ]; then
-	compiler=$(gcc --version | head -n 1)
+	compiler=$gcc_version
 else
 	root=$("$VX_TOP/scripts/buildroot.sh" "$kver" "$(cat "$entry/suite")")
 	compiler=$(sha256sum < "$root/var/lib/dpkg/status")
