@@ -95,7 +95,8 @@ include userspace/coredump/coredump.mk
 # The bench's own judge: scripts/tap.py decides every verdict.
 HOST_TESTS += scripts/tests/test_tap.py scripts/tests/test_make_help.py \
 	scripts/tests/test_make_dir.py scripts/tests/test_script_help.py \
-	scripts/tests/test_estimate.sh scripts/tests/test_install.sh scripts/tests/test_ccache_cc.sh
+	scripts/tests/test_estimate.sh scripts/tests/test_install.sh scripts/tests/test_ccache_cc.sh \
+	scripts/tests/test_guest_prof.py
 
 host-all: $(HOST_TESTS) $(GUEST_TESTS) $(GUEST_FILES) $(RV_KERNELS) $(BENCHES)
 

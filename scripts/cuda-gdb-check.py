@@ -26,6 +26,7 @@ TAP, a few tests per dump; a cuda-gdb that aborts, or reads any value
 other than these, fails them.
 """
 import argparse
+import array
 import collections
 import concurrent.futures
 import json
@@ -133,7 +134,11 @@ def expectations(args, name, dump):
         tool(args, '--bo', str(b['iova']), '-o', path, dump)
         data = open(path, 'rb').read()
         os.unlink(path)
-        words = struct.unpack(f'<{len(data) // 4}I', data[:len(data) // 4 * 4])
+        # An array, not a tuple: a buffer's words are not Python ints
+        # until one is looked at (a 16 MiB buffer is 4 million of them).
+        words = array.array('I', data[:len(data) // 4 * 4])
+        if sys.byteorder != 'little':
+            words.byteswap()
         # The ELF's data section ends where the text's block did: at the
         # last non-zero word (the zero tail is a section of its own).
         nz = (len(data.rstrip(b'\0')) + 3) // 4
@@ -212,10 +217,10 @@ def sections(out):
             line = line[len('(cuda-gdb) '):]
         if line.startswith('@@'):
             key = line[2:].strip()
-            got[key] = ''
+            got[key] = []
         elif key is not None:
-            got[key] += line + '\n'
-    return got
+            got[key].append(line + '\n')
+    return {k: ''.join(v) for k, v in got.items()}
 
 
 def hexes(s):

@@ -31,6 +31,12 @@
 #     --timeout SEC        kill QEMU after SEC seconds (default 900)
 #     --out DIR            where console.log, results.log, qmp.sock go
 #     --append ARGS        more kernel command-line arguments
+#     --profile            sample the vCPUs' registers 100 times a second
+#                          into DIR/profile (scripts/guest-prof.py: a
+#                          second QMP socket, DIR/prof.sock); read it with
+#                          guest-prof.py report DIR/profile (the guest
+#                          sends its /proc/kallsyms to results.log at the
+#                          end)
 #
 # Needs VX_QEMU (entry of scripts/qemu.sh), VX_KERNEL (entry of
 # scripts/kernel.sh) and VX_INITRD; computes any that is unset.
@@ -39,7 +45,7 @@ set -euo pipefail
 vx_usage 0 "$@"
 
 topology=1,2,4,8 vram=268435456 smp=1 mode=test tests= timeout=900 out= append= dports=
-props= keep_dumps=
+props= keep_dumps= profile=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--topology) topology=$2; shift 2 ;;
@@ -49,6 +55,7 @@ while [ $# -gt 0 ]; do
 	--mode) mode=$2; shift 2 ;;
 	--tests) tests=$2; shift 2 ;;
 	--keep-dumps) keep_dumps=1; shift ;;
+	--profile) profile=1; shift ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
@@ -66,13 +73,17 @@ VX_INITRD=${VX_INITRD:-$VX_TOP/${O:-build}/guest/initramfs.cpio.gz}
 [ -f "$VX_INITRD" ] || vx_die "no initramfs at $VX_INITRD (make check builds it)"
 out=${out:-$(mktemp -d)}
 mkdir -p "$out"
-rm -f "$out/console.log" "$out/results.log" "$out/qmp.sock" "$out/dumps.log"
+rm -f "$out/console.log" "$out/results.log" "$out/qmp.sock" "$out/dumps.log" \
+	"$out/prof.sock" "$out/profile"
 
 cmdline="console=ttyS0 quiet loglevel=4 panic=-1 vx.mode=$mode"
 cmdline+=" vxtest.topology=$topology vxtest.vram=$vram"
 [ -n "$tests" ] && cmdline+=" vx.tests=$tests"
 [ -n "$append" ] && cmdline+=" $append"
 [ -n "$keep_dumps" ] && cmdline+=" vxtest.keep_dumps=1"
+# The profile's RIPs are read against the guest's /proc/kallsyms, sent at
+# the end (scripts/guest/init).
+[ -n "$profile" ] && cmdline+=" vx.kallsyms=1"
 
 qemu=(
 	"$VX_QEMU/bin/qemu-system-x86_64" -L "$VX_QEMU/share"
@@ -107,6 +118,10 @@ fi
 # Guest tests ask the host for things like a hot-unplug (scripts/qmp-watch.py).
 "$VX_TOP/scripts/qmp-watch.py" "$out/results.log" "$out/qmp.sock" &
 watcher=$!
+if [ -n "$profile" ]; then
+	qemu+=(-qmp "unix:$out/prof.sock,server=on,wait=off")
+	"$VX_TOP/scripts/guest-prof.py" sample "$out/prof.sock" "$out/results.log" "$out/profile" &
+fi
 rc=0
 timeout --kill-after=10 "$timeout" "${qemu[@]}" \
 	-chardev "file,id=con,path=$out/console.log" -serial chardev:con \
