@@ -39,6 +39,7 @@ vx_after_deps() {
 		vx_log "building the debug kernel in the background (log: ${VX_LOGS/#$HOME/\~}/debug-kernel.log)"
 	(scripts/debug-kernel.sh > "$results/debug-kernel.out" 2>&1
 	 echo $? > "$results/debug-kernel.rc") &
+	debug_kernel_pid=$!
 	disown
 }
 
@@ -187,7 +188,18 @@ debug_lane() {
 # anything) and run at the same time (vx_debug_lane_boots).
 debug_lane_started=0
 debug_lane_ready() {
-	[ $debug_lane_started = 0 ] && [ -e "$results/debug-kernel.rc" ] || return 0
+	[ $debug_lane_started = 0 ] || return 0
+	if [ ! -e "$results/debug-kernel.rc" ]; then
+		# A build killed from outside writes no exit status: the lane
+		# fails rather than the run waiting for it for ever.  The status
+		# is written before the job ends, so it is looked for again.
+		! kill -0 "$debug_kernel_pid" 2>/dev/null || return 0
+		[ -e "$results/debug-kernel.rc" ] || {
+			echo "the debug kernel's build ended without an exit status (killed?)" \
+				>> "$results/debug-kernel.out"
+			echo 1 > "$results/debug-kernel.rc"
+		}
+	fi
 	debug_lane_started=1
 	VX_NO_TICKER=1 debug_lane &
 	mapfile -t -O "${#expect[@]}" expect < <(vx_debug_lane_tap_args "$results")

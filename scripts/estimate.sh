@@ -8,7 +8,7 @@
 # measured on this project's 2-core machines with a fast mirror and other
 # work beside (README, "The two commands"; docs/debug-kernel.md).
 vx_est_packages=60
-vx_est_qemu=$((700 / $(nproc)))	# 700 s of CPU: ~6 min on two cores
+vx_est_qemu=$((640 / $(nproc)))	# 633 s of CPU: ~5 min on two cores
 vx_est_kernel=20		# Debian's 6.12 kernel and headers
 vx_est_ksft=10			# the kselftest headers
 # make check only (check.sh sets vx_estimate_check):

@@ -71,13 +71,16 @@ def sample(args):
     with open(args.out, 'w') as out:
         while True:
             try:
-                with open(args.results, errors='replace') as r:
+                with open(args.results, 'rb') as r:
                     r.seek(pos)
-                    for line in r:
+                    for raw in r:
+                        if not raw.endswith(b'\n'):
+                            break       # the guest is still writing it
+                        pos += len(raw)
+                        line = raw.decode(errors='replace')
                         for marker, name in MARKERS:
                             if line.startswith(marker):
                                 section = name or line.split()[1]
-                    pos = r.tell()
             except OSError:
                 pass
             try:
