@@ -19,6 +19,7 @@ struct vx_jit_stats {
     uint64_t runs;              /* translated blocks executed */
     uint64_t interp;            /* instructions left to the interpreter */
     uint64_t flushes;           /* code arena refills */
+    uint64_t specialized;       /* masked functions made for one mask */
     bool avx512;                /* its code uses AVX-512F/VL, not only AVX2 */
 };
 
@@ -38,6 +39,15 @@ void vx_jit_free(struct vx_sim *sim);
  * if the card has no translator (no arena, or warps under 8 lanes).
  */
 int vx_jit_set_avx512(struct vx_sim *sim, bool on);
+/*
+ * After how many runs in a row with lanes masked off, all with one mask,
+ * a block gets code for that mask (vx_jit_translate.c's "Masks"; the
+ * default 2, so that a block run once is not translated twice); 1 at the
+ * first (tests), 0 never: every mask through the masked code for any
+ * mask (tests).  Drops the translations made so far; -1 if the card has
+ * no translator.
+ */
+int vx_jit_set_specialize(struct vx_sim *sim, uint32_t runs);
 /* False (and zeroes) if the card has not translated anything. */
 bool vx_jit_stats_get(const struct vx_sim *sim, struct vx_jit_stats *st);
 

@@ -144,6 +144,7 @@ static struct vx_jit *jit_get(struct vx_sim *sim)
     j->threads = sim->cfg.threads;
     j->gen = 1;
     j->avx512 = jit_avx512_allowed(sim);
+    j->spec_after = VX_JIT_SPEC_AFTER;
     for (uint32_t l = 0; l < j->threads; l++) {
         j->ctx.iota4[l] = 4 * l;
     }
@@ -183,6 +184,18 @@ int vx_jit_set_avx512(struct vx_sim *sim, bool on)
     }
     j->avx512 = on && jit_avx512_allowed(sim);
     vx_jit_flush(j);           /* code of the other kind misses from now */
+    return 0;
+}
+
+int vx_jit_set_specialize(struct vx_sim *sim, uint32_t runs)
+{
+    struct vx_jit *j = sim->cfg.threads % 8 ? NULL : jit_get(sim);
+
+    if (!j) {
+        return -1;
+    }
+    j->spec_after = (uint8_t)(runs < 255 ? runs : 255);
+    vx_jit_flush(j);
     return 0;
 }
 
@@ -301,11 +314,12 @@ static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
  * retired and its exit status, with w->pc where it stopped.
  */
 static uint32_t run_block(struct vx_sim *sim, struct vx_jit *j,
-                          struct vx_warp *w, const struct vx_jit_block *b,
+                          struct vx_warp *w, struct vx_jit_block *b,
                           uint64_t left, uint64_t *ran)
 {
     struct vx_jit_ctx *c = &j->ctx;
     uint32_t T = j->threads, st;
+    vx_jit_fn fn = b->fn_full;
     uint64_t k;
 
     c->x = w->x;
@@ -332,7 +346,22 @@ static uint32_t run_block(struct vx_sim *sim, struct vx_jit *j,
         c->asp_khi = asp.khi;
         c->asp_hash = asp.hash;
     }
-    st = (c->full ? b->fn_full : b->fn_masked)(c);
+    if (!c->full) {
+        struct vx_jit_spec *sp = &j->spec[b - j->table];
+        bool same = !memcmp(&sp->mask, &w->tmask, sizeof(w->tmask));
+
+        if (!sp->done && j->spec_after) {
+            /* code for a mask the block keeps running with, not for one run */
+            sp->runs = same && sp->runs < 255 ? sp->runs + 1 : 1;
+            sp->mask = w->tmask;
+            if (sp->runs >= j->spec_after) {
+                vx_jit_specialize(sim, j, b, &w->tmask);
+                same = true;
+            }
+        }
+        fn = sp->fn && same ? sp->fn : b->fn_masked;
+    }
+    st = fn(c);
     k = c->done + c->idx;
     if (st == JIT_FAULT) {
         *ran = k + 1;   /* vx_jit_one() left the warp as it must be */

@@ -62,6 +62,16 @@ static inline void vex(struct em *e, int map, int pp, int vvvv, uint8_t op)
     b1(e, op);
 }
 
+/* 3-byte VEX, 128-bit, no vvvv operand; @w: VEX.W */
+static inline void vex128(struct em *e, int map, int pp, int w, uint8_t op)
+{
+    b1(e, 0xc4);
+    e->vex1 = e->p;
+    b1(e, 0xe0 | map);
+    b1(e, (uint8_t)((w << 7) | 0x78 | pp));
+    b1(e, op);
+}
+
 /* [base + disp32]; base is never rsp (no SIB) */
 static inline void modrm_mem(struct em *e, int reg, int base, uint32_t disp)
 {

@@ -134,11 +134,14 @@ bool vx_jit_fp_fast(uint32_t insn);
 #define VX_JIT_MAX_INSNS    64
 #define VX_JIT_MAX_TAIL     16
 #define VX_JIT_TABLE        4096            /* entries, power of two */
+/* masked runs in a row with one mask before code for it (the default) */
+#define VX_JIT_SPEC_AFTER   2
 #define VX_JIT_ARENA        (16u << 20)     /* bytes of host code */
 /*
  * Worst case per instruction and 8-lane chunk (a masked sltu: 2 loads,
  * 4 ops, the blend's 2 loads and itself, a store, a cache move: some 70
- * bytes), and per instruction besides (a translated launch's inline
+ * bytes; a store for one mask: its address check and a move per word,
+ * some 130), and per instruction besides (a translated launch's inline
  * store with its memo refill, its call of vx_jit_mem() and the countdown's
  * check, and its inline DTLB probe: some 350).  vx_jit_translate() aborts
  * rather than overrun them.
@@ -160,12 +163,30 @@ struct vx_jit_block {
     uint32_t words[VX_JIT_MAX_INSNS];
 };
 
+/*
+ * What a block's code for one mask needs, beside the table (the entries
+ * a lookup reads keep their size): vx_jit.spec[entry].  fn is the masked
+ * function for @mask alone (vx_jit_specialize()), made at the
+ * vx_jit.spec_after-th masked run in a row with that mask (runs: of the
+ * last masked runs, how many in a row had @mask), NULL if none could be
+ * (done).
+ */
+struct vx_jit_spec {
+    vx_jit_fn fn;
+    struct vx_tmask mask;
+    uint8_t runs;
+    bool done;
+    bool term;                  /* the block ends with a branch or jump */
+    const struct jit_mem_op *mops;      /* its descriptors, in the arena */
+};
+
 struct vx_jit {
     struct vx_jit_ctx ctx;      /* first: the struct is 64-byte aligned */
     uint8_t *arena;             /* where code is written ... */
     ptrdiff_t xdelta;           /* ... and run: + xdelta (dual mapping) */
     bool dual;                  /* two views of a memfd: no mprotect */
     bool avx512;                /* AVX-512F/VL: masked moves with k1 */
+    uint8_t spec_after;         /* vx_jit_set_specialize()'s runs */
     size_t used;
     uint32_t gen;               /* bumped by every flush */
     uint32_t threads;
@@ -174,6 +195,7 @@ struct vx_jit {
     uint64_t codemap_pages;
     struct vx_jit_stats stats;
     struct vx_jit_block table[VX_JIT_TABLE];
+    struct vx_jit_spec spec[VX_JIT_TABLE];     /* of table[i] */
 };
 
 /* Drop every translation at once: the table's older entries miss. */
@@ -192,5 +214,13 @@ static inline void vx_jit_flush(struct vx_jit *j)
 void vx_jit_translate(struct vx_sim *sim, struct vx_jit *j,
                       struct vx_jit_block *b, uint32_t pc, uint32_t satp,
                       const uint8_t *code, uint32_t room, uint32_t cap);
+
+/*
+ * Give @b (translated, of this arena generation) a masked function for
+ * @mask alone (its vx_jit_spec's fn; vx_jit_translate.c), if the arena
+ * has room.
+ */
+void vx_jit_specialize(struct vx_sim *sim, struct vx_jit *j,
+                       struct vx_jit_block *b, const struct vx_tmask *mask);
 
 #endif /* VX_JIT_INTERNAL_H */

@@ -38,6 +38,13 @@ int vx_jit_set_avx512(struct vx_sim *sim, bool on)
     return -1;
 }
 
+int vx_jit_set_specialize(struct vx_sim *sim, uint32_t runs)
+{
+    (void)sim;
+    (void)runs;
+    return -1;
+}
+
 bool vx_jit_stats_get(const struct vx_sim *sim, struct vx_jit_stats *st)
 {
     (void)sim;

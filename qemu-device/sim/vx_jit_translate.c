@@ -37,12 +37,8 @@
  * Loads and stores.  A word access at consecutive addresses (the
  * coalesced case) runs inline, as the burst executor's CONTIG_WORDS
  * path: lane l's address is lane 0's + 4 l (one vector compare; with
- * lanes masked off, for the active lanes, and masked moves touch only
- * their words: vmovdqu32 with the mask in k1 where the host has
- * AVX-512F/VL (vx_jit_set_avx512() turns that off: the differential test
- * runs both), else vpmaskmovd, whose stores are slow on AMD hosts; a
- * load is merged into rd's old words and stored whole, as a masked store
- * would not forward to the next read of rd), aligned,
+ * lanes masked off, for the active lanes, from the lowest one's, and
+ * the whole span of T words checked, inactive lanes' words too), aligned,
  * and untranslated below vx_sim.vram_flat, translated inside the page the
  * warp's memo slot for this PC holds (vx_warp.xlat, the burst executor's,
  * kept in step with the TLBs the same way, its base in r12).  The slot's
@@ -56,7 +52,20 @@
  * vx_tlb_probe() does and fills the slot as vx_exec_xlat_fill() does (a
  * store's, if the page holds no code), then goes on; a DTLB miss calls
  * vx_jit_memo() (local memory), which refills the slot or sends the
- * access to vx_jit_mem().  Anything else calls
+ * access to vx_jit_mem().  With lanes masked off, a store writes the
+ * active lanes' words only, never the others' (not even with their old
+ * value: a host vCPU may write VRAM through the BAR meanwhile, and a
+ * read-modify-write would undo its store), and a load changes the active
+ * lanes' rd only, merged into rd's old words and stored whole (a masked
+ * store would not forward to the next read of rd): where the host has
+ * AVX-512F/VL, vmovdqu32 with the mask in k1 (vx_jit_set_avx512() turns
+ * that off: the differential test runs both); on AVX2, a load reads the
+ * span whole (checked: its inactive words are in VRAM or the page, and
+ * reading them has no effect) and blends, and a store writes a word per
+ * active lane (code for one mask: "Masks", below; else a loop over the
+ * mask's bits), as vpmaskmovd, which did both before, is microcode on
+ * AMD Zen 1-3 (of a masked T = 32 loop turn, its loads and stores were
+ * some 55% of the time on a Zen 3 host).  Anything else calls
  * vx_jit_mem(), the burst executor's LOAD/STORE in C for one instruction
  * (8-lane checks, gathers for word loads of full warps; lanes of one
  * address load it once, vx_coalesce.h: an inline access's addresses are
@@ -92,8 +101,25 @@
  * on lanes 0-7, then on 8-15, ...; lanes never mix, so the result is
  * the instruction-major one.  Each chunk's registers live in ymm8-15,
  * read from memory once and written back once at the chunk's end (or
- * when evicted), blended with the mask there only: inactive lanes
- * compute garbage in between that only their own discarded results see.
+ * when evicted), blended with the mask there only (the chunk's mask
+ * loaded once, into YM): inactive lanes compute garbage in between that
+ * only their own discarded results see.
+ *
+ * Masks.  A block's second run in a row with lanes masked off, with
+ * the same thread mask (AVX2 code only; not the first, so that a block
+ * run once is not translated twice), gets it a third function, for that
+ * mask alone (vx_jit_specialize(); the dispatch runs it while the warp's
+ * mask is that one, the masked function for any mask otherwise; a flush
+ * or a new translation drops it, and vx_jit_set_specialize() sets when,
+ * or never, for tests).  Knowing each chunk's 8 mask bits, it emits
+ * nothing for a chunk without an active lane, the full warp's code for
+ * a chunk of them all, and for a mixed one blends with vpblendd's
+ * immediate (no mask register, no vpblendvb) and stores the active
+ * lanes' words with vmovd, vpextrd, vmovq, vpextrq or a 16-byte move,
+ * no loop and no branch; the lowest and highest active lanes are
+ * constants too.  A masked warp's loop (bench/sim_bench.c's divergent
+ * row: the even lanes of 32) then costs about what the full warp's does
+ * per turn.
  *
  * Not done yet: a scalar path for 1-4 lanes, FP arithmetic in the
  * emitted code itself, keeping registers across calls and loop turns,
@@ -122,6 +148,13 @@ struct xl {
     uint32_t *fixidx;           /* ... with these constants */
     uint32_t T;
     bool masked;
+    /*
+     * A masked function for one thread mask (vx_jit_specialize()): its
+     * bits per chunk of 8 lanes, its lowest and highest lane.
+     */
+    bool spec;
+    uint8_t smask[VX_TMASK_WORDS * 4];
+    uint32_t lane0, lastl;
     bool avx512;                /* masked moves (k1) instead of blends */
     bool mmu;                   /* the block is of a translated launch */
     bool dvg;                   /* branches check their lanes agree */
@@ -180,6 +213,29 @@ static void bcast(struct xl *x, int y, uint32_t v)
 static uint32_t xoff(const struct xl *x, uint32_t reg, uint32_t chunk)
 {
     return reg * x->T * 4 + chunk * 32;
+}
+
+/*
+ * The active lanes of chunk @c as bits, when the translator knows them:
+ * 0xff in a full warp's function, the mask's byte in a specialized one
+ * (0: nothing of the chunk is emitted); -1 in the masked function for
+ * any mask (ctx.mask at run time).
+ */
+static int cmask(const struct xl *x, uint32_t c)
+{
+    return !x->masked ? 0xff : x->spec ? x->smask[c] : -1;
+}
+
+/*
+ * vpblendd @dst, @src, [@base + @disp], ~@m: @src's dwords where @m has
+ * their lane, the memory's (a register's old words) elsewhere.
+ */
+static void blend_old(struct em *e, int dst, int src, int base, uint32_t disp,
+                      int m)
+{
+    vex(e, 3, 1, src, 0x02);
+    modrm_mem(e, dst, base, disp);
+    b1(e, (uint8_t)~m);
 }
 
 enum kind { K_NONE, K_ALU, K_MEM, K_CALL, K_END };
@@ -274,16 +330,23 @@ static void cache_writeback(struct xl *x, int k)
 {
     struct em *e = &x->e;
     uint32_t off = xoff(x, (uint32_t)x->reg_of[k], x->run_c);
+    int m;
 
     if (!x->dirty[k]) {
         return;
     }
     x->dirty[k] = false;
-    if (!x->masked) {
+    m = cmask(x, x->run_c);
+    if (m == 0xff) {
         st(e, 8 + k, RBX, off);
         return;
     }
-    ld(e, YM, RBP, CTX_MASK + 32 * x->run_c);
+    if (m >= 0) {
+        blend_old(e, YT, 8 + k, RBX, off, m);
+        st(e, YT, RBX, off);
+        return;
+    }
+    /* YM: the chunk's mask, loaded at its start (emit_run()) */
     ld(e, YT, RBX, off);
     vex(e, 3, 1, YT, 0x4c);                     /* vpblendvb YT, YT, slot */
     modrm_rr(e, YT, 8 + k);
@@ -333,6 +396,7 @@ static int get_reg(struct xl *x, uint32_t reg, uint32_t c, int tmp, int keep)
 static void put_rd(struct xl *x, uint32_t rd, uint32_t c)
 {
     struct em *e = &x->e;
+    int m;
 
     if (x->run) {
         /* into rd's slot, to memory at the chunk's end */
@@ -344,7 +408,13 @@ static void put_rd(struct xl *x, uint32_t rd, uint32_t c)
         return;
     }
 
-    if (x->masked) {
+    m = cmask(x, c);
+    if (m == 0) {
+        return;                                 /* no lane of the chunk */
+    }
+    if (m > 0 && m != 0xff) {
+        blend_old(e, YA, YA, RBX, xoff(x, rd, c), m);
+    } else if (m < 0) {
         ld(e, YM, RBP, CTX_MASK + 32 * c);
         ld(e, YT, RBX, xoff(x, rd, c));
         vex(e, 3, 1, YT, 0x4c);                 /* vpblendvb */
@@ -368,6 +438,9 @@ static void put_uniform_c(struct xl *x, uint32_t rd, uint32_t v, uint32_t c0,
         return;
     }
     for (uint32_t c = c0; c < c1; c++) {
+        if (cmask(x, c) == 0) {
+            continue;
+        }
         if (c == c0 || x->masked) {
             bcast(x, YA, v);            /* a blend overwrites it */
         }
@@ -416,7 +489,12 @@ static void emit_alu_c(struct xl *x, uint32_t insn, uint32_t pc, uint32_t c0,
         }
     }
     for (uint32_t c = c0; c < c1; c++) {
-        int a = get_reg(x, rs1, c, YA, -1), b;
+        int a, b;
+
+        if (cmask(x, c) == 0) {
+            continue;                           /* no lane of the chunk */
+        }
+        a = get_reg(x, rs1, c, YA, -1);
 
         if (opc == 0x13) {
             switch (f3) {
@@ -488,7 +566,14 @@ static void emit_run(struct xl *x, const uint32_t *words, uint32_t n,
     cache_clear(x);
     x->run = true;
     for (uint32_t c = 0; c < x->T / 8; c++) {
+        if (cmask(x, c) == 0) {
+            continue;                           /* no lane of the chunk */
+        }
         x->run_c = c;
+        if (cmask(x, c) < 0) {
+            /* the chunk's mask, for every write-back (YM stays) */
+            ld(&x->e, YM, RBP, CTX_MASK + 32 * c);
+        }
         for (uint32_t i = 0; i < n; i++) {
             emit_alu_c(x, words[i], pc + 4 * i, c, c + 1);
         }
@@ -590,6 +675,65 @@ static void emit_call(struct xl *x, uint32_t i, const struct jit_mem_op *m)
 }
 
 /*
+ * vmovd, vpextrd, vmovq, vpextrq or vmovdqu of xmm @y's dwords that @m4
+ * (4 bits) selects to [rcx + @disp + 4 * dword].
+ */
+static void store_quad(struct em *e, int y, uint32_t disp, unsigned m4)
+{
+    for (uint32_t l = 0; l < 4; l++) {
+        bool pair = !(l & 1) && (m4 >> l & 3) == 3;
+
+        if (!(m4 >> l & 1)) {
+            continue;
+        }
+        if (m4 == 15) {
+            vex128(e, 1, 2, 0, 0x7f);           /* vmovdqu m128, xmm */
+        } else if (pair && l == 0) {
+            vex128(e, 1, 1, 0, 0xd6);           /* vmovq m64, xmm */
+        } else if (pair) {
+            vex128(e, 3, 1, 1, 0x16);           /* vpextrq m64, xmm, 1 */
+        } else if (l == 0) {
+            vex128(e, 1, 1, 0, 0x7e);           /* vmovd m32, xmm */
+        } else {
+            vex128(e, 3, 1, 0, 0x16);           /* vpextrd m32, xmm, l */
+        }
+        modrm_mem(e, y, RCX, disp + 4 * l);
+        if (m4 == 15) {
+            return;
+        }
+        if (pair) {
+            if (l) {
+                b1(e, 1);
+            }
+            l++;
+        } else if (l) {
+            b1(e, (uint8_t)l);
+        }
+    }
+}
+
+/*
+ * The dwords of YA that @m selects (a mixed chunk's mask, known) to
+ * [rcx + @disp + 4 * lane]: the inactive lanes' words are not written
+ * (no read-modify-write, which would undo another writer's store to
+ * them, such as a host vCPU's through the BAR).  YB is clobbered.
+ */
+static void store_lanes(struct em *e, uint32_t disp, unsigned m)
+{
+    store_quad(e, YA, disp, m & 15);
+    if ((m >> 4) == 15) {
+        vex(e, 3, 1, 0, 0x39);                  /* vextracti128 m128, YA, 1 */
+        modrm_mem(e, YA, RCX, disp + 16);
+        b1(e, 1);
+    } else if (m >> 4) {
+        vex(e, 3, 1, 0, 0x39);                  /* vextracti128 xmm1, YA, 1 */
+        modrm_rr(e, YA, YB);
+        b1(e, 1);
+        store_quad(e, YB, disp + 16, m >> 4);
+    }
+}
+
+/*
  * A warp's word load or store at consecutive addresses (the coalesced
  * access) inline, as the burst executor's CONTIG_WORDS path: every
  * lane's x[rs1] is lane 0's + 4 * lane, the words are aligned and in
@@ -597,7 +741,8 @@ static void emit_call(struct xl *x, uint32_t i, const struct jit_mem_op *m)
  * holds (translated), and a store's page holds no translated code.  With
  * lanes masked off, the active lanes' addresses must be where they would
  * be in such a run (from the lowest active lane's), the whole run in
- * VRAM or the page, and masked moves touch only the active lanes' words.
+ * VRAM or the page, and only the active lanes' words are written (a
+ * load may read the others': see the DOC).
  * Anything else goes to vx_jit_mem() (emit_mem()).
  */
 static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
@@ -611,7 +756,16 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
     int ns = 0;
 
     retry = e->p;
-    if (x->masked) {
+    if (x->spec) {
+        /* eax = ref: the lowest active lane's x[rs1] - 4 * its lane */
+        b1(e, 0x8b);                            /* mov eax, [rbx + d] */
+        modrm_mem(e, 0, RBX, off1 + 4 * x->lane0);
+        b1(e, 0x2d);                            /* sub eax, 4 * lane0 */
+        d32(e, 4 * x->lane0);
+        bytes(e, "\xc5\xf9\x6e\xc8", 4);        /* vmovd xmm1, eax */
+        vex(e, 2, 1, 0, 0x58);                  /* vpbroadcastd YB, xmm1 */
+        modrm_rr(e, YB, YB);
+    } else if (x->masked) {
         /* eax = ref: the lowest active lane's x[rs1] - 4 * its lane */
         bytes(e, "\x8b\x45\x3c", 3);            /* mov eax, [lane0] */
         bytes(e, "\x8b\x94\x83", 3);            /* mov edx, [rbx+rax*4] */
@@ -624,16 +778,20 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
         vex(e, 2, 1, 0, 0x58);                  /* vpbroadcastd YB, x0 */
         modrm_mem(e, YB, RBX, off1);
     }
-    for (uint32_t c = 0; c < n; c++) {
+    for (uint32_t c = 0, first = 1; c < n; c++) {
+        if (cmask(x, c) == 0) {
+            continue;                           /* no lane of the chunk */
+        }
         ld(e, YA, RBX, off1 + 32 * c);
         vex(e, 1, 1, YA, 0xfa);                 /* vpsubd YA, iota4 */
         modrm_mem(e, YA, RBP, CTX_IOTA + 32 * c);
         op3(e, 1, 0xef, YA, YA, YB);
-        if (x->masked) {
+        if (cmask(x, c) != 0xff) {
             vex(e, 1, 1, YA, 0xdb);             /* vpand YA, mask */
             modrm_mem(e, YA, RBP, CTX_MASK + 32 * c);
         }
-        if (c == 0) {
+        if (first) {
+            first = 0;
             op3(e, 1, 0xeb, YT, YA, YA);        /* vpor: YT = YA */
         } else {
             op3(e, 1, 0xeb, YT, YT, YA);
@@ -700,6 +858,11 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
         modrm_mem(e, RDX, RBP, CTX_F);
     }
     for (uint32_t c = 0; c < n; c++) {
+        int cm = cmask(x, c);
+
+        if (cm == 0) {
+            continue;                           /* no lane of the chunk */
+        }
         if (x->masked && x->avx512) {
             /* k1: the inactive lanes are neither read nor written */
             kmask(e, c);
@@ -715,28 +878,61 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
                 evmov(e, 0x6f, YA, RCX, 32 * c);
                 st(e, YA, vb, offv + 32 * c);
             }
-        } else if (x->masked) {
-            /* vpmaskmovd: the inactive lanes are neither read nor written */
-            ld(e, YM, RBP, CTX_MASK + 32 * c);
+        } else if (cm != 0xff && cm > 0) {
+            /* the mask known: the active lanes' words, no others */
             if (m->store) {
                 ld(e, YA, vb, offv + 32 * c);
-                vex(e, 2, 1, YM, 0x8e);
-                modrm_mem(e, YA, RCX, 32 * c);
+                store_lanes(e, 32 * c, (unsigned)cm);
             } else {
-                vex(e, 2, 1, YM, 0x8c);
-                modrm_mem(e, YA, RCX, 32 * c);
-                ld(e, YT, vb, offv + 32 * c);
-                vex(e, 3, 1, YT, 0x4c);         /* vpblendvb */
-                modrm_rr(e, YA, YA);
-                b1(e, YM << 4);
+                ld(e, YA, RCX, 32 * c);
+                blend_old(e, YA, YA, vb, offv + 32 * c, cm);
                 st(e, YA, vb, offv + 32 * c);
             }
+        } else if (cm < 0 && m->store) {
+            /* a word per active lane, after the loop */
+        } else if (cm < 0) {
+            /*
+             * a plain load blended into rd: the whole span is checked,
+             * so the inactive lanes' words are in VRAM or the page
+             */
+            ld(e, YM, RBP, CTX_MASK + 32 * c);
+            ld(e, YT, vb, offv + 32 * c);
+            vex(e, 3, 1, YT, 0x4c);             /* vpblendvb YA, YT, [rcx] */
+            modrm_mem(e, YA, RCX, 32 * c);
+            b1(e, YM << 4);
+            st(e, YA, vb, offv + 32 * c);
         } else if (m->store) {
             ld(e, YA, vb, offv + 32 * c);
             st(e, YA, RCX, 32 * c);
         } else {
             ld(e, YA, RCX, 32 * c);
             st(e, YA, vb, offv + 32 * c);
+        }
+    }
+    if (x->masked && !x->avx512 && !x->spec && m->store) {
+        /*
+         * AVX2, the mask unknown: a word per active lane, from the mask's
+         * bits, 32 lanes at a time (edi the bits left, eax the lane, esi
+         * its word; tzcnt is bsf where there is no BMI1: edi is not 0)
+         */
+        for (uint32_t k = 0; k < (T + 31) / 32; k++) {
+            uint8_t *skip, *loop;
+
+            bytes(e, "\x8b\xbd", 2);                /* mov edi, maskw[k] */
+            d32(e, (uint32_t)(CTX_MASKW + 4 * k));
+            bytes(e, "\x85\xff\x74", 3);           /* test edi, edi; jz */
+            skip = e->p;
+            b1(e, 0);
+            loop = e->p;
+            bytes(e, "\xf3\x0f\xbc\xc7", 4);       /* tzcnt eax, edi */
+            bytes(e, "\x8b\xb4", 2);                /* mov esi, [vb+rax*4+d] */
+            b1(e, vb == RDX ? 0x82 : 0x83);
+            d32(e, offv + 128 * k);
+            bytes(e, "\x89\xb4\x81", 3);            /* mov [rcx+rax*4+d], esi */
+            d32(e, 128 * k);
+            bytes(e, "\x8d\x77\xff\x21\xf7\x75", 6); /* edi &= edi - 1; jnz */
+            b1(e, (uint8_t)(loop - (e->p + 1)));
+            *skip = (uint8_t)(e->p - (skip + 1));
         }
     }
     b1(e, 0xe9);                                /* jmp done */
@@ -801,8 +997,9 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
 /*
  * Before branch @insn, instruction @i: whether every active lane agrees
  * on it, 8 lanes at a time (the condition as a vector compare, its sign
- * bits in eax, the chunk's mask byte in edx; esi collects the lanes that
- * take it, edi those that do not).  If both are there the block stops
+ * bits in eax, the chunk's mask byte in edx, an immediate where it is
+ * known; esi collects the lanes that take it, edi those that do not).
+ * If both are there the block stops
  * before the branch (JIT_BEFORE) and the burst executor hands it to the
  * interpreter, which stops the card with DIVERGENT_BRANCH.
  */
@@ -817,6 +1014,11 @@ static void emit_branch_check(struct xl *x, uint32_t insn, uint32_t i)
     }
     bytes(e, "\x31\xf6\x31\xff", 4);          /* xor esi, esi; xor edi, edi */
     for (uint32_t c = 0; c < x->T / 8; c++) {
+        int cm = cmask(x, c);
+
+        if (cm == 0) {
+            continue;                           /* no lane of the chunk */
+        }
         ld(e, YA, RBX, xoff(x, RS1(insn), c));
         ld(e, YB, RBX, xoff(x, RS2(insn), c));
         if (f3 >= 6) {
@@ -830,11 +1032,12 @@ static void emit_branch_check(struct xl *x, uint32_t insn, uint32_t i)
         }
         vex(e, 1, 0, 0, 0x50);                  /* vmovmskps eax, YA */
         modrm_rr(e, 0, YA);
-        if (x->masked) {
+        if (cm < 0) {
             bytes(e, "\x0f\xb6\x95", 3);       /* movzx edx, byte maskw[c] */
             d32(e, (uint32_t)(CTX_MASKW + c));
         } else {
-            bytes(e, "\xba\xff\x00\x00\x00", 5);    /* mov edx, 0xff */
+            b1(e, 0xba);                        /* mov edx, mask */
+            d32(e, (uint32_t)cm);
         }
         /* mov ecx, eax; and eax, edx; or esi, eax; not ecx; and ecx, edx;
          * or edi, ecx */
@@ -849,6 +1052,20 @@ static void emit_branch_check(struct xl *x, uint32_t insn, uint32_t i)
     jmp_epi(x);
     patch_here(e, uniform[0]);
     patch_here(e, uniform[1]);
+}
+
+/*
+ * rcx = the highest active lane's x[0] (ctx.xl): a constant in code for
+ * one mask.
+ */
+static void emit_xl(struct xl *x)
+{
+    if (!x->spec) {
+        bytes(&x->e, "\x48\x8b\x4d\x08", 4);   /* mov rcx, [rbp+xl] */
+        return;
+    }
+    bytes(&x->e, "\x48\x8d\x8b", 3);            /* lea rcx, [rbx + d] */
+    d32(&x->e, 4 * x->lastl);
 }
 
 /*
@@ -871,7 +1088,7 @@ static void emit_term(struct xl *x, uint32_t insn, uint32_t pc,
         if (x->dvg) {
             emit_branch_check(x, insn, i);
         }
-        bytes(e, "\x48\x8b\x4d\x08", 4);        /* mov rcx, [rbp+xl] */
+        emit_xl(x);
         b1(e, 0x8b);                            /* mov eax, [rcx+rs1] */
         modrm_mem(e, 0, RCX, RS1(insn) * x->T * 4);
         b1(e, 0x3b);                            /* cmp eax, [rcx+rs2] */
@@ -890,7 +1107,7 @@ static void emit_term(struct xl *x, uint32_t insn, uint32_t pc,
         emit_goto(x, pc + imm_j(insn), start, len);
         return;
     default: {                                  /* jalr */
-        bytes(e, "\x48\x8b\x4d\x08", 4);        /* mov rcx, [rbp+xl] */
+        emit_xl(x);
         b1(e, 0x8b);                            /* mov eax, [rcx+rs1] */
         modrm_mem(e, 0, RCX, RS1(insn) * x->T * 4);
         b1(e, 0x05);                            /* add eax, imm */
@@ -1048,12 +1265,55 @@ static void xl_free(struct xl *x)
     }
 }
 
+/*
+ * Make the arena's pages for @need bytes from j->used writable (only
+ * those: the rest stays executable), [*@wlo, *@whi); false if they
+ * cannot be.
+ */
+static bool arena_open(struct vx_jit *j, size_t need, size_t *wlo,
+                       size_t *whi)
+{
+    *wlo = j->used & ~(size_t)4095;
+    *whi = (j->used + need + 4095) & ~(size_t)4095;
+    if (*whi > VX_JIT_ARENA) {
+        *whi = VX_JIT_ARENA;
+    }
+    return j->dual || !mprotect(j->arena + *wlo, *whi - *wlo,
+                                PROT_READ | PROT_WRITE);
+}
+
+/*
+ * After @x's code: its constants, the RIP-relative operands that read
+ * them, j->used moved past them, and the pages executable again.
+ */
+static void arena_close(struct vx_jit *j, struct xl *x, size_t need,
+                        size_t wlo, size_t whi)
+{
+    x->e.p = (uint8_t *)(((uintptr_t)x->e.p + 3) & ~(uintptr_t)3);
+    if (x->e.p + x->npool * 4 > j->arena + j->used + need) {
+        abort();        /* the bound above is wrong: memory is overwritten */
+    }
+    memcpy(x->e.p, x->pool, x->npool * 4);
+    for (uint32_t i = 0; i < x->nfix; i++) {
+        uint8_t *target = x->e.p + 4 * x->fixidx[i];
+
+        d32(&(struct em){ .p = x->fix[i] },
+            (uint32_t)(int32_t)(target - (x->fix[i] + 4)));
+    }
+    x->e.p += x->npool * 4;
+    j->used = (size_t)(x->e.p - j->arena);
+    if (!j->dual) {
+        mprotect(j->arena + wlo, whi - wlo, PROT_READ | PROT_EXEC);
+    }
+}
+
 void vx_jit_translate(struct vx_sim *sim, struct vx_jit *j,
                       struct vx_jit_block *b, uint32_t pc, uint32_t satp,
                       const uint8_t *code, uint32_t room, uint32_t cap)
 {
     int64_t t0 = now_ns();
     uint32_t len = 0, nmem = 0, T = j->threads;
+    struct vx_jit_spec *sp = &j->spec[b - j->table];
     struct jit_mem_op mops[VX_JIT_MAX_INSNS], *md;
     bool term = false;
     size_t need, wlo, whi;
@@ -1065,6 +1325,9 @@ void vx_jit_translate(struct vx_sim *sim, struct vx_jit *j,
     b->code = code;
     b->cap = cap;
     b->fn_masked = b->fn_full = NULL;
+    sp->fn = NULL;
+    sp->done = false;
+    sp->runs = 0;
     while (len < cap && len < room && !term) {
         uint32_t insn = ld32(code + 4 * len), ipc = pc + 4 * len;
 
@@ -1127,14 +1390,7 @@ scanned:
     if (j->used + need > VX_JIT_ARENA) {
         vx_jit_flush(j);
     }
-    /* only the pages this block's code goes to are made writable */
-    wlo = j->used & ~(size_t)4095;
-    whi = (j->used + need + 4095) & ~(size_t)4095;
-    if (whi > VX_JIT_ARENA) {
-        whi = VX_JIT_ARENA;
-    }
-    if (!j->dual &&
-        mprotect(j->arena + wlo, whi - wlo, PROT_READ | PROT_WRITE)) {
+    if (!arena_open(j, need, &wlo, &whi)) {
         goto untranslated;
     }
     /* the descriptors first: the code has their addresses */
@@ -1149,26 +1405,13 @@ scanned:
     x->dvg = !sim->cfg.rtl_branch;
     x->mops = md;
     x->nmop = nmem;
+    sp->mops = md;
+    sp->term = term;
     b->fn_masked = (vx_jit_fn)(void *)emit_fn(x, b->words, len, pc, true,
                                               term);
     b->fn_full = (vx_jit_fn)(void *)emit_fn(x, b->words, len, pc, false,
                                             term);
-    x->e.p = (uint8_t *)(((uintptr_t)x->e.p + 3) & ~(uintptr_t)3);
-    if (x->e.p + x->npool * 4 > j->arena + j->used + need) {
-        abort();        /* the bound above is wrong: memory is overwritten */
-    }
-    memcpy(x->e.p, x->pool, x->npool * 4);
-    for (uint32_t i = 0; i < x->nfix; i++) {
-        uint8_t *target = x->e.p + 4 * x->fixidx[i];
-
-        d32(&(struct em){ .p = x->fix[i] },
-            (uint32_t)(int32_t)(target - (x->fix[i] + 4)));
-    }
-    x->e.p += x->npool * 4;
-    j->used = (size_t)(x->e.p - j->arena);
-    if (!j->dual) {
-        mprotect(j->arena + wlo, whi - wlo, PROT_READ | PROT_EXEC);
-    }
+    arena_close(j, x, need, wlo, whi);
     b->fn_masked = (vx_jit_fn)(void *)((uint8_t *)(void *)b->fn_masked +
                                        j->xdelta);
     b->fn_full = (vx_jit_fn)(void *)((uint8_t *)(void *)b->fn_full +
@@ -1192,4 +1435,52 @@ untranslated:
     xl_free(x);
     b->len = 0;
     b->words[0] = ld32(code);
+}
+
+void vx_jit_specialize(struct vx_sim *sim, struct vx_jit *j,
+                       struct vx_jit_block *b, const struct vx_tmask *mask)
+{
+    int64_t t0 = now_ns();
+    uint32_t T = j->threads;
+    struct vx_jit_spec *sp = &j->spec[b - j->table];
+    size_t need, wlo, whi;
+    struct xl *x = NULL;
+    uint8_t *fn;
+
+    sp->done = true;
+    if (j->avx512 || !b->len) {
+        return;
+    }
+    x = xl_new(b->len, T);
+    /* one function of two copies (emit_fn()) */
+    need = 2 * (b->len * (VX_JIT_INSN_BYTES + VX_JIT_CHUNK_BYTES * T / 8) +
+                64) + sizeof(x->pool) + 64;
+    /*
+     * No flush for it: that would drop the block's other functions,
+     * which its caller is about to run.  Without room the masked
+     * function for any mask does.
+     */
+    if (!x || j->used + need > VX_JIT_ARENA ||
+        !arena_open(j, need, &wlo, &whi)) {
+        xl_free(x);
+        return;
+    }
+    x->e.p = (uint8_t *)(((uintptr_t)(j->arena + j->used) + 15) & ~15ul);
+    x->T = T;
+    x->mmu = b->satp != 0;
+    x->dvg = !sim->cfg.rtl_branch;
+    x->mops = sp->mops;
+    x->spec = true;
+    for (uint32_t c = 0; c < T / 8; c++) {
+        x->smask[c] = (uint8_t)(mask->w[c / 4] >> (8 * (c % 4)));
+    }
+    x->lane0 = first_lane(mask);
+    x->lastl = last_lane(mask);
+    fn = emit_fn(x, b->words, b->len, b->pc, true, sp->term);
+    arena_close(j, x, need, wlo, whi);
+    xl_free(x);
+    sp->mask = *mask;
+    sp->fn = (vx_jit_fn)(void *)(fn + j->xdelta);
+    j->stats.specialized++;
+    j->stats.ns += (uint64_t)(now_ns() - t0);
 }

@@ -39,13 +39,20 @@
  * breakpoint_in_loop and patch_and_restore_in_loop patch the code of a
  * loop the translator runs (a breakpoint; a word changed, then put
  * back) between bursts, through the BAR as the debugger does.
+ * masked_loop_per_mask runs a loop on a warp with lanes masked off: the
+ * code made for its mask, then the code for any mask, then code for
+ * another.  The *_mask_code tests make code for a mask at every block's
+ * first masked run (by default its second in a row with one mask, which
+ * random programs' blocks seldom have), the *_any_mask ones never.
  * code_page_after_store_memo: a page gets its first translation while a
  * store's memo slot says it holds no code; misaligned_load_on_store_memo:
  * a misaligned load meets a store's memo slot of its page.
  *
  * Cards: 1x1x1 with 8, 16, 32, 64 and 128 threads (wider warps: the
  * mask's other words full with the first, else random; tmc's mask, a
- * register, reaches the first 32 lanes).  VX_JIT_DIFF_TRIALS sets the
+ * register, reaches the first 32 lanes; a random mask word is half the
+ * time of bytes each empty, full or random, as the code made for a mask
+ * treats those chunks of 8 lanes apart).  VX_JIT_DIFF_TRIALS sets the
  * trial count (default 300 per card, some 4 * 10^4 translated blocks
  * run; 20000 run some 2.9 * 10^6), VX_JIT_DIFF_SEED another sequence of
  * programs.
@@ -314,6 +321,8 @@ static uint32_t map_card(struct card *c)
 
 /* The jit card's vx_sim_config.no_avx512 (the device's avx512=off). */
 static bool pair_no_avx512;
+/* run_pairs_on()'s vx_jit_set_specialize(), -1: the card's default */
+static int pair_spec_after = -1;
 
 static int pair_open(struct pair *p, uint32_t T)
 {
@@ -372,6 +381,26 @@ static uint64_t trials(void)
     return s && *s ? strtoull(s, NULL, 0) : 300;
 }
 
+/*
+ * Random lanes for a mask word: half the time each byte (8 lanes, a
+ * chunk of the translated code) empty, full or random, as code
+ * specialized for a mask treats those three apart.
+ */
+static uint32_t rnd_lanes(void)
+{
+    uint32_t v = 0;
+
+    if (rnd() & 1) {
+        return rnd();
+    }
+    for (int b = 0; b < 4; b++) {
+        uint32_t r = rnd() % 3;
+
+        v |= (r == 0 ? 0 : r == 1 ? 0xffu : rnd() & 0xff) << (8 * b);
+    }
+    return v;
+}
+
 /* One trial on @p: both cards must agree everywhere. */
 static void trial(struct __test_metadata *_metadata, struct pair *p)
 {
@@ -388,12 +417,12 @@ static void trial(struct __test_metadata *_metadata, struct pair *p)
     uint32_t dbase = mmu ? DATA_VA : DEV(DATA_WIN);
 
     /* full warps half of the time: they run other code */
-    while (!(m.w[0] = rnd() & 1 ? mask_all : rnd() & mask_all)) {
+    while (!(m.w[0] = rnd() & 1 ? mask_all : rnd_lanes() & mask_all)) {
     }
     for (uint32_t k = 1; k < T / 32; k++) {
-        m.w[k] = m.w[0] == mask_all ? ~0u : rnd();  /* wider warps */
+        m.w[k] = m.w[0] == mask_all ? ~0u : rnd_lanes();   /* wider warps */
     }
-    while (!(tmc_mask = rnd() & 1 ? mask_all : rnd() & mask_all)) {
+    while (!(tmc_mask = rnd() & 1 ? mask_all : rnd_lanes() & mask_all)) {
     }
     for (uint32_t i = 0; i < 32 * T; i++) {
         regs[i] = rnd() % 3 ? rnd() : rnd() % 64;
@@ -473,6 +502,9 @@ static void run_pairs_on(struct __test_metadata *_metadata, uint32_t T,
     rng_state = 0x9e3779b97f4a7c15ull ^ T ^ seed() << 8;
     ASSERT_EQ(0, pair_open(&p, T));
     ASSERT_EQ(0, vx_jit_set_avx512(p.jit.sim, avx512));
+    if (pair_spec_after >= 0) {
+        ASSERT_EQ(0, vx_jit_set_specialize(p.jit.sim, pair_spec_after));
+    }
     for (uint64_t i = 0; i < n; i++) {
         trial(_metadata, &p);
         if (_metadata->exit_code != KSFT_PASS) {
@@ -482,15 +514,23 @@ static void run_pairs_on(struct __test_metadata *_metadata, uint32_t T,
     }
     vx_jit_stats_get(p.jit.sim, &st);
     printf("# T=%u seed=%llu trials=%llu translated=%llu blocks_run=%llu interp=%llu "
-           "untranslatable=%llu flushes=%llu us_per_block=%.2f\n", T,
+           "untranslatable=%llu flushes=%llu specialized=%llu "
+           "us_per_block=%.2f\n", T,
            (unsigned long long)seed(), (unsigned long long)n,
            (unsigned long long)st.blocks, (unsigned long long)st.runs,
            (unsigned long long)st.interp,
            (unsigned long long)st.untranslatable,
            (unsigned long long)st.flushes,
+           (unsigned long long)st.specialized,
            st.blocks ? st.ns / 1e3 / st.blocks : 0.0);
     /* the translator did run: a test of nothing would pass too */
     EXPECT_LT(n, st.runs);
+    /* and made code for masks (AVX2 only) where it was to */
+    if (pair_spec_after == 0 || st.avx512) {
+        EXPECT_EQ(0, st.specialized);
+    } else if (pair_spec_after == 1) {
+        EXPECT_LT(0, st.specialized);
+    }
     card_close(&p.ref);
     card_close(&p.jit);
 }
@@ -822,5 +862,119 @@ TEST(config_no_avx512_keeps_to_avx2)
     card_close(&p.jit);
 }
 TEST(diff_32_avx2) { run_pairs_on(_metadata, 32, false); }
+
+/*
+ * AVX2 code for masks: made at a block's first masked run (by default at
+ * its second in a row with one mask, which random programs' blocks
+ * seldom have), or never (the masked code for any mask alone).
+ */
+static void run_pairs_spec(struct __test_metadata *_metadata, uint32_t T,
+                           int after)
+{
+    pair_spec_after = after;
+    run_pairs_on(_metadata, T, false);
+    pair_spec_after = -1;
+}
+
+TEST(diff_8_avx2_mask_code) { run_pairs_spec(_metadata, 8, 1); }
+TEST(diff_16_avx2_mask_code) { run_pairs_spec(_metadata, 16, 1); }
+TEST(diff_32_avx2_mask_code) { run_pairs_spec(_metadata, 32, 1); }
+TEST(diff_128_avx2_mask_code) { run_pairs_spec(_metadata, 128, 1); }
+TEST(diff_8_avx2_any_mask) { run_pairs_spec(_metadata, 8, 0); }
+TEST(diff_32_avx2_any_mask) { run_pairs_spec(_metadata, 32, 0); }
+TEST(diff_128_avx2_any_mask) { run_pairs_spec(_metadata, 128, 0); }
+
+/*
+ * A loop of coalesced loads and a store with ALU runs between them, on
+ * a 32-lane warp whose mask has an empty chunk of 8 lanes, a full one and
+ * mixed ones (words, pairs, halves: every store form of code made for a
+ * mask): first the code made for that mask, then the warp's mask changes
+ * (as split or join change it) and the same block runs the code for any
+ * mask, then translated again, its code made for the new mask.  Both
+ * cards must agree after every burst, VRAM included: the inactive lanes'
+ * words are neither read into registers nor written.
+ */
+TEST(masked_loop_per_mask)
+{
+    static const uint32_t prog[] = {
+        ADDI(5, 0, 300),                        /* turns */
+        LW(7, 31, 0),                           /* loop: */
+        LW(8, 31, 128),
+        SLLI(9, 7, 1),
+        ADD(9, 9, 8),
+        ADDI(9, 9, 5),
+        SW(9, 31, 256),
+        ADDI(31, 31, 4),
+        ADDI(5, 5, -1),
+        BNE(5, 0, -32),
+        TMC(0),
+    };
+    static const uint32_t masks[3] = { 0xf35aff00u, 0x00ff00ffu, 0xc50f003cu };
+    enum { T = 32, N = sizeof(prog) / sizeof(prog[0]) };
+    struct pair p;
+    struct vx_tmask m = { { masks[0] } };
+    uint32_t regs[32 * T] = { 0 }, fregs[32 * T] = { 0 };
+    struct vx_warp *wr, *wj;
+    struct vx_jit_stats st;
+    enum vx_exec_result rr = VX_EXEC_OK, rj;
+
+    if (!vx_sim_exec_available(VX_SIM_EXEC_JIT)) {
+        SKIP(return, "no AVX2 on this host: the translator is unavailable");
+    }
+    ASSERT_EQ(0, pair_open(&p, T));
+    ASSERT_EQ(0, vx_jit_set_avx512(p.jit.sim, false));
+    for (uint32_t l = 0; l < T; l++) {
+        regs[31 * T + l] = DEV(DATA_WIN) + 4 * l;
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        vram32_set(&p.ref, PROG_OFF + 4 * i, prog[i]);
+        vram32_set(&p.jit, PROG_OFF + 4 * i, prog[i]);
+    }
+    for (uint32_t i = 0; i < DATA_LEN / 4; i++) {
+        vram32_set(&p.ref, DATA_WIN + 4 * i, i * 0x9e3779b9u);
+        vram32_set(&p.jit, DATA_WIN + 4 * i, i * 0x9e3779b9u);
+    }
+    warp_init(&p.ref, T, &m, regs, fregs, DEV(PROG_OFF), 0);
+    warp_init(&p.jit, T, &m, regs, fregs, DEV(PROG_OFF), 0);
+    wr = &p.ref.sim->warps[0];
+    wj = &p.jit.sim->warps[0];
+    for (int b = 0; b < 120 && rr == VX_EXEC_OK; b++) {
+        uint64_t ur, uj;
+
+        if (b == 40 || b == 80) {
+            /* another mask, every lane's loop afresh */
+            m.w[0] = masks[b / 40];
+            for (uint32_t l = 0; l < T; l++) {
+                wr->x[5 * T + l] = wj->x[5 * T + l] = 300;
+                wr->x[31 * T + l] = wj->x[31 * T + l] =
+                    DEV(DATA_WIN) + 4 * l + 8 * b;
+            }
+            wr->tmask = wj->tmask = m;
+            if (b == 80) {
+                /* translated again: code for this mask */
+                ASSERT_EQ(0, vx_jit_set_specialize(p.jit.sim, 2));
+            }
+        }
+        rr = vx_exec_burst(p.ref.sim, wr, 1 + b % 50, &ur);
+        rj = vx_exec_burst(p.jit.sim, wj, 1 + b % 50, &uj);
+        ASSERT_EQ(rr, rj) TH_LOG("burst %d", b);
+        ASSERT_EQ(ur, uj) TH_LOG("burst %d", b);
+        ASSERT_EQ(wr->pc, wj->pc) TH_LOG("burst %d", b);
+        ASSERT_EQ(wr->instret, wj->instret) TH_LOG("burst %d", b);
+        for (uint32_t i = 0; i < 32 * T; i++) {
+            ASSERT_EQ(wr->x[i], wj->x[i]) TH_LOG("burst %d x%u lane %u", b,
+                                                 i / T, i % T);
+        }
+        ASSERT_EQ(0, memcmp(p.ref.vram, p.jit.vram, TEST_VRAM_SIZE))
+            TH_LOG("burst %d VRAM", b);
+    }
+    ASSERT_EQ(VX_EXEC_OK, rr);
+    ASSERT_EQ(0, p.jit.sim->error);
+    ASSERT_TRUE(vx_jit_stats_get(p.jit.sim, &st));
+    EXPECT_LT(60, st.runs);
+    EXPECT_LT(1, st.specialized);       /* for two masks at least */
+    card_close(&p.ref);
+    card_close(&p.jit);
+}
 
 TEST_HARNESS_MAIN
