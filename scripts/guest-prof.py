@@ -25,12 +25,12 @@ used.
 import argparse
 import bisect
 import collections
-import json
 import os
 import re
-import socket
 import sys
 import time
+
+from vx_qmp import connect
 
 
 # What the guest is doing, by the last of these lines of its results log
@@ -41,31 +41,9 @@ MARKERS = (('@@vx-begin ', None), ('@@vx-end ', '(between)'),
 
 
 def sample(args):
-    deadline = time.time() + 30
-    while True:
-        try:
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(args.qmp)
-            break
-        except OSError:
-            if time.time() > deadline:
-                return 1
-            time.sleep(0.2)
-    f = s.makefile('rw')
-
-    def command(name, **a):
-        f.write(json.dumps({'execute': name, 'arguments': a}) + '\n')
-        f.flush()
-        while True:
-            line = f.readline()
-            if not line:
-                raise OSError('QMP closed')
-            msg = json.loads(line)
-            if 'event' not in msg:
-                return msg
-
-    f.readline()                        # greeting
-    command('qmp_capabilities')
+    qmp = connect(args.qmp, time.time() + 30)
+    if not qmp:
+        return 1
     period, section, pos = 1.0 / args.hz, '(boot)', 0
     cpu_re = re.compile(r'CPU#(\d+)(.*?)(?=CPU#|\Z)', re.S)
     with open(args.out, 'w') as out:
@@ -84,7 +62,8 @@ def sample(args):
             except OSError:
                 pass
             try:
-                regs = command('human-monitor-command', **{'command-line': 'info registers -a'})
+                regs = qmp.command('human-monitor-command',
+                                   **{'command-line': 'info registers -a'})
             except (OSError, ValueError):
                 return 0
             now = time.time()

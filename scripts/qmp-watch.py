@@ -12,38 +12,10 @@ usage: qmp-watch.py RESULTS_FILE QMP_SOCKET
 """
 import json
 import os
-import socket
 import sys
 import time
 
-
-class Qmp:
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
-        self.file = self.sock.makefile('rw')
-        self._read()                        # greeting
-        self.command('qmp_capabilities')
-
-    def _read(self):
-        while True:
-            msg = json.loads(self.file.readline())
-            if 'event' not in msg:
-                return msg
-
-    def command(self, name, **args):
-        self.file.write(json.dumps({'execute': name, 'arguments': args}) + '\n')
-        self.file.flush()
-        return self._read()
-
-
-def connect(path, deadline):
-    while time.time() < deadline:
-        try:
-            return Qmp(path)
-        except OSError:
-            time.sleep(0.2)
-    return None
+from vx_qmp import connect
 
 
 def handle(qmp, request):

@@ -93,6 +93,7 @@ def main():
                 shell_script(name, scratch)
     python_script('tap.py', False)
     python_script('qmp-watch.py', True)
+    python_script('guest-prof.py', True)
     print('TAP version 13')
     print(f'1..{len(results)}')
     for i, (ok, name, diag) in enumerate(results, 1):
