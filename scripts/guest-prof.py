@@ -3,7 +3,7 @@
 """Where a guest's vCPUs spend their time: a sampling profile through QMP.
 
   guest-prof.py sample QMP_SOCKET RESULTS_LOG OUT [HZ]
-  guest-prof.py report OUT [--symbols FILE] [--top N]
+  guest-prof.py report OUT [--symbols FILE] [--top N] [--by-test]
 
 `sample` (run-guest.sh --profile OUT starts it) asks QEMU for every vCPU's
 registers (HMP "info registers -a") HZ times a second (default 100) until
@@ -14,7 +14,8 @@ guest was running then (the last "@@vx-begin NAME" of RESULTS_LOG; else
 dumps, (kallsyms), (dmesg), (poweroff)).  A halted vCPU (HLT=1: idle) is
 written as such.
 
-`report` counts the samples per program and, for each, where the vCPUs
+`report` counts the samples per program (per test with --by-test: the
+slow test of a slow program) and, for each, where the vCPUs
 were: idle, user space (CPL 3), or the kernel or module function a RIP
 falls in, by the guest's /proc/kallsyms that run-guest.sh --profile has
 the guest send to the results log beside OUT at its end (else --symbols:
@@ -44,7 +45,7 @@ def sample(args):
     qmp = connect(args.qmp, time.time() + 30)
     if not qmp:
         return 1
-    period, section, pos = 1.0 / args.hz, '(boot)', 0
+    period, section, test, pos = 1.0 / args.hz, '(boot)', '-', 0
     cpu_re = re.compile(r'CPU#(\d+)(.*?)(?=CPU#|\Z)', re.S)
     with open(args.out, 'w') as out:
         while True:
@@ -58,7 +59,9 @@ def sample(args):
                         line = raw.decode(errors='replace')
                         for marker, name in MARKERS:
                             if line.startswith(marker):
-                                section = name or line.split()[1]
+                                section, test = name or line.split()[1], '-'
+                        if line.startswith('#  RUN ') and len(line.split()) > 2:
+                            test = line.split()[2]
             except OSError:
                 pass
             try:
@@ -73,7 +76,7 @@ def sample(args):
                 hlt = re.search(r'HLT=(\d)', body)
                 if rip:
                     out.write(f'{now:.3f} {cpu} {cpl[1] if cpl else "?"} '
-                              f'{"H" if hlt and hlt[1] == "1" else rip[1]} {section}\n')
+                              f'{"H" if hlt and hlt[1] == "1" else rip[1]} {section} {test}\n')
             out.flush()
             time.sleep(period)
 
@@ -119,6 +122,8 @@ def report(args):
         if len(f) < 5:
             continue
         cpl, rip, section = f[2], f[3], f[4]
+        if args.by_test and len(f) > 5 and f[5] != '-':
+            section += '/' + f[5]
         if rip == 'H':
             where = '(idle)'
         elif cpl == '3':
@@ -149,6 +154,8 @@ def main():
     r.add_argument('out')
     r.add_argument('--symbols')
     r.add_argument('--top', type=int, default=15)
+    r.add_argument('--by-test', action='store_true',
+                   help="count each harness test (#  RUN) of a program apart")
     args = ap.parse_args()
     return sample(args) if args.cmd == 'sample' else report(args)
 

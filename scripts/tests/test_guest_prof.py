@@ -50,7 +50,8 @@ def serve(path, results_log, ready):
     answer K goes out."""
     # the second line in two writes: a sample between them is not the
     # program's yet (nor one named by the line's first half)
-    lines = ['', '@@vx-begin vortex_a', '_test\n', '', '@@vx-end vortex_a_test rc=0\n']
+    lines = ['', '@@vx-begin vortex_a', '_test\n', '#  RUN           a.one ...\n',
+             '@@vx-end vortex_a_test rc=0\n']
     srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     srv.bind(path)
     srv.listen(1)
@@ -91,19 +92,20 @@ def main():
         t.join()
         check(r.returncode == 0, 'sample ends with 0 when QEMU goes away', r.stderr)
         rows = [line.split() for line in open(out)]
-        got = [(x[1], x[2], x[3], x[4]) for x in rows]
-        want = [('0', '0', '0000fff0', '(boot)'),
-                ('1', '0', 'H', '(boot)'),
-                ('0', '0', 'ffffffff81000020', '(boot)'),
-                ('1', '0', 'H', '(boot)'),
-                ('0', '0', 'ffffffff81000010', 'vortex_a_test'),
-                ('1', '3', '0000000000401000', 'vortex_a_test'),
-                ('0', '0', 'ffffffffc0001008', 'vortex_a_test'),
-                ('1', '0', 'H', 'vortex_a_test'),
-                ('0', '0', 'ffffffff81000110', '(between)'),
-                ('1', '0', 'ffffffff81000010', '(between)')]
+        got = [tuple(x[1:]) for x in rows]
+        want = [('0', '0', '0000fff0', '(boot)', '-'),
+                ('1', '0', 'H', '(boot)', '-'),
+                ('0', '0', 'ffffffff81000020', '(boot)', '-'),
+                ('1', '0', 'H', '(boot)', '-'),
+                ('0', '0', 'ffffffff81000010', 'vortex_a_test', '-'),
+                ('1', '3', '0000000000401000', 'vortex_a_test', '-'),
+                ('0', '0', 'ffffffffc0001008', 'vortex_a_test', 'a.one'),
+                ('1', '0', 'H', 'vortex_a_test', 'a.one'),
+                ('0', '0', 'ffffffff81000110', '(between)', '-'),
+                ('1', '0', 'ffffffff81000010', '(between)', '-')]
         check(got == want, 'a line per vCPU and answer: CPL, RIP (EIP in real mode) or H when '
-              'halted, the program the results log names (a line still being written: not yet)', f'{got}')
+              'halted, the program the results log names (a line still being written: not yet), '
+              'the harness test it runs ("#  RUN", "-" before the first)', f'{got}')
         with open(log, 'a') as f:
             f.write('@@vx-kallsyms-begin\n' + KALLSYMS + '@@vx-kallsyms-end\n')
         r = subprocess.run([sys.executable, PROF, 'report', out], capture_output=True,
@@ -118,6 +120,12 @@ def main():
                   'four samples', section)
         check('(between): 2 vCPU samples, 2 busy' in rep and '50.0%  io_serial_out' in rep,
               'report: a RIP inside a function is that function, by kallsyms order', rep)
+        r = subprocess.run([sys.executable, PROF, 'report', out, '--by-test'],
+                           capture_output=True, text=True, timeout=60)
+        check('vortex_a_test: 2 vCPU samples, 2 busy' in r.stdout and
+              'vortex_a_test/a.one: 2 vCPU samples, 1 busy' in r.stdout,
+              'report --by-test: the samples of a program before its first test and of each '
+              'test apart', r.stdout)
     print('TAP version 13')
     print(f'1..{len(results)}')
     for n, (ok, name, diag) in enumerate(results, 1):
