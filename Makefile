@@ -18,7 +18,7 @@
 #   make host-tests   build and run the host test suites
 #   make lint         checkpatch --strict, sparse, W=1, kernel-doc on driver/, uapi/;
 #                     the simulator cross-compiled for aarch64
-#   make guest        the guest's initramfs, build/guest/initramfs.cpio.gz
+#   make guest        the guest's initramfs, build/guest/initramfs.cpio
 #   make debug-guest  the same for the debug kernel (KASAN, lockdep, kmemleak;
 #                     docs/debug-kernel.md), built if missing: build/debug/
 #   make clean        remove build/ (O=) and the module's objects
@@ -155,7 +155,7 @@ lint:
 # The guest's initramfs: the module, the guest tests and files, busybox.
 guest: module host-all
 	@k=$$($(TOP)/scripts/kernel.sh) && $(TOP)/scripts/initramfs.sh \
-		$(O)/guest/initramfs.cpio.gz "$$k" vortex.ko $(GUEST_TESTS) -- $(GUEST_FILES)
+		$(O)/guest/initramfs.cpio "$$k" vortex.ko $(GUEST_TESTS) -- $(GUEST_FILES)
 
 .PHONY: debug-guest
 debug-guest: host-all

@@ -5,10 +5,10 @@
 # against the debug kernel (scripts/debug-kernel.sh, built if missing) by
 # `build-module.sh --series debug`, from a copy of the sources in
 # $O/module/<kver>, so the main build's vortex.ko stays; and an initramfs
-# OUT/initramfs.cpio.gz with it and the usual guest files.  Prints the
+# OUT/initramfs.cpio with it and the usual guest files.  Prints the
 # kernel entry.
 #   debug-guest.sh OUT      then boot it with
-#     VX_KERNEL=$(scripts/debug-kernel.sh) VX_INITRD=OUT/initramfs.cpio.gz \
+#     VX_KERNEL=$(scripts/debug-kernel.sh) VX_INITRD=OUT/initramfs.cpio \
 #         scripts/run-guest.sh ...
 # The guest tests and files must be built already (make all).
 set -euo pipefail
@@ -23,6 +23,6 @@ vx_run "$VX_LOGS/debug-module.log" "building vortex.ko for the debug kernel" \
 	scripts/build-module.sh --series debug
 mod=$(tail -n 1 "$VX_LOGS/debug-module.log")	# the directory it printed
 # shellcheck disable=SC2046  # one word per test and file
-scripts/initramfs.sh "$out/initramfs.cpio.gz" "$entry" "$mod/vortex.ko" \
+scripts/initramfs.sh "$out/initramfs.cpio" "$entry" "$mod/vortex.ko" \
 	$(vx_make_var GUEST_TESTS) -- $(vx_make_var GUEST_FILES)
 echo "$entry"

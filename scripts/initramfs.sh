@@ -4,7 +4,13 @@
 # Builds the guest's initramfs: busybox-static, the Debian DRM modules that
 # vortex.ko needs (decompressed, in dependency order), vortex.ko, and the
 # guest files (tests, device kernels, tools).
-#   initramfs.sh OUT.cpio.gz KERNEL_ENTRY VORTEX_KO TESTS... -- FILES...
+#   initramfs.sh OUT.cpio KERNEL_ENTRY VORTEX_KO TESTS... -- FILES...
+# The archive is not compressed and the programs carry no debug info: the
+# kernel unpacks it before init runs, and the debug kernel's KASAN checks
+# every byte its inflate reads and writes.  Gzipped (-1), that debug boot
+# spent 24 s of its 56 s before init unpacking 21 MB into 46 (2026-11-30,
+# an AVX2-only AMD EPYC: guest-prof.py put a third of those samples in
+# inflate_fast and its KASAN checks).
 # KERNEL_ENTRY is any scripts/kernel.sh entry (6.12 or the newest: only its
 # modules/ is read), VORTEX_KO the module built for that kernel.
 set -euo pipefail
@@ -61,15 +67,22 @@ done
 cp "$ko" "$root/lib/modules/vortex.ko"
 echo vortex.ko >> "$root/vortex/modules.list"
 
+# what install copied of a host program, without its debug info (the
+# device kernels, *.elf and *.vxbin, keep theirs: the debuggers read it)
+strip_debug() {
+	[ "$(head -c 4 "$1")" != $'\x7fELF' ] || strip --strip-debug "$1"
+}
 for t in "${tests[@]}"; do
 	install -m 755 "$t" "$root/vortex/tests/"
+	strip_debug "$root/vortex/tests/$(basename "$t")"
 done
 for f in "${files[@]}"; do
 	case $f in
 	*.elf | *.vxbin) install -m 644 "$f" "$root/vortex/kernels/" ;;
 	*.rules) install -m 644 "$f" "$root/vortex/" ;;
-	*) install -m 755 "$f" "$root/vortex/bin/" ;;
+	*) install -m 755 "$f" "$root/vortex/bin/"
+	   strip_debug "$root/vortex/bin/$(basename "$f")" ;;
 	esac
 done
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out.tmp"
+(cd "$root" && find . | cpio -o -H newc --quiet) > "$out.tmp"
 mv "$out.tmp" "$out"

@@ -27,7 +27,7 @@ fi
 vx_stage kernel eval 'VX_KERNEL=$(scripts/kernel.sh)'
 vx_stage kselftest scripts/ksft.sh > /dev/null
 vx_stage build make -s --no-print-directory -j"$(nproc)" all
-VX_INITRD=$O/guest/initramfs.cpio.gz
+VX_INITRD=$O/guest/initramfs.cpio
 # shellcheck disable=SC2046  # one word per test and file
 vx_stage initramfs scripts/initramfs.sh "$VX_INITRD" "$VX_KERNEL" vortex.ko \
 	$(vx_make_var GUEST_TESTS) -- $(vx_make_var GUEST_FILES)

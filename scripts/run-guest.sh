@@ -69,7 +69,7 @@ IFS=, read -r clusters cores warps threads <<<"$topology"
 
 VX_QEMU=${VX_QEMU:-$("$VX_TOP/scripts/qemu.sh")}
 VX_KERNEL=${VX_KERNEL:-$("$VX_TOP/scripts/kernel.sh")}
-VX_INITRD=${VX_INITRD:-$VX_TOP/${O:-build}/guest/initramfs.cpio.gz}
+VX_INITRD=${VX_INITRD:-$VX_TOP/${O:-build}/guest/initramfs.cpio}
 [ -f "$VX_INITRD" ] || vx_die "no initramfs at $VX_INITRD (make check builds it)"
 out=${out:-$(mktemp -d)}
 mkdir -p "$out"
