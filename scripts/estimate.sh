@@ -14,7 +14,7 @@ vx_est_ksft=10			# the kselftest headers
 # make check only (check.sh sets vx_estimate_check):
 vx_est_newest=180		# the newest kernel, its build root, vortex.ko there
 vx_est_debug_kernel=1980	# the debug kernel: -j2 under nice, beside the rest
-vx_est_debug_lane=500		# then its vortex.ko and initramfs (55 s), two boots (354, 90 s)
+vx_est_debug_lane=500		# then its vortex.ko and initramfs (55 s), its boot
 vx_est_warm_check=920	# a warm make check of a fresh clone (917 s)
 
 # vx_estimate: on a cold cache, say up front what lies ahead.  make
@@ -34,7 +34,7 @@ vx_estimate() {
 			main+=("the newest kernel and its build root:$vx_est_newest")
 		scripts/debug-kernel.sh --print > /dev/null 2>&1 ||
 			debug+=("the debug kernel's build on two shared cores:$vx_est_debug_kernel"
-				"its vortex.ko and two boots:$vx_est_debug_lane")
+				"its vortex.ko and boot:$vx_est_debug_lane")
 	fi
 	[ $((${#pre[@]} + ${#main[@]} + ${#debug[@]})) -gt 0 ] || return 0
 	if [ -z "${vx_estimate_check:-}" ]; then

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The debug kernel's lane, again and again, as make check runs it (issue
-# 39): its two boots (scripts/debug-lane.sh, at the same time), while
-# the 6.12 kernel's first topology boots beside them, over and over, the
+# 39): its boot (scripts/debug-lane.sh), while
+# the 6.12 kernel's first topology boots beside it, over and over, the
 # way check.sh's other boots keep the second CPU busy.  Each run's verdict
 # is tap.py's; closes with "K of N runs failed" and exits non-zero if any
 # did.  Run `make check` once first: it builds and caches what this boots.
@@ -28,7 +28,7 @@ soak=$O/soak
 rm -rf "$soak"
 mkdir -p "$soak"
 vx_stage "debug guest" scripts/debug-guest.sh "$O/debug" > /dev/null
-initrd=$O/debug/initramfs.cpio.gz
+initrd=$O/debug/initramfs.cpio
 
 failed=0
 for run in $(seq "$runs"); do

@@ -9,7 +9,9 @@
  *
  * vxtest.unplug=1 on the command line puts unplug_with_open_client in the
  * plan (see main()): it asks the host (scripts/qmp-watch.py) to device_del
- * the card, so it must be the last thing that boot runs.
+ * the card, so it must be the last thing that boot runs.  With
+ * vxtest.unplug=last, only the run scripts/guest/init makes after the
+ * others (vx.last) has it.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -77,6 +79,17 @@ static const uint32_t prog_wait_go[] = {
 static const uint32_t prog_loop[] = { JSELF };
 static const uint32_t prog_illegal[] = { ILLEGAL };
 static const uint32_t prog_null_load[] = { LW(T0, X0, 0), TMC(X0) };
+
+/*
+ * Whether this run may unplug the card: every run of a vxtest.unplug=1
+ * boot, or with vxtest.unplug=last the one scripts/guest/init makes after
+ * the boot's other programs (VX_LAST=1 in its environment).
+ */
+static bool unplug_planned(void)
+{
+	return vx_cmdline_has("vxtest.unplug=1") ||
+	       (vx_cmdline_has("vxtest.unplug=last") && getenv("VX_LAST"));
+}
 
 /* --------------------------------------------------------------- fixture */
 
@@ -1430,10 +1443,11 @@ TEST_F_TIMEOUT(vx, unplug_with_open_client, 120)
 	VX_NEED_GATES();
 	/*
 	 * Only a boot whose host watches for the request unplugs the card
-	 * (check.sh's unplug boot, vxtest.unplug=1): elsewhere, e.g. run by
-	 * hand with -t, nobody would, and that is no failure of the driver.
+	 * (check.sh's unplug boots, vxtest.unplug=1 or =last): elsewhere,
+	 * e.g. run by hand with -t, nobody would, and that is no failure of
+	 * the driver.
 	 */
-	if (!vx_cmdline_has("vxtest.unplug=1"))
+	if (!unplug_planned())
 		SKIP(return, "no host will unplug the card (boot with vxtest.unplug=1)");
 	memcpy(self->code_map + 16, prog_loop, sizeof(prog_loop));
 	self->sub.entry_pc = self->code_addr + 64;
@@ -1489,9 +1503,10 @@ TEST_F_TIMEOUT(vx, unplug_with_open_client, 120)
 /*
  * unplug_with_open_client ends the card's life, so it is in the plan only
  * of a boot that asks for it with vxtest.unplug=1 (scripts/check.sh runs
- * it alone there); elsewhere the harness's own filter leaves it out, so it
- * never shows up as a skip.  An explicit -t unplug_with_open_client comes
- * first and wins.
+ * it alone there), or with vxtest.unplug=last of the run init makes after
+ * the others (the debug kernel's boot, scripts/debug-lane.sh); elsewhere
+ * the harness's own filter leaves it out, so it never shows up as a skip.
+ * An explicit -t unplug_with_open_client comes first and wins.
  */
 int main(int argc, char **argv)
 {
@@ -1500,7 +1515,7 @@ int main(int argc, char **argv)
 
 	for (n = 0; n < argc; n++)
 		args[n] = argv[n];
-	if (!vx_cmdline_has("vxtest.unplug=1")) {
+	if (!unplug_planned()) {
 		args[n++] = "-T";
 		args[n++] = "unplug_with_open_client";
 	}
