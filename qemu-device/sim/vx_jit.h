@@ -20,6 +20,7 @@ struct vx_jit_stats {
     uint64_t interp;            /* instructions left to the interpreter */
     uint64_t flushes;           /* code arena refills */
     uint64_t specialized;       /* masked functions made for one mask */
+    uint64_t loops;             /* functions with a loop mode (scalars, ymm) */
     bool avx512;                /* its code uses AVX-512F/VL, not only AVX2 */
 };
 

@@ -22,7 +22,13 @@
  * instructions (and by a self-loop's last turn): before each instruction
  * it compares ctx.left and stops there when the budget is spent.  A DM
  * step (a burst of 1) thus runs exactly one instruction.  Counters
- * (cycle, instret) move as the interpreter's.
+ * (cycle, instret) move as the interpreter's.  A burst that starts
+ * inside the self-loop last run in loop mode (vx_jit.loop: a warp's
+ * next burst goes on where its last stopped, mostly mid-loop) enters
+ * that loop's function at its instruction (run_mid(), fn_mid), with
+ * ctx.left and ctx.done counted as from the block's start, rather than
+ * running the block from there to the loop's branch and looking the loop
+ * up again.
  *
  * Memory.  The code arena is a memfd mapped twice, read-write where the
  * translator writes and read-execute where the code runs (W^X without an
@@ -246,16 +252,14 @@ static inline bool hit(const struct vx_jit *j, const struct vx_jit_block *b,
 }
 
 /*
- * The entry of w->pc (len 0: nothing translated there), NULL if w->pc
- * cannot be fetched.  *fault is set when the fetch faulted (reported
- * already, as the interpreter would).
+ * The host address of the code at w->pc, NULL if it cannot be fetched;
+ * *fault is set when the fetch faulted (reported already, as the
+ * interpreter would).
  */
-static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
-                                   struct vx_warp *w, bool *fault)
+static const uint8_t *code_at(struct vx_sim *sim, struct vx_warp *w,
+                              bool *fault)
 {
-    uint32_t room;
     const uint8_t *code;
-    struct vx_jit_block *b;
     uint32_t pc = w->pc;
 
     *fault = false;
@@ -294,6 +298,22 @@ static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
         }
         code = sim->vram + vx_vram_off(pc);
     }
+    return code;
+}
+
+/*
+ * The entry of w->pc (len 0: nothing translated there), NULL if w->pc
+ * cannot be fetched (code_at()).
+ */
+static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
+                                   struct vx_warp *w, const uint8_t *code)
+{
+    struct vx_jit_block *b;
+    uint32_t pc = w->pc, room;
+
+    if (!code) {
+        return NULL;
+    }
     room = (0x1000 - (pc & 0xfff)) / 4;
     b = entry(j, pc, VX_JIT_MAX_INSNS);
     if (!hit(j, b, pc, w->satp, code, VX_JIT_MAX_INSNS)) {
@@ -309,18 +329,12 @@ static struct vx_jit_block *lookup(struct vx_sim *sim, struct vx_jit *j,
     return b;
 }
 
-/*
- * Run @b (b->len <= @left) for the warp: returns the instructions it
- * retired and its exit status, with w->pc where it stopped.
- */
-static uint32_t run_block(struct vx_sim *sim, struct vx_jit *j,
-                          struct vx_warp *w, struct vx_jit_block *b,
-                          uint64_t left, uint64_t *ran)
+/* ctx for the warp running @b with @left slots of budget */
+static void ctx_set(struct vx_sim *sim, struct vx_jit *j, struct vx_warp *w,
+                    const struct vx_jit_block *b, uint64_t left)
 {
     struct vx_jit_ctx *c = &j->ctx;
-    uint32_t T = j->threads, st;
-    vx_jit_fn fn = b->fn_full;
-    uint64_t k;
+    uint32_t T = j->threads;
 
     c->x = w->x;
     c->f = w->f;
@@ -346,6 +360,44 @@ static uint32_t run_block(struct vx_sim *sim, struct vx_jit *j,
         c->asp_khi = asp.khi;
         c->asp_hash = asp.hash;
     }
+}
+
+/*
+ * Call @fn of @b, ctx set: returns the instructions it retired (from
+ * ctx.done, which a mid-block entry starts below 0) and its exit
+ * status, with w->pc where it stopped.
+ */
+static uint32_t run_fn(struct vx_jit *j, struct vx_warp *w,
+                       const struct vx_jit_block *b, vx_jit_fn fn,
+                       uint64_t *ran)
+{
+    struct vx_jit_ctx *c = &j->ctx;
+    uint32_t st = fn(c);
+    uint64_t k = c->done + c->idx;
+
+    if (st == JIT_FAULT) {
+        *ran = k + 1;   /* vx_jit_one() left the warp as it must be */
+        return st;
+    }
+    w->pc = st == JIT_END ? c->pc : b->pc + 4 * c->idx;
+    w->cycle += k;
+    w->instret += k;
+    *ran = k;
+    return st;
+}
+
+/*
+ * Run @b (b->len <= @left) for the warp: returns the instructions it
+ * retired and its exit status, with w->pc where it stopped.
+ */
+static uint32_t run_block(struct vx_sim *sim, struct vx_jit *j,
+                          struct vx_warp *w, struct vx_jit_block *b,
+                          uint64_t left, uint64_t *ran)
+{
+    struct vx_jit_ctx *c = &j->ctx;
+    vx_jit_fn fn = b->fn_full;
+
+    ctx_set(sim, j, w, b, left);
     if (!c->full) {
         struct vx_jit_spec *sp = &j->spec[b - j->table];
         bool same = !memcmp(&sp->mask, &w->tmask, sizeof(w->tmask));
@@ -360,18 +412,51 @@ static uint32_t run_block(struct vx_sim *sim, struct vx_jit *j,
             }
         }
         fn = sp->fn && same ? sp->fn : b->fn_masked;
+        if (sp->fn_mid && same) {
+            j->loop = b;
+        }
+    } else if (b->fn_mid) {
+        j->loop = b;
     }
-    st = fn(c);
-    k = c->done + c->idx;
-    if (st == JIT_FAULT) {
-        *ran = k + 1;   /* vx_jit_one() left the warp as it must be */
-        return st;
+    return run_fn(j, w, b, fn, ran);
+}
+
+/*
+ * A burst that starts inside the loop last run with a mid-block entry
+ * (j->loop; @code: w->pc's words): run its loop from there (fn_mid),
+ * not the block that starts at w->pc.  False if it cannot: w->pc is
+ * not inside it, its words changed, or there is no fn_mid for the mask.
+ */
+static bool run_mid(struct vx_sim *sim, struct vx_jit *j, struct vx_warp *w,
+                    const uint8_t *code, uint64_t left, uint64_t *ran,
+                    uint32_t *st)
+{
+    struct vx_jit_block *b = j->loop;
+    struct vx_jit_ctx *c = &j->ctx;
+    uint32_t at = (w->pc - b->pc) / 4;
+    vx_jit_fn fn;
+
+    if (w->pc - b->pc >= 4 * b->len || (w->pc & 3) || !at ||
+        !hit(j, b, b->pc, w->satp, code - 4 * at, VX_JIT_MAX_INSNS)) {
+        return false;
     }
-    w->pc = st == JIT_END ? c->pc : b->pc + 4 * c->idx;
-    w->cycle += k;
-    w->instret += k;
-    *ran = k;
-    return st;
+    if (tmask_is_full(&w->tmask, j->threads)) {
+        fn = b->fn_mid;
+    } else {
+        const struct vx_jit_spec *sp = &j->spec[b - j->table];
+
+        fn = sp->fn && !memcmp(&sp->mask, &w->tmask, sizeof(w->tmask)) ?
+             sp->fn_mid : NULL;
+    }
+    if (!fn) {
+        return false;
+    }
+    /* as if from the block's start: the first turn is short by @at */
+    ctx_set(sim, j, w, b, left + at);
+    c->done = -(uint64_t)at;
+    c->entry = at;
+    *st = run_fn(j, w, b, fn, ran);
+    return true;
 }
 
 enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
@@ -387,6 +472,8 @@ enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
     }
     while (n < max && r == VX_EXEC_OK) {
         struct vx_jit_block *b;
+        const uint8_t *code;
+        uint32_t st;
         bool fault;
         uint64_t u, k;
 
@@ -396,7 +483,7 @@ enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
             n += u;
             break;
         }
-        b = lookup(sim, j, w, &fault);
+        code = code_at(sim, w, &fault);
         if (fault) {
             /* vx_exec_ref() would have taken the slot and faulted */
             n++;
@@ -404,9 +491,14 @@ enum vx_exec_result vx_jit_exec(struct vx_sim *sim, struct vx_warp *w,
             r = VX_EXEC_FAULT;
             break;
         }
-        if (b && b->len) {
-            uint32_t st = run_block(sim, j, w, b, max - n, &u);
-
+        if (j->loop && code && j->loop->gen == j->gen &&
+            run_mid(sim, j, w, code, max - n, &u, &st)) {
+            b = j->loop;
+        } else {
+            b = lookup(sim, j, w, code);
+            st = b && b->len ? run_block(sim, j, w, b, max - n, &u) : ~0u;
+        }
+        if (st != ~0u) {
             n += u;
             j->stats.runs++;
             if (st == JIT_FAULT) {

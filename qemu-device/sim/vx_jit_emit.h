@@ -175,4 +175,55 @@ static inline void patch_here(struct em *e, uint8_t *fix)
     d32(&(struct em){ .p = fix }, (uint32_t)(e->p - (fix + 4)));
 }
 
+/*
+ * 32-bit general-register operations (the loop mode's scalars, in r8-r15
+ * too): a REX prefix where @reg (ModRM.reg) or @rm is r8-r15.
+ */
+enum { RAX = 0 };
+
+static inline void rex_rr(struct em *e, int reg, int rm)
+{
+    if ((reg | rm) & 8) {
+        b1(e, (uint8_t)(0x40 | (reg & 8 ? 4 : 0) | (rm & 8 ? 1 : 0)));
+    }
+}
+
+/* @op r/m32 @rm, r32 @reg: mov 0x89, add 0x01, sub 0x29, and 0x21,
+ * or 0x09, xor 0x31, cmp 0x39 */
+static inline void gop(struct em *e, uint8_t op, int rm, int reg)
+{
+    rex_rr(e, reg, rm);
+    b1(e, op);
+    b1(e, (uint8_t)(0xc0 | ((reg & 7) << 3) | (rm & 7)));
+}
+
+/* group 1, r32 @rm, imm32: /0 add, /1 or, /4 and, /5 sub, /6 xor, /7 cmp */
+static inline void gopi(struct em *e, int ext, int rm, uint32_t imm)
+{
+    rex_rr(e, 0, rm);
+    b1(e, 0x81);
+    b1(e, (uint8_t)(0xc0 | (ext << 3) | (rm & 7)));
+    d32(e, imm);
+}
+
+/* shl (/4), shr (/5), sar (/7) r32 @rm by @n, or by cl if @n < 0 */
+static inline void gshift(struct em *e, int ext, int rm, int n)
+{
+    rex_rr(e, 0, rm);
+    b1(e, n < 0 ? 0xd3 : 0xc1);
+    b1(e, (uint8_t)(0xc0 | (ext << 3) | (rm & 7)));
+    if (n >= 0) {
+        b1(e, (uint8_t)n);
+    }
+}
+
+/* mov r32 @reg, [@base + disp32] (base not rsp, r12 or r13) */
+static inline void gld(struct em *e, int reg, int base, uint32_t disp)
+{
+    rex_rr(e, reg, 0);
+    b1(e, 0x8b);
+    b1(e, (uint8_t)(0x80 | ((reg & 7) << 3) | base));
+    d32(e, disp);
+}
+
 #endif /* VX_JIT_EMIT_H */

@@ -46,6 +46,7 @@ struct vx_jit_ctx {
     /* a translated launch's inline DTLB probe (vx_tlb_probe()) */
     const struct vx_tlb_entry *dtlb;
     uint32_t asp_khi, asp_hash; /* the warp's vx_mmu_asp() */
+    uint32_t entry;             /* fn_mid: the instruction it starts at */
 };
 
 _Static_assert(sizeof(struct vx_tlb_entry) == 16 &&
@@ -76,6 +77,7 @@ _Static_assert(offsetof(struct vx_jit_ctx, mask) == 64, "ctx layout");
 #define CTX_DTLB    offsetof(struct vx_jit_ctx, dtlb)
 #define CTX_KHI     offsetof(struct vx_jit_ctx, asp_khi)
 #define CTX_HASH    offsetof(struct vx_jit_ctx, asp_hash)
+#define CTX_ENTRY   offsetof(struct vx_jit_ctx, entry)
 
 /*
  * The memo keys (vx_xlat.key) translated code compares carry
@@ -160,6 +162,12 @@ struct vx_jit_block {
     uint32_t tail;              /* untranslatable ones after them */
     uint32_t gen;               /* arena generation the functions are of */
     vx_jit_fn fn_masked, fn_full;
+    /*
+     * A self-loop's full-warp function entered at instruction ctx.entry
+     * (a burst that starts inside the loop), ctx.left and ctx.done
+     * counted as if from the block's start; NULL if it has no loop mode.
+     */
+    vx_jit_fn fn_mid;
     uint32_t words[VX_JIT_MAX_INSNS];
 };
 
@@ -173,6 +181,7 @@ struct vx_jit_block {
  */
 struct vx_jit_spec {
     vx_jit_fn fn;
+    vx_jit_fn fn_mid;           /* fn entered inside (vx_jit_block's) */
     struct vx_tmask mask;
     uint8_t runs;
     bool done;
@@ -194,6 +203,7 @@ struct vx_jit {
     uint8_t *codemap;           /* VRAM pages holding translated code: 1 */
     uint64_t codemap_pages;
     struct vx_jit_stats stats;
+    struct vx_jit_block *loop;  /* the last block run with a fn_mid */
     struct vx_jit_block table[VX_JIT_TABLE];
     struct vx_jit_spec spec[VX_JIT_TABLE];     /* of table[i] */
 };

@@ -121,8 +121,45 @@
  * row: the even lanes of 32) then costs about what the full warp's does
  * per turn.
  *
+ * Loop mode.  A block that branches or jumps back to its own start,
+ * calls no helper on its way (no K_CALL; only inline word accesses),
+ * gets a third copy of its instructions for its full warp's function
+ * and its code for a mask (with its own countdown copy) in which
+ * registers live in host registers across loop turns (loop_plan()):
+ *  - uniform registers (every active lane holds one value: a counter, a
+ *    stride) and affine ones (active lane l holds lane 0's + 4 l: a
+ *    coalesced access's base) are scalars in r8-r11, r13, r14.  Their
+ *    classes come from the block's own writes: uniform from uniform
+ *    operands (any lane arithmetic), affine from affine plus or minus
+ *    uniform (addi, add, sub); a register read by a vector operation,
+ *    loaded, stored, or compared by a branch whose lanes could then
+ *    disagree, is a vector.  An access through an affine base needs no
+ *    vector check of its addresses, only the scalar ones (aligned, in
+ *    VRAM or the memo's page, no code there), and a branch on uniform
+ *    registers (or beq/bne on two affine ones) no check that its lanes
+ *    agree: by construction they do;
+ *  - vectors stay in ymm across turns where the block's code leaves
+ *    enough free (lm_residents(): T / 8 ymm each; up to 32 lanes), the
+ *    rest in the register file as elsewhere.  A resident rd is loaded
+ *    whole (its inactive lanes' garbage is never stored to VRAM, never
+ *    mixes with an active lane, and is blended away at the write-back).
+ * Loop mode is entered through a guard that checks, on the register
+ * file, that the scalars are what their classes say, loads them and the
+ * resident vectors (else the plain copy runs); it is left through
+ * emit_mat(), which writes every scalar and resident vector the block
+ * writes back to the register file, active lanes only, before any exit:
+ * the loop's end, the budget's (into the countdown copy), a branch
+ * whose lanes disagree, and any access the inline path does not take
+ * (a fault, a TLB miss, code in the page...), which goes on in the
+ * plain copy at that instruction.  So memory holds every register
+ * wherever the code stops, as everywhere else.  A burst that starts
+ * inside such a loop enters its function there (emit_mid(): the guard,
+ * then the loop mode's countdown copy at that instruction), not a block
+ * of its own (vx_jit_dispatch.c).
+ *
  * Not done yet: a scalar path for 1-4 lanes, FP arithmetic in the
- * emitted code itself, keeping registers across calls and loop turns,
+ * emitted code itself, keeping registers across calls, loop mode for
+ * loops with helper calls or on warps wider than 32 lanes' vectors,
  * SIMT split/join in translated code (divergence runs in the burst
  * executor; the masked code runs both sides).
  */
@@ -182,7 +219,40 @@ struct xl {
     uint32_t ncfix;
     const struct jit_mem_op *mops;
     uint32_t nmop;
+    /*
+     * Loop mode (loop_plan(), "Loop mode" in the DOC): the class of each
+     * RISC-V register in it (LM_*), the general register holding a
+     * scalar one, the registers the block writes (bits), whether the
+     * block may have it (lm_ok), whether this function has it (lm) and
+     * whether its code is being emitted (lmode).
+     */
+    bool lm_ok, lm, lmode;
+    uint8_t cls[32];
+    int8_t gpr[32];
+    uint32_t lwritten, lused;
+    bool cd;                    /* emitting a countdown copy */
+    /*
+     * Loop mode's resident vectors (lm_residents()): the ymm of each
+     * chunk of each, -1 if in memory; res_on while emitting loop-mode
+     * code, which then caches nothing else.
+     */
+    int8_t res_y[32][4];
+    bool res_on;
+    int dst;                    /* where emit_alu_c() put the result */
+    /* each instruction's start in the plain copy and its countdown copy */
+    const uint8_t *istart[VX_JIT_MAX_INSNS], *cistart[VX_JIT_MAX_INSNS];
+    const uint8_t *lcistart[VX_JIT_MAX_INSNS];     /* loop mode's countdown */
+    const uint8_t *mat;         /* the write-back subroutine */
+    const uint8_t *lbody;       /* the loop-mode copy's first instruction */
+    const uint8_t *lcbody;      /* the same in its countdown copy */
 };
+
+/*
+ * Loop-mode classes: a vector (in the register file, as everywhere
+ * else), uniform (every active lane holds the scalar), affine (active
+ * lane l holds the scalar + 4 l: a coalesced access's base).
+ */
+enum { LM_V, LM_U, LM_A };
 
 static uint32_t pool_add(struct xl *x, uint32_t v)
 {
@@ -380,7 +450,10 @@ static int get_reg(struct xl *x, uint32_t reg, uint32_t c, int tmp, int keep)
 {
     int k;
 
-    if (x->T != 8 && !x->run) {
+    if (x->res_on && x->res_y[reg][0] >= 0) {
+        return x->res_y[reg][c];
+    }
+    if ((x->T != 8 && !x->run) || x->res_on) {
         ld(&x->e, tmp, RBX, xoff(x, reg, c));
         return tmp;
     }
@@ -412,6 +485,14 @@ static void put_rd(struct xl *x, uint32_t rd, uint32_t c)
     if (m == 0) {
         return;                                 /* no lane of the chunk */
     }
+    if (x->res_on && x->res_y[rd][0] >= 0) {
+        /* inactive lanes' garbage: the write-back blends (emit_mat()) */
+        if (x->res_y[rd][c] != x->dst) {
+            vex(e, 1, 1, 0, 0x6f);              /* vmovdqa ymm, YA */
+            modrm_rr(e, x->res_y[rd][c], YA);
+        }
+        return;
+    }
     if (m > 0 && m != 0xff) {
         blend_old(e, YA, YA, RBX, xoff(x, rd, c), m);
     } else if (m < 0) {
@@ -422,7 +503,7 @@ static void put_rd(struct xl *x, uint32_t rd, uint32_t c)
         b1(e, YM << 4);
     }
     st(e, YA, RBX, xoff(x, rd, c));
-    if (x->T == 8) {
+    if (x->T == 8 && !x->res_on) {
         int k = x->slot_of[rd] >= 0 ? x->slot_of[rd] : cache_take(x, rd, -1);
 
         vex(e, 1, 1, 0, 0x6f);                  /* vmovdqa ymm8+k, YA */
@@ -444,6 +525,7 @@ static void put_uniform_c(struct xl *x, uint32_t rd, uint32_t v, uint32_t c0,
         if (c == c0 || x->masked) {
             bcast(x, YA, v);            /* a blend overwrites it */
         }
+        x->dst = YA;
         put_rd(x, rd, c);
     }
 }
@@ -489,17 +571,21 @@ static void emit_alu_c(struct xl *x, uint32_t insn, uint32_t pc, uint32_t c0,
         }
     }
     for (uint32_t c = c0; c < c1; c++) {
-        int a, b;
+        int a, b, d = YA;
 
         if (cmask(x, c) == 0) {
             continue;                           /* no lane of the chunk */
         }
         a = get_reg(x, rs1, c, YA, -1);
+        if (x->res_on && x->res_y[rd][0] >= 0 && f3 != 2 && f3 != 3) {
+            d = x->res_y[rd][c];    /* one operation: straight into rd */
+        }
+        x->dst = d;
 
         if (opc == 0x13) {
             switch (f3) {
-            case 0: op3(e, 1, 0xfe, YA, a, YI); break;      /* vpaddd */
-            case 1: shift_imm(e, 6, YA, a, imm & 31); break;
+            case 0: op3(e, 1, 0xfe, d, a, YI); break;       /* vpaddd */
+            case 1: shift_imm(e, 6, d, a, imm & 31); break;
             case 2:
                 op3(e, 1, 0x66, YA, YI, a);     /* vpcmpgtd: imm > a */
                 shift_imm(e, 2, YA, YA, 31);
@@ -509,22 +595,22 @@ static void emit_alu_c(struct xl *x, uint32_t insn, uint32_t pc, uint32_t c0,
                 op3(e, 1, 0x66, YA, YI, YA);
                 shift_imm(e, 2, YA, YA, 31);
                 break;
-            case 4: op3(e, 1, 0xef, YA, a, YI); break;      /* vpxor */
-            case 5: shift_imm(e, f7 ? 4 : 2, YA, a, imm & 31); break;
-            case 6: op3(e, 1, 0xeb, YA, a, YI); break;      /* vpor */
-            default: op3(e, 1, 0xdb, YA, a, YI); break;     /* vpand */
+            case 4: op3(e, 1, 0xef, d, a, YI); break;       /* vpxor */
+            case 5: shift_imm(e, f7 ? 4 : 2, d, a, imm & 31); break;
+            case 6: op3(e, 1, 0xeb, d, a, YI); break;       /* vpor */
+            default: op3(e, 1, 0xdb, d, a, YI); break;      /* vpand */
             }
         } else {
             b = get_reg(x, rs2, c, YB, a);
             if (f7 == 1) {
-                op3(e, 2, 0x40, YA, a, b);                  /* vpmulld */
+                op3(e, 2, 0x40, d, a, b);                   /* vpmulld */
             } else {
                 switch (f3) {
-                case 0: op3(e, 1, f7 ? 0xfa : 0xfe, YA, a, b); break;
+                case 0: op3(e, 1, f7 ? 0xfa : 0xfe, d, a, b); break;
                 case 1:
                 case 5:
                     op3(e, 1, 0xdb, YB, b, Y31);            /* count & 31 */
-                    op3(e, 2, f3 == 1 ? 0x47 : f7 ? 0x46 : 0x45, YA, a, YB);
+                    op3(e, 2, f3 == 1 ? 0x47 : f7 ? 0x46 : 0x45, d, a, YB);
                     break;
                 case 2:
                     op3(e, 1, 0x66, YA, b, a);              /* b > a */
@@ -536,9 +622,9 @@ static void emit_alu_c(struct xl *x, uint32_t insn, uint32_t pc, uint32_t c0,
                     op3(e, 1, 0x66, YA, YB, YA);
                     shift_imm(e, 2, YA, YA, 31);
                     break;
-                case 4: op3(e, 1, 0xef, YA, a, b); break;
-                case 6: op3(e, 1, 0xeb, YA, a, b); break;
-                default: op3(e, 1, 0xdb, YA, a, b); break;
+                case 4: op3(e, 1, 0xef, d, a, b); break;
+                case 6: op3(e, 1, 0xeb, d, a, b); break;
+                default: op3(e, 1, 0xdb, d, a, b); break;
                 }
             }
         }
@@ -585,6 +671,494 @@ static void emit_run(struct xl *x, const uint32_t *words, uint32_t n,
     x->run = false;
 }
 
+/* ------------------------------------------------------- loop mode */
+
+/* The general registers loop mode keeps scalars in (r13, r14 pushed). */
+static const int8_t lm_gprs[] = { 8, 9, 10, 11, 13, 14 };
+#define LM_GPRS     ((int)sizeof(lm_gprs))
+/* loop mode's guard and write-back, at most (emit_guard(), emit_mat()) */
+#define LM_BYTES(T) (3 * LM_GPRS * (64 + 64 * (T) / 8) + \
+                     8 * VX_JIT_MAX_INSNS + 128)
+
+static bool lm_u(const struct xl *x, uint32_t r)
+{
+    return r == 0 || x->cls[r] == LM_U;
+}
+
+static bool lm_a(const struct xl *x, uint32_t r)
+{
+    return r != 0 && x->cls[r] == LM_A;
+}
+
+/* Whether @insn (lane arithmetic) runs on scalars in loop mode. */
+static bool lm_scalar(const struct xl *x, uint32_t insn)
+{
+    return RD(insn) != 0 && x->cls[RD(insn)] != LM_V;
+}
+
+/* @r becomes a vector (the register file's, as outside loop mode). */
+static bool lm_demote(struct xl *x, uint32_t r)
+{
+    if (r == 0 || x->cls[r] == LM_V) {
+        return false;
+    }
+    x->cls[r] = LM_V;
+    return true;
+}
+
+/*
+ * Whether lane arithmetic @insn keeps rd in its class: a uniform rd
+ * from uniform operands (any operation: each lane computes the same);
+ * an affine rd from an affine operand plus or minus a uniform one (the
+ * 4 l of every lane carries through; addi, add, sub only).
+ */
+static bool lm_alu_ok(const struct xl *x, uint32_t insn)
+{
+    uint32_t opc = insn & 0x7f, rs1 = RS1(insn), rs2 = RS2(insn);
+    uint32_t rd = RD(insn);
+
+    if (x->cls[rd] == LM_U) {
+        if (opc == 0x37 || opc == 0x17) {
+            return true;
+        }
+        return lm_u(x, rs1) && (opc == 0x13 || lm_u(x, rs2));
+    }
+    if (opc == 0x13) {
+        return F3(insn) == 0 && lm_a(x, rs1);
+    }
+    if (opc != 0x33 || F3(insn) != 0) {
+        return false;
+    }
+    if (F7(insn) == 0) {
+        return (lm_a(x, rs1) && lm_u(x, rs2)) || (lm_u(x, rs1) && lm_a(x, rs2));
+    }
+    return F7(insn) == 0x20 && lm_a(x, rs1) && lm_u(x, rs2);
+}
+
+/* One pass of loop_plan()'s rules over the block: whether any changed. */
+static bool lm_pass(struct xl *x, const uint32_t *words, uint32_t len,
+                    uint32_t pc)
+{
+    bool ch = false;
+
+    for (uint32_t i = 0; i < len; i++) {
+        uint32_t insn = words[i], opc = insn & 0x7f;
+        uint32_t rd = RD(insn), rs1 = RS1(insn), rs2 = RS2(insn);
+
+        switch (classify(insn, pc + 4 * i)) {
+        case K_MEM:
+            /* a uniform base is never coalesced: the vector path */
+            if (x->cls[rs1] == LM_U) {
+                ch |= lm_demote(x, rs1);
+            }
+            if (opc == 0x03) {
+                ch |= lm_demote(x, rd);         /* loaded: a vector */
+            } else if (opc == 0x23) {
+                ch |= lm_demote(x, rs2);        /* stored from memory */
+            }
+            break;
+        case K_ALU:
+            if (rd == 0) {
+                break;                          /* nop */
+            }
+            if (x->cls[rd] != LM_V && !lm_alu_ok(x, insn)) {
+                ch |= lm_demote(x, rd);
+            }
+            if (x->cls[rd] == LM_V && opc != 0x37 && opc != 0x17) {
+                /* a vector operation reads its operands from memory */
+                ch |= lm_demote(x, rs1);
+                if (opc == 0x33) {
+                    ch |= lm_demote(x, rs2);
+                }
+            }
+            break;
+        default:                                /* the branch or jal */
+            if (opc == 0x6f) {
+                ch |= lm_demote(x, rd);
+            } else if (!(lm_u(x, rs1) && lm_u(x, rs2)) &&
+                       !(lm_a(x, rs1) && lm_a(x, rs2) && F3(insn) < 2)) {
+                /* lanes agree on it only so; else the vector check */
+                ch |= lm_demote(x, rs1);
+                ch |= lm_demote(x, rs2);
+            }
+            break;
+        }
+    }
+    return ch;
+}
+
+static void lm_residents(struct xl *x, const uint32_t *words, uint32_t len,
+                         uint32_t pc);
+
+/*
+ * Whether the block (@len words from @pc) may run in loop mode, and its
+ * registers' classes (x->cls, x->gpr): it loops back to its first
+ * instruction, calls no helper on its way (no K_CALL, only inline word
+ * accesses), and some register is a scalar.  The classes start
+ * optimistic (bases affine, the rest uniform) and the rules demote to
+ * vectors until they hold; then registers past LM_GPRS are demoted too.
+ */
+static bool loop_plan(struct xl *x, const uint32_t *words, uint32_t len,
+                      uint32_t pc, const struct jit_mem_op *mops)
+{
+    uint32_t last = words[len - 1], lpc = pc + 4 * (len - 1), m = 0;
+    int n;
+
+    x->lwritten = x->lused = 0;
+    if (!((last & 0x7f) == 0x63 && lpc + imm_b(last) == pc) &&
+        !((last & 0x7f) == 0x6f && lpc + imm_j(last) == pc)) {
+        return false;
+    }
+    memset(x->cls, LM_U, sizeof(x->cls));
+    for (uint32_t i = 0; i < len; i++) {
+        uint32_t insn = words[i], opc = insn & 0x7f;
+        enum kind k = classify(insn, pc + 4 * i);
+
+        if (k == K_CALL) {
+            return false;
+        }
+        if (k == K_MEM) {
+            if (mops[m].size != 4 || mops[m].rd0) {
+                return false;           /* vx_jit_mem(): a helper */
+            }
+            m++;
+            x->cls[RS1(insn)] = LM_A;
+            x->lused |= 1u << RS1(insn);
+            if (opc == 0x03) {
+                x->lused |= 1u << RD(insn);
+                x->lwritten |= 1u << RD(insn);
+            } else if (opc == 0x23) {
+                x->lused |= 1u << RS2(insn);
+            }
+            continue;
+        }
+        if (opc != 0x37 && opc != 0x17 && opc != 0x6f) {
+            x->lused |= 1u << RS1(insn);
+        }
+        if (opc == 0x33 || opc == 0x63) {
+            x->lused |= 1u << RS2(insn);
+        }
+        if (opc != 0x63) {
+            x->lused |= 1u << RD(insn);
+            x->lwritten |= 1u << RD(insn);
+        }
+    }
+    x->cls[0] = LM_U;
+    if ((last & 0x7f) == 0x63 && F3(last) < 2) {
+        /* bne a1, a5: an end pointer is as affine as the pointer */
+        if (x->cls[RS1(last)] == LM_A && RS2(last)) {
+            x->cls[RS2(last)] = LM_A;
+        } else if (x->cls[RS2(last)] == LM_A && RS1(last)) {
+            x->cls[RS1(last)] = LM_A;
+        }
+    }
+    for (;;) {
+        int hi = 0;
+
+        while (lm_pass(x, words, len, pc)) {
+        }
+        n = 0;
+        for (int r = 1; r < 32; r++) {
+            if (x->lused >> r & 1 && x->cls[r] != LM_V) {
+                n++;
+                hi = r;
+            }
+        }
+        if (n <= LM_GPRS) {
+            break;
+        }
+        lm_demote(x, (uint32_t)hi);     /* too many: the rules again */
+    }
+    n = 0;
+    for (uint32_t r = 0; r < 32; r++) {
+        x->gpr[r] = -1;
+        if (r && x->lused >> r & 1 && x->cls[r] != LM_V) {
+            x->gpr[r] = lm_gprs[n++];
+        }
+    }
+    lm_residents(x, words, len, pc);
+    return n > 0;
+}
+
+/*
+ * Loop mode's resident vectors: of the vector registers the block uses
+ * (not a vector base, which the contiguity check reads from memory, nor
+ * a vector branch's operand), the most used, in ymm for the whole loop
+ * (loaded by the guard, written back by emit_mat()), as many as fit in
+ * the ymm its code leaves free (YA and YB always; YT, Y31, YS, YI where
+ * no instruction needs them): T / 8 each, so up to 14 at 8 lanes, 3 at
+ * 32 (bench/sim_bench.c's loop: all of its vectors), none wider.
+ */
+static void lm_residents(struct xl *x, const uint32_t *words, uint32_t len,
+                         uint32_t pc)
+{
+    uint32_t uses[32] = { 0 }, last = words[len - 1], per = x->T / 8;
+    uint32_t busy = 1u << YA | 1u << YB, nfree = 0;
+    int8_t free[16];
+
+    memset(x->res_y, -1, sizeof(x->res_y));
+    if (per > 4) {
+        return;
+    }
+    for (uint32_t i = 0; i < len; i++) {
+        uint32_t insn = words[i], opc = insn & 0x7f, f3 = F3(insn);
+
+        switch (classify(insn, pc + 4 * i)) {
+        case K_MEM:
+            if (opc == 0x03) {
+                uses[RD(insn)]++;
+            } else if (opc == 0x23) {
+                uses[RS2(insn)]++;
+            }
+            if (x->cls[RS1(insn)] != LM_A) {
+                busy |= 1u << YT;               /* the contiguity check */
+            }
+            break;
+        case K_ALU:
+            uses[RD(insn)]++;
+            if (opc == 0x13 || opc == 0x33) {
+                uses[RS1(insn)]++;
+            }
+            if (opc == 0x33) {
+                uses[RS2(insn)]++;
+            }
+            /* the constants emit_alu_c() broadcasts */
+            if (opc == 0x13 && f3 != 1 && f3 != 5) {
+                busy |= 1u << YI | (f3 == 3 ? 1u << YS : 0);
+            } else if (opc == 0x33 && F7(insn) != 1) {
+                busy |= f3 == 1 || f3 == 5 ? 1u << Y31 :
+                        f3 == 3 ? 1u << YS : 0;
+            }
+            break;
+        default:
+            if ((insn & 0x7f) == 0x63 && f3 >= 6) {
+                busy |= 1u << YS;               /* emit_branch_check() */
+            }
+            break;
+        }
+    }
+    for (uint32_t i = 0; i < len; i++) {
+        if (classify(words[i], pc + 4 * i) == K_MEM) {
+            uses[RS1(words[i])] = 0;            /* a base */
+        }
+    }
+    if ((last & 0x7f) == 0x63) {
+        uses[RS1(last)] = uses[RS2(last)] = 0;
+    }
+    uses[0] = 0;
+    for (int y = 0; y < 16; y++) {
+        if (!(busy >> y & 1)) {
+            free[nfree++] = (int8_t)y;
+        }
+    }
+    while (nfree >= per) {
+        uint32_t best = 0;
+
+        for (uint32_t r = 1; r < 32; r++) {
+            if (x->cls[r] == LM_V && x->res_y[r][0] < 0 &&
+                uses[r] > uses[best]) {
+                best = r;
+            }
+        }
+        if (!best) {
+            break;
+        }
+        for (uint32_t c = 0; c < per; c++) {
+            x->res_y[best][c] = free[--nfree];
+        }
+    }
+}
+
+/* mov @dst, RISC-V register @r's scalar (x0: 0) */
+static void lm_src(struct em *e, const struct xl *x, int dst, uint32_t r)
+{
+    if (r == 0) {
+        gop(e, 0x31, dst, dst);                 /* xor dst, dst */
+        return;
+    }
+    gop(e, 0x89, dst, x->gpr[r]);
+}
+
+/*
+ * Lane arithmetic @insn at @pc on scalars (loop mode): eax = rs1 op
+ * rs2 or imm, into rd's general register.  An affine register's scalar
+ * is its lane 0's value, so addi, add and sub on it are the same.
+ */
+static void emit_scalar(struct xl *x, uint32_t insn, uint32_t pc)
+{
+    static const uint8_t rr[8] = { 0x01, 0, 0, 0, 0x31, 0, 0x09, 0x21 };
+    static const uint8_t ri[8] = { 0, 0, 0, 0, 6, 0, 1, 4 };
+    struct em *e = &x->e;
+    uint32_t opc = insn & 0x7f, f3 = F3(insn), f7 = F7(insn);
+    uint32_t imm = imm_i(insn);
+
+    if (opc == 0x37 || opc == 0x17) {
+        b1(e, 0xb8);                            /* mov eax, imm32 */
+        d32(e, (insn & 0xfffff000u) + (opc == 0x17 ? pc : 0));
+        gop(e, 0x89, x->gpr[RD(insn)], RAX);
+        return;
+    }
+    if (RD(insn) == RS1(insn) && (f3 == 0 || f3 >= 4) && f3 != 5 &&
+        !(opc == 0x33 && (f7 == 1 || RS2(insn) == 0))) {
+        /* rd op= rs2 or imm, in place (add, sub, xor, or, and) */
+        if (opc == 0x13) {
+            gopi(e, ri[f3], x->gpr[RD(insn)], imm);
+        } else {
+            gop(e, f3 == 0 && f7 ? 0x29 : rr[f3], x->gpr[RD(insn)],
+                x->gpr[RS2(insn)]);
+        }
+        return;
+    }
+    lm_src(e, x, RAX, RS1(insn));
+    if (opc == 0x33) {
+        lm_src(e, x, RCX, RS2(insn));
+    }
+    if (opc == 0x33 && f7 == 1) {
+        bytes(e, "\x0f\xaf\xc1", 3);            /* imul eax, ecx */
+    } else if (f3 == 1 || f3 == 5) {
+        int ext = f3 == 1 ? 4 : f7 ? 7 : 5;     /* shl, sar, shr */
+
+        gshift(e, ext, RAX, opc == 0x13 ? (int)(imm & 31) : -1);
+    } else if (f3 == 2 || f3 == 3) {
+        if (opc == 0x13) {
+            gopi(e, 7, RAX, imm);               /* cmp eax, imm */
+        } else {
+            gop(e, 0x39, RAX, RCX);             /* cmp eax, ecx */
+        }
+        b1(e, 0x0f);                            /* setl / setb al */
+        b1(e, f3 == 2 ? 0x9c : 0x92);
+        b1(e, 0xc0);
+        bytes(e, "\x0f\xb6\xc0", 3);            /* movzx eax, al */
+    } else if (opc == 0x13) {
+        gopi(e, ri[f3], RAX, imm);
+    } else {
+        gop(e, f3 == 0 && f7 ? 0x29 : rr[f3], RAX, RCX);
+    }
+    gop(e, 0x89, x->gpr[RD(insn)], RAX);
+}
+
+/*
+ * The write-back subroutine (call; no stack use, rax kept; ymm lost, so
+ * only where loop mode is left): every resident vector and scalar the
+ * block writes to the register file, its active lanes only (a scalar
+ * uniform: itself in every lane; affine: + 4 l), so that memory holds
+ * the warp's registers wherever the code stops.
+ */
+static void emit_mat(struct xl *x)
+{
+    struct em *e = &x->e;
+
+    x->mat = e->p;
+    for (uint32_t r = 1; r < 32; r++) {
+        if (x->res_y[r][0] < 0 || !(x->lwritten >> r & 1)) {
+            continue;
+        }
+        for (uint32_t c = 0; c < x->T / 8; c++) {
+            int cm = cmask(x, c), y = x->res_y[r][c];
+
+            if (cm == 0) {
+                continue;
+            }
+            if (cm != 0xff) {
+                blend_old(e, YA, y, RBX, xoff(x, r, c), cm);
+                y = YA;
+            }
+            st(e, y, RBX, xoff(x, r, c));
+        }
+    }
+    for (uint32_t r = 1; r < 32; r++) {
+        if (x->gpr[r] < 0 || !(x->lwritten >> r & 1)) {
+            continue;
+        }
+        vex128(e, 1, 1, 0, 0x6e);               /* vmovd xmm0, r32 */
+        modrm_rr(e, YA, x->gpr[r]);
+        vex(e, 2, 1, 0, 0x58);                  /* vpbroadcastd YA, xmm0 */
+        modrm_rr(e, YA, YA);
+        for (uint32_t c = 0; c < x->T / 8; c++) {
+            int cm = cmask(x, c), y = YA;
+
+            if (cm == 0) {
+                continue;
+            }
+            if (x->cls[r] == LM_A) {
+                vex(e, 1, 1, YA, 0xfe);         /* vpaddd YB, YA, iota4 */
+                modrm_mem(e, YB, RBP, CTX_IOTA + 32 * c);
+                y = YB;
+            }
+            if (cm != 0xff) {
+                blend_old(e, YT, y, RBX, xoff(x, r, c), cm);
+                y = YT;
+            }
+            st(e, y, RBX, xoff(x, r, c));
+        }
+    }
+    b1(e, 0xc3);                                /* ret */
+}
+
+/* call the write-back subroutine */
+static void emit_call_mat(struct xl *x)
+{
+    b1(&x->e, 0xe8);
+    rel32_to(&x->e, x->mat);
+}
+
+/*
+ * Loop mode's entry: each scalar register's active lanes must hold one
+ * value (uniform) or lane 0's + 4 l (affine); then the scalars go into
+ * their general registers.  Else the plain copy runs (x->body).
+ */
+static void emit_guard(struct xl *x, const uint8_t *fail)
+{
+    struct em *e = &x->e;
+
+    for (uint32_t r = 1; r < 32; r++) {
+        bool a = x->cls[r] == LM_A;
+
+        if (x->gpr[r] < 0) {
+            continue;
+        }
+        /* eax = the scalar: lowest active lane's, less 4 * its lane */
+        gld(e, RAX, RBX, xoff(x, r, 0) + 4 * x->lane0);
+        if (a && x->lane0) {
+            gopi(e, 5, RAX, 4 * x->lane0);
+        }
+        bytes(e, "\xc5\xf9\x6e\xc8", 4);        /* vmovd xmm1, eax */
+        vex(e, 2, 1, 0, 0x58);                  /* vpbroadcastd YB, xmm1 */
+        modrm_rr(e, YB, YB);
+        for (uint32_t c = 0, first = 1; c < x->T / 8; c++) {
+            int cm = cmask(x, c);
+
+            if (cm == 0) {
+                continue;
+            }
+            ld(e, YA, RBX, xoff(x, r, c));
+            if (a) {
+                vex(e, 1, 1, YA, 0xfa);         /* vpsubd YA, iota4 */
+                modrm_mem(e, YA, RBP, CTX_IOTA + 32 * c);
+            }
+            op3(e, 1, 0xef, YA, YA, YB);
+            if (cm != 0xff) {
+                vex(e, 1, 1, YA, 0xdb);         /* vpand YA, mask */
+                modrm_mem(e, YA, RBP, CTX_MASK + 32 * c);
+            }
+            op3(e, 1, 0xeb, YT, first ? YA : YT, YA);
+            first = 0;
+        }
+        vex(e, 2, 1, 0, 0x17);                  /* vptest YT, YT */
+        modrm_rr(e, YT, YT);
+        bytes(e, "\x0f\x85", 2);                /* jnz: the plain copy */
+        rel32_to(e, fail);
+        gop(e, 0x89, x->gpr[r], RAX);
+    }
+    for (uint32_t r = 1; r < 32; r++) {
+        for (uint32_t c = 0; c < x->T / 8 && x->res_y[r][0] >= 0; c++) {
+            if (cmask(x, c)) {
+                ld(e, x->res_y[r][c], RBX, xoff(x, r, c));
+            }
+        }
+    }
+}
+
 static void jmp_epi(struct xl *x)
 {
     b1(&x->e, 0xe9);
@@ -594,6 +1168,9 @@ static void jmp_epi(struct xl *x)
 /* The block ends at instruction @idx, going on at @pc. */
 static void emit_end(struct xl *x, uint32_t pc, uint32_t idx)
 {
+    if (x->lmode) {
+        emit_call_mat(x);                       /* memory holds them all */
+    }
     ctx_put(&x->e, CTX_PC, pc);
     ctx_put(&x->e, CTX_IDX, idx);
     bytes(&x->e, "\x31\xc0", 2);                /* xor eax, eax */
@@ -620,11 +1197,11 @@ static void emit_goto(struct xl *x, uint32_t target, uint32_t start,
         bytes(e, "\x48\x3d", 2);                /* cmp rax, len */
         d32(e, len);
         bytes(e, "\x0f\x83", 2);                /* jae body */
-        rel32_to(e, x->body);
+        rel32_to(e, x->lmode ? x->lbody : x->body);
         bytes(e, "\x48\x85\xc0", 3);            /* test rax, rax */
-        if (x->cbody) {
+        if (x->lmode ? x->lcbody != NULL : x->cbody != NULL) {
             bytes(e, "\x0f\x85", 2);            /* jnz countdown */
-            rel32_to(e, x->cbody);
+            rel32_to(e, x->lmode ? x->lcbody : x->cbody);
         } else {
             x->cfix[x->ncfix++] = jcc_fwd(e, 0x85);
         }
@@ -718,16 +1295,16 @@ static void store_quad(struct em *e, int y, uint32_t disp, unsigned m4)
  * (no read-modify-write, which would undo another writer's store to
  * them, such as a host vCPU's through the BAR).  YB is clobbered.
  */
-static void store_lanes(struct em *e, uint32_t disp, unsigned m)
+static void store_lanes(struct em *e, int y, uint32_t disp, unsigned m)
 {
-    store_quad(e, YA, disp, m & 15);
+    store_quad(e, y, disp, m & 15);
     if ((m >> 4) == 15) {
-        vex(e, 3, 1, 0, 0x39);                  /* vextracti128 m128, YA, 1 */
-        modrm_mem(e, YA, RCX, disp + 16);
+        vex(e, 3, 1, 0, 0x39);                  /* vextracti128 m128, y, 1 */
+        modrm_mem(e, y, RCX, disp + 16);
         b1(e, 1);
     } else if (m >> 4) {
-        vex(e, 3, 1, 0, 0x39);                  /* vextracti128 xmm1, YA, 1 */
-        modrm_rr(e, YA, YB);
+        vex(e, 3, 1, 0, 0x39);                  /* vextracti128 xmm1, y, 1 */
+        modrm_rr(e, y, YB);
         b1(e, 1);
         store_quad(e, YB, disp + 16, m >> 4);
     }
@@ -754,9 +1331,17 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
     uint8_t *slow[8], *done, *miss = NULL, *tlbmiss;
     const uint8_t *retry, *hit = NULL;
     int ns = 0;
+    /* loop mode, an affine base: its scalar is lane 0's address */
+    bool sbase = x->lmode && lm_a(x, m->rs1 / T);
+    /* loop mode, the value in resident ymm */
+    const int8_t *ry = x->res_on && !m->fp &&
+                       x->res_y[offv / 4 / T][0] >= 0 ?
+                       x->res_y[offv / 4 / T] : NULL;
 
     retry = e->p;
-    if (x->spec) {
+    if (sbase) {
+        gop(e, 0x89, RAX, x->gpr[m->rs1 / T]);  /* mov eax, base */
+    } else if (x->spec) {
         /* eax = ref: the lowest active lane's x[rs1] - 4 * its lane */
         b1(e, 0x8b);                            /* mov eax, [rbx + d] */
         modrm_mem(e, 0, RBX, off1 + 4 * x->lane0);
@@ -778,7 +1363,7 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
         vex(e, 2, 1, 0, 0x58);                  /* vpbroadcastd YB, x0 */
         modrm_mem(e, YB, RBX, off1);
     }
-    for (uint32_t c = 0, first = 1; c < n; c++) {
+    for (uint32_t c = 0, first = 1; c < n && !sbase; c++) {
         if (cmask(x, c) == 0) {
             continue;                           /* no lane of the chunk */
         }
@@ -797,10 +1382,12 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
             op3(e, 1, 0xeb, YT, YT, YA);
         }
     }
-    vex(e, 2, 1, 0, 0x17);                      /* vptest YT, YT */
-    modrm_rr(e, YT, YT);
-    slow[ns++] = jcc_fwd(e, 0x85);              /* jnz slow */
-    if (!x->masked) {
+    if (!sbase) {
+        vex(e, 2, 1, 0, 0x17);                  /* vptest YT, YT */
+        modrm_rr(e, YT, YT);
+        slow[ns++] = jcc_fwd(e, 0x85);          /* jnz slow */
+    }
+    if (!x->masked && !sbase) {
         b1(e, 0x8b);                            /* mov eax, x0 */
         modrm_mem(e, 0, RBX, off1);
     }
@@ -863,6 +1450,21 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
         if (cm == 0) {
             continue;                           /* no lane of the chunk */
         }
+        if (ry) {
+            /*
+             * loop mode, a resident rd: the span is checked whole, so
+             * a plain load (inactive lanes: the write-back blends); a
+             * store writes the active lanes' words only
+             */
+            if (!m->store) {
+                ld(e, ry[c], RCX, 32 * c);
+            } else if (cm == 0xff) {
+                st(e, ry[c], RCX, 32 * c);
+            } else {
+                store_lanes(e, ry[c], 32 * c, (unsigned)cm);
+            }
+            continue;
+        }
         if (x->masked && x->avx512) {
             /* k1: the inactive lanes are neither read nor written */
             kmask(e, c);
@@ -882,7 +1484,7 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
             /* the mask known: the active lanes' words, no others */
             if (m->store) {
                 ld(e, YA, vb, offv + 32 * c);
-                store_lanes(e, 32 * c, (unsigned)cm);
+                store_lanes(e, YA, 32 * c, (unsigned)cm);
             } else {
                 ld(e, YA, RCX, 32 * c);
                 blend_old(e, YA, YA, vb, offv + 32 * c, cm);
@@ -982,15 +1584,26 @@ static void emit_mem_fast(struct xl *x, uint32_t i, const struct jit_mem_op *m)
         d32(e, slot + offsetof(struct vx_xlat, host));
         b1(e, 0xe9);                            /* jmp hit */
         rel32_to(e, hit);
-        patch_here(e, tlbmiss);
-        emit_helper(e, m, vx_jit_memo);
-        bytes(e, "\x85\xc0\x0f\x84", 4);        /* test eax, eax; jz */
-        rel32_to(e, retry);
+        if (x->lmode) {
+            slow[ns++] = tlbmiss;               /* the plain copy's */
+        } else {
+            patch_here(e, tlbmiss);
+            emit_helper(e, m, vx_jit_memo);
+            bytes(e, "\x85\xc0\x0f\x84", 4);    /* test eax, eax; jz */
+            rel32_to(e, retry);
+        }
     }
     for (int k = 0; k < ns; k++) {
         patch_here(e, slow[k]);
     }
-    emit_mem(x, i, m);
+    if (x->lmode) {
+        /* registers to memory; the plain copy does the access */
+        emit_call_mat(x);
+        b1(e, 0xe9);
+        rel32_to(e, x->cd ? x->cistart[i] : x->istart[i]);
+    } else {
+        emit_mem(x, i, m);
+    }
     patch_here(e, done);
 }
 
@@ -1047,6 +1660,9 @@ static void emit_branch_check(struct xl *x, uint32_t insn, uint32_t i)
     uniform[0] = jcc_fwd(e, 0x84);
     bytes(e, "\x85\xff", 2);                   /* test edi, edi */
     uniform[1] = jcc_fwd(e, 0x84);
+    if (x->lmode) {
+        emit_call_mat(x);
+    }
     ctx_put(e, CTX_IDX, i);                     /* both sides: the */
     bytes(e, "\xb8\x01\x00\x00\x00", 5);       /* interpreter's */
     jmp_epi(x);
@@ -1085,14 +1701,28 @@ static void emit_term(struct xl *x, uint32_t insn, uint32_t pc,
                                         0x82, 0x83 };
         uint8_t *fix;
 
-        if (x->dvg) {
-            emit_branch_check(x, insn, i);
+        if (x->lmode && x->cls[RS1(insn)] == x->cls[RS2(insn)] &&
+            x->cls[RS1(insn)] != LM_V) {
+            /*
+             * scalars: the lanes agree (uniform; or affine, beq/bne:
+             * lane l compares a + 4 l with b + 4 l)
+             */
+            lm_src(e, x, RAX, RS1(insn));
+            if (RS2(insn)) {
+                gop(e, 0x39, RAX, x->gpr[RS2(insn)]);   /* cmp eax, r */
+            } else {
+                bytes(e, "\x85\xc0", 2);              /* test eax, eax */
+            }
+        } else {
+            if (x->dvg) {
+                emit_branch_check(x, insn, i);
+            }
+            emit_xl(x);
+            b1(e, 0x8b);                        /* mov eax, [rcx+rs1] */
+            modrm_mem(e, 0, RCX, RS1(insn) * x->T * 4);
+            b1(e, 0x3b);                        /* cmp eax, [rcx+rs2] */
+            modrm_mem(e, 0, RCX, RS2(insn) * x->T * 4);
         }
-        emit_xl(x);
-        b1(e, 0x8b);                            /* mov eax, [rcx+rs1] */
-        modrm_mem(e, 0, RCX, RS1(insn) * x->T * 4);
-        b1(e, 0x3b);                            /* cmp eax, [rcx+rs2] */
-        modrm_mem(e, 0, RCX, RS2(insn) * x->T * 4);
         b1(e, 0x0f);
         b1(e, jcc[F3(insn)]);
         fix = e->p;
@@ -1140,21 +1770,40 @@ static void emit_body(struct xl *x, const uint32_t *words, uint32_t len,
     uint32_t m = 0;
 
     cache_clear(x);                             /* entered by jumps */
+    x->cd = countdown;
     for (uint32_t i = 0; i < len; i++) {
         uint32_t ipc = pc + 4 * i;
 
+        if (countdown && x->lm) {
+            /* an entry (emit_mid()): nothing cached from before */
+            cache_clear(x);
+        }
+        if (x->lmode && countdown) {
+            x->lcistart[i] = e->p;
+        } else if (!x->lmode) {
+            /* loop mode's way back, budget checked again */
+            (countdown ? x->cistart : x->istart)[i] = e->p;
+        }
         if (countdown && i) {
+            uint8_t *go;
+
             bytes(e, "\x48\x83\x7d\x20", 4);   /* cmp qword [left], i */
             b1(e, (uint8_t)i);
-            bytes(e, "\x77\x15", 2);           /* ja +21 */
+            go = jcc_fwd(e, 0x87);              /* ja on */
             emit_end(x, ipc, i);
+            patch_here(e, go);
         }
         switch (classify(words[i], ipc)) {
         case K_ALU: {
             uint32_t n = 1;
 
-            while (!countdown && x->T > 8 && i + n < len &&
-                   classify(words[i + n], ipc + 4 * n) == K_ALU) {
+            if (x->lmode && lm_scalar(x, words[i])) {
+                emit_scalar(x, words[i], ipc);
+                break;
+            }
+            while (!countdown && x->T > 8 && !x->res_on && i + n < len &&
+                   classify(words[i + n], ipc + 4 * n) == K_ALU &&
+                   !(x->lmode && lm_scalar(x, words[i + n]))) {
                 n++;
             }
             if (n >= 2) {
@@ -1188,29 +1837,111 @@ static void emit_body(struct xl *x, const uint32_t *words, uint32_t len,
     }
 }
 
-static uint8_t *emit_fn(struct xl *x, const uint32_t *words, uint32_t len,
-                        uint32_t pc, bool masked, bool term)
+/* push rbx, rbp, r12 (and r13, r14 for loop mode); rbp, rbx, r12 set */
+static void emit_prologue(struct xl *x)
 {
     struct em *e = &x->e;
-    uint8_t *start = e->p;
 
-    x->masked = masked;
-    x->ncfix = 0;
-    x->cbody = NULL;
-    /* push rbx; push rbp; push r12; mov rbp, rdi; mov rbx, [rbp] */
-    bytes(e, "\x53\x55\x41\x54\x48\x89\xfd\x48\x8b\x5d\x00", 11);
+    bytes(e, "\x53\x55\x41\x54", 4);
+    if (x->lm) {
+        bytes(e, "\x41\x55\x41\x56", 4);       /* push r13; push r14 */
+    }
+    /* mov rbp, rdi; mov rbx, [rbp] */
+    bytes(e, "\x48\x89\xfd\x48\x8b\x5d\x00", 7);
     if (x->mmu) {
         bytes(e, "\x4c\x8b\xa5", 3);         /* mov r12, [rbp + xlat] */
         d32(e, (uint32_t)CTX_XLAT);
     }
+}
+
+/*
+ * jmp to @tab[ctx.entry]: a table of rel32 (from the table) after the
+ * jump, @n long, filled by the caller.  Returns the table.
+ */
+static uint8_t *emit_entry_jump(struct xl *x, uint32_t n)
+{
+    struct em *e = &x->e;
+    uint8_t *tab;
+
+    b1(e, 0x8b);                                /* mov eax, [rbp + entry] */
+    modrm_mem(e, RAX, RBP, CTX_ENTRY);
+    bytes(e, "\x48\x8d\x0d\x0c\x00\x00\x00", 7); /* lea rcx, [rip + 12] */
+    bytes(e, "\x48\x63\x04\x81", 4);           /* movsxd rax, [rcx+rax*4] */
+    bytes(e, "\x48\x01\xc8", 3);               /* add rax, rcx */
+    bytes(e, "\xff\xe0", 2);                   /* jmp rax */
+    bytes(e, "\x0f\x0b\xcc", 3);               /* ud2, int3: pad to 12 */
+    tab = e->p;
+    e->p += 4 * n;
+    return tab;
+}
+
+/*
+ * The self-loop's function entered at instruction ctx.entry (a burst
+ * starting inside the loop: the dispatch's vx_jit_block.fn_mid), with
+ * ctx.left and ctx.done as if it had run from the block's start: the
+ * guard, then the loop-mode countdown copy at that instruction (every
+ * instruction start of a countdown copy is one: nothing runs chunk-major
+ * there, and in a function with loop mode they cache nothing from before
+ * them); the plain countdown copy if the guard fails.  Its back-edge
+ * goes on at full speed.  Must follow the function emit_fn() made.
+ */
+static uint8_t *emit_mid(struct xl *x, uint32_t len)
+{
+    struct em *e = &x->e;
+    uint8_t *start = e->p, *plain, *tl, *tp;
+    const uint8_t *stub;
+
+    emit_prologue(x);
+    b1(e, 0xe9);                                /* jmp guard */
+    plain = e->p;
+    d32(e, 0);
+    stub = e->p;
+    tp = emit_entry_jump(x, len);
+    for (uint32_t i = 0; i < len; i++) {
+        d32(&(struct em){ .p = tp + 4 * i },
+            (uint32_t)(x->cistart[i] - tp));
+    }
+    patch_here(e, plain);
+    emit_guard(x, stub);
+    tl = emit_entry_jump(x, len);
+    for (uint32_t i = 0; i < len; i++) {
+        d32(&(struct em){ .p = tl + 4 * i },
+            (uint32_t)(x->lcistart[i] - tl));
+    }
+    return start;
+}
+
+static uint8_t *emit_fn(struct xl *x, const uint32_t *words, uint32_t len,
+                        uint32_t pc, bool masked, bool term)
+{
+    struct em *e = &x->e;
+    uint8_t *start = e->p, *to_guard = NULL;
+
+    x->masked = masked;
+    x->ncfix = 0;
+    x->cbody = NULL;
+    x->lmode = false;
+    /* loop mode: the full warp's function, or one for a mask */
+    x->lm = x->lm_ok && (!masked || x->spec);
+    emit_prologue(x);
     /* cmp qword [rbp+left], len; jb countdown */
     bytes(e, "\x48\x81\x7d\x20", 4);
     d32(e, len);
     x->cfix[x->ncfix++] = jcc_fwd(e, 0x82);
-    bytes(e, "\xeb\x08", 2);                   /* jmp over the return */
+    if (x->lm) {
+        b1(e, 0xe9);                            /* jmp guard */
+        to_guard = e->p;
+        d32(e, 0);
+    } else {
+        bytes(e, "\xeb\x08", 2);               /* jmp over the return */
+    }
     x->epi = e->p;
-    /* vzeroupper; pop r12; pop rbp; pop rbx; ret */
-    bytes(e, "\xc5\xf8\x77\x41\x5c\x5d\x5b\xc3", 8);
+    bytes(e, "\xc5\xf8\x77", 3);               /* vzeroupper */
+    if (x->lm) {
+        bytes(e, "\x41\x5e\x41\x5d", 4);       /* pop r14; pop r13 */
+    }
+    /* pop r12; pop rbp; pop rbx; ret */
+    bytes(e, "\x41\x5c\x5d\x5b\xc3", 5);
     x->body = e->p;
     emit_body(x, words, len, pc, term, false);
     for (uint32_t k = 0; k < x->ncfix; k++) {
@@ -1219,6 +1950,25 @@ static uint8_t *emit_fn(struct xl *x, const uint32_t *words, uint32_t len,
     x->ncfix = 0;
     x->cbody = e->p;
     emit_body(x, words, len, pc, term, true);
+    if (x->lm) {
+        /* the write-back, the guard, and the loop-mode copy */
+        emit_mat(x);
+        patch_here(e, to_guard);
+        emit_guard(x, x->body);
+        x->lbody = e->p;
+        x->lcbody = NULL;
+        x->lmode = true;
+        x->res_on = true;
+        emit_body(x, words, len, pc, term, false);
+        for (uint32_t k = 0; k < x->ncfix; k++) {
+            patch_here(e, x->cfix[k]);
+        }
+        x->ncfix = 0;
+        x->lcbody = e->p;
+        emit_body(x, words, len, pc, term, true);
+        x->lmode = false;
+        x->res_on = false;
+    }
     return start;
 }
 
@@ -1244,7 +1994,7 @@ static struct xl *xl_new(uint32_t len, uint32_t T)
      * a bcast is at most 2 per instruction and copy and 1 per chunk, or
      * in an ALU run (emit_run()), 2 per chunk
      */
-    x->maxfix = 4 * len * (2 + 2 * T / 8) + 8;
+    x->maxfix = 8 * len * (2 + 2 * T / 8) + 8;
     x->fix = malloc(x->maxfix * sizeof(*x->fix));
     x->fixidx = malloc(x->maxfix * sizeof(*x->fixidx));
     if (!x->fix || !x->fixidx) {
@@ -1324,8 +2074,8 @@ void vx_jit_translate(struct vx_sim *sim, struct vx_jit *j,
     b->satp = satp;
     b->code = code;
     b->cap = cap;
-    b->fn_masked = b->fn_full = NULL;
-    sp->fn = NULL;
+    b->fn_masked = b->fn_full = b->fn_mid = NULL;
+    sp->fn = sp->fn_mid = NULL;
     sp->done = false;
     sp->runs = 0;
     while (len < cap && len < room && !term) {
@@ -1381,9 +2131,12 @@ scanned:
         return;
     }
     x = xl_new(len, T);
-    /* two functions (masked, full) of two copies (emit_fn()) */
-    need = 4 * (len * (VX_JIT_INSN_BYTES + VX_JIT_CHUNK_BYTES * T / 8) + 64) +
-           sizeof(x->pool) + sizeof(mops) + 64;
+    /*
+     * two functions (masked, full) of two copies (emit_fn()), the full
+     * one's loop mode a third and its guard and write-back
+     */
+    need = 6 * (len * (VX_JIT_INSN_BYTES + VX_JIT_CHUNK_BYTES * T / 8) + 64) +
+           LM_BYTES(T) + sizeof(x->pool) + sizeof(mops) + 64;
     if (!x || need > VX_JIT_ARENA) {
         goto untranslated;
     }
@@ -1405,12 +2158,17 @@ scanned:
     x->dvg = !sim->cfg.rtl_branch;
     x->mops = md;
     x->nmop = nmem;
+    x->lm_ok = term && loop_plan(x, b->words, len, pc, md);
     sp->mops = md;
     sp->term = term;
     b->fn_masked = (vx_jit_fn)(void *)emit_fn(x, b->words, len, pc, true,
                                               term);
     b->fn_full = (vx_jit_fn)(void *)emit_fn(x, b->words, len, pc, false,
                                             term);
+    if (x->lm) {
+        b->fn_mid = (vx_jit_fn)(void *)(emit_mid(x, len) + j->xdelta);
+        j->stats.loops++;
+    }
     arena_close(j, x, need, wlo, whi);
     b->fn_masked = (vx_jit_fn)(void *)((uint8_t *)(void *)b->fn_masked +
                                        j->xdelta);
@@ -1452,9 +2210,9 @@ void vx_jit_specialize(struct vx_sim *sim, struct vx_jit *j,
         return;
     }
     x = xl_new(b->len, T);
-    /* one function of two copies (emit_fn()) */
-    need = 2 * (b->len * (VX_JIT_INSN_BYTES + VX_JIT_CHUNK_BYTES * T / 8) +
-                64) + sizeof(x->pool) + 64;
+    /* one function of two copies and loop mode's (emit_fn()) */
+    need = 4 * (b->len * (VX_JIT_INSN_BYTES + VX_JIT_CHUNK_BYTES * T / 8) +
+                64) + LM_BYTES(T) + sizeof(x->pool) + 64;
     /*
      * No flush for it: that would drop the block's other functions,
      * which its caller is about to run.  Without room the masked
@@ -1470,6 +2228,7 @@ void vx_jit_specialize(struct vx_sim *sim, struct vx_jit *j,
     x->mmu = b->satp != 0;
     x->dvg = !sim->cfg.rtl_branch;
     x->mops = sp->mops;
+    x->lm_ok = sp->term && loop_plan(x, b->words, b->len, b->pc, sp->mops);
     x->spec = true;
     for (uint32_t c = 0; c < T / 8; c++) {
         x->smask[c] = (uint8_t)(mask->w[c / 4] >> (8 * (c % 4)));
@@ -1477,6 +2236,10 @@ void vx_jit_specialize(struct vx_sim *sim, struct vx_jit *j,
     x->lane0 = first_lane(mask);
     x->lastl = last_lane(mask);
     fn = emit_fn(x, b->words, b->len, b->pc, true, sp->term);
+    if (x->lm) {
+        sp->fn_mid = (vx_jit_fn)(void *)(emit_mid(x, b->len) + j->xdelta);
+        j->stats.loops++;
+    }
     arena_close(j, x, need, wlo, whi);
     xl_free(x);
     sp->mask = *mask;

@@ -16,7 +16,11 @@
  * kind over one word (uniform, or on lanes that mostly disagree: a
  * DIVERGENT_BRANCH stop), jal, jalr (through an auipc, or a random register:
  * mostly a misaligned or unmapped target), a counted loop back to its
- * body (the translated self-loop), a store into the code about to run
+ * body (the translated self-loop), a counted loop of uniform registers
+ * and an affine pointer through which it loads and stores coalesced
+ * (the translator's loop mode, scalars in host registers; now and then
+ * walking out of the data window: a fault inside it), a store into the
+ * code about to run
  * (one lane's, or every lane's coalesced: the translation must see the
  * new words), tmc with a random mask (the SIMT control op, changing the
  * thread mask between translated blocks), mulh/div/Zicond (arithmetic
@@ -190,6 +194,73 @@ static uint32_t rnd_fp(void)
     return RV_R(f7, rs2, rs1, rm, rd, 0x53);
 }
 
+/*
+ * A random instruction of rnd_alu()'s on registers of @regs (@n of
+ * them), its rd among the first @nd.
+ */
+static uint32_t rnd_alu_in(const uint8_t *regs, uint32_t n, uint32_t nd)
+{
+    uint32_t a = rnd_alu(), opc = a & 0x7f;
+
+    a = (a & ~(31u << 7)) | (uint32_t)regs[rnd() % nd] << 7;
+    if (opc == 0x13 || opc == 0x33) {
+        a = (a & ~(31u << 15)) | (uint32_t)regs[rnd() % n] << 15;
+    }
+    if (opc == 0x33) {
+        a = (a & ~(31u << 20)) | (uint32_t)regs[rnd() % n] << 20;
+    }
+    return a;
+}
+
+/*
+ * A counted loop of the kind the translator runs in loop mode, scalars
+ * in host registers (vx_jit_translate.c): x27 counts 1..6 turns, x20
+ * and x21 uniform (random arithmetic among x0, x20, x21, x22, x27), x22
+ * a uniform step, x23 an affine pointer (x31's, lanes 4 bytes apart)
+ * that moves by x22 or 4 each turn; coalesced loads and stores through
+ * x23 and vector arithmetic between them.  Now and then the step walks
+ * x23 out of the data window or misaligns it (a fault inside the loop),
+ * or an operation makes a scalar register a vector (a vector reads it:
+ * the translator keeps it in memory).
+ */
+static uint32_t put_scalar_loop(uint32_t *p)
+{
+    static const uint8_t u[] = { 20, 21, 22, 27, 0 };
+    uint32_t n = 0, top, k = 1 + rnd() % 7;
+    uint32_t step = rnd() % 16 == 0 ? 2 : rnd() % 8 == 0 ?
+                    0x400 + 4 * (rnd() % 64) : 4 * (rnd() % 9);
+
+    p[n++] = ADDI(27, 0, 1 + rnd() % 6);
+    p[n++] = ADDI(23, 31, (rnd() % 64) * 4);
+    p[n++] = ADDI(22, 0, step);
+    p[n++] = ADDI(20, 0, rnd() & 0x7ff);
+    p[n++] = LUI(21, rnd() & 0xfffff);
+    top = n;
+    for (uint32_t i = 0; i < k; i++) {
+        switch (rnd() % 6) {
+        case 0: p[n++] = rnd_alu_in(u, 5, 2); break;
+        case 1: p[n++] = LW(7 + rnd() % 4, 23, (rnd() % 16) * 4); break;
+        case 2:
+            p[n++] = SW(rnd() % 4 ? 7 + rnd() % 4 : rnd_reg(), 23,
+                        0x100 + (rnd() % 16) * 4);
+            break;
+        case 3: {
+            uint32_t a = rnd_alu();
+
+            p[n++] = (a & ~(31u << 7)) | (7 + rnd() % 4) << 7;
+            break;
+        }
+        default:
+            p[n++] = rnd() % 3 ? ADD(23, 23, 22) :
+                     rnd() % 2 ? ADDI(23, 23, 4) : SUB(23, 23, 22);
+            break;
+        }
+    }
+    p[n++] = ADDI(27, 27, -1);
+    p[n] = RV_B(-4 * (int32_t)(n - top), 0, 27, 1);    /* bne x27, x0 */
+    return n + 1;
+}
+
 /* A random block ender; may take several words. */
 static uint32_t put_ender(uint32_t *p)
 {
@@ -276,6 +347,9 @@ static uint32_t put_ender(uint32_t *p)
         }
         return n;
     }
+    case 11:
+    case 12:
+        return put_scalar_loop(p);
     default: return 0;
     }
 }
@@ -514,7 +588,7 @@ static void run_pairs_on(struct __test_metadata *_metadata, uint32_t T,
     }
     vx_jit_stats_get(p.jit.sim, &st);
     printf("# T=%u seed=%llu trials=%llu translated=%llu blocks_run=%llu interp=%llu "
-           "untranslatable=%llu flushes=%llu specialized=%llu "
+           "untranslatable=%llu flushes=%llu specialized=%llu loops=%llu "
            "us_per_block=%.2f\n", T,
            (unsigned long long)seed(), (unsigned long long)n,
            (unsigned long long)st.blocks, (unsigned long long)st.runs,
@@ -522,9 +596,12 @@ static void run_pairs_on(struct __test_metadata *_metadata, uint32_t T,
            (unsigned long long)st.untranslatable,
            (unsigned long long)st.flushes,
            (unsigned long long)st.specialized,
+           (unsigned long long)st.loops,
            st.blocks ? st.ns / 1e3 / st.blocks : 0.0);
     /* the translator did run: a test of nothing would pass too */
     EXPECT_LT(n, st.runs);
+    /* and ran loops in loop mode (put_scalar_loop()) */
+    EXPECT_LT(0, st.loops);
     /* and made code for masks (AVX2 only) where it was to */
     if (pair_spec_after == 0 || st.avx512) {
         EXPECT_EQ(0, st.specialized);
@@ -976,5 +1053,97 @@ TEST(masked_loop_per_mask)
     card_close(&p.ref);
     card_close(&p.jit);
 }
+
+/*
+ * bench/sim_bench.c's loop (two coalesced loads, arithmetic, a coalesced
+ * store, pointers stepped by a uniform register) in loop mode, on a full
+ * 32-lane warp and on one with lanes masked off (its code for the mask),
+ * in bursts of every length, most starting inside the loop (the mid-loop
+ * entry) or ending there (the countdown copy), until its pointers walk
+ * past the end of VRAM: an access faults inside the loop.  Both cards must
+ * agree after every burst, registers (written back from host registers
+ * at every exit), VRAM and the fault.
+ */
+static void loop_mode_run(struct __test_metadata *_metadata, uint32_t mask)
+{
+    static const uint32_t prog[] = {
+        ADDI(5, 0, 2000),                       /* turns */
+        ADDI(12, 0, 128),                       /* the step: uniform */
+        ADDI(11, 31, 0),                        /* affine */
+        ADDI(13, 31, 0x400),
+        LW(7, 11, 0),                           /* loop: */
+        LW(8, 13, 0),
+        SLLI(9, 7, 1),
+        ADD(7, 7, 9),
+        ADD(7, 7, 8),
+        SW(7, 11, 0x800),
+        ADD(11, 11, 12),
+        ADD(13, 13, 12),
+        ADDI(5, 5, -1),
+        BNE(5, 0, -36),
+        TMC(0),
+    };
+    enum { T = 32, N = sizeof(prog) / sizeof(prog[0]) };
+    uint32_t regs[32 * T] = { 0 }, fregs[32 * T] = { 0 };
+    uint32_t base = TEST_VRAM_SIZE - 0x2000;    /* 64 turns to the end */
+    struct vx_tmask m = { { mask } };
+    enum vx_exec_result rr = VX_EXEC_OK, rj = VX_EXEC_OK;
+    struct vx_jit_stats st;
+    struct vx_warp *wr, *wj;
+    struct pair p;
+
+    if (!vx_sim_exec_available(VX_SIM_EXEC_JIT)) {
+        SKIP(return, "no AVX2 on this host: the translator is unavailable");
+    }
+    ASSERT_EQ(0, pair_open(&p, T));
+    ASSERT_EQ(0, vx_jit_set_avx512(p.jit.sim, false));
+    for (uint32_t l = 0; l < T; l++) {
+        regs[31 * T + l] = DEV(base) + 4 * l;
+        regs[9 * T + l] = l * 7;                /* inactive lanes keep it */
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        vram32_set(&p.ref, PROG_OFF + 4 * i, prog[i]);
+        vram32_set(&p.jit, PROG_OFF + 4 * i, prog[i]);
+    }
+    for (uint32_t i = 0; i < 0x2000 / 4; i++) {
+        vram32_set(&p.ref, base + 4 * i, i * 0x9e3779b9u);
+        vram32_set(&p.jit, base + 4 * i, i * 0x9e3779b9u);
+    }
+    warp_init(&p.ref, T, &m, regs, fregs, DEV(PROG_OFF), 0);
+    warp_init(&p.jit, T, &m, regs, fregs, DEV(PROG_OFF), 0);
+    wr = &p.ref.sim->warps[0];
+    wj = &p.jit.sim->warps[0];
+    rng_state = 0x51ed270b27c1f2a5ull ^ mask;
+    for (int b = 0; b < 4000 && rr == VX_EXEC_OK; b++) {
+        uint64_t max = rnd() % 8 == 0 ? 1 : 1 + rnd() % 60, ur, uj;
+
+        rr = vx_exec_burst(p.ref.sim, wr, max, &ur);
+        rj = vx_exec_burst(p.jit.sim, wj, max, &uj);
+        ASSERT_EQ(rr, rj) TH_LOG("burst %d", b);
+        ASSERT_EQ(ur, uj) TH_LOG("burst %d", b);
+        ASSERT_EQ(wr->pc, wj->pc) TH_LOG("burst %d", b);
+        ASSERT_EQ(wr->instret, wj->instret) TH_LOG("burst %d", b);
+        ASSERT_EQ(wr->cycle, wj->cycle) TH_LOG("burst %d", b);
+        for (uint32_t i = 0; i < 32 * T; i++) {
+            ASSERT_EQ(wr->x[i], wj->x[i]) TH_LOG("burst %d x%u lane %u", b,
+                                                 i / T, i % T);
+        }
+        ASSERT_EQ(0, memcmp(p.ref.vram, p.jit.vram, TEST_VRAM_SIZE))
+            TH_LOG("burst %d VRAM", b);
+    }
+    /* the pointers walked out of VRAM: an access fault inside the loop */
+    ASSERT_EQ(VX_EXEC_FAULT, rr);
+    ASSERT_EQ(p.ref.sim->error, p.jit.sim->error);
+    ASSERT_EQ(p.ref.sim->err_cause, p.jit.sim->err_cause);
+    ASSERT_EQ(p.ref.sim->err_pc, p.jit.sim->err_pc);
+    ASSERT_EQ(p.ref.sim->err_addr, p.jit.sim->err_addr);
+    ASSERT_TRUE(vx_jit_stats_get(p.jit.sim, &st));
+    EXPECT_LT(0, st.loops);
+    card_close(&p.ref);
+    card_close(&p.jit);
+}
+
+TEST(loop_mode_full) { loop_mode_run(_metadata, ~0u); }
+TEST(loop_mode_masked) { loop_mode_run(_metadata, 0xf35aff00u); }
 
 TEST_HARNESS_MAIN
