@@ -339,20 +339,22 @@ static void ctx_set(struct vx_sim *sim, struct vx_jit *j, struct vx_warp *w,
     c->x = w->x;
     c->f = w->f;
     c->xlat = w->xlat;
-    c->xl = w->x + last_lane(&w->tmask);
     c->sim = sim;
     c->w = w;
     c->left = left;
     c->done = 0;
-    c->full = tmask_is_full(&w->tmask, T);
-    c->lane0 = first_lane(&w->tmask);
-    if (!c->full && memcmp(&j->ctx_mask, &w->tmask, sizeof(w->tmask))) {
-        for (uint32_t l = 0; l < T; l++) {
+    if (memcmp(&j->ctx_mask, &w->tmask, sizeof(w->tmask))) {
+        /* what the code reads of a mask, made once per mask seen */
+        j->ctx_mask = w->tmask;
+        j->ctx_last = last_lane(&w->tmask);
+        c->full = tmask_is_full(&w->tmask, T);
+        c->lane0 = first_lane(&w->tmask);
+        for (uint32_t l = 0; l < T && !c->full; l++) {
             c->mask[l] = vx_tmask_test(&w->tmask, l) ? ~0u : 0;
         }
-        j->ctx_mask = w->tmask;
         memcpy(c->maskw, w->tmask.w, sizeof(w->tmask.w));
     }
+    c->xl = w->x + j->ctx_last;
     c->start = b->pc;
     if (w->satp) {
         struct vx_asp asp = vx_mmu_asp(w->satp);
@@ -440,7 +442,9 @@ static bool run_mid(struct vx_sim *sim, struct vx_jit *j, struct vx_warp *w,
         !hit(j, b, b->pc, w->satp, code - 4 * at, VX_JIT_MAX_INSNS)) {
         return false;
     }
-    if (tmask_is_full(&w->tmask, j->threads)) {
+    /* as if from the block's start (a false return leaves it to run_block) */
+    ctx_set(sim, j, w, b, left + at);
+    if (c->full) {
         fn = b->fn_mid;
     } else {
         const struct vx_jit_spec *sp = &j->spec[b - j->table];
@@ -451,8 +455,7 @@ static bool run_mid(struct vx_sim *sim, struct vx_jit *j, struct vx_warp *w,
     if (!fn) {
         return false;
     }
-    /* as if from the block's start: the first turn is short by @at */
-    ctx_set(sim, j, w, b, left + at);
+    /* the first turn is short by @at */
     c->done = -(uint64_t)at;
     c->entry = at;
     *st = run_fn(j, w, b, fn, ran);

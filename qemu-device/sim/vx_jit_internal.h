@@ -199,7 +199,8 @@ struct vx_jit {
     size_t used;
     uint32_t gen;               /* bumped by every flush */
     uint32_t threads;
-    struct vx_tmask ctx_mask;   /* the mask ctx.mask holds */
+    struct vx_tmask ctx_mask;   /* the mask ctx.mask, full, lane0 are of */
+    uint32_t ctx_last;          /* its highest lane (ctx.xl) */
     uint8_t *codemap;           /* VRAM pages holding translated code: 1 */
     uint64_t codemap_pages;
     struct vx_jit_stats stats;
