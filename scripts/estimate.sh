@@ -14,8 +14,8 @@ vx_est_ksft=10			# the kselftest headers
 # make check only (check.sh sets vx_estimate_check):
 vx_est_newest=180		# the newest kernel, its build root, vortex.ko there
 vx_est_debug_kernel=1980	# the debug kernel: -j2 under nice, beside the rest
-vx_est_debug_lane=500		# then its vortex.ko and initramfs (55 s), its boot
-vx_est_warm_check=920	# a warm make check of a fresh clone (917 s)
+vx_est_debug_lane=370		# then its vortex.ko and initramfs (55 s), its boot (316 s)
+vx_est_warm_check=880	# a warm make check of a fresh clone (876 s, AVX2-only host)
 
 # vx_estimate: on a cold cache, say up front what lies ahead.  make
 # check's debug kernel builds from the packages on, beside everything
