@@ -734,6 +734,15 @@ static void pair_put(struct pair *p, uint32_t off, const uint32_t *w,
     }
 }
 
+/* @len bytes at VRAM offset @off of both cards, word i i * 0x9e3779b9. */
+static void pair_fill(struct pair *p, uint32_t off, uint32_t len)
+{
+    for (uint32_t i = 0; i < len / 4; i++) {
+        vram32_set(&p->ref, off + 4 * i, i * 0x9e3779b9u);
+        vram32_set(&p->jit, off + 4 * i, i * 0x9e3779b9u);
+    }
+}
+
 /*
  * A page that starts to hold translated code while a store's memo slot
  * says it holds none (translated launch).  The inline store skips the
@@ -1003,14 +1012,8 @@ TEST(masked_loop_per_mask)
     for (uint32_t l = 0; l < T; l++) {
         regs[31 * T + l] = DEV(DATA_WIN) + 4 * l;
     }
-    for (uint32_t i = 0; i < N; i++) {
-        vram32_set(&p.ref, PROG_OFF + 4 * i, prog[i]);
-        vram32_set(&p.jit, PROG_OFF + 4 * i, prog[i]);
-    }
-    for (uint32_t i = 0; i < DATA_LEN / 4; i++) {
-        vram32_set(&p.ref, DATA_WIN + 4 * i, i * 0x9e3779b9u);
-        vram32_set(&p.jit, DATA_WIN + 4 * i, i * 0x9e3779b9u);
-    }
+    pair_put(&p, PROG_OFF, prog, N);
+    pair_fill(&p, DATA_WIN, DATA_LEN);
     warp_init(&p.ref, T, &m, regs, fregs, DEV(PROG_OFF), 0);
     warp_init(&p.jit, T, &m, regs, fregs, DEV(PROG_OFF), 0);
     wr = &p.ref.sim->warps[0];
@@ -1101,14 +1104,8 @@ static void loop_mode_run(struct __test_metadata *_metadata, uint32_t mask)
         regs[31 * T + l] = DEV(base) + 4 * l;
         regs[9 * T + l] = l * 7;                /* inactive lanes keep it */
     }
-    for (uint32_t i = 0; i < N; i++) {
-        vram32_set(&p.ref, PROG_OFF + 4 * i, prog[i]);
-        vram32_set(&p.jit, PROG_OFF + 4 * i, prog[i]);
-    }
-    for (uint32_t i = 0; i < 0x2000 / 4; i++) {
-        vram32_set(&p.ref, base + 4 * i, i * 0x9e3779b9u);
-        vram32_set(&p.jit, base + 4 * i, i * 0x9e3779b9u);
-    }
+    pair_put(&p, PROG_OFF, prog, N);
+    pair_fill(&p, base, 0x2000);
     warp_init(&p.ref, T, &m, regs, fregs, DEV(PROG_OFF), 0);
     warp_init(&p.jit, T, &m, regs, fregs, DEV(PROG_OFF), 0);
     wr = &p.ref.sim->warps[0];
