@@ -1876,6 +1876,25 @@ static uint8_t *emit_entry_jump(struct xl *x, uint32_t n)
 }
 
 /*
+ * The block's body, then its countdown copy at *@copy (emit_body()): the
+ * body's jumps into the copy (x->cfix) are patched once it starts there,
+ * and the copy's own jump straight to it.
+ */
+static void emit_body_and_copy(struct xl *x, const uint32_t *words, uint32_t len,
+                               uint32_t pc, bool term, const uint8_t **copy)
+{
+    struct em *e = &x->e;
+
+    emit_body(x, words, len, pc, term, false);
+    for (uint32_t k = 0; k < x->ncfix; k++) {
+        patch_here(e, x->cfix[k]);
+    }
+    x->ncfix = 0;
+    *copy = e->p;
+    emit_body(x, words, len, pc, term, true);
+}
+
+/*
  * The self-loop's function entered at instruction ctx.entry (a burst
  * starting inside the loop: the dispatch's vx_jit_block.fn_mid), with
  * ctx.left and ctx.done as if it had run from the block's start: the
@@ -1943,13 +1962,7 @@ static uint8_t *emit_fn(struct xl *x, const uint32_t *words, uint32_t len,
     /* pop r12; pop rbp; pop rbx; ret */
     bytes(e, "\x41\x5c\x5d\x5b\xc3", 5);
     x->body = e->p;
-    emit_body(x, words, len, pc, term, false);
-    for (uint32_t k = 0; k < x->ncfix; k++) {
-        patch_here(e, x->cfix[k]);
-    }
-    x->ncfix = 0;
-    x->cbody = e->p;
-    emit_body(x, words, len, pc, term, true);
+    emit_body_and_copy(x, words, len, pc, term, &x->cbody);
     if (x->lm) {
         /* the write-back, the guard, and the loop-mode copy */
         emit_mat(x);
@@ -1959,13 +1972,7 @@ static uint8_t *emit_fn(struct xl *x, const uint32_t *words, uint32_t len,
         x->lcbody = NULL;
         x->lmode = true;
         x->res_on = true;
-        emit_body(x, words, len, pc, term, false);
-        for (uint32_t k = 0; k < x->ncfix; k++) {
-            patch_here(e, x->cfix[k]);
-        }
-        x->ncfix = 0;
-        x->lcbody = e->p;
-        emit_body(x, words, len, pc, term, true);
+        emit_body_and_copy(x, words, len, pc, term, &x->lcbody);
         x->lmode = false;
         x->res_on = false;
     }
