@@ -31,7 +31,7 @@ vx_debug_lane_boots() {
 	VX_KERNEL=$k VX_INITRD=$i vx_stage "guest debug-kernel" scripts/run-guest.sh \
 		--out "$results/guest-debug-kernel" --smp 2 --timeout 1800 \
 		--tests "${vx_debug_tests// /,}" \
-		--append "vxtest.unplug=last vx.last=vortex_driver_test,-t,unplug_with_open_client" || true
+		--append "vx.last=vortex_driver_test,-t,unplug_with_open_client" || true
 }
 
 vx_debug_lane_tap_args() {

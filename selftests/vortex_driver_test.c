@@ -9,9 +9,9 @@
  *
  * vxtest.unplug=1 on the command line puts unplug_with_open_client in the
  * plan (see main()): it asks the host (scripts/qmp-watch.py) to device_del
- * the card, so it must be the last thing that boot runs.  With
- * vxtest.unplug=last, only the run scripts/guest/init makes after the
- * others (vx.last) has it.
+ * the card, so it must be the last thing that boot runs.  So is the run
+ * scripts/guest/init makes after a boot's other programs (vx.last): that
+ * run has it in its plan too.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -82,13 +82,13 @@ static const uint32_t prog_null_load[] = { LW(T0, X0, 0), TMC(X0) };
 
 /*
  * Whether this run may unplug the card: every run of a vxtest.unplug=1
- * boot, or with vxtest.unplug=last the one scripts/guest/init makes after
- * the boot's other programs (VX_LAST=1 in its environment).
+ * boot, and the one scripts/guest/init makes after a boot's other
+ * programs (vx.last: VX_LAST=1 in its environment), which nothing follows
+ * but the module's unload.
  */
 static bool unplug_planned(void)
 {
-	return vx_cmdline_has("vxtest.unplug=1") ||
-	       (vx_cmdline_has("vxtest.unplug=last") && getenv("VX_LAST"));
+	return vx_cmdline_has("vxtest.unplug=1") || getenv("VX_LAST");
 }
 
 /* --------------------------------------------------------------- fixture */
@@ -1503,8 +1503,8 @@ TEST_F_TIMEOUT(vx, unplug_with_open_client, 120)
 /*
  * unplug_with_open_client ends the card's life, so it is in the plan only
  * of a boot that asks for it with vxtest.unplug=1 (scripts/check.sh runs
- * it alone there), or with vxtest.unplug=last of the run init makes after
- * the others (the debug kernel's boot, scripts/debug-lane.sh); elsewhere
+ * it alone there), or of the run init makes after the others (vx.last:
+ * the debug kernel's boot, scripts/debug-lane.sh); elsewhere
  * the harness's own filter leaves it out, so it never shows up as a skip.
  * An explicit -t unplug_with_open_client comes first and wins.
  */
