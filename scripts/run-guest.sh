@@ -29,7 +29,9 @@
 #                          to DIR/dumps.log after them (a virtio-serial
 #                          port, vortex.dumps), for scripts/cuda-gdb-lane.sh
 #     --timeout SEC        kill QEMU after SEC seconds (default 900)
-#     --out DIR            where console.log, results.log, qmp.sock go
+#     --out DIR            where console.log, results.log, qmp.sock go;
+#                          qemu.log keeps what QEMU and this script said
+#                          of a boot that did not finish (tap.py quotes it)
 #     --append ARGS        more kernel command-line arguments
 #     --profile            sample the vCPUs' registers 100 times a second
 #                          into DIR/profile (scripts/guest-prof.py: a
@@ -74,7 +76,7 @@ VX_INITRD=${VX_INITRD:-$VX_TOP/${O:-build}/guest/initramfs.cpio}
 out=${out:-$(mktemp -d)}
 mkdir -p "$out"
 rm -f "$out/console.log" "$out/results.log" "$out/qmp.sock" "$out/dumps.log" \
-	"$out/prof.sock" "$out/profile"
+	"$out/prof.sock" "$out/profile" "$out/qemu.log"
 
 cmdline="console=ttyS0 quiet loglevel=4 panic=-1 vx.mode=$mode"
 cmdline+=" vxtest.topology=$topology vxtest.vram=$vram"
@@ -123,14 +125,24 @@ if [ -n "$profile" ]; then
 	"$VX_TOP/scripts/guest-prof.py" sample "$out/prof.sock" "$out/results.log" "$out/profile" &
 fi
 rc=0
+start=$(date +%s)
+# QEMU's own messages (a device that failed to realize, a signal) go to
+# the terminal and to qemu.log, which tap.py quotes for a boot that never
+# finished: a CI log shows only its end.
 timeout --kill-after=10 "$timeout" "${qemu[@]}" \
 	-chardev "file,id=con,path=$out/console.log" -serial chardev:con \
 	-chardev "file,id=res,path=$out/results.log" -serial chardev:res \
-	-monitor none < /dev/null || rc=$?
+	-monitor none < /dev/null 2> >(tee -a "$out/qemu.log" >&2) || rc=$?
 kill $watcher 2>/dev/null || true
 wait $watcher 2>/dev/null || true
-if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-	vx_log "guest did not finish within ${timeout}s"
-fi
-grep -q '^@@vx-done' "$out/results.log" 2>/dev/null || exit 1
-exit $rc
+grep -q '^@@vx-done' "$out/results.log" 2>/dev/null && exit $rc
+case $rc in
+124|137) why="did not finish within ${timeout}s" ;;
+0) why="QEMU exited without the guest's @@vx-done" ;;
+*) why="QEMU exited with $rc$( [ $rc -le 128 ] || echo " (signal $((rc - 128)))")" ;;
+esac
+why+=" after $(( $(date +%s) - start )) s; $(df -h --output=avail "$out" | tail -n 1 | tr -d ' ') free"
+why+=" where it writes, $(awk '/^MemAvailable:/ { printf "%d MiB", $2 / 1024 }' /proc/meminfo) available"
+echo "run-guest: $why" >> "$out/qemu.log"
+vx_log "guest $why"
+exit 1

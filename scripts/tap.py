@@ -18,6 +18,7 @@ Prints every failure with its context, a line per suite, and closes with
 'N passed, N failed, N skipped'.  Exit status 1 if anything failed.
 """
 import argparse
+import os
 import re
 import sys
 
@@ -136,6 +137,24 @@ def guest_sections(lines):
     return sections, dmesg, done
 
 
+def unfinished_why(results, lines, console_lines):
+    """What a boot without @@vx-done left: run-guest.sh's and QEMU's last
+    words (qemu.log beside results.log), the guest's last line on each
+    channel.  Printed with the failure, at the end of the run: a CI log
+    may show nothing else."""
+    why = ['no @@vx-done: guest crashed or timed out']
+    try:
+        with open(os.path.join(os.path.dirname(results), 'qemu.log'),
+                  errors='replace') as f:
+            why += [f'qemu.log: {l}' for l in f.read().splitlines()[-4:] if l.strip()]
+    except OSError:
+        why.append('qemu.log: none (QEMU never started?)')
+    for what, text in (('results', lines), ('console', console_lines)):
+        last = [l.strip() for l in text if l.strip()]
+        why.append(f'last {what} line: {last[-1][:200] if last else "(empty)"}')
+    return '\n    '.join(why)
+
+
 def guest_suite(verdict, spec):
     name, paths = spec.split('=', 1)
     results, console = paths.split(',', 1)
@@ -151,7 +170,7 @@ def guest_suite(verdict, spec):
         console_lines = []
     sections, dmesg, done = guest_sections(lines)
     verdict.add(name, 'guest finished', done,
-                why='' if done else 'no @@vx-done: guest crashed or timed out')
+                why='' if done else unfinished_why(results, lines, console_lines))
     reported = {sec for sec, _, _ in sections}
     for sec, what in (('modules', 'modules loaded'), ('unload', 'module unloads cleanly')):
         if sec not in reported:

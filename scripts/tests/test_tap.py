@@ -35,6 +35,12 @@ def guest(tmp, results, console=''):
     return ['--guest', f'g={r},{c}']
 
 
+def qemu_log(tmp, text):
+    with open(os.path.join(tmp, 'qemu.log'), 'w') as f:
+        f.write(text)
+    return []
+
+
 def boot(body, rc=0, done=True, dmesg=DMESG_OK):
     text = '@@vx-begin modules\nloaded: vortex\n@@vx-end modules rc=0\n'
     text += f'@@vx-begin t\n{body}@@vx-end t rc={rc}\n'
@@ -87,6 +93,18 @@ CASES = [
      ['# first: unreferenced object 0xffff8880', '0xffffffffa000040f']),
     # not finished, modules and unload never reported, t cut off and short
     ('test cut off fails', lambda t: guest(t, '@@vx-begin t\n1..2\nok 1 a\n'), 2, 5, 0),
+    # a boot that never finished says what it left (qemu.log, each
+    # channel's last line): the end of a CI log is all one may see
+    ('unstarted boot shows why', lambda t: guest(t, '', '') + qemu_log(
+        t, "qemu-system-x86_64: -qmp unix:/x/qmp.sock: UNIX socket path '/x' is too long\n"
+           'run-guest: QEMU exited with 1 after 0 s; 5G free where it writes, 900 MiB available\n'),
+     1, 3, 0, ["qemu.log: qemu-system-x86_64: -qmp unix:/x/qmp.sock: UNIX socket path",
+               'run-guest: QEMU exited with 1 after 0 s', 'last results line: (empty)']),
+    ('boot hung in a test shows its last lines', lambda t: guest(
+        t, '@@vx-begin modules\nloaded: vortex\n@@vx-end modules rc=0\n@@vx-begin t\n1..2\nok 1 a\n',
+        '[ 2.0] vortex 0000:00:02.0: [drm] job timed out\n\n'),
+     3, 4, 0, ['last results line: ok 1 a', 'last console line: [ 2.0] vortex 0000:00:02.0',
+               'qemu.log: none (QEMU never started?)']),
     ('module load failure fails', lambda t: guest(t, boot('1..1\nok 1 a\n').replace(
         'modules rc=0', 'modules rc=1')), 4, 1, 0),
     # --expect: what a run must contain (scripts/check.sh lists it)
