@@ -16,6 +16,10 @@
 #   debug-kernel.sh --print   print it only if it is already there
 #   debug-kernel.sh --key     print the cache key
 #
+# The build runs under nice 10 (VX_DEBUG_KERNEL_NICE=N another level):
+# by hand it gives way to what a person does meanwhile; make check runs it
+# at 0, its empty cache's longest path (scripts/check.sh).
+#
 # The key is the linux-source-6.12 package version and a hash of the
 # fragment's settings and of the Kconfig's config/depends/select lines
 # (comments and help texts do not cost a rebuild).
@@ -67,7 +71,7 @@ check_config() {	# .config
 }
 
 build() {	# DIR
-	local src=$1/src make=(nice -n 10 make -C "$1/src" -j2)
+	local src=$1/src make=(nice -n "${VX_DEBUG_KERNEL_NICE:-10}" make -C "$1/src" -j2)
 	echo "vx: extracting $(basename "$tarball")"
 	tar -C "$1" -xf "$tarball"
 	mv "$1/linux-source-6.12" "$src"
