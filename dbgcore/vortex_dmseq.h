@@ -205,6 +205,14 @@ struct vortex_dmseq_session_ops {
 	void (*card_reset)(void *priv);
 };
 
+/*
+ * What the target's launches do (vortex_dmseq_set_launch_halt()): run, or
+ * halt at their first instruction, the next one or every one.
+ */
+#define VORTEX_DMSEQ_LAUNCH_RUN		0
+#define VORTEX_DMSEQ_LAUNCH_HALT_NEXT	1
+#define VORTEX_DMSEQ_LAUNCH_HALT_EVERY	2
+
 /**
  * struct vortex_dmseq_session - a debugger session over a Debug Module
  */
@@ -217,6 +225,12 @@ struct vortex_dmseq_session {
 	void *priv;
 	/** @bps: the session's breakpoints, stepped over */
 	struct vortex_dmseq_bps *bps;
+	/**
+	 * @launch_halt: VORTEX_DMSEQ_LAUNCH_*, what the target's next job
+	 * does at its start (0, run, in a zeroed session); the host
+	 * serialises it with the job's start (the driver: the DM lock)
+	 */
+	u32 launch_halt;
 };
 
 /**
@@ -339,6 +353,8 @@ int vortex_dmseq_resume(struct vortex_dmseq_session *s, const u32 *mask,
 			bool *resumed);
 int vortex_dmseq_halt(struct vortex_dmseq_session *s, const u32 *mask);
 void vortex_dmseq_halt_at_start(struct vortex_dmseq_session *s);
+void vortex_dmseq_set_launch_halt(struct vortex_dmseq_session *s, u32 flags);
+bool vortex_dmseq_launch(struct vortex_dmseq_session *s);
 u32 vortex_dmseq_halted(struct vortex_dmseq *dm, u32 data[4]);
 u32 vortex_dmseq_halted_news(struct vortex_dmseq_session *s, u32 data[4]);
 void vortex_dmseq_event_post(struct vortex_dmseq_events *q, u16 type, u64 job,

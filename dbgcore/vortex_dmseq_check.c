@@ -115,14 +115,20 @@ int vortex_dmseq_dm_op_check(const struct drm_vortex_debug_dm_op *op)
  * @dm: the DM
  * @args: the header
  *
- * Return: 0, -EINVAL (op, flags, pad) or -E2BIG (a mask longer than the
- * card's windows).
+ * Return: 0, -EINVAL (op, flags, pad, PERSIST but for a HALT_AT_START
+ * with ALL) or -E2BIG (a mask longer than the card's windows).
  */
 int vortex_dmseq_warps_check(const struct vortex_dmseq *dm,
 			     const struct drm_vortex_debug_warps *args)
 {
-	if (args->pad || args->flags & ~DRM_VORTEX_DEBUG_WARPS_ALL ||
+	if (args->pad || args->flags & ~(DRM_VORTEX_DEBUG_WARPS_ALL |
+					 DRM_VORTEX_DEBUG_WARPS_PERSIST) ||
 	    args->op > DRM_VORTEX_DEBUG_WARPS_HALT_AT_START)
+		return -EINVAL;
+	/* Every launch halting: a HALT_AT_START of all warps only. */
+	if (args->flags & DRM_VORTEX_DEBUG_WARPS_PERSIST &&
+	    (args->op != DRM_VORTEX_DEBUG_WARPS_HALT_AT_START ||
+	     !(args->flags & DRM_VORTEX_DEBUG_WARPS_ALL)))
 		return -EINVAL;
 	if (!(args->flags & DRM_VORTEX_DEBUG_WARPS_ALL) &&
 	    args->mask_words > vortex_dmseq_windows(dm))

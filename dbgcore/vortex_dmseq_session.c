@@ -368,6 +368,44 @@ void vortex_dmseq_halt_at_start(struct vortex_dmseq_session *s)
 }
 
 /**
+ * vortex_dmseq_set_launch_halt() - a HALT_AT_START call: what launches do
+ * @s: the session
+ * @flags: the call's, checked (vortex_dmseq_warps_check()): ALL halts the
+ *	next launch, ALL with PERSIST every launch until the next call;
+ *	neither runs them
+ */
+void vortex_dmseq_set_launch_halt(struct vortex_dmseq_session *s, u32 flags)
+{
+	if (!(flags & DRM_VORTEX_DEBUG_WARPS_ALL))
+		s->launch_halt = VORTEX_DMSEQ_LAUNCH_RUN;
+	else if (flags & DRM_VORTEX_DEBUG_WARPS_PERSIST)
+		s->launch_halt = VORTEX_DMSEQ_LAUNCH_HALT_EVERY;
+	else
+		s->launch_halt = VORTEX_DMSEQ_LAUNCH_HALT_NEXT;
+}
+
+/**
+ * vortex_dmseq_launch() - the target's job is going on the card
+ * @s: the session; the card idle, the job not yet started
+ *
+ * Arms the card's warps to halt at their first instruction if the
+ * session asked for it (vortex_dmseq_set_launch_halt()); a request for
+ * the next launch only is used up.
+ *
+ * Return: true if the warps were armed: those the job does not launch
+ * stay armed until the next reset (vortex_dmseq_halt_at_start()).
+ */
+bool vortex_dmseq_launch(struct vortex_dmseq_session *s)
+{
+	if (s->launch_halt == VORTEX_DMSEQ_LAUNCH_RUN)
+		return false;
+	vortex_dmseq_halt_at_start(s);
+	if (s->launch_halt == VORTEX_DMSEQ_LAUNCH_HALT_NEXT)
+		s->launch_halt = VORTEX_DMSEQ_LAUNCH_RUN;
+	return true;
+}
+
+/**
  * vortex_dmseq_halted() - the data of a HALTED event
  * @dm: the DM
  * @data: out: the first halted warp's cause, the number halted, the first

@@ -10,6 +10,13 @@
  * up the object whose range holds the job's entry point and copies what a
  * debugger needs into the job, so debug events (and later crash dumps)
  * name the image without chasing a buffer that may be gone.
+ *
+ * A debugger of the file's process hears of each object as it is
+ * registered and unregistered (CODE_LOADED, CODE_UNLOADED), and at attach
+ * of every object registered before (vortex_code_object_replay()): each
+ * object records the session it told, under the list's lock, so a
+ * registration racing the attach is told once, and an unload is told
+ * only to a session that heard of the load.
  */
 
 #include <linux/overflow.h>
@@ -20,11 +27,10 @@
 
 #include "vortex_accel.h"
 #include "vortex_code_object.h"
+#include "vortex_debug.h"
 #include "vortex_device.h"
 #include "vortex_gem.h"
 #include "vortex_vm.h"
-
-#define VORTEX_MAX_CODE_OBJECTS	256
 
 /**
  * struct vortex_code_object - one registered image
@@ -36,6 +42,8 @@ struct vortex_code_object {
 	struct drm_gem_object *bo;
 	/** @ref: what jobs copy */
 	struct vortex_code_ref ref;
+	/** @told: the debug session told of it (vortex_debug_code_object()) */
+	u64 told;
 };
 
 static atomic_t vortex_code_object_ids = ATOMIC_INIT(0);
@@ -65,6 +73,50 @@ static int vortex_code_object_elf_addr(struct vortex_file *vfile,
 	return 0;
 }
 
+/* The object @id of the file, or NULL; the list's lock held. */
+static struct vortex_code_object *vortex_code_object_by_id(struct vortex_file *vfile,
+							   u32 id)
+{
+	struct vortex_code_object *co;
+
+	lockdep_assert_held(&vfile->code.lock);
+	list_for_each_entry(co, &vfile->code.list, link)
+		if (co->ref.id == id)
+			return co;
+	return NULL;
+}
+
+/* Drops an object off the list: the debugger told, its buffer let go. */
+static void vortex_code_object_drop(struct vortex_file *vfile,
+				    struct vortex_code_object *co)
+{
+	lockdep_assert_held(&vfile->code.lock);
+	list_del(&co->link);
+	vfile->code.count--;
+	vortex_debug_code_object(vfile, &co->ref, &co->told, VORTEX_DEBUG_CODE_UNLOADED);
+	drm_gem_object_put(co->bo);
+	kfree(co);
+}
+
+static int vortex_code_object_unregister(struct vortex_file *vfile,
+					 struct drm_vortex_code_object *args)
+{
+	struct vortex_code_object *co;
+	int ret = -ENOENT;
+
+	if (args->handle || args->offset || args->size || args->load_addr ||
+	    args->load_size || args->pad || !args->id)
+		return -EINVAL;
+	mutex_lock(&vfile->code.lock);
+	co = vortex_code_object_by_id(vfile, args->id);
+	if (co) {
+		vortex_code_object_drop(vfile, co);
+		ret = 0;
+	}
+	mutex_unlock(&vfile->code.lock);
+	return ret;
+}
+
 /**
  * vortex_code_object_ioctl() - DRM_IOCTL_VORTEX_CODE_OBJECT
  * @drm: the DRM device
@@ -72,7 +124,8 @@ static int vortex_code_object_elf_addr(struct vortex_file *vfile,
  * @file: the caller's DRM file
  *
  * Records an ELF image in a buffer of the file, with where it loads,
- * for crash dumps and the debugger.
+ * for crash dumps and the debugger; or, with
+ * DRM_VORTEX_CODE_OBJECT_UNREGISTER, forgets one.
  *
  * Return: 0, or a negative errno.
  */
@@ -85,6 +138,8 @@ int vortex_code_object_ioctl(struct drm_device *drm, void *data,
 	u64 end;
 	int ret;
 
+	if (args->flags == DRM_VORTEX_CODE_OBJECT_UNREGISTER)
+		return vortex_code_object_unregister(vfile, args);
 	if (args->flags || args->pad || !args->size || !args->load_size)
 		return -EINVAL;
 	if (check_add_overflow(args->offset, args->size, &end) ||
@@ -112,16 +167,17 @@ int vortex_code_object_ioctl(struct drm_device *drm, void *data,
 	co->ref.load_addr = args->load_addr;
 	co->ref.load_size = args->load_size;
 
-	mutex_lock(&vfile->lock);
-	if (vfile->num_code_objects == VORTEX_MAX_CODE_OBJECTS) {
-		mutex_unlock(&vfile->lock);
+	mutex_lock(&vfile->code.lock);
+	if (vfile->code.count == DRM_VORTEX_MAX_CODE_OBJECTS) {
+		mutex_unlock(&vfile->code.lock);
 		ret = -E2BIG;
 		goto err_put;
 	}
 	co->ref.id = atomic_inc_return(&vortex_code_object_ids);
-	list_add_tail(&co->link, &vfile->code_objects);
-	vfile->num_code_objects++;
-	mutex_unlock(&vfile->lock);
+	list_add_tail(&co->link, &vfile->code.list);
+	vfile->code.count++;
+	vortex_debug_code_object(vfile, &co->ref, &co->told, VORTEX_DEBUG_CODE_LOADED);
+	mutex_unlock(&vfile->code.lock);
 
 	args->id = co->ref.id;
 	return 0;
@@ -134,8 +190,18 @@ err_free:
 }
 
 /**
+ * vortex_code_object_init() - a new file's empty list
+ * @vfile: the file
+ */
+void vortex_code_object_init(struct vortex_file *vfile)
+{
+	mutex_init(&vfile->code.lock);
+	INIT_LIST_HEAD(&vfile->code.list);
+}
+
+/**
  * vortex_code_object_find() - the image a job's entry point lies in
- * @vfile: the file, its lock held
+ * @vfile: the file
  * @pc: device address
  * @out: receives the object's description, or zeroes if none holds @pc
  */
@@ -144,30 +210,48 @@ void vortex_code_object_find(struct vortex_file *vfile, u64 pc,
 {
 	struct vortex_code_object *co;
 
-	lockdep_assert_held(&vfile->lock);
 	memset(out, 0, sizeof(*out));
+	mutex_lock(&vfile->code.lock);
 	/* The newest wins: a reloaded image replaces an old one in place. */
-	list_for_each_entry_reverse(co, &vfile->code_objects, link) {
+	list_for_each_entry_reverse(co, &vfile->code.list, link) {
 		if (pc >= co->ref.load_addr &&
 		    pc - co->ref.load_addr < co->ref.load_size) {
 			*out = co->ref;
-			return;
+			break;
 		}
 	}
+	mutex_unlock(&vfile->code.lock);
+}
+
+/**
+ * vortex_code_object_replay() - tell a new session of the file's objects
+ * @vfile: a file of the session's target
+ *
+ * Each object the session was not told of yet, oldest first, as a
+ * replayed CODE_LOADED (vortex_debug_code_object()).
+ */
+void vortex_code_object_replay(struct vortex_file *vfile)
+{
+	struct vortex_code_object *co;
+
+	mutex_lock(&vfile->code.lock);
+	list_for_each_entry(co, &vfile->code.list, link)
+		vortex_debug_code_object(vfile, &co->ref, &co->told,
+					 VORTEX_DEBUG_CODE_REPLAYED);
+	mutex_unlock(&vfile->code.lock);
 }
 
 /**
  * vortex_code_object_fini() - drop a closing file's code objects
- * @vfile: the file
+ * @vfile: the file; a debugger that heard of them hears of their unload
  */
 void vortex_code_object_fini(struct vortex_file *vfile)
 {
 	struct vortex_code_object *co, *tmp;
 
-	list_for_each_entry_safe(co, tmp, &vfile->code_objects, link) {
-		list_del(&co->link);
-		drm_gem_object_put(co->bo);
-		kfree(co);
-	}
-	vfile->num_code_objects = 0;
+	mutex_lock(&vfile->code.lock);
+	list_for_each_entry_safe(co, tmp, &vfile->code.list, link)
+		vortex_code_object_drop(vfile, co);
+	mutex_unlock(&vfile->code.lock);
+	mutex_destroy(&vfile->code.lock);
 }

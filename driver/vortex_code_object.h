@@ -3,11 +3,25 @@
 #ifndef __VORTEX_CODE_OBJECT_H__
 #define __VORTEX_CODE_OBJECT_H__
 
+#include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/types.h>
 
 struct drm_device;
 struct drm_file;
 struct vortex_file;
+
+/**
+ * struct vortex_code_objects - a file's registered images (vortex_code_object.c)
+ */
+struct vortex_code_objects {
+	/** @lock: protects @list and @count (vortex_device.h, "Lock order") */
+	struct mutex lock;
+	/** @list: the objects, oldest first */
+	struct list_head list;
+	/** @count: entries in @list, at most DRM_VORTEX_MAX_CODE_OBJECTS */
+	u32 count;
+};
 
 /**
  * struct vortex_code_ref - a code object as jobs and events name it
@@ -27,8 +41,10 @@ struct vortex_code_ref {
 
 int vortex_code_object_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file);
+void vortex_code_object_init(struct vortex_file *vfile);
 void vortex_code_object_find(struct vortex_file *vfile, u64 pc,
 			     struct vortex_code_ref *out);
+void vortex_code_object_replay(struct vortex_file *vfile);
 void vortex_code_object_fini(struct vortex_file *vfile);
 
 #endif /* __VORTEX_CODE_OBJECT_H__ */

@@ -35,6 +35,7 @@
 #include <drm/drm_print.h>
 
 #include "vortex_accel.h"
+#include "vortex_code_object.h"
 #include "vortex_debug.h"
 #include "vortex_device.h"
 #include "vortex_dm.h"
@@ -44,6 +45,9 @@
 #include "vortex_warp.h"
 
 bool vortex_debug_enable = true;
+
+/* Numbers sessions (&vortex_debug.id): a code object records whom it told. */
+static atomic64_t vortex_debug_session_ids = ATOMIC64_INIT(0);
 module_param_named(debug, vortex_debug_enable, bool, 0444);
 MODULE_PARM_DESC(debug, "Allow debuggers to attach (default true)");
 
@@ -348,7 +352,7 @@ static int vortex_debug_warps_ioctl(struct vortex_debug *dbg, void *data)
 
 	mutex_lock(&vdev->dm.lock);
 	if (args.op == DRM_VORTEX_DEBUG_WARPS_HALT_AT_START) {
-		dbg->halt_at_start = args.flags & DRM_VORTEX_DEBUG_WARPS_ALL;
+		vortex_dmseq_set_launch_halt(&dbg->seq, args.flags);
 		ret = 0;
 		goto out_unlock;
 	}
@@ -681,6 +685,61 @@ bool vortex_debug_irq_error(struct vortex_device *vdev)
 	return true;
 }
 
+/**
+ * vortex_debug_code_object() - tell the debugger of a code object
+ * @vfile: the file it is registered on; its list's lock held
+ *	(&vortex_code_objects.lock)
+ * @ref: the object
+ * @told: the object's record of the session told of its load
+ * @what: VORTEX_DEBUG_CODE_*
+ *
+ * A session whose target opened @vfile gets CODE_LOADED once per object
+ * (a replay at attach says so in data[5]), and CODE_UNLOADED only for an
+ * object it got CODE_LOADED for.
+ */
+void vortex_debug_code_object(struct vortex_file *vfile,
+			      const struct vortex_code_ref *ref, u64 *told, int what)
+{
+	struct vortex_device *vdev = vfile->vdev;
+	struct vortex_debug *dbg;
+	unsigned long flags;
+	u32 data[6] = {
+		ref->id, ref->elf_addr, ref->elf_size, ref->load_addr,
+		ref->load_size, what == VORTEX_DEBUG_CODE_REPLAYED,
+	};
+
+	lockdep_assert_held(&vfile->code.lock);
+	spin_lock_irqsave(&vdev->job_lock, flags);
+	dbg = vdev->debug;
+	if (!dbg || dbg->target != vfile->pid)
+		goto out;
+	if (what != VORTEX_DEBUG_CODE_UNLOADED && *told != dbg->id) {
+		*told = dbg->id;
+		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_CODE_LOADED, 0, data,
+				  ARRAY_SIZE(data));
+	} else if (what == VORTEX_DEBUG_CODE_UNLOADED && *told == dbg->id) {
+		vortex_debug_post(dbg, DRM_VORTEX_DEBUG_EVENT_CODE_UNLOADED, 0, data, 1);
+	}
+out:
+	spin_unlock_irqrestore(&vdev->job_lock, flags);
+}
+
+/* Every code object of the target's files, to a new session (DM lock held). */
+static void vortex_debug_replay_code_objects(struct vortex_debug *dbg)
+{
+	struct drm_device *drm = &dbg->vdev->drm;
+	struct drm_file *file;
+
+	mutex_lock(&drm->filelist_mutex);
+	list_for_each_entry(file, &drm->filelist, lhead) {
+		struct vortex_file *vfile = file->driver_priv;
+
+		if (vfile->pid == dbg->target)
+			vortex_code_object_replay(vfile);
+	}
+	mutex_unlock(&drm->filelist_mutex);
+}
+
 /* LAUNCHED for @job: its grid, block, entry point and code object. */
 static void vortex_debug_post_launch(struct vortex_debug *dbg,
 				     struct vortex_job *job)
@@ -718,8 +777,9 @@ static void vortex_debug_disarm_leftover(struct vortex_debug *dbg)
  * @vdev: the device; DM lock held, card idle
  * @job: the job
  *
- * For the target's job: arms halt-at-start if asked (the warps halt
- * before their first instruction), makes ebreak halt its warp, and queues
+ * For the target's job: arms halt-at-start if asked, for this launch or
+ * every one (the warps halt before their first instruction), makes ebreak
+ * halt its warp, and queues
  * LAUNCHED.  For any other job, undoes both: a session changes nothing for
  * the card's other clients.
  */
@@ -751,12 +811,9 @@ void vortex_debug_job_start(struct vortex_device *vdev, struct vortex_job *job)
 	vortex_dmseq_set_dconfig(&vdev->dm.seq, VX_DCONFIG_EBREAKH);
 	vortex_debug_console_follow(dbg, job->vfile);
 
-	if (dbg->halt_at_start) {
-		vortex_dmseq_halt_at_start(&dbg->seq);
-		dbg->halt_at_start = false;
-		/* The warps this job does not launch stay armed: see above. */
+	/* The warps this job does not launch stay armed: see above. */
+	if (vortex_dmseq_launch(&dbg->seq))
 		dbg->armed_leftover = true;
-	}
 	dbg->last_run_ns = ktime_get_ns();
 	vortex_debug_post_launch(dbg, job);
 }
@@ -963,6 +1020,8 @@ static int vortex_debug_publish(struct vortex_debug *dbg)
 		goto out_unlock;
 	atomic_notifier_chain_register(&vdev->dump.listeners, &dbg->dump_nb);
 	vortex_device_irq_enable(vdev);
+	/* What the target registered before, then its job on the card. */
+	vortex_debug_replay_code_objects(dbg);
 	/*
 	 * Attached mid-job: the debugger learns of it as if it just started
 	 * (under job_lock, where the job on the card cannot be freed), and
@@ -1019,6 +1078,7 @@ int vortex_debug_attach_ioctl(struct drm_device *drm, void *data,
 	if (!dbg)
 		return -ENOMEM;
 	dbg->vdev = vdev;
+	dbg->id = atomic64_inc_return(&vortex_debug_session_ids);
 	dbg->target = get_pid(vfile->pid);
 	dbg->privileged = capable(CAP_SYS_ADMIN);
 	dbg->event_size = args->version == 2 ? DRM_VORTEX_DEBUG_EVENT_SIZE_V2 :

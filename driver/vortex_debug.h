@@ -20,6 +20,11 @@ struct vortex_device;
 struct pid;
 struct vortex_job;
 
+/* What happened to a code object (vortex_debug_code_object()) */
+#define VORTEX_DEBUG_CODE_LOADED	0	/* registered */
+#define VORTEX_DEBUG_CODE_REPLAYED	1	/* registered before the attach */
+#define VORTEX_DEBUG_CODE_UNLOADED	2	/* unregistered, or its file closed */
+
 /* What the session's work item has to do (&vortex_debug.pending). */
 #define VORTEX_DEBUG_WORK_HALTED	BIT(0)	/* DEBUG interrupt */
 #define VORTEX_DEBUG_WORK_EXCEPTION	BIT(1)	/* ERROR taken for the debugger */
@@ -29,14 +34,16 @@ struct vortex_job;
  *
  * Reached from the device through &vortex_device.debug under
  * &vortex_device.job_lock (the interrupt handler posts events); its
- * warps, breakpoints and halt-at-start state are changed under
- * &vortex_dm.lock.
+ * warps, breakpoints and halt-at-start state (@seq's launch_halt) are
+ * changed under &vortex_dm.lock.
  */
 struct vortex_debug {
 	/** @vdev: the card; the session holds a reference on its DRM device */
 	struct vortex_device *vdev;
 	/** @target: thread group whose jobs the session covers */
 	struct pid *target;
+	/** @id: the session's number, unique for the module's life, from 1 */
+	u64 id;
 
 	/** @ev_lock: protects the event queue; taken from hard IRQ context */
 	spinlock_t ev_lock;
@@ -55,8 +62,6 @@ struct vortex_debug {
 	 */
 	bool frozen;
 
-	/** @halt_at_start: the target's next job halts at its first instruction */
-	bool halt_at_start;
 	/**
 	 * @armed_leftover: a halt-at-start may have left warps armed that
 	 * its job did not launch (DM lock)
@@ -112,6 +117,10 @@ void vortex_debug_job_start(struct vortex_device *vdev, struct vortex_job *job);
 void vortex_debug_job_end_locked(struct vortex_device *vdev,
 				 struct vortex_job *job, int error);
 bool vortex_debug_irq_error(struct vortex_device *vdev);
+struct vortex_code_ref;
+struct vortex_file;
+void vortex_debug_code_object(struct vortex_file *vfile,
+			      const struct vortex_code_ref *ref, u64 *told, int what);
 void vortex_debug_irq_debug(struct vortex_device *vdev);
 bool vortex_debug_job_paused(struct vortex_device *vdev, struct vortex_job *job);
 void vortex_debug_job_queued_locked(struct vortex_device *vdev,

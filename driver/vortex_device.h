@@ -15,6 +15,7 @@
 #include <drm/drm_mm.h>
 #include <drm/gpu_scheduler.h>
 
+#include "vortex_code_object.h"
 #include "vortex_debugfs.h"
 #include "vortex_console.h"
 #include "vortex_fence_wb.h"
@@ -52,6 +53,11 @@ extern unsigned int vortex_job_timeout_ms;
  *    under the DM lock (vortex_debug_target_bo());
  * 4. &vortex_vm.lock -- a file's mappings and page tables, looked up from
  *    inside either of the above;
+ *    &vortex_code_objects.lock -- a file's code objects, at this level
+ *    too (neither is taken under the other): SUBMIT looks its job's up
+ *    under the file's lock, a new session is told of its target's under
+ *    filelist_mutex, and a session hears of each change under it
+ *    (vortex_debug_code_object() takes job_lock);
  * 5. &vortex_device.job_lock -- a spinlock taken from hard IRQ context
  *    (irqsave elsewhere), innermost of these: nothing above is taken
  *    under it, and what is taken inside it is a leaf spinlock (a
@@ -278,10 +284,8 @@ struct vortex_file {
 	 * follows; a debugger's FINISHED event is posted in between.
 	 */
 	atomic64_t *ended;
-	/** @code_objects: registered kernel images (vortex_code_object.c) */
-	struct list_head code_objects;
-	/** @num_code_objects: entries in @code_objects */
-	u32 num_code_objects;
+	/** @code: registered kernel images (vortex_code_object.c) */
+	struct vortex_code_objects code;
 	/** @engine_ns: time this file's jobs held the card */
 	atomic64_t engine_ns;
 	/** @engine_cycles: device cycles of the same */

@@ -170,7 +170,7 @@ static int vortex_open(struct drm_device *drm, struct drm_file *file)
 	vfile->vdev = to_vortex_device(drm);
 	kref_init(&vfile->ref);
 	mutex_init(&vfile->lock);
-	INIT_LIST_HEAD(&vfile->code_objects);
+	vortex_code_object_init(vfile);
 
 	vfile->user = vortex_user_get(vfile->vdev);
 	if (IS_ERR(vfile->user)) {

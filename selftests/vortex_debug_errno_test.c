@@ -5,6 +5,7 @@
  * and a REGS batch stopping at its first bad entry.
  */
 #include "vortex_debug_fixture.h"
+#include "vortex_regs.h"
 
 TEST_F(dbg, session_err_unknown_ioctl)
 {
@@ -53,6 +54,88 @@ TEST_F(dbg, warps_err_bad_requests)
 	EXPECT_EQ(-ESRCH, dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_HALT, 0, mask, 1));
 	EXPECT_EQ(-ESRCH, dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
 				    DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+}
+
+/*
+ * Issue 36: PERSIST (every launch halts at its start) belongs to a
+ * HALT_AT_START of every warp: with HALT or RESUME, without ALL, or with
+ * a flag no kernel knows beside it, -EINVAL, and the refused call changes
+ * nothing: the next launch runs to its end without a halt.
+ */
+TEST_F_TIMEOUT(dbg, warps_err_persist_misused, 60)
+{
+	const uint32_t all_persist = DRM_VORTEX_DEBUG_WARPS_ALL | DRM_VORTEX_DEBUG_WARPS_PERSIST;
+	struct drm_vortex_debug_event ev;
+	uint32_t mask[1] = { 1 };
+	int32_t status = 1;
+
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_EQ(-EINVAL, dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_HALT, all_persist,
+				     NULL, 0));
+	EXPECT_EQ(-EINVAL, dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME, all_persist,
+				     NULL, 0));
+	EXPECT_EQ(-EINVAL, dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_HALT_AT_START,
+				     DRM_VORTEX_DEBUG_WARPS_PERSIST, mask, 1));
+	EXPECT_EQ(-EINVAL, dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_HALT_AT_START,
+				     all_persist | 4, NULL, 0));
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(100, self->data_map[0]);
+	EXPECT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_FINISHED, VX_LIVE_MS, NULL));
+	EXPECT_EQ(-ETIME, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, 0, &ev));
+}
+
+/*
+ * Issue 36: every launch of the target halts at its start (HALT_AT_START
+ * with ALL and PERSIST) until a HALT_AT_START without ALL: three jobs
+ * each stand halted at their entry with their hang timeout paused (held
+ * three times job_timeout_ms, lowered to 500 ms for the test, each ends
+ * with status 0 and its output), then,
+ * cancelled, the fourth runs without a halt.  The halt is one-shot
+ * without PERSIST (dbg.halt_at_start_arms_the_targets_job_only).
+ */
+TEST_F_TIMEOUT(dbg, halt_at_start_persists_until_cancelled, 120)
+{
+	struct drm_vortex_debug_event ev;
+	int32_t status;
+	int i;
+
+	ASSERT_TRUE(vx_timeout_set(&self->old_timeout_ms, 500));
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_HALT_AT_START,
+			 DRM_VORTEX_DEBUG_WARPS_ALL | DRM_VORTEX_DEBUG_WARPS_PERSIST, NULL, 0));
+	for (i = 0; i < 4; i++) {
+		if (i == 3)
+			vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_HALT_AT_START, 0,
+					 NULL, 0));
+		self->data_map[IN_OFF / 4] = 100 * (i + 1);
+		self->data_map[0] = 0;
+		status = 1;
+		vx_cmd(_vx_submit(self->fd, &self->sub));
+		if (i < 3) {
+			memset(&ev, 0, sizeof(ev));
+			ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_HALTED,
+					       VX_LIVE_MS, &ev)) TH_LOG("job %d", i);
+			EXPECT_EQ(VX_HACAUSE_RESETHALTREQ, ev.data[0]) TH_LOG("job %d", i);
+			EXPECT_EQ(self->code_addr, ev.data[3]) TH_LOG("job %d", i);
+			EXPECT_EQ(self->sub.seqno, ev.job);
+			/* Halted, it does not time out. */
+			EXPECT_EQ(-ETIME, _vx_wait(self->fd, self->sub.seqno, 1500 * MS,
+						   &status));
+			vx_cmd(dbg_warps(self->sfd, DRM_VORTEX_DEBUG_WARPS_RESUME,
+					 DRM_VORTEX_DEBUG_WARPS_ALL, NULL, 0));
+		}
+		vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
+		EXPECT_EQ(0, status) TH_LOG("job %d", i);
+		EXPECT_EQ(100 * (i + 1), self->data_map[0]) TH_LOG("job %d", i);
+		ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_FINISHED, VX_LIVE_MS,
+				       &ev));
+		EXPECT_EQ(self->sub.seqno, ev.job);
+	}
+	EXPECT_EQ(-ETIME, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_HALTED, 0, &ev));
 }
 
 /* --- STEP */
@@ -354,9 +437,38 @@ TEST_F(dbg, code_object_err_bad_requests)
 	co.handle = 0xdead;
 	CO_EXPECT(-ENOENT);
 	co.handle = self->code;
-	for (i = 0; i < 256; i++)
+	/* UNREGISTER names an object of this file by @id, nothing else */
+	co.flags = DRM_VORTEX_CODE_OBJECT_UNREGISTER;
+	co.id = 1;
+	CO_EXPECT(-EINVAL);
+	co.flags = DRM_VORTEX_CODE_OBJECT_UNREGISTER << 1;
+	co.id = 0;
+	CO_EXPECT(-EINVAL);
+	co.flags = 0;
+	CO_EXPECT(0);
+	do {
+		struct drm_vortex_code_object un = {
+			.flags = DRM_VORTEX_CODE_OBJECT_UNREGISTER,
+		};
+
+		EXPECT_EQ(-EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &un));
+		un.id = co.id + 1000000;
+		EXPECT_EQ(-ENOENT, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &un));
+		un.id = co.id;
+		un.pad = 1;
+		EXPECT_EQ(-EINVAL, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &un));
+		un.pad = 0;
+		EXPECT_EQ(0, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &un));
+		EXPECT_EQ(-ENOENT, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &un));
+		/* the per-file bound; an object unregistered makes room for one */
+		for (i = 0; i < DRM_VORTEX_MAX_CODE_OBJECTS; i++)
+			CO_EXPECT(0);
+		CO_EXPECT(-E2BIG);
+		un.id = co.id;
+		EXPECT_EQ(0, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &un));
 		CO_EXPECT(0);
-	CO_EXPECT(-E2BIG);
+		CO_EXPECT(-E2BIG);
+	} while (0);
 }
 
 TEST_HARNESS_MAIN

@@ -202,6 +202,75 @@ TEST_F_TIMEOUT(dbg, launch_and_finish_events_name_the_code_object, 60)
 	vx_cmd(_vx_wait(self->fd, self->sub.seqno, 0, &status));
 }
 
+/* Registers the test's code as a code object; its id. */
+static uint32_t code_object_add(struct __test_metadata *_metadata,
+				FIXTURE_DATA(dbg) *self)
+{
+	struct drm_vortex_code_object co = {
+		.handle = self->code, .size = sizeof(prog_store),
+		.load_addr = self->code_addr, .load_size = CODE_SIZE,
+	};
+
+	EXPECT_EQ(0, vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co));
+	return co.id;
+}
+
+static int code_object_del(FIXTURE_DATA(dbg) *self, uint32_t id)
+{
+	struct drm_vortex_code_object co = {
+		.flags = DRM_VORTEX_CODE_OBJECT_UNREGISTER, .id = id,
+	};
+
+	return vx_ioctl(self->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co);
+}
+
+/* The next event must be CODE_LOADED of @id (@replayed) or CODE_UNLOADED. */
+#define EXPECT_CODE_EVENT(type_, id_, replayed_) do {					struct drm_vortex_debug_event _e = { 0 };															ASSERT_EQ(0, dbg_event(self->sfd, 0, VX_LIVE_MS, &_e));			EXPECT_EQ(type_, _e.type);							EXPECT_EQ(id_, _e.data[0]);							EXPECT_EQ(0, _e.job);								if ((type_) == DRM_VORTEX_DEBUG_EVENT_CODE_LOADED) {					EXPECT_EQ(self->code_addr, _e.data[1]);					EXPECT_EQ(sizeof(prog_store), _e.data[2]);					EXPECT_EQ(self->code_addr, _e.data[3]);					EXPECT_EQ(CODE_SIZE, _e.data[4]);						EXPECT_EQ(replayed_, _e.data[5]);					}									} while (0)
+
+/*
+ * Issue 36, item 1: a debugger hears of its target's code objects: at
+ * attach, those registered before (replayed, data[5] = 1), in order; then
+ * each registration and unregistration as it happens; an object that came
+ * and went while no session was attached, never.  A job then names its
+ * object in LAUNCHED, after the CODE_LOADED.  Closing the target's file
+ * ends the rest: CODE_UNLOADED for each.  Before this the driver had no
+ * CODE_LOADED, CODE_UNLOADED or UNREGISTER: a debugger attached between
+ * jobs learnt of no code object, and an object lived as long as its file.
+ */
+TEST_F_TIMEOUT(dbg, code_objects_replayed_at_attach_then_loaded_and_unloaded, 60)
+{
+	struct drm_vortex_debug_event ev;
+	uint32_t gone, a, b, c;
+	int32_t status = 1;
+
+	gone = code_object_add(_metadata, self);
+	EXPECT_EQ(0, code_object_del(self, gone));
+	a = code_object_add(_metadata, self);
+	b = code_object_add(_metadata, self);
+	self->sfd = dbg_attach(self->fd);
+	ASSERT_LE(0, self->sfd);
+	EXPECT_CODE_EVENT(DRM_VORTEX_DEBUG_EVENT_CODE_LOADED, a, 1);
+	EXPECT_CODE_EVENT(DRM_VORTEX_DEBUG_EVENT_CODE_LOADED, b, 1);
+	EXPECT_EQ(-ETIME, dbg_event(self->sfd, 0, 0, &ev));
+	c = code_object_add(_metadata, self);
+	EXPECT_CODE_EVENT(DRM_VORTEX_DEBUG_EVENT_CODE_LOADED, c, 0);
+	EXPECT_EQ(0, code_object_del(self, a));
+	EXPECT_CODE_EVENT(DRM_VORTEX_DEBUG_EVENT_CODE_UNLOADED, a, 0);
+	/* The job names the newest object holding its entry point. */
+	vx_cmd(_vx_submit(self->fd, &self->sub));
+	ASSERT_EQ(0, dbg_event(self->sfd, 0, VX_LIVE_MS, &ev));
+	EXPECT_EQ(DRM_VORTEX_DEBUG_EVENT_LAUNCHED, ev.type);
+	EXPECT_EQ(c, ev.data[7]);
+	vx_cmd(_vx_wait(self->fd, self->sub.seqno, VX_LIVE_MS * MS, &status));
+	EXPECT_EQ(0, status);
+	ASSERT_EQ(0, dbg_event(self->sfd, DRM_VORTEX_DEBUG_EVENT_FINISHED, VX_LIVE_MS, &ev));
+	/* The target's file goes: its objects with it. */
+	vx_client_close(&self->client);
+	EXPECT_CODE_EVENT(DRM_VORTEX_DEBUG_EVENT_CODE_UNLOADED, b, 0);
+	EXPECT_CODE_EVENT(DRM_VORTEX_DEBUG_EVENT_CODE_UNLOADED, c, 0);
+	EXPECT_EQ(-ETIME, dbg_event(self->sfd, 0, 0, &ev));
+}
+
 /*
  * A WAIT after the FINISHED event finds the job done, also when the job
  * ends before gpu_sched has taken its fence from run_job, whose finished

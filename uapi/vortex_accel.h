@@ -840,17 +840,26 @@ struct drm_vortex_debug_attach {
  * a buffer of this file (kept referenced while the object exists) and the
  * device range the image was loaded into.  Debug events name the code
  * object of a job (the one whose range holds the job's entry point), so a
- * debugger maps PCs to symbols.  Objects live until the file is closed.
- * Errors: -EINVAL flags, padding, empty or overflowing ranges; -ENOENT no
- * such buffer; -ERANGE the ELF range is not inside the buffer; -ENXIO a
- * DRM_VORTEX_BO_NO_MAP buffer whose ELF range is not inside one of its
- * VM_BIND mappings (debuggers read it there: keep it mapped); -E2BIG more
- * than 256 objects on the file.
+ * debugger maps PCs to symbols.  An object lives until the runtime
+ * unregisters it (@flags DRM_VORTEX_CODE_OBJECT_UNREGISTER with its @id,
+ * every other field zero) or the file is closed; a debugger of the
+ * file's process hears of each registration (CODE_LOADED), of each
+ * object registered before it attached (CODE_LOADED, replayed), and of
+ * each object it heard of going (CODE_UNLOADED).  A file holds at most
+ * DRM_VORTEX_MAX_CODE_OBJECTS objects: some 80 bytes of kernel memory
+ * each, charged to the caller's memory cgroup, besides the buffers they
+ * keep, which are the file's own.
+ * Errors: -EINVAL unknown flags, padding, empty or overflowing ranges, an
+ * UNREGISTER with another field set or no @id; -ENOENT no such buffer, or
+ * (UNREGISTER) no object @id on this file; -ERANGE the ELF range is not
+ * inside the buffer; -ENXIO a DRM_VORTEX_BO_NO_MAP buffer whose ELF range
+ * is not inside one of its VM_BIND mappings (debuggers read it there:
+ * keep it mapped); -E2BIG DRM_VORTEX_MAX_CODE_OBJECTS objects on the file.
  */
 struct drm_vortex_code_object {
 	/** @handle: buffer holding the ELF file's bytes */
 	__u32 handle;
-	/** @flags: must be zero */
+	/** @flags: 0 to register, or DRM_VORTEX_CODE_OBJECT_UNREGISTER */
 	__u32 flags;
 	/** @offset: where in the buffer the ELF file starts */
 	__u64 offset;
@@ -860,11 +869,16 @@ struct drm_vortex_code_object {
 	__u64 load_addr;
 	/** @load_size: bytes of device memory the loaded image spans */
 	__u64 load_size;
-	/** @id: out: the object's id, non-zero, unique per device */
+	/** @id: out: the object's id, non-zero, unique per device (UNREGISTER: in) */
 	__u32 id;
 	/** @pad: must be zero */
 	__u32 pad;
 };
+
+/* struct drm_vortex_code_object.flags: forget object @id */
+#define DRM_VORTEX_CODE_OBJECT_UNREGISTER	(1u << 0)
+/* Code objects a file may hold at once */
+#define DRM_VORTEX_MAX_CODE_OBJECTS		4096
 
 /*
  * Address spaces of debug addresses.  DEVICE is the target's: the spaces
@@ -952,6 +966,8 @@ struct drm_vortex_debug_dm {
 
 /* Flags of struct drm_vortex_debug_warps */
 #define DRM_VORTEX_DEBUG_WARPS_ALL	(1u << 0)	/* every warp; @mask unused */
+/* HALT_AT_START with ALL: every launch of the target, not the next one only */
+#define DRM_VORTEX_DEBUG_WARPS_PERSIST	(1u << 1)
 
 /**
  * struct drm_vortex_debug_warps - halt or resume a set of warps
@@ -961,16 +977,22 @@ struct drm_vortex_debug_dm {
  * instruction (others are unaffected); RESUME lets every selected halted
  * warp run again (a warp standing on a breakpoint first executes the
  * original instruction once).  HALT_AT_START with ALL makes every warp of
- * the target's next job halt before its first instruction (a later
- * HALT_AT_START without ALL and with an empty mask cancels it); it does
- * not need the job on the card.  Resuming any warp of a card frozen on an
- * exception ends the job instead (see the DOC above).  -ERANGE for a bit past
- * the last warp.
+ * the target's next job halt before its first instruction; with ALL and
+ * PERSIST, every job of the target does, each until the debugger resumes
+ * it, so a debugger inserts its breakpoints into each launch's code before
+ * any of it runs, however fast the target launches (a program that
+ * uploads its kernel anew for every launch overwrites them).  A halted job
+ * does not time out (see the DOC above).  Each HALT_AT_START call replaces
+ * the last one's setting; one without ALL and with an empty mask halts no
+ * launch.  HALT_AT_START does not need the job on the card.  PERSIST with
+ * another op or without ALL is -EINVAL.  Resuming any warp of a card
+ * frozen on an exception ends the job instead (see the DOC above).
+ * -ERANGE for a bit past the last warp.
  */
 struct drm_vortex_debug_warps {
 	/** @op: DRM_VORTEX_DEBUG_WARPS_* */
 	__u32 op;
-	/** @flags: DRM_VORTEX_DEBUG_WARPS_ALL */
+	/** @flags: DRM_VORTEX_DEBUG_WARPS_ALL, DRM_VORTEX_DEBUG_WARPS_PERSIST */
 	__u32 flags;
 	/** @mask: user pointer to @mask_words __u32 */
 	__u64 mask;
@@ -1318,6 +1340,8 @@ struct drm_vortex_debug_console {
 #define DRM_VORTEX_DEBUG_EVENT_EXCEPTION	5	/* card frozen on a fault */
 #define DRM_VORTEX_DEBUG_EVENT_TIMEOUT		6	/* target job timed out */
 #define DRM_VORTEX_DEBUG_EVENT_DUMP		7	/* a crash dump was published */
+#define DRM_VORTEX_DEBUG_EVENT_CODE_LOADED	8	/* a code object of the target */
+#define DRM_VORTEX_DEBUG_EVENT_CODE_UNLOADED	9	/* ... and its end */
 
 /**
  * struct drm_vortex_debug_event - what read() on the session fd returns
@@ -1365,7 +1389,14 @@ struct drm_vortex_debug_event {
 	 *   each side: [9..12] those that take the branch, [13..16] those
 	 *   that do not; both zero for other causes;
 	 * - TIMEOUT: [0] ms the job ran;
-	 * - DUMP: [0] bytes of the dump now in /sys/class/devcoredump.
+	 * - DUMP: [0] bytes of the dump now in /sys/class/devcoredump;
+	 * - CODE_LOADED: [0] code object id, [1] its ELF's virtual address,
+	 *   [2] its ELF's size, [3] its load address, [4] its load size (as
+	 *   LAUNCHED's [7..11]), [5] 1 if it was registered before the
+	 *   session attached (a replay), else 0; @job is 0.  At attach these
+	 *   come first, then a LAUNCHED for the target's job on the card;
+	 * - CODE_UNLOADED: [0] the id of an object CODE_LOADED named,
+	 *   unregistered or gone with its file; @job is 0.
 	 */
 	__u32 data[20];
 };

@@ -265,13 +265,27 @@ vxdbg_result vxdbg_resume_device(struct vxdbg *d, uint32_t dev)
 
 vxdbg_result vxdbg_halt_at_start(struct vxdbg *d, uint32_t dev, bool on)
 {
-	struct drm_vortex_debug_warps w = {
-		.op = DRM_VORTEX_DEBUG_WARPS_HALT_AT_START,
-		.flags = on ? DRM_VORTEX_DEBUG_WARPS_ALL : 0,
+	return vxdbg_set_launch_halt(d, dev, on ? VXDBG_LAUNCH_HALT_NEXT : VXDBG_LAUNCH_RUN);
+}
+
+vxdbg_result vxdbg_set_launch_halt(struct vxdbg *d, uint32_t dev,
+				   enum vxdbg_launch_halt mode)
+{
+	static const uint32_t flags[] = {
+		[VXDBG_LAUNCH_RUN] = 0,
+		[VXDBG_LAUNCH_HALT_NEXT] = DRM_VORTEX_DEBUG_WARPS_ALL,
+		[VXDBG_LAUNCH_HALT_EVERY] = DRM_VORTEX_DEBUG_WARPS_ALL |
+					    DRM_VORTEX_DEBUG_WARPS_PERSIST,
 	};
+	struct drm_vortex_debug_warps w = { .op = DRM_VORTEX_DEBUG_WARPS_HALT_AT_START };
 	vxdbg_result r = check_dev(d, dev);
 
-	return r ?: vxdbg_result_from_errno(d->be->ops->warps(d->be, &w));
+	if (r)
+		return r;
+	if ((unsigned int)mode >= sizeof(flags) / sizeof(flags[0]))
+		return VXDBG_ERROR_INVALID_ARGS;
+	w.flags = flags[mode];
+	return vxdbg_result_from_errno(d->be->ops->warps(d->be, &w));
 }
 
 vxdbg_result vxdbg_read_console(struct vxdbg *d, uint32_t dev, uint32_t *rec,

@@ -180,6 +180,7 @@ typedef enum {
 	VXDBG_EVENT_HALTED		= 0x100,	/* warps halted */
 	VXDBG_EVENT_EXCEPTION		= 0x101,	/* the card froze on a fault */
 	VXDBG_EVENT_KERNEL_TIMEOUT	= 0x102,	/* the job timed out */
+	VXDBG_EVENT_ELF_IMAGE_UNLOADED	= 0x103,	/* a code object is gone */
 } vxdbg_event_kind;
 
 /**
@@ -199,7 +200,11 @@ struct vxdbg_event {
 			uint64_t size;		/* bytes of the ELF file */
 			uint64_t load_addr;	/* device address of ELF address 0 */
 			uint64_t load_size;
+			bool replayed;		/* registered before the attach */
 		} elf_image_loaded;
+		struct {		/* ELF_IMAGE_UNLOADED */
+			uint64_t handle;	/* the id ELF_IMAGE_LOADED gave */
+		} elf_image_unloaded;
 		struct {		/* KERNEL_READY */
 			struct vxdbg_dim3 grid_dim;
 			struct vxdbg_dim3 block_dim;
@@ -289,6 +294,28 @@ vxdbg_result vxdbg_resume_device(struct vxdbg *d, uint32_t dev);
  * notifications instead).  @on false cancels.
  */
 vxdbg_result vxdbg_halt_at_start(struct vxdbg *d, uint32_t dev, bool on);
+
+/* What the target's launches do (vxdbg_set_launch_halt()) */
+enum vxdbg_launch_halt {
+	VXDBG_LAUNCH_RUN,		/* run at once */
+	VXDBG_LAUNCH_HALT_NEXT,		/* the next one halts at its start */
+	VXDBG_LAUNCH_HALT_EVERY,	/* every one does, until changed */
+};
+
+/**
+ * vxdbg_set_launch_halt() - whether the target's launches halt at their
+ * first instruction: none, the next one, or every one
+ *
+ * With VXDBG_LAUNCH_HALT_EVERY each of the target's jobs stands halted at
+ * its start (a HALTED event, cause VXDBG_HALT_AT_START, after its
+ * KERNEL_READY) until the debugger resumes it, its hang timeout paused:
+ * a debugger inserts its pending breakpoints into each launch's code
+ * before any of it runs (AMD's persistent wave launch mode HALT; CUDA's
+ * setKernelLaunchNotificationMode() only defers the notification).
+ * VXDBG_ERROR_INVALID_ARGS for another @mode.
+ */
+vxdbg_result vxdbg_set_launch_halt(struct vxdbg *d, uint32_t dev,
+				   enum vxdbg_launch_halt mode);
 
 /**
  * vxdbg_read_console() - what the target's kernels printed, not yet read

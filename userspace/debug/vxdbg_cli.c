@@ -43,6 +43,7 @@ struct vxdbg_cli {
 	int (*poll)(void *arg);		/* vxdbg_cli_set_poll() */
 	void *poll_arg;
 	bool target_gone;
+	unsigned int launch_halt;	/* enum vxdbg_launch_halt, as `launch` set it */
 	char last[64];			/* what an empty line repeats */
 };
 
@@ -486,6 +487,36 @@ static int cmd_halt(struct vxdbg_cli *c, int argc, char **argv)
 	if (r)
 		return fail_r(c, r, "halting");
 	fprintf(c->out, "card halted\n");
+	return 0;
+}
+
+/*
+ * launch [run|next|every]: whether the target's launches halt at their
+ * first instruction (vxdbg_set_launch_halt()); "every" lets a person set
+ * breakpoints in each launch's code before it runs.
+ */
+static int cmd_launch(struct vxdbg_cli *c, int argc, char **argv)
+{
+	static const char *const modes[] = { "run", "next", "every" };
+	static const char *const said[] = {
+		"launches run at once",
+		"the next launch halts at its first instruction",
+		"every launch halts at its first instruction",
+	};
+	unsigned int m;
+	vxdbg_result r;
+
+	if (argc < 2)
+		return fprintf(c->out, "%s\n", said[c->launch_halt]), 0;
+	for (m = 0; m < 3 && strcmp(argv[1], modes[m]); m++)
+		;
+	if (m == 3)
+		return fail(c, "'%s': launch takes run, next or every", argv[1]);
+	r = vxdbg_set_launch_halt(c->d, 0, (enum vxdbg_launch_halt)m);
+	if (r)
+		return fail_r(c, r, "setting what launches do");
+	c->launch_halt = m;
+	fprintf(c->out, "%s\n", said[m]);
 	return 0;
 }
 
@@ -1050,6 +1081,8 @@ static const struct cmd cmds[] = {
 	{ "next", "ni", cmd_next, "next", "one instruction, a call run to its return" },
 	{ "until", NULL, cmd_until, "until LOC", "run the current warp until LOC" },
 	{ "wait", NULL, cmd_wait, "wait [MS]", "wait for the next event and print it" },
+	{ "launch", NULL, cmd_launch, "launch [run|next|every]",
+	  "whether the target's launches halt at their first instruction" },
 	{ "warps", NULL, cmd_warps, "warps", "list the warps on the card" },
 	{ "warp", NULL, cmd_warp, "warp [SM.WP|ID]", "show or pick the current warp" },
 	{ "lane", NULL, cmd_lane, "lane N", "pick the current lane" },

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * libvortex-debug: events and code objects.  The driver's events become
- * CUDBGEvents: LAUNCHED is KERNEL_READY, preceded by ELF_IMAGE_LOADED the
- * first time a job names a code object (its ELF is then read from device
- * memory, where the runtime registered it, and kept); FINISHED is
+ * CUDBGEvents: CODE_LOADED is ELF_IMAGE_LOADED (the ELF is read from device
+ * memory, where the runtime registered it, and kept), CODE_UNLOADED
+ * Vortex's own ELF_IMAGE_UNLOADED; LAUNCHED is KERNEL_READY, preceded by
+ * ELF_IMAGE_LOADED if it names a code object not seen yet (a driver
+ * without CODE_LOADED, or one read too late); FINISHED is
  * KERNEL_FINISHED; OVERFLOW is INTERNAL_ERROR; HALTED, EXCEPTION and
  * TIMEOUT have no CUDA kind and get Vortex's own.  Unknown event types
  * (a newer driver) are skipped.
@@ -72,21 +74,53 @@ vxdbg_result vxdbg_add_code_object(struct vxdbg *d, const void *elf, uint64_t si
 	return VXDBG_SUCCESS;
 }
 
-/* The ELF a LAUNCHED event names, read from device memory. */
-static struct code_object *co_fetch(struct vxdbg *d, const uint32_t *data)
+/*
+ * The ELF a code object names, read from device memory: @co holds its id,
+ * ELF address and size, load address and size (LAUNCHED's data[7..11],
+ * CODE_LOADED's [0..4]).
+ */
+static struct code_object *co_fetch(struct vxdbg *d, const uint32_t *co)
 {
 	void *elf;
 
-	if (!data[7] || !data[9])
+	if (!co[0] || !co[2])
 		return NULL;
-	elf = malloc(data[9]);
+	elf = malloc(co[2]);
 	if (!elf)
 		return NULL;
-	if (vxdbg_read_global_memory(d, data[8], elf, data[9])) {
+	if (vxdbg_read_global_memory(d, co[1], elf, co[2])) {
 		free(elf);
 		return NULL;
 	}
-	return co_add(d, data[7], elf, data[9], data[10], data[11]);
+	return co_add(d, co[0], elf, co[2], co[3], co[4]);
+}
+
+/* Forgets the object @id; false if it was not known. */
+static bool co_remove(struct vxdbg *d, uint32_t id)
+{
+	struct code_object *co = id ? co_find(d, id) : NULL;
+
+	if (!co)
+		return false;
+	if (d->current == co)
+		d->current = NULL;
+	else if (d->current > co)
+		d->current--;
+	free(co->elf);
+	memmove(co, co + 1, (size_t)(&d->co[d->nco] - (co + 1)) * sizeof(*co));
+	d->nco--;
+	return true;
+}
+
+/* ELF_IMAGE_LOADED for a code object: the driver's CODE_LOADED, or a job's new one. */
+static void elf_loaded(struct vxdbg_event *ev, const struct code_object *co, bool replayed)
+{
+	ev->kind = VXDBG_EVENT_ELF_IMAGE_LOADED;
+	ev->u.elf_image_loaded.handle = co->id;
+	ev->u.elf_image_loaded.size = co->size;
+	ev->u.elf_image_loaded.load_addr = co->load_addr;
+	ev->u.elf_image_loaded.load_size = co->load_size;
+	ev->u.elf_image_loaded.replayed = replayed;
 }
 
 static struct code_object *co_holding(struct vxdbg *d, uint64_t addr)
@@ -170,12 +204,8 @@ static int launched(struct vxdbg *d, const struct drm_vortex_debug_event *e,
 	d->exception = false;
 	if (co) {
 		d->current = co;
-	} else if ((co = co_fetch(d, e->data))) {
-		ev[0].kind = VXDBG_EVENT_ELF_IMAGE_LOADED;
-		ev[0].u.elf_image_loaded.handle = co->id;
-		ev[0].u.elf_image_loaded.size = co->size;
-		ev[0].u.elf_image_loaded.load_addr = co->load_addr;
-		ev[0].u.elf_image_loaded.load_size = co->load_size;
+	} else if ((co = co_fetch(d, &e->data[7]))) {	/* a driver without CODE_LOADED */
+		elf_loaded(ev, co, false);
 		ready = &ev[1];
 		*ready = ev[0];
 	}
@@ -249,6 +279,20 @@ static int translate(struct vxdbg *d, const struct drm_vortex_debug_event *e,
 	case DRM_VORTEX_DEBUG_EVENT_TIMEOUT:
 		ev->kind = VXDBG_EVENT_KERNEL_TIMEOUT;
 		ev->u.kernel_timeout.ran_ms = e->data[0];
+		return 1;
+	case DRM_VORTEX_DEBUG_EVENT_CODE_LOADED: {
+		struct code_object *co = co_find(d, e->data[0]);
+
+		if (co || !(co = co_fetch(d, e->data)))
+			return 0;	/* known, or gone before it was read */
+		elf_loaded(ev, co, e->data[5]);
+		return 1;
+	}
+	case DRM_VORTEX_DEBUG_EVENT_CODE_UNLOADED:
+		if (!co_remove(d, e->data[0]))
+			return 0;
+		ev->kind = VXDBG_EVENT_ELF_IMAGE_UNLOADED;
+		ev->u.elf_image_unloaded.handle = e->data[0];
 		return 1;
 	case DRM_VORTEX_DEBUG_EVENT_OVERFLOW:
 		ev->kind = VXDBG_EVENT_INTERNAL_ERROR;

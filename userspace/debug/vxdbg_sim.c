@@ -183,10 +183,40 @@ int vxdbg_sim_load(struct vxdbg_sim *s, const void *elf, size_t len,
 	if (s->nco < SIM_CODE_OBJECTS) {
 		co = &s->co[s->nco++];
 		*co = (struct sim_code_object){ ++s->next_co_id, copy, len, img, l.size };
+		sim_code_event(s, co, DRM_VORTEX_DEBUG_EVENT_CODE_LOADED, false);
 	}
 	*base = img - l.vaddr_lo;
 	*entry = img + l.entry;
 	return 0;
+}
+
+int vxdbg_sim_unload(struct vxdbg_sim *s, uint64_t addr)
+{
+	for (uint32_t i = s->nco; i--;) {
+		if (addr - s->co[i].load_addr >= s->co[i].load_size)
+			continue;
+		sim_code_event(s, &s->co[i], DRM_VORTEX_DEBUG_EVENT_CODE_UNLOADED, false);
+		memmove(&s->co[i], &s->co[i + 1], (s->nco - i - 1) * sizeof(s->co[0]));
+		s->nco--;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/*
+ * vortex_debug_code_object(): the session hears of each object; one
+ * session at a time, told of every object there (at its attach, or as
+ * it came), so each unload was a load it heard of.
+ */
+void sim_code_event(struct vxdbg_sim *s, const struct sim_code_object *co,
+		    uint16_t type, bool replayed)
+{
+	uint32_t data[6] = { co->id, co->elf_addr, co->elf_size, co->load_addr,
+			     co->load_size, replayed };
+
+	if (s->dbg)
+		sim_post(s->dbg, type, 0, data,
+			 type == DRM_VORTEX_DEBUG_EVENT_CODE_LOADED ? 6 : 1);
 }
 
 /* The newest object whose range holds @pc, as vortex_code_object_find(). */
@@ -268,10 +298,7 @@ static void sim_debug_job_start(struct vxdbg_sim *s, struct sim_job *j)
 
 	if (!d)
 		return;
-	if (d->halt_at_start) {
-		vortex_dmseq_halt_at_start(&d->seq);
-		d->halt_at_start = false;
-	}
+	vortex_dmseq_launch(&d->seq);
 	memcpy(data, &j->launch[VX_LAUNCH_GRID_X], 6 * sizeof(uint32_t));
 	data[6] = j->launch[VX_LAUNCH_ENTRY];
 	co = sim_code_object_find(s, data[6]);
@@ -485,6 +512,9 @@ int vxdbg_sim_attach(struct vxdbg_sim *s, struct vxdbg_backend **out)
 	/* An ebreak halts the warp instead of failing the job. */
 	vortex_dmseq_set_dconfig(&s->dm, VX_DCONFIG_EBREAKH);
 	s->dbg = d;
+	/* vortex_debug_replay_code_objects() */
+	for (uint32_t i = 0; i < s->nco; i++)
+		sim_code_event(s, &s->co[i], DRM_VORTEX_DEBUG_EVENT_CODE_LOADED, true);
 	*out = &d->be;
 	return 0;
 }

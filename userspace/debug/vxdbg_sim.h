@@ -59,6 +59,14 @@ int vxdbg_sim_load(struct vxdbg_sim *s, const void *elf, size_t len,
 		   uint64_t *base, uint64_t *entry);
 
 /**
+ * vxdbg_sim_unload() - unregister the newest code object whose image
+ * holds @addr, as libvortex's vx_kernel_free() does (its memory stays)
+ *
+ * Return: 0, -ENOENT.
+ */
+int vxdbg_sim_unload(struct vxdbg_sim *s, uint64_t addr);
+
+/**
  * struct vxdbg_sim_launch - one job
  * @entry: entry PC
  * @arg: argument pointer (a0; mscratch with VX_LAUNCH_FLAG_CORES)

@@ -36,7 +36,6 @@ struct sim_session {
 	struct vxdbg_backend be;
 	struct vxdbg_sim *s;
 	struct vortex_dmseq_session seq;	/* the driver's sequences' hooks */
-	bool halt_at_start;
 	bool frozen;		/* the card stopped on the job's exception */
 	struct vortex_dmseq_bps bps;		/* the driver's breakpoint table */
 	struct vortex_dmseq_events evq;		/* the driver's queue */
@@ -69,6 +68,8 @@ void sim_ndmreset(struct vxdbg_sim *s);
 void sim_job_end(struct vxdbg_sim *s, int status);
 void sim_post(struct sim_session *d, uint16_t type, uint64_t job,
 	      const uint32_t *data, unsigned int n);
+void sim_code_event(struct vxdbg_sim *s, const struct sim_code_object *co,
+		    uint16_t type, bool replayed);
 uint64_t sim_active_seqno(const struct vxdbg_sim *s);
 int sim_wait_event(struct vxdbg_sim *s, int timeout_ms);
 

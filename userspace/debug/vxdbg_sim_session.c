@@ -179,7 +179,7 @@ static int sim_warps(struct vxdbg_backend *be, struct drm_vortex_debug_warps *a)
 			return ret;
 	}
 	if (a->op == DRM_VORTEX_DEBUG_WARPS_HALT_AT_START) {
-		d->halt_at_start = a->flags & DRM_VORTEX_DEBUG_WARPS_ALL;
+		vortex_dmseq_set_launch_halt(&d->seq, a->flags);
 		return 0;
 	}
 	if (!on_card(d))

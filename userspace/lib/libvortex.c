@@ -359,7 +359,8 @@ static int vx_kernel_upload(struct vx_kernel *k)
  * Tells the driver where the image is and gives it the ELF's bytes in a
  * buffer of this file, so debug events name the code object and debuggers
  * map PCs to symbols (DRM_IOCTL_VORTEX_CODE_OBJECT).  Best effort: a
- * driver without it, or a file with 256 objects already, loads anyway.
+ * driver without it, or a file with DRM_VORTEX_MAX_CODE_OBJECTS objects
+ * already, loads anyway.  vx_kernel_free() unregisters it.
  */
 static void vx_kernel_register(struct vx_kernel *k)
 {
@@ -454,8 +455,16 @@ void vx_kernel_free(struct vx_kernel *k)
 {
 	if (!k)
 		return;
+	/* Gone for the debugger too (CODE_UNLOADED), and the ELF's buffer freed. */
+	if (k->code_object) {
+		struct drm_vortex_code_object co = {
+			.flags = DRM_VORTEX_CODE_OBJECT_UNREGISTER, .id = k->code_object,
+		};
+
+		vx_ioctl(k->dev->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co);
+	}
 	vx_bo_free(k->bo);
-	vx_bo_free(k->elf_bo);	/* the driver keeps its own reference */
+	vx_bo_free(k->elf_bo);
 	free(k->elf);
 	free(k);
 }

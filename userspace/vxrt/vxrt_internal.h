@@ -41,6 +41,7 @@ struct vxrt_buffer {
 	uint8_t *access;		/* per page: VX_MEM_* as vx_mem_access() set */
 	bool internal;			/* the stacks, I/O page, ELF copies */
 	struct vxrt_buffer *elf;	/* a kernel's ELF bytes for debuggers */
+	uint32_t code_object;		/* their code object's id, or 0 */
 	/*
 	 * A reservation inside the runtime's own I/O range is a window onto
 	 * the I/O buffer: @of is that buffer, @at the window's offset in it;

@@ -235,8 +235,15 @@ int vx_mem_free(vx_buffer_h hbuffer)
 
 	if (!b)
 		return 0;
-	vx_mem_free(b->elf);
 	dev = b->dev;
+	if (b->code_object) {	/* the debugger hears of its end: CODE_UNLOADED */
+		struct drm_vortex_code_object co = {
+			.flags = DRM_VORTEX_CODE_OBJECT_UNREGISTER, .id = b->code_object,
+		};
+
+		vx_ioctl(vxrt_fd(dev), DRM_IOCTL_VORTEX_CODE_OBJECT, &co);
+	}
+	vx_mem_free(b->elf);
 	/* vx_dev_close() frees by address: a kernel may outlive its ELF's copy */
 	for (k = dev->bufs; k; k = k->next)
 		if (k->elf == b)

@@ -29,7 +29,8 @@ static const unsigned char vxrt_elfmag[4] = { 0x7f, 'E', 'L', 'F' };
 /*
  * For debuggers: the ELF file's bytes in a read-only buffer of their own,
  * registered as the image's code object (DRM_IOCTL_VORTEX_CODE_OBJECT), so
- * vxdbg and gdb name the kernel's symbols; freed with the kernel.  Only
+ * vxdbg and gdb name the kernel's symbols; unregistered and freed with
+ * the kernel (vx_mem_free()).  Only
  * debug information: a failure leaves the kernel without it.
  */
 static void vxrt_code_object(struct vxrt_buffer *k, const void *elf, uint64_t size,
@@ -48,6 +49,7 @@ static void vxrt_code_object(struct vxrt_buffer *k, const void *elf, uint64_t si
 		return;
 	}
 	k->elf = b;
+	k->code_object = co.id;
 }
 
 /* Bytes past the image for the thread-local blocks of every hart of @dev. */

@@ -520,6 +520,116 @@ TEST_F_TIMEOUT(dbg, events_name_the_code_object_once, 120)
 	EXPECT_EQ(VXDBG_ERROR_NO_EVENT_AVAILABLE, vxdbg_get_next_event(self->d, &ev, 0));
 }
 
+/*
+ * Issue 36, item 1: a breakpoint a debugger holds pending (by symbol,
+ * before the code is loaded) is hit in every launch of a program that
+ * uploads its kernel anew before each one, as upstream Vortex's runtime
+ * does (vx_upload_kernel_file): each upload is a new code object (on the
+ * card, often at the address the last one was freed from), and the
+ * ebreak set in the last one is not in it.  With every launch halting
+ * at its start (VXDBG_LAUNCH_HALT_EVERY) the debugger inserts the
+ * breakpoint into each launch's code before any of it runs: 100 launches,
+ * 100 hits at vx_kernel_main of that launch's image, each job's output
+ * right.  Back to VXDBG_LAUNCH_RUN, the next launch runs to its end
+ * without a halt.  Before the PERSIST flag the driver refused every
+ * launch halting (-EINVAL); a one-shot halt-at-start, re-armed on each
+ * KERNEL_READY, races the target's next launch.
+ */
+#define LAUNCHES	100
+TEST_F_TIMEOUT(dbg, halt_every_launch_hits_a_pending_breakpoint_in_each, 600)
+{
+	struct vxdbg_event ev;
+	uint64_t main_pc;
+	int hits = 0, st = 1, i;
+
+	attach(_metadata, self);
+	EXPECT_EQ(VXDBG_ERROR_INVALID_ARGS,
+		  vxdbg_set_launch_halt(self->d, 0, (enum vxdbg_launch_halt)3));
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_set_launch_halt(self->d, 0, VXDBG_LAUNCH_HALT_EVERY));
+	for (i = 0; i < LAUNCHES; i++) {
+		if (i)
+			ASSERT_EQ(0, target_load(&self->t, "vecadd"));
+		memset(self->c[0], 0, self->n * 4);
+		launch(_metadata, self);
+		expect_event(_metadata, self->d, VXDBG_EVENT_KERNEL_READY, &ev);
+		ASSERT_EQ(self->t.entry, ev.u.kernel_ready.function_entry) TH_LOG("launch %d", i);
+		expect_event(_metadata, self->d, VXDBG_EVENT_HALTED, &ev);
+		ASSERT_EQ(VXDBG_HALT_AT_START, ev.u.halted.cause) TH_LOG("launch %d", i);
+		ASSERT_EQ(self->t.entry, ev.u.halted.pc) TH_LOG("launch %d", i);
+		/* The pending breakpoint, resolved in this launch's image. */
+		ASSERT_EQ(VXDBG_SUCCESS, vxdbg_lookup_symbol(self->d, "vx_kernel_main", &main_pc));
+		ASSERT_EQ(VXDBG_SUCCESS, vxdbg_set_breakpoint(self->d, 0, main_pc));
+		ASSERT_EQ(VXDBG_SUCCESS, vxdbg_resume_device(self->d, 0));
+		expect_event(_metadata, self->d, VXDBG_EVENT_HALTED, &ev);
+		EXPECT_EQ(VXDBG_HALT_EBREAK, ev.u.halted.cause) TH_LOG("launch %d", i);
+		hits += ev.u.halted.cause == VXDBG_HALT_EBREAK && ev.u.halted.pc == main_pc &&
+			ev.grid_id == self->seqno;
+		finish(_metadata, self, 0, 0);
+		if (_metadata->exit_code)
+			break;
+	}
+	EXPECT_EQ(LAUNCHES, hits);
+	/* Launches run again. */
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_set_launch_halt(self->d, 0, VXDBG_LAUNCH_RUN));
+	launch(_metadata, self);
+	expect_event(_metadata, self->d, VXDBG_EVENT_KERNEL_READY, &ev);
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_get_next_event(self->d, &ev, EV_MS));
+	EXPECT_EQ(VXDBG_EVENT_KERNEL_FINISHED, ev.kind) TH_LOG("event 0x%x", ev.kind);
+	ASSERT_EQ(0, target_wait(&self->t, self->seqno, &st));
+	EXPECT_EQ(0, st);
+}
+
+/*
+ * Issue 36, item 1: a debugger attached after the target loaded its
+ * kernel hears of it at once (ELF_IMAGE_LOADED, replayed), not at the
+ * next launch; a kernel freed is ELF_IMAGE_UNLOADED, and its symbols are
+ * gone with it; a kernel loaded while attached is ELF_IMAGE_LOADED as it
+ * is registered, and its launch names it without a second one.  Before,
+ * the library made ELF_IMAGE_LOADED from the first LAUNCHED naming the
+ * object, and nothing told of a kernel's end.
+ */
+TEST_F_TIMEOUT(dbg, code_objects_are_told_at_attach_load_and_unload, 120)
+{
+	struct vxdbg_event ev;
+	uint64_t first, second, pc;
+	int st = 1;
+
+	attach(_metadata, self);
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_get_next_event(self->d, &ev, EV_MS));
+	ASSERT_EQ(VXDBG_EVENT_ELF_IMAGE_LOADED, ev.kind);
+	EXPECT_TRUE(ev.u.elf_image_loaded.replayed);
+	EXPECT_EQ(self->t.base, ev.u.elf_image_loaded.load_addr);
+	first = ev.u.elf_image_loaded.handle;
+	EXPECT_NE(0, first);
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_lookup_symbol(self->d, "vx_kernel_main", &pc));
+	EXPECT_EQ(VXDBG_ERROR_NO_EVENT_AVAILABLE, vxdbg_get_next_event(self->d, &ev, 0));
+
+	ASSERT_EQ(0, target_unload(&self->t));
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_get_next_event(self->d, &ev, EV_MS));
+	ASSERT_EQ(VXDBG_EVENT_ELF_IMAGE_UNLOADED, ev.kind);
+	EXPECT_EQ(first, ev.u.elf_image_unloaded.handle);
+	EXPECT_EQ(VXDBG_ERROR_INVALID_MODULE, vxdbg_lookup_symbol(self->d, "vx_kernel_main", &pc));
+
+	ASSERT_EQ(0, target_load(&self->t, "vecadd"));
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_get_next_event(self->d, &ev, EV_MS));
+	ASSERT_EQ(VXDBG_EVENT_ELF_IMAGE_LOADED, ev.kind);
+	EXPECT_FALSE(ev.u.elf_image_loaded.replayed);
+	second = ev.u.elf_image_loaded.handle;
+	EXPECT_NE(first, second);
+	EXPECT_EQ(self->t.base, ev.u.elf_image_loaded.load_addr);
+	launch(_metadata, self);
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_get_next_event(self->d, &ev, EV_MS));
+	EXPECT_EQ(VXDBG_EVENT_KERNEL_READY, ev.kind) TH_LOG("event 0x%x", ev.kind);
+	EXPECT_EQ(second, ev.u.kernel_ready.module);
+	expect_event(_metadata, self->d, VXDBG_EVENT_KERNEL_FINISHED, &ev);
+	EXPECT_EQ(0, ev.u.kernel_finished.status);
+	ASSERT_EQ(0, target_wait(&self->t, self->seqno, &st));
+	EXPECT_EQ(0, st);
+	for (uint32_t i = 0; i < self->n; i++) {
+		EXPECT_EQ(1001 * (int32_t)i, self->c[0][i]) TH_LOG("c[%u]", i);
+	}
+}
+
 TEST_F_TIMEOUT(dbg, exception_is_held_and_named, 120)
 {
 	struct fault_args fa = { 0, 0 };
@@ -775,6 +885,10 @@ TEST_F(dbg, err_no_job_on_the_card)
 		  vxdbg_resume_warps_until_pc(self->d, 0, 0, 1, self->t.entry));
 	EXPECT_EQ(VXDBG_ERROR_INVALID_WARP_MASK,
 		  vxdbg_resume_warps_until_pc(self->d, 0, 0, 0, self->t.entry));
+	/* The kernel the setup loaded is known from the attach on (issue 36). */
+	EXPECT_EQ(VXDBG_SUCCESS, vxdbg_lookup_symbol(self->d, "vx_kernel_main", &pc));
+	ASSERT_EQ(0, target_unload(&self->t));
+	expect_event(_metadata, self->d, VXDBG_EVENT_ELF_IMAGE_UNLOADED, NULL);
 	EXPECT_EQ(VXDBG_ERROR_INVALID_MODULE, vxdbg_lookup_symbol(self->d, "vx_kernel_main",
 								  &pc));
 	EXPECT_EQ(0, vxdbg_breakpoints(self->d, NULL, 0));
@@ -825,6 +939,9 @@ TEST_F(dbg, err_memory_and_breakpoints)
 	struct vxdbg_event ev;
 
 	attach(_metadata, self);
+	/* the kernel the setup loaded, told at attach */
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_get_next_event(self->d, &ev, EV_MS));
+	EXPECT_EQ(VXDBG_EVENT_ELF_IMAGE_LOADED, ev.kind);
 	EXPECT_EQ(VXDBG_ERROR_INVALID_MEMORY_ACCESS, vxdbg_read_global_memory(self->d, 0x1000,
 									      &v, 4));
 	EXPECT_EQ(VXDBG_ERROR_INVALID_MEMORY_ACCESS, vxdbg_read_global_memory(self->d, end - 2,

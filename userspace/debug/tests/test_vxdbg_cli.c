@@ -254,6 +254,7 @@ TEST(bad_arguments_get_a_clear_message)
 		{ "wait\nwait\nwait\nwarp 99.99\n", "no warp 99.99 on this card" },
 		{ "wait\nwait\nwait\nx 0x10 4\n", "outside device memory" },
 		{ "step\n", "no current warp" },
+		{ "launch sometimes\n", "'sometimes': launch takes run, next or every" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -267,6 +268,29 @@ TEST(bad_arguments_get_a_clear_message)
 			show(out);
 		free(out);
 	}
+}
+
+/*
+ * `launch` says and sets what the target's launches do (issue 36): every
+ * one halting at its start, then none; the job halted at its start then
+ * runs to its end.
+ */
+TEST(launch_every_then_run)
+{
+	int status = -1;
+	char *out = run_vxdbg("wait\nwait\nwait\nlaunch\nlaunch every\nlaunch\nlaunch run\n"
+			      "continue\n", &status);
+
+	ASSERT_NE(NULL, out);
+	show(out);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_OUTPUT(out, "(vxdbg) launch\nlaunches run at once\n");
+	EXPECT_OUTPUT(out, "(vxdbg) launch every\nevery launch halts at its first instruction\n"
+		      "(vxdbg) launch\nevery launch halts at its first instruction\n");
+	EXPECT_OUTPUT(out, "(vxdbg) launch run\nlaunches run at once\n");
+	EXPECT_OUTPUT(out, "finished: ok]");
+	EXPECT_EQ(NULL, strstr(out, "vxdbg: "));
+	free(out);
 }
 
 /* @script on the target @tail names; the transcript, also in the log. */

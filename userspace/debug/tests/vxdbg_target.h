@@ -75,6 +75,12 @@ static inline int target_load(struct target *t, const char *name)
 	return ret;
 }
 
+/* Unregisters the last loaded kernel's code object, as vx_kernel_free(). */
+static inline int target_unload(struct target *t)
+{
+	return vxdbg_sim_unload(t->sim, t->entry);
+}
+
 static inline int target_alloc(struct target *t, uint64_t bytes, uint64_t *addr,
 			       void **ptr)
 {
@@ -162,6 +168,13 @@ static inline int target_load(struct target *t, const char *name)
 		t->entry = vx_kernel_entry(t->k);
 	}
 	return ret;
+}
+
+static inline int target_unload(struct target *t)
+{
+	vx_kernel_free(t->k);
+	t->k = NULL;
+	return 0;
 }
 
 static inline int target_alloc(struct target *t, uint64_t bytes, uint64_t *addr,
