@@ -45,11 +45,11 @@
 #include "vortex_warp.h"
 
 bool vortex_debug_enable = true;
+module_param_named(debug, vortex_debug_enable, bool, 0444);
+MODULE_PARM_DESC(debug, "Allow debuggers to attach (default true)");
 
 /* Numbers sessions (&vortex_debug.id): a code object records whom it told. */
 static atomic64_t vortex_debug_session_ids = ATOMIC64_INIT(0);
-module_param_named(debug, vortex_debug_enable, bool, 0444);
-MODULE_PARM_DESC(debug, "Allow debuggers to attach (default true)");
 
 static unsigned int vortex_debug_hold_ms = 10000;
 module_param_named(debug_hold_ms, vortex_debug_hold_ms, uint, 0644);
@@ -779,9 +779,8 @@ static void vortex_debug_disarm_leftover(struct vortex_debug *dbg)
  *
  * For the target's job: arms halt-at-start if asked, for this launch or
  * every one (the warps halt before their first instruction), makes ebreak
- * halt its warp, and queues
- * LAUNCHED.  For any other job, undoes both: a session changes nothing for
- * the card's other clients.
+ * halt its warp, and queues LAUNCHED.  For any other job, undoes both: a
+ * session changes nothing for the card's other clients.
  */
 void vortex_debug_job_start(struct vortex_device *vdev, struct vortex_job *job)
 {
