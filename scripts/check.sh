@@ -35,9 +35,10 @@ mkdir -p "$results"
 # shellcheck disable=SC2034  # read by scripts/estimate.sh
 vx_estimate_check=1
 # Its build is the longest path, so it runs at nice 0, ahead of the boots
-# and tests beside it (nice $bg_nice) which wait on nothing it makes: at
-# nice 10 it ran behind all of them on two cores and then alone, a 40
-# minute run where the CPU of the whole is some 36 (issue 34).
+# and tests beside it (nice $bg_nice), which wait on nothing it makes: at
+# nice 10 it ran behind all of them and then, with its lane, alone, in a
+# 45-minute run; at nice 0 a fresh clone's took 36, its CPUs 94% busy
+# (docs/debug-kernel.md, issue 34).
 vx_after_deps() {
 	scripts/debug-kernel.sh --print > /dev/null ||
 		vx_log "building the debug kernel in the background (log: ${VX_LOGS/#$HOME/\~}/debug-kernel.log)"

@@ -11,7 +11,7 @@
 # CONFIG_DRM_ACCEL_VORTEX stays unset, so `make -C ENTRY/headers M=...`
 # builds vortex.ko as the module it is (Kbuild).
 #
-#   debug-kernel.sh           build if needed (33 min on two shared cores),
+#   debug-kernel.sh           build if needed (24 min on two shared cores),
 #                             print the entry directory
 #   debug-kernel.sh --print   print it only if it is already there
 #   debug-kernel.sh --key     print the cache key
