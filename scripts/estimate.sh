@@ -60,16 +60,14 @@ vx_estimate() {
 	# all over the CPUs, when that is longer than its longest path.
 	[ ${#debug[@]} -eq 0 ] || [[ " ${main[*]} " != *" QEMU build:"* ]] ||
 		bound=$((vx_est_cpu_fresh * 100 / vx_est_cpu_busy / $(nproc)))
+	local total=("${crit[@]}") path="the longest path:"
 	if [ "$bound" -gt "$(vx_est_secs "${crit[@]}")" ]; then
-		vx_log "empty cache: about $(vx_est_sum "${pre[@]}" "cpu:$bound") to the verdict, a rough" \
-			"estimate (a warm run: ~$(vx_duration $vx_est_warm_check)); later runs reuse ${VX_CACHE/#$HOME/\~}"
-		vx_log "  the CPUs bound it: ~$vx_est_cpu_fresh s of work on $(nproc) of them;" \
-			"the longest path alone $(vx_est_list ', then ' "${pre[@]}" "${crit[@]}")"
-	else
-		vx_log "empty cache: about $(vx_est_sum "${pre[@]}" "${crit[@]}") to the verdict, a rough" \
-			"estimate (a warm run: ~$(vx_duration $vx_est_warm_check)); later runs reuse ${VX_CACHE/#$HOME/\~}"
-		vx_log "  the longest path: $(vx_est_list ', then ' "${pre[@]}" "${crit[@]}")"
+		total=("cpu:$bound")
+		path="the CPUs bound it: ~$vx_est_cpu_fresh s of work on $(nproc) of them; the longest path alone"
 	fi
+	vx_log "empty cache: about $(vx_est_sum "${pre[@]}" "${total[@]}") to the verdict, a rough" \
+		"estimate (a warm run: ~$(vx_duration $vx_est_warm_check)); later runs reuse ${VX_CACHE/#$HOME/\~}"
+	vx_log "  $path $(vx_est_list ', then ' "${pre[@]}" "${crit[@]}")"
 	[ ${#side[@]} -eq 0 ] || vx_log "  beside it: $(vx_est_list ', then ' "${side[@]}")"
 }
 # vx_est_secs WHAT:SECONDS...: their total; vx_est_sum: as a duration.

@@ -190,17 +190,28 @@ int vxdbg_sim_load(struct vxdbg_sim *s, const void *elf, size_t len,
 	return 0;
 }
 
+/* The newest object whose range holds @pc, as vortex_code_object_find(). */
+static const struct sim_code_object *sim_code_object_find(struct vxdbg_sim *s,
+							  uint32_t pc)
+{
+	for (uint32_t i = s->nco; i--;)
+		if (pc - s->co[i].load_addr < s->co[i].load_size)
+			return &s->co[i];
+	return NULL;
+}
+
 int vxdbg_sim_unload(struct vxdbg_sim *s, uint64_t addr)
 {
-	for (uint32_t i = s->nco; i--;) {
-		if (addr - s->co[i].load_addr >= s->co[i].load_size)
-			continue;
-		sim_code_event(s, &s->co[i], DRM_VORTEX_DEBUG_EVENT_CODE_UNLOADED, false);
-		memmove(&s->co[i], &s->co[i + 1], (s->nco - i - 1) * sizeof(s->co[0]));
-		s->nco--;
-		return 0;
-	}
-	return -ENOENT;
+	const struct sim_code_object *co = sim_code_object_find(s, addr);
+	uint32_t i;
+
+	if (!co)
+		return -ENOENT;
+	sim_code_event(s, co, DRM_VORTEX_DEBUG_EVENT_CODE_UNLOADED, false);
+	i = co - s->co;
+	memmove(&s->co[i], &s->co[i + 1], (s->nco - i - 1) * sizeof(s->co[0]));
+	s->nco--;
+	return 0;
 }
 
 /*
@@ -219,15 +230,6 @@ void sim_code_event(struct vxdbg_sim *s, const struct sim_code_object *co,
 			 type == DRM_VORTEX_DEBUG_EVENT_CODE_LOADED ? 6 : 1);
 }
 
-/* The newest object whose range holds @pc, as vortex_code_object_find(). */
-static const struct sim_code_object *sim_code_object_find(struct vxdbg_sim *s,
-							  uint32_t pc)
-{
-	for (uint32_t i = s->nco; i--;)
-		if (pc - s->co[i].load_addr < s->co[i].load_size)
-			return &s->co[i];
-	return NULL;
-}
 
 /* ------------------------------------------------------------- jobs */
 

@@ -121,6 +121,17 @@ int vx_get_param(struct vx_device *dev, uint32_t param, uint64_t *value);
  */
 int vx_ioctl(int fd, unsigned long request, void *arg);
 
+/**
+ * vx_code_object_unregister() - forget a code object this file registered
+ *	(DRM_IOCTL_VORTEX_CODE_OBJECT with DRM_VORTEX_CODE_OBJECT_UNREGISTER):
+ *	a debugger of the process hears of its end
+ * @fd: the file that registered it
+ * @id: its id, as registration returned it; 0 does nothing
+ *
+ * Return: 0 or -errno of the ioctl (-ENOENT no such object on @fd).
+ */
+int vx_code_object_unregister(int fd, uint32_t id);
+
 struct drm_vortex_submit;
 struct drm_vortex_submit_bo;
 

@@ -381,6 +381,15 @@ static void vx_kernel_register(struct vx_kernel *k)
 	k->code_object = co.id;
 }
 
+int vx_code_object_unregister(int fd, uint32_t id)
+{
+	struct drm_vortex_code_object co = {
+		.flags = DRM_VORTEX_CODE_OBJECT_UNREGISTER, .id = id,
+	};
+
+	return id ? vx_ioctl(fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co) : 0;
+}
+
 int vx_kernel_load(struct vx_device *dev, const void *elf, size_t len,
 		   struct vx_kernel **out)
 {
@@ -456,13 +465,7 @@ void vx_kernel_free(struct vx_kernel *k)
 	if (!k)
 		return;
 	/* Gone for the debugger too (CODE_UNLOADED), and the ELF's buffer freed. */
-	if (k->code_object) {
-		struct drm_vortex_code_object co = {
-			.flags = DRM_VORTEX_CODE_OBJECT_UNREGISTER, .id = k->code_object,
-		};
-
-		vx_ioctl(k->dev->fd, DRM_IOCTL_VORTEX_CODE_OBJECT, &co);
-	}
+	vx_code_object_unregister(k->dev->fd, k->code_object);
 	vx_bo_free(k->bo);
 	vx_bo_free(k->elf_bo);
 	free(k->elf);

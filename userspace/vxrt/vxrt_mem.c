@@ -236,13 +236,8 @@ int vx_mem_free(vx_buffer_h hbuffer)
 	if (!b)
 		return 0;
 	dev = b->dev;
-	if (b->code_object) {	/* the debugger hears of its end: CODE_UNLOADED */
-		struct drm_vortex_code_object co = {
-			.flags = DRM_VORTEX_CODE_OBJECT_UNREGISTER, .id = b->code_object,
-		};
-
-		vx_ioctl(vxrt_fd(dev), DRM_IOCTL_VORTEX_CODE_OBJECT, &co);
-	}
+	/* a kernel's: the debugger hears of its end (CODE_UNLOADED) */
+	vx_code_object_unregister(vxrt_fd(dev), b->code_object);
 	vx_mem_free(b->elf);
 	/* vx_dev_close() frees by address: a kernel may outlive its ELF's copy */
 	for (k = dev->bufs; k; k = k->next)
