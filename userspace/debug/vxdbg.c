@@ -285,7 +285,15 @@ vxdbg_result vxdbg_set_launch_halt(struct vxdbg *d, uint32_t dev,
 	if ((unsigned int)mode >= sizeof(flags) / sizeof(flags[0]))
 		return VXDBG_ERROR_INVALID_ARGS;
 	w.flags = flags[mode];
-	return vxdbg_result_from_errno(d->be->ops->warps(d->be, &w));
+	r = vxdbg_result_from_errno(d->be->ops->warps(d->be, &w));
+	if (!r)
+		d->launch_halt = mode;
+	return r;
+}
+
+enum vxdbg_launch_halt vxdbg_get_launch_halt(const struct vxdbg *d)
+{
+	return d ? d->launch_halt : VXDBG_LAUNCH_RUN;
 }
 
 vxdbg_result vxdbg_read_console(struct vxdbg *d, uint32_t dev, uint32_t *rec,

@@ -318,6 +318,13 @@ vxdbg_result vxdbg_set_launch_halt(struct vxdbg *d, uint32_t dev,
 				   enum vxdbg_launch_halt mode);
 
 /**
+ * vxdbg_get_launch_halt() - what the target's launches do, as this session set
+ * it: VXDBG_LAUNCH_HALT_NEXT is VXDBG_LAUNCH_RUN again once a launch's
+ * KERNEL_READY has been read (RUN for a NULL @d)
+ */
+enum vxdbg_launch_halt vxdbg_get_launch_halt(const struct vxdbg *d);
+
+/**
  * vxdbg_read_console() - what the target's kernels printed, not yet read
  * @d: the session
  * @dev: the device

@@ -43,7 +43,6 @@ struct vxdbg_cli {
 	int (*poll)(void *arg);		/* vxdbg_cli_set_poll() */
 	void *poll_arg;
 	bool target_gone;
-	unsigned int launch_halt;	/* enum vxdbg_launch_halt, as `launch` set it */
 	char last[64];			/* what an empty line repeats */
 };
 
@@ -507,7 +506,7 @@ static int cmd_launch(struct vxdbg_cli *c, int argc, char **argv)
 	vxdbg_result r;
 
 	if (argc < 2)
-		return fprintf(c->out, "%s\n", said[c->launch_halt]), 0;
+		return fprintf(c->out, "%s\n", said[vxdbg_get_launch_halt(c->d)]), 0;
 	for (m = 0; m < 3 && strcmp(argv[1], modes[m]); m++)
 		;
 	if (m == 3)
@@ -515,7 +514,6 @@ static int cmd_launch(struct vxdbg_cli *c, int argc, char **argv)
 	r = vxdbg_set_launch_halt(c->d, 0, (enum vxdbg_launch_halt)m);
 	if (r)
 		return fail_r(c, r, "setting what launches do");
-	c->launch_halt = m;
 	fprintf(c->out, "%s\n", said[m]);
 	return 0;
 }

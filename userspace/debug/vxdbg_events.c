@@ -202,6 +202,9 @@ static int launched(struct vxdbg *d, const struct drm_vortex_debug_event *e,
 
 	d->grid_id = e->job;
 	d->exception = false;
+	/* the halt asked for the next launch only is used up */
+	if (d->launch_halt == VXDBG_LAUNCH_HALT_NEXT)
+		d->launch_halt = VXDBG_LAUNCH_RUN;
 	if (co) {
 		d->current = co;
 	} else if ((co = co_fetch(d, &e->data[7]))) {	/* a driver without CODE_LOADED */

@@ -35,6 +35,7 @@ struct vxdbg {
 	bool exception;			/* the card froze on @exc */
 	struct vxdbg_event exc;
 	uint64_t temp_bp;		/* of resume-until-PC, 0 if none */
+	enum vxdbg_launch_halt launch_halt;	/* as set; HALT_NEXT until a launch */
 	uint64_t bps[DRM_VORTEX_DEBUG_MAX_BREAKPOINTS];
 	uint32_t nbps;
 	struct vxdbg_event pending[PENDING_EVENTS];

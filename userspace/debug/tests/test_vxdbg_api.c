@@ -569,8 +569,19 @@ TEST_F_TIMEOUT(dbg, halt_every_launch_hits_a_pending_breakpoint_in_each, 600)
 			break;
 	}
 	EXPECT_EQ(LAUNCHES, hits);
+	EXPECT_EQ(VXDBG_LAUNCH_HALT_EVERY, vxdbg_get_launch_halt(self->d));
+	/* The next launch only: used up by it. */
+	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_set_launch_halt(self->d, 0, VXDBG_LAUNCH_HALT_NEXT));
+	EXPECT_EQ(VXDBG_LAUNCH_HALT_NEXT, vxdbg_get_launch_halt(self->d));
+	launch(_metadata, self);
+	expect_event(_metadata, self->d, VXDBG_EVENT_KERNEL_READY, &ev);
+	EXPECT_EQ(VXDBG_LAUNCH_RUN, vxdbg_get_launch_halt(self->d));
+	expect_event(_metadata, self->d, VXDBG_EVENT_HALTED, &ev);
+	EXPECT_EQ(VXDBG_HALT_AT_START, ev.u.halted.cause);
+	finish(_metadata, self, 0, 0);
 	/* Launches run again. */
 	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_set_launch_halt(self->d, 0, VXDBG_LAUNCH_RUN));
+	EXPECT_EQ(VXDBG_LAUNCH_RUN, vxdbg_get_launch_halt(self->d));
 	launch(_metadata, self);
 	expect_event(_metadata, self->d, VXDBG_EVENT_KERNEL_READY, &ev);
 	ASSERT_EQ(VXDBG_SUCCESS, vxdbg_get_next_event(self->d, &ev, EV_MS));
